@@ -1,0 +1,1 @@
+"""Superstep: a deterministic, durable compute-graph engine."""

@@ -1,0 +1,309 @@
+"""Nodes as event reducers: the events a node instance receives and the `Reaction` it returns.
+
+A node is a function ``(ctx: NodeContext, event: Event) -> Reaction``. It never performs I/O
+itself: external work leaves as `Effect` values that the host performs, and comes back as an
+`EffectCompleted` event correlated by the effect's id.
+
+Owns: events, effects, control actions, dispositions, `Reaction`, `NodeContext`, `RetryPolicy`.
+Must never import: the runtime, the host, persistence, llm, compat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, TypeAlias
+
+__all__ = [
+    "Activate",
+    "Activated",
+    "BecomeInactive",
+    "CompleteActivation",
+    "ControlAction",
+    "Deactivate",
+    "Disposition",
+    "Effect",
+    "EffectCompleted",
+    "EffectFailure",
+    "EndBranch",
+    "Event",
+    "External",
+    "FailActivation",
+    "Failure",
+    "FailureClass",
+    "NodeContext",
+    "NodeFn",
+    "Publish",
+    "Reaction",
+    "RemainActive",
+    "RequestTimer",
+    "Resumed",
+    "RetryPolicy",
+    "Spawn",
+    "SuspendActivation",
+    "TimerElapsed",
+]
+
+
+# --- events -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Activated:
+    """The first event of an activation. ``payload`` is what `Activate`/`Spawn` carried
+    (``None`` for a start node unless the execution's input was given to it)."""
+
+    payload: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class External:
+    """An event from outside the execution (or `Publish`ed inside it), delivered through a
+    route declared with `Graph.route(name, predicate, node)`."""
+
+    name: str
+    payload: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class EffectFailure:
+    """Why an effect failed: the exception's type name and message, and whether it may be
+    retried (HTTP 429/5xx, timeouts, ...)."""
+
+    type: str
+    message: str
+    retryable: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EffectCompleted:
+    """The outcome of an `Effect`: exactly one of ``result`` / ``error`` is meaningful.
+    ``effect_id`` is the id the runtime derived for the effect (also its idempotency key)."""
+
+    effect_id: str
+    result: Any = None
+    error: EffectFailure | None = None
+    tag: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass(frozen=True, slots=True)
+class TimerElapsed:
+    """A timer requested by this instance fired. Stale firings (of a timer re-armed since) are
+    dropped by the runtime and never reach the node."""
+
+    timer_id: str
+    payload: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Resumed:
+    """The answer to this instance's `SuspendActivation` (an interrupt)."""
+
+    value: Any = None
+
+
+Event: TypeAlias = Activated | External | EffectCompleted | TimerElapsed | Resumed
+
+
+# --- effects ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """External work for the host to perform.
+
+    ``kind`` selects the host's handler (``host.handlers[kind]``); ``request`` is the handler's
+    argument. The special kind ``"call"`` takes ``request`` as a zero-argument callable and
+    calls it (in-process work such as a user function). ``tag`` comes back on the
+    `EffectCompleted` so a node can tell its effects apart; it never affects dispatch.
+    """
+
+    kind: str
+    request: Any = None
+    tag: str = ""
+
+
+# --- control actions ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Activate:
+    """Start a new activation of ``node`` in this activation's lineage (next superstep)."""
+
+    node: str
+    payload: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Spawn:
+    """Start a new activation of ``node`` in a new child lineage (a fan-out slot): joins keyed
+    by lineage then wait per spawned branch."""
+
+    node: str
+    payload: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Publish:
+    """Put an `External` event on the queue; the graph's routes deliver it."""
+
+    name: str
+    payload: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class RequestTimer:
+    """Arm timer ``timer_id`` of this instance to fire after ``delay`` seconds (host clock).
+    Requesting the same id again replaces the pending timer; ``delay=None`` cancels it."""
+
+    timer_id: str
+    delay: float | None
+    payload: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class Deactivate:
+    """End every live instance of ``node`` (in any lineage): they stop listening and their
+    timers are cancelled."""
+
+    node: str
+
+
+@dataclass(frozen=True, slots=True)
+class EndBranch:
+    """On completion, follow none of this node's outgoing edges or branches."""
+
+
+ControlAction: TypeAlias = Activate | Spawn | Publish | RequestTimer | Deactivate | EndBranch
+
+
+# --- dispositions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RemainActive:
+    """Stay alive and wait for more events (effects, timers, routed externals)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BecomeInactive:
+    """End this activation without completing: no edges are followed, no join is credited."""
+
+
+@dataclass(frozen=True, slots=True)
+class CompleteActivation:
+    """Complete: outgoing edges and branches fire, joins this node feeds are credited.
+    ``output`` is given to branch routers and recorded in the trace."""
+
+    output: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class SuspendActivation:
+    """Interrupt: the activation waits for a `Resumed` event carrying the answer."""
+
+    value: Any = None
+
+
+class FailureClass(Enum):
+    """Whether a failure may be retried under the node's `RetryPolicy`."""
+
+    RETRYABLE = "retryable"
+    PERMANENT = "permanent"
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    failure_class: FailureClass
+    message: str
+    error_type: str = "Error"
+
+
+@dataclass(frozen=True, slots=True)
+class FailActivation:
+    """Fail this activation. A retryable failure is retried while the node's retry policy
+    allows; otherwise the failure goes to the join failure policy, or fails the execution."""
+
+    failure: Failure
+
+    @classmethod
+    def retryable(cls, message: str, error_type: str = "Error") -> FailActivation:
+        return cls(Failure(FailureClass.RETRYABLE, message, error_type))
+
+    @classmethod
+    def permanent(cls, message: str, error_type: str = "Error") -> FailActivation:
+        return cls(Failure(FailureClass.PERMANENT, message, error_type))
+
+
+Disposition: TypeAlias = (
+    RemainActive | BecomeInactive | CompleteActivation | SuspendActivation | FailActivation
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Reaction:
+    """What a node returns for one event.
+
+    ``updates`` maps channel name -> written value (or is a sequence of ``(channel, value)``
+    pairs when one reaction writes a channel more than once, e.g. an append channel).
+    """
+
+    updates: Mapping[str, Any] | Sequence[tuple[str, Any]] = field(default_factory=dict)
+    effects: Sequence[Effect] = ()
+    control: Sequence[ControlAction] = ()
+    disposition: Disposition = field(default_factory=CompleteActivation)
+
+
+# --- retries ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    """Retries of retryable failures: attempt ``n`` (1-based) waits
+    ``min(initial_interval * backoff_factor ** (n - 1), max_interval)`` seconds before attempt
+    ``n + 1``; at most ``max_attempts`` attempts in all. No jitter: the runtime is
+    deterministic (a host may add jitter when it realises the wait)."""
+
+    max_attempts: int = 3
+    initial_interval: float = 0.5
+    backoff_factor: float = 2.0
+    max_interval: float = 128.0
+
+    def __post_init__(self) -> None:
+        if self.max_attempts < 1:
+            raise ValueError(f"RetryPolicy.max_attempts must be >= 1, got {self.max_attempts}")
+        if self.initial_interval < 0 or self.max_interval < 0:
+            raise ValueError("RetryPolicy intervals must be >= 0 seconds")
+
+    def backoff(self, attempt: int) -> float:
+        """Seconds to wait after failed attempt ``attempt`` (1-based)."""
+        return min(self.initial_interval * self.backoff_factor ** (attempt - 1), self.max_interval)
+
+
+# --- context ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class NodeContext:
+    """What a node instance sees while reacting to one event.
+
+    ``state`` is the committed state of the superstep (read-only: writes go in the
+    `Reaction`); ``memory`` is this instance's own mutable scratch space, kept across its
+    events and persisted with the execution; ``attempt`` is 1-based.
+    """
+
+    node: str
+    activation_id: str
+    lineage: tuple[int, ...]
+    attempt: int
+    state: Mapping[str, Any]
+    memory: dict[str, Any]
+    step: int
+
+
+NodeFn: TypeAlias = Callable[[NodeContext, Event], Reaction]
