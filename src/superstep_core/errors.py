@@ -11,6 +11,7 @@ __all__ = [
     "ChannelConflictError",
     "ExecutionFailedError",
     "GraphValidationError",
+    "StaleResumeError",
     "SuperstepError",
     "UndeclaredChannelError",
     "UnknownInterruptError",
@@ -48,6 +49,10 @@ class UndeclaredChannelError(SuperstepError):
             f"node {node!r} wrote channel {channel!r}, which is not declared; declared "
             f"channels: {', '.join(sorted(declared)) or '(none)'}"
         )
+
+
+class StaleResumeError(SuperstepError):
+    """A resume was based on a state version the execution has moved past; nothing changed."""
 
 
 class UnknownInterruptError(SuperstepError):

@@ -1,0 +1,407 @@
+"""The definition DSL: build a `Graph`, then `compile()` it into an immutable `CompiledGraph`.
+
+    g = Graph("pipeline", version="1").with_channels(docs=Append(), count=Reducer(add))
+    g.add_node("receive", receive).add_node("parse", parse)
+    g.start_at("receive").connect("receive", "parse")
+    compiled = g.compile()
+
+Validation happens in `compile()`, before anything runs, and every error names the culprit.
+
+Owns: `Graph`, `NodeSpec`, `CompiledGraph`, validation.
+Must never import: the runtime, the host, persistence, llm, compat.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any
+
+from superstep_core.channel import Channel
+from superstep_core.edge import (
+    All,
+    AnyOf,
+    AtLeast,
+    Branch,
+    Connect,
+    FailFast,
+    FailurePolicy,
+    FirePolicy,
+    Join,
+    Route,
+    RouteFailuresTo,
+    Router,
+)
+from superstep_core.errors import GraphValidationError
+from superstep_core.node import NodeFn, RetryPolicy
+
+__all__ = ["CompiledGraph", "Graph", "NodeSpec"]
+
+
+@dataclass(frozen=True, slots=True)
+class NodeSpec:
+    """A node: its key, its reducer, the channels it may write (``None``: any declared
+    channel), its retry policy, and whether activations requested for it in one superstep
+    coalesce into one (``coalesce``: LangGraph's "a node runs once per step")."""
+
+    key: str
+    fn: NodeFn
+    writes: frozenset[str] | None = None
+    retry: RetryPolicy | None = None
+    coalesce: bool = False
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _always(_: Any) -> bool:
+    return True
+
+
+class Graph:
+    """A mutable graph definition. Builder methods return ``self`` so calls chain."""
+
+    def __init__(self, name: str = "graph", *, version: str = "1") -> None:
+        self.name = name
+        self.version = version
+        self._channels: dict[str, Channel] = {}
+        self._nodes: dict[str, NodeSpec] = {}
+        self._starts: list[str] = []
+        self._ends: list[str] = []
+        self._connects: list[Connect] = []
+        self._branches: list[Branch] = []
+        self._routes: list[Route] = []
+        self._joins: list[Join] = []
+
+    # --- declarations ------------------------------------------------------------------
+
+    def with_channels(
+        self, channels: Mapping[str, Channel] | None = None, **more: Channel
+    ) -> Graph:
+        """Declare channels: ``with_channels(docs=Append(), count=Reducer(operator.add))``."""
+        for name, strategy in {**(channels or {}), **more}.items():
+            if not isinstance(strategy, Channel):
+                raise GraphValidationError(
+                    f"channel {name!r}: expected a Channel strategy (LastValue(), Reducer(fn), "
+                    f"Append(), Ephemeral(), Barrier(names)), got {strategy!r}"
+                )
+            if name in self._channels:
+                raise GraphValidationError(f"channel {name!r} is declared twice")
+            self._channels[name] = strategy
+        return self
+
+    def add_node(
+        self,
+        key: str,
+        fn: NodeFn,
+        *,
+        writes: Iterable[str] | None = None,
+        retry: RetryPolicy | None = None,
+        coalesce: bool = False,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> Graph:
+        """Add node ``key`` whose reducer is ``fn(ctx, event) -> Reaction``.
+
+        Raises `GraphValidationError` for a duplicate key or a non-callable ``fn``."""
+        if not isinstance(key, str) or not key:
+            raise GraphValidationError(f"node key must be a non-empty string, got {key!r}")
+        if key in self._nodes:
+            raise GraphValidationError(f"node {key!r} is already defined")
+        if not callable(fn):
+            raise GraphValidationError(f"node {key!r}: reducer {fn!r} is not callable")
+        self._nodes[key] = NodeSpec(
+            key=key,
+            fn=fn,
+            writes=None if writes is None else frozenset(writes),
+            retry=retry,
+            coalesce=coalesce,
+            metadata=dict(metadata or {}),
+        )
+        return self
+
+    def start_at(self, *keys: str) -> Graph:
+        """Activate ``keys`` when an execution starts (the input is their payload)."""
+        self._starts.extend(k for k in keys if k not in self._starts)
+        return self
+
+    def end_at(self, *keys: str) -> Graph:
+        """Declare terminal nodes: they may have no outgoing edges, and their completion
+        outputs are the execution's outputs."""
+        self._ends.extend(k for k in keys if k not in self._ends)
+        return self
+
+    def connect(self, source: str, target: str) -> Graph:
+        """When ``source`` completes, activate ``target``."""
+        self._connects.append(Connect(source, target))
+        return self
+
+    def fork(self, source: str, targets: Sequence[str]) -> Graph:
+        """When ``source`` completes, activate every one of ``targets`` (same superstep)."""
+        for target in targets:
+            self.connect(source, target)
+        return self
+
+    def branch(self, source: str, router: Router, targets: Sequence[str]) -> Graph:
+        """When ``source`` completes, activate the targets ``router(state, output)`` returns
+        (one key, a list of keys, or ``None``); each must be one of ``targets``."""
+        self._branches.append(Branch(source, router, tuple(targets)))
+        return self
+
+    def route(self, name: str, predicate: Callable[[Any], bool] | None, node: str) -> Graph:
+        """Deliver external events named ``name`` whose payload passes ``predicate`` (every
+        payload when ``None``) to ``node``."""
+        self._routes.append(Route(name, predicate or _always, node))
+        return self
+
+    def join_all(
+        self,
+        name: str,
+        sources: Sequence[str],
+        target: str,
+        *,
+        on_failure: FailurePolicy | None = None,
+        on_incomplete: str = "fail",
+    ) -> Graph:
+        """Activate ``target`` once every one of ``sources`` completed (per lineage)."""
+        return self._join(name, sources, target, All(), on_failure, on_incomplete)
+
+    def join_any(
+        self,
+        name: str,
+        sources: Sequence[str],
+        target: str,
+        *,
+        on_failure: FailurePolicy | None = None,
+        on_incomplete: str = "fail",
+    ) -> Graph:
+        """Activate ``target`` when the first of ``sources`` completes (per lineage)."""
+        return self._join(name, sources, target, AnyOf(), on_failure, on_incomplete)
+
+    def join_at_least(
+        self,
+        n: int,
+        name: str,
+        sources: Sequence[str],
+        target: str,
+        *,
+        on_failure: FailurePolicy | None = None,
+        on_incomplete: str = "fail",
+    ) -> Graph:
+        """Activate ``target`` once ``n`` of ``sources`` completed (per lineage)."""
+        return self._join(name, sources, target, AtLeast(n), on_failure, on_incomplete)
+
+    def _join(
+        self,
+        name: str,
+        sources: Sequence[str],
+        target: str,
+        fire: FirePolicy,
+        on_failure: FailurePolicy | None,
+        on_incomplete: str,
+    ) -> Graph:
+        if any(j.name == name for j in self._joins):
+            raise GraphValidationError(f"join {name!r} is already defined")
+        if on_incomplete not in ("fail", "keep"):
+            raise GraphValidationError(
+                f"join {name!r}: on_incomplete must be 'fail' or 'keep', got {on_incomplete!r}"
+            )
+        self._joins.append(
+            Join(name, tuple(sources), target, fire, on_failure or FailFast(), on_incomplete)
+        )
+        return self
+
+    # --- compile -------------------------------------------------------------------------
+
+    def compile(self) -> CompiledGraph:
+        """Validate and freeze. Raises `GraphValidationError` naming the culprit."""
+        _validate(self)
+        return CompiledGraph(self)
+
+
+class CompiledGraph:
+    """An immutable, validated graph with precomputed adjacency for the runtime."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.name = graph.name
+        self.version = graph.version
+        self.channels: Mapping[str, Channel] = MappingProxyType(dict(graph._channels))
+        self.nodes: Mapping[str, NodeSpec] = MappingProxyType(dict(graph._nodes))
+        self.starts: tuple[str, ...] = tuple(graph._starts)
+        self.ends: tuple[str, ...] = tuple(graph._ends)
+        self.connects: tuple[Connect, ...] = tuple(graph._connects)
+        self.branches: tuple[Branch, ...] = tuple(graph._branches)
+        self.routes: tuple[Route, ...] = tuple(graph._routes)
+        self.joins: tuple[Join, ...] = tuple(graph._joins)
+        successors: dict[str, list[str]] = {}
+        for c in self.connects:
+            successors.setdefault(c.source, []).append(c.target)
+        self.successors: Mapping[str, tuple[str, ...]] = {
+            k: tuple(v) for k, v in successors.items()
+        }
+        branches: dict[str, list[Branch]] = {}
+        for b in self.branches:
+            branches.setdefault(b.source, []).append(b)
+        self.branches_of: Mapping[str, tuple[Branch, ...]] = {
+            k: tuple(v) for k, v in branches.items()
+        }
+        joins: dict[str, list[Join]] = {}
+        for j in self.joins:
+            for s in j.sources:
+                joins.setdefault(s, []).append(j)
+        self.joins_of: Mapping[str, tuple[Join, ...]] = {k: tuple(v) for k, v in joins.items()}
+        self.joins_by_name: Mapping[str, Join] = {j.name: j for j in self.joins}
+        routes: dict[str, list[Route]] = {}
+        for r in self.routes:
+            routes.setdefault(r.name, []).append(r)
+        self.routes_of: Mapping[str, tuple[Route, ...]] = {k: tuple(v) for k, v in routes.items()}
+
+    @property
+    def identity(self) -> str:
+        """``name@version``: recorded with every persisted execution."""
+        return f"{self.name}@{self.version}"
+
+    def __repr__(self) -> str:
+        return f"<CompiledGraph {self.identity}: {len(self.nodes)} nodes>"
+
+
+# --- validation ------------------------------------------------------------------------------
+
+
+def _validate(g: Graph) -> None:
+    nodes = g._nodes
+    if not nodes:
+        raise GraphValidationError(f"graph {g.name!r} has no nodes")
+    if not g._starts and not g._routes:
+        raise GraphValidationError(
+            f"graph {g.name!r} has no start: call start_at(node) (or declare a route for "
+            f"external events)"
+        )
+
+    def known(key: str, where: str) -> None:
+        if key not in nodes:
+            hint = _close(key, nodes)
+            raise GraphValidationError(f"{where} refers to unknown node {key!r}{hint}")
+
+    for key in g._starts:
+        known(key, "start_at")
+    for key in g._ends:
+        known(key, "end_at")
+    for c in g._connects:
+        known(c.source, f"edge {c.source!r} -> {c.target!r}")
+        known(c.target, f"edge {c.source!r} -> {c.target!r}")
+    for b in g._branches:
+        known(b.source, f"branch from {b.source!r}")
+        if not b.targets:
+            raise GraphValidationError(f"branch from {b.source!r} declares no targets")
+        for t in b.targets:
+            known(t, f"branch {b.source!r} -> {t!r}")
+    for r in g._routes:
+        known(r.node, f"route {r.name!r}")
+    for j in g._joins:
+        if not j.sources:
+            raise GraphValidationError(f"join {j.name!r} has no sources")
+        for s in j.sources:
+            known(s, f"join {j.name!r} source")
+        known(j.target, f"join {j.name!r} target")
+        if isinstance(j.on_failure, RouteFailuresTo):
+            known(j.on_failure.node, f"join {j.name!r} failure route")
+        if isinstance(j.fire, AtLeast) and not 1 <= j.fire.n <= len(j.sources):
+            raise GraphValidationError(
+                f"join {j.name!r} waits for {j.fire.n} of {len(j.sources)} sources: it can "
+                f"never fire"
+            )
+        if len(set(j.sources)) != len(j.sources):
+            raise GraphValidationError(f"join {j.name!r} lists a source twice: {j.sources}")
+    for end in g._ends:
+        outgoing = [c.target for c in g._connects if c.source == end]
+        outgoing += [t for b in g._branches if b.source == end for t in b.targets]
+        if outgoing:
+            raise GraphValidationError(
+                f"end node {end!r} has outgoing edges to {sorted(set(outgoing))}"
+            )
+    for spec in nodes.values():
+        if spec.writes is not None:
+            for ch in sorted(spec.writes - g._channels.keys()):
+                raise GraphValidationError(
+                    f"node {spec.key!r} writes channel {ch!r}, which is not declared; "
+                    f"declare it with with_channels({ch}=...)"
+                )
+
+    edges = _adjacency(g)
+    roots = list(g._starts) + [r.node for r in g._routes]
+    reachable = _reach(edges, roots)
+    unreachable = [k for k in nodes if k not in reachable]
+    if unreachable:
+        raise GraphValidationError(
+            f"node(s) {', '.join(repr(k) for k in unreachable)} can never run: not reachable "
+            f"from any start ({', '.join(g._starts) or 'none'}) or route"
+        )
+    for j in g._joins:
+        _check_join_satisfiable(g, j, edges, roots)
+
+
+def _adjacency(g: Graph) -> dict[str, set[str]]:
+    edges: dict[str, set[str]] = {k: set() for k in g._nodes}
+    for c in g._connects:
+        edges[c.source].add(c.target)
+    for b in g._branches:
+        edges[b.source].update(b.targets)
+    for j in g._joins:
+        for s in j.sources:
+            edges[s].add(j.target)
+            if isinstance(j.on_failure, RouteFailuresTo):
+                edges[s].add(j.on_failure.node)
+    return edges
+
+
+def _reach(edges: Mapping[str, set[str]], roots: Iterable[str], avoid: str = "") -> set[str]:
+    seen: set[str] = set()
+    todo = deque(r for r in roots if r != avoid)
+    while todo:
+        k = todo.popleft()
+        if k in seen:
+            continue
+        seen.add(k)
+        todo.extend(t for t in edges.get(k, ()) if t != avoid and t not in seen)
+    return seen
+
+
+def _path(edges: Mapping[str, set[str]], start: str, goal: str) -> list[str]:
+    parents: dict[str, str] = {}
+    todo = deque([start])
+    while todo:
+        k = todo.popleft()
+        for t in sorted(edges.get(k, ())):
+            if t not in parents and t != start:
+                parents[t] = k
+                if t == goal:
+                    path = [goal]
+                    while path[-1] != start:
+                        path.append(parents[path[-1]])
+                    return path[::-1]
+                todo.append(t)
+    return [start, goal]
+
+
+def _check_join_satisfiable(
+    g: Graph, j: Join, edges: Mapping[str, set[str]], roots: Sequence[str]
+) -> None:
+    """A source reachable only through the join's own target can never complete before the
+    join fires the first time: the barrier could never fill."""
+    if isinstance(j.fire, AnyOf):
+        return
+    without_target = _reach(edges, roots, avoid=j.target)
+    for s in j.sources:
+        if s not in without_target:
+            path = " -> ".join(_path(edges, j.target, s))
+            raise GraphValidationError(
+                f"join {j.name!r} can never fire: source {s!r} is only reachable through the "
+                f"join's own target ({path})"
+            )
+
+
+def _close(key: str, names: Iterable[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(key, list(names), n=3)
+    return f" (did you mean {', '.join(repr(c) for c in close)}?)" if close else ""

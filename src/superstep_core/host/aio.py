@@ -1,0 +1,119 @@
+"""`AsyncHost`: the same semantics as `Host` on asyncio. Coroutine handlers are awaited
+concurrently; plain handlers run in the loop's default executor; results are delivered in
+request order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from superstep_core.graph import CompiledGraph
+from superstep_core.host.clock import Clock, SystemClock
+from superstep_core.host.effects import EffectLedger, Handler, completed, failed, resolve
+from superstep_core.host.timers import TimerTable
+from superstep_core.node import EffectCompleted, External
+from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome
+
+__all__ = ["AsyncHost"]
+
+AsyncStepCallback = Callable[[Execution, StepOutcome], Awaitable[None] | None]
+
+
+class AsyncHost:
+    """Asyncio twin of `superstep_core.host.Host` (same arguments, ``async`` methods)."""
+
+    def __init__(
+        self,
+        handlers: Mapping[str, Handler] | None = None,
+        *,
+        clock: Clock | None = None,
+        on_step: AsyncStepCallback | None = None,
+        ledger: EffectLedger | None = None,
+    ) -> None:
+        self.handlers: dict[str, Handler] = dict(handlers or {})
+        self.clock: Clock = clock or SystemClock()
+        self.on_step = on_step
+        self.ledger = ledger
+        self.performed: dict[str, int] = {}
+        self._timers: dict[str, TimerTable] = {}
+        self._runs = 0
+
+    async def run_graph(
+        self,
+        graph: CompiledGraph,
+        *,
+        execution_id: str | None = None,
+        payload: Any = None,
+        updates: Mapping[str, Any] | None = None,
+        until: float | None = None,
+    ) -> Execution:
+        if execution_id is None:
+            self._runs += 1
+            execution_id = f"{graph.name}-{self._runs}"
+        ex = Execution.start(graph, execution_id, payload=payload, updates=updates)
+        return await self.run(ex, until=until)
+
+    async def send(self, ex: Execution, event: External) -> Execution:
+        ex.send(event)
+        return await self.run(ex)
+
+    async def resume(
+        self, ex: Execution, value: Any, activation_id: str | None = None
+    ) -> Execution:
+        ex.resume(value, activation_id)
+        return await self.run(ex)
+
+    async def run(self, ex: Execution, *, until: float | None = None) -> Execution:
+        """See `Host.run`."""
+        timers = self._timers.setdefault(ex.execution_id, TimerTable())
+        while ex.failure is None:
+            if ex.queue:
+                outcome = ex.run_superstep()
+                timers.apply(outcome.timers, self.clock.now())
+                if self.on_step is not None:
+                    maybe = self.on_step(ex, outcome)
+                    if inspect.isawaitable(maybe):
+                        await maybe
+                for result in await self.perform(ex.execution_id, outcome.effects):
+                    ex.deliver(result)
+                continue
+            due = timers.next_due()
+            if due is None or ex.status in (Status.COMPLETED, Status.SUSPENDED):
+                break
+            if until is not None and due > until:
+                await self.clock.asleep(until - self.clock.now())
+                break
+            await self.clock.asleep(due - self.clock.now())
+            for t in timers.pop_due(self.clock.now()):
+                ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
+        return ex
+
+    async def perform(
+        self, execution_id: str, requests: list[EffectRequest]
+    ) -> list[EffectCompleted]:
+        async def one(request: EffectRequest) -> EffectCompleted:
+            recorded = self.ledger.recorded(request.effect_id) if self.ledger else None
+            if recorded is not None:
+                return recorded
+            self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1
+            try:
+                call = resolve(self.handlers, request, execution_id)
+                if inspect.iscoroutinefunction(call):
+                    value = await call()
+                else:
+                    value = await asyncio.get_running_loop().run_in_executor(None, call)
+                    if inspect.isawaitable(value):
+                        value = await value
+                result = completed(request, value)
+            except Exception as e:
+                return failed(request, e)
+            if self.ledger is not None:
+                self.ledger.record(result)
+            return result
+
+        if len(requests) == 1:
+            return [await one(requests[0])]
+        return list(await asyncio.gather(*(one(r) for r in requests)))

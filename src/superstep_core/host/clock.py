@@ -1,0 +1,63 @@
+"""Clocks: the only source of time, and only the host reads one.
+
+`SystemClock` is monotonic wall time; `VirtualClock` (re-exported from `superstep_core.testing`)
+jumps instantly, so tests of timers and backoff never sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Protocol
+
+__all__ = ["Clock", "SystemClock", "VirtualClock"]
+
+
+class Clock(Protocol):
+    """Seconds as floats. ``sleep``/``asleep`` wait until ``now() >= now_before + seconds``."""
+
+    def now(self) -> float: ...
+
+    def sleep(self, seconds: float) -> None: ...
+
+    async def asleep(self, seconds: float) -> None: ...
+
+
+class SystemClock:
+    """Monotonic time of this process (``time.monotonic``)."""
+
+    def now(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            time.sleep(seconds)
+
+    async def asleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(seconds, 0.0))
+
+
+class VirtualClock:
+    """A clock that only moves when told to: ``sleep`` and ``advance`` move it instantly.
+    ``slept`` records every wait (useful to assert retry backoff)."""
+
+    def __init__(self, start: float = 0.0) -> None:
+        self._now = start
+        self.slept: list[float] = []
+
+    def now(self) -> float:
+        return self._now
+
+    def advance(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError(f"cannot move a clock backwards ({seconds} s)")
+        self._now += seconds
+
+    def sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            self.slept.append(seconds)
+            self._now += seconds
+
+    async def asleep(self, seconds: float) -> None:
+        self.sleep(seconds)
+        await asyncio.sleep(0)

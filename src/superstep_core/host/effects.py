@@ -1,0 +1,98 @@
+"""Performing effects: handler lookup, the context a handler gets, error classification, and
+the ledger seam that lets a recorded result stand in for performing an effect again.
+
+Handlers are ``handler(request, ctx: EffectContext) -> result`` (or a coroutine function for
+the asyncio host). The kind ``"call"`` needs no handler: its request is a zero-argument
+callable (sync, or returning an awaitable under the asyncio host).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from superstep_core.node import EffectCompleted, EffectFailure
+from superstep_core.runtime import EffectRequest
+
+__all__ = [
+    "EffectContext",
+    "EffectLedger",
+    "Handler",
+    "RetryableEffectError",
+    "classify",
+    "completed",
+    "failed",
+    "resolve",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class EffectContext:
+    """What a handler knows about the effect it performs. ``idempotency_key`` is stable
+    across retries and recovery: send it as an ``Idempotency-Key`` header to HTTP APIs."""
+
+    idempotency_key: str
+    execution_id: str
+    node: str
+    activation_id: str
+
+
+Handler = Callable[[Any, EffectContext], Any]
+
+
+class RetryableEffectError(Exception):
+    """Raise from a handler to mark a failure as retryable (e.g. HTTP 429 or 503)."""
+
+
+class EffectLedger(Protocol):
+    """Results of effects already performed, by idempotency key. A host consults it before
+    performing an effect and records every completion in it."""
+
+    def recorded(self, effect_id: str) -> EffectCompleted | None: ...
+
+    def record(self, completed: EffectCompleted) -> None: ...
+
+
+_RETRYABLE_TYPES: tuple[type[BaseException], ...] = (
+    RetryableEffectError,
+    TimeoutError,
+    ConnectionError,
+)
+
+
+def classify(error: BaseException) -> bool:
+    """Whether ``error`` may be retried: `RetryableEffectError`, timeouts, connection errors,
+    or any exception with a true ``retryable`` attribute."""
+    return isinstance(error, _RETRYABLE_TYPES) or bool(getattr(error, "retryable", False))
+
+
+def resolve(
+    handlers: Mapping[str, Handler], request: EffectRequest, execution_id: str
+) -> Callable[[], Any]:
+    """A zero-argument callable that performs ``request``. Raises `LookupError` naming the
+    effect kind and the registered ones when no handler exists."""
+    effect = request.effect
+    if effect.kind == "call":
+        fn = effect.request
+        if not callable(fn):
+            raise TypeError(f"effect {request.effect_id}: a 'call' effect needs a callable")
+        return fn  # type: ignore[no-any-return]
+    handler = handlers.get(effect.kind)
+    if handler is None:
+        known = ", ".join(sorted(handlers)) or "(none)"
+        raise LookupError(
+            f"node {request.node!r} requested an effect of kind {effect.kind!r}, but the host "
+            f"has no handler for it; registered kinds: {known}"
+        )
+    ctx = EffectContext(request.effect_id, execution_id, request.node, request.activation_id)
+    return lambda: handler(effect.request, ctx)
+
+
+def completed(request: EffectRequest, result: Any) -> EffectCompleted:
+    return EffectCompleted(request.effect_id, result=result, tag=request.effect.tag)
+
+
+def failed(request: EffectRequest, error: BaseException) -> EffectCompleted:
+    failure = EffectFailure(type(error).__name__, str(error), classify(error))
+    return EffectCompleted(request.effect_id, error=failure, tag=request.effect.tag)

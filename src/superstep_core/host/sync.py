@@ -1,0 +1,166 @@
+"""`Host`: drives executions on threads. The effects of one superstep run concurrently on a
+thread pool (inline when there is only one: no hand-off for the common case); their results
+are delivered in request order, so the execution stays deterministic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from superstep_core.graph import CompiledGraph
+from superstep_core.host.clock import Clock, SystemClock
+from superstep_core.host.effects import EffectLedger, Handler, completed, failed, resolve
+from superstep_core.host.timers import TimerTable
+from superstep_core.node import EffectCompleted, External
+from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome
+
+__all__ = ["Host", "StepCallback"]
+
+StepCallback = Callable[[Execution, StepOutcome], None]
+
+
+class Host:
+    """Performs effects, realises timers and times retry backoff for executions.
+
+    ``handlers``: effect kind -> ``handler(request, ctx)``; ``clock``: `SystemClock` unless
+    given (use `superstep_core.testing.VirtualClock` in tests); ``on_step`` is called after
+    every superstep (progress reporting, checkpointing); ``ledger`` supplies recorded effect
+    results so a recovered execution never performs a completed effect twice.
+    """
+
+    def __init__(
+        self,
+        handlers: Mapping[str, Handler] | None = None,
+        *,
+        clock: Clock | None = None,
+        max_workers: int = 8,
+        on_step: StepCallback | None = None,
+        ledger: EffectLedger | None = None,
+    ) -> None:
+        self.handlers: dict[str, Handler] = dict(handlers or {})
+        self.clock: Clock = clock or SystemClock()
+        self.max_workers = max_workers
+        self.on_step = on_step
+        self.ledger = ledger
+        self.performed: dict[str, int] = {}
+        self._timers: dict[str, TimerTable] = {}
+        self._pool: ThreadPoolExecutor | None = None
+        self._runs = 0
+
+    # --- starting and feeding executions ------------------------------------------------
+
+    def start(
+        self,
+        graph: CompiledGraph,
+        *,
+        execution_id: str | None = None,
+        payload: Any = None,
+        updates: Mapping[str, Any] | None = None,
+    ) -> Execution:
+        """Start an execution (not yet run). The id defaults to ``<graph name>-<n>``."""
+        if execution_id is None:
+            self._runs += 1
+            execution_id = f"{graph.name}-{self._runs}"
+        return Execution.start(graph, execution_id, payload=payload, updates=updates)
+
+    def run_graph(
+        self,
+        graph: CompiledGraph,
+        *,
+        execution_id: str | None = None,
+        payload: Any = None,
+        updates: Mapping[str, Any] | None = None,
+        until: float | None = None,
+    ) -> Execution:
+        """`start` then `run`."""
+        ex = self.start(graph, execution_id=execution_id, payload=payload, updates=updates)
+        return self.run(ex, until=until)
+
+    def send(self, ex: Execution, event: External, *, run: bool = True) -> Execution:
+        ex.send(event)
+        return self.run(ex) if run else ex
+
+    def resume(self, ex: Execution, value: Any, activation_id: str | None = None) -> Execution:
+        ex.resume(value, activation_id)
+        return self.run(ex)
+
+    # --- the loop ------------------------------------------------------------------------------
+
+    def run(self, ex: Execution, *, until: float | None = None) -> Execution:
+        """Drive ``ex`` until it completes, fails, suspends, or listens with no timer due
+        before ``until`` (a clock reading; ``None``: return as soon as only listeners
+        without timers remain, or wait for every armed timer)."""
+        timers = self._timers.setdefault(ex.execution_id, TimerTable())
+        while ex.failure is None:
+            if ex.queue:
+                outcome = ex.run_superstep()
+                timers.apply(outcome.timers, self.clock.now())
+                if self.on_step is not None:
+                    self.on_step(ex, outcome)
+                for result in self.perform(ex.execution_id, outcome.effects):
+                    ex.deliver(result)
+                continue
+            due = timers.next_due()
+            if due is None or ex.status in (Status.COMPLETED, Status.SUSPENDED):
+                break
+            if until is not None and due > until:
+                self.clock.sleep(until - self.clock.now())
+                break
+            self.clock.sleep(due - self.clock.now())
+            for t in timers.pop_due(self.clock.now()):
+                ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
+        return ex
+
+    def perform(self, execution_id: str, requests: list[EffectRequest]) -> list[EffectCompleted]:
+        """Perform ``requests`` (concurrently when several) and return their results in
+        request order. A result in the ledger is returned without performing anything."""
+        results: list[EffectCompleted | None] = [None] * len(requests)
+        todo: list[tuple[int, EffectRequest, Callable[[], Any]]] = []
+        for i, request in enumerate(requests):
+            recorded = self.ledger.recorded(request.effect_id) if self.ledger else None
+            if recorded is not None:
+                results[i] = recorded
+                continue
+            try:
+                todo.append((i, request, resolve(self.handlers, request, execution_id)))
+            except Exception as e:
+                results[i] = failed(request, e)
+        if len(todo) == 1:
+            i, request, call = todo[0]
+            results[i] = self._call(request, call)
+        elif todo:
+            pool = self._executor()
+            futures = [(i, pool.submit(self._call, r, c)) for i, r, c in todo]
+            for i, future in futures:
+                results[i] = future.result()
+        out = [r for r in results if r is not None]
+        return out
+
+    def _call(self, request: EffectRequest, call: Callable[[], Any]) -> EffectCompleted:
+        self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1
+        try:
+            result = completed(request, call())
+        except Exception as e:
+            result = failed(request, e)
+        if self.ledger is not None and result.error is None:
+            self.ledger.record(result)
+        return result
+
+    def _executor(self) -> ThreadPoolExecutor:
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.max_workers, thread_name_prefix="superstep")
+        return self._pool
+
+    def close(self) -> None:
+        """Shut the thread pool down (idempotent)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+
+    def __enter__(self) -> Host:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

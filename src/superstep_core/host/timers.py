@@ -1,0 +1,63 @@
+"""The host's timer table: armed timers ordered by due time, re-arming and cancelling."""
+
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass, field
+from typing import Any
+
+from superstep_core.runtime import TimerRequest
+
+__all__ = ["DueTimer", "TimerTable"]
+
+
+@dataclass(order=True, frozen=True, slots=True)
+class DueTimer:
+    due: float
+    order: int
+    activation_id: str = field(compare=False)
+    timer_id: str = field(compare=False)
+    generation: int = field(compare=False)
+    payload: Any = field(compare=False, default=None)
+
+
+class TimerTable:
+    """Armed timers of one execution. Stale entries (re-armed or cancelled) stay in the heap
+    and are skipped; the runtime drops stale firings anyway, so this is only economy."""
+
+    def __init__(self) -> None:
+        self._heap: list[DueTimer] = []
+        self._current: dict[tuple[str, str], int] = {}
+        self._order = 0
+
+    def apply(self, requests: list[TimerRequest], now: float) -> None:
+        for r in requests:
+            key = (r.activation_id, r.timer_id)
+            if r.delay is None:
+                self._current.pop(key, None)
+                continue
+            self._current[key] = r.generation
+            self._order += 1
+            heapq.heappush(
+                self._heap,
+                DueTimer(
+                    now + r.delay, self._order, r.activation_id, r.timer_id, r.generation, r.payload
+                ),
+            )
+
+    def next_due(self) -> float | None:
+        while self._heap:
+            head = self._heap[0]
+            if self._current.get((head.activation_id, head.timer_id)) == head.generation:
+                return head.due
+            heapq.heappop(self._heap)
+        return None
+
+    def pop_due(self, now: float) -> list[DueTimer]:
+        out: list[DueTimer] = []
+        while self._heap and self._heap[0].due <= now:
+            t = heapq.heappop(self._heap)
+            if self._current.get((t.activation_id, t.timer_id)) == t.generation:
+                del self._current[(t.activation_id, t.timer_id)]
+                out.append(t)
+        return out

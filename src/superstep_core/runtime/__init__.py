@@ -1,0 +1,24 @@
+"""The graph runtime: a pure, deterministic interpreter of compiled graphs.
+
+Must never import: the host, persistence, llm, compat.
+"""
+
+from superstep_core.runtime.execution import Execution
+from superstep_core.runtime.records import (
+    EffectRequest,
+    ExecutionFailure,
+    Instance,
+    Status,
+    StepOutcome,
+    TimerRequest,
+)
+
+__all__ = [
+    "EffectRequest",
+    "Execution",
+    "ExecutionFailure",
+    "Instance",
+    "Status",
+    "StepOutcome",
+    "TimerRequest",
+]

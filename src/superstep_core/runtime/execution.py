@@ -1,0 +1,718 @@
+"""The pure interpreter: one `Execution` of a `CompiledGraph`, advanced one superstep at a time.
+
+A superstep takes every event queued so far (FIFO), delivers them to their recipients in
+canonical order (node key, then activation sequence), lets every reaction read the same
+committed state, then commits all writes atomically, applies dispositions, follows edges,
+credits joins and queues the next events. A superstep that fails (a permanent node failure
+under FailFast, a channel conflict) commits nothing: the execution keeps its last committed
+state and its queue, and `retry_failed()` runs the same superstep again.
+
+Inputs (effect results, timer firings, external events, resumes) only enter between
+supersteps, and every one is appended to ``input_log``; replaying the log on a fresh execution
+rebuilds the identical execution.
+
+This module performs no I/O, reads no clock and draws no randomness; ids are derived.
+Must never import: the host, persistence, llm, compat.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from superstep_core.channel import MISSING, Write
+from superstep_core.edge import (
+    ContinueWithSuccesses,
+    FailFast,
+    Join,
+    JoinFailure,
+    RouteFailuresTo,
+    WaitForAllThenFail,
+)
+from superstep_core.errors import (
+    ChannelConflictError,
+    ExecutionFailedError,
+    StaleResumeError,
+    UndeclaredChannelError,
+    UnknownInterruptError,
+)
+from superstep_core.graph import CompiledGraph
+from superstep_core.node import (
+    Activate,
+    Activated,
+    BecomeInactive,
+    CompleteActivation,
+    Deactivate,
+    EffectCompleted,
+    EndBranch,
+    Event,
+    External,
+    FailActivation,
+    Failure,
+    FailureClass,
+    NodeContext,
+    Publish,
+    Reaction,
+    RemainActive,
+    RequestTimer,
+    Resumed,
+    Spawn,
+    SuspendActivation,
+    TimerElapsed,
+)
+from superstep_core.runtime.records import (
+    Barrier,
+    EffectRequest,
+    ExecutionFailure,
+    Instance,
+    Status,
+    StepOutcome,
+    TimerRequest,
+)
+from superstep_core.trace import TraceRecord
+
+__all__ = ["Execution"]
+
+_RETRY_TIMER = "__retry__"
+_INPUT_WRITER = "__input__"
+
+
+class _Staged:
+    """Everything one superstep's reactions produced, applied only if the superstep commits."""
+
+    __slots__ = (
+        "activations",
+        "deactivations",
+        "dispositions",
+        "effects",
+        "failures",
+        "publishes",
+        "timers",
+        "writes",
+    )
+
+    def __init__(self) -> None:
+        self.writes: dict[str, list[Write]] = {}
+        self.effects: list[tuple[Instance, EffectRequest]] = []
+        self.activations: list[tuple[str, tuple[int, ...], Any, bool, str]] = []
+        self.publishes: list[External] = []
+        self.timers: list[tuple[Instance, RequestTimer]] = []
+        self.deactivations: list[str] = []
+        self.dispositions: list[tuple[Instance, Any, dict[str, Any], bool]] = []
+        self.failures: list[tuple[Instance, Failure]] = []
+
+
+class Execution:
+    """One run of a compiled graph, owned by a host (or a test) that feeds it inputs.
+
+    Build one with `Execution.start`. ``values`` is the committed state (channel -> value;
+    channels never written are absent), ``step`` the number of committed supersteps,
+    ``status`` the lifecycle state, ``outputs`` the outputs of completed end nodes.
+    """
+
+    def __init__(self, graph: CompiledGraph, execution_id: str, *, record_trace: bool = True):
+        self.graph = graph
+        self.execution_id = execution_id
+        self.record_trace = record_trace
+        self.values: dict[str, Any] = {}
+        self.versions: dict[str, int] = {}
+        self.step = 0
+        self.queue: deque[tuple[str, Event]] = deque()
+        self.instances: dict[str, Instance] = {}
+        self.awaited: dict[str, str] = {}
+        self.timers: dict[tuple[str, str], int] = {}
+        self.barriers: dict[tuple[str, tuple[int, ...]], Barrier] = {}
+        self.outputs: list[tuple[str, Any]] = []
+        self.failure: ExecutionFailure | None = None
+        self.trace: list[TraceRecord] = []
+        self.input_log: list[tuple[Any, ...]] = []
+        self._seq = 0
+        self._lineages = 0
+        self._timer_generation = 0
+        self._ephemeral_live: set[str] = set()
+        for name, channel in graph.channels.items():
+            initial = channel.initial()
+            if initial is not MISSING:
+                self.values[name] = initial
+                self.versions[name] = 0
+
+    # --- construction and inputs -------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        graph: CompiledGraph,
+        execution_id: str,
+        *,
+        payload: Any = None,
+        updates: Mapping[str, Any] | None = None,
+        record_trace: bool = True,
+    ) -> Execution:
+        """A new execution: ``updates`` are committed as superstep 0 (through the channels'
+        strategies) and every start node is activated with ``payload``."""
+        ex = cls(graph, execution_id, record_trace=record_trace)
+        ex.input_log.append(("start", payload, dict(updates or {})))
+        if updates:
+            ex._commit_input(updates)
+        for key in graph.starts:
+            ex._enqueue_activation(key, (), payload)
+        return ex
+
+    def deliver(self, result: EffectCompleted) -> None:
+        """Queue an effect's result for the instance that requested it. A result for an
+        effect nobody awaits any more (instance ended or retried) is dropped."""
+        self.input_log.append(("effect", result))
+        aid = self.awaited.pop(result.effect_id, None)
+        if aid is None or aid not in self.instances:
+            self._note_dropped(f"effect {result.effect_id}: nobody awaits it")
+            return
+        self.queue.append((aid, result))
+
+    def fire_timer(self, activation_id: str, timer_id: str, generation: int, payload: Any) -> None:
+        """Queue a timer firing; a firing of a timer re-armed or cancelled since is stale and
+        dropped."""
+        self.input_log.append(("timer", activation_id, timer_id, generation, payload))
+        if self.timers.get((activation_id, timer_id)) != generation:
+            self._note_dropped(f"timer {activation_id}/{timer_id}#{generation}: stale")
+            return
+        del self.timers[(activation_id, timer_id)]
+        inst = self.instances.get(activation_id)
+        if inst is None:
+            return
+        if timer_id == _RETRY_TIMER:
+            inst.state = "active"
+            self.queue.append((activation_id, Activated(inst.payload)))
+        else:
+            self.queue.append((activation_id, TimerElapsed(timer_id, payload)))
+
+    def send(self, event: External) -> list[str]:
+        """Route an external event; returns the activation ids it was queued for (empty when
+        no route matches)."""
+        self.input_log.append(("external", event))
+        return self._route(event)
+
+    def resume(
+        self, value: Any, activation_id: str | None = None, *, expected_step: int | None = None
+    ) -> str:
+        """Answer an interrupt with ``value``. With several suspended activations, name one.
+        ``expected_step``: the committed step the caller saw; if state moved on since, raise
+        `StaleResumeError` and change nothing. Returns the resumed activation id."""
+        suspended = [i for i in self.instances.values() if i.state == "suspended"]
+        if activation_id is None:
+            if len(suspended) != 1:
+                raise UnknownInterruptError(
+                    f"execution {self.execution_id!r} has {len(suspended)} suspended "
+                    f"activations ({', '.join(i.id for i in suspended) or 'none'}): name one"
+                )
+            inst = suspended[0]
+        else:
+            found = self.instances.get(activation_id)
+            if found is None or found.state != "suspended":
+                raise UnknownInterruptError(
+                    f"activation {activation_id!r} is not suspended; suspended: "
+                    f"{', '.join(i.id for i in suspended) or 'none'}"
+                )
+            inst = found
+        if expected_step is not None and expected_step != self.step:
+            raise StaleResumeError(
+                f"resume of {inst.id!r} expected state at superstep {expected_step}, but the "
+                f"execution is at superstep {self.step}: read the state again and retry"
+            )
+        self.input_log.append(("resume", inst.id, value))
+        inst.state = "active"
+        inst.interrupt = None
+        self.queue.append((inst.id, Resumed(value)))
+        return inst.id
+
+    def retry_failed(self) -> None:
+        """Clear a failure so the failed superstep (still queued) runs again."""
+        self.input_log.append(("retry_failed",))
+        self.failure = None
+
+    # --- status --------------------------------------------------------------------------
+
+    @property
+    def status(self) -> Status:
+        if self.failure is not None:
+            return Status.FAILED
+        if self.queue:
+            return Status.RUNNING
+        if self.awaited:
+            return Status.WAITING_FOR_EFFECTS
+        if any(i.state == "suspended" for i in self.instances.values()):
+            return Status.SUSPENDED
+        if self.instances or self.timers:
+            return Status.LISTENING
+        return Status.COMPLETED
+
+    @property
+    def interrupts(self) -> list[tuple[str, Any]]:
+        """(activation id, interrupt value) of every suspended activation, canonical order."""
+        return [
+            (i.id, i.interrupt)
+            for i in sorted(self.instances.values(), key=_canonical)
+            if i.state == "suspended"
+        ]
+
+    def raise_for_failure(self) -> None:
+        """Raise `ExecutionFailedError` if the execution failed."""
+        if self.failure is not None:
+            f = self.failure
+            raise ExecutionFailedError(f.node, f.activation_id, f.message, f.error_type)
+
+    # --- the superstep ---------------------------------------------------------------------
+
+    def run_superstep(self) -> StepOutcome:
+        """Deliver every queued event, then commit. Raises `RuntimeError` if the execution
+        has failed (call `retry_failed` first) or nothing is queued."""
+        if self.failure is not None:
+            raise RuntimeError(f"execution {self.execution_id!r} failed: retry_failed() first")
+        if not self.queue:
+            raise RuntimeError(f"execution {self.execution_id!r} has no queued events")
+        self.input_log.append(("superstep",))
+        batch = list(self.queue)
+        step = self.step + 1
+        record = TraceRecord(step) if self.record_trace else None
+        outcome = StepOutcome(step=step, committed=False)
+        staged = _Staged()
+        state = MappingProxyType(self.values)
+        instances = self.instances
+        order = sorted(
+            range(len(batch)), key=lambda k: _canonical_key(instances.get(batch[k][0]), k)
+        )
+        for k in order:
+            aid, event = batch[k]
+            inst = instances.get(aid)
+            if inst is None:
+                self._note_dropped(f"{type(event).__name__} for ended activation {aid}", record)
+                continue
+            if isinstance(event, EffectCompleted):
+                if event.effect_id not in inst.pending_effects:
+                    self._note_dropped(f"effect {event.effect_id}: stale", record)
+                    continue
+                inst.pending_effects.discard(event.effect_id)
+            outcome.delivered.append((aid, event))
+            if record is not None:
+                record.delivered.append((aid, type(event).__name__))
+            self._react(inst, event, state, step, staged)
+        if any(not self._absorbs_failure(inst) for inst, _ in staged.failures):
+            inst, failure = next((i, f) for i, f in staged.failures if not self._absorbs_failure(i))
+            return self._fail(
+                inst.node, inst.id, failure.error_type, failure.message, outcome, record
+            )
+        try:
+            written = self._commit_writes(staged.writes)
+        except ChannelConflictError as e:
+            return self._fail(e.channel, "-", "InvalidUpdateError", str(e), outcome, record)
+        except Exception as e:  # a user reducer raised: nothing commits
+            return self._fail("-", "-", type(e).__name__, f"reducer failed: {e}", outcome, record)
+        for _ in batch:
+            self.queue.popleft()
+        self.step = step
+        outcome.committed = True
+        outcome.written = written
+        self._apply(staged, outcome, record)
+        if record is not None:
+            record.written = written
+            self.trace.append(record)
+        return outcome
+
+    def _react(
+        self,
+        inst: Instance,
+        event: Event,
+        state: Mapping[str, Any],
+        step: int,
+        staged: _Staged,
+    ) -> None:
+        spec = self.graph.nodes[inst.node]
+        memory = dict(inst.memory)
+        ctx = NodeContext(inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step)
+        try:
+            reaction = spec.fn(ctx, event)
+            if not isinstance(reaction, Reaction):
+                raise TypeError(
+                    f"node {inst.node!r} returned {type(reaction).__name__}, expected a Reaction"
+                )
+            pairs = _pairs(reaction.updates)
+            channels = self.graph.channels
+            for channel, _ in pairs:
+                if channel not in channels or (
+                    spec.writes is not None and channel not in spec.writes
+                ):
+                    raise UndeclaredChannelError(inst.node, channel, list(channels))
+        except Exception as e:  # a reducer bug fails its activation, never the interpreter
+            staged.failures.append(
+                (inst, Failure(FailureClass.PERMANENT, str(e), type(e).__name__))
+            )
+            staged.dispositions.append(
+                (inst, FailActivation(staged.failures[-1][1]), memory, False)
+            )
+            return
+        disposition = reaction.disposition
+        if isinstance(disposition, FailActivation):
+            staged.failures.append((inst, disposition.failure))
+            staged.dispositions.append((inst, disposition, memory, False))
+            return
+        for channel, value in pairs:
+            staged.writes.setdefault(channel, []).append((inst.id, value))
+        issued = inst.effects_issued
+        for effect in reaction.effects:
+            eid = f"{self.execution_id}/{inst.id}/e{issued}"
+            issued += 1
+            staged.effects.append((inst, EffectRequest(eid, inst.id, inst.node, effect)))
+        end_branch = False
+        for action in reaction.control:
+            if isinstance(action, Activate):
+                staged.activations.append(
+                    (action.node, inst.lineage, action.payload, False, inst.id)
+                )
+            elif isinstance(action, Spawn):
+                staged.activations.append(
+                    (action.node, inst.lineage, action.payload, True, inst.id)
+                )
+            elif isinstance(action, Publish):
+                staged.publishes.append(External(action.name, action.payload))
+            elif isinstance(action, RequestTimer):
+                staged.timers.append((inst, action))
+            elif isinstance(action, Deactivate):
+                staged.deactivations.append(action.node)
+            elif isinstance(action, EndBranch):
+                end_branch = True
+            else:  # pragma: no cover - guarded by the type
+                raise TypeError(f"unknown control action {action!r}")
+        staged.dispositions.append((inst, disposition, memory, end_branch))
+
+    def _absorbs_failure(self, inst: Instance) -> bool:
+        """A failure that does not fail the superstep: a retry remains, or every join the
+        node feeds handles failures itself."""
+        joins = self.graph.joins_of.get(inst.node, ())
+        return self._retry_left(inst) or (
+            bool(joins) and all(not isinstance(j.on_failure, FailFast) for j in joins)
+        )
+
+    def _retry_left(self, inst: Instance) -> bool:
+        spec = self.graph.nodes[inst.node]
+        return spec.retry is not None and inst.attempt < spec.retry.max_attempts
+
+    def _commit_writes(self, writes: dict[str, list[Write]]) -> tuple[str, ...]:
+        channels = self.graph.channels
+        changed: dict[str, Any] = {}
+        for name in sorted(writes):
+            current = self.values.get(name, MISSING)
+            changed[name] = channels[name].combine(name, current, writes[name])
+        cleared = [n for n in self._ephemeral_live if n not in changed]
+        if changed or cleared:
+            values = dict(self.values)  # a new dict: snapshots handed out earlier stay intact
+            values.update(changed)
+            for name in cleared:
+                values.pop(name, None)
+                self.versions[name] = self.versions.get(name, 0) + 1
+            self._ephemeral_live = {n for n in changed if channels[n].ephemeral}
+            for name in changed:
+                self.versions[name] = self.versions.get(name, 0) + 1
+            self.values = values
+        return tuple(changed)
+
+    def _commit_input(self, updates: Mapping[str, Any]) -> None:
+        for name in updates:
+            if name not in self.graph.channels:
+                raise UndeclaredChannelError(_INPUT_WRITER, name, list(self.graph.channels))
+        self._commit_writes({k: [(_INPUT_WRITER, v)] for k, v in updates.items()})
+        if self.record_trace:
+            self.trace.append(TraceRecord(0, written=tuple(updates)))
+
+    # --- applying a committed superstep ------------------------------------------------------
+
+    def _apply(self, staged: _Staged, outcome: StepOutcome, record: TraceRecord | None) -> None:
+        pending: list[tuple[str, tuple[int, ...], Any, bool, str]] = list(staged.activations)
+        failed = {inst.id: failure for inst, failure in staged.failures}
+        for inst, effect_request in staged.effects:
+            inst.pending_effects.add(effect_request.effect_id)
+            inst.effects_issued += 1
+            self.awaited[effect_request.effect_id] = inst.id
+            outcome.effects.append(effect_request)
+            if record is not None:
+                record.effects.append(effect_request.effect_id)
+        for inst, action in staged.timers:
+            self._arm(inst.id, action.timer_id, action.delay, action.payload, outcome, record)
+        for inst, disposition, memory, end_branch in staged.dispositions:
+            inst.memory = memory
+            if record is not None:
+                record.dispositions.append((inst.id, type(disposition).__name__))
+            if isinstance(disposition, RemainActive):
+                continue
+            if isinstance(disposition, CompleteActivation):
+                self._end(inst)
+                if inst.node in self.graph.ends:
+                    self.outputs.append((inst.node, disposition.output))
+                if not end_branch:
+                    pending.extend(self._follow(inst, disposition.output))
+            elif isinstance(disposition, BecomeInactive):
+                self._end(inst)
+            elif isinstance(disposition, SuspendActivation):
+                inst.state = "suspended"
+                inst.interrupt = disposition.value
+                inst.suspended_at = self.step
+            elif isinstance(disposition, FailActivation):
+                pending.extend(self._handle_failure(inst, failed[inst.id], outcome, record))
+        for node in staged.deactivations:
+            for inst in [i for i in self.instances.values() if i.node == node]:
+                self._end(inst)
+        for node, lineage, payload, spawn, _source in _coalesce(self.graph, pending):
+            if spawn:
+                self._lineages += 1
+                lineage = (*lineage, self._lineages)
+            aid = self._enqueue_activation(node, lineage, payload)
+            if record is not None:
+                record.activated.append(aid)
+        for event in staged.publishes:
+            queued = self._route(event)
+            if record is not None:
+                record.activated.extend(a for a in queued if a not in record.activated)
+        if self.failure is None and not self.queue and not self.awaited:
+            self._check_barriers(outcome, record)
+
+    def _follow(
+        self, inst: Instance, output: Any
+    ) -> list[tuple[str, tuple[int, ...], Any, bool, str]]:
+        graph = self.graph
+        out: list[tuple[str, tuple[int, ...], Any, bool, str]] = [
+            (t, inst.lineage, None, False, inst.id) for t in graph.successors.get(inst.node, ())
+        ]
+        for branch in graph.branches_of.get(inst.node, ()):
+            try:
+                chosen = branch.router(MappingProxyType(self.values), output)
+            except Exception as e:  # the commit stands; the execution stops here, resumably
+                self.failure = ExecutionFailure(
+                    inst.node, inst.id, type(e).__name__, f"branch router failed: {e}", self.step
+                )
+                return out
+            targets = [chosen] if isinstance(chosen, str) else list(chosen or ())
+            for t in targets:
+                if t not in branch.targets:
+                    raise ValueError(
+                        f"branch from {inst.node!r} chose {t!r}, which is not one of its "
+                        f"declared targets {list(branch.targets)}"
+                    )
+                out.append((t, inst.lineage, None, False, inst.id))
+        for join in graph.joins_of.get(inst.node, ()):
+            out.extend(self._credit(join, inst, succeeded=True))
+        return out
+
+    def _credit(
+        self, join: Join, inst: Instance, *, succeeded: bool
+    ) -> list[tuple[str, tuple[int, ...], Any, bool, str]]:
+        key = (join.name, inst.lineage)
+        barrier = self.barriers.setdefault(key, Barrier())
+        (barrier.completed if succeeded else barrier.failed).add(inst.node)
+        out: list[tuple[str, tuple[int, ...], Any, bool, str]] = []
+        needed = join.fire.needed(len(join.sources))
+        held = isinstance(join.on_failure, WaitForAllThenFail) and bool(barrier.failed)
+        if not barrier.fired and not held and len(barrier.completed) >= needed:
+            barrier.fired = True
+            out.append((join.target, inst.lineage, None, False, inst.id))
+        if len(barrier.completed) + len(barrier.failed) >= len(join.sources):
+            del self.barriers[key]
+            if isinstance(join.on_failure, WaitForAllThenFail) and barrier.failed:
+                self.failure = ExecutionFailure(
+                    join.target,
+                    inst.id,
+                    "JoinFailedError",
+                    f"join {join.name!r}: sources {', '.join(sorted(barrier.failed))} failed",
+                    self.step,
+                )
+        return out
+
+    def _handle_failure(
+        self,
+        inst: Instance,
+        failure: Failure,
+        outcome: StepOutcome,
+        record: TraceRecord | None,
+    ) -> list[tuple[str, tuple[int, ...], Any, bool, str]]:
+        spec = self.graph.nodes[inst.node]
+        if failure.failure_class is FailureClass.RETRYABLE and self._retry_left(inst):
+            assert spec.retry is not None
+            delay = spec.retry.backoff(inst.attempt)
+            inst.attempt += 1
+            inst.memory = {}
+            inst.effects_issued = 0
+            for eid in inst.pending_effects:
+                self.awaited.pop(eid, None)
+            inst.pending_effects.clear()
+            inst.state = "retrying"
+            if delay > 0:
+                self._arm(inst.id, _RETRY_TIMER, delay, None, outcome, record)
+            else:
+                inst.state = "active"
+                self.queue.append((inst.id, Activated(inst.payload)))
+            return []
+        self._end(inst)
+        out: list[tuple[str, tuple[int, ...], Any, bool, str]] = []
+        for join in self.graph.joins_of.get(inst.node, ()):
+            if isinstance(join.on_failure, RouteFailuresTo):
+                payload = JoinFailure(
+                    join.name, inst.node, inst.id, failure.error_type, failure.message
+                )
+                out.append((join.on_failure.node, inst.lineage, payload, False, inst.id))
+            if isinstance(
+                join.on_failure, ContinueWithSuccesses | RouteFailuresTo | WaitForAllThenFail
+            ):
+                out.extend(self._credit(join, inst, succeeded=False))
+        return out
+
+    def _check_barriers(self, outcome: StepOutcome, record: TraceRecord | None) -> None:
+        """At quiescence an unfired barrier whose join must not stay incomplete fails the
+        execution loudly (its missing sources can no longer run)."""
+        for (name, lineage), barrier in sorted(self.barriers.items()):
+            join = self.graph.joins_by_name[name]
+            if barrier.fired or join.on_incomplete == "keep":
+                continue
+            if self.instances or self.timers:
+                return  # live instances may still complete a source
+            missing = [s for s in join.sources if s not in barrier.completed | barrier.failed]
+            self.failure = ExecutionFailure(
+                join.target,
+                "-",
+                "UnsatisfiableJoinError",
+                f"join {name!r} (lineage {lineage}) can never fire: sources "
+                f"{', '.join(missing)} will not run",
+                self.step,
+            )
+            if record is not None:
+                record.failure = self.failure.message
+            return
+        for key in [k for k, b in self.barriers.items() if b.fired]:
+            del self.barriers[key]
+
+    # --- helpers -----------------------------------------------------------------------------
+
+    def _enqueue_activation(self, node: str, lineage: tuple[int, ...], payload: Any) -> str:
+        self._seq += 1
+        aid = f"{node}:{self._seq}"
+        self.instances[aid] = Instance(aid, node, self._seq, lineage, payload)
+        self.queue.append((aid, Activated(payload)))
+        return aid
+
+    def _route(self, event: External) -> list[str]:
+        queued: list[str] = []
+        for route in self.graph.routes_of.get(event.name, ()):
+            if not route.predicate(event.payload):
+                continue
+            live = sorted(
+                (
+                    i
+                    for i in self.instances.values()
+                    if i.node == route.node and i.state == "active"
+                ),
+                key=_canonical,
+            )
+            if not live:
+                self._seq += 1
+                aid = f"{route.node}:{self._seq}"
+                self.instances[aid] = Instance(aid, route.node, self._seq, (), None)
+                live = [self.instances[aid]]
+            for inst in live:
+                self.queue.append((inst.id, event))
+                queued.append(inst.id)
+        return queued
+
+    def _arm(
+        self,
+        aid: str,
+        timer_id: str,
+        delay: float | None,
+        payload: Any,
+        outcome: StepOutcome,
+        record: TraceRecord | None,
+    ) -> None:
+        self._timer_generation += 1
+        generation = self._timer_generation
+        if delay is None:
+            self.timers.pop((aid, timer_id), None)
+        else:
+            self.timers[(aid, timer_id)] = generation
+        outcome.timers.append(TimerRequest(aid, timer_id, generation, delay, payload))
+        if record is not None:
+            record.timers.append(
+                f"{aid}/{timer_id}#{generation}" + ("" if delay is not None else " cancelled")
+            )
+
+    def _end(self, inst: Instance) -> None:
+        self.instances.pop(inst.id, None)
+        for eid in inst.pending_effects:
+            self.awaited.pop(eid, None)
+        for key in [k for k in self.timers if k[0] == inst.id] if self.timers else ():
+            del self.timers[key]
+
+    def _fail(
+        self,
+        node: str,
+        aid: str,
+        error_type: str,
+        message: str,
+        outcome: StepOutcome,
+        record: TraceRecord | None,
+    ) -> StepOutcome:
+        self.failure = ExecutionFailure(node, aid, error_type, message, self.step + 1)
+        if record is not None:
+            record.failure = f"{node} ({aid}): {error_type}: {message}"
+            self.trace.append(record)
+        outcome.delivered.clear()
+        return outcome
+
+    def _note_dropped(self, why: str, record: TraceRecord | None = None) -> None:
+        if record is not None:
+            record.dropped.append(why)
+        elif self.record_trace and self.trace:
+            self.trace[-1].dropped.append(why)
+
+
+def _canonical(inst: Instance) -> tuple[str, int]:
+    return (inst.node, inst.seq)
+
+
+def _canonical_key(inst: Instance | None, fifo: int) -> tuple[str, int, int]:
+    if inst is None:
+        return ("", 0, fifo)
+    return (inst.node, inst.seq, fifo)
+
+
+def _pairs(updates: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    if isinstance(updates, Mapping):
+        return list(updates.items())
+    return list(updates)
+
+
+def _coalesce(
+    graph: CompiledGraph, pending: list[tuple[str, tuple[int, ...], Any, bool, str]]
+) -> list[tuple[str, tuple[int, ...], Any, bool, str]]:
+    """Merge `Activate`s of a coalescing node requested in one superstep into one activation
+    in the requesters' common lineage (`Spawn`s never merge)."""
+    out: list[tuple[str, tuple[int, ...], Any, bool, str]] = []
+    merged: dict[str, int] = {}
+    for item in pending:
+        node, lineage, _payload, spawn, _source = item
+        if spawn or not graph.nodes[node].coalesce:
+            out.append(item)
+            continue
+        at = merged.get(node)
+        if at is None:
+            merged[node] = len(out)
+            out.append(item)
+        else:
+            prev = out[at]
+            out[at] = (node, _common_prefix(prev[1], lineage), prev[2], False, prev[4])
+    return out
+
+
+def _common_prefix(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return a[:n]

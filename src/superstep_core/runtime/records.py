@@ -1,0 +1,105 @@
+"""Plain records the interpreter keeps and hands out: instances, barriers, timers, requests.
+
+Must never import: the host, persistence, llm, compat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from superstep_core.node import Effect, Event
+
+__all__ = [
+    "Barrier",
+    "EffectRequest",
+    "ExecutionFailure",
+    "Instance",
+    "Status",
+    "StepOutcome",
+    "TimerRequest",
+]
+
+
+class Status(Enum):
+    """Lifecycle of an execution (DESIGN.md, "Lifecycle")."""
+
+    RUNNING = "running"
+    WAITING_FOR_EFFECTS = "waiting_for_effects"
+    LISTENING = "listening"
+    SUSPENDED = "suspended"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+@dataclass(slots=True)
+class Instance:
+    """A live activation of a node. ``seq`` orders activations canonically; ``state`` is
+    ``"active"``, ``"suspended"`` (awaiting `Resumed`) or ``"retrying"`` (awaiting backoff)."""
+
+    id: str
+    node: str
+    seq: int
+    lineage: tuple[int, ...]
+    payload: Any
+    attempt: int = 1
+    state: str = "active"
+    memory: dict[str, Any] = field(default_factory=dict)
+    effects_issued: int = 0
+    pending_effects: set[str] = field(default_factory=set)
+    interrupt: Any = None
+    suspended_at: int = -1
+
+
+@dataclass(slots=True)
+class Barrier:
+    """One join's barrier for one lineage."""
+
+    completed: set[str] = field(default_factory=set)
+    failed: set[str] = field(default_factory=set)
+    fired: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EffectRequest:
+    """An effect the host must perform; ``effect_id`` is its idempotency key."""
+
+    effect_id: str
+    activation_id: str
+    node: str
+    effect: Effect
+
+
+@dataclass(frozen=True, slots=True)
+class TimerRequest:
+    """Arm (``delay`` seconds from now) or, with ``delay=None``, cancel a timer. The host
+    answers with ``Execution.fire_timer(activation_id, timer_id, generation)``."""
+
+    activation_id: str
+    timer_id: str
+    generation: int
+    delay: float | None
+    payload: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class ExecutionFailure:
+    node: str
+    activation_id: str
+    error_type: str
+    message: str
+    step: int
+
+
+@dataclass(slots=True)
+class StepOutcome:
+    """What one superstep produced for the host: effects to perform, timers to arm or
+    cancel, and the events delivered (for progress reporting)."""
+
+    step: int
+    committed: bool
+    delivered: list[tuple[str, Event]] = field(default_factory=list)
+    effects: list[EffectRequest] = field(default_factory=list)
+    timers: list[TimerRequest] = field(default_factory=list)
+    written: tuple[str, ...] = ()
