@@ -1,1 +1,2 @@
-"""The LangGraph façade: `langgraph`'s public module paths and names, compiled onto superstep_core."""
+"""The LangGraph façade: `langgraph`'s public module paths and names, compiled onto
+superstep_core."""

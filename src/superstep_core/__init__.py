@@ -1,1 +1,150 @@
-"""Superstep: a deterministic, durable compute-graph engine."""
+"""Superstep: a deterministic, durable compute-graph engine.
+
+Build a `Graph`, compile it, and run it with a `Host`::
+
+    from superstep_core import Graph, Host, LastValue, compute_node
+
+    g = Graph("hello").with_channels(greeting=LastValue())
+    g.add_node("greet", compute_node(lambda state, name: {"greeting": f"hello {name}"}))
+    ex = Host().run_graph(g.start_at("greet").compile(), payload="world")
+    ex.values  # {'greeting': 'hello world'}
+
+The layers (DESIGN.md): graph-core (`graph`, `node`, `edge`, `channel`, `visualise`), the pure
+runtime (`runtime`, `trace`), persistence (`persistence`, `checkpoint`), the `host`, libraries
+on the engine, `llm`. This package root re-exports the public names of the lower layers.
+"""
+
+from superstep_core.channel import MISSING, Append, Barrier, Channel, Ephemeral, LastValue, Reducer
+from superstep_core.edge import (
+    All,
+    AnyOf,
+    AtLeast,
+    ContinueWithSuccesses,
+    FailFast,
+    JoinFailure,
+    RouteFailuresTo,
+    WaitForAllThenFail,
+)
+from superstep_core.errors import (
+    ChannelConflictError,
+    ExecutionFailedError,
+    GraphValidationError,
+    StaleResumeError,
+    SuperstepError,
+    UndeclaredChannelError,
+    UnknownInterruptError,
+)
+from superstep_core.graph import CompiledGraph, Graph, NodeSpec
+from superstep_core.host import (
+    AsyncHost,
+    EffectContext,
+    Host,
+    RetryableEffectError,
+    SystemClock,
+    VirtualClock,
+)
+from superstep_core.kinds import compute_node, effect_node
+from superstep_core.node import (
+    Activate,
+    Activated,
+    BecomeInactive,
+    CompleteActivation,
+    Deactivate,
+    Effect,
+    EffectCompleted,
+    EffectFailure,
+    EndBranch,
+    Event,
+    External,
+    FailActivation,
+    Failure,
+    FailureClass,
+    NodeContext,
+    Publish,
+    Reaction,
+    RemainActive,
+    RequestTimer,
+    Resumed,
+    RetryPolicy,
+    Spawn,
+    SuspendActivation,
+    TimerElapsed,
+)
+from superstep_core.runtime import Execution, Status, StepOutcome
+from superstep_core.trace import TraceRecord, format_trace
+from superstep_core.visualise import to_dot, to_mermaid
+
+__all__ = [
+    # channels
+    "MISSING",
+    # reactions
+    "Activate",
+    # events
+    "Activated",
+    # joins
+    "All",
+    "AnyOf",
+    "Append",
+    # running
+    "AsyncHost",
+    "AtLeast",
+    "Barrier",
+    "BecomeInactive",
+    "Channel",
+    # errors
+    "ChannelConflictError",
+    "CompiledGraph",
+    "CompleteActivation",
+    "ContinueWithSuccesses",
+    "Deactivate",
+    "Effect",
+    "EffectCompleted",
+    "EffectContext",
+    "EffectFailure",
+    "EndBranch",
+    "Ephemeral",
+    "Event",
+    "Execution",
+    "ExecutionFailedError",
+    "External",
+    "FailActivation",
+    "FailFast",
+    "Failure",
+    "FailureClass",
+    # graph definition
+    "Graph",
+    "GraphValidationError",
+    "Host",
+    "JoinFailure",
+    "LastValue",
+    "NodeContext",
+    "NodeSpec",
+    "Publish",
+    "Reaction",
+    "Reducer",
+    "RemainActive",
+    "RequestTimer",
+    "Resumed",
+    "RetryPolicy",
+    "RetryableEffectError",
+    "RouteFailuresTo",
+    "Spawn",
+    "StaleResumeError",
+    "Status",
+    "StepOutcome",
+    "SuperstepError",
+    "SuspendActivation",
+    "SystemClock",
+    "TimerElapsed",
+    # observing
+    "TraceRecord",
+    "UndeclaredChannelError",
+    "UnknownInterruptError",
+    "VirtualClock",
+    "WaitForAllThenFail",
+    "compute_node",
+    "effect_node",
+    "format_trace",
+    "to_dot",
+    "to_mermaid",
+]

@@ -32,7 +32,8 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Connect:
-    """When ``source`` completes, activate ``target`` in the same lineage."""
+    """When ``source`` completes, activate ``target`` in the same lineage, with the source's
+    `CompleteActivation.output` as payload."""
 
     source: str
     target: str
@@ -122,19 +123,22 @@ FailurePolicy: TypeAlias = FailFast | ContinueWithSuccesses | WaitForAllThenFail
 
 @dataclass(frozen=True, slots=True)
 class JoinFailure:
-    """The payload a `RouteFailuresTo` handler is activated with."""
+    """The payload a `RouteFailuresTo` handler is activated with; ``payload`` is the failed
+    activation's own payload."""
 
     join: str
     source: str
     activation_id: str
     error_type: str
     message: str
+    payload: Any = None
 
 
 @dataclass(frozen=True, slots=True)
 class Join:
     """A barrier keyed by (join name, lineage): credited by completed activations of
-    ``sources``; fires ``target`` per ``fire``; failed sources are handled per ``on_failure``.
+    ``sources``; fires ``target`` per ``fire`` with payload ``{source: output}`` of the sources
+    completed so far; failed sources are handled per ``on_failure``.
 
     ``on_incomplete``: what to do when the execution goes quiet with this barrier partly
     credited: ``"fail"`` (an unsatisfiable barrier fails loudly) or ``"keep"`` (it stays open,

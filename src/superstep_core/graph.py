@@ -42,13 +42,16 @@ __all__ = ["CompiledGraph", "Graph", "NodeSpec"]
 
 @dataclass(frozen=True, slots=True)
 class NodeSpec:
-    """A node: its key, its reducer, the channels it may write (``None``: any declared
-    channel), its retry policy, and whether activations requested for it in one superstep
-    coalesce into one (``coalesce``: LangGraph's "a node runs once per step")."""
+    """A node: its key; its reducer; the channels it may write (``None``: any declared
+    channel); the nodes it may `Activate`/`Spawn` by control action (``None``: any node, but
+    then reachability through them is unknown at compile time); its retry policy; and
+    whether activations requested for it in one superstep coalesce into one (``coalesce``:
+    LangGraph's "a node runs once per step")."""
 
     key: str
     fn: NodeFn
     writes: frozenset[str] | None = None
+    may_activate: frozenset[str] | None = None
     retry: RetryPolicy | None = None
     coalesce: bool = False
     metadata: Mapping[str, Any] = field(default_factory=dict)
@@ -96,6 +99,7 @@ class Graph:
         fn: NodeFn,
         *,
         writes: Iterable[str] | None = None,
+        may_activate: Iterable[str] | None = None,
         retry: RetryPolicy | None = None,
         coalesce: bool = False,
         metadata: Mapping[str, Any] | None = None,
@@ -113,6 +117,7 @@ class Graph:
             key=key,
             fn=fn,
             writes=None if writes is None else frozenset(writes),
+            may_activate=None if may_activate is None else frozenset(may_activate),
             retry=retry,
             coalesce=coalesce,
             metadata=dict(metadata or {}),
@@ -320,6 +325,8 @@ def _validate(g: Graph) -> None:
                 f"end node {end!r} has outgoing edges to {sorted(set(outgoing))}"
             )
     for spec in nodes.values():
+        for target in sorted(spec.may_activate or ()):
+            known(target, f"node {spec.key!r} may_activate")
         if spec.writes is not None:
             for ch in sorted(spec.writes - g._channels.keys()):
                 raise GraphValidationError(
@@ -341,7 +348,7 @@ def _validate(g: Graph) -> None:
 
 
 def _adjacency(g: Graph) -> dict[str, set[str]]:
-    edges: dict[str, set[str]] = {k: set() for k in g._nodes}
+    edges: dict[str, set[str]] = {k: set(n.may_activate or ()) for k, n in g._nodes.items()}
     for c in g._connects:
         edges[c.source].add(c.target)
     for b in g._branches:

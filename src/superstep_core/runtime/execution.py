@@ -38,7 +38,7 @@ from superstep_core.errors import (
     UndeclaredChannelError,
     UnknownInterruptError,
 )
-from superstep_core.graph import CompiledGraph
+from superstep_core.graph import CompiledGraph, NodeSpec
 from superstep_core.node import (
     Activate,
     Activated,
@@ -356,14 +356,22 @@ class Execution:
             staged.failures.append((inst, disposition.failure))
             staged.dispositions.append((inst, disposition, memory, False))
             return
-        for channel, value in pairs:
-            staged.writes.setdefault(channel, []).append((inst.id, value))
-        issued = inst.effects_issued
-        for effect in reaction.effects:
-            eid = f"{self.execution_id}/{inst.id}/e{issued}"
-            issued += 1
-            staged.effects.append((inst, EffectRequest(eid, inst.id, inst.node, effect)))
         end_branch = False
+        for action in reaction.control:
+            if isinstance(action, Activate | Spawn) and not self._may_activate(spec, action.node):
+                failure = Failure(
+                    FailureClass.PERMANENT,
+                    f"node {inst.node!r} tried to activate {action.node!r}: "
+                    + (
+                        "no such node"
+                        if action.node not in self.graph.nodes
+                        else f"not in its may_activate {sorted(spec.may_activate or ())}"
+                    ),
+                    "ActivationError",
+                )
+                staged.failures.append((inst, failure))
+                staged.dispositions.append((inst, FailActivation(failure), memory, False))
+                return
         for action in reaction.control:
             if isinstance(action, Activate):
                 staged.activations.append(
@@ -383,7 +391,19 @@ class Execution:
                 end_branch = True
             else:  # pragma: no cover - guarded by the type
                 raise TypeError(f"unknown control action {action!r}")
+        for channel, value in pairs:
+            staged.writes.setdefault(channel, []).append((inst.id, value))
+        issued = inst.effects_issued
+        for effect in reaction.effects:
+            eid = f"{self.execution_id}/{inst.id}/e{issued}"
+            issued += 1
+            staged.effects.append((inst, EffectRequest(eid, inst.id, inst.node, effect)))
         staged.dispositions.append((inst, disposition, memory, end_branch))
+
+    def _may_activate(self, spec: NodeSpec, node: str) -> bool:
+        if node not in self.graph.nodes:
+            return False
+        return spec.may_activate is None or node in spec.may_activate
 
     def _absorbs_failure(self, inst: Instance) -> bool:
         """A failure that does not fail the superstep: a retry remains, or every join the
@@ -480,7 +500,7 @@ class Execution:
     ) -> list[tuple[str, tuple[int, ...], Any, bool, str]]:
         graph = self.graph
         out: list[tuple[str, tuple[int, ...], Any, bool, str]] = [
-            (t, inst.lineage, None, False, inst.id) for t in graph.successors.get(inst.node, ())
+            (t, inst.lineage, output, False, inst.id) for t in graph.successors.get(inst.node, ())
         ]
         for branch in graph.branches_of.get(inst.node, ()):
             try:
@@ -493,27 +513,36 @@ class Execution:
             targets = [chosen] if isinstance(chosen, str) else list(chosen or ())
             for t in targets:
                 if t not in branch.targets:
-                    raise ValueError(
+                    self.failure = ExecutionFailure(
+                        inst.node,
+                        inst.id,
+                        "BranchError",
                         f"branch from {inst.node!r} chose {t!r}, which is not one of its "
-                        f"declared targets {list(branch.targets)}"
+                        f"declared targets {list(branch.targets)}",
+                        self.step,
                     )
-                out.append((t, inst.lineage, None, False, inst.id))
+                    return out
+                out.append((t, inst.lineage, output, False, inst.id))
         for join in graph.joins_of.get(inst.node, ()):
-            out.extend(self._credit(join, inst, succeeded=True))
+            out.extend(self._credit(join, inst, output))
         return out
 
     def _credit(
-        self, join: Join, inst: Instance, *, succeeded: bool
+        self, join: Join, inst: Instance, output: Any, *, succeeded: bool = True
     ) -> list[tuple[str, tuple[int, ...], Any, bool, str]]:
         key = (join.name, inst.lineage)
         barrier = self.barriers.setdefault(key, Barrier())
-        (barrier.completed if succeeded else barrier.failed).add(inst.node)
+        if succeeded:
+            barrier.completed[inst.node] = output
+        else:
+            barrier.failed.add(inst.node)
         out: list[tuple[str, tuple[int, ...], Any, bool, str]] = []
         needed = join.fire.needed(len(join.sources))
         held = isinstance(join.on_failure, WaitForAllThenFail) and bool(barrier.failed)
         if not barrier.fired and not held and len(barrier.completed) >= needed:
             barrier.fired = True
-            out.append((join.target, inst.lineage, None, False, inst.id))
+            outputs = {s: barrier.completed[s] for s in join.sources if s in barrier.completed}
+            out.append((join.target, inst.lineage, outputs, False, inst.id))
         if len(barrier.completed) + len(barrier.failed) >= len(join.sources):
             del self.barriers[key]
             if isinstance(join.on_failure, WaitForAllThenFail) and barrier.failed:
@@ -555,13 +584,18 @@ class Execution:
         for join in self.graph.joins_of.get(inst.node, ()):
             if isinstance(join.on_failure, RouteFailuresTo):
                 payload = JoinFailure(
-                    join.name, inst.node, inst.id, failure.error_type, failure.message
+                    join.name,
+                    inst.node,
+                    inst.id,
+                    failure.error_type,
+                    failure.message,
+                    inst.payload,
                 )
                 out.append((join.on_failure.node, inst.lineage, payload, False, inst.id))
             if isinstance(
                 join.on_failure, ContinueWithSuccesses | RouteFailuresTo | WaitForAllThenFail
             ):
-                out.extend(self._credit(join, inst, succeeded=False))
+                out.extend(self._credit(join, inst, None, succeeded=False))
         return out
 
     def _check_barriers(self, outcome: StepOutcome, record: TraceRecord | None) -> None:
@@ -573,7 +607,9 @@ class Execution:
                 continue
             if self.instances or self.timers:
                 return  # live instances may still complete a source
-            missing = [s for s in join.sources if s not in barrier.completed | barrier.failed]
+            missing = [
+                s for s in join.sources if s not in barrier.completed and s not in barrier.failed
+            ]
             self.failure = ExecutionFailure(
                 join.target,
                 "-",

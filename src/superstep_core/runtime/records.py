@@ -56,7 +56,7 @@ class Instance:
 class Barrier:
     """One join's barrier for one lineage."""
 
-    completed: set[str] = field(default_factory=set)
+    completed: dict[str, Any] = field(default_factory=dict)
     failed: set[str] = field(default_factory=set)
     fired: bool = False
 

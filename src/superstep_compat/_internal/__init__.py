@@ -1,0 +1,1 @@
+"""Private helpers of the LangGraph façade; nothing here is part of the public API."""

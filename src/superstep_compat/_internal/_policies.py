@@ -1,0 +1,152 @@
+"""Per-node policies: `RetryPolicy` (and LangGraph's default retry rules), `CachePolicy`
+with `default_cache_key`, `TimeoutPolicy`, `TracePolicy`.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, Generic, Literal, NamedTuple, TypeVar
+
+__all__ = [
+    "CachePolicy",
+    "RetryPolicy",
+    "TimeoutPolicy",
+    "TracePolicy",
+    "coerce_timeout_policy",
+    "default_cache_key",
+    "default_retry_on",
+    "omit_payload",
+]
+
+# Exceptions that indicate a bug or bad input, not a transient failure. OSError covers
+# TimeoutError and file errors; ConnectionError (an OSError) is checked before them.
+_NOT_RETRIED: tuple[type[BaseException], ...] = (
+    ValueError,
+    TypeError,
+    ArithmeticError,
+    ImportError,
+    LookupError,
+    NameError,
+    SyntaxError,
+    RuntimeError,
+    ReferenceError,
+    StopIteration,
+    StopAsyncIteration,
+    OSError,
+)
+
+
+def _http_status_retryable(exc: Exception) -> bool | None:
+    """5xx answers are retried; other HTTP status errors are not. None: not an HTTP error."""
+    cls = type(exc)
+    module = cls.__module__ or ""
+    names = {c.__name__ for c in cls.__mro__}
+    if module.startswith("httpx") and "HTTPStatusError" in names:
+        response = getattr(exc, "response", None)
+        status = getattr(response, "status_code", 0)
+        return 500 <= int(status) < 600
+    if module.startswith("requests") and "HTTPError" in names:
+        response = getattr(exc, "response", None)
+        # A `requests.Response` is falsy when its status is >= 400.
+        if not response:
+            return True
+        return 500 <= int(getattr(response, "status_code", 0)) < 600
+    return None
+
+
+def default_retry_on(exc: Exception) -> bool:
+    """LangGraph's default rule: retry connection errors, HTTP 5xx and unknown exception
+    types; never retry programming errors (`ValueError`, `KeyError`, ...) or `OSError`s."""
+    if isinstance(exc, ConnectionError):
+        return True
+    http = _http_status_retryable(exc)
+    if http is not None:
+        return http
+    return not isinstance(exc, _NOT_RETRIED)
+
+
+class RetryPolicy(NamedTuple):
+    """How a failed node is retried. ``max_attempts`` counts the first attempt; ``retry_on``
+    is an exception class, a sequence of classes or a predicate."""
+
+    initial_interval: float = 0.5
+    backoff_factor: float = 2.0
+    max_interval: float = 128.0
+    max_attempts: int = 3
+    jitter: bool = True
+    retry_on: type[Exception] | Sequence[type[Exception]] | Callable[[Exception], bool] = (
+        default_retry_on
+    )
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list | tuple):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def default_cache_key(*args: Any, **kwargs: Any) -> str | bytes:
+    """Pickle of the positional arguments and the (frozen, sorted) keyword arguments."""
+    return pickle.dumps((args, _freeze(kwargs)), protocol=5, fix_imports=False)
+
+
+KeyFuncT = TypeVar("KeyFuncT", bound=Callable[..., "str | bytes"])
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CachePolicy(Generic[KeyFuncT]):
+    """Cache a node's result under ``key_func(input)`` for ``ttl`` seconds (None: forever)."""
+
+    key_func: KeyFuncT = default_cache_key  # type: ignore[assignment]
+    ttl: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TimeoutPolicy:
+    """Per-node time limits: ``run_timeout`` for the whole attempt, ``idle_timeout`` between
+    progress signals."""
+
+    run_timeout: float | timedelta | None = None
+    idle_timeout: float | timedelta | None = None
+    refresh_on: Literal["auto", "heartbeat"] = "auto"
+
+
+def _seconds(value: float | timedelta | None) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    return float(value)
+
+
+def coerce_timeout_policy(
+    timeout: float | timedelta | TimeoutPolicy | None,
+) -> TimeoutPolicy | None:
+    """A number or timedelta becomes a run timeout in seconds; a policy is normalised."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, TimeoutPolicy):
+        return TimeoutPolicy(
+            run_timeout=_seconds(timeout.run_timeout),
+            idle_timeout=_seconds(timeout.idle_timeout),
+            refresh_on=timeout.refresh_on,
+        )
+    return TimeoutPolicy(run_timeout=_seconds(timeout))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TracePolicy:
+    """Redaction of a node's traced inputs and outputs."""
+
+    process_inputs: Callable[[Any], Any] | None = None
+    process_outputs: Callable[[Any], Any] | None = None
+
+
+def omit_payload(_value: Any) -> dict[str, Any]:
+    """A `TracePolicy` processor that drops the payload entirely."""
+    return {}

@@ -1,0 +1,1 @@
+"""`langgraph.cache`: node-result caches for `CachePolicy`."""

@@ -1,0 +1,94 @@
+"""`BinaryOperatorAggregate`: the reducer channel behind ``Annotated[T, reducer]``."""
+
+from __future__ import annotations
+
+import collections.abc
+import typing
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from superstep_compat.channels.base import MISSING, BaseChannel
+from superstep_compat.errors import InvalidUpdateError
+
+__all__ = ["BinaryOperatorAggregate", "initial_value_of"]
+
+_ABSTRACT_TO_CONCRETE: dict[Any, type] = {
+    collections.abc.Sequence: list,
+    collections.abc.MutableSequence: list,
+    collections.abc.Set: set,
+    collections.abc.MutableSet: set,
+    collections.abc.Mapping: dict,
+    collections.abc.MutableMapping: dict,
+}
+
+
+def _strip(typ: Any) -> Any:
+    """Remove Annotated / Required / NotRequired / ReadOnly wrappers and generic args."""
+    wrappers = {"Required", "NotRequired", "ReadOnly"}
+    while True:
+        origin = typing.get_origin(typ)
+        if (
+            origin is typing.Annotated
+            or (origin is not None and getattr(origin, "_name", None) in wrappers)
+            or getattr(origin, "__name__", None) in wrappers
+        ):
+            typ = typing.get_args(typ)[0]
+        else:
+            return origin if origin is not None else typ
+
+
+def initial_value_of(typ: Any) -> Any:
+    """``typ()`` when the (unwrapped) type can be built with no arguments, else MISSING."""
+    base = _strip(typ)
+    base = _ABSTRACT_TO_CONCRETE.get(base, base)
+    if not isinstance(base, type):
+        return MISSING
+    try:
+        return base()
+    except Exception:
+        return MISSING
+
+
+class BinaryOperatorAggregate(BaseChannel[Any, Any]):
+    """Folds each write into the value with ``operator(current, write)``; starts at
+    ``typ()`` when that can be built. An `Overwrite` write replaces the value."""
+
+    def __init__(self, typ: Any, operator: Callable[[Any, Any], Any], key: str = "") -> None:
+        super().__init__(typ, key)
+        self.operator = operator
+        self.value = initial_value_of(typ)
+
+    def initial(self) -> Any:
+        return initial_value_of(self.typ)
+
+    def update(self, values: Sequence[Any]) -> bool:
+        if not values:
+            return False
+        seen_overwrite = False
+        for item in values:
+            overwrite = _overwrite_value(item)
+            if overwrite is not MISSING:
+                if seen_overwrite:
+                    raise InvalidUpdateError("Can receive only one Overwrite value per super-step.")
+                seen_overwrite = True
+                self.value = overwrite
+            elif not seen_overwrite:
+                self.value = item if self.value is MISSING else self.operator(self.value, item)
+        return True
+
+    def _spec_key(self) -> tuple[Any, ...]:
+        return (self.typ, self.operator)
+
+    def __repr__(self) -> str:
+        name = getattr(self.operator, "__name__", repr(self.operator))
+        return f"BinaryOperatorAggregate({self.typ!r}, {name})"
+
+
+def _overwrite_value(item: Any) -> Any:
+    from superstep_compat.types import Overwrite
+
+    if isinstance(item, Overwrite):
+        return item.value
+    if isinstance(item, dict) and len(item) == 1 and "__overwrite__" in item:
+        return item["__overwrite__"]
+    return MISSING

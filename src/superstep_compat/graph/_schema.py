@@ -1,0 +1,182 @@
+"""State-schema introspection: which channel and managed value each key of a schema gets.
+
+A schema is a TypedDict (with inheritance, ``total=False``, ``NotRequired``), a pydantic model
+or a dataclass. ``Annotated[T, reducer]`` gives a `BinaryOperatorAggregate`;
+``Annotated[T, SomeChannel(...)]`` that channel; `RemainingSteps` / `IsLastStep` a managed
+value; any other key a `LastValue`. A schema without fields (``dict``, ``int``) is one
+``__root__`` channel. Must never import the engine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from typing_extensions import is_typeddict
+
+from superstep_compat._internal._constants import ROOT_KEY
+from superstep_compat.channels.base import BaseChannel
+from superstep_compat.channels.binop import BinaryOperatorAggregate
+from superstep_compat.channels.last_value import LastValue
+from superstep_compat.managed.base import ManagedValueSpec, is_managed_value
+
+__all__ = [
+    "SchemaInfo",
+    "SchemaKind",
+    "channel_for_annotation",
+    "coerce_state",
+    "input_schema_of",
+    "is_pydantic_model",
+    "schema_info",
+]
+
+SchemaKind = Literal["typeddict", "pydantic", "dataclass", "class", "root", "any"]
+
+
+@dataclass(frozen=True)
+class SchemaInfo:
+    """The channels of one schema. ``keys`` lists channel and managed keys in field order."""
+
+    schema: Any
+    kind: SchemaKind
+    channels: dict[str, BaseChannel[Any, Any]]
+    managed: dict[str, ManagedValueSpec]
+    keys: tuple[str, ...] = field(default=())
+
+
+def is_pydantic_model(obj: Any) -> bool:
+    """Whether ``obj`` is a pydantic (v2 or v1) model class."""
+    return (
+        isinstance(obj, type)
+        and (hasattr(obj, "model_fields") or hasattr(obj, "__fields__"))
+        and any(base.__module__.startswith("pydantic") for base in obj.__mro__[1:])
+    )
+
+
+def _strip_required(annotation: Any) -> Any:
+    """``NotRequired[T]`` / ``Required[T]`` / ``ReadOnly[T]`` -> ``T`` (outside Annotated)."""
+    while True:
+        origin = typing.get_origin(annotation)
+        name = getattr(origin, "_name", None) or getattr(origin, "__name__", None)
+        if origin is not None and name in {"NotRequired", "Required", "ReadOnly"}:
+            annotation = typing.get_args(annotation)[0]
+        else:
+            return annotation
+
+
+def _check_reducer(reducer: Callable[..., Any]) -> None:
+    try:
+        sig = inspect.signature(reducer)
+    except (TypeError, ValueError):
+        return
+    positional = [
+        p for p in sig.parameters.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+    ]
+    if len(positional) != 2:
+        got = ", ".join(p.name for p in sig.parameters.values())
+        raise ValueError(f"Invalid reducer signature. Expected (a, b) -> c. Got ({got})")
+
+
+def channel_for_annotation(key: str, annotation: Any) -> BaseChannel[Any, Any] | ManagedValueSpec:
+    """The channel spec (or managed value class) for one schema key."""
+    annotation = _strip_required(annotation)
+    if typing.get_origin(annotation) is typing.Annotated:
+        meta = annotation.__metadata__
+        last = meta[-1] if meta else None
+        if is_managed_value(last):
+            return last
+        if isinstance(last, BaseChannel):
+            spec = last.copy()
+            spec.key = key
+            return spec
+        if isinstance(last, type) and issubclass(last, BaseChannel):
+            return last(annotation.__origin__, key=key)  # type: ignore[call-arg]
+        if callable(last) and not isinstance(last, type):
+            _check_reducer(last)
+            return BinaryOperatorAggregate(annotation, last, key=key)
+    return LastValue(annotation, key=key)
+
+
+def _field_hints(schema: Any) -> tuple[SchemaKind, dict[str, Any]]:
+    if schema is Any:
+        return "any", {}
+    if is_typeddict(schema):
+        return "typeddict", typing.get_type_hints(schema, include_extras=True)
+    if is_pydantic_model(schema):
+        hints = typing.get_type_hints(schema, include_extras=True)
+        fields = getattr(schema, "model_fields", None) or getattr(schema, "__fields__", {})
+        return "pydantic", {k: hints.get(k, fields[k].annotation) for k in fields}
+    if dataclasses.is_dataclass(schema) and isinstance(schema, type):
+        hints = typing.get_type_hints(schema, include_extras=True)
+        return "dataclass", {f.name: hints.get(f.name, f.type) for f in dataclasses.fields(schema)}
+    if isinstance(schema, type) and schema.__module__ not in {"builtins", "typing"}:
+        try:
+            hints = typing.get_type_hints(schema, include_extras=True)
+        except Exception:
+            hints = {}
+        hints = {k: v for k, v in hints.items() if typing.get_origin(v) is not typing.ClassVar}
+        if hints:
+            return "class", hints
+    return "root", {}
+
+
+def schema_info(schema: Any) -> SchemaInfo:
+    """Introspect ``schema`` into channel specs and managed values, keyed by state key."""
+    kind, hints = _field_hints(schema)
+    channels: dict[str, BaseChannel[Any, Any]] = {}
+    managed: dict[str, ManagedValueSpec] = {}
+    if kind == "root":
+        spec = channel_for_annotation(ROOT_KEY, schema)
+        if is_managed_value(spec):
+            managed[ROOT_KEY] = spec
+        else:
+            channels[ROOT_KEY] = spec  # type: ignore[assignment]
+        return SchemaInfo(schema, kind, channels, managed, (ROOT_KEY,))
+    for key, annotation in hints.items():
+        spec = channel_for_annotation(key, annotation)
+        if is_managed_value(spec):
+            managed[key] = spec
+        else:
+            channels[key] = spec  # type: ignore[assignment]
+    return SchemaInfo(schema, kind, channels, managed, tuple(hints))
+
+
+def input_schema_of(action: Any) -> Any | None:
+    """The schema named by the type annotation of a node function's first parameter, when
+    it is a TypedDict, pydantic model or dataclass (so the node reads only those keys)."""
+    target = action
+    if not (inspect.isfunction(target) or inspect.ismethod(target)):
+        call = getattr(type(action), "__call__", None)  # noqa: B004 - callable objects
+        if call is None or not inspect.isfunction(call):
+            return None
+        target = action.__call__
+    try:
+        params = list(inspect.signature(target).parameters.values())
+        hints = typing.get_type_hints(target, include_extras=True)
+    except Exception:
+        return None
+    if not params:
+        return None
+    hint = hints.get(params[0].name)
+    if hint is None:
+        return None
+    if is_typeddict(hint) or is_pydantic_model(hint):
+        return hint
+    if dataclasses.is_dataclass(hint) and isinstance(hint, type):
+        return hint
+    return None
+
+
+def coerce_state(schema: Any, values: dict[str, Any]) -> Any:
+    """Build the value a node receives from channel values: a model or dataclass instance
+    for those schemas, the dict itself otherwise."""
+    kind, _ = _field_hints(schema)
+    if kind in ("pydantic", "dataclass"):
+        return schema(**values)
+    if kind == "root":
+        return values.get(ROOT_KEY)
+    return values

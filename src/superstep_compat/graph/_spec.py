@@ -1,0 +1,123 @@
+"""The plain data the builder hands to the compiler: nodes, edges, joins, branches, schemas.
+
+`StateGraph.spec()` returns a `GraphSpec`; every field is an ordinary value (no engine
+types), so the engine's compiler reads it without knowing the builder.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from superstep_compat.channels.base import BaseChannel
+from superstep_compat.graph._schema import SchemaInfo
+from superstep_compat.managed.base import ManagedValueSpec
+from superstep_compat.types import CachePolicy, RetryPolicy, TimeoutPolicy, TracePolicy
+
+__all__ = ["INJECTABLE", "BranchSpec", "GraphSpec", "NodeSpec", "injectable_params", "is_async"]
+
+INJECTABLE = ("config", "runtime", "store", "writer", "previous")
+"""Keyword parameters the executor fills in when a node function declares them."""
+
+
+def _unwrap_callable(action: Any) -> Any:
+    if inspect.isfunction(action) or inspect.ismethod(action):
+        return action
+    call = getattr(type(action), "__call__", None)  # noqa: B004
+    if call is not None and inspect.isfunction(call):
+        return action.__call__
+    return action
+
+
+def injectable_params(action: Any) -> frozenset[str]:
+    """Names of `INJECTABLE` parameters ``action`` declares (empty for Runnables)."""
+    target = _unwrap_callable(action)
+    if not callable(target) or hasattr(action, "invoke"):
+        return frozenset()
+    try:
+        params = inspect.signature(target).parameters
+    except (TypeError, ValueError):
+        return frozenset()
+    names = list(params)
+    # The first positional parameter is the state, whatever it is called.
+    first = next(
+        (p.name for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)),
+        None,
+    )
+    return frozenset(n for n in names if n in INJECTABLE and n != first)
+
+
+def is_async(action: Any) -> bool:
+    """Whether calling ``action`` returns a coroutine (async def, or async ``__call__``)."""
+    target = _unwrap_callable(action)
+    return inspect.iscoroutinefunction(target) or inspect.iscoroutinefunction(
+        getattr(target, "func", None)
+    )
+
+
+@dataclass(frozen=True)
+class NodeSpec:
+    """One node as declared with ``add_node``.
+
+    ``action`` is what the user gave (function, async function, Runnable, compiled graph);
+    ``input_schema`` the schema whose keys the node reads (explicit, from the first
+    parameter's annotation, or the state schema); ``ends`` the declared `Command` goto
+    targets (``destinations=`` or a ``Command[Literal[...]]`` return hint: a tuple of names,
+    or a dict name -> edge label), used for drawing only.
+    """
+
+    name: str
+    action: Any
+    input_schema: Any
+    metadata: dict[str, Any] | None = None
+    retry_policy: tuple[RetryPolicy, ...] | None = None
+    cache_policy: CachePolicy[Any] | None = None
+    defer: bool = False
+    ends: tuple[str, ...] | Mapping[str, str] = ()
+    timeout: TimeoutPolicy | None = None
+    error_handler: Any | None = None
+    trace_policy: TracePolicy | None = None
+    is_async: bool = False
+    accepts: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class BranchSpec:
+    """A conditional edge: ``path(state)`` returns a key, a list of keys, `Send`s or END;
+    ``ends`` maps a returned key to a node (None when unknown: keys are node names)."""
+
+    source: str
+    name: str
+    path: Callable[..., Any] | Any
+    ends: dict[Hashable, str] | None
+    input_schema: Any | None = None
+    is_async: bool = False
+    accepts: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class GraphSpec:
+    """Everything the compiler needs from a `StateGraph` builder.
+
+    ``channels`` and ``managed`` merge the keys of every schema (state, input, output and
+    each node's input schema); ``schemas`` keeps each schema's own view. ``edges`` are
+    single-source edges ``(source, target)``; ``waiting_edges`` are joins
+    ``((source, ...), target)`` from ``add_edge([...], target)``; ``branches`` maps
+    source -> branch name -> `BranchSpec`. Nodes keep insertion order.
+    """
+
+    state_schema: Any
+    input_schema: Any
+    output_schema: Any
+    context_schema: Any | None
+    channels: dict[str, BaseChannel[Any, Any]]
+    managed: dict[str, ManagedValueSpec]
+    schemas: dict[Any, SchemaInfo]
+    nodes: dict[str, NodeSpec]
+    edges: frozenset[tuple[str, str]]
+    waiting_edges: frozenset[tuple[tuple[str, ...], str]]
+    branches: dict[str, dict[str, BranchSpec]]
+    input_keys: tuple[str, ...] = field(default=())
+    output_keys: tuple[str, ...] = field(default=())

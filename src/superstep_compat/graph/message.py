@@ -1,0 +1,135 @@
+"""`langgraph.graph.message`: the `add_messages` reducer, `MessagesState`, `push_message`.
+
+`add_messages` coerces its inputs to langchain-core messages, gives every message without an
+id a uuid4 id, replaces messages that share an id (keeping their position), removes those
+named by `RemoveMessage`, and clears everything before a `REMOVE_ALL_MESSAGES` marker.
+"""
+
+from __future__ import annotations
+
+import uuid
+import warnings
+from collections.abc import Callable
+from functools import partial
+from typing import Annotated, Any, TypeAlias, TypedDict, cast
+
+from langchain_core.messages import (
+    AnyMessage,
+    BaseMessage,
+    BaseMessageChunk,
+    RemoveMessage,
+    convert_to_messages,
+    convert_to_openai_messages,
+    message_chunk_to_message,
+)
+
+from superstep_compat._internal.context import current_task_context
+from superstep_compat.graph.state import StateGraph
+from superstep_compat.warnings import LangGraphDeprecatedSinceV10
+
+__all__ = ("REMOVE_ALL_MESSAGES", "MessageGraph", "MessagesState", "add_messages", "push_message")
+
+REMOVE_ALL_MESSAGES = "__remove_all__"
+"""Id of a `RemoveMessage` that clears every message before it."""
+
+Messages: TypeAlias = list[Any] | Any
+"""A message-like value or a list of them (messages, dicts, (role, content) pairs, str)."""
+
+_FORMATS = ("langchain-openai", None)
+
+
+def _coerce(value: Messages) -> list[BaseMessage]:
+    items = value if isinstance(value, list) else [value]
+    messages = [
+        message_chunk_to_message(cast(BaseMessageChunk, m)) for m in convert_to_messages(items)
+    ]
+    for message in messages:
+        if message.id is None:
+            message.id = str(uuid.uuid4())
+    return messages
+
+
+def _merge(left: list[BaseMessage], right: list[BaseMessage]) -> list[BaseMessage]:
+    cut = max(
+        (
+            i
+            for i, m in enumerate(right)
+            if isinstance(m, RemoveMessage) and m.id == REMOVE_ALL_MESSAGES
+        ),
+        default=None,
+    )
+    if cut is not None:
+        return right[cut + 1 :]
+    merged = list(left)
+    position = {m.id: i for i, m in enumerate(merged)}
+    removed: set[str | None] = set()
+    for message in right:
+        if isinstance(message, RemoveMessage):
+            if message.id not in position:
+                raise ValueError(
+                    f"Attempting to delete a message with an ID that doesn't exist ('{message.id}')"
+                )
+            removed.add(message.id)
+        elif message.id in position:
+            merged[position[message.id]] = message
+            removed.discard(message.id)
+        else:
+            position[message.id] = len(merged)
+            merged.append(message)
+    return [m for m in merged if m.id not in removed]
+
+
+def add_messages(
+    left: Messages | None = None,
+    right: Messages | None = None,
+    **kwargs: Any,
+) -> Messages | Callable[[Messages, Messages], Messages]:
+    """Merge ``right`` into ``left`` by message id (see the module docstring).
+
+    With neither argument it returns a partial, so ``Annotated[list, add_messages(
+    format="langchain-openai")]`` works; that format also converts the merged messages'
+    content to OpenAI's format.
+    """
+    if left is None and right is None:
+        return partial(add_messages, **kwargs)
+    if left is None or right is None:
+        given = "right" if left is None else "left"
+        raise ValueError(
+            f"Must specify non-null arguments for both 'left' and 'right'. Only received: "
+            f"'{given}'."
+        )
+    fmt = kwargs.get("format")
+    if fmt not in _FORMATS:
+        raise ValueError(f"Unrecognized format={fmt!r}. Expected one of 'langchain-openai', None.")
+    merged = _merge(_coerce(left), _coerce(right))
+    if fmt == "langchain-openai":
+        return convert_to_messages(convert_to_openai_messages(merged))
+    return merged
+
+
+class MessagesState(TypedDict):
+    """A state with one key, ``messages``, reduced with `add_messages`."""
+
+    messages: Annotated[list[AnyMessage], add_messages]
+
+
+def push_message(message: Any, *, state_key: str | None = "messages") -> AnyMessage:
+    """Emit ``message`` on the `messages` stream from inside a node (and write it to
+    ``state_key`` unless None). Outside a run it raises RuntimeError."""
+    ctx = current_task_context()
+    coerced = _coerce([message])[0]
+    ctx.push_message(coerced, state_key)
+    return cast(AnyMessage, coerced)
+
+
+class MessageGraph(StateGraph[Any, Any, Any, Any]):
+    """Deprecated: a graph whose whole state is one list of messages."""
+
+    def __init__(self) -> None:
+        warnings.warn(
+            "MessageGraph is deprecated in LangGraph v1.0.0, to be removed in v2.0.0. "
+            "Please use StateGraph with a `messages` key instead.",
+            LangGraphDeprecatedSinceV10,
+            stacklevel=2,
+        )
+        super().__init__(Annotated[list[AnyMessage], add_messages])  # type: ignore[arg-type]

@@ -1,0 +1,456 @@
+"""`StateGraph`: LangGraph's graph builder, producing a `GraphSpec` for the engine compiler.
+
+Owns: node registration (names, options, schemas), edges, joins, branches, schema channels,
+validation, deprecated keyword handling. Compilation itself lives in
+`superstep_compat.pregel._compile` (imported lazily by `compile`). Drawing is
+`superstep_compat.graph._draw.draw_graph`.
+"""
+
+from __future__ import annotations
+
+import logging
+import typing
+import warnings
+from collections import defaultdict
+from collections.abc import Callable, Hashable, Sequence
+from datetime import timedelta
+from typing import Any, Generic, Self, TypeVar
+
+from superstep_compat._internal._constants import END, RESERVED_NODE_CHARS, START
+from superstep_compat._internal._policies import coerce_timeout_policy
+from superstep_compat.channels.base import BaseChannel
+from superstep_compat.channels.last_value import LastValue
+from superstep_compat.graph._schema import SchemaInfo, input_schema_of, schema_info
+from superstep_compat.graph._spec import (
+    BranchSpec,
+    GraphSpec,
+    NodeSpec,
+    injectable_params,
+    is_async,
+)
+from superstep_compat.graph._validate import validate_graph
+from superstep_compat.managed.base import ManagedValueSpec
+from superstep_compat.types import (
+    CachePolicy,
+    Command,
+    RetryPolicy,
+    TimeoutPolicy,
+    TracePolicy,
+)
+from superstep_compat.warnings import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
+
+__all__ = ["CompiledStateGraph", "StateGraph"]  # noqa: F822 - resolved lazily
+
+logger = logging.getLogger(__name__)
+
+StateT = TypeVar("StateT")
+ContextT = TypeVar("ContextT")
+InputT = TypeVar("InputT")
+OutputT = TypeVar("OutputT")
+
+
+def _deprecated_kwarg(kwargs: dict[str, Any], old: str, new: str, category: type[Warning]) -> Any:
+    if old not in kwargs:
+        return None
+    warnings.warn(
+        f"`{old}` is deprecated and will be removed. Please use `{new}` instead.",
+        category,
+        stacklevel=3,
+    )
+    return kwargs[old]
+
+
+def _node_name(action: Any) -> str:
+    get_name = getattr(action, "get_name", None)
+    if callable(get_name) and hasattr(action, "invoke"):
+        return str(get_name())
+    return str(getattr(action, "__name__", type(action).__name__))
+
+
+def _check_action(action: Any) -> Any:
+    if isinstance(action, dict):
+        from langchain_core.runnables import RunnableParallel
+
+        return RunnableParallel(action)
+    if not callable(action) and not hasattr(action, "invoke"):
+        raise TypeError(
+            f"Expected a Runnable, callable or dict.Instead got an unsupported type: {type(action)}"
+        )
+    return action
+
+
+def _literal_names(hint: Any) -> tuple[str, ...] | None:
+    """Names in a ``Literal[...]`` hint (also inside a Union), else None."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return tuple(str(a) for a in typing.get_args(hint))
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        names: list[str] = []
+        for arg in typing.get_args(hint):
+            found = _literal_names(arg)
+            if found:
+                names.extend(found)
+        return tuple(names) or None
+    return None
+
+
+def _return_hint(fn: Any) -> Any:
+    target = fn if callable(fn) and hasattr(fn, "__code__") else getattr(fn, "__call__", None)  # noqa: B004
+    if target is None:
+        return None
+    try:
+        return typing.get_type_hints(target).get("return")
+    except Exception:
+        return getattr(target, "__annotations__", {}).get("return")
+
+
+def _command_ends(action: Any) -> tuple[str, ...]:
+    """Targets from a ``-> Command[Literal["a", "b"]]`` return annotation."""
+    hint = _return_hint(action)
+    candidates = [hint]
+    if typing.get_origin(hint) in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        candidates = list(typing.get_args(hint))
+    for candidate in candidates:
+        if typing.get_origin(candidate) is Command:
+            args = typing.get_args(candidate)
+            if args:
+                return _literal_names(args[0]) or ()
+    return ()
+
+
+class _NodeDefaults:
+    """Options applied to nodes that do not set their own (`set_node_defaults`)."""
+
+    def __init__(self) -> None:
+        self.retry_policy: tuple[RetryPolicy, ...] | None = None
+        self.cache_policy: CachePolicy[Any] | None = None
+        self.error_handler: Any | None = None
+        self.timeout: TimeoutPolicy | None = None
+
+
+class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
+    """A graph whose nodes read and write a shared state described by ``state_schema``.
+
+    Builder methods return ``self``. Call `compile()` to get a runnable graph.
+    """
+
+    def __init__(
+        self,
+        state_schema: type[StateT],
+        context_schema: type[ContextT] | None = None,
+        *,
+        input_schema: type[InputT] | None = None,
+        output_schema: type[OutputT] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        old_input = _deprecated_kwarg(kwargs, "input", "input_schema", LangGraphDeprecatedSinceV05)
+        old_output = _deprecated_kwarg(
+            kwargs, "output", "output_schema", LangGraphDeprecatedSinceV05
+        )
+        old_config = _deprecated_kwarg(
+            kwargs, "config_schema", "context_schema", LangGraphDeprecatedSinceV10
+        )
+        input_schema = input_schema if input_schema is not None else old_input
+        output_schema = output_schema if output_schema is not None else old_output
+        context_schema = context_schema if context_schema is not None else old_config
+        self.nodes: dict[str, NodeSpec] = {}
+        self.edges: set[tuple[str, str]] = set()
+        self.branches: defaultdict[str, dict[str, BranchSpec]] = defaultdict(dict)
+        self.schemas: dict[Any, SchemaInfo] = {}
+        self.channels: dict[str, BaseChannel[Any, Any]] = {}
+        self.managed: dict[str, ManagedValueSpec] = {}
+        self.compiled = False
+        self.waiting_edges: set[tuple[tuple[str, ...], str]] = set()
+        self.state_schema: Any = state_schema
+        self.input_schema: Any = input_schema if input_schema is not None else state_schema
+        self.output_schema: Any = output_schema if output_schema is not None else state_schema
+        self.context_schema: Any = context_schema
+        self._node_defaults = _NodeDefaults()
+        self._add_schema(self.state_schema)
+        self._add_schema(self.input_schema)
+        self._add_schema(self.output_schema)
+
+    def _add_schema(self, schema: Any) -> None:
+        if schema in self.schemas:
+            return
+        info = schema_info(schema)
+        self.schemas[schema] = info
+        for key, channel in info.channels.items():
+            existing = self.channels.get(key)
+            if existing is None:
+                self.channels[key] = channel
+            elif existing != channel and not isinstance(channel, LastValue):
+                if isinstance(existing, LastValue):
+                    self.channels[key] = channel
+                else:
+                    raise ValueError(f"Channel '{key}' already exists with a different type")
+        for key, managed in info.managed.items():
+            self.managed.setdefault(key, managed)
+
+    def _warn_if_compiled(self, what: str) -> None:
+        if self.compiled:
+            logger.warning(
+                "Adding %s to a graph that has already been compiled. This will not be "
+                "reflected in the compiled graph.",
+                what,
+            )
+
+    def set_node_defaults(
+        self,
+        *,
+        retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
+        cache_policy: CachePolicy[Any] | None = None,
+        error_handler: Any | None = None,
+        timeout: float | timedelta | TimeoutPolicy | None = None,
+    ) -> Self:
+        """Options for every node that does not set its own."""
+        self._node_defaults.retry_policy = _retry_tuple(retry_policy)
+        self._node_defaults.cache_policy = cache_policy
+        self._node_defaults.error_handler = error_handler
+        self._node_defaults.timeout = coerce_timeout_policy(timeout)
+        return self
+
+    def add_node(
+        self,
+        node: str | Any,
+        action: Any | None = None,
+        *,
+        defer: bool = False,
+        metadata: dict[str, Any] | None = None,
+        input_schema: type[Any] | None = None,
+        retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
+        cache_policy: CachePolicy[Any] | None = None,
+        error_handler: Any | None = None,
+        destinations: dict[str, str] | tuple[str, ...] | None = None,
+        timeout: float | timedelta | TimeoutPolicy | None = None,
+        trace_policy: TracePolicy | None = None,
+        **kwargs: Any,
+    ) -> Self:
+        """Add a node. ``add_node(fn)`` names it after ``fn``; ``add_node("name", fn)``
+        names it explicitly. The action may be a function (sync or async), a Runnable or
+        a compiled graph."""
+        old_retry = _deprecated_kwarg(kwargs, "retry", "retry_policy", LangGraphDeprecatedSinceV05)
+        old_input = _deprecated_kwarg(kwargs, "input", "input_schema", LangGraphDeprecatedSinceV05)
+        retry_policy = retry_policy if retry_policy is not None else old_retry
+        input_schema = input_schema if input_schema is not None else old_input
+        if not isinstance(node, str):
+            action = node
+            name = _node_name(action)
+        else:
+            name = node
+            if action is None:
+                raise RuntimeError()
+        action = _check_action(action)
+        self._warn_if_compiled("a node")
+        if name in self.nodes:
+            raise ValueError(f"Node `{name}` already present.")
+        if name in (START, END):
+            raise ValueError(f"Node `{name}` is reserved.")
+        for char in RESERVED_NODE_CHARS:
+            if char in name:
+                raise ValueError(
+                    f"'{char}' is a reserved character and is not allowed in the node names."
+                )
+        if input_schema is None:
+            input_schema = input_schema_of(action)
+        if input_schema is not None:
+            self._add_schema(input_schema)
+        ends: tuple[str, ...] | dict[str, str]
+        if destinations is not None:
+            ends = dict(destinations) if isinstance(destinations, dict) else tuple(destinations)
+        else:
+            ends = _command_ends(action)
+        defaults = self._node_defaults
+        self.nodes[name] = NodeSpec(
+            name=name,
+            action=action,
+            input_schema=input_schema if input_schema is not None else self.state_schema,
+            metadata=metadata,
+            retry_policy=_retry_tuple(retry_policy) or defaults.retry_policy,
+            cache_policy=cache_policy if cache_policy is not None else defaults.cache_policy,
+            defer=defer,
+            ends=ends,
+            timeout=coerce_timeout_policy(timeout) or defaults.timeout,
+            error_handler=error_handler if error_handler is not None else defaults.error_handler,
+            trace_policy=trace_policy,
+            is_async=is_async(action),
+            accepts=injectable_params(action),
+        )
+        return self
+
+    def add_edge(self, start_key: str | list[str], end_key: str) -> Self:
+        """Run ``end_key`` after ``start_key``; with a list of sources, once after all of
+        them have finished (a join)."""
+        self._warn_if_compiled("an edge")
+        if isinstance(start_key, str):
+            if start_key == END:
+                raise ValueError("END cannot be a start node")
+            if end_key == START:
+                raise ValueError("START cannot be an end node")
+            self.edges.add((start_key, end_key))
+            return self
+        for start in start_key:
+            if start == END:
+                raise ValueError("END cannot be a start node")
+            if start not in self.nodes:
+                raise ValueError(f"Need to add_node `{start}` first")
+        if end_key == START:
+            raise ValueError("START cannot be an end node")
+        if end_key != END and end_key not in self.nodes:
+            raise ValueError(f"Need to add_node `{end_key}` first")
+        self.waiting_edges.add((tuple(start_key), end_key))
+        return self
+
+    def add_conditional_edges(
+        self,
+        source: str,
+        path: Callable[..., Hashable | Sequence[Hashable]] | Any,
+        path_map: dict[Hashable, str] | list[str] | None = None,
+    ) -> Self:
+        """After ``source``, call ``path(state)`` to choose the next node(s): a key of
+        ``path_map`` (or a node name), a list of them, END, or `Send`s."""
+        self._warn_if_compiled("an edge")
+        path = _check_action(path)
+        name = _node_name(path)
+        if name in self.branches[source]:
+            raise ValueError(f"Branch with name `{name}` already exists for node `{source}`")
+        ends: dict[Hashable, str] | None
+        if isinstance(path_map, dict):
+            ends = dict(path_map)
+        elif isinstance(path_map, list):
+            ends = {n: n for n in path_map}
+        else:
+            names = _literal_names(_return_hint(path))
+            ends = {n: n for n in names} if names else None
+        self.branches[source][name] = BranchSpec(
+            source=source,
+            name=name,
+            path=path,
+            ends=ends,
+            input_schema=input_schema_of(path),
+            is_async=is_async(path),
+            accepts=injectable_params(path),
+        )
+        return self
+
+    def add_sequence(self, nodes: Sequence[Any | tuple[str, Any]]) -> Self:
+        """Add ``nodes`` (callables or ``(name, callable)`` pairs) chained by edges."""
+        if len(nodes) < 1:
+            raise ValueError("Sequence requires at least one node.")
+        previous: str | None = None
+        for item in nodes:
+            if isinstance(item, tuple) and len(item) == 2:
+                name, action = item
+            else:
+                name, action = _node_name(item), item
+            if name in self.nodes:
+                raise ValueError(
+                    f"Node names must be unique: node with the name '{name}' already exists. "
+                    "If you need to use two different runnables/callables with the same name "
+                    "(for example, using `lambda`), please provide them as tuples (name, "
+                    "runnable/callable)."
+                )
+            self.add_node(name, action)
+            if previous is not None:
+                self.add_edge(previous, name)
+            previous = name
+        return self
+
+    def set_entry_point(self, key: str) -> Self:
+        """Same as ``add_edge(START, key)``."""
+        return self.add_edge(START, key)
+
+    def set_conditional_entry_point(
+        self,
+        path: Callable[..., Hashable | Sequence[Hashable]] | Any,
+        path_map: dict[Hashable, str] | list[str] | None = None,
+    ) -> Self:
+        """Same as ``add_conditional_edges(START, path, path_map)``."""
+        return self.add_conditional_edges(START, path, path_map)
+
+    def set_finish_point(self, key: str) -> Self:
+        """Same as ``add_edge(key, END)``."""
+        return self.add_edge(key, END)
+
+    def validate(self, interrupt: Sequence[str] | None = None) -> Self:
+        """Check the graph; raises ValueError as LangGraph does."""
+        validate_graph(self.nodes, self.edges, self.waiting_edges, self.branches, interrupt)
+        return self
+
+    def spec(self) -> GraphSpec:
+        """A snapshot of the builder for the compiler (see `GraphSpec`)."""
+        return GraphSpec(
+            state_schema=self.state_schema,
+            input_schema=self.input_schema,
+            output_schema=self.output_schema,
+            context_schema=self.context_schema,
+            channels=dict(self.channels),
+            managed=dict(self.managed),
+            schemas=dict(self.schemas),
+            nodes=dict(self.nodes),
+            edges=frozenset(self.edges),
+            waiting_edges=frozenset(self.waiting_edges),
+            branches={k: dict(v) for k, v in self.branches.items()},
+            input_keys=self.schemas[self.input_schema].keys,
+            output_keys=self.schemas[self.output_schema].keys,
+        )
+
+    def compile(
+        self,
+        checkpointer: Any = None,
+        *,
+        cache: Any | None = None,
+        store: Any | None = None,
+        interrupt_before: Any = None,
+        interrupt_after: Any = None,
+        debug: bool = False,
+        name: str | None = None,
+        transformers: Sequence[Callable[[tuple[str, ...]], Any]] | None = None,
+    ) -> Any:
+        """Validate and compile onto the engine; returns a `CompiledStateGraph`."""
+        from superstep_compat.types import ensure_valid_checkpointer
+
+        checkpointer = ensure_valid_checkpointer(checkpointer)
+        before = interrupt_before or []
+        after = interrupt_after or []
+        self.validate(
+            interrupt=(
+                (list(before) if before != "*" else []) + (list(after) if after != "*" else [])
+            )
+        )
+        self.compiled = True
+        from superstep_compat.pregel._compile import (  # type: ignore[import-not-found]
+            compile_state_graph,
+        )
+
+        return compile_state_graph(
+            self,
+            checkpointer=checkpointer,
+            cache=cache,
+            store=store,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+            debug=debug,
+            name=name,
+            transformers=transformers,
+        )
+
+
+def _retry_tuple(
+    policy: RetryPolicy | Sequence[RetryPolicy] | None,
+) -> tuple[RetryPolicy, ...] | None:
+    if policy is None:
+        return None
+    if isinstance(policy, RetryPolicy):
+        return (policy,)
+    return tuple(policy)
+
+
+def __getattr__(name: str) -> Any:
+    # The compiled graph class belongs to the compiler; resolve it lazily so this module
+    # imports before the compiler exists.
+    if name == "CompiledStateGraph":
+        from superstep_compat.pregel import _compile  # type: ignore[import-not-found]
+
+        return _compile.CompiledStateGraph
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

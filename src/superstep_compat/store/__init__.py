@@ -1,0 +1,1 @@
+"""`langgraph.store`: long-term memory stores."""

@@ -1,0 +1,79 @@
+"""add_messages: coercion, ids, replace by id, removal."""
+
+import pytest
+from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, RemoveMessage
+
+from superstep_compat.graph.message import REMOVE_ALL_MESSAGES, add_messages
+
+
+def pairs(messages: object) -> list[tuple[str, str | None]]:
+    assert isinstance(messages, list)
+    return [(m.content, m.id) for m in messages]
+
+
+def test_coerces_tuples_dicts_and_strings() -> None:
+    out = add_messages([], [("user", "t"), {"role": "assistant", "content": "d"}, "s"])
+    assert [type(m).__name__ for m in out] == ["HumanMessage", "AIMessage", "HumanMessage"]  # type: ignore[union-attr]
+
+
+def test_assigns_uuid4_ids() -> None:
+    out = add_messages([], ["hi"])
+    assert len(out[0].id) == 36  # type: ignore[index]
+
+
+def test_replaces_by_id_in_place() -> None:
+    out = add_messages(
+        [HumanMessage("a", id="1"), HumanMessage("b", id="2")],
+        [HumanMessage("B", id="2"), HumanMessage("A", id="1")],
+    )
+    assert pairs(out) == [("A", "1"), ("B", "2")]
+
+
+def test_duplicate_ids_in_right_keep_the_last() -> None:
+    out = add_messages(
+        [HumanMessage("a", id="1")], [HumanMessage("x", id="5"), HumanMessage("y", id="5")]
+    )
+    assert pairs(out) == [("a", "1"), ("y", "5")]
+
+
+def test_remove_message() -> None:
+    out = add_messages(
+        [HumanMessage("a", id="1"), HumanMessage("b", id="2")], [RemoveMessage(id="1")]
+    )
+    assert pairs(out) == [("b", "2")]
+
+
+def test_remove_unknown_id_raises() -> None:
+    with pytest.raises(ValueError, match=r"doesn't exist \('nope'\)"):
+        add_messages([HumanMessage("a", id="1")], [RemoveMessage(id="nope")])
+
+
+def test_remove_all_keeps_only_what_follows() -> None:
+    out = add_messages(
+        [HumanMessage("a", id="1")],
+        [
+            HumanMessage("x", id="5"),
+            RemoveMessage(id=REMOVE_ALL_MESSAGES),
+            HumanMessage("f", id="3"),
+        ],
+    )
+    assert pairs(out) == [("f", "3")]
+
+
+def test_chunks_become_messages() -> None:
+    out = add_messages([], [AIMessageChunk(content="b", id="2")])
+    assert type(out[0]) is AIMessage  # type: ignore[index]
+
+
+def test_no_arguments_returns_a_partial() -> None:
+    assert callable(add_messages(format="langchain-openai"))
+
+
+def test_one_missing_side_raises() -> None:
+    with pytest.raises(ValueError, match="Only received: 'right'"):
+        add_messages(None, [HumanMessage("a")])
+
+
+def test_unknown_format_raises() -> None:
+    with pytest.raises(ValueError, match="Unrecognized format='bogus'"):
+        add_messages([], [], format="bogus")

@@ -1,0 +1,102 @@
+"""InMemoryStore, InMemoryCache and the langgraph import shim."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from superstep_compat.cache.memory import InMemoryCache
+from superstep_compat.store.base import InvalidNamespaceError
+from superstep_compat.store.memory import InMemoryStore
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+
+
+def test_store_put_get() -> None:
+    store = InMemoryStore()
+    store.put(("users", "1"), "prefs", {"theme": "dark"})
+    item = store.get(("users", "1"), "prefs")
+    assert item is not None and item.value == {"theme": "dark"}
+
+
+def test_store_put_keeps_created_at() -> None:
+    store = InMemoryStore()
+    store.put(("a",), "k", {"v": 1})
+    first = store.get(("a",), "k")
+    store.put(("a",), "k", {"v": 2})
+    second = store.get(("a",), "k")
+    assert first is not None and second is not None and first.created_at == second.created_at
+
+
+def test_store_search_by_prefix_and_filter() -> None:
+    store = InMemoryStore()
+    store.put(("docs", "a"), "1", {"kind": "x"})
+    store.put(("docs", "b"), "2", {"kind": "y"})
+    assert [i.key for i in store.search(("docs",), filter={"kind": "y"})] == ["2"]
+
+
+def test_store_delete() -> None:
+    store = InMemoryStore()
+    store.put(("a",), "k", {"v": 1})
+    store.delete(("a",), "k")
+    assert store.get(("a",), "k") is None
+
+
+def test_store_list_namespaces_with_depth() -> None:
+    store = InMemoryStore()
+    store.put(("a", "b", "c"), "k", {})
+    store.put(("a", "d"), "k", {})
+    assert store.list_namespaces(prefix=("a",), max_depth=2) == [("a", "b"), ("a", "d")]
+
+
+def test_store_rejects_empty_namespace() -> None:
+    with pytest.raises(InvalidNamespaceError):
+        InMemoryStore().put((), "k", {})
+
+
+def test_cache_expires_after_ttl() -> None:
+    now = [0.0]
+    cache = InMemoryCache(clock=lambda: now[0])
+    cache.set({(("n",), "k"): (1, 10)})
+    assert cache.get([(("n",), "k")]) == {(("n",), "k"): 1}
+    now[0] = 10.0
+    assert cache.get([(("n",), "k")]) == {}
+
+
+def test_cache_clear_namespace() -> None:
+    cache = InMemoryCache()
+    cache.set({(("a",), "k"): (1, None), (("b",), "k"): (2, None)})
+    cache.clear([("a",)])
+    assert cache.get([(("a",), "k"), (("b",), "k")]) == {(("b",), "k"): 2}
+
+
+def run_python(code: str) -> str:
+    env = {"PYTHONPATH": str(SRC), "PATH": ""}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    return result.stdout.strip()
+
+
+def test_shim_aliases_modules() -> None:
+    out = run_python(
+        "from superstep_compat.shim import install; install()\n"
+        "import langgraph.graph, superstep_compat.graph\n"
+        "from langgraph.types import Send\n"
+        "print(langgraph.graph is superstep_compat.graph, Send.__module__)"
+    )
+    assert out == "True superstep_compat.types"
+
+
+def test_python_m_runs_script(tmp_path: Path) -> None:
+    script = tmp_path / "s.py"
+    script.write_text("from langgraph.graph import START\nprint(START)\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "superstep_compat", str(script)],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(SRC), "PATH": ""},
+        check=True,
+    )
+    assert result.stdout.strip() == "__start__"
