@@ -265,6 +265,20 @@ def query_index(request: Mapping[str, Any], ctx: EffectContext) -> list[list[Any
     return [[path, count] for path, count in rows]
 
 
+def summary(values: Mapping[str, Any]) -> str:
+    """The closing report `superstep run` prints: counts, each rejection, the query."""
+    rejected = values.get("rejected", ())
+    lines = [
+        f"documents found {values.get('found', 0)}, parsed {values.get('parsed', 0)}, "
+        f"indexed {values.get('indexed', 0)}, rejected {len(rejected)}"
+    ]
+    lines += [f"  rejected {path}: {reason}" for path, reason in rejected]
+    job = values.get("job", {})
+    lines.append(f"index {job.get('index')}: top documents for {job.get('query')!r}:")
+    lines += [f"  {count:5d}  {path}" for path, count in values.get("top") or []]
+    return "\n".join(lines)
+
+
 handlers = {
     "list_documents": list_documents,
     "read_file": read_file,
