@@ -1,0 +1,282 @@
+"""The typed codec: Python values <-> msgpack bytes, on ormsgpack, never pickle.
+
+Written as native msgpack: ``None``, ``bool``, ``int`` (64-bit; larger ints as an extension),
+``float``, ``str``, ``bytes``, ``list`` and ``dict`` with ``str`` keys. Every other supported type
+is a msgpack extension (code + payload), so nothing in a user's own dicts can be mistaken for a
+type tag: ``tuple``, ``set``, ``frozenset``, dicts with non-``str`` keys, ``bytearray``,
+``datetime``/``date``/``time``/``timedelta`` (time zones kept, see `persistence.temporal`),
+``UUID``, ``Decimal``, the channel marker ``MISSING``, and instances of registered classes
+(dataclasses, pydantic v2 models, Enum members, langchain-core messages, custom handlers; see
+`persistence.registry` for the rule that decides which classes qualify).
+
+Types are matched exactly (``type(v) is list``): a subclass of a supported type is refused unless
+registered itself, so a value always comes back as the type it was written as. Sets are written in
+a canonical order, so equal values give equal bytes within a registry.
+
+Owns: `Codec`. Must never import: the runtime, the host, the llm layer, compat, or
+superstep_core.checkpoint.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any, TypeVar
+
+import ormsgpack
+
+from superstep_core.channel import MISSING
+from superstep_core.persistence import temporal
+from superstep_core.persistence.errors import DecodeError, UnsupportedTypeError
+from superstep_core.persistence.objects import Fields, Parts
+from superstep_core.persistence.registry import TypeRegistry, default_registry, type_name
+
+__all__ = ["Codec"]
+
+T = TypeVar("T", bound=type)
+
+_Ext = ormsgpack.Ext
+_packb = ormsgpack.packb
+_unpackb = ormsgpack.unpackb
+
+# Extension codes. Never renumber: stored checkpoints depend on them.
+_TUPLE = 1
+_SET = 2
+_FROZENSET = 3
+_DICT = 4  # a dict with a non-str key: flat [k0, v0, k1, v1, ...]
+_BIGINT = 5  # two's complement, big-endian
+_DATETIME = 6
+_DATE = 7
+_TIME = 8
+_TIMEDELTA = 9
+_UUID = 10  # 16 raw bytes
+_DECIMAL = 11  # str(value), UTF-8
+_OBJECT = 12  # [tag, state]
+_BYTEARRAY = 13
+_MISSING = 14
+
+_MIN_INT = -(2**63)
+_MAX_INT = 2**64 - 1
+
+_TEMPORAL: dict[type, tuple[int, Callable[[Any], Any]]] = {
+    dt.datetime: (_DATETIME, temporal.datetime_to_state),
+    dt.date: (_DATE, temporal.date_to_state),
+    dt.time: (_TIME, temporal.time_to_state),
+    dt.timedelta: (_TIMEDELTA, temporal.timedelta_to_state),
+}
+_TEMPORAL_LOAD: dict[int, Callable[[Any], Any]] = {
+    _DATETIME: temporal.datetime_from_state,
+    _DATE: temporal.date_from_state,
+    _TIME: temporal.time_from_state,
+    _TIMEDELTA: temporal.timedelta_from_state,
+}
+
+
+class _Refused(Exception):
+    """Raised at the offending object; each enclosing container adds its path segment."""
+
+    def __init__(self, cls: type) -> None:
+        self.cls = cls
+        self.segments: list[str] = []
+
+
+class Codec:
+    """Encodes values to bytes and back; see the module docstring for the supported types.
+
+    ``registry``: the classes this codec accepts beyond the built-in types (default: the shared
+    `default_registry`). A codec holds no other state and is safe to share between threads.
+    """
+
+    def __init__(self, registry: TypeRegistry | None = None) -> None:
+        self.registry = registry if registry is not None else default_registry
+
+    def register(
+        self,
+        cls: T,
+        *,
+        tag: str | None = None,
+        encode: Callable[[Any], Any] | None = None,
+        decode: Callable[[Any], Any] | None = None,
+    ) -> T:
+        """Register ``cls`` in this codec's registry; see `TypeRegistry.register`."""
+        return self.registry.register(cls, tag=tag, encode=encode, decode=decode)
+
+    def dumps(self, value: Any, where: str | None = None, *, kind: str = "channel") -> bytes:
+        """Encode ``value`` to msgpack bytes.
+
+        ``where`` names what is being written (a channel name, usually) and roots the error
+        path; ``kind`` says what ``where`` is (``"channel"`` by default). Raises
+        `UnsupportedTypeError` for a value (at any depth) of a type the codec may not write,
+        e.g. ``channel 'docs': cannot serialise value of type 'foo.Bar' at docs[3].x``.
+        """
+        try:
+            return _packb(self._lower(value))
+        except _Refused as refused:
+            path = (where if where is not None else "value") + "".join(reversed(refused.segments))
+            raise UnsupportedTypeError(
+                where=where,
+                kind=kind,
+                path=path,
+                type_name=type_name(refused.cls),
+                hint=_hint(refused.cls),
+            ) from None
+
+    def loads(self, data: bytes) -> Any:
+        """Decode bytes written by `dumps` (with a registry that knows the same classes).
+
+        Raises `DecodeError` when the bytes are not valid, or name a type tag the registry may
+        not read (not registered, module not allowed).
+        """
+        failures: list[BaseException] = []
+
+        def hook(code: int, payload: bytes) -> Any:
+            try:
+                return self._raise_ext(code, payload, hook)
+            except BaseException as exc:
+                failures.append(exc)
+                raise
+
+        try:
+            return _unpackb(data, ext_hook=hook)
+        except (ValueError, TypeError) as exc:
+            if failures:
+                first = failures[0]
+                if isinstance(first, DecodeError):
+                    raise first from None
+                raise DecodeError(f"cannot decode codec bytes: {first!r}") from first
+            raise DecodeError(f"cannot decode codec bytes: {exc}") from exc
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def _lower(self, v: Any) -> Any:
+        t = type(v)
+        if t is str or t is float or t is bool or v is None or t is bytes:
+            return v
+        if t is int:
+            if _MIN_INT <= v <= _MAX_INT:
+                return v
+            return _Ext(_BIGINT, v.to_bytes(v.bit_length() // 8 + 1, "big", signed=True))
+        if t is list:
+            return self._lower_list(v)
+        if t is Parts:
+            return self._lower_list(v, indexed=False)
+        if t is dict or t is Fields:
+            return self._lower_dict(v, t is Fields)
+        if t is tuple:
+            return _Ext(_TUPLE, _packb(self._lower_list(v)))
+        if t is set or t is frozenset:
+            return _Ext(_SET if t is set else _FROZENSET, self._canonical_set(v))
+        entry = _TEMPORAL.get(t)
+        if entry is not None:
+            try:
+                return _Ext(entry[0], _packb(entry[1](v)))
+            except temporal.UnsupportedTzinfo as exc:
+                raise _Refused(exc.tz_type) from None
+        if t is uuid.UUID:
+            return _Ext(_UUID, v.bytes)
+        if t is Decimal:
+            return _Ext(_DECIMAL, str(v).encode())
+        if t is bytearray:
+            return _Ext(_BYTEARRAY, bytes(v))
+        if v is MISSING:
+            return _Ext(_MISSING, b"")
+        handler = self.registry.for_type(t)
+        if handler is None:
+            raise _Refused(t)
+        return _Ext(_OBJECT, _packb([handler.tag, self._lower(handler.to_state(v))]))
+
+    def _lower_list(self, items: Any, indexed: bool = True) -> list[Any]:
+        out: list[Any] = []
+        try:
+            for item in items:
+                out.append(self._lower(item))
+        except _Refused as refused:
+            if indexed:
+                refused.segments.append(f"[{len(out)}]")
+            raise
+        return out
+
+    def _lower_dict(self, d: dict[Any, Any], fields: bool) -> Any:
+        if all(type(k) is str for k in d):
+            out: dict[str, Any] = {}
+            key = ""
+            try:
+                for key, item in d.items():
+                    out[key] = self._lower(item)
+            except _Refused as refused:
+                refused.segments.append(f".{key}" if fields else f"[{key!r}]")
+                raise
+            return out
+        flat: list[Any] = []
+        for k, item in d.items():
+            try:
+                flat.append(self._lower(k))
+            except _Refused as refused:
+                refused.segments.append(f"[<key {k!r}>]")
+                raise
+            try:
+                flat.append(self._lower(item))
+            except _Refused as refused:
+                refused.segments.append(f"[{k!r}]")
+                raise
+        return _Ext(_DICT, _packb(flat))
+
+    def _canonical_set(self, items: set[Any] | frozenset[Any]) -> bytes:
+        lowered: list[tuple[bytes, Any]] = []
+        for item in items:
+            try:
+                low = self._lower(item)
+            except _Refused as refused:
+                refused.segments.append("[<set element>]")
+                raise
+            lowered.append((_packb(low), low))
+        lowered.sort(key=lambda pair: pair[0])
+        return _packb([low for _, low in lowered])
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def _raise_ext(self, code: int, payload: bytes, hook: Callable[[int, bytes], Any]) -> Any:
+        if code == _UUID:
+            return uuid.UUID(bytes=payload)
+        if code == _DECIMAL:
+            return Decimal(payload.decode())
+        if code == _BYTEARRAY:
+            return bytearray(payload)
+        if code == _MISSING:
+            return MISSING
+        if code == _BIGINT:
+            return int.from_bytes(payload, "big", signed=True)
+        inner = _unpackb(payload, ext_hook=hook)
+        if code == _TUPLE:
+            return tuple(inner)
+        if code == _SET:
+            return set(inner)
+        if code == _FROZENSET:
+            return frozenset(inner)
+        if code == _DICT:
+            return dict(zip(inner[::2], inner[1::2], strict=True))
+        load = _TEMPORAL_LOAD.get(code)
+        if load is not None:
+            return load(inner)
+        if code == _OBJECT:
+            tag, state = inner
+            handler = self.registry.for_tag(tag)
+            if handler is None:
+                raise DecodeError(
+                    f"cannot read type tag {tag!r}: it is not registered and its module is not "
+                    f"allowed; register the class (superstep_core.persistence.register) or allow "
+                    f"its module (TypeRegistry(allow_modules=[...])) before loading"
+                )
+            return handler.from_state(state)
+        raise DecodeError(f"unknown codec extension code {code}; written by a newer version?")
+
+
+def _hint(cls: type) -> str:
+    name = cls.__qualname__
+    return (
+        f"register it (superstep_core.persistence.register({name}) for a dataclass, pydantic "
+        f"model or Enum; add encode=/decode= for any other class) or allow its module with "
+        f"TypeRegistry(allow_modules=[{cls.__module__.partition('.')[0]!r}])"
+    )
