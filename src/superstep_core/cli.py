@@ -32,7 +32,7 @@ from rich.console import Console
 
 from superstep_core.graph import CompiledGraph, Graph
 from superstep_core.host import Host
-from superstep_core.runtime import Execution, Status, StepOutcome
+from superstep_core.runtime import Execution, StepOutcome
 from superstep_core.visualise import to_dot, to_mermaid
 
 __all__ = ["main"]

@@ -46,7 +46,8 @@ class NodeSpec:
     channel); the nodes it may `Activate`/`Spawn` by control action (``None``: any node, but
     then reachability through them is unknown at compile time); its retry policy; and
     whether activations requested for it in one superstep coalesce into one (``coalesce``:
-    LangGraph's "a node runs once per step")."""
+    LangGraph's "a node runs once per step"); ``defer``: its activations wait until nothing
+    else is queued or awaited (LangGraph's ``defer=True``)."""
 
     key: str
     fn: NodeFn
@@ -54,6 +55,7 @@ class NodeSpec:
     may_activate: frozenset[str] | None = None
     retry: RetryPolicy | None = None
     coalesce: bool = False
+    defer: bool = False
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
 
@@ -102,6 +104,7 @@ class Graph:
         may_activate: Iterable[str] | None = None,
         retry: RetryPolicy | None = None,
         coalesce: bool = False,
+        defer: bool = False,
         metadata: Mapping[str, Any] | None = None,
     ) -> Graph:
         """Add node ``key`` whose reducer is ``fn(ctx, event) -> Reaction``.
@@ -120,6 +123,7 @@ class Graph:
             may_activate=None if may_activate is None else frozenset(may_activate),
             retry=retry,
             coalesce=coalesce,
+            defer=defer,
             metadata=dict(metadata or {}),
         )
         return self

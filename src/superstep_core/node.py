@@ -141,11 +141,13 @@ class Activate:
 
 @dataclass(frozen=True, slots=True)
 class Spawn:
-    """Start a new activation of ``node`` in a new child lineage (a fan-out slot): joins keyed
-    by lineage then wait per spawned branch."""
+    """Start a separate activation of ``node`` (never coalesced with others), by default in a
+    new child lineage (a fan-out slot: joins keyed by lineage then wait per spawned branch);
+    ``new_lineage=False`` keeps it in this activation's lineage."""
 
     node: str
     payload: Any = None
+    new_lineage: bool = True
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ from superstep_core.runtime.execution import Execution
 from superstep_core.runtime.records import (
     EffectRequest,
     ExecutionFailure,
+    ExecutionState,
     Instance,
     Status,
     StepOutcome,
@@ -17,6 +18,7 @@ __all__ = [
     "EffectRequest",
     "Execution",
     "ExecutionFailure",
+    "ExecutionState",
     "Instance",
     "Status",
     "StepOutcome",

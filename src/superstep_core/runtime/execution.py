@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -66,6 +67,7 @@ from superstep_core.runtime.records import (
     Barrier,
     EffectRequest,
     ExecutionFailure,
+    ExecutionState,
     Instance,
     Status,
     StepOutcome,
@@ -96,7 +98,7 @@ class _Staged:
     def __init__(self) -> None:
         self.writes: dict[str, list[Write]] = {}
         self.effects: list[tuple[Instance, EffectRequest]] = []
-        self.activations: list[tuple[str, tuple[int, ...], Any, bool, str]] = []
+        self.activations: list[tuple[str, tuple[int, ...], Any, int, str]] = []
         self.publishes: list[External] = []
         self.timers: list[tuple[Instance, RequestTimer]] = []
         self.deactivations: list[str] = []
@@ -125,6 +127,7 @@ class Execution:
         self.timers: dict[tuple[str, str], int] = {}
         self.barriers: dict[tuple[str, tuple[int, ...]], Barrier] = {}
         self.outputs: list[tuple[str, Any]] = []
+        self.deferred: list[tuple[str, tuple[int, ...], Any]] = []
         self.failure: ExecutionFailure | None = None
         self.trace: list[TraceRecord] = []
         self.input_log: list[tuple[Any, ...]] = []
@@ -231,6 +234,63 @@ class Execution:
         self.input_log.append(("retry_failed",))
         self.failure = None
 
+    # --- snapshot and restore ------------------------------------------------------------
+
+    def snapshot(self) -> ExecutionState:
+        """The execution as plain data, decoupled from later supersteps (containers are
+        copied; committed values are shared, as the runtime never mutates them)."""
+        return _copied(
+            ExecutionState(
+                graph=self.graph.identity,
+                execution_id=self.execution_id,
+                values=self.values,
+                versions=self.versions,
+                step=self.step,
+                queue=list(self.queue),
+                instances=list(self.instances.values()),
+                awaited=self.awaited,
+                timers=[(aid, tid, gen) for (aid, tid), gen in self.timers.items()],
+                barriers=[(n, lin, b) for (n, lin), b in self.barriers.items()],
+                outputs=self.outputs,
+                deferred=self.deferred,
+                failure=self.failure,
+                counters=(self._seq, self._lineages, self._timer_generation),
+                ephemeral_live=sorted(self._ephemeral_live),
+            )
+        )
+
+    @classmethod
+    def restore(
+        cls,
+        graph: CompiledGraph,
+        state: ExecutionState,
+        *,
+        execution_id: str | None = None,
+        record_trace: bool = True,
+    ) -> Execution:
+        """Rebuild an execution from `snapshot` data (``execution_id`` renames it: a fork).
+        Raises `ValueError` when ``state`` was taken from another graph."""
+        if state.graph != graph.identity:
+            raise ValueError(
+                f"execution state belongs to graph {state.graph!r}, not {graph.identity!r}"
+            )
+        ex = cls(graph, execution_id or state.execution_id, record_trace=record_trace)
+        snap = _copied(state)  # the stored state stays untouched by this execution
+        ex.values = snap.values
+        ex.versions = snap.versions
+        ex.step = snap.step
+        ex.queue = deque(snap.queue)
+        ex.instances = {i.id: i for i in snap.instances}
+        ex.awaited = snap.awaited
+        ex.timers = {(aid, tid): gen for aid, tid, gen in snap.timers}
+        ex.barriers = {(name, lineage): b for name, lineage, b in snap.barriers}
+        ex.outputs = snap.outputs
+        ex.deferred = snap.deferred
+        ex.failure = snap.failure
+        ex._seq, ex._lineages, ex._timer_generation = snap.counters
+        ex._ephemeral_live = set(snap.ephemeral_live)
+        return ex
+
     # --- status --------------------------------------------------------------------------
 
     @property
@@ -277,6 +337,7 @@ class Execution:
         record = TraceRecord(step) if self.record_trace else None
         outcome = StepOutcome(step=step, committed=False)
         staged = _Staged()
+        consumed: list[tuple[Instance, str]] = []
         state = MappingProxyType(self.values)
         instances = self.instances
         order = sorted(
@@ -292,13 +353,15 @@ class Execution:
                 if event.effect_id not in inst.pending_effects:
                     self._note_dropped(f"effect {event.effect_id}: stale", record)
                     continue
-                inst.pending_effects.discard(event.effect_id)
+                consumed.append((inst, event.effect_id))  # only once the superstep commits
             outcome.delivered.append((aid, event))
             if record is not None:
                 record.delivered.append((aid, type(event).__name__))
             self._react(inst, event, state, step, staged)
-        if any(not self._absorbs_failure(inst) for inst, _ in staged.failures):
-            inst, failure = next((i, f) for i, f in staged.failures if not self._absorbs_failure(i))
+        if any(not self._absorbs_failure(inst, f) for inst, f in staged.failures):
+            inst, failure = next(
+                (i, f) for i, f in staged.failures if not self._absorbs_failure(i, f)
+            )
             return self._fail(
                 inst.node, inst.id, failure.error_type, failure.message, outcome, record
             )
@@ -311,6 +374,8 @@ class Execution:
         for _ in batch:
             self.queue.popleft()
         self.step = step
+        for inst, effect_id in consumed:
+            inst.pending_effects.discard(effect_id)
         outcome.committed = True
         outcome.written = written
         self._apply(staged, outcome, record)
@@ -379,7 +444,13 @@ class Execution:
                 )
             elif isinstance(action, Spawn):
                 staged.activations.append(
-                    (action.node, inst.lineage, action.payload, True, inst.id)
+                    (
+                        action.node,
+                        inst.lineage,
+                        action.payload,
+                        1 if action.new_lineage else 2,
+                        inst.id,
+                    )
                 )
             elif isinstance(action, Publish):
                 staged.publishes.append(External(action.name, action.payload))
@@ -405,13 +476,12 @@ class Execution:
             return False
         return spec.may_activate is None or node in spec.may_activate
 
-    def _absorbs_failure(self, inst: Instance) -> bool:
-        """A failure that does not fail the superstep: a retry remains, or every join the
-        node feeds handles failures itself."""
+    def _absorbs_failure(self, inst: Instance, failure: Failure) -> bool:
+        """A failure that does not fail the superstep: a retryable one with a retry left, or
+        one that every join the node feeds handles itself."""
         joins = self.graph.joins_of.get(inst.node, ())
-        return self._retry_left(inst) or (
-            bool(joins) and all(not isinstance(j.on_failure, FailFast) for j in joins)
-        )
+        retry = failure.failure_class is FailureClass.RETRYABLE and self._retry_left(inst)
+        return retry or (bool(joins) and all(not isinstance(j.on_failure, FailFast) for j in joins))
 
     def _retry_left(self, inst: Instance) -> bool:
         spec = self.graph.nodes[inst.node]
@@ -447,7 +517,7 @@ class Execution:
     # --- applying a committed superstep ------------------------------------------------------
 
     def _apply(self, staged: _Staged, outcome: StepOutcome, record: TraceRecord | None) -> None:
-        pending: list[tuple[str, tuple[int, ...], Any, bool, str]] = list(staged.activations)
+        pending: list[tuple[str, tuple[int, ...], Any, int, str]] = list(staged.activations)
         failed = {inst.id: failure for inst, failure in staged.failures}
         for inst, effect_request in staged.effects:
             inst.pending_effects.add(effect_request.effect_id)
@@ -482,9 +552,13 @@ class Execution:
             for inst in [i for i in self.instances.values() if i.node == node]:
                 self._end(inst)
         for node, lineage, payload, spawn, _source in _coalesce(self.graph, pending):
-            if spawn:
+            if spawn == 1:  # a Spawn into a new child lineage
                 self._lineages += 1
                 lineage = (*lineage, self._lineages)
+            if self.graph.nodes[node].defer:
+                if all(d[0] != node for d in self.deferred):
+                    self.deferred.append((node, lineage, payload))
+                continue
             aid = self._enqueue_activation(node, lineage, payload)
             if record is not None:
                 record.activated.append(aid)
@@ -492,14 +566,28 @@ class Execution:
             queued = self._route(event)
             if record is not None:
                 record.activated.extend(a for a in queued if a not in record.activated)
+        if self.deferred and self._quiet():
+            for node, lineage, payload in self.deferred:
+                aid = self._enqueue_activation(node, lineage, payload)
+                if record is not None:
+                    record.activated.append(aid)
+            self.deferred.clear()
         if self.failure is None and not self.queue and not self.awaited:
             self._check_barriers(outcome, record)
 
+    def _quiet(self) -> bool:
+        """Nothing queued, awaited or suspended: deferred activations may run."""
+        return (
+            not self.queue
+            and not self.awaited
+            and all(i.state != "suspended" for i in self.instances.values())
+        )
+
     def _follow(
         self, inst: Instance, output: Any
-    ) -> list[tuple[str, tuple[int, ...], Any, bool, str]]:
+    ) -> list[tuple[str, tuple[int, ...], Any, int, str]]:
         graph = self.graph
-        out: list[tuple[str, tuple[int, ...], Any, bool, str]] = [
+        out: list[tuple[str, tuple[int, ...], Any, int, str]] = [
             (t, inst.lineage, output, False, inst.id) for t in graph.successors.get(inst.node, ())
         ]
         for branch in graph.branches_of.get(inst.node, ()):
@@ -529,14 +617,14 @@ class Execution:
 
     def _credit(
         self, join: Join, inst: Instance, output: Any, *, succeeded: bool = True
-    ) -> list[tuple[str, tuple[int, ...], Any, bool, str]]:
+    ) -> list[tuple[str, tuple[int, ...], Any, int, str]]:
         key = (join.name, inst.lineage)
         barrier = self.barriers.setdefault(key, Barrier())
         if succeeded:
             barrier.completed[inst.node] = output
         else:
             barrier.failed.add(inst.node)
-        out: list[tuple[str, tuple[int, ...], Any, bool, str]] = []
+        out: list[tuple[str, tuple[int, ...], Any, int, str]] = []
         needed = join.fire.needed(len(join.sources))
         held = isinstance(join.on_failure, WaitForAllThenFail) and bool(barrier.failed)
         if not barrier.fired and not held and len(barrier.completed) >= needed:
@@ -561,7 +649,7 @@ class Execution:
         failure: Failure,
         outcome: StepOutcome,
         record: TraceRecord | None,
-    ) -> list[tuple[str, tuple[int, ...], Any, bool, str]]:
+    ) -> list[tuple[str, tuple[int, ...], Any, int, str]]:
         spec = self.graph.nodes[inst.node]
         if failure.failure_class is FailureClass.RETRYABLE and self._retry_left(inst):
             assert spec.retry is not None
@@ -580,7 +668,7 @@ class Execution:
                 self.queue.append((inst.id, Activated(inst.payload)))
             return []
         self._end(inst)
-        out: list[tuple[str, tuple[int, ...], Any, bool, str]] = []
+        out: list[tuple[str, tuple[int, ...], Any, int, str]] = []
         for join in self.graph.joins_of.get(inst.node, ()):
             if isinstance(join.on_failure, RouteFailuresTo):
                 payload = JoinFailure(
@@ -707,6 +795,29 @@ class Execution:
             self.trace[-1].dropped.append(why)
 
 
+def _copied(state: ExecutionState) -> ExecutionState:
+    """A copy of ``state`` whose containers share nothing with it (values are shared)."""
+    return replace(
+        state,
+        values=dict(state.values),
+        versions=dict(state.versions),
+        queue=list(state.queue),
+        instances=[
+            replace(i, memory=dict(i.memory), pending_effects=set(i.pending_effects))
+            for i in state.instances
+        ],
+        awaited=dict(state.awaited),
+        timers=list(state.timers),
+        barriers=[
+            (name, lineage, Barrier(dict(b.completed), set(b.failed), b.fired))
+            for name, lineage, b in state.barriers
+        ],
+        outputs=list(state.outputs),
+        deferred=list(state.deferred),
+        ephemeral_live=list(state.ephemeral_live),
+    )
+
+
 def _canonical(inst: Instance) -> tuple[str, int]:
     return (inst.node, inst.seq)
 
@@ -724,11 +835,11 @@ def _pairs(updates: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> list[tuple
 
 
 def _coalesce(
-    graph: CompiledGraph, pending: list[tuple[str, tuple[int, ...], Any, bool, str]]
-) -> list[tuple[str, tuple[int, ...], Any, bool, str]]:
+    graph: CompiledGraph, pending: list[tuple[str, tuple[int, ...], Any, int, str]]
+) -> list[tuple[str, tuple[int, ...], Any, int, str]]:
     """Merge `Activate`s of a coalescing node requested in one superstep into one activation
     in the requesters' common lineage (`Spawn`s never merge)."""
-    out: list[tuple[str, tuple[int, ...], Any, bool, str]] = []
+    out: list[tuple[str, tuple[int, ...], Any, int, str]] = []
     merged: dict[str, int] = {}
     for item in pending:
         node, lineage, _payload, spawn, _source = item

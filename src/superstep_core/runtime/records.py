@@ -103,3 +103,26 @@ class StepOutcome:
     effects: list[EffectRequest] = field(default_factory=list)
     timers: list[TimerRequest] = field(default_factory=list)
     written: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class ExecutionState:
+    """Everything an `Execution` is, as plain data (no callables): what persistence stores and
+    what `Execution.restore` rebuilds from. Values are shared, not copied: the runtime never
+    mutates a committed value (each commit builds new containers)."""
+
+    graph: str
+    execution_id: str
+    values: dict[str, Any]
+    versions: dict[str, int]
+    step: int
+    queue: list[tuple[str, Any]]
+    instances: list[Instance]
+    awaited: dict[str, str]
+    timers: list[tuple[str, str, int]]
+    barriers: list[tuple[str, tuple[int, ...], Barrier]]
+    outputs: list[tuple[str, Any]]
+    deferred: list[tuple[str, tuple[int, ...], Any]]
+    failure: ExecutionFailure | None
+    counters: tuple[int, int, int]
+    ephemeral_live: list[str]

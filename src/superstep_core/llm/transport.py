@@ -1,0 +1,311 @@
+"""The I/O seam of the llm layer: send an `HttpRequest`, get a response or a byte stream.
+
+Owns `Transport` and its three adapters:
+
+- `HttpxTransport`: an injectable ``httpx.Client`` / ``httpx.AsyncClient`` (tests mock it with
+  respx or ``httpx.MockTransport``);
+- `SDKTransport`: an ``openai`` or ``anthropic`` SDK client (≥3 / ≥1 send through ``httpx2``;
+  inject ``http_client=httpx2.Client(transport=httpx2.MockTransport(...))`` to test). The
+  request goes out through the SDK's generic ``post`` with our exact bytes and headers, so
+  what `spec` shows is what is sent; SDK retries are off (the model retries);
+- fakes implement `Transport` directly (the `mock` provider does).
+
+A transport never raises for an HTTP status: it returns it. Network failures raise
+`TransportFailure`.
+
+Must never import the runtime, the host or `superstep_compat`.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import AsyncIterator, Iterator
+from contextlib import (
+    AbstractAsyncContextManager,
+    AbstractContextManager,
+    asynccontextmanager,
+    contextmanager,
+)
+from dataclasses import dataclass
+from typing import Any
+
+import anthropic
+import httpx
+import httpx2
+import openai
+
+from superstep_core.llm.http import HttpRequest, RawResponse
+
+__all__ = [
+    "HttpxTransport",
+    "SDKTransport",
+    "StreamResponse",
+    "Transport",
+    "TransportFailure",
+]
+
+
+class TransportFailure(Exception):
+    """The request did not complete (connection refused, reset, timeout)."""
+
+
+@dataclass
+class StreamResponse:
+    """A response whose body is read incrementally. When ``status`` is not 2xx, ``chunks``
+    is empty and ``error_body`` holds the whole body."""
+
+    status: int
+    headers: dict[str, str]
+    chunks: Iterator[bytes]
+    error_body: bytes = b""
+
+
+@dataclass
+class AsyncStreamResponse:
+    """Async twin of `StreamResponse`."""
+
+    status: int
+    headers: dict[str, str]
+    chunks: AsyncIterator[bytes]
+    error_body: bytes = b""
+
+
+async def _no_chunks() -> AsyncIterator[bytes]:
+    return
+    yield b""  # pragma: no cover
+
+
+class Transport(ABC):
+    """Sends requests. Implementations must be safe to share between calls."""
+
+    @abstractmethod
+    def send(self, request: HttpRequest, timeout: float | None) -> RawResponse:
+        """Send and read the whole response."""
+
+    @abstractmethod
+    def stream(
+        self, request: HttpRequest, timeout: float | None
+    ) -> AbstractContextManager[StreamResponse]:
+        """Send and return the response with a lazily read body (context manager closes)."""
+
+    @abstractmethod
+    async def asend(self, request: HttpRequest, timeout: float | None) -> RawResponse:
+        """Async `send`."""
+
+    @abstractmethod
+    def astream(
+        self, request: HttpRequest, timeout: float | None
+    ) -> AbstractAsyncContextManager[AsyncStreamResponse]:
+        """Async `stream`."""
+
+
+def _lower(headers: Any) -> dict[str, str]:
+    return {str(k).lower(): str(v) for k, v in headers.items()}
+
+
+class HttpxTransport(Transport):
+    """Sends with ``httpx``. ``client`` / ``async_client`` are created on first use when not
+    injected (then owned and reused by this transport)."""
+
+    def __init__(
+        self,
+        client: httpx.Client | None = None,
+        async_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self._client = client
+        self._async_client = async_client
+
+    @property
+    def client(self) -> httpx.Client:
+        """The sync client (created lazily)."""
+        if self._client is None:
+            self._client = httpx.Client()
+        return self._client
+
+    @property
+    def async_client(self) -> httpx.AsyncClient:
+        """The async client (created lazily)."""
+        if self._async_client is None:
+            self._async_client = httpx.AsyncClient()
+        return self._async_client
+
+    def _build(
+        self, client: httpx.Client | httpx.AsyncClient, request: HttpRequest, timeout: float | None
+    ) -> httpx.Request:
+        return client.build_request(
+            request.method,
+            request.url,
+            headers=dict(request.headers),
+            content=request.content,
+            timeout=timeout,
+        )
+
+    def send(self, request: HttpRequest, timeout: float | None) -> RawResponse:
+        try:
+            response = self.client.send(self._build(self.client, request, timeout))
+        except httpx.TransportError as exc:
+            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+        return RawResponse(response.status_code, _lower(response.headers), response.content)
+
+    @contextmanager
+    def stream(self, request: HttpRequest, timeout: float | None) -> Iterator[StreamResponse]:
+        try:
+            response = self.client.send(self._build(self.client, request, timeout), stream=True)
+        except httpx.TransportError as exc:
+            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+        try:
+            if response.status_code >= 300:
+                body = response.read()
+                yield StreamResponse(response.status_code, _lower(response.headers), iter(()), body)
+            else:
+                yield StreamResponse(
+                    response.status_code, _lower(response.headers), _wrap(response.iter_bytes())
+                )
+        finally:
+            response.close()
+
+    async def asend(self, request: HttpRequest, timeout: float | None) -> RawResponse:
+        client = self.async_client
+        try:
+            response = await client.send(self._build(client, request, timeout))
+        except httpx.TransportError as exc:
+            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+        return RawResponse(response.status_code, _lower(response.headers), response.content)
+
+    @asynccontextmanager
+    async def astream(
+        self, request: HttpRequest, timeout: float | None
+    ) -> AsyncIterator[AsyncStreamResponse]:
+        client = self.async_client
+        try:
+            response = await client.send(self._build(client, request, timeout), stream=True)
+        except httpx.TransportError as exc:
+            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+        try:
+            if response.status_code >= 300:
+                body = await response.aread()
+                yield AsyncStreamResponse(
+                    response.status_code, _lower(response.headers), _no_chunks(), body
+                )
+            else:
+                yield AsyncStreamResponse(
+                    response.status_code,
+                    _lower(response.headers),
+                    _awrap(response.aiter_bytes()),
+                )
+        finally:
+            await response.aclose()
+
+
+def _wrap(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    try:
+        yield from chunks
+    except (httpx.TransportError, httpx2.TransportError) as exc:
+        raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+
+
+async def _awrap(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    try:
+        async for chunk in chunks:
+            yield chunk
+    except (httpx.TransportError, httpx2.TransportError) as exc:
+        raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+
+
+_STATUS_ERRORS = (openai.APIStatusError, anthropic.APIStatusError)
+_CONNECTION_ERRORS = (openai.APIConnectionError, anthropic.APIConnectionError)
+
+
+class SDKTransport(Transport):
+    """Sends through an ``openai`` / ``anthropic`` SDK client's generic ``post``: the SDK
+    contributes its HTTP stack (``httpx2``), user agent and platform headers; our request
+    contributes the URL, the auth headers and the exact body bytes."""
+
+    def __init__(self, client: Any = None, async_client: Any = None) -> None:
+        self.client = client
+        self.async_client = async_client
+
+    @staticmethod
+    def _options(request: HttpRequest, timeout: float | None) -> Any:
+        options: dict[str, Any] = {"headers": dict(request.headers)}
+        if timeout is not None:
+            options["timeout"] = timeout
+        return options
+
+    def send(self, request: HttpRequest, timeout: float | None) -> RawResponse:
+        try:
+            response = self.client.post(
+                request.url,
+                cast_to=httpx2.Response,
+                content=request.content,
+                options=self._options(request, timeout),
+            )
+        except _STATUS_ERRORS as exc:
+            return RawResponse(exc.status_code, _lower(exc.response.headers), exc.response.content)
+        except _CONNECTION_ERRORS as exc:
+            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+        return RawResponse(response.status_code, _lower(response.headers), response.content)
+
+    @contextmanager
+    def stream(self, request: HttpRequest, timeout: float | None) -> Iterator[StreamResponse]:
+        try:
+            response = self.client.post(
+                request.url,
+                cast_to=httpx2.Response,
+                content=request.content,
+                options=self._options(request, timeout),
+                stream=True,
+            )
+        except _STATUS_ERRORS as exc:
+            yield StreamResponse(
+                exc.status_code, _lower(exc.response.headers), iter(()), exc.response.content
+            )
+            return
+        except _CONNECTION_ERRORS as exc:
+            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+        try:
+            yield StreamResponse(
+                response.status_code, _lower(response.headers), _wrap(response.iter_bytes())
+            )
+        finally:
+            response.close()
+
+    async def asend(self, request: HttpRequest, timeout: float | None) -> RawResponse:
+        try:
+            response = await self.async_client.post(
+                request.url,
+                cast_to=httpx2.Response,
+                content=request.content,
+                options=self._options(request, timeout),
+            )
+        except _STATUS_ERRORS as exc:
+            return RawResponse(exc.status_code, _lower(exc.response.headers), exc.response.content)
+        except _CONNECTION_ERRORS as exc:
+            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+        return RawResponse(response.status_code, _lower(response.headers), response.content)
+
+    @asynccontextmanager
+    async def astream(
+        self, request: HttpRequest, timeout: float | None
+    ) -> AsyncIterator[AsyncStreamResponse]:
+        try:
+            response = await self.async_client.post(
+                request.url,
+                cast_to=httpx2.Response,
+                content=request.content,
+                options=self._options(request, timeout),
+                stream=True,
+            )
+        except _STATUS_ERRORS as exc:
+            yield AsyncStreamResponse(
+                exc.status_code, _lower(exc.response.headers), _no_chunks(), exc.response.content
+            )
+            return
+        except _CONNECTION_ERRORS as exc:
+            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+        try:
+            yield AsyncStreamResponse(
+                response.status_code, _lower(response.headers), _awrap(response.aiter_bytes())
+            )
+        finally:
+            await response.aclose()
