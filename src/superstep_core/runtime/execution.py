@@ -89,7 +89,10 @@ class _Staged:
         "deactivations",
         "dispositions",
         "effects",
+        "ended",
         "failures",
+        "issued",
+        "memory",
         "publishes",
         "timers",
         "writes",
@@ -104,6 +107,12 @@ class _Staged:
         self.deactivations: list[str] = []
         self.dispositions: list[tuple[Instance, Any, dict[str, Any], bool]] = []
         self.failures: list[tuple[Instance, Failure]] = []
+        # several events for one instance in one superstep react in turn: each sees the
+        # memory and effect count the previous one left; after a final disposition the
+        # instance takes no more events
+        self.memory: dict[str, dict[str, Any]] = {}
+        self.issued: dict[str, int] = {}
+        self.ended: set[str] = set()
 
 
 class Execution:
@@ -131,6 +140,7 @@ class Execution:
         self.failure: ExecutionFailure | None = None
         self.trace: list[TraceRecord] = []
         self.input_log: list[tuple[Any, ...]] = []
+        self.last_error: BaseException | None = None  # the exception behind `failure`, if any
         self._seq = 0
         self._lineages = 0
         self._timer_generation = 0
@@ -228,6 +238,54 @@ class Execution:
         inst.interrupt = None
         self.queue.append((inst.id, Resumed(value)))
         return inst.id
+
+    def edit(
+        self,
+        updates: Mapping[str, Any] | Iterable[tuple[str, Any]],
+        *,
+        writer: str,
+        as_node: str | None = None,
+        activate: Iterable[str] = (),
+        cancel_pending: bool = False,
+    ) -> tuple[str, ...]:
+        """Commit ``updates`` as one superstep written from outside any node (a human edit,
+        LangGraph's ``update_state``), through the channels' strategies. With ``as_node``
+        the edges and joins of that node fire as if one of its activations completed;
+        ``activate`` adds activations; ``cancel_pending`` first ends every activation that
+        is queued but has not run. Returns the channels written. Raises
+        `UndeclaredChannelError` / `ChannelConflictError` and then changes nothing."""
+        pairs = _pairs(updates)
+        for channel, _ in pairs:
+            if channel not in self.graph.channels:
+                raise UndeclaredChannelError(writer, channel, list(self.graph.channels))
+        if as_node is not None and as_node not in self.graph.nodes:
+            raise UndeclaredChannelError(writer, as_node, list(self.graph.nodes))
+        grouped: dict[str, list[Write]] = {}
+        for channel, value in pairs:
+            grouped.setdefault(channel, []).append((writer, value))
+        written = self._commit_writes(grouped)  # raises before anything changed
+        targets = tuple(activate)
+        self.input_log.append(("edit", pairs, writer, as_node, targets, cancel_pending))
+        if cancel_pending:
+            for aid, event in list(self.queue):
+                if isinstance(event, Activated):
+                    self.instances.pop(aid, None)
+            self.queue = deque((a, e) for a, e in self.queue if not isinstance(e, Activated))
+        self.step += 1
+        record = TraceRecord(self.step, written=written) if self.record_trace else None
+        pending: list[tuple[str, tuple[int, ...], Any, int, str]] = [
+            (t, (), None, 0, writer) for t in targets
+        ]
+        if as_node is not None:
+            ghost = Instance(f"{writer}:edit", as_node, 0, (), None)
+            pending.extend(self._follow(ghost, None))
+        for node, lineage, payload, _spawn, _source in _coalesce(self.graph, pending):
+            aid = self._enqueue_activation(node, lineage, payload)
+            if record is not None:
+                record.activated.append(aid)
+        if record is not None:
+            self.trace.append(record)
+        return written
 
     def retry_failed(self) -> None:
         """Clear a failure so the failed superstep (still queued) runs again."""
@@ -349,6 +407,9 @@ class Execution:
             if inst is None:
                 self._note_dropped(f"{type(event).__name__} for ended activation {aid}", record)
                 continue
+            if aid in staged.ended:
+                self._note_dropped(f"{type(event).__name__} for ended activation {aid}", record)
+                continue
             if isinstance(event, EffectCompleted):
                 if event.effect_id not in inst.pending_effects:
                     self._note_dropped(f"effect {event.effect_id}: stale", record)
@@ -358,6 +419,8 @@ class Execution:
             if record is not None:
                 record.delivered.append((aid, type(event).__name__))
             self._react(inst, event, state, step, staged)
+            if not isinstance(staged.dispositions[-1][1], RemainActive | SuspendActivation):
+                staged.ended.add(aid)
         if any(not self._absorbs_failure(inst, f) for inst, f in staged.failures):
             inst, failure = next(
                 (i, f) for i, f in staged.failures if not self._absorbs_failure(i, f)
@@ -368,8 +431,10 @@ class Execution:
         try:
             written = self._commit_writes(staged.writes)
         except ChannelConflictError as e:
+            self.last_error = e
             return self._fail(e.channel, "-", "InvalidUpdateError", str(e), outcome, record)
         except Exception as e:  # a user reducer raised: nothing commits
+            self.last_error = e
             return self._fail("-", "-", type(e).__name__, f"reducer failed: {e}", outcome, record)
         for _ in batch:
             self.queue.popleft()
@@ -393,7 +458,8 @@ class Execution:
         staged: _Staged,
     ) -> None:
         spec = self.graph.nodes[inst.node]
-        memory = dict(inst.memory)
+        memory = dict(staged.memory.get(inst.id, inst.memory))
+        staged.memory[inst.id] = memory
         ctx = NodeContext(inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step)
         try:
             reaction = spec.fn(ctx, event)
@@ -464,11 +530,12 @@ class Execution:
                 raise TypeError(f"unknown control action {action!r}")
         for channel, value in pairs:
             staged.writes.setdefault(channel, []).append((inst.id, value))
-        issued = inst.effects_issued
+        issued = staged.issued.get(inst.id, inst.effects_issued)
         for effect in reaction.effects:
             eid = f"{self.execution_id}/{inst.id}/e{issued}"
             issued += 1
             staged.effects.append((inst, EffectRequest(eid, inst.id, inst.node, effect)))
+        staged.issued[inst.id] = issued
         staged.dispositions.append((inst, disposition, memory, end_branch))
 
     def _may_activate(self, spec: NodeSpec, node: str) -> bool:

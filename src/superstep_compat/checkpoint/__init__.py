@@ -1,0 +1,1 @@
+"""`langgraph.checkpoint`: savers that keep a thread's checkpoints."""

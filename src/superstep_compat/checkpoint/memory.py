@@ -1,0 +1,47 @@
+"""`InMemorySaver` (alias `MemorySaver`): checkpoints kept in this process's memory."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
+
+__all__ = ["InMemorySaver", "MemorySaver"]
+
+
+class InMemorySaver(BaseCheckpointSaver):
+    """Checkpoints in a dict: thread -> namespace -> records, oldest first. Thread-safe."""
+
+    def __init__(self, *, serde: object | None = None) -> None:
+        self._threads: dict[str, dict[str, list[CheckpointRecord]]] = {}
+        self._lock = threading.Lock()
+
+    def save(self, record: CheckpointRecord) -> None:
+        with self._lock:
+            records = self._threads.setdefault(record.thread_id, {}).setdefault(
+                record.checkpoint_ns, []
+            )
+            for i, existing in enumerate(records):
+                if existing.checkpoint_id == record.checkpoint_id:
+                    records[i] = record
+                    return
+            records.append(record)
+
+    def load(self, thread_id: str, ns: str, checkpoint_id: str | None) -> CheckpointRecord | None:
+        with self._lock:
+            records = self._threads.get(thread_id, {}).get(ns, [])
+            if checkpoint_id is None:
+                return records[-1] if records else None
+            return next((r for r in records if r.checkpoint_id == checkpoint_id), None)
+
+    def records(self, thread_id: str, ns: str) -> Sequence[CheckpointRecord]:
+        with self._lock:
+            return list(self._threads.get(thread_id, {}).get(ns, []))
+
+    def delete_thread(self, thread_id: str) -> None:
+        with self._lock:
+            self._threads.pop(thread_id, None)
+
+
+MemorySaver = InMemorySaver

@@ -1,0 +1,97 @@
+"""Façade channel specs as engine channel strategies.
+
+Every LangGraph channel becomes an engine `Channel` whose `combine` folds one step's writes
+with the spec's own `update` semantics; the two channels nearly every graph uses (`LastValue`
+and `BinaryOperatorAggregate`) get direct strategies that skip the copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from superstep_compat.channels.base import MISSING as FACADE_MISSING
+from superstep_compat.channels.base import BaseChannel
+from superstep_compat.channels.binop import BinaryOperatorAggregate
+from superstep_compat.channels.ephemeral_value import EphemeralValue
+from superstep_compat.channels.last_value import LastValue
+from superstep_compat.errors import ErrorCode, InvalidUpdateError, create_error_message
+from superstep_compat.types import Overwrite
+from superstep_core.channel import MISSING, Channel, Write
+
+__all__ = ["engine_channel"]
+
+
+def _concurrent_update(key: str) -> InvalidUpdateError:
+    return InvalidUpdateError(
+        create_error_message(
+            message=(
+                f"At key '{key}': Can receive only one value per step. Use an Annotated key "
+                "to handle multiple values."
+            ),
+            error_code=ErrorCode.INVALID_CONCURRENT_GRAPH_UPDATE,
+        )
+    )
+
+
+class LastValueStrategy(Channel):
+    """One write per step, else LangGraph's `InvalidUpdateError`."""
+
+    def combine(self, channel: str, current: Any, writes: Sequence[Write]) -> Any:
+        if len(writes) != 1:
+            raise _concurrent_update(channel)
+        return writes[0][1]
+
+
+class ReducerStrategy(Channel):
+    """``operator(current, write)`` per write; an `Overwrite` replaces the value."""
+
+    def __init__(self, spec: BinaryOperatorAggregate) -> None:
+        self.spec = spec
+        self.operator = spec.operator
+
+    def initial(self) -> Any:
+        value = self.spec.initial()
+        return MISSING if value is FACADE_MISSING else value
+
+    def combine(self, channel: str, current: Any, writes: Sequence[Write]) -> Any:
+        value = current
+        overwritten = False
+        for _, item in writes:
+            if isinstance(item, Overwrite) or (
+                isinstance(item, dict) and item.get("__overwrite__") is not None and len(item) == 1
+            ):
+                if overwritten:
+                    raise InvalidUpdateError("Can receive only one Overwrite value per super-step.")
+                overwritten = True
+                value = item.value if isinstance(item, Overwrite) else item["__overwrite__"]
+                continue
+            value = item if value is MISSING else self.operator(value, item)
+        return value
+
+
+class SpecStrategy(Channel):
+    """Any other channel: fold the writes with the spec's own ``update``."""
+
+    def __init__(self, spec: BaseChannel[Any, Any]) -> None:
+        self.spec = spec
+        self.ephemeral = isinstance(spec, EphemeralValue)
+
+    def initial(self) -> Any:
+        value = self.spec.initial()
+        return MISSING if value is FACADE_MISSING else value
+
+    def combine(self, channel: str, current: Any, writes: Sequence[Write]) -> Any:
+        clone = self.spec.copy()
+        clone.value = FACADE_MISSING if current is MISSING else current
+        clone.update([v for _, v in writes])
+        return MISSING if clone.value is FACADE_MISSING else clone.value
+
+
+def engine_channel(spec: BaseChannel[Any, Any]) -> Channel:
+    """The engine strategy for one façade channel spec."""
+    if type(spec) is LastValue:
+        return LastValueStrategy()
+    if type(spec) is BinaryOperatorAggregate:
+        return ReducerStrategy(spec)
+    return SpecStrategy(spec)

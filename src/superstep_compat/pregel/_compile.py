@@ -1,0 +1,325 @@
+"""Compiling a `StateGraph` onto the engine, and `CompiledStateGraph`, the runnable result.
+
+Each state key becomes an engine channel; each node an engine node (coalescing, so a node
+triggered by several edges in one step runs once); ``add_edge`` an engine edge;
+``add_edge([a, b], c)`` an engine join that waits across steps; START an engine node fed by
+the input route. Conditional edges, `Command` gotos and `Send`s are control the node emits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator, Mapping
+from typing import Any
+
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables.config import ensure_config
+
+from superstep_compat._internal._constants import END, START
+from superstep_compat.checkpoint.base import BaseCheckpointSaver
+from superstep_compat.graph._spec import GraphSpec
+from superstep_compat.pregel._channels import engine_channel
+from superstep_compat.pregel._node import task_node
+from superstep_compat.pregel._run import INPUT_EVENT, GraphRun
+from superstep_compat.pregel._snapshots import SnapshotsMixin
+from superstep_compat.pregel._task import TaskRunner
+from superstep_compat.types import GraphOutput, Interrupt
+from superstep_core.graph import CompiledGraph, Graph
+from superstep_core.node import RetryPolicy as EngineRetryPolicy
+
+__all__ = ["CompiledStateGraph", "compile_state_graph"]
+
+
+def compile_state_graph(builder: Any, **options: Any) -> CompiledStateGraph:
+    """Called by `StateGraph.compile()` after validation."""
+    return CompiledStateGraph(builder, **options)
+
+
+def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGraph:
+    g = Graph(name, version="langgraph")
+    strategies = {key: engine_channel(ch) for key, ch in spec.channels.items()}
+    g.with_channels(strategies)
+    every = list(spec.nodes)
+    g.add_node(START, task_node(START, runner, asynchronous=False), may_activate=every)
+    for node in spec.nodes.values():
+        policy = (node.retry_policy or (None,))[0]
+        retry = (
+            None
+            if policy is None
+            else EngineRetryPolicy(
+                max_attempts=policy.max_attempts,
+                initial_interval=policy.initial_interval,
+                backoff_factor=policy.backoff_factor,
+                max_interval=policy.max_interval,
+            )
+        )
+        g.add_node(
+            node.name,
+            task_node(node.name, runner, asynchronous=node.is_async),
+            may_activate=every,
+            retry=retry,
+            coalesce=True,
+            defer=node.defer,
+        )
+    g.route(INPUT_EVENT, None, START)
+    for source, target in sorted(spec.edges):
+        if target != END:
+            g.connect(source, target)
+    for sources, target in sorted(spec.waiting_edges):
+        g.join_all(
+            f"join:{'+'.join(sources)}:{target}", list(sources), target, on_incomplete="keep"
+        )
+    return g.compile()
+
+
+class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
+    """A compiled `StateGraph`: a langchain-core `Runnable` with LangGraph's Pregel API."""
+
+    def __init__(
+        self,
+        builder: Any,
+        *,
+        checkpointer: Any = None,
+        cache: Any = None,
+        store: Any = None,
+        interrupt_before: Any = None,
+        interrupt_after: Any = None,
+        debug: bool = False,
+        name: str | None = None,
+        transformers: Any = None,
+    ) -> None:
+        self.builder = builder
+        self.spec: GraphSpec = builder.spec()
+        self.checkpointer = checkpointer
+        self.cache = cache
+        self.store = store
+        self.debug = debug
+        self.name = name or "LangGraph"
+        self.stream_mode = "values"
+        self.interrupt_before_nodes = _breakpoints(interrupt_before)
+        self.interrupt_after_nodes = _breakpoints(interrupt_after)
+        channel_strategies = {k: engine_channel(c) for k, c in self.spec.channels.items()}
+        self.runner = TaskRunner(self.spec, channel_strategies)
+        self.engine = _engine_graph(self.spec, self.runner, self.name)
+        self.nodes: dict[str, Any] = {START: None, **{k: v for k, v in self.spec.nodes.items()}}
+        self.channels = dict(self.spec.channels)
+        out_info = self.spec.schemas.get(self.spec.output_schema)
+        self.output_channels: tuple[str, ...] = (
+            tuple(out_info.channels) if out_info is not None else tuple(self.spec.channels)
+        )
+
+    # --- Runnable surface --------------------------------------------------------------
+
+    @property
+    def InputType(self) -> Any:
+        return self.spec.input_schema
+
+    @property
+    def OutputType(self) -> Any:
+        return self.spec.output_schema
+
+    def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver | None:
+        """The saver of a run: the compiled checkpointer (``None``/``False``: none)."""
+        saver = self.checkpointer
+        if saver is None or saver is False or saver is True:
+            return None
+        return saver  # type: ignore[no-any-return]
+
+    def _config(self, config: RunnableConfig | None) -> dict[str, Any]:
+        return dict(ensure_config(config))
+
+    def stream(  # type: ignore[override]
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        stream_mode: Any = None,
+        print_mode: Any = (),
+        output_keys: Any = None,
+        interrupt_before: Any = None,
+        interrupt_after: Any = None,
+        durability: Any = None,
+        subgraphs: bool = False,
+        debug: bool | None = None,
+        version: str = "v1",
+        **kwargs: Any,
+    ) -> Iterator[Any]:
+        """Yield chunks (LangGraph's shapes: see the spec's stream-mode table)."""
+        modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
+        run = GraphRun(
+            self,
+            input,
+            self._config(config),
+            modes=modes,
+            context=context,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+        )
+        for ns, mode, data in run.events():
+            if mode in modes:
+                yield _shape(ns, mode, data, single, subgraphs, version)
+
+    async def astream(  # type: ignore[override]
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        stream_mode: Any = None,
+        print_mode: Any = (),
+        output_keys: Any = None,
+        interrupt_before: Any = None,
+        interrupt_after: Any = None,
+        durability: Any = None,
+        subgraphs: bool = False,
+        debug: bool | None = None,
+        version: str = "v1",
+        **kwargs: Any,
+    ) -> AsyncIterator[Any]:
+        modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
+        run = GraphRun(
+            self,
+            input,
+            self._config(config),
+            modes=modes,
+            context=context,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+        )
+        async for ns, mode, data in run.aevents():
+            if mode in modes:
+                yield _shape(ns, mode, data, single, subgraphs, version)
+
+    def invoke(  # type: ignore[override]
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        stream_mode: Any = "values",
+        print_mode: Any = (),
+        output_keys: Any = None,
+        interrupt_before: Any = None,
+        interrupt_after: Any = None,
+        durability: Any = None,
+        version: str = "v1",
+        **kwargs: Any,
+    ) -> Any:
+        """Run to completion (or a breakpoint) and return the final state as a dict; with
+        ``stream_mode`` other than "values", the list of chunks."""
+        run = GraphRun(
+            self,
+            input,
+            self._config(config),
+            modes=["values", "updates"] if stream_mode == "values" else _modes(stream_mode)[0],
+            context=context,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+        )
+        if stream_mode != "values":
+            modes, single = _modes(stream_mode)
+            return [
+                _shape(ns, mode, data, single, False, "v1")
+                for ns, mode, data in run.events()
+                if mode in modes
+            ]
+        for _ in run.events():
+            pass
+        return _output(run, version)
+
+    async def ainvoke(  # type: ignore[override]
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        stream_mode: Any = "values",
+        print_mode: Any = (),
+        output_keys: Any = None,
+        interrupt_before: Any = None,
+        interrupt_after: Any = None,
+        durability: Any = None,
+        version: str = "v1",
+        **kwargs: Any,
+    ) -> Any:
+        run = GraphRun(
+            self,
+            input,
+            self._config(config),
+            modes=["values", "updates"] if stream_mode == "values" else _modes(stream_mode)[0],
+            context=context,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+        )
+        if stream_mode != "values":
+            modes, single = _modes(stream_mode)
+            return [
+                _shape(ns, mode, data, single, False, "v1")
+                async for ns, mode, data in run.aevents()
+                if mode in modes
+            ]
+        async for _ in run.aevents():
+            pass
+        return _output(run, version)
+
+    # --- drawing --------------------------------------------------------------------------
+
+    def get_graph(self, config: RunnableConfig | None = None, *, xray: Any = False) -> Any:
+        from superstep_compat.graph._draw import draw_graph
+
+        b = self.builder
+        return draw_graph(
+            b.nodes,
+            b.edges,
+            b.waiting_edges,
+            b.branches,
+            interrupt_before=sorted(self.interrupt_before_nodes),
+            interrupt_after=sorted(self.interrupt_after_nodes),
+        )
+
+    async def aget_graph(self, config: RunnableConfig | None = None, *, xray: Any = False) -> Any:
+        return self.get_graph(config, xray=xray)
+
+    def __repr__(self) -> str:
+        return f"<CompiledStateGraph {self.name}>"
+
+
+def _breakpoints(value: Any) -> frozenset[str]:
+    if value is None:
+        return frozenset()
+    if value == "*":
+        return frozenset({"*"})
+    return frozenset(value)
+
+
+def _modes(stream_mode: Any) -> tuple[list[str], bool]:
+    if isinstance(stream_mode, str):
+        return [stream_mode], True
+    return list(stream_mode), False
+
+
+def _shape(
+    ns: tuple[str, ...], mode: str, data: Any, single: bool, subgraphs: bool, version: str
+) -> Any:
+    if version == "v2":
+        part: dict[str, Any] = {"type": mode, "ns": ns, "data": data}
+        if mode == "values" and isinstance(data, dict) and "__interrupt__" in data:
+            part["data"] = {k: v for k, v in data.items() if k != "__interrupt__"}
+            part["interrupts"] = data["__interrupt__"]
+        elif mode == "values":
+            part["interrupts"] = ()
+        return part
+    if single:
+        return (ns, data) if subgraphs else data
+    return (ns, mode, data) if subgraphs else (mode, data)
+
+
+def _output(run: GraphRun, version: str) -> Any:
+    values = dict(run.last_values or {})
+    values.pop("__interrupt__", None)
+    interrupts: list[Interrupt[Any]] = list(run.interrupts)
+    if version == "v2":
+        return GraphOutput(values, tuple(interrupts))
+    if interrupts:
+        values["__interrupt__"] = interrupts
+    return values

@@ -1,0 +1,104 @@
+"""A façade node as an engine node: each activation requests one effect, "run this task";
+the task's outcome comes back as `EffectCompleted` and becomes writes, control and a
+disposition. Interrupts suspend the activation; `Resumed` runs the task again with the
+answers so far (LangGraph re-runs an interrupted node from its first line).
+"""
+
+from __future__ import annotations
+
+import contextvars
+from typing import TYPE_CHECKING, Any
+
+from superstep_compat.pregel._task import TaskOutcome, TaskRunner
+from superstep_core.node import (
+    Activate,
+    Activated,
+    CompleteActivation,
+    ControlAction,
+    Effect,
+    EffectCompleted,
+    EndBranch,
+    Event,
+    External,
+    FailActivation,
+    Failure,
+    FailureClass,
+    NodeContext,
+    NodeFn,
+    Reaction,
+    RemainActive,
+    Resumed,
+    Spawn,
+    SuspendActivation,
+)
+
+if TYPE_CHECKING:
+    from superstep_compat.pregel._run import GraphRun
+
+__all__ = ["current_run_context", "task_node"]
+
+current_run_context: contextvars.ContextVar[GraphRun | None] = contextvars.ContextVar(
+    "superstep_compat_graph_run", default=None
+)
+
+
+def task_node(name: str, runner: TaskRunner, *, asynchronous: bool) -> NodeFn:
+    """The engine reducer of façade node ``name``."""
+
+    def request(ctx: NodeContext, arg: Any, resume: list[Any]) -> Reaction:
+        run = current_run_context.get()
+        if run is None:
+            raise RuntimeError(f"node {name!r} activated outside a façade run")
+        run_ctx = run.task_context()
+        values = ctx.state
+        task_id = ctx.activation_id
+        attempt = ctx.attempt
+        if getattr(run, "async_mode", False):
+
+            async def call_async() -> TaskOutcome:
+                return await runner.arun(name, values, arg, resume, run_ctx, task_id, attempt)
+
+            effect = Effect("call", call_async, tag=name)
+        else:
+
+            def call() -> TaskOutcome:
+                return runner.run(name, values, arg, resume, run_ctx, task_id, attempt)
+
+            effect = Effect("call", call, tag=name)
+        return Reaction(effects=[effect], disposition=RemainActive())
+
+    def react(ctx: NodeContext, event: Event) -> Reaction:
+        if isinstance(event, Activated | External):
+            arg = event.payload
+            ctx.memory["arg"] = arg
+            ctx.memory["resume"] = []
+            return request(ctx, arg, [])
+        if isinstance(event, Resumed):
+            resume = [*ctx.memory.get("resume", []), event.value]
+            ctx.memory["resume"] = resume
+            return request(ctx, ctx.memory.get("arg"), resume)
+        if isinstance(event, EffectCompleted):
+            outcome = event.result
+            if not isinstance(outcome, TaskOutcome):
+                failure = event.error
+                message = failure.message if failure else "task returned no outcome"
+                return Reaction(disposition=FailActivation.permanent(message, "TaskError"))
+            return settle(outcome)
+        return Reaction(disposition=RemainActive())
+
+    return react
+
+
+def settle(outcome: TaskOutcome) -> Reaction:
+    """Turn a task's outcome into the node's reaction."""
+    if outcome.error is not None:
+        error = outcome.error
+        cls = FailureClass.RETRYABLE if outcome.retry is not None else FailureClass.PERMANENT
+        return Reaction(disposition=FailActivation(Failure(cls, str(error), type(error).__name__)))
+    if outcome.interrupts:
+        return Reaction(disposition=SuspendActivation(outcome.interrupts))
+    control: list[ControlAction] = [Activate(goto) for goto in outcome.gotos]
+    control.extend(Spawn(send.node, send.arg, new_lineage=False) for send in outcome.sends)
+    if outcome.skip_edges:
+        control.append(EndBranch())
+    return Reaction(updates=outcome.writes, control=control, disposition=CompleteActivation())

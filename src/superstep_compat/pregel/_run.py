@@ -1,0 +1,440 @@
+"""One invocation of a compiled façade graph: load the thread, apply the input, drive the
+engine with the host, and turn committed supersteps into LangGraph's steps, stream events and
+checkpoints.
+
+A LangGraph step is two engine supersteps: one that activates the step's tasks (each asks
+for one effect: run the task), and one that delivers the task results and commits their
+writes atomically. This module schedules nothing itself: which node runs when is the
+engine's decision; here we only observe, record and stop at breakpoints.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from superstep_compat._internal._constants import START
+from superstep_compat.checkpoint.base import (
+    BaseCheckpointSaver,
+    CheckpointRecord,
+    TaskRecord,
+    config_of,
+)
+from superstep_compat.errors import (
+    EmptyInputError,
+    ErrorCode,
+    GraphRecursionError,
+    create_error_message,
+)
+from superstep_compat.pregel._task import RunContext, TaskOutcome
+from superstep_compat.types import Command, Interrupt
+from superstep_core.host import AsyncHost, Host
+from superstep_core.node import Activated, EffectCompleted, External
+from superstep_core.runtime import Execution, StepOutcome
+
+if TYPE_CHECKING:
+    from superstep_compat.pregel._compile import CompiledStateGraph
+
+__all__ = ["INPUT_EVENT", "GraphRun", "new_checkpoint_id"]
+
+INPUT_EVENT = "__input__"
+DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
+_id_lock = threading.Lock()
+_last_id = [0]
+
+
+def new_checkpoint_id() -> str:
+    """A uuid-shaped, time-ordered id: later calls sort after earlier ones."""
+    with _id_lock:
+        now = max(time.time_ns() // 1000, _last_id[0] + 1)
+        _last_id[0] = now
+    h = f"{now:016x}{uuid.uuid4().hex[:16]}"
+    return f"{h[:8]}-{h[8:12]}-6{h[13:16]}-8{h[17:20]}-{h[20:32]}"
+
+
+Event = tuple[tuple[str, ...], str, Any]
+"""(namespace, stream mode, data)."""
+
+
+class GraphRun:
+    """Drives one ``invoke``/``stream`` call. Iterate `events()` (or `aevents()`)."""
+
+    def __init__(
+        self,
+        graph: CompiledStateGraph,
+        input: Any,
+        config: Mapping[str, Any],
+        *,
+        modes: Sequence[str],
+        context: Any = None,
+        interrupt_before: Sequence[str] | str | None = None,
+        interrupt_after: Sequence[str] | str | None = None,
+    ) -> None:
+        self.graph = graph
+        self.input = input
+        self.config = dict(config)
+        self.modes = frozenset(modes)
+        self.context = context
+        self.before = _names(interrupt_before, graph.interrupt_before_nodes)
+        self.after = _names(interrupt_after, graph.interrupt_after_nodes)
+        configurable = self.config.get("configurable") or {}
+        self.thread_id: str | None = configurable.get("thread_id")
+        self.ns: str = configurable.get("checkpoint_ns", "") or ""
+        self.saver: BaseCheckpointSaver | None = graph.saver_for(self.config)
+        if self.saver is not None and self.thread_id is None:
+            raise ValueError(
+                "Checkpointer requires one or more of the following 'configurable' keys: "
+                "thread_id, checkpoint_ns, checkpoint_id"
+            )
+        limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
+        if limit < 1:
+            raise ValueError("recursion_limit must be at least 1")
+        self.limit: int = limit
+        self.pending: list[Event] = []
+        self._pending_lock = threading.Lock()
+        self.interrupts: list[Interrupt[Any]] = []
+        self.last_values: dict[str, Any] | None = None
+        self.record: CheckpointRecord | None = None
+        self.step = -1
+
+    # --- stream plumbing -----------------------------------------------------------------
+
+    def _emit_transient(self, mode: str, data: Any) -> None:
+        with self._pending_lock:
+            self.pending.append(((), mode, data))
+
+    def _drain(self) -> list[Event]:
+        with self._pending_lock:
+            out, self.pending = self.pending, []
+        return out
+
+    # --- setting up ----------------------------------------------------------------------
+
+    def _run_context(self) -> RunContext:
+        return RunContext(
+            config=self.config,
+            context=self.context,
+            store=self.graph.store,
+            step=self.step + 1,
+            stop=self.stop,
+            emit=self._emit_transient,
+            stream_modes=self.modes,
+            checkpoint_ns=self.ns,
+        )
+
+    def _prepare(self) -> tuple[Execution, list[Event]]:
+        graph = self.graph
+        events: list[Event] = []
+        requested_id = (self.config.get("configurable") or {}).get("checkpoint_id")
+        record = None
+        if self.saver is not None and self.thread_id is not None:
+            record = self.saver.load(self.thread_id, self.ns, requested_id)
+        execution_id = self.thread_id or "run"
+        if record is not None and record.engine is not None:
+            ex = Execution.restore(graph.engine, record.engine, record_trace=False)
+            self.step = record.step
+            self.record = record
+        else:
+            ex = Execution(graph.engine, execution_id, record_trace=False)
+        inp = self.input
+        if isinstance(inp, Command) and inp.resume is not None:
+            self._resume(ex, inp.resume)
+            if inp.update is not None or inp.goto:
+                ex.send(External(INPUT_EVENT, Command(update=inp.update, goto=inp.goto)))
+        elif isinstance(inp, Command):
+            ex.send(External(INPUT_EVENT, inp))
+        elif inp is None:
+            if record is None:
+                raise EmptyInputError("Received no input for __start__")
+            if requested_id is not None and (record.next or ex.queue):
+                self._checkpoint(ex, "fork", next_=record.next, values=record.values)
+        else:
+            self._checkpoint(ex, "input", next_=(START,), values=self._values(ex))
+            ex.send(External(INPUT_EVENT, inp))
+        self.skip_before_once = inp is None or isinstance(inp, Command)
+        return ex, events
+
+    @property
+    def stop(self) -> int:
+        return self.start_step + self.limit + 1
+
+    def _resume(self, ex: Execution, value: Any) -> None:
+        suspended = [(aid, intr) for aid, intr in ex.interrupts for intr in _as_list(intr)]
+        if not suspended:
+            return  # LangGraph ignores a resume when nothing is pending
+        if (
+            isinstance(value, Mapping)
+            and value
+            and all(any(getattr(i, "id", None) == k for _, i in suspended) for k in value)
+        ):
+            by_activation: dict[str, list[Any]] = {}
+            for aid, intr in suspended:
+                if intr.id in value:
+                    by_activation.setdefault(aid, []).append(value[intr.id])
+            for aid, answers in by_activation.items():
+                ex.resume(answers[0], aid)
+            return
+        activations = {aid for aid, _ in suspended}
+        if len(activations) > 1:
+            raise RuntimeError(
+                "When there are multiple pending interrupts, you must specify the interrupt id "
+                "when resuming. Docs: https://docs.langchain.com/oss/python/langgraph/"
+                "interrupts#handling-multiple-interrupts."
+            )
+        ex.resume(value, next(iter(activations)))
+
+    # --- the loop --------------------------------------------------------------------------
+
+    def events(self) -> Iterator[Event]:
+        """Run to the end (or a breakpoint), yielding (namespace, mode, data) events."""
+        ex, events = self._prepare()
+        self.start_step = self.step
+        yield from events
+        host = Host(max_workers=8)
+        try:
+            for outcome in self._guarded(host.iterate(ex), ex):
+                yield from self._drain()
+                stop = yield from self._after_superstep(ex, outcome)
+                if stop:
+                    break
+            yield from self._drain()
+            yield from self._finish(ex)
+        finally:
+            host.close()
+
+    async def aevents(self) -> AsyncIterator[Event]:
+        """`events` on asyncio: coroutine tasks are awaited on the running loop."""
+        ex, events = self._prepare()
+        self.start_step = self.step
+        for e in events:
+            yield e
+        host = AsyncHost()
+        self.async_mode = True
+        async for outcome in host.iterate(ex):
+            for e in self._drain():
+                yield e
+            gen = self._after_superstep(ex, outcome)
+            stop = False
+            try:
+                while True:
+                    yield next(gen)
+            except StopIteration as done:
+                stop = bool(done.value)
+            if stop:
+                break
+        for e in self._drain():
+            yield e
+        if ex.failure is not None:
+            self._raise_failure(ex)
+        for e in self._finish(ex):
+            yield e
+
+    def _guarded(self, steps: Iterator[StepOutcome], ex: Execution) -> Iterator[StepOutcome]:
+        from superstep_compat.pregel import _node
+
+        token = _node.current_run_context.set(self)
+        try:
+            for outcome in steps:
+                _node.current_run_context.set(self)
+                yield outcome
+        finally:
+            _node.current_run_context.reset(token)
+        if ex.failure is not None:
+            self._raise_failure(ex)
+
+    def task_context(self) -> RunContext:
+        """The run context handed to the tasks of the superstep being built."""
+        return self._run_context()
+
+    def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Iterator[Event]:
+        """Observe one committed superstep; returns True (as the generator's value) to stop."""
+        results = [
+            (aid, ev.result)
+            for aid, ev in outcome.delivered
+            if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome)
+        ]
+        if not results:
+            return False
+        interrupted: list[tuple[str, TaskOutcome]] = [
+            (aid, r) for aid, r in results if r.interrupts
+        ]
+        completed = [(aid, r) for aid, r in results if not r.interrupts and r.error is None]
+        for aid, result in completed:
+            name = _node_of(aid)
+            if name != START and "updates" in self.modes:
+                yield ((), "updates", {name: result.update})
+        if interrupted:
+            for _, result in interrupted:
+                self.interrupts.extend(result.interrupts)
+            if "updates" in self.modes:
+                yield ((), "updates", {"__interrupt__": tuple(self.interrupts)})
+            self._record_interrupts(ex, interrupted)
+            if "values" in self.modes and self.last_values is not None:
+                yield ((), "values", {**self.last_values, "__interrupt__": tuple(self.interrupts)})
+            return True
+        self.step += 1
+        values = self._values(ex)
+        self.last_values = values
+        self._checkpoint(ex, "loop", next_=self._next(ex), values=values, ran=completed)
+        if "values" in self.modes:
+            yield ((), "values", values)
+        names_ran = {_node_of(aid) for aid, _ in completed}
+        if names_ran & self.after and self._next(ex):
+            if "updates" in self.modes:
+                yield ((), "updates", {"__interrupt__": ()})
+            return True
+        upcoming = set(self._next(ex))
+        if upcoming & self.before and not self.skip_before_once:
+            if "updates" in self.modes:
+                yield ((), "updates", {"__interrupt__": ()})
+            return True
+        self.skip_before_once = False
+        if upcoming and self.step > self.stop - 2:
+            raise GraphRecursionError(
+                create_error_message(
+                    message=(
+                        f"Recursion limit of {self.limit} reached without hitting a stop "
+                        "condition. You can increase the limit by setting the "
+                        "`recursion_limit` config key."
+                    ),
+                    error_code=ErrorCode.GRAPH_RECURSION_LIMIT,
+                )
+            )
+        return False
+
+    def _finish(self, ex: Execution) -> Iterator[Event]:
+        if self.last_values is None:
+            self.last_values = self._values(ex)
+        return iter(())
+
+    def _raise_failure(self, ex: Execution) -> None:
+        failure = ex.failure
+        assert failure is not None
+        error: BaseException | None = None
+        for aid, ev in ex.queue:
+            if aid == failure.activation_id and isinstance(ev, EffectCompleted):
+                if isinstance(ev.result, TaskOutcome) and ev.result.error is not None:
+                    error = ev.result.error
+        if error is None:
+            error = ex.last_error
+        self._record_failure(ex, error)
+        if error is not None:
+            raise error
+        raise RuntimeError(f"{failure.node}: {failure.error_type}: {failure.message}")
+
+    # --- state views and checkpoints ------------------------------------------------------
+
+    def _values(self, ex: Execution) -> dict[str, Any]:
+        keys = self.graph.output_channels
+        values = ex.values
+        return {k: values[k] for k in keys if k in values}
+
+    def _next(self, ex: Execution) -> tuple[str, ...]:
+        names = {
+            _node_of(aid) for aid, ev in ex.queue if isinstance(ev, Activated | EffectCompleted)
+        }
+        names.update(node for node, _, _ in ex.deferred)
+        names.update(i.node for i in ex.instances.values() if i.state != "active")
+        return tuple(sorted(names))
+
+    def _checkpoint(
+        self,
+        ex: Execution,
+        source: str,
+        *,
+        next_: tuple[str, ...],
+        values: dict[str, Any],
+        ran: Sequence[tuple[str, TaskOutcome]] = (),
+    ) -> None:
+        if source in ("input", "fork"):
+            self.step += 1
+        if self.saver is None or self.thread_id is None:
+            return
+        parent = self.record
+        if parent is not None and ran:
+            results = {_node_of(aid): r.update for aid, r in ran}
+            for task in parent.tasks:
+                if task.name in results:
+                    task.result = results[task.name]
+            self.saver.save(parent)
+        checkpoint_id = new_checkpoint_id()
+        metadata = {
+            k: v
+            for k, v in (self.config.get("metadata") or {}).items()
+            if not str(k).startswith("langgraph_")
+        }
+        metadata.update(source=source, step=self.step, parents={})
+        record = CheckpointRecord(
+            thread_id=self.thread_id,
+            checkpoint_ns=self.ns,
+            checkpoint_id=checkpoint_id,
+            parent_id=None if parent is None else parent.checkpoint_id,
+            step=self.step,
+            source=source,
+            values=dict(values),
+            next=next_,
+            tasks=[
+                TaskRecord(
+                    str(uuid.uuid5(uuid.NAMESPACE_URL, f"{checkpoint_id}/{n}")),
+                    n,
+                    ("__pregel_pull", n),
+                )
+                for n in next_
+            ],
+            metadata=metadata,
+            created_at=datetime.now(UTC).isoformat(),
+            engine=ex.snapshot(),
+            ran=tuple(sorted({_node_of(aid) for aid, _ in ran})),
+        )
+        self.saver.save(record)
+        self.record = record
+
+    def _record_interrupts(
+        self, ex: Execution, interrupted: Sequence[tuple[str, TaskOutcome]]
+    ) -> None:
+        record = self.record
+        if self.saver is None or record is None:
+            return
+        by_name = {_node_of(aid): r.interrupts for aid, r in interrupted}
+        for task in record.tasks:
+            if task.name in by_name:
+                task.interrupts = tuple(by_name[task.name])
+        record.interrupts = tuple(self.interrupts)
+        record.engine = ex.snapshot()
+        self.saver.save(record)
+
+    def _record_failure(self, ex: Execution, error: BaseException | None) -> None:
+        record = self.record
+        if self.saver is None or record is None or error is None:
+            return
+        failed = _node_of(ex.failure.activation_id) if ex.failure else ""
+        for task in record.tasks:
+            if task.name == failed:
+                task.error = repr(error)
+        record.engine = ex.snapshot()
+        self.saver.save(record)
+
+
+def _node_of(activation_id: str) -> str:
+    return activation_id.rsplit(":", 1)[0]
+
+
+def _names(given: Sequence[str] | str | None, default: frozenset[str]) -> frozenset[str]:
+    if given is None:
+        return default
+    if given == "*":
+        return frozenset({"*"})
+    return frozenset(given)
+
+
+def _as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, tuple | list) else [value]
+
+
+def config_for(record: CheckpointRecord) -> dict[str, Any]:
+    return config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id)

@@ -1,0 +1,418 @@
+"""Running one LangGraph task: the work a façade node's effect performs.
+
+A task reads the committed state through its input schema (or takes a `Send` argument),
+calls the user's action with the injectables it declares, turns the return value into writes
+and gotos, evaluates the node's conditional edges on its local view of the state (committed
+state plus its own writes, as LangGraph does), and reports everything as a `TaskOutcome`.
+Exceptions never escape: they travel in the outcome, so the caller can re-raise the very
+object the user's code raised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from contextvars import copy_context
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_core.runnables.config import var_child_runnable_config
+
+from superstep_compat._internal._constants import END, START
+from superstep_compat._internal.context import task_context_var
+from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, ParentCommand
+from superstep_compat.graph._schema import coerce_state
+from superstep_compat.graph._spec import BranchSpec, GraphSpec, NodeSpec
+from superstep_compat.graph._writes import node_writes
+from superstep_compat.managed.base import StepInfo
+from superstep_compat.types import Command, Interrupt, RetryPolicy, Send
+from superstep_core.channel import MISSING, Channel
+
+__all__ = ["RunContext", "TaskOutcome", "TaskRunner"]
+
+
+@dataclass
+class TaskOutcome:
+    """What one task did. ``update`` is the value of its ``updates`` stream chunk."""
+
+    writes: list[tuple[str, Any]] = field(default_factory=list)
+    gotos: list[str] = field(default_factory=list)
+    sends: list[Send] = field(default_factory=list)
+    update: Any = None
+    interrupts: tuple[Interrupt[Any], ...] = ()
+    error: BaseException | None = None
+    retry: RetryPolicy | None = None
+    skip_edges: bool = False
+    parent_command: Command[Any] | None = None
+
+
+@dataclass
+class RunContext:
+    """Per-invocation facts a task needs: config, context, store, step budget, streams."""
+
+    config: dict[str, Any]
+    context: Any = None
+    store: Any = None
+    step: int = 0
+    stop: int = 10_007
+    emit: Callable[[str, Any], None] | None = None
+    stream_modes: frozenset[str] = frozenset()
+    checkpoint_ns: str = ""
+    previous: Any = None
+
+
+class _TaskContext:
+    """The `interrupt()` / `push_message()` hook of one task call."""
+
+    def __init__(self, resume: Sequence[Any], ns: str, run: RunContext, node: str) -> None:
+        self.resume = resume
+        self.index = 0
+        self.ns = ns
+        self.run = run
+        self.node = node
+
+    def interrupt(self, value: Any, response_schema: Any) -> Any:
+        i = self.index
+        self.index += 1
+        if i < len(self.resume):
+            return self.resume[i]
+        raise GraphInterrupt((Interrupt.from_ns(value, f"{self.ns}|{i}"),))
+
+    def push_message(self, message: Any, state_key: str | None) -> None:
+        if self.run.emit is not None and "messages" in self.run.stream_modes:
+            self.run.emit("messages", (message, {"langgraph_node": self.node}))
+
+
+class TaskRunner:
+    """Builds and runs tasks for the nodes of one compiled graph."""
+
+    def __init__(self, spec: GraphSpec, strategies: Mapping[str, Channel]) -> None:
+        self.spec = spec
+        self.strategies = strategies
+        self.channel_keys = frozenset(spec.channels)
+        self.node_names = frozenset(spec.nodes)
+        self.state_keys = self._keys_of(spec.state_schema)
+
+    def _keys_of(self, schema: Any) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
+        info = self.spec.schemas.get(schema)
+        if info is None:
+            return tuple(self.spec.channels), ()
+        return tuple(info.channels), tuple(info.managed.items())
+
+    # --- reading state ---------------------------------------------------------------------
+
+    def read(self, schema: Any, values: Mapping[str, Any], run: RunContext) -> Any:
+        """The state as a node with input ``schema`` sees it."""
+        channels, managed = self._keys_of(schema)
+        view: dict[str, Any] = {}
+        for key in channels:
+            value = values.get(key, MISSING)
+            if value is not MISSING:
+                view[key] = value
+        if managed:
+            info = StepInfo(run.step, run.stop)
+            for key, manager in managed:
+                view[key] = manager.get(info)
+        return coerce_state(schema, view)
+
+    # --- running a task ----------------------------------------------------------------------
+
+    def run(
+        self,
+        name: str,
+        values: Mapping[str, Any],
+        arg: Any,
+        resume: Sequence[Any],
+        run: RunContext,
+        task_id: str,
+        attempt: int,
+    ) -> TaskOutcome:
+        """Run node ``name`` synchronously (an async action runs on a private event loop)."""
+        if name == START:
+            return self._start(values, arg, run)
+        node = self.spec.nodes[name]
+        ctx = copy_context()
+        return ctx.run(self._run_node, node, values, arg, resume, run, task_id, attempt, False)
+
+    async def arun(
+        self,
+        name: str,
+        values: Mapping[str, Any],
+        arg: Any,
+        resume: Sequence[Any],
+        run: RunContext,
+        task_id: str,
+        attempt: int,
+    ) -> TaskOutcome:
+        """Run node ``name`` on the running event loop."""
+        if name == START:
+            return self._start(values, arg, run)
+        node = self.spec.nodes[name]
+        result = self._run_node(node, values, arg, resume, run, task_id, attempt, True)
+        if inspect.isawaitable(result):
+            return await result
+        return result
+
+    def _task_config(self, node: NodeSpec, run: RunContext, task_id: str) -> dict[str, Any]:
+        config = dict(run.config)
+        metadata = dict(config.get("metadata") or {})
+        metadata.update(
+            langgraph_step=run.step,
+            langgraph_node=node.name,
+            langgraph_triggers=(f"branch:to:{node.name}",),
+            langgraph_path=("__pregel_pull", node.name),
+            langgraph_checkpoint_ns=f"{node.name}:{task_id}",
+        )
+        config["metadata"] = metadata
+        configurable = dict(config.get("configurable") or {})
+        configurable["checkpoint_ns"] = f"{node.name}:{task_id}"
+        config["configurable"] = configurable
+        return config
+
+    def _run_node(
+        self,
+        node: NodeSpec,
+        values: Mapping[str, Any],
+        arg: Any,
+        resume: Sequence[Any],
+        run: RunContext,
+        task_id: str,
+        attempt: int,
+        in_loop: bool,
+    ) -> Any:
+        from superstep_compat.runtime import Runtime
+
+        config = self._task_config(node, run, task_id)
+        try:
+            state = arg if arg is not None else self.read(node.input_schema, values, run)
+        except Exception as e:
+            return TaskOutcome(error=e)
+        kwargs: dict[str, Any] = {}
+        writer = self._writer(run)
+        if node.accepts:
+            if "config" in node.accepts:
+                kwargs["config"] = config
+            if "writer" in node.accepts:
+                kwargs["writer"] = writer
+            if "store" in node.accepts:
+                kwargs["store"] = run.store
+            if "previous" in node.accepts:
+                kwargs["previous"] = run.previous
+            if "runtime" in node.accepts:
+                kwargs["runtime"] = Runtime(
+                    context=run.context,
+                    store=run.store,
+                    stream_writer=writer,
+                    previous=run.previous,
+                )
+        hook = _TaskContext(resume, f"{node.name}:{task_id}", run, node.name)
+        token_cfg = var_child_runnable_config.set(config)  # type: ignore[arg-type]
+        token_task = task_context_var.set(hook)
+        token_run = _current_run.set((run, config))
+        try:
+            action = node.action
+            if hasattr(action, "invoke") and not inspect.isfunction(action):
+                if in_loop and hasattr(action, "ainvoke"):
+                    pending = action.ainvoke(state, config)
+                    return self._finish_async(pending, node, values, run, token_reset=None)
+                result = action.invoke(state, config)
+            elif node.is_async:
+                coro = action(state, **kwargs)
+                if in_loop:
+                    return self._finish_async(coro, node, values, run, token_reset=None)
+                result = asyncio.run(_with_context(coro, config, hook, run))
+            else:
+                result = action(state, **kwargs)
+            return self._outcome(node, result, values, run)
+        except BaseException as e:
+            return self._failure(node, e)
+        finally:
+            _current_run.reset(token_run)
+            task_context_var.reset(token_task)
+            var_child_runnable_config.reset(token_cfg)
+
+    async def _finish_async(
+        self,
+        pending: Any,
+        node: NodeSpec,
+        values: Mapping[str, Any],
+        run: RunContext,
+        token_reset: Any,
+    ) -> TaskOutcome:
+        try:
+            result = await pending
+            return self._outcome(node, result, values, run)
+        except BaseException as e:
+            return self._failure(node, e)
+
+    def _failure(self, node: NodeSpec, error: BaseException) -> TaskOutcome:
+        if isinstance(error, GraphInterrupt):
+            interrupts = tuple(i for group in error.args for i in _as_tuple(group))
+            return TaskOutcome(interrupts=interrupts)
+        if isinstance(error, ParentCommand):
+            return TaskOutcome(parent_command=error.args[0])
+        if isinstance(error, GraphBubbleUp):
+            return TaskOutcome(error=error)
+        if not isinstance(error, Exception):
+            raise error
+        retry = None
+        for policy in node.retry_policy or ():
+            if _retry_on(policy, error):
+                retry = policy
+                break
+        return TaskOutcome(error=error, retry=retry)
+
+    def _writer(self, run: RunContext) -> Callable[[Any], None]:
+        if run.emit is None or "custom" not in run.stream_modes:
+            return _noop
+        emit = run.emit
+        return lambda chunk: emit("custom", chunk)
+
+    def _outcome(
+        self, node: NodeSpec, result: Any, values: Mapping[str, Any], run: RunContext
+    ) -> TaskOutcome:
+        written = node_writes(result, self.channel_keys)
+        out = TaskOutcome(writes=written.writes)
+        out.update = _update_chunk(result, written.writes)
+        self._gotos(written.goto, out)
+        branches = self.spec.branches.get(node.name)
+        if branches:
+            self._branch(branches, values, out, run)
+        return out
+
+    def _gotos(self, gotos: Sequence[Any], out: TaskOutcome) -> None:
+        for goto in gotos:
+            if isinstance(goto, Send):
+                out.sends.append(goto)
+            elif goto != END and goto in self.node_names:
+                out.gotos.append(goto)
+
+    def _branch(
+        self,
+        branches: Mapping[str, BranchSpec],
+        values: Mapping[str, Any],
+        out: TaskOutcome,
+        run: RunContext,
+    ) -> None:
+        local = self.local_state(values, out.writes)
+        for branch in branches.values():
+            state = self.read(branch.input_schema or self.spec.state_schema, local, run)
+            path = branch.path
+            if hasattr(path, "invoke") and not inspect.isfunction(path):
+                result = path.invoke(state)
+            else:
+                result = path(state)
+                if inspect.isawaitable(result):
+                    result = asyncio.run(_await(result))
+            items = result if isinstance(result, list | tuple) else [result]
+            for item in items:
+                if isinstance(item, Send):
+                    out.sends.append(item)
+                    continue
+                dest = branch.ends[item] if branch.ends is not None else item
+                if isinstance(dest, Send):
+                    out.sends.append(dest)
+                elif dest != END and dest in self.node_names:
+                    out.gotos.append(dest)
+
+    def local_state(
+        self, values: Mapping[str, Any], writes: Sequence[tuple[str, Any]]
+    ) -> dict[str, Any]:
+        """``values`` with ``writes`` applied through the channels (LangGraph's local read)."""
+        if not writes:
+            return dict(values)
+        grouped: dict[str, list[tuple[str, Any]]] = defaultdict(list)
+        for key, value in writes:
+            grouped[key].append(("task", value))
+        local = dict(values)
+        for key, items in grouped.items():
+            strategy = self.strategies[key]
+            try:
+                local[key] = strategy.combine(key, values.get(key, MISSING), items)
+            except Exception:
+                local[key] = items[-1][1]
+        return local
+
+    # --- the START task ------------------------------------------------------------------------
+
+    def _start(self, values: Mapping[str, Any], arg: Any, run: RunContext) -> TaskOutcome:
+        """Write the input (or apply an input `Command`) and evaluate START's branches."""
+        try:
+            if isinstance(arg, Command):
+                out = TaskOutcome(skip_edges=True)
+                written = node_writes(Command(update=arg.update, goto=arg.goto), self.channel_keys)
+                out.writes = written.writes
+                self._gotos(written.goto, out)
+                return out
+            writes = self.input_writes(arg)
+            out = TaskOutcome(writes=writes)
+            branches = self.spec.branches.get(START)
+            if branches:
+                self._branch(branches, values, out, run)
+            return out
+        except Exception as e:
+            return TaskOutcome(error=e)
+
+    def input_writes(self, value: Any) -> list[tuple[str, Any]]:
+        """The writes of a graph input: validated against the input schema, restricted to
+        its keys (extra keys are dropped, as LangGraph does)."""
+        schema = self.spec.input_schema
+        info = self.spec.schemas.get(schema)
+        keys = set(info.channels) if info is not None else set(self.spec.channels)
+        if info is not None and info.kind == "pydantic" and isinstance(value, dict):
+            value = schema(**value)
+        if info is not None and info.kind == "root":
+            return [(next(iter(keys)), value)]
+        written = node_writes(value, self.channel_keys)
+        return [(k, v) for k, v in written.writes if k in keys]
+
+
+_current_run: Any = __import__("contextvars").ContextVar("superstep_compat_run", default=None)
+
+
+def current_run() -> tuple[RunContext, dict[str, Any]] | None:
+    """The (run context, task config) of the task running in this context, if any."""
+    value: tuple[RunContext, dict[str, Any]] | None = _current_run.get()
+    return value
+
+
+async def _with_context(coro: Any, config: Any, hook: Any, run: Any) -> Any:
+    var_child_runnable_config.set(config)
+    task_context_var.set(hook)
+    return await coro
+
+
+async def _await(awaitable: Any) -> Any:
+    return await awaitable
+
+
+def _as_tuple(value: Any) -> tuple[Any, ...]:
+    if isinstance(value, tuple | list):
+        return tuple(value)
+    return (value,)
+
+
+def _noop(_: Any) -> None:
+    return None
+
+
+def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
+    retry_on = policy.retry_on
+    if isinstance(retry_on, type) and issubclass(retry_on, BaseException):
+        return isinstance(error, retry_on)
+    if isinstance(retry_on, Sequence):
+        return isinstance(error, tuple(retry_on))
+    return bool(retry_on(error))
+
+
+def _update_chunk(result: Any, writes: Sequence[tuple[str, Any]]) -> Any:
+    if result is None:
+        return None
+    if isinstance(result, dict):
+        return {k: v for k, v in result.items()} if writes or not result else dict(writes)
+    chunk: dict[str, Any] = {}
+    for key, value in writes:
+        chunk[key] = value
+    return chunk
