@@ -24,6 +24,8 @@ from typing import (
     TypeVar,
 )
 
+from langchain_core.messages.tool import ToolOutputMixin
+
 from superstep_compat._internal._constants import NS_SEP, OVERWRITE, ROOT_KEY
 from superstep_compat._internal._policies import (
     CachePolicy,
@@ -160,7 +162,7 @@ def _update_repr(update: Any) -> Any:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Command(Generic[N]):
+class Command(Generic[N], ToolOutputMixin):
     """Returned by a node: apply ``update``, then go to ``goto`` (names and/or `Send`s).
     Passed as input: ``resume`` answers interrupts. ``graph=Command.PARENT`` targets the
     graph that contains the current subgraph."""

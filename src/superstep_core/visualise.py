@@ -1,8 +1,10 @@
 """Diagrams of a compiled graph: Mermaid flowcharts and Graphviz DOT.
 
 Plain edges are solid arrows; branches are dotted arrows labelled with the router's name;
-joins are drawn as their own hexagon node labelled with the fire policy; routes of external
-events enter from an event-shaped node; start and end nodes hang off ``start``/``end`` circles.
+joins are drawn as their own hexagon node labelled with the fire policy (a failure route as a
+dashed "on failure" arrow from it); a node's declared ``may_activate`` targets (Activate/Spawn
+by control) as dashed "may activate" arrows; routes of external events enter from an
+event-shaped node; start and end nodes hang off ``start``/``end`` circles.
 
 Must never import: the runtime, the host, persistence, llm, compat.
 """
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from superstep_core.edge import All, AnyOf, AtLeast, Join
+from superstep_core.edge import All, AnyOf, AtLeast, Join, RouteFailuresTo
 from superstep_core.graph import CompiledGraph
 
 __all__ = ["to_dot", "to_mermaid"]
@@ -61,6 +63,11 @@ def to_mermaid(graph: CompiledGraph) -> str:
         for s in join.sources:
             lines.append(f"    {_ident('n_', s)} --> {j}")
         lines.append(f"    {j} --> {_ident('n_', join.target)}")
+        if isinstance(join.on_failure, RouteFailuresTo):
+            lines.append(f"    {j} -. on failure .-> {_ident('n_', join.on_failure.node)}")
+    for key, spec in graph.nodes.items():
+        for t in sorted(spec.may_activate or ()):
+            lines.append(f"    {_ident('n_', key)} -. may activate .-> {_ident('n_', t)}")
     for r in graph.routes:
         lines.append(f"    {_ident('e_', r.name)} -. route .-> {_ident('n_', r.node)}")
     for key in graph.ends:
@@ -99,6 +106,14 @@ def to_dot(graph: CompiledGraph) -> str:
         for s in join.sources:
             lines.append(f"  {_q(s)} -> {_q('join:' + join.name)};")
         lines.append(f"  {_q('join:' + join.name)} -> {_q(join.target)};")
+        if isinstance(join.on_failure, RouteFailuresTo):
+            lines.append(
+                f"  {_q('join:' + join.name)} -> {_q(join.on_failure.node)} "
+                f'[style=dashed, label="on failure"];'
+            )
+    for key, spec in graph.nodes.items():
+        for t in sorted(spec.may_activate or ()):
+            lines.append(f'  {_q(key)} -> {_q(t)} [style=dashed, label="may activate"];')
     for r in graph.routes:
         lines.append(f"  {_q('event:' + r.name)} -> {_q(r.node)} [style=dotted];")
     for key in graph.ends:

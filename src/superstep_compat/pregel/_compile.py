@@ -106,6 +106,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         self.output_channels: tuple[str, ...] = (
             tuple(out_info.channels) if out_info is not None else tuple(self.spec.channels)
         )
+        self.state_channels: tuple[str, ...] = tuple(self.spec.channels)
 
     # --- Runnable surface --------------------------------------------------------------
 
@@ -315,8 +316,8 @@ def _shape(
 
 
 def _output(run: GraphRun, version: str) -> Any:
-    values = dict(run.last_values or {})
-    values.pop("__interrupt__", None)
+    last = run.last_values or {}
+    values = {k: last[k] for k in run.graph.output_channels if k in last}
     interrupts: list[Interrupt[Any]] = list(run.interrupts)
     if version == "v2":
         return GraphOutput(values, tuple(interrupts))

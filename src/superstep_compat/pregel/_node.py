@@ -9,7 +9,9 @@ from __future__ import annotations
 import contextvars
 from typing import TYPE_CHECKING, Any
 
+from superstep_compat._internal._constants import START
 from superstep_compat.pregel._task import TaskOutcome, TaskRunner
+from superstep_compat.types import Send
 from superstep_core.node import (
     Activate,
     Activated,
@@ -53,23 +55,27 @@ def task_node(name: str, runner: TaskRunner, *, asynchronous: bool) -> NodeFn:
         values = ctx.state
         task_id = ctx.activation_id
         attempt = ctx.attempt
+        memo = ctx.memory.get("memo")
         if getattr(run, "async_mode", False):
 
             async def call_async() -> TaskOutcome:
-                return await runner.arun(name, values, arg, resume, run_ctx, task_id, attempt)
+                return await runner.arun(name, values, arg, resume, run_ctx, task_id, attempt, memo)
 
             effect = Effect("call", call_async, tag=name)
         else:
 
             def call() -> TaskOutcome:
-                return runner.run(name, values, arg, resume, run_ctx, task_id, attempt)
+                return runner.run(name, values, arg, resume, run_ctx, task_id, attempt, memo)
 
             effect = Effect("call", call, tag=name)
         return Reaction(effects=[effect], disposition=RemainActive())
 
     def react(ctx: NodeContext, event: Event) -> Reaction:
         if isinstance(event, Activated | External):
-            arg = event.payload
+            # A Send's task takes the Send's arg as its whole input; any other activation
+            # (an edge, a join, a goto) reads the state.
+            payload = event.payload
+            arg = payload.arg if isinstance(payload, Send) else payload if name == START else None
             ctx.memory["arg"] = arg
             ctx.memory["resume"] = []
             return request(ctx, arg, [])
@@ -83,6 +89,8 @@ def task_node(name: str, runner: TaskRunner, *, asynchronous: bool) -> NodeFn:
                 failure = event.error
                 message = failure.message if failure else "task returned no outcome"
                 return Reaction(disposition=FailActivation.permanent(message, "TaskError"))
+            if outcome.memo:
+                ctx.memory["memo"] = outcome.memo
             return settle(outcome)
         return Reaction(disposition=RemainActive())
 
@@ -98,7 +106,7 @@ def settle(outcome: TaskOutcome) -> Reaction:
     if outcome.interrupts:
         return Reaction(disposition=SuspendActivation(outcome.interrupts))
     control: list[ControlAction] = [Activate(goto) for goto in outcome.gotos]
-    control.extend(Spawn(send.node, send.arg, new_lineage=False) for send in outcome.sends)
+    control.extend(Spawn(send.node, send, new_lineage=False) for send in outcome.sends)
     if outcome.skip_edges:
         control.append(EndBranch())
     return Reaction(updates=outcome.writes, control=control, disposition=CompleteActivation())

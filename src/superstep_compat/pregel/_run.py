@@ -14,7 +14,7 @@ import os
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Generator, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +31,7 @@ from superstep_compat.errors import (
     GraphRecursionError,
     create_error_message,
 )
-from superstep_compat.pregel._task import RunContext, TaskOutcome
+from superstep_compat.pregel._task import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.types import Command, Interrupt
 from superstep_core.host import AsyncHost, Host
 from superstep_core.node import Activated, EffectCompleted, External
@@ -100,7 +100,7 @@ class GraphRun:
         self.interrupts: list[Interrupt[Any]] = []
         self.last_values: dict[str, Any] | None = None
         self.record: CheckpointRecord | None = None
-        self.step = -1
+        self.step = -2  # a new thread's input checkpoint is step -1
 
     # --- stream plumbing -----------------------------------------------------------------
 
@@ -152,9 +152,9 @@ class GraphRun:
             if record is None:
                 raise EmptyInputError("Received no input for __start__")
             if requested_id is not None and (record.next or ex.queue):
-                self._checkpoint(ex, "fork", next_=record.next, values=record.values)
+                events.extend(self._checkpoint(ex, "fork", next_=record.next, values=record.values))
         else:
-            self._checkpoint(ex, "input", next_=(START,), values=self._values(ex))
+            events.extend(self._checkpoint(ex, "input", next_=(START,), values=self._values(ex)))
             ex.send(External(INPUT_EVENT, inp))
         self.skip_before_once = inp is None or isinstance(inp, Command)
         return ex, events
@@ -203,6 +203,9 @@ class GraphRun:
                 if stop:
                     break
             yield from self._drain()
+            if ex.failure is not None:
+                yield from self._task_results(self._failed_results(ex))
+                self._raise_failure(ex)
             yield from self._finish(ex)
         finally:
             host.close()
@@ -213,23 +216,32 @@ class GraphRun:
         self.start_step = self.step
         for e in events:
             yield e
+        from superstep_compat.pregel import _node
+
         host = AsyncHost()
         self.async_mode = True
-        async for outcome in host.iterate(ex):
-            for e in self._drain():
-                yield e
-            gen = self._after_superstep(ex, outcome)
-            stop = False
-            try:
-                while True:
-                    yield next(gen)
-            except StopIteration as done:
-                stop = bool(done.value)
-            if stop:
-                break
+        token = _node.current_run_context.set(self)
+        try:
+            async for outcome in host.iterate(ex):
+                _node.current_run_context.set(self)
+                for e in self._drain():
+                    yield e
+                gen = self._after_superstep(ex, outcome)
+                stop = False
+                try:
+                    while True:
+                        yield next(gen)
+                except StopIteration as done:
+                    stop = bool(done.value)
+                if stop:
+                    break
+        finally:
+            _node.current_run_context.reset(token)
         for e in self._drain():
             yield e
         if ex.failure is not None:
+            for e in self._task_results(self._failed_results(ex)):
+                yield e
             self._raise_failure(ex)
         for e in self._finish(ex):
             yield e
@@ -244,14 +256,12 @@ class GraphRun:
                 yield outcome
         finally:
             _node.current_run_context.reset(token)
-        if ex.failure is not None:
-            self._raise_failure(ex)
 
     def task_context(self) -> RunContext:
         """The run context handed to the tasks of the superstep being built."""
         return self._run_context()
 
-    def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Iterator[Event]:
+    def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
         results = [
             (aid, ev.result)
@@ -264,6 +274,7 @@ class GraphRun:
             (aid, r) for aid, r in results if r.interrupts
         ]
         completed = [(aid, r) for aid, r in results if not r.interrupts and r.error is None]
+        yield from self._task_results(results)
         for aid, result in completed:
             name = _node_of(aid)
             if name != START and "updates" in self.modes:
@@ -280,8 +291,8 @@ class GraphRun:
         self.step += 1
         values = self._values(ex)
         self.last_values = values
-        self._checkpoint(ex, "loop", next_=self._next(ex), values=values, ran=completed)
-        if "values" in self.modes:
+        yield from self._checkpoint(ex, "loop", next_=self._next(ex), values=values, ran=completed)
+        if "values" in self.modes and outcome.written:
             yield ((), "values", values)
         names_ran = {_node_of(aid) for aid, _ in completed}
         if names_ran & self.after and self._next(ex):
@@ -312,14 +323,22 @@ class GraphRun:
             self.last_values = self._values(ex)
         return iter(())
 
+    def _failed_results(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
+        """The outcomes of the superstep that failed (still queued: it did not commit)."""
+        return [
+            (aid, ev.result)
+            for aid, ev in ex.queue
+            if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome)
+        ]
+
     def _raise_failure(self, ex: Execution) -> None:
         failure = ex.failure
         assert failure is not None
         error: BaseException | None = None
         for aid, ev in ex.queue:
-            if aid == failure.activation_id and isinstance(ev, EffectCompleted):
-                if isinstance(ev.result, TaskOutcome) and ev.result.error is not None:
-                    error = ev.result.error
+            result = ev.result if isinstance(ev, EffectCompleted) else None
+            if aid == failure.activation_id and isinstance(result, TaskOutcome) and result.error:
+                error = result.error
         if error is None:
             error = ex.last_error
         self._record_failure(ex, error)
@@ -330,16 +349,18 @@ class GraphRun:
     # --- state views and checkpoints ------------------------------------------------------
 
     def _values(self, ex: Execution) -> dict[str, Any]:
-        keys = self.graph.output_channels
+        """Every state channel with a value (the ``values`` stream and snapshots show them
+        all; only ``invoke``'s result is narrowed to the output schema)."""
         values = ex.values
-        return {k: values[k] for k in keys if k in values}
+        return {k: values[k] for k in self.graph.state_channels if k in values}
 
     def _next(self, ex: Execution) -> tuple[str, ...]:
-        names = {
+        """One name per pending task (a node with two `Send` tasks appears twice)."""
+        names = [
             _node_of(aid) for aid, ev in ex.queue if isinstance(ev, Activated | EffectCompleted)
-        }
-        names.update(node for node, _, _ in ex.deferred)
-        names.update(i.node for i in ex.instances.values() if i.state != "active")
+        ]
+        names.extend(node for node, _, _ in ex.deferred)
+        names.extend(i.node for i in ex.instances.values() if i.state != "active")
         return tuple(sorted(names))
 
     def _checkpoint(
@@ -350,11 +371,12 @@ class GraphRun:
         next_: tuple[str, ...],
         values: dict[str, Any],
         ran: Sequence[tuple[str, TaskOutcome]] = (),
-    ) -> None:
+    ) -> list[Event]:
+        """Save a checkpoint (when the run has a saver) and return its stream events."""
         if source in ("input", "fork"):
             self.step += 1
         if self.saver is None or self.thread_id is None:
-            return
+            return []
         parent = self.record
         if parent is not None and ran:
             results = {_node_of(aid): r.update for aid, r in ran}
@@ -393,6 +415,75 @@ class GraphRun:
         )
         self.saver.save(record)
         self.record = record
+        return self._checkpoint_events(record, parent)
+
+    def _checkpoint_events(
+        self, record: CheckpointRecord, parent: CheckpointRecord | None
+    ) -> list[Event]:
+        if "checkpoints" not in self.modes and "debug" not in self.modes:
+            return []
+        payload = {
+            "config": config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id),
+            "parent_config": None
+            if parent is None
+            else config_of(parent.thread_id, parent.checkpoint_ns, parent.checkpoint_id),
+            "values": dict(record.values),
+            "metadata": dict(record.metadata),
+            "next": list(record.next),
+            "tasks": [
+                {"id": t.id, "name": t.name, "interrupts": tuple(t.interrupts), "state": None}
+                for t in record.tasks
+            ],
+        }
+        out: list[Event] = []
+        if "checkpoints" in self.modes:
+            out.append(((), "checkpoints", payload))
+        if "debug" in self.modes:
+            out.append(
+                (
+                    (),
+                    "debug",
+                    {
+                        "step": record.step,
+                        "timestamp": record.created_at,
+                        "type": "checkpoint",
+                        "payload": payload,
+                    },
+                )
+            )
+        return out
+
+    def _task_results(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
+        if "tasks" not in self.modes and "debug" not in self.modes:
+            return
+        ctx = self._run_context()
+        for aid, r in results:
+            if _node_of(aid) == START:
+                continue
+            payload = {
+                "id": task_uuid(ctx, aid),
+                "name": _node_of(aid),
+                "error": r.error,
+                "result": r.update if r.error is None and not r.interrupts else {},
+                "interrupts": [
+                    {"value": i.value, "id": i.id, "response_schema": None} for i in r.interrupts
+                ],
+            }
+            if r.error is None and not r.interrupts and payload["result"] is None:
+                payload["result"] = {}
+            if "tasks" in self.modes:
+                yield ((), "tasks", payload)
+            if "debug" in self.modes:
+                yield (
+                    (),
+                    "debug",
+                    {
+                        "step": self.step + 1,
+                        "timestamp": _now(),
+                        "type": "task_result",
+                        "payload": payload,
+                    },
+                )
 
     def _record_interrupts(
         self, ex: Execution, interrupted: Sequence[tuple[str, TaskOutcome]]

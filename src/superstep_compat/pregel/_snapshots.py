@@ -6,7 +6,9 @@ from __future__ import annotations
 import uuid
 from collections.abc import AsyncIterator, Iterator, Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, cast
+
+from langchain_core.runnables import RunnableConfig
 
 from superstep_compat._internal._constants import END, START
 from superstep_compat.checkpoint.base import (
@@ -16,15 +18,14 @@ from superstep_compat.checkpoint.base import (
     config_of,
 )
 from superstep_compat.errors import InvalidUpdateError
+from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.pregel._run import new_checkpoint_id
-from superstep_compat.pregel._task import RunContext, TaskOutcome
+from superstep_compat.pregel._task import RunContext, TaskOutcome, TaskRunner
 from superstep_compat.types import PregelTask, StateSnapshot
+from superstep_core.graph import CompiledGraph
 from superstep_core.node import Activated
 from superstep_core.runtime import Execution
-
-if TYPE_CHECKING:
-    from superstep_compat.pregel._compile import CompiledStateGraph
 
 __all__ = ["SnapshotsMixin", "snapshot_of"]
 
@@ -37,33 +38,43 @@ def snapshot_of(record: CheckpointRecord) -> StateSnapshot:
         else config_of(record.thread_id, record.checkpoint_ns, record.parent_id)
     )
     tasks = tuple(
-        PregelTask(t.id, t.name, t.path, t.error, tuple(t.interrupts), None, t.result)
+        PregelTask(t.id, t.name, t.path, t.error, tuple(t.interrupts), None, t.result)  # type: ignore[arg-type]
         for t in record.tasks
     )
     return StateSnapshot(
         values=dict(record.values),
         next=record.next,
-        config=config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id),
+        config=cast(
+            RunnableConfig, config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id)
+        ),
         metadata=dict(record.metadata),
         created_at=record.created_at,
-        parent_config=parent,
+        parent_config=cast(RunnableConfig | None, parent),
         tasks=tasks,
         interrupts=tuple(record.interrupts),
     )
 
 
 class SnapshotsMixin:
-    """State views and edits of a `CompiledStateGraph`."""
+    """State views and edits of a `CompiledStateGraph` (which provides these attributes)."""
 
-    def _saver(self: CompiledStateGraph, config: Mapping[str, Any]) -> BaseCheckpointSaver:
+    engine: CompiledGraph
+    runner: TaskRunner
+    spec: GraphSpec
+    store: Any
+    nodes: dict[str, Any]
+    output_channels: tuple[str, ...]
+
+    def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver | None:
+        raise NotImplementedError
+
+    def _saver(self, config: Mapping[str, Any]) -> BaseCheckpointSaver:
         saver = self.saver_for(config)
         if saver is None:
             raise ValueError("No checkpointer set")
         return saver
 
-    def get_state(
-        self: CompiledStateGraph, config: Mapping[str, Any], *, subgraphs: bool = False
-    ) -> StateSnapshot:
+    def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
         """The thread's latest checkpoint (or the one ``checkpoint_id`` names)."""
         saver = self._saver(config)
         conf = config.get("configurable", {})
@@ -71,16 +82,17 @@ class SnapshotsMixin:
             conf["thread_id"], conf.get("checkpoint_ns", ""), conf.get("checkpoint_id")
         )
         if record is None:
-            return StateSnapshot({}, (), {"configurable": dict(conf)}, None, None, None, (), ())
+            empty = cast(RunnableConfig, {"configurable": dict(conf)})
+            return StateSnapshot({}, (), empty, None, None, None, (), ())
         return snapshot_of(record)
 
     async def aget_state(
-        self: CompiledStateGraph, config: Mapping[str, Any], *, subgraphs: bool = False
+        self, config: Mapping[str, Any], *, subgraphs: bool = False
     ) -> StateSnapshot:
         return self.get_state(config, subgraphs=subgraphs)
 
     def get_state_history(
-        self: CompiledStateGraph,
+        self,
         config: Mapping[str, Any],
         *,
         filter: Mapping[str, Any] | None = None,
@@ -100,7 +112,7 @@ class SnapshotsMixin:
             yield snapshot_of(record)
 
     async def aget_state_history(
-        self: CompiledStateGraph,
+        self,
         config: Mapping[str, Any],
         *,
         filter: Mapping[str, Any] | None = None,
@@ -111,7 +123,7 @@ class SnapshotsMixin:
             yield snapshot
 
     def update_state(
-        self: CompiledStateGraph,
+        self,
         config: Mapping[str, Any],
         values: Any,
         as_node: str | None = None,
@@ -184,7 +196,7 @@ class SnapshotsMixin:
         return config_of(thread, ns, checkpoint_id)
 
     async def aupdate_state(
-        self: CompiledStateGraph,
+        self,
         config: Mapping[str, Any],
         values: Any,
         as_node: str | None = None,

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import uuid
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import copy_context
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from langchain_core.runnables.config import var_child_runnable_config
@@ -46,6 +48,7 @@ class TaskOutcome:
     retry: RetryPolicy | None = None
     skip_edges: bool = False
     parent_command: Command[Any] | None = None
+    memo: dict[str, Any] | None = None
 
 
 @dataclass
@@ -72,6 +75,9 @@ class _TaskContext:
         self.ns = ns
         self.run = run
         self.node = node
+        # Results of work done inside this task (the functional API's @task calls), kept
+        # in the activation's memory so a re-run after an interrupt does not redo them.
+        self.memo: dict[str, Any] = {}
 
     def interrupt(self, value: Any, response_schema: Any) -> Any:
         i = self.index
@@ -128,13 +134,17 @@ class TaskRunner:
         run: RunContext,
         task_id: str,
         attempt: int,
+        memo: dict[str, Any] | None = None,
     ) -> TaskOutcome:
         """Run node ``name`` synchronously (an async action runs on a private event loop)."""
         if name == START:
             return self._start(values, arg, run)
         node = self.spec.nodes[name]
         ctx = copy_context()
-        return ctx.run(self._run_node, node, values, arg, resume, run, task_id, attempt, False)
+        outcome: TaskOutcome = ctx.run(
+            self._run_node, node, values, arg, resume, run, task_id, attempt, False, memo
+        )
+        return outcome
 
     async def arun(
         self,
@@ -145,14 +155,16 @@ class TaskRunner:
         run: RunContext,
         task_id: str,
         attempt: int,
+        memo: dict[str, Any] | None = None,
     ) -> TaskOutcome:
         """Run node ``name`` on the running event loop."""
         if name == START:
             return self._start(values, arg, run)
         node = self.spec.nodes[name]
-        result = self._run_node(node, values, arg, resume, run, task_id, attempt, True)
+        result = self._run_node(node, values, arg, resume, run, task_id, attempt, True, memo)
         if inspect.isawaitable(result):
-            return await result
+            result = await result
+        assert isinstance(result, TaskOutcome)
         return result
 
     def _task_config(self, node: NodeSpec, run: RunContext, task_id: str) -> dict[str, Any]:
@@ -181,6 +193,7 @@ class TaskRunner:
         task_id: str,
         attempt: int,
         in_loop: bool,
+        memo: dict[str, Any] | None = None,
     ) -> Any:
         from superstep_compat.runtime import Runtime
 
@@ -189,6 +202,20 @@ class TaskRunner:
             state = arg if arg is not None else self.read(node.input_schema, values, run)
         except Exception as e:
             return TaskOutcome(error=e)
+        if run.emit is not None and ("tasks" in run.stream_modes or "debug" in run.stream_modes):
+            start = {
+                "id": task_uuid(run, task_id),
+                "name": node.name,
+                "input": state,
+                "triggers": (f"branch:to:{node.name}",),
+            }
+            if "tasks" in run.stream_modes:
+                run.emit("tasks", start)
+            if "debug" in run.stream_modes:
+                run.emit(
+                    "debug",
+                    {"step": run.step, "timestamp": _now(), "type": "task", "payload": start},
+                )
         kwargs: dict[str, Any] = {}
         writer = self._writer(run)
         if node.accepts:
@@ -208,6 +235,7 @@ class TaskRunner:
                     previous=run.previous,
                 )
         hook = _TaskContext(resume, f"{node.name}:{task_id}", run, node.name)
+        hook.memo = dict(memo or {})
         token_cfg = var_child_runnable_config.set(config)  # type: ignore[arg-type]
         token_task = task_context_var.set(hook)
         token_run = _current_run.set((run, config))
@@ -216,22 +244,24 @@ class TaskRunner:
             if hasattr(action, "invoke") and not inspect.isfunction(action):
                 if in_loop and hasattr(action, "ainvoke"):
                     pending = action.ainvoke(state, config)
-                    return self._finish_async(pending, node, values, run, token_reset=None)
+                    return self._finish_async(pending, node, values, run, hook)
                 result = action.invoke(state, config)
             elif node.is_async:
                 coro = action(state, **kwargs)
                 if in_loop:
-                    return self._finish_async(coro, node, values, run, token_reset=None)
+                    return self._finish_async(coro, node, values, run, hook)
                 result = asyncio.run(_with_context(coro, config, hook, run))
             else:
                 result = action(state, **kwargs)
-            return self._outcome(node, result, values, run)
+            outcome = self._outcome(node, result, values, run)
         except BaseException as e:
-            return self._failure(node, e)
+            outcome = self._failure(node, e)
         finally:
             _current_run.reset(token_run)
             task_context_var.reset(token_task)
             var_child_runnable_config.reset(token_cfg)
+        outcome.memo = hook.memo or None
+        return outcome
 
     async def _finish_async(
         self,
@@ -239,13 +269,15 @@ class TaskRunner:
         node: NodeSpec,
         values: Mapping[str, Any],
         run: RunContext,
-        token_reset: Any,
+        hook: _TaskContext,
     ) -> TaskOutcome:
         try:
             result = await pending
-            return self._outcome(node, result, values, run)
+            outcome = self._outcome(node, result, values, run)
         except BaseException as e:
-            return self._failure(node, e)
+            outcome = self._failure(node, e)
+        outcome.memo = hook.memo or None
+        return outcome
 
     def _failure(self, node: NodeSpec, error: BaseException) -> TaskOutcome:
         if isinstance(error, GraphInterrupt):
@@ -372,6 +404,16 @@ class TaskRunner:
 _current_run: Any = __import__("contextvars").ContextVar("superstep_compat_run", default=None)
 
 
+def task_uuid(run: RunContext, activation_id: str) -> str:
+    """LangGraph-shaped task id, stable for one activation of one thread."""
+    thread = (run.config.get("configurable") or {}).get("thread_id", "")
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{thread}/{run.checkpoint_ns}/{activation_id}"))
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
 def current_run() -> tuple[RunContext, dict[str, Any]] | None:
     """The (run context, task config) of the task running in this context, if any."""
     value: tuple[RunContext, dict[str, Any]] | None = _current_run.get()
@@ -399,7 +441,7 @@ def _noop(_: Any) -> None:
 
 
 def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
-    retry_on = policy.retry_on
+    retry_on: Any = policy.retry_on
     if isinstance(retry_on, type) and issubclass(retry_on, BaseException):
         return isinstance(error, retry_on)
     if isinstance(retry_on, Sequence):
@@ -408,11 +450,7 @@ def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
 
 
 def _update_chunk(result: Any, writes: Sequence[tuple[str, Any]]) -> Any:
-    if result is None:
+    """A task's ``updates`` chunk: its writes as a dict, ``None`` when it wrote nothing."""
+    if result is None or not writes:
         return None
-    if isinstance(result, dict):
-        return {k: v for k, v in result.items()} if writes or not result else dict(writes)
-    chunk: dict[str, Any] = {}
-    for key, value in writes:
-        chunk[key] = value
-    return chunk
+    return dict(writes)

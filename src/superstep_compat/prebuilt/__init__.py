@@ -1,0 +1,26 @@
+"""`langgraph.prebuilt`: `create_react_agent`, `ToolNode`, `tools_condition`,
+`ValidationNode` and the tool injection markers, built on the façade's public API
+(`StateGraph`, `Send`, `Command`, the runtime) like any user program.
+
+Must never import: the engine (`superstep_core`) or the compiler.
+"""
+
+from superstep_compat.prebuilt.chat_agent_executor import create_react_agent
+from superstep_compat.prebuilt.tool_node import (
+    InjectedState,
+    InjectedStore,
+    ToolNode,
+    ToolRuntime,
+    tools_condition,
+)
+from superstep_compat.prebuilt.tool_validator import ValidationNode
+
+__all__ = [
+    "InjectedState",
+    "InjectedStore",
+    "ToolNode",
+    "ToolRuntime",
+    "ValidationNode",
+    "create_react_agent",
+    "tools_condition",
+]

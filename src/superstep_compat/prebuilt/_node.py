@@ -1,0 +1,98 @@
+"""The base of the prebuilt nodes: a langchain-core `Runnable` that finds the run it is in.
+
+A graph node that is a `Runnable` is called as ``invoke(input, config)``; the prebuilt nodes
+also need the run's `Runtime` (store, context, stream writer). They find it through the
+façade's public ``superstep_compat.runtime.get_runtime()``, or under LangGraph's config key
+for it. Outside a run that is an error, as it is in LangGraph.
+
+Must never import: the engine (`superstep_core`) or the compiler.
+"""
+
+from __future__ import annotations
+
+import importlib
+from abc import abstractmethod
+from typing import Any
+
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables.config import ensure_config, run_in_executor
+
+__all__ = ["PrebuiltNode", "RunRuntime", "find_runtime"]
+
+_RUNTIME_CONFIG_KEY = "__pregel_runtime"
+"""Where LangGraph's executor puts the `Runtime` in ``config["configurable"]``."""
+
+
+class RunRuntime:
+    """The parts of the run's `Runtime` the prebuilt nodes read, with safe defaults when the
+    runtime object lacks one."""
+
+    __slots__ = ("context", "execution_info", "raw", "server_info", "store", "stream_writer")
+
+    def __init__(self, raw: Any) -> None:
+        self.raw = raw
+        self.context: Any = getattr(raw, "context", None)
+        self.store: Any = getattr(raw, "store", None)
+        writer = getattr(raw, "stream_writer", None)
+        self.stream_writer: Any = writer if callable(writer) else _no_writer
+        self.execution_info: Any = getattr(raw, "execution_info", None)
+        self.server_info: Any = getattr(raw, "server_info", None)
+
+
+def _no_writer(_chunk: Any) -> None:
+    return None
+
+
+def find_runtime(config: RunnableConfig) -> Any | None:
+    """The `Runtime` of the run ``config`` belongs to, or None outside a run."""
+    runtime = config.get("configurable", {}).get(_RUNTIME_CONFIG_KEY)
+    if runtime is not None:
+        return runtime
+    try:
+        module = importlib.import_module("superstep_compat.runtime")
+    except ImportError:
+        return None
+    get_runtime = getattr(module, "get_runtime", None)
+    if get_runtime is None:
+        return None
+    try:
+        return get_runtime()
+    except (RuntimeError, LookupError, KeyError):
+        return None
+
+
+class PrebuiltNode(Runnable[Any, Any]):
+    """A node that runs ``_call(input, config, runtime)`` (or ``_acall``) inside a run."""
+
+    def __init__(self, name: str, tags: list[str] | None = None) -> None:
+        self.name = name
+        self.tags = tags
+
+    def _prepare(self, config: RunnableConfig | None) -> tuple[RunnableConfig, RunRuntime]:
+        config = ensure_config(config)
+        if self.tags:
+            config["tags"] = [*config.get("tags", []), *self.tags]
+        raw = find_runtime(config)
+        if raw is None:
+            raise ValueError(f"Missing required config key 'N/A' for '{self.name}'.")
+        return config, RunRuntime(raw)
+
+    def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        """Run the node on ``input``; only valid inside a graph run."""
+        config, runtime = self._prepare(config)
+        return self._call(input, config, runtime)
+
+    async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        """Async `invoke`."""
+        config, runtime = self._prepare(config)
+        return await self._acall(input, config, runtime)
+
+    @abstractmethod
+    def _call(self, input: Any, config: RunnableConfig, runtime: RunRuntime) -> Any:
+        """The node's work."""
+
+    async def _acall(self, input: Any, config: RunnableConfig, runtime: RunRuntime) -> Any:
+        return await run_in_executor(config, self._call, input, config, runtime)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}<{self.name}>"
