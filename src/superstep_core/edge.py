@@ -102,7 +102,9 @@ class FailFast:
 
 @dataclass(frozen=True, slots=True)
 class ContinueWithSuccesses:
-    """A failed source counts as resolved; the join fires if enough sources succeeded."""
+    """A failed source counts as resolved: the join fires with the successful outputs once
+    the fire policy is met by the sources that did not fail (``join_all`` waits for every
+    source to succeed or fail; it does not fire when none succeeded)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +114,9 @@ class WaitForAllThenFail:
 
 @dataclass(frozen=True, slots=True)
 class RouteFailuresTo:
-    """Activate ``node`` with the failure (a `JoinFailure` payload) and treat the source as
-    resolved; the join fires if enough sources succeeded."""
+    """Activate ``node`` with the failure (a `JoinFailure` payload) instead: the failure path
+    replaces the success path, so the join fires only if its policy is still met by
+    successes alone (a ``join_all`` with a failed source does not fire)."""
 
     node: str
 

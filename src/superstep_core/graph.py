@@ -43,8 +43,9 @@ __all__ = ["CompiledGraph", "Graph", "NodeSpec"]
 @dataclass(frozen=True, slots=True)
 class NodeSpec:
     """A node: its key; its reducer; the channels it may write (``None``: any declared
-    channel); the nodes it may `Activate`/`Spawn` by control action (``None``: any node, but
-    then reachability through them is unknown at compile time); its retry policy; and
+    channel); the nodes it may `Activate`/`Spawn` by control action (``None``: any node;
+    reachability is then unknown, so a node reached only that way must be listed to pass
+    validation); its retry policy; and
     whether activations requested for it in one superstep coalesce into one (``coalesce``:
     LangGraph's "a node runs once per step"); ``defer``: its activations wait until nothing
     else is queued or awaited (LangGraph's ``defer=True``)."""

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from superstep_core import (
     Activate,
     Activated,
@@ -194,12 +192,6 @@ def test_continue_with_successes_does_not_fail_the_execution() -> None:
     assert ex.values["got"] == ({"a": "A"},)
 
 
-@pytest.mark.xfail(
-    reason="design question: join_all + ContinueWithSuccesses with a failed source resolves "
-    "the barrier without firing and without failing (the target silently never runs); "
-    "'continue with successes' suggests firing with the successful outputs",
-    strict=True,
-)
 def test_join_all_continue_with_successes_fires_with_the_successes_once_all_resolved() -> None:
     g = _staggered(a=completes("A"), b=fails())
     g.join_all("both", ["a", "b"], "t", on_failure=ContinueWithSuccesses())

@@ -65,6 +65,8 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
         if target != END:
             g.connect(source, target)
     for sources, target in sorted(spec.waiting_edges):
+        if target == END:
+            continue
         g.join_all(
             f"join:{'+'.join(sources)}:{target}", list(sources), target, on_incomplete="keep"
         )
@@ -94,7 +96,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         self.store = store
         self.debug = debug
         self.name = name or "LangGraph"
-        self.stream_mode = "values"
+        self.stream_mode = "updates"  # stream()'s default; invoke() defaults to "values"
         self.interrupt_before_nodes = _breakpoints(interrupt_before)
         self.interrupt_after_nodes = _breakpoints(interrupt_after)
         channel_strategies = {k: engine_channel(c) for k, c in self.spec.channels.items()}

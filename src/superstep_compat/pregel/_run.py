@@ -151,7 +151,9 @@ class GraphRun:
         elif inp is None:
             if record is None:
                 raise EmptyInputError("Received no input for __start__")
-            if requested_id is not None and (record.next or ex.queue):
+            latest = self.saver.load(self.thread_id, self.ns, None) if self.saver else None
+            replaying = latest is not None and latest.checkpoint_id != record.checkpoint_id
+            if requested_id is not None and replaying and (record.next or ex.queue):
                 events.extend(self._checkpoint(ex, "fork", next_=record.next, values=record.values))
         else:
             events.extend(self._checkpoint(ex, "input", next_=(START,), values=self._values(ex)))

@@ -247,10 +247,13 @@ class TaskRunner:
                     return self._finish_async(pending, node, values, run, hook)
                 result = action.invoke(state, config)
             elif node.is_async:
-                coro = action(state, **kwargs)
-                if in_loop:
-                    return self._finish_async(coro, node, values, run, hook)
-                result = asyncio.run(_with_context(coro, config, hook, run))
+                if not in_loop:
+                    raise TypeError(
+                        f'No synchronous function provided to "{node.name}".\nEither '
+                        "initialize with a synchronous function or invoke via the async API "
+                        "(ainvoke, astream, etc.)"
+                    )
+                return self._finish_async(action(state, **kwargs), node, values, run, hook)
             else:
                 result = action(state, **kwargs)
             outcome = self._outcome(node, result, values, run)

@@ -29,10 +29,11 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field, PrivateAttr, SecretStr
 
-from superstep_core.llm.codec import CallOptions, Codec, ResponseFormat
+from superstep_core.llm.codec import CallOptions, Codec
 from superstep_core.llm.codecs import codec_for
 from superstep_core.llm.http import HttpRequest
 from superstep_core.llm.messages import to_tool_specs
+from superstep_core.llm.options import number, response_format, tool_choice
 from superstep_core.llm.providers import PROVIDERS, Resolution, ResolveInput, resolve
 from superstep_core.llm.sending import Sender
 from superstep_core.llm.structured import structured_runnable
@@ -71,7 +72,8 @@ class ChatModel(BaseChatModel):
     ``streaming`` (make ``invoke`` stream internally); credentials ``api_key`` (else the
     provider's environment variable); ``base_url``; provider settings ``region``,
     ``project``, ``api_version``, ``deployment``, ``project_id``, ``space_id``,
-    ``anthropic_version``, ``use_responses_api``; ``default_headers``; ``extra_body``
+    ``anthropic_version``, ``use_responses_api``, ``token_url`` (watsonx IAM endpoint);
+    ``default_headers``; ``extra_body``
     (merged into every JSON body); the I/O seam ``http_client`` / ``async_http_client``
     (``httpx`` clients, or ``httpx2`` clients for the SDK-backed providers) or ``transport``;
     ``replies`` for the ``mock`` provider. Raises `MissingCredentialsError` /
@@ -98,7 +100,8 @@ class ChatModel(BaseChatModel):
     space_id: str | None = None
     anthropic_version: str | None = None
     use_responses_api: bool | None = None
-    default_headers: dict[str, str] | None = Field(default=None, repr=False)
+    token_url: str | None = None
+    default_headers: dict[str, str] | None = Field(default=None, exclude=True, repr=False)
     extra_body: dict[str, Any] | None = None
     replies: list[Any] | None = None
     http_client: Any = Field(default=None, exclude=True, repr=False)
@@ -140,6 +143,7 @@ class ChatModel(BaseChatModel):
             space_id=self.space_id,
             anthropic_version=self.anthropic_version,
             use_responses_api=self.use_responses_api,
+            token_url=self.token_url,
             default_headers=dict(self.default_headers or {}),
             **({"env": dict(self.env)} if self.env is not None else {}),
         )
@@ -224,19 +228,19 @@ class ChatModel(BaseChatModel):
         ``max_tokens``, ``stream``, ``extra_body``; any other key goes into the body)."""
         kwargs = {k: v for k, v in kwargs.items() if k not in _PASSED_THROUGH}
         tools = to_tool_specs(kwargs.pop("tools", None) or [])
-        choice, forced = _tool_choice(kwargs.pop("tool_choice", None))
+        choice, forced = tool_choice(kwargs.pop("tool_choice", None))
         fmt = kwargs.pop("response_format", None)
         extra = {**(self.extra_body or {}), **(kwargs.pop("extra_body", None) or {})}
         options = CallOptions(
             model=str(kwargs.pop("model", None) or self.model),
-            temperature=_number(kwargs.pop("temperature", self.temperature)),
+            temperature=number(kwargs.pop("temperature", self.temperature)),
             max_tokens=kwargs.pop("max_tokens", self.max_tokens),
             stop=tuple(stop or kwargs.pop("stop", None) or self.stop or ()),
             tools=tools,
             tool_choice=choice,
             forced_tool=forced,
             parallel_tool_calls=kwargs.pop("parallel_tool_calls", None),
-            response_format=_response_format(fmt),
+            response_format=response_format(fmt),
             stream=bool(kwargs.pop("stream", False)),
             extra_body={**extra, **kwargs},
         )
@@ -367,56 +371,20 @@ def _sdk_transport(sdk: str, model: ChatModel) -> Transport:
         "base_url": model._resolution.endpoint.base_url,
         "max_retries": 0,
     }
+    http_client, async_http_client = model.http_client, model.async_http_client
     if sdk == "anthropic":
         import anthropic
 
-        sync_client: Any = anthropic.Anthropic(**common, http_client=model.http_client)
-        async_client: Any = anthropic.AsyncAnthropic(**common, http_client=model.async_http_client)
-    else:
-        import openai
+        return SDKTransport(
+            factory=lambda: anthropic.Anthropic(**common, http_client=http_client),
+            async_factory=lambda: anthropic.AsyncAnthropic(**common, http_client=async_http_client),
+        )
+    import openai
 
-        sync_client = openai.OpenAI(**common, http_client=model.http_client)
-        async_client = openai.AsyncOpenAI(**common, http_client=model.async_http_client)
-    return SDKTransport(sync_client, async_client)
-
-
-def _number(value: float | None) -> float | None:
-    # pydantic turns ``temperature=0`` into 0.0; send integral values as JSON integers so
-    # the body is byte-identical to what the caller wrote (``0``, not ``0.0``).
-    if value is not None and float(value).is_integer():
-        return int(value)
-    return value
-
-
-def _tool_choice(value: Any) -> tuple[Any, str | None]:
-    if value is None or value is False:
-        return None, None
-    if value is True or value in ("any", "required"):
-        return "required", None
-    if value in ("auto", "none"):
-        return value, None
-    if isinstance(value, Mapping):
-        function = value.get("function")
-        name = function.get("name") if isinstance(function, Mapping) else value.get("name")
-        return None, str(name)
-    return None, str(value)
-
-
-def _response_format(value: Any) -> ResponseFormat | None:
-    if value is None or isinstance(value, ResponseFormat):
-        return value
-    if isinstance(value, Mapping):
-        if value.get("type") == "json_object":
-            return ResponseFormat("json_object")
-        inner = value.get("json_schema") if value.get("type") == "json_schema" else value
-        if isinstance(inner, Mapping) and "schema" in inner:
-            return ResponseFormat(
-                "json_schema",
-                str(inner.get("name") or "response"),
-                inner["schema"],
-                inner.get("strict"),
-            )
-    raise ValueError(f"unsupported response_format {value!r}")
+    return SDKTransport(
+        factory=lambda: openai.OpenAI(**common, http_client=http_client),
+        async_factory=lambda: openai.AsyncOpenAI(**common, http_client=async_http_client),
+    )
 
 
 def _result(message: AIMessageChunk) -> ChatResult:

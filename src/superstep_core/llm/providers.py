@@ -175,6 +175,7 @@ class ResolveInput:
     space_id: str | None = None
     anthropic_version: str | None = None
     use_responses_api: bool | None = None
+    token_url: str | None = None
     default_headers: Mapping[str, str] = field(default_factory=dict)
     env: Mapping[str, str] = field(default_factory=lambda: dict(os.environ))
 
@@ -280,7 +281,7 @@ def resolve(key: str, given: ResolveInput) -> Resolution:
             headers = {"Authorization": f"Bearer {token}"}
         elif api_key:
             test = ".test." in base or "test.cloud.ibm.com" in base
-            auth = IamTokenAuth(api_key, IAM_TEST_URL if test else IAM_URL)
+            auth = IamTokenAuth(api_key, given.token_url or (IAM_TEST_URL if test else IAM_URL))
         else:
             raise MissingCredentialsError(key, row.key_env)
     else:

@@ -112,7 +112,19 @@ class Sender:
     # ---- sync -----------------------------------------------------------------------------
 
     def _prepare(self, request: HttpRequest) -> HttpRequest:
-        return request if self.auth is None else self.auth.prepare(request, self.transport)
+        # A token exchange is a request of its own, with its own retry budget.
+        attempt = 0
+        while True:
+            try:
+                return request if self.auth is None else self.auth.prepare(request, self.transport)
+            except TransportFailure as exc:
+                error: ProviderResponseError = RetryableLLMError(self.provider, 0, str(exc))
+            except ProviderResponseError as exc:
+                error = exc
+            if self._give_up(attempt, error):
+                raise error
+            (self._sleep or time.sleep)(self._wait(attempt, error))
+            attempt += 1
 
     def send(self, request: HttpRequest) -> Any:
         """Send, retry as allowed, and return the decoded JSON reply."""
@@ -122,6 +134,8 @@ class Sender:
                 response = self.transport.send(self._prepare(request), self.timeout)
             except TransportFailure as exc:
                 error: ProviderResponseError = RetryableLLMError(self.provider, 0, str(exc))
+            except ProviderResponseError as exc:  # from a token exchange
+                error = exc
             else:
                 if response.status < 300:
                     return self._ok(response)
@@ -171,7 +185,20 @@ class Sender:
     # ---- async ----------------------------------------------------------------------------
 
     async def _aprepare(self, request: HttpRequest) -> HttpRequest:
-        return request if self.auth is None else await self.auth.aprepare(request, self.transport)
+        attempt = 0
+        while True:
+            try:
+                if self.auth is None:
+                    return request
+                return await self.auth.aprepare(request, self.transport)
+            except TransportFailure as exc:
+                error: ProviderResponseError = RetryableLLMError(self.provider, 0, str(exc))
+            except ProviderResponseError as exc:
+                error = exc
+            if self._give_up(attempt, error):
+                raise error
+            await self._asleep(self._wait(attempt, error))
+            attempt += 1
 
     async def _asleep(self, seconds: float) -> None:
         if self._sleep is not None:
@@ -187,6 +214,8 @@ class Sender:
                 response = await self.transport.asend(await self._aprepare(request), self.timeout)
             except TransportFailure as exc:
                 error: ProviderResponseError = RetryableLLMError(self.provider, 0, str(exc))
+            except ProviderResponseError as exc:  # from a token exchange
+                error = exc
             else:
                 if response.status < 300:
                     return self._ok(response)

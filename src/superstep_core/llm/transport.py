@@ -19,7 +19,7 @@ Must never import the runtime, the host or `superstep_compat`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import (
     AbstractAsyncContextManager,
     AbstractContextManager,
@@ -221,9 +221,33 @@ class SDKTransport(Transport):
     contributes its HTTP stack (``httpx2``), user agent and platform headers; our request
     contributes the URL, the auth headers and the exact body bytes."""
 
-    def __init__(self, client: Any = None, async_client: Any = None) -> None:
-        self.client = client
-        self.async_client = async_client
+    def __init__(
+        self,
+        client: Any = None,
+        async_client: Any = None,
+        *,
+        factory: Callable[[], Any] | None = None,
+        async_factory: Callable[[], Any] | None = None,
+    ) -> None:
+        # SDK clients are built on first use: building one loads TLS state (~0.1 s).
+        self._client = client
+        self._async_client = async_client
+        self._factory = factory
+        self._async_factory = async_factory
+
+    @property
+    def client(self) -> Any:
+        """The sync SDK client (built lazily by the factory)."""
+        if self._client is None and self._factory is not None:
+            self._client = self._factory()
+        return self._client
+
+    @property
+    def async_client(self) -> Any:
+        """The async SDK client (built lazily by the factory)."""
+        if self._async_client is None and self._async_factory is not None:
+            self._async_client = self._async_factory()
+        return self._async_client
 
     @staticmethod
     def _options(request: HttpRequest, timeout: float | None) -> Any:

@@ -693,6 +693,10 @@ class Execution:
             barrier.failed.add(inst.node)
         out: list[tuple[str, tuple[int, ...], Any, int, str]] = []
         needed = join.fire.needed(len(join.sources))
+        if isinstance(join.on_failure, ContinueWithSuccesses) and barrier.completed:
+            # Failed sources count as resolved: fire with the successes once the policy can
+            # be met by the sources that did not fail.
+            needed = min(needed, len(join.sources) - len(barrier.failed))
         held = isinstance(join.on_failure, WaitForAllThenFail) and bool(barrier.failed)
         if not barrier.fired and not held and len(barrier.completed) >= needed:
             barrier.fired = True
