@@ -34,6 +34,7 @@ class TaskRecord:
     error: str | None = None
     interrupts: tuple[Any, ...] = ()
     result: Any = None
+    state_ns: str = ""  # the checkpoint namespace of a subgraph this task runs
 
 
 @dataclass

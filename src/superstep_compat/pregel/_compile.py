@@ -76,6 +76,8 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
 class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
     """A compiled `StateGraph`: a langchain-core `Runnable` with LangGraph's Pregel API."""
 
+    is_superstep_graph = True  # lets a parent graph's task recognise a subgraph
+
     def __init__(
         self,
         builder: Any,
@@ -224,7 +226,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
             return [
                 _shape(ns, mode, data, single, False, "v1")
                 for ns, mode, data in run.events()
-                if mode in modes
+                if mode in modes and not ns
             ]
         for _ in run.events():
             pass
@@ -259,7 +261,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
             return [
                 _shape(ns, mode, data, single, False, "v1")
                 async for ns, mode, data in run.aevents()
-                if mode in modes
+                if mode in modes and not ns
             ]
         async for _ in run.aevents():
             pass

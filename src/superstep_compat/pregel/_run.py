@@ -28,10 +28,18 @@ from superstep_compat.checkpoint.base import (
 from superstep_compat.errors import (
     EmptyInputError,
     ErrorCode,
+    GraphInterrupt,
     GraphRecursionError,
     create_error_message,
 )
-from superstep_compat.pregel._task import RunContext, TaskOutcome, _now, task_uuid
+from superstep_compat.pregel._task import (
+    CHILD_KEY,
+    ChildLink,
+    RunContext,
+    TaskOutcome,
+    _now,
+    task_uuid,
+)
 from superstep_compat.types import Command, Interrupt
 from superstep_core.host import AsyncHost, Host
 from superstep_core.node import Activated, EffectCompleted, External
@@ -74,11 +82,14 @@ class GraphRun:
         context: Any = None,
         interrupt_before: Sequence[str] | str | None = None,
         interrupt_after: Sequence[str] | str | None = None,
+        subgraphs: bool = False,
     ) -> None:
         self.graph = graph
         self.input = input
         self.config = dict(config)
-        self.modes = frozenset(modes)
+        self.link: ChildLink | None = (self.config.get("configurable") or {}).get(CHILD_KEY)
+        self.subgraphs = subgraphs or (self.link is not None and self.link.subgraphs)
+        self.modes = frozenset(modes) | (self.link.modes if self.link is not None else frozenset())
         self.context = context
         self.before = _names(interrupt_before, graph.interrupt_before_nodes)
         self.after = _names(interrupt_after, graph.interrupt_after_nodes)
@@ -86,6 +97,8 @@ class GraphRun:
         self.thread_id: str | None = configurable.get("thread_id")
         self.ns: str = configurable.get("checkpoint_ns", "") or ""
         self.saver: BaseCheckpointSaver | None = graph.saver_for(self.config)
+        if self.saver is None and self.link is not None and graph.checkpointer is None:
+            self.saver = self.link.saver  # a subgraph keeps its checkpoints in the parent's saver
         if self.saver is not None and self.thread_id is None:
             raise ValueError(
                 "Checkpointer requires one or more of the following 'configurable' keys: "
@@ -104,9 +117,9 @@ class GraphRun:
 
     # --- stream plumbing -----------------------------------------------------------------
 
-    def _emit_transient(self, mode: str, data: Any) -> None:
+    def _emit_transient(self, mode: str, data: Any, ns: tuple[str, ...] = ()) -> None:
         with self._pending_lock:
-            self.pending.append(((), mode, data))
+            self.pending.append((ns, mode, data))
 
     def _drain(self) -> list[Event]:
         with self._pending_lock:
@@ -125,6 +138,8 @@ class GraphRun:
             emit=self._emit_transient,
             stream_modes=self.modes,
             checkpoint_ns=self.ns,
+            saver=self.saver,
+            subgraphs=self.subgraphs,
         )
 
     def _prepare(self) -> tuple[Execution, list[Event]]:
@@ -142,6 +157,8 @@ class GraphRun:
         else:
             ex = Execution(graph.engine, execution_id, record_trace=False)
         inp = self.input
+        if self.link is not None and self.link.resume and record is not None and ex.interrupts:
+            inp = Command(resume=self.link.resume[-1])  # the parent's answer to our interrupt
         if isinstance(inp, Command) and inp.resume is not None:
             self._resume(ex, inp.resume)
             if inp.update is not None or inp.goto:
@@ -151,7 +168,7 @@ class GraphRun:
         elif inp is None:
             if record is None:
                 raise EmptyInputError("Received no input for __start__")
-            latest = self.saver.load(self.thread_id, self.ns, None) if self.saver else None
+            latest = self.saver.load(record.thread_id, self.ns, None) if self.saver else None
             replaying = latest is not None and latest.checkpoint_id != record.checkpoint_id
             if requested_id is not None and replaying and (record.next or ex.queue):
                 events.extend(self._checkpoint(ex, "fork", next_=record.next, values=record.values))
@@ -193,7 +210,32 @@ class GraphRun:
     # --- the loop --------------------------------------------------------------------------
 
     def events(self) -> Iterator[Event]:
-        """Run to the end (or a breakpoint), yielding (namespace, mode, data) events."""
+        """Run to the end (or a breakpoint), yielding (namespace, mode, data) events. A
+        subgraph's run also forwards them to its parent's stream, and raises
+        `GraphInterrupt` when it stops on an interrupt, so the parent's task suspends."""
+        for event in self._events():
+            self._forward(event)
+            yield event
+        if self.link is not None and self.interrupts:
+            raise GraphInterrupt(tuple(self.interrupts))
+
+    async def aevents(self) -> AsyncIterator[Event]:
+        """`events` on asyncio: coroutine tasks are awaited on the running loop."""
+        async for event in self._aevents():
+            self._forward(event)
+            yield event
+        if self.link is not None and self.interrupts:
+            raise GraphInterrupt(tuple(self.interrupts))
+
+    def _forward(self, event: Event) -> None:
+        link = self.link
+        if link is None or link.emit is None or not link.subgraphs:
+            return
+        ns, mode, data = event
+        if mode in link.modes:
+            link.emit(mode, data, ns or tuple(link.ns.split("|")))  # type: ignore[call-arg]
+
+    def _events(self) -> Iterator[Event]:
         ex, events = self._prepare()
         self.start_step = self.step
         yield from events
@@ -212,8 +254,7 @@ class GraphRun:
         finally:
             host.close()
 
-    async def aevents(self) -> AsyncIterator[Event]:
-        """`events` on asyncio: coroutine tasks are awaited on the running loop."""
+    async def _aevents(self) -> AsyncIterator[Event]:
         ex, events = self._prepare()
         self.start_step = self.step
         for e in events:
@@ -493,10 +534,11 @@ class GraphRun:
         record = self.record
         if self.saver is None or record is None:
             return
-        by_name = {_node_of(aid): r.interrupts for aid, r in interrupted}
+        by_name = {_node_of(aid): r for aid, r in interrupted}
         for task in record.tasks:
             if task.name in by_name:
-                task.interrupts = tuple(by_name[task.name])
+                task.interrupts = tuple(by_name[task.name].interrupts)
+                task.state_ns = by_name[task.name].subgraph_ns
         record.interrupts = tuple(self.interrupts)
         record.engine = ex.snapshot()
         self.saver.save(record)

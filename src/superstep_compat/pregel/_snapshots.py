@@ -30,15 +30,29 @@ from superstep_core.runtime import Execution
 __all__ = ["SnapshotsMixin", "snapshot_of"]
 
 
-def snapshot_of(record: CheckpointRecord) -> StateSnapshot:
-    """The `StateSnapshot` of one saved checkpoint."""
+def snapshot_of(
+    record: CheckpointRecord,
+    saver: BaseCheckpointSaver | None = None,
+    *,
+    subgraphs: bool = False,
+) -> StateSnapshot:
+    """The `StateSnapshot` of one saved checkpoint. A task running a subgraph carries the
+    subgraph's own snapshot (``subgraphs=True``) or the config that names it."""
     parent = (
         None
         if record.parent_id is None
         else config_of(record.thread_id, record.checkpoint_ns, record.parent_id)
     )
     tasks = tuple(
-        PregelTask(t.id, t.name, t.path, t.error, tuple(t.interrupts), None, t.result)  # type: ignore[arg-type]
+        PregelTask(
+            t.id,
+            t.name,
+            t.path,
+            t.error,  # type: ignore[arg-type]
+            tuple(t.interrupts),
+            _task_state(record, t.state_ns, saver, subgraphs),
+            t.result,
+        )
         for t in record.tasks
     )
     return StateSnapshot(
@@ -53,6 +67,18 @@ def snapshot_of(record: CheckpointRecord) -> StateSnapshot:
         tasks=tasks,
         interrupts=tuple(record.interrupts),
     )
+
+
+def _task_state(
+    record: CheckpointRecord, ns: str, saver: BaseCheckpointSaver | None, subgraphs: bool
+) -> Any:
+    if not ns:
+        return None
+    if subgraphs and saver is not None:
+        child = saver.load(record.thread_id, ns, None)
+        if child is not None:
+            return snapshot_of(child, saver, subgraphs=True)
+    return {"configurable": {"thread_id": record.thread_id, "checkpoint_ns": ns}}
 
 
 class SnapshotsMixin:
@@ -84,7 +110,7 @@ class SnapshotsMixin:
         if record is None:
             empty = cast(RunnableConfig, {"configurable": dict(conf)})
             return StateSnapshot({}, (), empty, None, None, None, (), ())
-        return snapshot_of(record)
+        return snapshot_of(record, saver, subgraphs=subgraphs)
 
     async def aget_state(
         self, config: Mapping[str, Any], *, subgraphs: bool = False

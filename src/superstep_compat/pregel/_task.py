@@ -49,6 +49,7 @@ class TaskOutcome:
     skip_edges: bool = False
     parent_command: Command[Any] | None = None
     memo: dict[str, Any] | None = None
+    subgraph_ns: str = ""
 
 
 @dataclass
@@ -64,6 +65,8 @@ class RunContext:
     stream_modes: frozenset[str] = frozenset()
     checkpoint_ns: str = ""
     previous: Any = None
+    saver: Any = None
+    subgraphs: bool = False
 
 
 class _TaskContext:
@@ -78,6 +81,7 @@ class _TaskContext:
         # Results of work done inside this task (the functional API's @task calls), kept
         # in the activation's memory so a re-run after an interrupt does not redo them.
         self.memo: dict[str, Any] = {}
+        self.subgraph_ns = ""
 
     def interrupt(self, value: Any, response_schema: Any) -> Any:
         i = self.index
@@ -241,6 +245,13 @@ class TaskRunner:
         token_run = _current_run.set((run, config))
         try:
             action = node.action
+            subgraph_ns = ""
+            if getattr(action, "is_superstep_graph", False):
+                # A subgraph runs as a child execution in its own checkpoint namespace, with
+                # the parent's saver, stream and the answers to its pending interrupt.
+                subgraph_ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_id}")
+                config = _child_config(config, subgraph_ns, run, resume)
+                hook.subgraph_ns = subgraph_ns
             if hasattr(action, "invoke") and not inspect.isfunction(action):
                 if in_loop and hasattr(action, "ainvoke"):
                     pending = action.ainvoke(state, config)
@@ -256,9 +267,16 @@ class TaskRunner:
                 return self._finish_async(action(state, **kwargs), node, values, run, hook)
             else:
                 result = action(state, **kwargs)
-            outcome = self._outcome(node, result, values, run)
+        except ParentCommand as e:
+            # A subgraph's Command(graph=PARENT) is this node's result in this graph.
+            outcome = self._parent_command(node, e.args[0], values, run)
         except BaseException as e:
-            outcome = self._failure(node, e)
+            outcome = self._failure(node, e, hook.subgraph_ns)
+        else:
+            try:
+                outcome = self._outcome(node, result, values, run)
+            except BaseException as e:
+                outcome = self._failure(node, e)
         finally:
             _current_run.reset(token_run)
             task_context_var.reset(token_task)
@@ -276,19 +294,33 @@ class TaskRunner:
     ) -> TaskOutcome:
         try:
             result = await pending
-            outcome = self._outcome(node, result, values, run)
+        except ParentCommand as e:
+            outcome = self._parent_command(node, e.args[0], values, run)
         except BaseException as e:
-            outcome = self._failure(node, e)
+            outcome = self._failure(node, e, hook.subgraph_ns)
+        else:
+            try:
+                outcome = self._outcome(node, result, values, run)
+            except BaseException as e:
+                outcome = self._failure(node, e)
         outcome.memo = hook.memo or None
         return outcome
 
-    def _failure(self, node: NodeSpec, error: BaseException) -> TaskOutcome:
+    def _parent_command(
+        self, node: NodeSpec, command: Command[Any], values: Mapping[str, Any], run: RunContext
+    ) -> TaskOutcome:
+        written = node_writes(Command(update=command.update, goto=command.goto), self.channel_keys)
+        out = TaskOutcome(writes=written.writes)
+        out.update = _update_chunk(command, written.writes)
+        self._gotos(written.goto, out)
+        out.skip_edges = True
+        return out
+
+    def _failure(self, node: NodeSpec, error: BaseException, subgraph_ns: str = "") -> TaskOutcome:
         if isinstance(error, GraphInterrupt):
             interrupts = tuple(i for group in error.args for i in _as_tuple(group))
-            return TaskOutcome(interrupts=interrupts)
-        if isinstance(error, ParentCommand):
-            return TaskOutcome(parent_command=error.args[0])
-        if isinstance(error, GraphBubbleUp):
+            return TaskOutcome(interrupts=interrupts, subgraph_ns=subgraph_ns)
+        if isinstance(error, GraphBubbleUp):  # incl. ParentCommand from this graph's node
             return TaskOutcome(error=error)
         if not isinstance(error, Exception):
             raise error
@@ -405,6 +437,40 @@ class TaskRunner:
 
 
 _current_run: Any = __import__("contextvars").ContextVar("superstep_compat_run", default=None)
+
+
+CHILD_KEY = "__superstep_child"
+"""Configurable key carrying a child run's link to its parent (`ChildLink`)."""
+
+
+@dataclass
+class ChildLink:
+    """What a subgraph's run inherits from the task that runs it."""
+
+    saver: Any
+    resume: list[Any]
+    emit: Callable[[str, Any], None] | None
+    modes: frozenset[str]
+    subgraphs: bool
+    ns: str
+
+
+def _join_ns(parent: str, child: str) -> str:
+    return f"{parent}|{child}" if parent else child
+
+
+def _child_config(
+    config: dict[str, Any], ns: str, run: RunContext, resume: Sequence[Any]
+) -> dict[str, Any]:
+    child = dict(config)
+    configurable = dict(child.get("configurable") or {})
+    configurable["checkpoint_ns"] = ns
+    configurable.pop("checkpoint_id", None)
+    configurable[CHILD_KEY] = ChildLink(
+        run.saver, list(resume), run.emit, run.stream_modes, run.subgraphs, ns
+    )
+    child["configurable"] = configurable
+    return child
 
 
 def task_uuid(run: RunContext, activation_id: str) -> str:
