@@ -12,14 +12,14 @@ from collections.abc import AsyncIterator, Iterator, Mapping
 from typing import Any
 
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import ensure_config
+from langchain_core.runnables.config import ensure_config, var_child_runnable_config
 
 from superstep_compat._internal._constants import END, START
 from superstep_compat.checkpoint.base import BaseCheckpointSaver
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._node import task_node
-from superstep_compat.pregel._run import INPUT_EVENT, GraphRun
+from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, INPUT_EVENT, GraphRun
 from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.types import GraphOutput, Interrupt
@@ -130,7 +130,12 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         return saver  # type: ignore[no-any-return]
 
     def _config(self, config: RunnableConfig | None) -> dict[str, Any]:
-        return dict(ensure_config(config))
+        merged = dict(ensure_config(config))
+        given = config or {}
+        parent = var_child_runnable_config.get() or {}
+        if "recursion_limit" not in given and "recursion_limit" not in parent:
+            merged["recursion_limit"] = DEFAULT_RECURSION_LIMIT  # not langchain's 25
+        return merged
 
     def stream(  # type: ignore[override]
         self,
@@ -159,9 +164,10 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
+            subgraphs=subgraphs,
         )
         for ns, mode, data in run.events():
-            if mode in modes:
+            if mode in modes and (subgraphs or not ns):
                 yield _shape(ns, mode, data, single, subgraphs, version)
 
     async def astream(  # type: ignore[override]
@@ -190,9 +196,10 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
+            subgraphs=subgraphs,
         )
         async for ns, mode, data in run.aevents():
-            if mode in modes:
+            if mode in modes and (subgraphs or not ns):
                 yield _shape(ns, mode, data, single, subgraphs, version)
 
     def invoke(  # type: ignore[override]

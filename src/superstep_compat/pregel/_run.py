@@ -61,9 +61,9 @@ def new_checkpoint_id() -> str:
     with _id_lock:
         now = max(time.time_ns() // 1000, _last_id[0] + 1)
         _last_id[0] = now
-    h = f"{now:016x}{uuid.uuid4().hex[:16]}"
-    return f"{h[:8]}-{h[8:12]}-6{h[13:16]}-8{h[17:20]}-{h[20:32]}"
-
+    t = f"{now:015x}"  # 15 hex digits of microseconds, all kept: ids sort by time
+    r = uuid.uuid4().hex
+    return f"{t[:8]}-{t[8:12]}-6{t[12:15]}-8{r[:3]}-{r[3:15]}"
 
 Event = tuple[tuple[str, ...], str, Any]
 """(namespace, stream mode, data)."""

@@ -1,0 +1,486 @@
+"""`@entrypoint`: a function of one input becomes a one-node graph on the engine.
+
+The graph has LangGraph's channels for the functional API: ``__start__`` (the input),
+``__end__`` (the last return value: what `invoke` returns and `get_state().values` shows) and
+``__previous__`` (what the next call on the thread receives as ``previous``). The input event
+activates the node directly, so a call is one LangGraph step: an "input" checkpoint at step
+-1 whose next task is the function, then a "loop" checkpoint at step 0.
+
+The driver is the façade's `GraphRun`; this module only projects its dict-shaped values onto
+the single return value and adds the chunks LangGraph emits around interrupts and resumes.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from langchain_core.runnables import RunnableConfig
+
+from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._policies import coerce_timeout_policy
+from superstep_compat.channels.last_value import LastValue
+from superstep_compat.errors import UnknownInterruptError
+from superstep_compat.func._runner import (
+    END_CHANNEL,
+    PREVIOUS_CHANNEL,
+    START_CHANNEL,
+    EntrypointRunner,
+    entry_node,
+)
+from superstep_compat.graph._spec import (
+    BranchSpec,
+    GraphSpec,
+    NodeSpec,
+    injectable_params,
+    is_async,
+)
+from superstep_compat.pregel._channels import engine_channel
+from superstep_compat.pregel._compile import CompiledStateGraph, _modes, _shape
+from superstep_compat.pregel._run import INPUT_EVENT, Event, GraphRun
+from superstep_compat.types import (
+    CachePolicy,
+    Command,
+    GraphOutput,
+    RetryPolicy,
+    StateSnapshot,
+    TimeoutPolicy,
+)
+from superstep_compat.warnings import LangGraphDeprecatedSinceV10
+from superstep_core.graph import CompiledGraph, Graph
+from superstep_core.node import RetryPolicy as EngineRetryPolicy
+
+__all__ = ["EntrypointGraph", "entrypoint"]
+
+R = TypeVar("R")
+S = TypeVar("S")
+ContextT = TypeVar("ContextT")
+INTERRUPT = "__interrupt__"
+
+
+class entrypoint(Generic[ContextT]):
+    """Decorator: ``@entrypoint(checkpointer=...)`` turns a function of one positional input
+    into a runnable graph (`EntrypointGraph`) named "LangGraph" whose node is the function.
+
+    The function may declare the keyword parameters ``previous`` (its return value, or the
+    ``save`` of `entrypoint.final`, from the last call on the thread), ``config``,
+    ``writer``, ``store`` and ``runtime``.
+    """
+
+    def __init__(
+        self,
+        checkpointer: Any = None,
+        store: Any = None,
+        cache: Any = None,
+        context_schema: type[ContextT] | None = None,
+        cache_policy: CachePolicy[Any] | None = None,
+        retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
+        timeout: Any = None,
+        **kwargs: Any,
+    ) -> None:
+        if "config_schema" in kwargs:
+            warnings.warn(
+                "`config_schema` is deprecated and will be removed. Please use "
+                "`context_schema` instead.",
+                LangGraphDeprecatedSinceV10,
+                stacklevel=2,
+            )
+            context_schema = context_schema or kwargs["config_schema"]
+        self.checkpointer = checkpointer
+        self.store = store
+        self.cache = cache
+        self.context_schema = context_schema
+        self.cache_policy = cache_policy
+        self.retry_policy = retry_policy
+        self.timeout: TimeoutPolicy | None = coerce_timeout_policy(timeout)
+
+    @dataclass
+    class final(Generic[R, S]):
+        """Return ``value`` to the caller and save ``save`` as the next call's ``previous``."""
+
+        value: R
+        save: S
+
+    def __call__(self, func: Callable[..., Any]) -> EntrypointGraph:
+        return EntrypointGraph(
+            func,
+            checkpointer=self.checkpointer,
+            store=self.store,
+            cache=self.cache,
+            context_schema=self.context_schema,
+            cache_policy=self.cache_policy,
+            retry_policy=self.retry_policy,
+            timeout=self.timeout,
+        )
+
+
+@dataclass
+class _Builder:
+    """What `CompiledStateGraph` reads from a builder: the spec, and the drawing's parts."""
+
+    graph_spec: GraphSpec
+    nodes: dict[str, NodeSpec]
+    edges: set[tuple[str, str]]
+    waiting_edges: set[tuple[tuple[str, ...], str]]
+    branches: dict[str, dict[str, BranchSpec]]
+
+    def spec(self) -> GraphSpec:
+        return self.graph_spec
+
+
+def _retry_tuple(policy: RetryPolicy | Sequence[RetryPolicy] | None) -> tuple[RetryPolicy, ...]:
+    if policy is None:
+        return ()
+    if isinstance(policy, RetryPolicy):
+        return (policy,)
+    return tuple(policy)
+
+
+def _spec(func: Callable[..., Any], name: str, **options: Any) -> GraphSpec:
+    node = NodeSpec(
+        name=name,
+        action=func,
+        input_schema=Any,
+        retry_policy=_retry_tuple(options["retry_policy"]) or None,
+        cache_policy=options["cache_policy"],
+        timeout=options["timeout"],
+        is_async=is_async(func),
+        accepts=injectable_params(func),
+    )
+    channels: dict[str, Any] = {
+        START_CHANNEL: LastValue(Any, START_CHANNEL),
+        END_CHANNEL: LastValue(Any, END_CHANNEL),
+        PREVIOUS_CHANNEL: LastValue(Any, PREVIOUS_CHANNEL),
+    }
+    return GraphSpec(
+        state_schema=Any,
+        input_schema=Any,
+        output_schema=Any,
+        context_schema=options["context_schema"],
+        channels=channels,
+        managed={},
+        schemas={},
+        nodes={name: node},
+        edges=frozenset({(START, name)}),
+        waiting_edges=frozenset(),
+        branches={},
+    )
+
+
+def _engine(spec: GraphSpec, runner: EntrypointRunner, name: str) -> CompiledGraph:
+    """One engine node, activated by the input event itself (no separate START step)."""
+    node = runner.node
+    policy = (node.retry_policy or (None,))[0]
+    retry = (
+        None
+        if policy is None
+        else EngineRetryPolicy(
+            max_attempts=policy.max_attempts,
+            initial_interval=policy.initial_interval,
+            backoff_factor=policy.backoff_factor,
+            max_interval=policy.max_interval,
+        )
+    )
+    g = Graph(name, version="langgraph-func")
+    g.with_channels({key: engine_channel(ch) for key, ch in spec.channels.items()})
+    g.add_node(
+        node.name,
+        entry_node(runner),
+        may_activate=(),
+        retry=retry,
+        coalesce=True,
+    )
+    g.route(INPUT_EVENT, None, node.name)
+    return g.compile()
+
+
+class EntrypointGraph(CompiledStateGraph):
+    """The `Pregel` an `@entrypoint` returns: invoke / stream / get_state over one node."""
+
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        *,
+        checkpointer: Any = None,
+        store: Any = None,
+        cache: Any = None,
+        context_schema: Any = None,
+        cache_policy: CachePolicy[Any] | None = None,
+        retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
+        timeout: TimeoutPolicy | None = None,
+    ) -> None:
+        name = str(getattr(func, "__name__", type(func).__name__))
+        spec = _spec(
+            func,
+            name,
+            context_schema=context_schema,
+            cache_policy=cache_policy,
+            retry_policy=retry_policy,
+            timeout=timeout,
+        )
+        drawn_end = BranchSpec(source=name, name="return", path=None, ends={END: END})
+        builder = _Builder(
+            spec, dict(spec.nodes), {(START, name)}, set(), {name: {"return": drawn_end}}
+        )
+        super().__init__(builder, checkpointer=checkpointer, cache=cache, store=store)
+        self.func = func
+        self.node_name = name
+        self.context_schema = context_schema
+        durable = checkpointer is not None and not isinstance(checkpointer, bool)
+        strategies = {key: engine_channel(ch) for key, ch in spec.channels.items()}
+        self.runner = EntrypointRunner(
+            spec, strategies, durable=durable, cache=cache, final_type=entrypoint.final
+        )
+        self.engine = _engine(spec, self.runner, self.name or "LangGraph")
+        self.nodes = dict(spec.nodes)
+        self.output_channels = (END_CHANNEL,)
+        self.state_channels = (END_CHANNEL,)
+        self.input_channels = START_CHANNEL
+        self.stream_channels = END_CHANNEL
+        self.stream_mode = "updates"
+
+    # --- running -------------------------------------------------------------------------
+
+    def _start(
+        self, input: Any, config: RunnableConfig | None, modes: Iterable[str], **kw: Any
+    ) -> _Run:
+        wanted = {*modes, "values", "updates"}
+        return _Run(
+            self, input, self._config(config), modes=sorted(wanted), context=kw.get("context")
+        )
+
+    def stream(  # type: ignore[override]
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        stream_mode: Any = None,
+        subgraphs: bool = False,
+        version: str = "v1",
+        **kwargs: Any,
+    ) -> Iterator[Any]:
+        """Yield chunks in LangGraph's shapes; the default mode is "updates"."""
+        modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
+        run = self._start(input, config, modes, context=context)
+        for ns, mode, data in run.chunks():
+            if mode in modes:
+                yield _shape(ns, mode, data, single, subgraphs, version)
+
+    async def astream(  # type: ignore[override]
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        stream_mode: Any = None,
+        subgraphs: bool = False,
+        version: str = "v1",
+        **kwargs: Any,
+    ) -> AsyncIterator[Any]:
+        modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
+        run = self._start(input, config, modes, context=context)
+        async for ns, mode, data in run.achunks():
+            if mode in modes:
+                yield _shape(ns, mode, data, single, subgraphs, version)
+
+    def invoke(
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        stream_mode: Any = "values",
+        version: str = "v1",
+        **kwargs: Any,
+    ) -> Any:
+        """The return value (with ``__interrupt__`` when the run stopped at an interrupt);
+        with ``stream_mode`` other than "values", the list of chunks."""
+        if stream_mode != "values":
+            return list(self.stream(input, config, context=context, stream_mode=stream_mode))
+        run = self._start(input, config, ("values",), context=context)
+        latest = _Latest()
+        for event in run.chunks():
+            latest.see(event)
+        return latest.output(run, version)
+
+    async def ainvoke(
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        context: Any = None,
+        stream_mode: Any = "values",
+        version: str = "v1",
+        **kwargs: Any,
+    ) -> Any:
+        if stream_mode != "values":
+            return [
+                c
+                async for c in self.astream(input, config, context=context, stream_mode=stream_mode)
+            ]
+        run = self._start(input, config, ("values",), context=context)
+        latest = _Latest()
+        async for event in run.achunks():
+            latest.see(event)
+        return latest.output(run, version)
+
+    # --- state views ---------------------------------------------------------------------
+
+    def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
+        """The thread's latest checkpoint; ``values`` is the last return value (or None)."""
+        return _returned(super().get_state(config, subgraphs=subgraphs))
+
+    def get_state_history(
+        self,
+        config: Mapping[str, Any],
+        *,
+        filter: Mapping[str, Any] | None = None,
+        before: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+    ) -> Iterator[StateSnapshot]:
+        """Checkpoints newest first, each with the return value as ``values``."""
+        for snapshot in super().get_state_history(
+            config, filter=filter, before=before, limit=limit
+        ):
+            yield _returned(snapshot)
+
+    def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
+        base = name or self.name or "LangGraph"
+        return f"{base}{suffix}" if suffix else base
+
+    def __repr__(self) -> str:
+        return f"<EntrypointGraph {self.node_name}>"
+
+
+def _returned(snapshot: StateSnapshot) -> StateSnapshot:
+    values = snapshot.values
+    value = values.get(END_CHANNEL) if isinstance(values, Mapping) else values
+    return snapshot._replace(values=value)
+
+
+class _Run(GraphRun):
+    """`GraphRun` with the functional API's input checkpoint and chunk projection."""
+
+    graph: EntrypointGraph
+
+    def __init__(self, graph: EntrypointGraph, input: Any, config: Any, **kw: Any) -> None:
+        super().__init__(graph, input, config, **kw)
+        self.current: Any = None
+        self.held: list[Event] = []
+
+    def chunks(self) -> Iterator[Event]:
+        """The projected events of the whole run."""
+        yield from self.project(self.events())
+        yield from self._release()
+
+    async def achunks(self) -> AsyncIterator[Event]:
+        async for event in self.aevents():
+            for projected in self.project((event,)):
+                yield projected
+        for projected in self._release():
+            yield projected
+
+    def _checkpoint(self, ex: Any, source: str, **kw: Any) -> Any:
+        if source == "input":
+            kw["next_"] = (self.graph.node_name,)
+        return super()._checkpoint(ex, source, **kw)
+
+    def _prepare(self) -> tuple[Any, list[Event]]:
+        ex, events = super()._prepare()
+        inp = self.input
+        resuming = inp is None or (isinstance(inp, Command) and inp.resume is not None)
+        if resuming and self.record is None:
+            raise UnknownInterruptError(
+                f"entrypoint {self.graph.node_name!r}: nothing to resume on thread "
+                f"{self.thread_id!r}: it has no checkpoint. Call it with an input first; "
+                "Command(resume=...) answers an interrupt() of an earlier call "
+                "(and needs a checkpointer).",
+                reason="not_pending",
+            )
+        self.current = self._values(ex).get(END_CHANNEL)
+        if resuming:
+            events.append(((), "values", self._values(ex)))
+        return ex, events
+
+    def project(self, events: Iterable[Event]) -> Iterator[Event]:
+        """Map the driver's events onto the functional API's chunk shapes and order: the
+        node's task-result events follow its updates chunk (and the interrupt chunks)."""
+        for ns, mode, data in events:
+            if self._is_node_result(mode, data):
+                self.held.append((ns, mode, data))
+            elif mode == "values":
+                if isinstance(data, Mapping) and INTERRUPT in data:
+                    continue
+                yield ns, mode, data.get(END_CHANNEL) if isinstance(data, Mapping) else data
+            elif mode == "updates" and isinstance(data, Mapping) and INTERRUPT in data:
+                yield ns, mode, data
+                merged = {INTERRUPT: data[INTERRUPT]}
+                if isinstance(self.current, Mapping):
+                    merged.update(self.current)
+                yield ns, "values", merged
+                yield from self._release()
+            elif mode == "updates" and isinstance(data, Mapping) and self.graph.node_name in data:
+                yield ns, mode, data
+                yield from self._release({END_CHANNEL: data[self.graph.node_name]})
+            elif mode in ("checkpoints", "debug"):
+                yield ns, mode, _checkpoint_values(mode, data)
+            else:
+                yield ns, mode, data
+
+    def _is_node_result(self, mode: str, data: Any) -> bool:
+        if mode == "debug" and isinstance(data, Mapping) and data.get("type") == "task_result":
+            data = data.get("payload")
+        elif mode != "tasks":
+            return False
+        return (
+            isinstance(data, Mapping)
+            and data.get("name") == self.graph.node_name
+            and "result" in data
+        )
+
+    def _release(self, result: Any = None) -> Iterator[Event]:
+        held, self.held = self.held, []
+        for ns, mode, data in held:
+            payload = data["payload"] if mode == "debug" else data
+            if result is not None and payload.get("error") is None:
+                payload = {**payload, "result": result}
+            yield ns, mode, {**data, "payload": payload} if mode == "debug" else payload
+
+
+def _checkpoint_values(mode: str, data: Any) -> Any:
+    """A checkpoint event's ``values`` as the functional API shows them: the return value."""
+    if mode == "debug":
+        if not isinstance(data, Mapping) or data.get("type") != "checkpoint":
+            return data
+        return {**data, "payload": _checkpoint_values("checkpoints", data["payload"])}
+    if isinstance(data, Mapping) and isinstance(data.get("values"), Mapping):
+        return {**data, "values": data["values"].get(END_CHANNEL)}
+    return data
+
+
+class _Latest:
+    """What `invoke` returns, tracked over the projected events."""
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self.seen = False
+
+    def see(self, event: Event) -> None:
+        _, mode, data = event
+        if mode == "values" and not (isinstance(data, Mapping) and INTERRUPT in data):
+            self.value = data
+            self.seen = True
+
+    def output(self, run: _Run, version: str) -> Any:
+        value = self.value if self.seen else run.current
+        interrupts = list(run.interrupts)
+        if version == "v2":
+            return GraphOutput(value, tuple(interrupts))
+        if not interrupts:
+            return value
+        out: dict[str, Any] = dict(value) if isinstance(value, Mapping) else {}
+        out[INTERRUPT] = interrupts
+        return out

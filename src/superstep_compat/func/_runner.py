@@ -1,0 +1,271 @@
+"""The task of an entrypoint's node: call the user's function with its input, `previous` and
+the injectables it declares, with a `RootScope` bound so its `@task` calls are memoised.
+
+The function's input is the payload of the input event; ``previous`` is the committed value
+of the ``__previous__`` channel. A return value is written to ``__end__`` (what the caller
+and `get_state` see) and to ``__previous__``; `entrypoint.final` splits the two.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from contextvars import copy_context
+from typing import Any
+
+from langchain_core.runnables.config import var_child_runnable_config
+
+from superstep_compat._internal.context import task_context_var
+from superstep_compat.func._scope import RootScope, scope_var
+from superstep_compat.graph._spec import GraphSpec
+from superstep_compat.pregel._node import current_run_context, settle
+from superstep_compat.pregel._task import (
+    RunContext,
+    TaskOutcome,
+    TaskRunner,
+    _current_run,
+    task_uuid,
+)
+from superstep_compat.types import Interrupt
+from superstep_core.channel import MISSING, Channel
+from superstep_core.node import (
+    Activated,
+    Effect,
+    EffectCompleted,
+    Event,
+    External,
+    FailActivation,
+    NodeContext,
+    NodeFn,
+    Reaction,
+    RemainActive,
+    Resumed,
+)
+
+__all__ = ["END_CHANNEL", "PREVIOUS_CHANNEL", "START_CHANNEL", "EntrypointRunner", "entry_node"]
+
+START_CHANNEL = "__start__"
+END_CHANNEL = "__end__"
+PREVIOUS_CHANNEL = "__previous__"
+
+
+class EntrypointRunner(TaskRunner):
+    """Runs the one node of an entrypoint graph (see the module docstring)."""
+
+    def __init__(
+        self,
+        spec: GraphSpec,
+        strategies: Mapping[str, Channel],
+        *,
+        durable: bool,
+        cache: Any,
+        final_type: type,
+    ) -> None:
+        super().__init__(spec, strategies)
+        self.node = next(iter(spec.nodes.values()))
+        self.durable = durable
+        self.cache = cache
+        self.final_type = final_type
+
+    def input_writes(self, value: Any) -> list[tuple[str, Any]]:
+        return [(START_CHANNEL, value)]
+
+    def run(
+        self,
+        name: str,
+        values: Mapping[str, Any],
+        arg: Any,
+        resume: Sequence[Any],
+        run: RunContext,
+        task_id: str,
+        attempt: int,
+        memo: dict[str, Any] | None = None,
+    ) -> TaskOutcome:
+        if self.node.is_async:
+            return TaskOutcome(
+                error=TypeError(
+                    f'No synchronous function provided to "{name}".\nEither initialize with a '
+                    "synchronous function or invoke via the async API (ainvoke, astream, etc.)"
+                )
+            )
+        ctx = copy_context()
+        return ctx.run(self._call_sync, values, arg, resume, run, task_id, memo)
+
+    async def arun(
+        self,
+        name: str,
+        values: Mapping[str, Any],
+        arg: Any,
+        resume: Sequence[Any],
+        run: RunContext,
+        task_id: str,
+        attempt: int,
+        memo: dict[str, Any] | None = None,
+    ) -> TaskOutcome:
+        if not self.node.is_async:
+            # A sync body blocks: give it a thread so the loop keeps serving async tasks.
+            ctx = copy_context()
+            return await asyncio.to_thread(
+                ctx.run, self._call_sync, values, arg, resume, run, task_id, memo
+            )
+        ctx = copy_context()
+        coro = self._call_async(values, arg, resume, run, task_id, memo)
+        return await asyncio.get_running_loop().create_task(coro, context=ctx)
+
+    # --- one call ------------------------------------------------------------------------
+
+    def _bind(
+        self,
+        values: Mapping[str, Any],
+        resume: Sequence[Any],
+        run: RunContext,
+        task_id: str,
+        memo: dict[str, Any] | None,
+    ) -> tuple[RootScope, dict[str, Any]]:
+        previous = values.get(PREVIOUS_CHANNEL, MISSING)
+        run = dataclasses.replace(run, previous=None if previous is MISSING else previous)
+        node = self.node
+        root = RootScope(
+            resume,
+            f"{node.name}:{task_id}",
+            run,
+            node.name,
+            memo,
+            durable=self.durable,
+            cache=self.cache,
+        )
+        config = self._task_config(node, run, task_id)
+        var_child_runnable_config.set(config)  # type: ignore[arg-type]
+        task_context_var.set(root)
+        _current_run.set((run, config))
+        scope_var.set(root.body)
+        return root, self._kwargs(run, config)
+
+    def _kwargs(self, run: RunContext, config: dict[str, Any]) -> dict[str, Any]:
+        from superstep_compat.runtime import Runtime
+
+        accepts = self.node.accepts
+        writer = self._writer(run)
+        injected: dict[str, Callable[[], Any]] = {
+            "config": lambda: config,
+            "writer": lambda: writer,
+            "store": lambda: run.store,
+            "previous": lambda: run.previous,
+            "runtime": lambda: Runtime(
+                context=run.context, store=run.store, stream_writer=writer, previous=run.previous
+            ),
+        }
+        return {name: make() for name, make in injected.items() if name in accepts}
+
+    def _call_sync(
+        self,
+        values: Mapping[str, Any],
+        arg: Any,
+        resume: Sequence[Any],
+        run: RunContext,
+        task_id: str,
+        memo: dict[str, Any] | None,
+    ) -> TaskOutcome:
+        root, kwargs = self._bind(values, resume, run, task_id, memo)
+        self._started(root, arg, task_id)
+        try:
+            outcome = self._returned(self.node.action(arg, **kwargs))
+        except BaseException as e:
+            outcome = self._failure(self.node, e)
+        root.wait()
+        return self._settle(root, outcome)
+
+    async def _call_async(
+        self,
+        values: Mapping[str, Any],
+        arg: Any,
+        resume: Sequence[Any],
+        run: RunContext,
+        task_id: str,
+        memo: dict[str, Any] | None,
+    ) -> TaskOutcome:
+        root, kwargs = self._bind(values, resume, run, task_id, memo)
+        root.loop = asyncio.get_running_loop()
+        self._started(root, arg, task_id)
+        try:
+            result = self.node.action(arg, **kwargs)
+            if inspect.isawaitable(result):
+                result = await result
+            outcome = self._returned(result)
+        except BaseException as e:
+            outcome = self._failure(self.node, e)
+        await root.await_all()
+        return self._settle(root, outcome)
+
+    def _started(self, root: RootScope, arg: Any, task_id: str) -> None:
+        name = self.node.name
+        start = {"id": task_uuid(root.run, task_id), "name": name, "input": arg}
+        root.emit_task("task", {**start, "triggers": (START_CHANNEL,)})
+
+    def _returned(self, result: Any) -> TaskOutcome:
+        if isinstance(result, self.final_type):
+            final: Any = result
+            value, save = final.value, final.save
+        else:
+            value = save = result
+        return TaskOutcome(writes=[(END_CHANNEL, value), (PREVIOUS_CHANNEL, save)], update=value)
+
+    def _settle(self, root: RootScope, outcome: TaskOutcome) -> TaskOutcome:
+        interrupts: Sequence[Interrupt[Any]] = outcome.interrupts
+        if interrupts:
+            root.surfaced(interrupts)
+        outcome.memo = root.memo or None
+        return outcome
+
+
+def entry_node(runner: EntrypointRunner) -> NodeFn:
+    """The engine reducer of an entrypoint's node: the input event's payload is the
+    function's input; each activation requests one effect, "run the function"; `Resumed`
+    runs it again with the answers so far and the memo of finished task calls."""
+    name = runner.node.name
+
+    def request(ctx: NodeContext) -> Reaction:
+        run = current_run_context.get()
+        if run is None:
+            raise RuntimeError(f"entrypoint {name!r} activated outside a façade run")
+        run_ctx = run.task_context()
+        values, task_id, attempt = ctx.state, ctx.activation_id, ctx.attempt
+        arg = ctx.memory.get("arg")
+        resume = list(ctx.memory.get("resume", []))
+        memo = ctx.memory.get("memo")
+        if getattr(run, "async_mode", False):
+
+            async def call_async() -> TaskOutcome:
+                return await runner.arun(name, values, arg, resume, run_ctx, task_id, attempt, memo)
+
+            return Reaction(
+                effects=[Effect("call", call_async, tag=name)], disposition=RemainActive()
+            )
+
+        def call() -> TaskOutcome:
+            return runner.run(name, values, arg, resume, run_ctx, task_id, attempt, memo)
+
+        return Reaction(effects=[Effect("call", call, tag=name)], disposition=RemainActive())
+
+    def react(ctx: NodeContext, event: Event) -> Reaction:
+        if isinstance(event, Activated | External):
+            ctx.memory["arg"] = event.payload
+            ctx.memory["resume"] = []
+            return request(ctx)
+        if isinstance(event, Resumed):
+            ctx.memory["resume"] = [*ctx.memory.get("resume", []), event.value]
+            return request(ctx)
+        if isinstance(event, EffectCompleted):
+            outcome = event.result
+            if not isinstance(outcome, TaskOutcome):
+                failure = event.error
+                message = failure.message if failure else "entrypoint returned no outcome"
+                return Reaction(disposition=FailActivation.permanent(message, "TaskError"))
+            if outcome.memo:
+                ctx.memory["memo"] = outcome.memo
+            return settle(outcome)
+        return Reaction(disposition=RemainActive())
+
+    return react

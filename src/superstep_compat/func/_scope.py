@@ -1,0 +1,441 @@
+"""Where `@task` calls run: the call scope of one entrypoint (or graph node) execution.
+
+An entrypoint runs inside one façade node task. Every `@task` call it makes (and every call
+those tasks make) is keyed by its position in the call tree, ``"<parent key>/<n>:<name>"``,
+which is deterministic for a deterministic program. A finished call's result goes into the
+node task's memo, which the façade keeps in the engine activation's memory: when the
+entrypoint re-runs after an `interrupt()`, a call whose key is in the memo returns the saved
+result instead of running again.
+
+`interrupt()` answers are matched to slots, not to a running count: a slot is the key of the
+scope that called `interrupt()` plus the call's index within that scope; the slot of each
+interrupt that reached the caller is appended to the memo's slot list, and the n-th
+`Command(resume=...)` answers the n-th slot. Tasks running in parallel therefore never
+steal each other's answers.
+
+This module imports the engine only for its codec.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import hashlib
+import random
+import threading
+import time
+from collections.abc import Callable, Generator, Sequence
+from contextvars import ContextVar, copy_context
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from superstep_compat._internal.context import task_context_var
+from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
+from superstep_compat.pregel._task import RunContext, _TaskContext, task_uuid
+from superstep_compat.types import CachePolicy, Interrupt, RetryPolicy
+from superstep_core.persistence import Codec
+
+if TYPE_CHECKING:
+    from superstep_compat.func._task import TaskFunction
+
+__all__ = [
+    "OUTSIDE_RUN_MESSAGE",
+    "CallScope",
+    "RootScope",
+    "SyncAsyncFuture",
+    "current_scope",
+    "scope_var",
+]
+
+T = TypeVar("T")
+
+OUTSIDE_RUN_MESSAGE = "Called get_config outside of a runnable context"
+SLOTS_KEY = "__interrupt_slots__"
+_codec = Codec()
+
+
+class SyncAsyncFuture(concurrent.futures.Future[T]):
+    """The result of calling a task: ``.result()`` blocks, ``await`` suspends."""
+
+    def __await__(self) -> Generator[Any, None, T]:
+        return asyncio.wrap_future(self).__await__()
+
+
+class RootScope(_TaskContext):
+    """The task-call bookkeeping of one node task: memo, interrupt slots, futures in flight.
+
+    It is also the `interrupt()` hook of the entrypoint body (scope key ``""``).
+    """
+
+    def __init__(
+        self,
+        resume: Sequence[Any],
+        ns: str,
+        run: RunContext,
+        node: str,
+        memo: dict[str, Any] | None,
+        *,
+        durable: bool,
+        cache: Any = None,
+    ) -> None:
+        super().__init__(resume, ns, run, node)
+        self.memo = dict(memo or {})
+        self.durable = durable
+        self.cache = cache
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.lock = threading.Lock()
+        self.futures: list[concurrent.futures.Future[Any]] = []
+        self.raised: dict[str, str] = {}
+        self.body = CallScope(self, "")
+
+    # --- interrupts ----------------------------------------------------------------------
+
+    def interrupt(self, value: Any, response_schema: Any) -> Any:
+        return self.body.interrupt(value, response_schema)
+
+    def answer(self, slot: str) -> tuple[bool, Any]:
+        """(True, answer) when ``slot`` was surfaced before and has been answered."""
+        with self.lock:
+            slots: list[str] = self.memo.get(SLOTS_KEY, [])
+            if slot in slots:
+                index = slots.index(slot)
+                if index < len(self.resume):
+                    return True, self.resume[index]
+        return False, None
+
+    def raise_interrupt(self, slot: str, value: Any) -> GraphInterrupt:
+        interrupt = Interrupt.from_ns(value, f"{self.ns}|{slot}")
+        with self.lock:
+            self.raised[interrupt.id] = slot
+        return GraphInterrupt((interrupt,))
+
+    def surfaced(self, interrupts: Sequence[Interrupt[Any]]) -> None:
+        """Give each interrupt that reached the caller its answer slot."""
+        with self.lock:
+            slots = list(self.memo.get(SLOTS_KEY, []))
+            for interrupt in interrupts:
+                slot = self.raised.get(interrupt.id)
+                if slot is not None and slot not in slots:
+                    slots.append(slot)
+            if slots:
+                self.memo[SLOTS_KEY] = slots
+
+    # --- memo ----------------------------------------------------------------------------
+
+    def recall(self, key: str) -> tuple[bool, Any]:
+        with self.lock:
+            if key in self.memo:
+                return True, self.memo[key]
+        return False, None
+
+    def remember(self, key: str, name: str, value: Any) -> None:
+        if self.durable:
+            _codec.dumps(value, where=name, kind="task result")
+        with self.lock:
+            self.memo[key] = value
+
+    def track(self, future: concurrent.futures.Future[Any]) -> None:
+        with self.lock:
+            self.futures.append(future)
+
+    def wait(self) -> None:
+        """Block until every task call started in this scope (nested ones too) settled."""
+        while True:
+            with self.lock:
+                pending = [f for f in self.futures if not f.done()]
+            if not pending:
+                return
+            concurrent.futures.wait(pending)
+
+    async def await_all(self) -> None:
+        while True:
+            with self.lock:
+                pending = [f for f in self.futures if not f.done()]
+            if not pending:
+                return
+            await asyncio.wait([asyncio.wrap_future(f) for f in pending])
+
+    def emit_task(self, kind: str, payload: dict[str, Any]) -> None:
+        """A ``tasks`` event (and its ``debug`` twin); ``kind``: "task" or "task_result"."""
+        run = self.run
+        if run.emit is None:
+            return
+        if "tasks" in run.stream_modes:
+            run.emit("tasks", payload)
+        if "debug" in run.stream_modes:
+            stamp = datetime.now(UTC).isoformat()
+            run.emit(
+                "debug", {"step": run.step, "timestamp": stamp, "type": kind, "payload": payload}
+            )
+
+    def task_id(self, key: str) -> str:
+        return task_uuid(self.run, f"{self.ns}/{key}")
+
+    def emit_update(self, name: str, value: Any, *, cached: bool = False) -> None:
+        run = self.run
+        if run.emit is None or "updates" not in run.stream_modes:
+            return
+        chunk: dict[str, Any] = {name: value}
+        if cached:
+            chunk["__metadata__"] = {"cached": True}
+        run.emit("updates", chunk)
+
+
+class CallScope:
+    """One level of the call tree: the entrypoint body (key ``""``) or one task call."""
+
+    def __init__(self, root: RootScope, key: str) -> None:
+        self.root = root
+        self.key = key
+        self.calls = 0
+        self.interrupts = 0
+        self.lock = threading.Lock()
+
+    def next_key(self, name: str) -> str:
+        with self.lock:
+            index = self.calls
+            self.calls += 1
+        prefix = f"{self.key}/" if self.key else ""
+        return f"{prefix}{index}:{name}"
+
+    # --- the `interrupt()` hook of code running in this scope ----------------------------
+
+    def interrupt(self, value: Any, response_schema: Any) -> Any:
+        with self.lock:
+            index = self.interrupts
+            self.interrupts += 1
+        slot = f"{self.key}#{index}"
+        answered, answer = self.root.answer(slot)
+        if answered:
+            return answer
+        raise self.root.raise_interrupt(slot, value)
+
+    def push_message(self, message: Any, state_key: str | None) -> None:
+        self.root.push_message(message, state_key)
+
+    # --- calling a task ------------------------------------------------------------------
+
+    def call(self, task: TaskFunction[Any, Any], args: tuple[Any, ...], kwargs: Any) -> Any:
+        root = self.root
+        key = self.next_key(task.name)
+        future: SyncAsyncFuture[Any] = SyncAsyncFuture()
+        start = {"id": root.task_id(key), "name": task.name, "input": (args, kwargs)}
+        root.emit_task("task", {**start, "triggers": ("__pregel_push",)})
+        found, value = root.recall(key)
+        if found:
+            future.set_result(value)
+            return future
+        in_loop = _running_loop() is not None and _running_loop() is root.loop
+        if task.is_async and not in_loop:
+            raise RuntimeError("In an sync context async tasks cannot be called")
+        scope = CallScope(root, key)
+        root.track(future)
+        ctx = copy_context()
+        if task.is_async:
+            assert root.loop is not None
+            coro = ctx.run(_run_async, scope, task, key, args, kwargs)
+            pending = root.loop.create_task(coro, context=ctx)
+            pending.add_done_callback(lambda t: _copy_outcome(t, future, root, task, key))
+        else:
+
+            def work() -> None:
+                try:
+                    result = ctx.run(_run_sync, scope, task, key, args, kwargs)
+                except BaseException as e:
+                    _result_event(root, task, key, e)
+                    future.set_exception(e)
+                else:
+                    future.set_result(result)
+
+            threading.Thread(target=work, name=f"task:{key}", daemon=True).start()
+        return future
+
+
+scope_var: ContextVar[CallScope | None] = ContextVar("superstep_compat_call_scope", default=None)
+
+
+def current_scope() -> CallScope:
+    """The scope a task call belongs to; LangGraph's RuntimeError outside a run.
+
+    Inside a `StateGraph` node (no entrypoint), the node task's own context becomes the root
+    on first use, so tasks work there too.
+    """
+    scope = scope_var.get()
+    if scope is not None:
+        return scope
+    hook = task_context_var.get()
+    if isinstance(hook, CallScope):
+        return hook
+    if isinstance(hook, _TaskContext):
+        return _adopt(hook)
+    raise RuntimeError(OUTSIDE_RUN_MESSAGE)
+
+
+def _adopt(hook: _TaskContext) -> CallScope:
+    root: RootScope | None = getattr(hook, "_functional_root", None)
+    if root is None:
+        root = RootScope(hook.resume, hook.ns, hook.run, hook.node, None, durable=False)
+        root.memo = hook.memo  # share: the node task persists its own memo
+        hook._functional_root = root  # type: ignore[attr-defined]
+    return root.body
+
+
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
+def _copy_outcome(
+    done: asyncio.Task[Any],
+    future: concurrent.futures.Future[Any],
+    root: RootScope,
+    task: TaskFunction[Any, Any],
+    key: str,
+) -> None:
+    if done.cancelled():
+        future.cancel()
+        return
+    error = done.exception()
+    if error is not None:
+        _result_event(root, task, key, error)
+        future.set_exception(error)
+    else:
+        future.set_result(done.result())
+
+
+def _enter(scope: CallScope) -> None:
+    scope_var.set(scope)
+    task_context_var.set(scope)
+
+
+def _cache_key(task: TaskFunction[Any, Any], policy: CachePolicy[Any], args: Any, kw: Any) -> Any:
+    raw = policy.key_func(*args, **kw)
+    key = raw if isinstance(raw, str) else hashlib.sha1(raw).hexdigest()
+    return (("__pregel_ns_writes", task.name), key)
+
+
+def _result_event(
+    root: RootScope, task: TaskFunction[Any, Any], key: str, error: BaseException
+) -> None:
+    interrupts: list[dict[str, Any]] = []
+    if isinstance(error, GraphInterrupt):
+        for group in error.args:
+            for i in group if isinstance(group, tuple | list) else (group,):
+                interrupts.append({"value": i.value, "id": i.id, "response_schema": None})
+    payload: dict[str, Any] = {
+        "id": root.task_id(key),
+        "name": task.name,
+        "error": None if interrupts else error,
+        "result": {},
+        "interrupts": interrupts,
+    }
+    root.emit_task("task_result", payload)
+
+
+def _run_sync(
+    scope: CallScope,
+    task: TaskFunction[Any, Any],
+    key: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Any:
+    _enter(scope)
+    root = scope.root
+    cache_key = _cached_key(root, task, args, kwargs)
+    if cache_key is not None:
+        hit = root.cache.get([cache_key])
+        if cache_key in hit:
+            return _finish(root, task, key, hit[cache_key], cached=True)
+    attempt = 0
+    while True:
+        try:
+            result = task.func(*args, **kwargs)
+            break
+        except Exception as error:
+            delay = _retry_delay(task.retry_policy, error, attempt)
+            if delay is None:
+                raise
+            attempt += 1
+            time.sleep(delay)
+    if cache_key is not None:
+        assert task.cache_policy is not None
+        root.cache.set({cache_key: (result, task.cache_policy.ttl)})
+    return _finish(root, task, key, result)
+
+
+async def _run_async(
+    scope: CallScope,
+    task: TaskFunction[Any, Any],
+    key: str,
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> Any:
+    _enter(scope)
+    root = scope.root
+    cache_key = _cached_key(root, task, args, kwargs)
+    if cache_key is not None:
+        hit = await root.cache.aget([cache_key])
+        if cache_key in hit:
+            return _finish(root, task, key, hit[cache_key], cached=True)
+    attempt = 0
+    while True:
+        try:
+            result = await task.func(*args, **kwargs)
+            break
+        except Exception as error:
+            delay = _retry_delay(task.retry_policy, error, attempt)
+            if delay is None:
+                raise
+            attempt += 1
+            await asyncio.sleep(delay)
+    if cache_key is not None:
+        assert task.cache_policy is not None
+        await root.cache.aset({cache_key: (result, task.cache_policy.ttl)})
+    return _finish(root, task, key, result)
+
+
+def _cached_key(root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs: Any) -> Any:
+    if task.cache_policy is None or root.cache is None:
+        return None
+    return _cache_key(task, task.cache_policy, args, kwargs)
+
+
+def _finish(root: RootScope, task: TaskFunction[Any, Any], key: str, value: Any, **kw: Any) -> Any:
+    root.remember(key, task.name, value)
+    root.emit_update(task.name, value, **kw)
+    payload: dict[str, Any] = {
+        "id": root.task_id(key),
+        "name": task.name,
+        "error": None,
+        "interrupts": [],
+    }
+    root.emit_task("task_result", {**payload, "result": {"__return__": value}})
+    return value
+
+
+def _retry_delay(policies: Sequence[RetryPolicy], error: Exception, attempt: int) -> float | None:
+    """Seconds to wait before the next attempt, or None to give up."""
+    if isinstance(error, GraphBubbleUp):
+        return None
+    for policy in policies:
+        if not _matches(policy, error):
+            continue
+        if attempt + 1 >= policy.max_attempts:
+            return None
+        delay = min(policy.max_interval, policy.initial_interval * policy.backoff_factor**attempt)
+        if policy.jitter:
+            delay += random.uniform(0, 1)
+        return delay
+    return None
+
+
+def _matches(policy: RetryPolicy, error: Exception) -> bool:
+    retry_on: Any = policy.retry_on
+    if isinstance(retry_on, type) and issubclass(retry_on, BaseException):
+        return isinstance(error, retry_on)
+    if isinstance(retry_on, Sequence):
+        return isinstance(error, tuple(retry_on))
+    check: Callable[[Exception], bool] = retry_on
+    return bool(check(error))

@@ -1,0 +1,102 @@
+"""`@task`: a function whose calls run concurrently and return futures.
+
+A call is only valid while an entrypoint (or a graph node) runs; the call scope found in the
+context decides whether the result is already known (memo), and otherwise runs the function
+on its own thread, or on the entrypoint's event loop for an ``async def`` task.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, ParamSpec, TypeVar, overload
+
+from superstep_compat.func._scope import SyncAsyncFuture, current_scope
+from superstep_compat.graph._spec import is_async
+from superstep_compat.types import CachePolicy, RetryPolicy
+
+__all__ = ["TaskFunction", "task"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class TaskFunction(Generic[P, T]):
+    """A decorated task. Calling it inside an entrypoint returns a `SyncAsyncFuture`."""
+
+    def __init__(
+        self,
+        func: Callable[P, T],
+        *,
+        name: str | None = None,
+        retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
+        cache_policy: CachePolicy[Any] | None = None,
+        timeout: Any = None,
+    ) -> None:
+        self.func = func
+        self.name = name or str(getattr(func, "__name__", type(func).__name__))
+        if retry_policy is None:
+            self.retry_policy: tuple[RetryPolicy, ...] = ()
+        elif isinstance(retry_policy, RetryPolicy):
+            self.retry_policy = (retry_policy,)
+        else:
+            self.retry_policy = tuple(retry_policy)
+        self.cache_policy = cache_policy
+        self.timeout = timeout
+        self.is_async = is_async(func)
+        functools.update_wrapper(self, func)
+
+    def __call__(self, *args: P.args, **kwargs: P.kwargs) -> SyncAsyncFuture[Any]:
+        future: SyncAsyncFuture[Any] = current_scope().call(self, args, kwargs)
+        return future
+
+    def clear_cache(self, cache: Any) -> None:
+        """Drop this task's cached results from ``cache``."""
+        cache.clear([("__pregel_ns_writes", self.name)])
+
+    async def aclear_cache(self, cache: Any) -> None:
+        await cache.aclear([("__pregel_ns_writes", self.name)])
+
+    def __repr__(self) -> str:
+        return f"<task {self.name}>"
+
+
+@overload
+def task(
+    __func_or_none__: None = None,
+    *,
+    name: str | None = None,
+    retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
+    cache_policy: CachePolicy[Any] | None = None,
+    timeout: Any = None,
+) -> Callable[[Callable[P, T]], TaskFunction[P, T]]: ...
+
+
+@overload
+def task(__func_or_none__: Callable[P, T]) -> TaskFunction[P, T]: ...
+
+
+def task(
+    __func_or_none__: Callable[P, T] | None = None,
+    *,
+    name: str | None = None,
+    retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
+    cache_policy: CachePolicy[Any] | None = None,
+    timeout: Any = None,
+) -> Callable[[Callable[P, T]], TaskFunction[P, T]] | TaskFunction[P, T]:
+    """Decorate a function as a task, bare (``@task``) or with options (``@task(name=...)``).
+
+    Calling the task inside an `entrypoint` returns a future (``.result()``, or ``await`` it
+    in async code); outside one it raises ``RuntimeError: Called get_config outside of a
+    runnable context``. Its result is kept for the run: an entrypoint that re-runs after an
+    interrupt gets it back without calling the function again.
+    """
+
+    def decorate(func: Callable[P, T]) -> TaskFunction[P, T]:
+        return TaskFunction(
+            func, name=name, retry_policy=retry_policy, cache_policy=cache_policy, timeout=timeout
+        )
+
+    if __func_or_none__ is not None:
+        return decorate(__func_or_none__)
+    return decorate

@@ -1,0 +1,204 @@
+"""The persistent savers behave as `InMemorySaver` does: interrupt and resume, state, history,
+threads, time travel; and they persist across saver objects and processes."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypedDict
+
+import pytest
+
+from superstep_compat.checkpoint.base import CheckpointTuple
+from superstep_compat.checkpoint.memory import InMemorySaver
+from superstep_compat.checkpoint.sqlite import SqliteSaver
+from superstep_compat.graph import END, START, StateGraph
+from superstep_compat.types import Command
+from superstep_core.persistence import UnsupportedTypeError
+
+from .graphs import approval_graph, script, view
+
+GRAPHS = Path(__file__).with_name("graphs.py")
+
+
+def test_interrupt_resume_history_equal_those_of_the_memory_saver(saver: Any) -> None:
+    expected = script(approval_graph(InMemorySaver()))
+    got = script(approval_graph(saver))
+    assert got == expected
+    assert got["first"] == {"log": ["start"], "interrupt": ["continue?"]}
+    assert got["paused"]["next"] == ("ask",)
+    assert got["paused"]["interrupts"] == ["continue?"]
+    assert got["final"] == {"log": ["start", "answer=yes"]}
+    assert [h["source"] for h in got["history"]] == ["loop", "loop", "loop", "input"]
+    assert [h["next"] for h in got["history"]] == [(), ("ask",), ("start",), ("__start__",)]
+
+
+def test_list_yields_checkpoint_tuples_newest_first(saver: Any) -> None:
+    graph = approval_graph(saver)
+    cfg = {"configurable": {"thread_id": "t"}}
+    graph.invoke({"log": []}, cfg)
+    graph.invoke(Command(resume="yes"), cfg)
+    tuples = list(saver.list(cfg))
+    assert len(tuples) == 4
+    assert all(isinstance(t, CheckpointTuple) for t in tuples)
+    assert [t.checkpoint["channel_values"].get("log") for t in tuples] == [
+        ["start", "answer=yes"],
+        ["start"],
+        [],
+        [],
+    ]
+    # each checkpoint's parent is the next older one
+    ids = [t.config["configurable"]["checkpoint_id"] for t in tuples]
+    parents = [t.parent_config["configurable"]["checkpoint_id"] for t in tuples[:-1]]
+    assert parents == ids[1:]
+    assert tuples[-1].parent_config is None
+    assert saver.get_tuple(cfg).config == tuples[0].config
+    assert len(list(saver.list(cfg, limit=2))) == 2
+    assert [t.config for t in saver.list(cfg, before=tuples[1].config)] == [
+        t.config for t in tuples[2:]
+    ]
+    assert [t.metadata["source"] for t in saver.list(cfg, filter={"source": "input"})] == ["input"]
+
+
+def test_threads_are_independent_and_delete_thread_removes_one(saver: Any) -> None:
+    graph = approval_graph(saver)
+    one = {"configurable": {"thread_id": "one"}}
+    two = {"configurable": {"thread_id": "two"}}
+    graph.invoke({"log": []}, one)
+    out = graph.invoke({"log": ["other"]}, two)
+    assert out["log"] == ["other", "start"]
+    assert graph.get_state(one).values == {"log": ["start"]}
+    saver.delete_thread("one")
+    assert list(saver.list(one)) == []
+    assert saver.get_tuple(one) is None
+    assert graph.get_state(two).values == {"log": ["other", "start"]}
+    assert graph.invoke(Command(resume="ok"), two)["log"] == ["other", "start", "answer=ok"]
+
+
+def test_time_travel_from_an_older_checkpoint_branches_and_keeps_the_old_history(
+    saver: Any,
+) -> None:
+    graph = approval_graph(saver)
+    cfg = {"configurable": {"thread_id": "t"}}
+    graph.invoke({"log": []}, cfg)
+    graph.invoke(Command(resume="yes"), cfg)
+    before = list(graph.get_state_history(cfg))
+    paused = next(s for s in before if s.next == ("ask",))
+    # answer the same interrupt again, from the past
+    out = graph.invoke(Command(resume="no"), paused.config)
+    assert out["log"] == ["start", "answer=no"]
+    assert graph.get_state(cfg).values == {"log": ["start", "answer=no"]}
+    after = list(graph.get_state_history(cfg))
+    assert len(after) > len(before)
+    assert {s.config["configurable"]["checkpoint_id"] for s in before} <= {
+        s.config["configurable"]["checkpoint_id"] for s in after
+    }
+    # the old branch is still there to read
+    assert graph.get_state(before[0].config).values == {"log": ["start", "answer=yes"]}
+
+
+def test_update_state_is_saved_as_a_checkpoint(saver: Any) -> None:
+    graph = approval_graph(saver)
+    cfg = {"configurable": {"thread_id": "t"}}
+    graph.invoke({"log": []}, cfg)
+    graph.update_state(cfg, {"log": ["edited"]})
+    assert graph.get_state(cfg).values == {"log": ["start", "edited"]}
+    assert graph.get_state(cfg).metadata["source"] == "update"
+
+
+def test_a_new_saver_on_the_same_file_continues_a_thread_started_in_another_process(
+    db_path: str,
+) -> None:
+    done = subprocess.run(
+        [sys.executable, str(GRAPHS), db_path], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    with SqliteSaver.from_conn_string(db_path) as saver:
+        graph = approval_graph(saver)
+        cfg = {"configurable": {"thread_id": "t"}}
+        paused = graph.get_state(cfg)
+        assert paused.next == ("ask",)
+        assert [i.value for i in paused.interrupts] == ["continue?"]
+        assert graph.invoke(Command(resume="yes"), cfg) == {"log": ["start", "answer=yes"]}
+        expected = script(approval_graph(InMemorySaver()))["history"]
+        assert [view(s) for s in graph.get_state_history(cfg)] == expected
+
+
+def test_in_memory_database_via_from_conn_string() -> None:
+    with SqliteSaver.from_conn_string(":memory:") as saver:
+        saver.setup()
+        saver.setup()
+        got = script(approval_graph(saver))
+    assert got == script(approval_graph(InMemorySaver()))
+
+
+def test_unchanged_channel_values_are_stored_once(db_path: str) -> None:
+    class Big(TypedDict):
+        big: list[str]
+        n: int
+
+    def bump(state: Big) -> dict[str, Any]:
+        return {"n": state["n"] + 1}
+
+    builder = StateGraph(Big)
+    builder.add_node("bump", bump)
+    builder.add_edge(START, "bump")
+    builder.add_conditional_edges("bump", lambda s: "bump" if s["n"] < 20 else END)
+    conn = sqlite3.connect(db_path, check_same_thread=False)
+    graph = builder.compile(checkpointer=SqliteSaver(conn))
+    big = [f"message {i} " + "x" * 100 for i in range(1000)]
+    cfg = {"configurable": {"thread_id": "t"}}
+    assert graph.invoke({"big": big, "n": 0}, cfg)["n"] == 20
+    (stored,) = conn.execute("SELECT SUM(LENGTH(value)) FROM compat_blobs").fetchone()
+    (records,) = conn.execute("SELECT COUNT(*) FROM compat_checkpoints").fetchone()
+    assert records >= 20
+    one_copy = len("".join(big))
+    assert one_copy < stored < 2 * one_copy
+    conn.close()
+
+
+@dataclass
+class Unregistered:
+    x: int
+
+
+def test_a_value_of_an_unregistered_class_is_refused_naming_the_channel(saver: Any) -> None:
+    class S(TypedDict):
+        item: Any
+
+    builder = StateGraph(S)
+    builder.add_node("put", lambda s: {"item": Unregistered(1)})
+    builder.add_edge(START, "put")
+    graph = builder.compile(checkpointer=saver)
+    with pytest.raises(UnsupportedTypeError) as caught:
+        graph.invoke({"item": 0}, {"configurable": {"thread_id": "t"}})
+    assert "item" in str(caught.value)
+    assert "Unregistered" in str(caught.value)
+
+
+def test_the_connection_must_be_a_sqlite3_connection() -> None:
+    with pytest.raises(TypeError, match=r"sqlite3\.Connection"):
+        SqliteSaver("checkpoints.sqlite")  # type: ignore[arg-type]
+
+
+def test_state_with_messages_and_reducers_round_trips(saver: Any) -> None:
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from superstep_compat.graph import MessagesState
+
+    builder = StateGraph(MessagesState)
+    builder.add_node(
+        "reply", lambda s: {"messages": [AIMessage("hi", id=f"a{len(s['messages'])}")]}
+    )
+    builder.add_edge(START, "reply")
+    builder.add_edge("reply", END)
+    graph = builder.compile(checkpointer=saver)
+    cfg = {"configurable": {"thread_id": "m"}}
+    graph.invoke({"messages": [HumanMessage("hello", id="h1")]}, cfg)
+    graph.invoke({"messages": [HumanMessage("again", id="h2")]}, cfg)
+    messages = graph.get_state(cfg).values["messages"]
+    assert [type(m) for m in messages] == [HumanMessage, AIMessage, HumanMessage, AIMessage]
+    assert [m.content for m in messages] == ["hello", "hi", "again", "hi"]

@@ -1,0 +1,91 @@
+"""Async entrypoints and tasks: awaiting futures, gather, ainvoke / astream."""
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from superstep_compat.checkpoint.memory import InMemorySaver
+from superstep_compat.func import entrypoint, task
+from superstep_compat.types import Command, interrupt
+
+
+@task
+async def ainc(x: int) -> int:
+    return x + 1
+
+
+@task
+def sinc(x: int) -> int:
+    return x + 1
+
+
+async def test_an_async_entrypoint_awaits_async_tasks() -> None:
+    @entrypoint()
+    async def wf(x: int) -> list[int]:
+        a = await ainc(x)
+        b, c = await asyncio.gather(ainc(a), ainc(10))
+        return [a, b, c]
+
+    assert await wf.ainvoke(1) == [2, 3, 11]
+
+
+async def test_astream_yields_the_task_and_node_updates() -> None:
+    @entrypoint()
+    async def wf(x: int) -> int:
+        return await ainc(x)
+
+    assert [c async for c in wf.astream(1)] == [{"ainc": 2}, {"wf": 2}]
+
+
+async def test_an_async_entrypoint_may_await_a_sync_task() -> None:
+    @entrypoint()
+    async def wf(x: int) -> int:
+        return await sinc(x)
+
+    assert await wf.ainvoke(1) == 2
+
+
+async def test_a_sync_entrypoint_runs_under_ainvoke() -> None:
+    @entrypoint()
+    def wf(x: int) -> int:
+        return sinc(x).result()
+
+    assert await wf.ainvoke(1) == 2
+
+
+def test_invoking_an_async_entrypoint_synchronously_raises_langgraphs_type_error() -> None:
+    @entrypoint()
+    async def wf(x: int) -> int:
+        return x
+
+    with pytest.raises(TypeError, match='No synchronous function provided to "wf"'):
+        wf.invoke(1)
+
+
+def test_an_async_task_in_a_sync_entrypoint_raises() -> None:
+    @entrypoint()
+    def wf(x: int) -> Any:
+        return ainc(x).result()
+
+    with pytest.raises(RuntimeError, match="In an sync context async tasks cannot be called"):
+        wf.invoke(1)
+
+
+async def test_an_async_entrypoint_resumes_without_rerunning_finished_tasks() -> None:
+    calls: list[int] = []
+
+    @task
+    async def record(x: int) -> int:
+        calls.append(x)
+        return x
+
+    @entrypoint(checkpointer=InMemorySaver())
+    async def wf(x: int) -> int:
+        y = await record(x)
+        return y + int(interrupt("more?"))
+
+    config: Any = {"configurable": {"thread_id": "async"}}
+    await wf.ainvoke(1, config)
+    assert await wf.ainvoke(Command(resume=10), config) == 11
+    assert calls == [1]
