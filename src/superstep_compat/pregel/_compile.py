@@ -8,7 +8,7 @@ the input route. Conditional edges, `Command` gotos and `Send`s are control the 
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from typing import Any
 
 from langchain_core.runnables import Runnable, RunnableConfig
@@ -273,6 +273,20 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         async for _ in run.aevents():
             pass
         return _output(run, version)
+
+    # --- cache --------------------------------------------------------------------------
+
+    def clear_cache(self, nodes: Sequence[str] | None = None) -> None:
+        """Forget cached node results (of ``nodes``, or of every node)."""
+        from superstep_compat.pregel._task import CACHE_NS
+
+        if self.cache is None:
+            raise ValueError("No cache is set for this graph. Cannot clear cache.")
+        names = list(self.spec.nodes) if nodes is None else list(nodes)
+        self.cache.clear([(CACHE_NS, name) for name in names])
+
+    async def aclear_cache(self, nodes: Sequence[str] | None = None) -> None:
+        self.clear_cache(nodes)
 
     # --- drawing --------------------------------------------------------------------------
 

@@ -65,6 +65,7 @@ def new_checkpoint_id() -> str:
     r = uuid.uuid4().hex
     return f"{t[:8]}-{t[8:12]}-6{t[12:15]}-8{r[:3]}-{r[3:15]}"
 
+
 Event = tuple[tuple[str, ...], str, Any]
 """(namespace, stream mode, data)."""
 
@@ -140,6 +141,7 @@ class GraphRun:
             checkpoint_ns=self.ns,
             saver=self.saver,
             subgraphs=self.subgraphs,
+            cache=self.graph.cache,
         )
 
     def _prepare(self) -> tuple[Execution, list[Event]]:
@@ -321,7 +323,10 @@ class GraphRun:
         for aid, result in completed:
             name = _node_of(aid)
             if name != START and "updates" in self.modes:
-                yield ((), "updates", {name: result.update})
+                chunk = {name: result.update}
+                if result.cached:
+                    chunk["__metadata__"] = {"cached": True}
+                yield ((), "updates", chunk)
         if interrupted:
             for _, result in interrupted:
                 self.interrupts.extend(result.interrupts)

@@ -11,6 +11,7 @@ object the user's code raised.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import inspect
 import uuid
 from collections import defaultdict
@@ -29,6 +30,7 @@ from superstep_compat.graph._schema import coerce_state
 from superstep_compat.graph._spec import BranchSpec, GraphSpec, NodeSpec
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.managed.base import StepInfo
+from superstep_compat.pregel._messages import MessagesHandler, attach, messages_in
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send
 from superstep_core.channel import MISSING, Channel
 
@@ -50,6 +52,7 @@ class TaskOutcome:
     parent_command: Command[Any] | None = None
     memo: dict[str, Any] | None = None
     subgraph_ns: str = ""
+    cached: bool = False
 
 
 @dataclass
@@ -67,6 +70,7 @@ class RunContext:
     previous: Any = None
     saver: Any = None
     subgraphs: bool = False
+    cache: Any = None
 
 
 class _TaskContext:
@@ -206,6 +210,16 @@ class TaskRunner:
             state = arg if arg is not None else self.read(node.input_schema, values, run)
         except Exception as e:
             return TaskOutcome(error=e)
+        cache_key = _cache_key(node, state) if run.cache is not None else None
+        if cache_key is not None:
+            hit = run.cache.get([cache_key]).get(cache_key)
+            if hit is not None:
+                out = TaskOutcome(writes=list(hit), cached=True)
+                out.update = _update_chunk(out.writes, out.writes)
+                branches = self.spec.branches.get(node.name)
+                if branches:
+                    self._branch(branches, values, out, run)
+                return out
         if run.emit is not None and ("tasks" in run.stream_modes or "debug" in run.stream_modes):
             start = {
                 "id": task_uuid(run, task_id),
@@ -240,6 +254,12 @@ class TaskRunner:
                 )
         hook = _TaskContext(resume, f"{node.name}:{task_id}", run, node.name)
         hook.memo = dict(memo or {})
+        handler = None
+        if run.emit is not None and "messages" in run.stream_modes:
+            handler = MessagesHandler(run.emit, _message_metadata(node.name, run, task_id))
+            for value in values.values():
+                handler.seen.update(m.id for m in messages_in(value) if m.id)
+            config = attach(config, handler)
         token_cfg = var_child_runnable_config.set(config)  # type: ignore[arg-type]
         token_task = task_context_var.set(hook)
         token_run = _current_run.set((run, config))
@@ -282,6 +302,12 @@ class TaskRunner:
             task_context_var.reset(token_task)
             var_child_runnable_config.reset(token_cfg)
         outcome.memo = hook.memo or None
+        if handler is not None and outcome.error is None:
+            for _, value in outcome.writes:
+                handler.emit_returned(value)
+        if cache_key is not None and outcome.error is None and not outcome.interrupts:
+            ttl = node.cache_policy.ttl if node.cache_policy is not None else None
+            run.cache.set({cache_key: (list(outcome.writes), ttl)})
         return outcome
 
     async def _finish_async(
@@ -453,6 +479,31 @@ class ChildLink:
     modes: frozenset[str]
     subgraphs: bool
     ns: str
+
+
+def _message_metadata(name: str, run: RunContext, task_id: str) -> dict[str, Any]:
+    ns = f"{name}:{task_id}"
+    return {
+        "langgraph_step": run.step,
+        "langgraph_node": name,
+        "langgraph_triggers": (f"branch:to:{name}",),
+        "langgraph_path": ("__pregel_pull", name),
+        "langgraph_checkpoint_ns": ns,
+        "checkpoint_ns": ns,
+    }
+
+
+CACHE_NS = "__superstep_cache"
+
+
+def _cache_key(node: NodeSpec, state: Any) -> tuple[tuple[str, ...], str] | None:
+    """The cache key of a node with a `CachePolicy`: (namespace, digest of key_func(input))."""
+    policy = node.cache_policy
+    if policy is None:
+        return None
+    key = policy.key_func(state)
+    raw = key if isinstance(key, bytes) else str(key).encode()
+    return ((CACHE_NS, node.name), hashlib.sha256(raw).hexdigest())
 
 
 def _join_ns(parent: str, child: str) -> str:
