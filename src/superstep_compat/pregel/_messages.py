@@ -13,7 +13,7 @@ from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler, BaseCallbackManager
 from langchain_core.messages import BaseMessage
-from langchain_core.outputs import ChatGenerationChunk
+from langchain_core.outputs import ChatGenerationChunk, GenerationChunk
 from langchain_core.tracers._streaming import _StreamingCallbackHandler
 
 from superstep_compat.constants import TAG_NOSTREAM
@@ -21,7 +21,7 @@ from superstep_compat.constants import TAG_NOSTREAM
 __all__ = ["MessagesHandler", "attach", "messages_in"]
 
 
-class MessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
+class MessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
     """Emits ``(message_chunk, metadata)`` for every token of a chat model run."""
 
     run_inline = True
@@ -56,11 +56,12 @@ class MessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler):
 
     def on_llm_new_token(
         self,
-        token: str,
+        token: str | list[str | dict[str, Any]],
         *,
-        chunk: Any = None,
+        chunk: GenerationChunk | ChatGenerationChunk | None = None,
         run_id: UUID,
         parent_run_id: UUID | None = None,
+        tags: list[str] | None = None,
         **kwargs: Any,
     ) -> Any:
         meta = self.runs.get(run_id)

@@ -16,6 +16,7 @@ import builtins
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -80,7 +81,7 @@ class SqliteCheckpointStore:
         self._conn = sqlite3.connect(
             self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
         )
-        self._conn.execute("PRAGMA journal_mode=WAL")
+        _enable_wal(self._conn, busy_timeout)
         self._conn.execute(f"PRAGMA synchronous={synchronous.upper()}")
         with self._write() as cur:
             for statement in _SCHEMA.split(";"):
@@ -276,3 +277,18 @@ def _checkpoint(row: tuple[Any, ...]) -> Checkpoint:
         versions=orjson.loads(versions),
         metadata=orjson.loads(metadata),
     )
+
+
+def _enable_wal(conn: sqlite3.Connection, busy_timeout: float) -> None:
+    """Switch to WAL. The switch needs an exclusive lock and SQLite does not wait for it
+    through the busy handler, so two processes opening a new file at once can see
+    "database is locked": retry until the busy timeout runs out."""
+    deadline = time.monotonic() + busy_timeout
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) or time.monotonic() >= deadline:
+                raise
+            time.sleep(0.02)

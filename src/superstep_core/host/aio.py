@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from superstep_core.graph import CompiledGraph
@@ -68,6 +68,14 @@ class AsyncHost:
 
     async def run(self, ex: Execution, *, until: float | None = None) -> Execution:
         """See `Host.run`."""
+        async for _ in self.iterate(ex, until=until):
+            pass
+        return ex
+
+    async def iterate(
+        self, ex: Execution, *, until: float | None = None
+    ) -> AsyncIterator[StepOutcome]:
+        """See `Host.iterate`."""
         timers = self._timers.setdefault(ex.execution_id, TimerTable())
         while ex.failure is None:
             if ex.queue:
@@ -79,6 +87,7 @@ class AsyncHost:
                         await maybe
                 for result in await self.perform(ex.execution_id, outcome.effects):
                     ex.deliver(result)
+                yield outcome
                 continue
             due = timers.next_due()
             if due is None or ex.status in (Status.COMPLETED, Status.SUSPENDED):
@@ -89,7 +98,6 @@ class AsyncHost:
             await self.clock.asleep(due - self.clock.now())
             for t in timers.pop_due(self.clock.now()):
                 ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
-        return ex
 
     async def perform(
         self, execution_id: str, requests: list[EffectRequest]

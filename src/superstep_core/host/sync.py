@@ -5,7 +5,7 @@ are delivered in request order, so the execution stays deterministic.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -92,6 +92,14 @@ class Host:
         """Drive ``ex`` until it completes, fails, suspends, or listens with no timer due
         before ``until`` (a clock reading; ``None``: return as soon as only listeners
         without timers remain, or wait for every armed timer)."""
+        for _ in self.iterate(ex, until=until):
+            pass
+        return ex
+
+    def iterate(self, ex: Execution, *, until: float | None = None) -> Iterator[StepOutcome]:
+        """`run`, one superstep at a time: yields each superstep's outcome after its effects
+        were performed and their results queued. Closing the generator stops the run
+        between supersteps (the execution stays consistent and can be driven again)."""
         timers = self._timers.setdefault(ex.execution_id, TimerTable())
         while ex.failure is None:
             if ex.queue:
@@ -101,6 +109,7 @@ class Host:
                     self.on_step(ex, outcome)
                 for result in self.perform(ex.execution_id, outcome.effects):
                     ex.deliver(result)
+                yield outcome
                 continue
             due = timers.next_due()
             if due is None or ex.status in (Status.COMPLETED, Status.SUSPENDED):
@@ -111,7 +120,6 @@ class Host:
             self.clock.sleep(due - self.clock.now())
             for t in timers.pop_due(self.clock.now()):
                 ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
-        return ex
 
     def perform(self, execution_id: str, requests: list[EffectRequest]) -> list[EffectCompleted]:
         """Perform ``requests`` (concurrently when several) and return their results in

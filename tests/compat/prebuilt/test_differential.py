@@ -27,12 +27,8 @@ COMMAND_NOT_TOOL_OUTPUT = (
     "so a tool returning a Command is turned into a ToolMessage with its repr"
 )
 CORE_GAPS = {
-    "command": COMMAND_NOT_TOOL_OUTPUT,
-    "command_without_message": COMMAND_NOT_TOOL_OUTPUT,
     "send_cases": COMMAND_NOT_TOOL_OUTPUT
     + "; and no config hook to read the state for a bare tool-call list sent with Send",
-    "interrupt_before_tools": "core: StateSnapshot.next lists one entry per node, LangGraph "
-    "lists one per task (two Send tasks to 'tools' give ('tools', 'tools'))",
     "pydantic_state": "core: pydantic state input is validated before the reducers run, so "
     "('user', 'hi') message tuples are rejected",
     "async": "core: ainvoke fails ('node __start__ activated outside a façade run')",
