@@ -34,6 +34,15 @@ from superstep_core.errors import (
     UndeclaredChannelError,
     UnknownInterruptError,
 )
+from superstep_core.functional import (
+    Emit,
+    FuncTask,
+    FunctionWorkflow,
+    TaskResult,
+    build_function_graph,
+    entrypoint,
+    functask,
+)
 from superstep_core.graph import CompiledGraph, Graph, NodeSpec
 from superstep_core.host import (
     AsyncHost,
@@ -75,23 +84,17 @@ from superstep_core.trace import TraceRecord, format_trace
 from superstep_core.visualise import to_dot, to_mermaid
 
 __all__ = [
-    # channels
     "MISSING",
-    # reactions
     "Activate",
-    # events
     "Activated",
-    # joins
     "All",
     "AnyOf",
     "Append",
-    # running
     "AsyncHost",
     "AtLeast",
     "Barrier",
     "BecomeInactive",
     "Channel",
-    # errors
     "ChannelConflictError",
     "CompiledGraph",
     "CompleteActivation",
@@ -101,6 +104,7 @@ __all__ = [
     "EffectCompleted",
     "EffectContext",
     "EffectFailure",
+    "Emit",
     "EndBranch",
     "Ephemeral",
     "Event",
@@ -111,7 +115,8 @@ __all__ = [
     "FailFast",
     "Failure",
     "FailureClass",
-    # graph definition
+    "FuncTask",
+    "FunctionWorkflow",
     "Graph",
     "GraphValidationError",
     "Host",
@@ -135,16 +140,19 @@ __all__ = [
     "SuperstepError",
     "SuspendActivation",
     "SystemClock",
+    "TaskResult",
     "TimerElapsed",
-    # observing
     "TraceRecord",
     "UndeclaredChannelError",
     "UnknownInterruptError",
     "VirtualClock",
     "WaitForAllThenFail",
+    "build_function_graph",
     "compute_node",
     "effect_node",
+    "entrypoint",
     "format_trace",
+    "functask",
     "to_dot",
     "to_mermaid",
 ]
