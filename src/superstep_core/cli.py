@@ -1,7 +1,19 @@
 """The ``superstep`` command line.
 
-    superstep run TARGET [--input JSON] [--json]
+    superstep run TARGET [--input JSON] [--json] [--thread ID [--db PATH|URL]]
+                         [--stream MODE[,MODE]]
+    superstep resume --thread ID [--value JSON] [--json] [--db PATH|URL]
+    superstep history --thread ID [--json] [--db PATH|URL]
+    superstep replay --thread ID [--db PATH|URL]
     superstep graph TARGET [--format mermaid|dot]
+
+With ``--thread`` an engine graph's execution is durable: every superstep is checkpointed to
+``.superstep/superstep.db`` (SQLite; ``--db PATH`` for another file, ``--db postgresql://...``
+for PostgreSQL), so ``resume`` continues it after its process died, or answers its pending
+interrupt with ``--value``; ``history`` lists its supersteps; ``replay`` rebuilds it from its
+input log, calling nothing external, and reports whether it matched. For a LangGraph-style
+graph, ``--thread`` is passed as ``{"configurable": {"thread_id": ID}}`` and ``--stream``
+prints its ``stream()`` chunks, one per line.
 
 TARGET is ``path/to/file.py:attr`` or ``package.module:attr`` (as in a ``langgraph.json``).
 The attribute is a compiled engine graph (or a `Graph`, compiled on load), or any object
@@ -9,9 +21,10 @@ with ``invoke`` (a LangGraph-style compiled graph). For an engine graph the modu
 define ``handlers`` (effect kind -> handler), ``default_input()`` (the input used when
 ``--input`` is not given) and ``summary(values) -> str`` (the closing report).
 
-Exit status: 0 on success, 1 when the execution failed, 2 on bad usage: a target that
-cannot be loaded, input that is not JSON, or a node failing with error type ``InputError``
-(the convention for "the input names something that does not exist").
+Exit status: 0 on success, 1 when the execution failed (or a replay did not match), 2 on
+bad usage: a target that cannot be loaded, input that is not JSON, an unknown thread, a thread
+that cannot be recovered, or a node failing with error type ``InputError`` (the convention for
+"the input names something that does not exist").
 """
 
 from __future__ import annotations
@@ -30,9 +43,13 @@ from typing import Any
 import orjson
 from rich.console import Console
 
+from superstep_core.checkpoint import CheckpointStore, SqliteCheckpointStore
+from superstep_core.errors import StaleResumeError, UnknownInterruptError
 from superstep_core.graph import CompiledGraph, Graph
 from superstep_core.host import Host
-from superstep_core.runtime import Execution, StepOutcome
+from superstep_core.host.durable import DurableRunner, RecoveryError, UnknownThreadError
+from superstep_core.persistence import CodecError
+from superstep_core.runtime import Execution, Status, StepOutcome
 from superstep_core.visualise import to_dot, to_mermaid
 
 __all__ = ["main"]
@@ -85,12 +102,16 @@ def load_target(target: str) -> tuple[Any, ModuleType]:
 
 
 def parse_input(text: str | None) -> Any:
+    return parse_json(text, "--input")
+
+
+def parse_json(text: str | None, option: str) -> Any:
     if text is None:
         return None
     try:
         return orjson.loads(text)
     except orjson.JSONDecodeError as e:
-        raise UsageError(f"--input is not valid JSON: {e}") from e
+        raise UsageError(f"{option} is not valid JSON: {e}") from e
 
 
 def to_json(value: Any) -> bytes:
@@ -140,10 +161,20 @@ def run_engine_graph(
     started = time.perf_counter()
     with host:
         ex = host.run_graph(graph, payload=payload)
-    elapsed = time.perf_counter() - started
-    status = ex.status
+    return _report(graph, module, ex, time.perf_counter() - started, as_json, console)
+
+
+def _report(
+    graph: CompiledGraph,
+    module: ModuleType,
+    ex: Execution,
+    elapsed: float,
+    as_json: bool,
+    console: Console,
+) -> int:
+    """Print the closing report (and the result as JSON); returns the exit status."""
     console.print(
-        f"[bold]{graph.identity}[/bold] {status.value} after {ex.step} supersteps "
+        f"[bold]{graph.identity}[/bold] {ex.status.value} after {ex.step} supersteps "
         f"in {elapsed:.2f} s",
         highlight=False,
         soft_wrap=True,
@@ -156,15 +187,16 @@ def run_engine_graph(
             console.print(
                 f"  {name}: {_summary(value)}", highlight=False, markup=False, soft_wrap=True
             )
+    for activation, value in ex.interrupts:
+        line = f"waiting: {activation} asks {_summary(value)} (answer with resume --value JSON)"
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+    if as_json:
+        sys.stdout.buffer.write(to_json(_result(ex)) + b"\n")
     if ex.failure is not None:
         f = ex.failure
         line = f"error: node {f.node!r} failed: {f.error_type}: {f.message}"
         console.print(line, highlight=False, markup=False, soft_wrap=True)
-        if as_json:
-            sys.stdout.buffer.write(to_json(_result(ex)) + b"\n")
         return 2 if f.error_type == INPUT_ERROR else 1
-    if as_json:
-        sys.stdout.buffer.write(to_json(_result(ex)) + b"\n")
     return 0
 
 
@@ -190,18 +222,217 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     obj, module = load_target(args.target)
     payload = parse_input(args.input)
     if isinstance(obj, CompiledGraph):
-        return run_engine_graph(obj, module, payload, as_json=args.json, console=console)
+        if args.stream:
+            raise UsageError(
+                "--stream is for LangGraph-style graphs; an engine graph reports "
+                "every superstep as it runs"
+            )
+        if args.thread is None:
+            if args.db is not None:
+                raise UsageError("--db needs --thread ID (the thread to persist)")
+            return run_engine_graph(obj, module, payload, as_json=args.json, console=console)
+        return run_durable(obj, module, payload, args, console)
     if callable(getattr(obj, "invoke", None)):
-        result = obj.invoke(payload)
-        if args.json:
-            sys.stdout.buffer.write(to_json(result) + b"\n")
-        else:
-            console.print(_summary(result, 2000), highlight=False, markup=False, soft_wrap=True)
-        return 0
+        return run_facade(obj, payload, args, console)
     raise UsageError(
         f"{args.target!r} is a {type(obj).__name__}, not a graph (expected a CompiledGraph, "
         f"a Graph, or an object with invoke())"
     )
+
+
+def run_facade(obj: Any, payload: Any, args: argparse.Namespace, console: Console) -> int:
+    """Run a LangGraph-style compiled graph: ``invoke``, or ``stream`` with ``--stream``."""
+    if args.db is not None:
+        raise UsageError(
+            "--db is for engine graphs; a LangGraph-style graph persists through "
+            "its own checkpointer"
+        )
+    kwargs: dict[str, Any] = {}
+    if args.thread is not None:
+        kwargs["config"] = {"configurable": {"thread_id": args.thread}}
+    if args.stream:
+        modes = [m.strip() for m in args.stream.split(",") if m.strip()]
+        if not modes or not callable(getattr(obj, "stream", None)):
+            raise UsageError("--stream needs MODE[,MODE] and a graph with stream()")
+        mode: str | list[str] = modes[0] if len(modes) == 1 else modes
+        for chunk in obj.stream(payload, stream_mode=mode, **kwargs):
+            if args.json:
+                sys.stdout.buffer.write(to_json(chunk) + b"\n")
+                sys.stdout.flush()
+            else:
+                console.print(_summary(chunk, 2000), highlight=False, markup=False, soft_wrap=True)
+        return 0
+    result = obj.invoke(payload, **kwargs)
+    if args.json:
+        sys.stdout.buffer.write(to_json(result) + b"\n")
+    else:
+        console.print(_summary(result, 2000), highlight=False, markup=False, soft_wrap=True)
+    return 0
+
+
+# --- durable threads -----------------------------------------------------------------------
+
+DEFAULT_DB = ".superstep/superstep.db"
+
+
+def open_store(db: str | None) -> CheckpointStore:
+    """The store ``--db`` names: a PostgreSQL URL, or an SQLite file (default
+    ``.superstep/superstep.db``, its directory created)."""
+    where = db or DEFAULT_DB
+    if where.startswith(("postgresql://", "postgres://")):
+        try:
+            from superstep_core.checkpoint.postgres import PostgresCheckpointStore
+
+            return PostgresCheckpointStore(where, min_size=1, max_size=4)
+        except Exception as e:
+            raise UsageError(f"cannot open --db {where!r}: {type(e).__name__}: {e}") from e
+    path = Path(where)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return SqliteCheckpointStore(path)
+    except Exception as e:
+        raise UsageError(f"cannot open --db {where!r}: {type(e).__name__}: {e}") from e
+
+
+def _absolute_target(target: str) -> str:
+    """``target`` with a file path made absolute, so `resume` finds it from anywhere."""
+    where, _, attr = target.rpartition(":")
+    if where.endswith(".py") or "/" in where or "\\" in where:
+        return f"{Path(where).resolve()}:{attr}"
+    return target
+
+
+def run_durable(
+    graph: CompiledGraph,
+    module: ModuleType,
+    payload: Any,
+    args: argparse.Namespace,
+    console: Console,
+) -> int:
+    if payload is None and callable(getattr(module, "default_input", None)):
+        payload = module.default_input()
+    store = open_store(args.db)
+    try:
+        runner = DurableRunner(store, getattr(module, "handlers", {}), on_step=_progress(console))
+        if runner.exists(args.thread):
+            raise UsageError(
+                f"thread {args.thread!r} already exists in {args.db or DEFAULT_DB}: continue "
+                f"it with `superstep resume --thread {args.thread}`, or pick another id"
+            )
+        started = time.perf_counter()
+        metadata = {"target": _absolute_target(args.target), "graph": graph.identity}
+        try:
+            with runner.start(graph, args.thread, payload=payload, metadata=metadata) as dx:
+                ex = dx.run()
+        except CodecError as e:
+            raise UsageError(f"cannot persist thread {args.thread!r}: {e}") from e
+        return _report(graph, module, ex, time.perf_counter() - started, args.json, console)
+    finally:
+        store.close()
+
+
+def _thread_graph(
+    runner: DurableRunner, args: argparse.Namespace
+) -> tuple[CompiledGraph, ModuleType]:
+    try:
+        metadata = runner.latest_metadata(args.thread)
+    except UnknownThreadError:
+        raise UsageError(f"no thread {args.thread!r} in {args.db or DEFAULT_DB}") from None
+    target = args.target or metadata.get("target")
+    if not target:
+        raise UsageError(f"thread {args.thread!r} has no recorded target: pass --target")
+    obj, module = load_target(str(target))
+    if not isinstance(obj, CompiledGraph):
+        raise UsageError(f"{target!r} is a {type(obj).__name__}, not an engine graph")
+    return obj, module
+
+
+def cmd_resume(args: argparse.Namespace, console: Console) -> int:
+    value = parse_json(args.value, "--value")
+    store = open_store(args.db)
+    try:
+        runner = DurableRunner(store, on_step=_progress(console))
+        graph, module = _thread_graph(runner, args)
+        runner.handlers = dict(getattr(module, "handlers", {}))
+        started = time.perf_counter()
+        try:
+            dx = runner.recover(graph, args.thread)
+        except (RecoveryError, CodecError) as e:
+            raise UsageError(f"cannot recover thread {args.thread!r}: {e}") from e
+        with dx:
+            ex = dx.execution
+            if args.value is not None:
+                if ex.status is not Status.SUSPENDED:
+                    raise UsageError(
+                        f"thread {args.thread!r} is {ex.status.value}, not waiting for an "
+                        f"answer: resume it without --value"
+                    )
+                try:
+                    dx.resume(value, args.activation, expected_step=args.expected_step)
+                except (StaleResumeError, UnknownInterruptError) as e:
+                    raise UsageError(str(e)) from e
+            elif ex.failure is not None and args.retry:
+                dx.retry_failed()
+            else:
+                dx.run()
+        return _report(graph, module, ex, time.perf_counter() - started, args.json, console)
+    finally:
+        store.close()
+
+
+def cmd_history(args: argparse.Namespace, console: Console) -> int:
+    store = open_store(args.db)
+    try:
+        try:
+            entries = DurableRunner(store).history(args.thread)
+        except UnknownThreadError:
+            raise UsageError(f"no thread {args.thread!r} in {args.db or DEFAULT_DB}") from None
+    finally:
+        store.close()
+    if args.json:
+        rows = [
+            {
+                "step": e.step,
+                "checkpoint_id": e.checkpoint_id,
+                "source": e.source,
+                "status": e.status,
+                "written": list(e.written),
+                "actor": e.actor,
+                "permission": e.permission,
+                "timestamp": e.timestamp,
+            }
+            for e in entries
+        ]
+        sys.stdout.buffer.write(to_json(rows) + b"\n")
+        return 0
+    for e in entries:
+        line = f"superstep {e.step:>4}  {e.source:<5}  {e.status:<19}"
+        if e.written:
+            line += f"  wrote {', '.join(e.written)}"
+        if e.actor is not None:
+            line += f"  by {e.actor} ({e.permission}) at {e.timestamp}"
+        sys.stdout.write(line.rstrip() + "\n")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace, console: Console) -> int:
+    store = open_store(args.db)
+    try:
+        runner = DurableRunner(store)
+        graph, _ = _thread_graph(runner, args)
+        report = runner.replay(graph, args.thread)
+    finally:
+        store.close()
+    if report.matched:
+        sys.stdout.write(
+            f"thread {args.thread!r}: replayed {report.inputs} inputs; all "
+            f"{report.checkpoints} checkpoints matched\n"
+        )
+        return 0
+    sys.stdout.write(
+        f"thread {args.thread!r}: replay did NOT match: {'; '.join(report.mismatches[:5])}\n"
+    )
+    return 1
 
 
 def cmd_graph(args: argparse.Namespace, console: Console) -> int:
@@ -229,11 +460,35 @@ def _lc_dot(drawing: Any) -> str:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="superstep", description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
+    db_help = f"SQLite file or postgresql:// URL (default {DEFAULT_DB})"
     run = sub.add_parser("run", help="run a graph to completion (or until it waits)")
     run.add_argument("target", help="path/to/file.py:attr or module:attr")
     run.add_argument("--input", help="the input, as JSON")
     run.add_argument("--json", action="store_true", help="print the final result as JSON")
+    run.add_argument("--thread", help="persist the run as this thread (resumable)")
+    run.add_argument("--db", help=db_help)
+    run.add_argument("--stream", help="LangGraph-style graphs: print stream chunks of MODE[,MODE]")
     run.set_defaults(handler=cmd_run)
+    resume = sub.add_parser("resume", help="continue a thread, or answer its interrupt")
+    resume.add_argument("--thread", required=True)
+    resume.add_argument("--value", help="the answer to the pending interrupt, as JSON")
+    resume.add_argument("--activation", help="which suspended activation --value answers")
+    resume.add_argument("--expected-step", type=int, help="fail if the thread moved past it")
+    resume.add_argument("--retry", action="store_true", help="run a failed superstep again")
+    resume.add_argument("--target", help="the graph, if not the one recorded with the thread")
+    resume.add_argument("--json", action="store_true", help="print the final result as JSON")
+    resume.add_argument("--db", help=db_help)
+    resume.set_defaults(handler=cmd_resume)
+    history = sub.add_parser("history", help="list a thread's supersteps")
+    history.add_argument("--thread", required=True)
+    history.add_argument("--json", action="store_true", help="print the list as JSON")
+    history.add_argument("--db", help=db_help)
+    history.set_defaults(handler=cmd_history)
+    replay = sub.add_parser("replay", help="replay a thread from its input log and compare")
+    replay.add_argument("--thread", required=True)
+    replay.add_argument("--target", help="the graph, if not the one recorded with the thread")
+    replay.add_argument("--db", help=db_help)
+    replay.set_defaults(handler=cmd_replay)
     graph = sub.add_parser("graph", help="print a diagram of a graph")
     graph.add_argument("target", help="path/to/file.py:attr or module:attr")
     graph.add_argument("--format", choices=["mermaid", "dot"], default="mermaid")

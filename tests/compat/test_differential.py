@@ -1,5 +1,5 @@
 """The same builder programs under real langgraph and the façade give the same drawing and
-validation errors. Skipped when /work/.venv-langgraph is missing."""
+validation errors. Skipped when no real langgraph is found (see langgraph_venv.py)."""
 
 import json
 import subprocess
@@ -7,10 +7,13 @@ from pathlib import Path
 
 import pytest
 
-LANGGRAPH_PY = Path("/work/.venv-langgraph/bin/python")
+from compat.langgraph_venv import MISSING_REASON, langgraph_python
+
+_FOUND = langgraph_python()
+LANGGRAPH_PY = _FOUND if _FOUND is not None else Path("python-with-langgraph")
 SRC = Path(__file__).resolve().parents[2] / "src"
 
-pytestmark = pytest.mark.skipif(not LANGGRAPH_PY.exists(), reason="no langgraph venv")
+pytestmark = pytest.mark.skipif(_FOUND is None, reason=MISSING_REASON)
 
 PROGRAM = r"""
 import json, sys, warnings

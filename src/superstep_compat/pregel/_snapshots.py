@@ -191,10 +191,11 @@ class SnapshotsMixin:
             activate=gotos,
             cancel_pending=True,
         )
-        step = (record.step if record is not None else -2) + 1
-        next_ = tuple(
-            sorted({a.rsplit(":", 1)[0] for a, e in ex.queue if isinstance(e, Activated)})
-        )
+        step = (record.step if record is not None else -1) + 1
+        # LangGraph lists pending nodes in the order they were added to the builder.
+        order = {name: i for i, name in enumerate(self.nodes)}
+        pending = {a.rsplit(":", 1)[0] for a, e in ex.queue if isinstance(e, Activated)}
+        next_ = tuple(sorted(pending, key=lambda n: (order.get(n, len(order)), n)))
         checkpoint_id = new_checkpoint_id()
         new = CheckpointRecord(
             thread_id=thread,

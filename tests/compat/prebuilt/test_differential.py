@@ -1,5 +1,5 @@
 """ToolNode, tools_condition and create_react_agent programs give the same observations
-under real langgraph (/work/.venv-langgraph) and under the façade.
+under real langgraph (see tests/compat/langgraph_venv.py) and under the façade.
 
 `_diff_program.py` runs once per implementation; each case is one test. Cases that fail
 because of a gap in the façade core (not in prebuilt) are strict xfails naming the gap, so
@@ -15,12 +15,15 @@ from typing import Any
 
 import pytest
 
-LANGGRAPH_PY = Path("/work/.venv-langgraph/bin/python")
+from compat.langgraph_venv import MISSING_REASON, langgraph_python
+
+_FOUND = langgraph_python()
+LANGGRAPH_PY = _FOUND if _FOUND is not None else Path("python-with-langgraph")
 HERE = Path(__file__).resolve().parent
 PROGRAM = HERE / "_diff_program.py"
 SRC = HERE.parents[2] / "src"
 
-pytestmark = pytest.mark.skipif(not LANGGRAPH_PY.exists(), reason="no langgraph venv")
+pytestmark = pytest.mark.skipif(_FOUND is None, reason=MISSING_REASON)
 
 COMMAND_NOT_TOOL_OUTPUT = (
     "core: superstep_compat.types.Command does not subclass langchain-core's ToolOutputMixin, "

@@ -1,0 +1,633 @@
+"""Durable executions: an execution that survives its process, on a `CheckpointStore`.
+
+After every committed superstep a `DurableExecution` writes a checkpoint holding only the
+channels whose version changed (see `superstep_core.persistence.durable`), with the rest of the
+execution in the header. Every input is appended to the store's input log before the checkpoint
+that covers it, and every completed effect's result is recorded in the store's ledger as soon as
+it completes, before the superstep that consumes it commits. `DurableRunner.recover` rebuilds
+an execution from the latest checkpoint, applies the inputs logged after it, performs the
+effects whose results never arrived (a result in the ledger is replayed, never performed
+again) and continues. `DurableRunner.replay` rebuilds a thread from its input log alone and
+checks it against every stored checkpoint; `fork` starts a new thread from any checkpoint.
+Human edits are audited: the actor must be in an allow-list, and the actor, permission and a
+timestamp from the host's wall clock are committed with the edit and listed in `history`.
+
+Effects of kind ``"call"`` (a callable request) cannot be stored; after a crash they can only
+be recovered from the ledger. A failed effect is not recorded in the ledger, so a crash before
+the next checkpoint performs it again.
+
+Must never import: the llm layer, compat.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from superstep_core.checkpoint import Checkpoint, CheckpointStore, LoadedCheckpoint
+from superstep_core.errors import SuperstepError
+from superstep_core.graph import CompiledGraph
+from superstep_core.host.clock import Clock
+from superstep_core.host.effects import Handler
+from superstep_core.host.sync import Host
+from superstep_core.host.timers import TimerTable
+from superstep_core.node import Effect, EffectCompleted, External
+from superstep_core.persistence import Codec
+from superstep_core.persistence.durable import (
+    ChannelWriter,
+    StepHeader,
+    decode_header,
+    decode_inputs,
+    encode_header,
+    encode_inputs,
+    join_values,
+    known_from,
+    trace_digest,
+    without_values,
+)
+from superstep_core.persistence.replay import apply_input, replay
+from superstep_core.runtime import (
+    EffectRequest,
+    Execution,
+    ExecutionState,
+    Status,
+    StepOutcome,
+    TimerRequest,
+)
+
+__all__ = [
+    "DurableExecution",
+    "DurableRunner",
+    "HistoryEntry",
+    "PermissionDeniedError",
+    "RecoveryError",
+    "ReplayReport",
+    "StoreLedger",
+    "UnknownThreadError",
+    "resume_from_store",
+]
+
+Permission = str | Collection[str]
+"""What an actor may edit: ``"*"`` (every channel) or the names of the channels."""
+
+
+class UnknownThreadError(SuperstepError, LookupError):
+    """The store has no checkpoint for the thread (or checkpoint) named."""
+
+
+class PermissionDeniedError(SuperstepError, PermissionError):
+    """An edit by an actor outside the allow-list, or of a channel the actor may not write."""
+
+
+class RecoveryError(SuperstepError):
+    """A stored thread cannot be continued: it belongs to another graph, or an awaited effect
+    can be neither replayed from the ledger nor performed again."""
+
+
+class StoreLedger:
+    """The host's `EffectLedger` on a store's effect ledger, for one thread."""
+
+    def __init__(self, store: CheckpointStore, thread_id: str, codec: Codec) -> None:
+        self.store = store
+        self.thread_id = thread_id
+        self.codec = codec
+
+    def recorded(self, effect_id: str) -> EffectCompleted | None:
+        data = self.store.get_effect(self.thread_id, effect_id)
+        if data is None:
+            return None
+        value = self.codec.loads(data)
+        return value if isinstance(value, EffectCompleted) else None
+
+    def record(self, completed: EffectCompleted) -> None:
+        data = self.codec.dumps(completed, completed.effect_id, kind="result of effect")
+        self.store.record_effect(self.thread_id, completed.effect_id, data)
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    """One stored checkpoint of a thread, as `history` lists it. ``source``: ``"input"``
+    (the start), ``"loop"`` (a superstep), ``"edit"`` (an audited edit), ``"fork"``."""
+
+    step: int
+    checkpoint_id: str
+    source: str
+    status: str
+    written: tuple[str, ...]
+    actor: str | None = None
+    permission: Any = None
+    timestamp: str | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class ReplayReport:
+    """What `DurableRunner.replay` found: ``matched`` when every stored checkpoint equals the
+    replayed execution at that superstep (state and trace digest); ``mismatches`` says where
+    not."""
+
+    matched: bool
+    inputs: int
+    checkpoints: int
+    mismatches: list[str]
+    execution: Execution | None
+
+
+class DurableExecution:
+    """An `Execution` bound to a thread of a store: drive it with `run`, answer interrupts
+    with `resume`, send events with `send`, edit it with `edit`. Not thread-safe."""
+
+    def __init__(
+        self,
+        runner: DurableRunner,
+        execution: Execution,
+        thread_id: str,
+        *,
+        writer: ChannelWriter,
+        header: StepHeader | None = None,
+        parent_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.runner = runner
+        self.execution = execution
+        self.thread_id = thread_id
+        self.store = runner.store
+        self.codec = runner.codec
+        self.metadata = dict(metadata or {})
+        self.checkpoint_bytes: list[int] = []  # header + blob bytes of each checkpoint written
+        self._writer = writer
+        self._requests: dict[str, EffectRequest] = {}
+        self._armed: dict[tuple[str, str], TimerRequest] = {}
+        self._inputs = 0
+        self._parent = parent_id
+        self._last: Checkpoint | None = None
+        self._host = Host(
+            runner.handlers,
+            clock=runner.clock,
+            max_workers=runner.max_workers,
+            ledger=StoreLedger(runner.store, thread_id, runner.codec),
+        )
+        self._timers = TimerTable()
+        if header is not None:
+            self._requests = {r.effect_id: r for r in header.requests}
+            self._armed = {(t.activation_id, t.timer_id): t for t in header.timers}
+            self._timers.apply(list(header.timers), self._host.clock.now())
+            self._inputs = header.inputs
+
+    # --- driving ---------------------------------------------------------------------------
+
+    @property
+    def status(self) -> Status:
+        return self.execution.status
+
+    def run(self, *, until: float | None = None) -> Execution:
+        """Drive the execution like `Host.run`, checkpointing every superstep."""
+        ex = self.execution
+        clock = self._host.clock
+        self._catch_up()
+        while ex.failure is None:
+            if ex.queue:
+                outcome = ex.run_superstep()
+                self._note(outcome)
+                self._checkpoint("loop", outcome)
+                if self.runner.on_step is not None:
+                    self.runner.on_step(ex, outcome)
+                for result in self._host.perform(ex.execution_id, outcome.effects):
+                    ex.deliver(result)
+                continue
+            due = self._timers.next_due()
+            if due is None or ex.status in (Status.COMPLETED, Status.SUSPENDED):
+                break
+            if until is not None and due > until:
+                clock.sleep(until - clock.now())
+                break
+            clock.sleep(due - clock.now())
+            for t in self._timers.pop_due(clock.now()):
+                ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
+        self._flush_inputs()
+        return ex
+
+    def resume(
+        self, value: Any, activation_id: str | None = None, *, expected_step: int | None = None
+    ) -> Execution:
+        """Answer an interrupt (see `Execution.resume`; a stale ``expected_step`` raises
+        `StaleResumeError` and changes nothing), log the answer, then `run`."""
+        self.execution.resume(value, activation_id, expected_step=expected_step)
+        self._flush_inputs()
+        return self.run()
+
+    def send(self, event: External, *, run: bool = True) -> Execution:
+        """Route an external event, log it, then `run` (unless ``run=False``)."""
+        self.execution.send(event)
+        self._flush_inputs()
+        return self.run() if run else self.execution
+
+    def retry_failed(self) -> Execution:
+        """Clear a failure, log that, and run the failed superstep again."""
+        self.execution.retry_failed()
+        self._flush_inputs()
+        return self.run()
+
+    def edit(
+        self,
+        updates: Mapping[str, Any] | Iterable[tuple[str, Any]],
+        *,
+        actor: str,
+        as_node: str | None = None,
+        activate: Iterable[str] = (),
+        timestamp: datetime | None = None,
+    ) -> tuple[str, ...]:
+        """Commit ``updates`` as an audited superstep by ``actor`` (see `Execution.edit`).
+        Raises `PermissionDeniedError` when the actor is not in the runner's allow-list or
+        may not write one of the channels; then nothing changes. ``timestamp`` defaults to
+        the runner's wall clock. Call `run` afterwards if the edit activated nodes."""
+        pairs = list(updates.items()) if isinstance(updates, Mapping) else list(updates)
+        permission = self._permission(actor, [c for c, _ in pairs])
+        when = (timestamp or self.runner.wall_clock()).isoformat()
+        ex = self.execution
+        ex.input_log.append(("audit", actor, permission, when))
+        try:
+            written = ex.edit(pairs, writer=f"human:{actor}", as_node=as_node, activate=activate)
+        except Exception:
+            ex.input_log.pop()
+            raise
+        audit = {"actor": actor, "permission": permission, "timestamp": when}
+        self._checkpoint("edit", written=written, audit=audit)
+        return written
+
+    def close(self) -> None:
+        self._host.close()
+
+    def __enter__(self) -> DurableExecution:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- recording -------------------------------------------------------------------------
+
+    def _permission(self, actor: str, channels: list[str]) -> str | list[str]:
+        allowed = self.runner.permissions.get(actor)
+        if allowed is None:
+            actors = ", ".join(sorted(self.runner.permissions)) or "(none)"
+            raise PermissionDeniedError(
+                f"actor {actor!r} may not edit thread {self.thread_id!r}: not in the "
+                f"allow-list (allowed actors: {actors})"
+            )
+        if isinstance(allowed, str):
+            if allowed != "*":
+                raise ValueError(f"permission of {actor!r} must be '*' or channel names")
+            return "*"
+        for channel in channels:
+            if channel not in allowed:
+                raise PermissionDeniedError(
+                    f"actor {actor!r} may not edit channel {channel!r} of thread "
+                    f"{self.thread_id!r}; they may edit: {', '.join(sorted(allowed)) or '(none)'}"
+                )
+        return sorted(allowed)
+
+    def _note(self, outcome: StepOutcome) -> None:
+        for request in outcome.effects:
+            self._requests[request.effect_id] = request
+        for timer in outcome.timers:
+            key = (timer.activation_id, timer.timer_id)
+            if timer.delay is None:
+                self._armed.pop(key, None)
+            else:
+                self._armed[key] = timer
+        self._timers.apply(outcome.timers, self._host.clock.now())
+
+    def _flush_inputs(self) -> None:
+        """Append the inputs logged since the last flush as one input-log record. The store
+        holds the log, so the in-memory one is cleared."""
+        log = self.execution.input_log
+        if log:
+            self.store.append_input(self.thread_id, self._inputs, encode_inputs(log, self.codec))
+            self._inputs += 1
+            log.clear()
+
+    def _checkpoint(
+        self,
+        source: str,
+        outcome: StepOutcome | None = None,
+        *,
+        written: tuple[str, ...] = (),
+        audit: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._flush_inputs()
+        ex = self.execution
+        state = ex.snapshot()
+        stored, blobs, layout = self._writer.split(state.values, state.versions)
+        self._requests = {e: self._requests[e] for e in state.awaited if e in self._requests}
+        armed = {k: t for k, t in self._armed.items() if ex.timers.get(k) == t.generation}
+        self._armed = armed
+        header = StepHeader(
+            without_values(state),
+            tuple(_storable(r) for r in self._requests.values()),
+            tuple(armed.values()),
+            self._inputs,
+            layout,
+        )
+        data = encode_header(header, self.codec)
+        metadata = {
+            **self.metadata,
+            "source": source,
+            "step": ex.step,
+            "status": ex.status.value,
+            "written": list(outcome.written if outcome is not None else written),
+            "trace": _digest(ex, source),
+            "execution_id": ex.execution_id,
+            **(audit or {}),
+        }
+        last = self._last
+        parent = last.parent_id if last is not None and last.step == ex.step else self._parent
+        checkpoint = Checkpoint(self.thread_id, "", ex.step, parent, data, stored, metadata)
+        self.store.put(checkpoint, blobs)
+        self.checkpoint_bytes.append(len(data) + sum(len(b) for b in blobs.values()))
+        self._last = checkpoint
+        self._parent = checkpoint.id
+
+    def _catch_up(self) -> None:
+        """Perform (or replay from the ledger) the awaited effects whose results never
+        arrived: after a recovery, those of the superstep the process died in."""
+        ex = self.execution
+        todo: list[EffectRequest] = []
+        for effect_id in list(ex.awaited):
+            request = self._requests.get(effect_id)
+            if request is None or (
+                request.effect.kind == "call" and request.effect.request is None
+            ):
+                recorded = self._host.ledger.recorded(effect_id) if self._host.ledger else None
+                if recorded is None:
+                    raise RecoveryError(
+                        f"thread {self.thread_id!r}: effect {effect_id} has no recorded result "
+                        f"and its request was not stored (effects of kind 'call' cannot be "
+                        f"performed again after a crash; give the effect a handler kind)"
+                    )
+                request = EffectRequest(effect_id, ex.awaited[effect_id], "", Effect("ledger"))
+            todo.append(request)
+        # in request order, as the uninterrupted run delivered them; the host's ledger lookup
+        # replays a recorded result instead of performing the effect again
+        for result in self._host.perform(ex.execution_id, todo):
+            ex.deliver(result)
+
+
+def _storable(request: EffectRequest) -> EffectRequest:
+    if request.effect.kind == "call":  # a callable cannot be stored
+        return replace(request, effect=Effect("call", None, request.effect.tag))
+    return request
+
+
+def _digest(ex: Execution, source: str) -> str:
+    return trace_digest(ex.trace[-1]) if source in ("loop", "edit") and ex.trace else ""
+
+
+class DurableRunner:
+    """Starts, recovers, replays and forks durable executions on ``store``.
+
+    ``handlers``, ``clock``, ``max_workers`` as for `Host`; ``codec``: how values become bytes
+    (default: `Codec()` on the default registry); ``wall_clock``: the timestamps of audited
+    edits (default: UTC now); ``permissions``: the edit allow-list, actor -> `Permission`;
+    ``on_step(ex, outcome)``: called after each superstep's checkpoint (progress reports).
+    """
+
+    def __init__(
+        self,
+        store: CheckpointStore,
+        handlers: Mapping[str, Handler] | None = None,
+        *,
+        codec: Codec | None = None,
+        clock: Clock | None = None,
+        wall_clock: Callable[[], datetime] | None = None,
+        max_workers: int = 8,
+        permissions: Mapping[str, Permission] | None = None,
+        on_step: Callable[[Execution, StepOutcome], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.handlers: dict[str, Handler] = dict(handlers or {})
+        self.codec = codec or Codec()
+        self.clock = clock
+        self.wall_clock = wall_clock or (lambda: datetime.now(UTC))
+        self.max_workers = max_workers
+        self.permissions: dict[str, Permission] = dict(permissions or {})
+        self.on_step = on_step
+
+    def exists(self, thread_id: str) -> bool:
+        return bool(self.store.list(thread_id, "", limit=1))
+
+    def start(
+        self,
+        graph: CompiledGraph,
+        thread_id: str,
+        *,
+        payload: Any = None,
+        updates: Mapping[str, Any] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> DurableExecution:
+        """A new execution on a new thread (its id is the thread id), checkpointed at step 0.
+        ``metadata`` (JSON-able) is kept on every checkpoint. Raises ``ValueError`` when the
+        thread exists."""
+        if self.exists(thread_id):
+            raise ValueError(f"thread {thread_id!r} already exists: recover it or pick a new id")
+        ex = Execution.start(graph, thread_id, payload=payload, updates=updates)
+        writer = ChannelWriter(graph.channels, self.codec)
+        dx = DurableExecution(self, ex, thread_id, writer=writer, metadata=metadata)
+        dx._checkpoint("input", written=tuple(updates or ()))
+        return dx
+
+    def recover(self, graph: CompiledGraph, thread_id: str) -> DurableExecution:
+        """The thread's execution as its process left it: the latest checkpoint, plus the
+        inputs logged after it (supersteps among them run again, deterministically, and are
+        checkpointed). Call `DurableExecution.run` to continue. Raises `UnknownThreadError`
+        or `RecoveryError`."""
+        loaded = self._load(thread_id)
+        header, state = self._state(loaded)
+        ex = self._restore(graph, state, thread_id)
+        known = known_from(state.values, state.versions, loaded.checkpoint.versions, header.layout)
+        writer = ChannelWriter(graph.channels, self.codec, known)
+        metadata = {k: v for k, v in loaded.checkpoint.metadata.items() if k not in _OWN_KEYS}
+        dx = DurableExecution(
+            self,
+            ex,
+            thread_id,
+            writer=writer,
+            header=header,
+            parent_id=loaded.checkpoint.id,
+            metadata=metadata,
+        )
+        dx._last = loaded.checkpoint
+        for seq, data in self.store.read_inputs(thread_id):
+            if seq < header.inputs:
+                continue
+            audit: dict[str, Any] | None = None
+            last = ""
+            outcome: StepOutcome | None = None
+            for entry in decode_inputs(data, self.codec):
+                if entry[0] == "audit":
+                    audit = dict(zip(("actor", "permission", "timestamp"), entry[1:], strict=True))
+                result = apply_input(ex, entry)
+                if result is not None:
+                    outcome = result
+                    dx._note(result)
+                last = entry[0]
+            ex.input_log.clear()  # already in the store
+            dx._inputs = seq + 1
+            if last == "superstep":
+                dx._checkpoint("loop", outcome)
+            elif last == "edit":
+                dx._checkpoint("edit", audit=audit)
+        return dx
+
+    def fork(
+        self,
+        graph: CompiledGraph,
+        thread_id: str,
+        checkpoint_id: str,
+        new_thread_id: str,
+        *,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> DurableExecution:
+        """A new thread continuing from checkpoint ``checkpoint_id`` of ``thread_id`` (the
+        execution is renamed after the new thread). Raises `UnknownThreadError` or
+        ``ValueError`` when the new thread exists."""
+        if self.exists(new_thread_id):
+            raise ValueError(f"thread {new_thread_id!r} already exists: pick a new id")
+        loaded = self._load(thread_id, checkpoint_id)
+        header, state = self._state(loaded)
+        ex = self._restore(graph, state, new_thread_id)
+        writer = ChannelWriter(graph.channels, self.codec)
+        base = {k: v for k, v in loaded.checkpoint.metadata.items() if k not in _OWN_KEYS}
+        header = replace(header, inputs=0)
+        dx = DurableExecution(
+            self,
+            ex,
+            new_thread_id,
+            writer=writer,
+            header=header,
+            metadata={**base, **(metadata or {})},
+        )
+        ex.input_log.append(("fork", thread_id, loaded.checkpoint.id))
+        dx._checkpoint("fork")
+        return dx
+
+    def replay(self, graph: CompiledGraph, thread_id: str) -> ReplayReport:
+        """Rebuild the thread from its input log alone (nothing is performed) and compare it
+        with every stored checkpoint: state and trace digest at each superstep."""
+        checkpoints = self.store.list(thread_id, "")
+        if not checkpoints:
+            raise UnknownThreadError(f"no thread {thread_id!r} in the store")
+        execution_id = str(checkpoints[0].metadata.get("execution_id", thread_id))
+        entries = [
+            e for _, d in self.store.read_inputs(thread_id) for e in decode_inputs(d, self.codec)
+        ]
+        seen: dict[int, tuple[ExecutionState, str]] = {}
+
+        def hook(ex: Execution, kind: str, outcome: StepOutcome | None) -> None:
+            source = {"superstep": "loop", "edit": "edit"}.get(kind, kind)
+            seen[ex.step] = (ex.snapshot(), _digest(ex, source))
+
+        base: ExecutionState | None = None
+        if entries and entries[0][0] == "fork":
+            _, source_thread, source_id = entries[0]
+            base = self._state(self._load(source_thread, source_id))[1]
+            entries = entries[1:]
+        try:
+            ex = replay(graph, entries, execution_id, state=base, on_step=hook)
+        except ValueError as e:
+            return ReplayReport(False, len(entries), len(checkpoints), [str(e)], None)
+        mismatches: list[str] = []
+        for checkpoint in reversed(checkpoints):
+            stored = self._state(self._load(thread_id, checkpoint.id))[1]
+            got = seen.get(checkpoint.step)
+            if got is None:
+                mismatches.append(f"superstep {checkpoint.step}: not reached by the replay")
+            elif got[0] != stored:
+                mismatches.append(f"superstep {checkpoint.step}: state differs")
+            elif got[1] != checkpoint.metadata.get("trace", ""):
+                mismatches.append(f"superstep {checkpoint.step}: trace differs")
+        return ReplayReport(not mismatches, len(entries), len(checkpoints), mismatches, ex)
+
+    def history(self, thread_id: str) -> builtins.list[HistoryEntry]:
+        """The thread's checkpoints, oldest first. Raises `UnknownThreadError`."""
+        checkpoints = self.store.list(thread_id, "")
+        if not checkpoints:
+            raise UnknownThreadError(f"no thread {thread_id!r} in the store")
+        out: list[HistoryEntry] = []
+        for c in reversed(checkpoints):
+            m = c.metadata
+            out.append(
+                HistoryEntry(
+                    c.step,
+                    c.id,
+                    str(m.get("source", "")),
+                    str(m.get("status", "")),
+                    tuple(m.get("written", ())),
+                    m.get("actor"),
+                    m.get("permission"),
+                    m.get("timestamp"),
+                    m,
+                )
+            )
+        return out
+
+    def latest_metadata(self, thread_id: str) -> Mapping[str, Any]:
+        """The metadata of the thread's latest checkpoint. Raises `UnknownThreadError`."""
+        checkpoints = self.store.list(thread_id, "", limit=1)
+        if not checkpoints:
+            raise UnknownThreadError(f"no thread {thread_id!r} in the store")
+        return checkpoints[0].metadata
+
+    def load_state(self, thread_id: str, checkpoint_id: str | None = None) -> ExecutionState:
+        """The `ExecutionState` stored at a checkpoint (the latest by default)."""
+        return self._state(self._load(thread_id, checkpoint_id))[1]
+
+    # --- loading ---------------------------------------------------------------------------
+
+    def _load(self, thread_id: str, checkpoint_id: str | None = None) -> LoadedCheckpoint:
+        loaded = self.store.get(thread_id, "", checkpoint_id)
+        if loaded is None:
+            what = f"checkpoint {checkpoint_id!r} of thread" if checkpoint_id else "thread"
+            raise UnknownThreadError(f"no {what} {thread_id!r} in the store")
+        return loaded
+
+    def _state(self, loaded: LoadedCheckpoint) -> tuple[StepHeader, ExecutionState]:
+        header = decode_header(loaded.checkpoint.header, self.codec)
+        values = join_values(loaded.values, header.layout, self.codec)
+        return header, replace(header.state, values=values)
+
+    def _restore(self, graph: CompiledGraph, state: ExecutionState, execution_id: str) -> Execution:
+        try:
+            return Execution.restore(graph, state, execution_id=execution_id)
+        except ValueError as e:
+            raise RecoveryError(f"thread {execution_id!r}: {e}") from e
+
+
+_OWN_KEYS = frozenset(
+    {
+        "source",
+        "step",
+        "status",
+        "written",
+        "trace",
+        "execution_id",
+        "actor",
+        "permission",
+        "timestamp",
+    }
+)
+
+
+def resume_from_store(
+    graph: CompiledGraph,
+    store: CheckpointStore,
+    thread_id: str,
+    handlers: Mapping[str, Handler] | None = None,
+    **options: Any,
+) -> Execution:
+    """Recover ``thread_id`` from ``store`` and run it on (see `DurableRunner.recover`)."""
+    runner = DurableRunner(store, handlers, **options)
+    with runner.recover(graph, thread_id) as dx:
+        return dx.run()

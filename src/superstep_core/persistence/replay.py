@@ -1,0 +1,109 @@
+"""Replay: rebuild an execution from its input log, calling nothing external.
+
+An execution's inputs (its start, effect results, timer firings, external events, resumes,
+edits, retries) and the points where a superstep ran are all in `Execution.input_log`; the
+runtime is deterministic, so applying the same entries to a fresh execution rebuilds the same
+states, trace and ids. Effects requested during a replay are not performed: their results are
+already in the log.
+
+Pure: must never import the host, superstep_core.checkpoint, the llm layer or compat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from superstep_core.graph import CompiledGraph
+from superstep_core.runtime import Execution, ExecutionState, StepOutcome
+
+__all__ = ["ReplayError", "StepHook", "apply_input", "replay"]
+
+StepHook = Callable[[Execution, str, StepOutcome | None], None]
+"""``hook(ex, kind, outcome)``: called once the execution exists (kind ``"start"``, or
+``"restore"`` when replaying from a state), after every superstep (``"superstep"``, with its
+outcome) and after every edit (``"edit"``)."""
+
+
+class ReplayError(ValueError):
+    """An input-log entry could not be applied: the log is malformed or belongs to another
+    graph or starting point. ``index`` is the entry's position in the replayed sequence."""
+
+    def __init__(self, index: int, entry: tuple[Any, ...], why: str) -> None:
+        self.index = index
+        self.entry = entry
+        super().__init__(f"input {index} ({entry[0] if entry else '?'}): {why}")
+
+
+def apply_input(ex: Execution, entry: tuple[Any, ...]) -> StepOutcome | None:
+    """Apply one `Execution.input_log` entry to ``ex`` exactly as the original call did;
+    returns the superstep's outcome for a ``("superstep",)`` entry. Raises `ValueError` for an
+    unknown entry and whatever the original call raises when the entry does not fit."""
+    kind = entry[0]
+    if kind == "superstep":
+        return ex.run_superstep()
+    if kind == "effect":
+        ex.deliver(entry[1])
+    elif kind == "timer":
+        _, activation_id, timer_id, generation, payload = entry
+        ex.fire_timer(activation_id, timer_id, generation, payload)
+    elif kind == "external":
+        ex.send(entry[1])
+    elif kind == "resume":
+        ex.resume(entry[2], entry[1])
+    elif kind == "edit":
+        _, pairs, writer, as_node, targets, cancel_pending = entry
+        ex.edit(
+            list(pairs),
+            writer=writer,
+            as_node=as_node,
+            activate=targets,
+            cancel_pending=cancel_pending,
+        )
+    elif kind == "retry_failed":
+        ex.retry_failed()
+    elif kind == "audit":
+        pass  # who made the edit that follows, and when: a note for history, not an input
+    else:
+        raise ValueError(f"unknown input-log entry {kind!r}")
+    return None
+
+
+def replay(
+    graph: CompiledGraph,
+    inputs: Iterable[tuple[Any, ...]],
+    execution_id: str,
+    *,
+    state: ExecutionState | None = None,
+    on_step: StepHook | None = None,
+) -> Execution:
+    """The execution ``inputs`` describe. Without ``state`` the first entry must be the
+    ``("start", payload, updates)`` entry; with ``state`` (a checkpoint, a fork point) the
+    entries continue from it. Raises `ReplayError` naming the entry that does not apply."""
+    ex: Execution | None = None
+    if state is not None:
+        ex = Execution.restore(graph, state, execution_id=execution_id)
+        if on_step is not None:
+            on_step(ex, "restore", None)
+    for index, entry in enumerate(inputs):
+        if not isinstance(entry, tuple) or not entry:
+            raise ReplayError(index, (), "not an input-log entry")
+        if entry[0] == "start":
+            if ex is not None:
+                raise ReplayError(index, entry, "a start entry after the execution started")
+            _, payload, updates = entry
+            ex = Execution.start(graph, execution_id, payload=payload, updates=updates)
+            if on_step is not None:
+                on_step(ex, "start", None)
+            continue
+        if ex is None:
+            raise ReplayError(index, entry, "the log does not begin with a start entry")
+        try:
+            outcome = apply_input(ex, entry)
+        except Exception as e:
+            raise ReplayError(index, entry, f"{type(e).__name__}: {e}") from e
+        if on_step is not None and entry[0] in ("superstep", "edit"):
+            on_step(ex, entry[0], outcome)
+    if ex is None:
+        raise ReplayError(0, (), "the log is empty")
+    return ex
