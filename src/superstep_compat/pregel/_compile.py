@@ -105,6 +105,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         self.runner = TaskRunner(self.spec, channel_strategies)
         self.engine = _engine_graph(self.spec, self.runner, self.name)
         self.nodes: dict[str, Any] = {START: None, **{k: v for k, v in self.spec.nodes.items()}}
+        self.node_order: dict[str, int] = {name: i for i, name in enumerate(self.nodes)}
         self.channels = dict(self.spec.channels)
         out_info = self.spec.schemas.get(self.spec.output_schema)
         self.output_channels: tuple[str, ...] = (

@@ -353,7 +353,7 @@ class GraphRun:
                 yield ((), "updates", {"__interrupt__": ()})
             return True
         self.skip_before_once = False
-        if upcoming and self.step > self.stop - 2:
+        if upcoming and self.step >= self.stop - 1:
             raise GraphRecursionError(
                 create_error_message(
                     message=(
@@ -409,7 +409,8 @@ class GraphRun:
         ]
         names.extend(node for node, _, _ in ex.deferred)
         names.extend(i.node for i in ex.instances.values() if i.state != "active")
-        return tuple(sorted(names))
+        order = self.graph.node_order  # LangGraph lists tasks in add_node order
+        return tuple(sorted(names, key=lambda n: (order.get(n, len(order)), n)))
 
     def _checkpoint(
         self,

@@ -191,6 +191,21 @@ class TaskRunner:
         config["configurable"] = configurable
         return config
 
+    def _link_children(
+        self,
+        config: dict[str, Any],
+        node: NodeSpec,
+        run: RunContext,
+        task_id: str,
+        resume: Sequence[Any],
+        hook: _TaskContext,
+    ) -> dict[str, Any]:
+        """Any compiled graph invoked while this task runs (as the node itself, or called
+        from the node's function) is a child: its own namespace, the parent's saver, the
+        answers to its pending interrupt, and the parent's stream (as in LangGraph)."""
+        hook.subgraph_ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_id}")
+        return _child_config(config, hook.subgraph_ns, run, resume)
+
     def _run_node(
         self,
         node: NodeSpec,
@@ -260,22 +275,16 @@ class TaskRunner:
             for value in values.values():
                 handler.seen.update(m.id for m in messages_in(value) if m.id)
             config = attach(config, handler)
+        config = self._link_children(config, node, run, task_id, resume, hook)
         token_cfg = var_child_runnable_config.set(config)  # type: ignore[arg-type]
         token_task = task_context_var.set(hook)
         token_run = _current_run.set((run, config))
         try:
             action = node.action
-            subgraph_ns = ""
-            if getattr(action, "is_superstep_graph", False):
-                # A subgraph runs as a child execution in its own checkpoint namespace, with
-                # the parent's saver, stream and the answers to its pending interrupt.
-                subgraph_ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_id}")
-                config = _child_config(config, subgraph_ns, run, resume)
-                hook.subgraph_ns = subgraph_ns
             if hasattr(action, "invoke") and not inspect.isfunction(action):
                 if in_loop and hasattr(action, "ainvoke"):
                     pending = action.ainvoke(state, config)
-                    return self._finish_async(pending, node, values, run, hook)
+                    return self._finish_async(pending, node, values, run, hook, config)
                 result = action.invoke(state, config)
             elif node.is_async:
                 if not in_loop:
@@ -284,7 +293,7 @@ class TaskRunner:
                         "initialize with a synchronous function or invoke via the async API "
                         "(ainvoke, astream, etc.)"
                     )
-                return self._finish_async(action(state, **kwargs), node, values, run, hook)
+                return self._finish_async(action(state, **kwargs), node, values, run, hook, config)
             else:
                 result = action(state, **kwargs)
         except ParentCommand as e:
@@ -317,7 +326,12 @@ class TaskRunner:
         values: Mapping[str, Any],
         run: RunContext,
         hook: _TaskContext,
+        config: dict[str, Any] | None = None,
     ) -> TaskOutcome:
+        # The coroutine's body runs here, not in _run_node: bind the task's context again.
+        token_cfg = var_child_runnable_config.set(config)  # type: ignore[arg-type]
+        token_task = task_context_var.set(hook)
+        token_run = _current_run.set((run, config))
         try:
             result = await pending
         except ParentCommand as e:
@@ -329,6 +343,10 @@ class TaskRunner:
                 outcome = self._outcome(node, result, values, run)
             except BaseException as e:
                 outcome = self._failure(node, e)
+        finally:
+            _current_run.reset(token_run)
+            task_context_var.reset(token_task)
+            var_child_runnable_config.reset(token_cfg)
         outcome.memo = hook.memo or None
         return outcome
 
