@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck layers pytest clean
+.PHONY: demo test lint typecheck layers pytest clean bench bench-shared bench-micro
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -39,3 +39,33 @@ test: lint typecheck layers pytest
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
+
+# `make bench [REPEAT=5] [BENCH_ARGS='--slope w01 w07 w08']`: LangGraph (the `bench` extra, in its
+# own venv) vs Superstep (.venv) side by side, via ../shared/bench/run.py; prints the table and the
+# geometric mean. `make bench-micro`: the engine's own hot-path micro-benchmarks in bench/.
+SHARED_BENCH ?= ../shared/bench
+REPEAT       ?= 5
+BENCH_ARGS   ?=
+LG_VENV      := .venv-bench-langgraph
+LG_PY        := $(LG_VENV)/bin/python
+LG_STAMP     := $(LG_VENV)/.installed
+
+$(LG_STAMP): pyproject.toml
+	test -x $(LG_PY) || $(PYTHON) -m venv $(LG_VENV)
+	$(LG_PY) -m pip install --quiet --upgrade pip
+	$(LG_PY) -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["bench"]))' > $(LG_VENV)/bench-requirements.txt
+	$(LG_PY) -m pip install --quiet -r $(LG_VENV)/bench-requirements.txt
+	touch $@
+
+bench-shared:
+	@test -f $(SHARED_BENCH)/run.py || { echo "bench: $(SHARED_BENCH)/run.py not found: the shared folder must sit at ../shared beside the repo (or pass SHARED_BENCH=DIR)" >&2; exit 2; }
+
+bench: bench-shared $(STAMP) $(LG_STAMP)
+	$(PY) $(SHARED_BENCH)/run.py --impl langgraph --impl superstep \
+	    --python-for langgraph=$(abspath $(LG_PY)) --python-for superstep=$(abspath $(PY)) \
+	    --repeat $(REPEAT) $(BENCH_ARGS)
+
+bench-micro: $(DEVSTAMP)
+	$(PY) -m pip install --quiet 'pytest-benchmark>=4'
+	$(VENV)/bin/pytest bench -p no:cacheprovider -o addopts= --benchmark-columns=min,median,mean,rounds
+	$(PY) bench/engine_activation.py
