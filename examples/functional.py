@@ -6,7 +6,7 @@ process may exit, and a later run resumes it without reading or summarising agai
 
     superstep run examples/functional.py:workflow --thread demo \\
         --input '{"paths": ["README.md", "pyproject.toml"]}'
-    superstep resume --thread demo --value '"yes"'
+    superstep resume --target examples/functional.py:workflow --thread demo --value '"yes"'
 
 or from Python: `workflow.invoke({"paths": [...]}, config)` then
 `workflow.invoke(Command(resume="yes"), config)` with the same ``thread_id``.

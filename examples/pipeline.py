@@ -12,25 +12,30 @@ rejected, `report` (a coalescing node: one activation however many documents fin
 asks the index for the documents that use the query term most.
 
 Run it:  superstep run examples/pipeline.py:graph [--input '{"directory": "...", "query": "..."}']
-Input keys: ``directory`` (default: the running Python's standard library), ``index`` (SQLite
-file, default ``.superstep/pipeline-index.db``), ``query`` (default ``"thread"``),
-``max_bytes`` (default 1,000,000: larger files are rejected).
+Input keys: ``directory`` (default: the running Python's standard library), ``index``
+(SQLite file, default ``.superstep/pipeline-<dir>-<hash>.db``, one per directory),
+``query`` (default ``"thread"``), ``max_bytes`` (default 1,000,000: larger files are
+rejected).
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
+import io
 import operator
 import re
 import sqlite3
 import sysconfig
 import threading
+import tokenize
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from superstep_core import (
+    Activate,
     Activated,
     Append,
     BecomeInactive,
@@ -56,6 +61,12 @@ FUNCTION = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]", re.MULTILINE)
 CLASS = re.compile(r"^[ \t]*class[ \t]", re.MULTILINE)
 
 
+def default_index(directory: str) -> str:
+    """Each directory gets its own index file, so runs on different inputs never mix."""
+    digest = hashlib.sha1(str(Path(directory).resolve()).encode()).hexdigest()[:10]
+    return f".superstep/pipeline-{Path(directory).name or 'root'}-{digest}.db"
+
+
 def default_input() -> dict[str, Any]:
     """The input `superstep run` uses when none is given: the standard library."""
     return {"directory": sysconfig.get_paths()["stdlib"], "query": DEFAULT_QUERY}
@@ -67,7 +78,7 @@ def default_input() -> dict[str, Any]:
 def receive(ctx: NodeContext, event: Event) -> Reaction:
     if isinstance(event, Activated):
         job = {**default_input(), **(event.payload or {})}
-        job.setdefault("index", ".superstep/pipeline-index.db")
+        job.setdefault("index", default_index(job["directory"]))
         job.setdefault("max_bytes", 1_000_000)
         ctx.memory["job"] = job
         return Reaction(
@@ -80,10 +91,13 @@ def receive(ctx: NodeContext, event: Event) -> Reaction:
         return Reaction(disposition=FailActivation.permanent(event.error.message, "InputError"))
     paths: list[str] = event.result
     job = ctx.memory["job"]
+    control: list[Spawn | Activate] = [
+        Spawn("parse", {"path": p, "max_bytes": job["max_bytes"]}) for p in paths
+    ]
+    if not paths:
+        control.append(Activate("report"))  # nothing to wait for: report the empty index
     return Reaction(
-        updates={"found": len(paths)},
-        control=[Spawn("parse", {"path": p, "max_bytes": job["max_bytes"]}) for p in paths],
-        disposition=CompleteActivation(len(paths)),
+        updates={"found": len(paths)}, control=control, disposition=CompleteActivation(len(paths))
     )
 
 
@@ -179,7 +193,7 @@ graph = (
         rejected=Append(),
         top=LastValue(),
     )
-    .add_node("receive", receive, writes=["job", "found"], may_activate=["parse"])
+    .add_node("receive", receive, writes=["job", "found"], may_activate=["parse", "report"])
     .add_node("parse", parse, writes=["parsed", "rejected", "finished"])
     .add_node("validate", validate, writes=[])
     .add_node("index", index, writes=[])
@@ -214,7 +228,10 @@ def read_file(request: Mapping[str, Any], ctx: EffectContext) -> str:
     size = path.stat().st_size
     if size > request["max_bytes"]:
         raise ValueError(f"{size} bytes is over the limit of {request['max_bytes']}")
-    return path.read_bytes().decode("utf-8")
+    data = path.read_bytes()
+    # Decode as Python does: a coding cookie or a BOM names the encoding (PEP 263, 3120).
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    return data.decode(encoding)
 
 
 _db_lock = threading.Lock()

@@ -36,6 +36,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -44,7 +45,12 @@ import orjson
 from rich.console import Console
 
 from superstep_core.checkpoint import CheckpointStore, SqliteCheckpointStore
-from superstep_core.errors import StaleResumeError, UnknownInterruptError
+from superstep_core.errors import (
+    StaleResumeError,
+    SuperstepError,
+    SuperstepLimitError,
+    UnknownInterruptError,
+)
 from superstep_core.graph import CompiledGraph, Graph
 from superstep_core.host import Host
 from superstep_core.host.durable import DurableRunner, RecoveryError, UnknownThreadError
@@ -55,6 +61,9 @@ from superstep_core.visualise import to_dot, to_mermaid
 __all__ = ["main"]
 
 INPUT_ERROR = "InputError"
+
+
+DEFAULT_MAX_SUPERSTEPS = 100_000
 
 
 class UsageError(Exception):
@@ -97,7 +106,10 @@ def load_target(target: str) -> tuple[Any, ModuleType]:
         )
     obj = getattr(module, attr)
     if isinstance(obj, Graph):
-        obj = obj.compile()
+        try:
+            obj = obj.compile()
+        except SuperstepError as e:
+            raise UsageError(f"{target!r} does not compile: {e}") from e
     return obj, module
 
 
@@ -153,11 +165,21 @@ def _summary(value: Any, limit: int = 100) -> str:
 
 
 def run_engine_graph(
-    graph: CompiledGraph, module: ModuleType, payload: Any, *, as_json: bool, console: Console
+    graph: CompiledGraph,
+    module: ModuleType,
+    payload: Any,
+    *,
+    as_json: bool,
+    console: Console,
+    max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
 ) -> int:
     if payload is None and callable(getattr(module, "default_input", None)):
         payload = module.default_input()
-    host = Host(getattr(module, "handlers", {}), on_step=_progress(console))
+    host = Host(
+        getattr(module, "handlers", {}),
+        on_step=_progress(console),
+        max_supersteps=max_supersteps or None,
+    )
     started = time.perf_counter()
     with host:
         ex = host.run_graph(graph, payload=payload)
@@ -230,9 +252,18 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         if args.thread is None:
             if args.db is not None:
                 raise UsageError("--db needs --thread ID (the thread to persist)")
-            return run_engine_graph(obj, module, payload, as_json=args.json, console=console)
+            return run_engine_graph(
+                obj,
+                module,
+                payload,
+                as_json=args.json,
+                console=console,
+                max_supersteps=args.max_supersteps,
+            )
         return run_durable(obj, module, payload, args, console)
     if callable(getattr(obj, "invoke", None)):
+        if payload is None and callable(getattr(module, "default_input", None)):
+            payload = module.default_input()
         return run_facade(obj, payload, args, console)
     raise UsageError(
         f"{args.target!r} is a {type(obj).__name__}, not a graph (expected a CompiledGraph, "
@@ -250,6 +281,21 @@ def run_facade(obj: Any, payload: Any, args: argparse.Namespace, console: Consol
     kwargs: dict[str, Any] = {}
     if args.thread is not None:
         kwargs["config"] = {"configurable": {"thread_id": args.thread}}
+    try:
+        return _drive_facade(obj, payload, args, console, kwargs)
+    except Exception as e:  # the graph's own error, as one line (exit 1, not a traceback)
+        print(f"superstep: error: {type(e).__name__}: {_first_line(e)}", file=sys.stderr)
+        return 1
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else repr(error)
+
+
+def _drive_facade(
+    obj: Any, payload: Any, args: argparse.Namespace, console: Console, kwargs: dict[str, Any]
+) -> int:
     if args.stream:
         modes = [m.strip() for m in args.stream.split(",") if m.strip()]
         if not modes or not callable(getattr(obj, "stream", None)):
@@ -349,6 +395,14 @@ def _thread_graph(
 
 def cmd_resume(args: argparse.Namespace, console: Console) -> int:
     value = parse_json(args.value, "--value")
+    if args.target is not None:
+        obj, _ = load_target(args.target)
+        if not isinstance(obj, CompiledGraph) and callable(getattr(obj, "invoke", None)):
+            # A LangGraph-style graph keeps its threads in its own checkpointer: answer the
+            # pending interrupt (or continue) through invoke, as LangGraph does.
+            command = _resume_command(value) if args.value is not None else None
+            args.stream, args.db = None, None
+            return run_facade(obj, command, args, console)
     store = open_store(args.db)
     try:
         runner = DurableRunner(store, on_step=_progress(console))
@@ -378,6 +432,16 @@ def cmd_resume(args: argparse.Namespace, console: Console) -> int:
         return _report(graph, module, ex, time.perf_counter() - started, args.json, console)
     finally:
         store.close()
+
+
+def _resume_command(value: Any) -> Any:
+    """``Command(resume=value)`` of the façade the target was written against."""
+    for name in ("langgraph.types", "superstep_compat.types"):
+        try:
+            return importlib.import_module(name).Command(resume=value)
+        except ImportError:
+            continue
+    raise UsageError("resuming a LangGraph-style graph needs superstep_compat installed")
 
 
 def cmd_history(args: argparse.Namespace, console: Console) -> int:
@@ -465,6 +529,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("target", help="path/to/file.py:attr or module:attr")
     run.add_argument("--input", help="the input, as JSON")
     run.add_argument("--json", action="store_true", help="print the final result as JSON")
+    run.add_argument(
+        "--max-supersteps",
+        type=int,
+        default=DEFAULT_MAX_SUPERSTEPS,
+        help=f"stop an engine graph after N supersteps (default {DEFAULT_MAX_SUPERSTEPS:,}; "
+        "0: no limit)",
+    )
     run.add_argument("--thread", help="persist the run as this thread (resumable)")
     run.add_argument("--db", help=db_help)
     run.add_argument("--stream", help="LangGraph-style graphs: print stream chunks of MODE[,MODE]")
@@ -496,8 +567,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def load_plugins() -> None:
+    """Run the ``superstep.plugins`` entry points (``superstep_compat`` registers one that
+    makes ``import langgraph`` load the façade), so targets written against LangGraph load."""
+    for entry in entry_points(group="superstep.plugins"):
+        try:
+            entry.load()()
+        except Exception as e:  # a broken plugin must not break the command line
+            print(f"superstep: warning: plugin {entry.name!r} failed: {e}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``superstep`` console script; returns the exit status."""
+    load_plugins()
     parser = build_parser()
     args = parser.parse_args(argv)
     console = Console(stderr=True)
@@ -506,6 +588,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as e:
         print(f"superstep: error: {e}", file=sys.stderr)
         return 2
+    except SuperstepLimitError as e:
+        print(f"superstep: error: {e}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("superstep: interrupted", file=sys.stderr)
         return 130

@@ -13,6 +13,7 @@ __all__ = [
     "GraphValidationError",
     "StaleResumeError",
     "SuperstepError",
+    "SuperstepLimitError",
     "UndeclaredChannelError",
     "UnknownInterruptError",
 ]
@@ -42,13 +43,28 @@ class ChannelConflictError(SuperstepError):
 class UndeclaredChannelError(SuperstepError):
     """A node wrote a channel the graph does not declare."""
 
-    def __init__(self, node: str, channel: str, declared: Sequence[str]) -> None:
+    def __init__(
+        self, node: str, channel: str, declared: Sequence[str], *, node_writes: bool = False
+    ) -> None:
         self.node = node
         self.channel = channel
-        super().__init__(
-            f"node {node!r} wrote channel {channel!r}, which is not declared; declared "
-            f"channels: {', '.join(sorted(declared)) or '(none)'}"
-        )
+        if node_writes:  # the graph has the channel; the node did not list it in writes=
+            message = (
+                f"node {node!r} wrote channel {channel!r}, which is not among the channels it "
+                f"declares it writes ({', '.join(sorted(declared)) or 'none'}); add it to "
+                f"add_node({node!r}, ..., writes=[...])"
+            )
+        else:
+            message = (
+                f"node {node!r} wrote channel {channel!r}, which is not declared in the graph; "
+                f"declared channels: {', '.join(sorted(declared)) or '(none)'}"
+            )
+        super().__init__(message)
+
+
+class SuperstepLimitError(SuperstepError):
+    """A host drove an execution past its ``max_supersteps`` (a cycle with no exit?). The
+    execution is left consistent at its last committed superstep."""
 
 
 class StaleResumeError(SuperstepError):

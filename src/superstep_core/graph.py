@@ -37,7 +37,10 @@ from superstep_core.edge import (
 from superstep_core.errors import GraphValidationError
 from superstep_core.node import NodeFn, RetryPolicy
 
-__all__ = ["CompiledGraph", "Graph", "NodeSpec"]
+__all__ = ["ANY_NODE", "CompiledGraph", "Graph", "NodeSpec"]
+
+ANY_NODE = "*"
+"""``may_activate=[ANY_NODE]``: the node may activate any node of the graph."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,8 +48,8 @@ class NodeSpec:
     """A node: its key; its reducer; the channels it may write (``None``: any declared
     channel); the nodes it may `Activate`/`Spawn` by control action (``None``: any node;
     reachability is then unknown, so a node reached only that way must be listed to pass
-    validation); its retry policy; and
-    whether activations requested for it in one superstep coalesce into one (``coalesce``:
+    validation; ``[ANY_NODE]``: any node, all counted reachable from it); its retry policy;
+    and whether activations requested for it in one superstep coalesce into one (``coalesce``:
     LangGraph's "a node runs once per step"); ``defer``: its activations wait until nothing
     else is queued or awaited (LangGraph's ``defer=True``)."""
 
@@ -330,7 +333,7 @@ def _validate(g: Graph) -> None:
                 f"end node {end!r} has outgoing edges to {sorted(set(outgoing))}"
             )
     for spec in nodes.values():
-        for target in sorted(spec.may_activate or ()):
+        for target in sorted((spec.may_activate or frozenset()) - {ANY_NODE}):
             known(target, f"node {spec.key!r} may_activate")
         if spec.writes is not None:
             for ch in sorted(spec.writes - g._channels.keys()):
@@ -353,7 +356,11 @@ def _validate(g: Graph) -> None:
 
 
 def _adjacency(g: Graph) -> dict[str, set[str]]:
-    edges: dict[str, set[str]] = {k: set(n.may_activate or ()) for k, n in g._nodes.items()}
+    everything = set(g._nodes)
+    edges: dict[str, set[str]] = {
+        k: everything if ANY_NODE in (n.may_activate or ()) else set(n.may_activate or ())
+        for k, n in g._nodes.items()
+    }
     for c in g._connects:
         edges[c.source].add(c.target)
     for b in g._branches:

@@ -37,6 +37,11 @@ def compute_node(fn: Callable[[Mapping[str, Any], Any], Updates]) -> NodeFn:
     def react(ctx: NodeContext, event: Event) -> Reaction:
         payload = event.payload if isinstance(event, Activated) else None
         updates = fn(ctx.state, payload) or {}
+        if not isinstance(updates, Mapping):
+            raise TypeError(
+                f"compute_node {ctx.node!r}: the function must return a mapping of channel "
+                f"updates (or None), got {type(updates).__name__}: {updates!r:.80}"
+            )
         return Reaction(updates=updates, disposition=CompleteActivation(updates))
 
     react.__name__ = getattr(fn, "__name__", "compute_node")

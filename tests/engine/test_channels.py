@@ -41,7 +41,8 @@ def test_last_value_keeps_the_single_write() -> None:
 def test_last_value_written_twice_in_one_superstep_fails_naming_channel_and_both_writers() -> None:
     ex = _fan({"x": LastValue()}, a=writes(x=1), b=writes(x=2))
     assert ex.failure is not None
-    assert ex.failure.error_type == "InvalidUpdateError"
+    assert ex.failure.error_type == "ChannelConflictError"
+    assert ex.failure.node == "a"  # a writer node, never the channel's name
     assert "channel 'x' received 2 writes in one superstep (from a:1, b:2)" in ex.failure.message
     assert ex.values == {}
 

@@ -23,7 +23,7 @@ from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, INPUT_EVENT, G
 from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.types import GraphOutput, Interrupt
-from superstep_core.graph import CompiledGraph, Graph
+from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
 __all__ = ["CompiledStateGraph", "compile_state_graph"]
@@ -38,7 +38,7 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
     g = Graph(name, version="langgraph")
     strategies = {key: engine_channel(ch) for key, ch in spec.channels.items()}
     g.with_channels(strategies)
-    every = list(spec.nodes)
+    every = [ANY_NODE]  # gotos, Sends and conditional edges may reach any node
     g.add_node(START, task_node(START, runner, asynchronous=False), may_activate=every)
     for node in spec.nodes.values():
         policy = (node.retry_policy or (None,))[0]

@@ -177,7 +177,6 @@ class GraphRun:
         else:
             events.extend(self._checkpoint(ex, "input", next_=(START,), values=self._values(ex)))
             ex.send(External(INPUT_EVENT, inp))
-        self.skip_before_once = inp is None or isinstance(inp, Command)
         return ex, events
 
     @property
@@ -281,7 +280,7 @@ class GraphRun:
                 if stop:
                     break
         finally:
-            _node.current_run_context.reset(token)
+            _reset(_node.current_run_context, token)
         for e in self._drain():
             yield e
         if ex.failure is not None:
@@ -300,7 +299,7 @@ class GraphRun:
                 _node.current_run_context.set(self)
                 yield outcome
         finally:
-            _node.current_run_context.reset(token)
+            _reset(_node.current_run_context, token)
 
     def task_context(self) -> RunContext:
         """The run context handed to the tasks of the superstep being built."""
@@ -343,16 +342,15 @@ class GraphRun:
         if "values" in self.modes and outcome.written:
             yield ((), "values", values)
         names_ran = {_node_of(aid) for aid, _ in completed}
-        if names_ran & self.after and self._next(ex):
+        if _hit(names_ran, self.after) and self._next(ex):
             if "updates" in self.modes:
                 yield ((), "updates", {"__interrupt__": ()})
             return True
         upcoming = set(self._next(ex))
-        if upcoming & self.before and not self.skip_before_once:
+        if _hit(upcoming, self.before):
             if "updates" in self.modes:
                 yield ((), "updates", {"__interrupt__": ()})
             return True
-        self.skip_before_once = False
         if upcoming and self.step >= self.stop - 1:
             raise GraphRecursionError(
                 create_error_message(
@@ -557,8 +555,23 @@ class GraphRun:
         for task in record.tasks:
             if task.name == failed:
                 task.error = repr(error)
-        record.engine = ex.snapshot()
+        # The engine state stays the one from before the failed step (which did not commit):
+        # continuing the thread runs that step again.
         self.saver.save(record)
+
+
+def _hit(names: set[str] | frozenset[str], breakpoints: frozenset[str]) -> bool:
+    """Whether any of ``names`` is a breakpoint (``"*"``: every node)."""
+    return bool(names) and ("*" in breakpoints or bool(names & breakpoints))
+
+
+def _reset(var: Any, token: Any) -> None:
+    # An async generator may be finalised in another context (e.g. by astream_events):
+    # the token then cannot be used, and the context it belonged to is gone anyway.
+    try:
+        var.reset(token)
+    except ValueError:
+        var.set(None)
 
 
 def _node_of(activation_id: str) -> str:

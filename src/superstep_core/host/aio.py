@@ -13,6 +13,7 @@ from typing import Any
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock, SystemClock
 from superstep_core.host.effects import EffectLedger, Handler, completed, failed, resolve
+from superstep_core.host.sync import _check_limit
 from superstep_core.host.timers import TimerTable
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome
@@ -32,11 +33,13 @@ class AsyncHost:
         clock: Clock | None = None,
         on_step: AsyncStepCallback | None = None,
         ledger: EffectLedger | None = None,
+        max_supersteps: int | None = None,
     ) -> None:
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.clock: Clock = clock or SystemClock()
         self.on_step = on_step
         self.ledger = ledger
+        self.max_supersteps = max_supersteps
         self.performed: dict[str, int] = {}
         self._timers: dict[str, TimerTable] = {}
         self._runs = 0
@@ -77,8 +80,11 @@ class AsyncHost:
     ) -> AsyncIterator[StepOutcome]:
         """See `Host.iterate`."""
         timers = self._timers.setdefault(ex.execution_id, TimerTable())
+        steps = 0
         while ex.failure is None:
             if ex.queue:
+                steps += 1
+                _check_limit(ex, steps, self.max_supersteps)
                 outcome = ex.run_superstep()
                 timers.apply(outcome.timers, self.clock.now())
                 if self.on_step is not None:

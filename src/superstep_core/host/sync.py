@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+from superstep_core.errors import SuperstepLimitError
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock, SystemClock
 from superstep_core.host.effects import EffectLedger, Handler, completed, failed, resolve
@@ -38,12 +39,14 @@ class Host:
         max_workers: int = 8,
         on_step: StepCallback | None = None,
         ledger: EffectLedger | None = None,
+        max_supersteps: int | None = None,
     ) -> None:
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.clock: Clock = clock or SystemClock()
         self.max_workers = max_workers
         self.on_step = on_step
         self.ledger = ledger
+        self.max_supersteps = max_supersteps
         self.performed: dict[str, int] = {}
         self._timers: dict[str, TimerTable] = {}
         self._pool: ThreadPoolExecutor | None = None
@@ -101,8 +104,11 @@ class Host:
         were performed and their results queued. Closing the generator stops the run
         between supersteps (the execution stays consistent and can be driven again)."""
         timers = self._timers.setdefault(ex.execution_id, TimerTable())
+        steps = 0
         while ex.failure is None:
             if ex.queue:
+                steps += 1
+                _check_limit(ex, steps, self.max_supersteps)
                 outcome = ex.run_superstep()
                 timers.apply(outcome.timers, self.clock.now())
                 if self.on_step is not None:
@@ -172,3 +178,12 @@ class Host:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _check_limit(ex: Execution, steps: int, limit: int | None) -> None:
+    if limit is not None and steps > limit:
+        raise SuperstepLimitError(
+            f"execution {ex.execution_id!r} ran {limit} supersteps without finishing (at "
+            f"superstep {ex.step}); raise max_supersteps if that is expected, or look for a "
+            f"cycle with no exit"
+        )

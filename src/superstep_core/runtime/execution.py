@@ -39,7 +39,7 @@ from superstep_core.errors import (
     UndeclaredChannelError,
     UnknownInterruptError,
 )
-from superstep_core.graph import CompiledGraph, NodeSpec
+from superstep_core.graph import ANY_NODE, CompiledGraph, NodeSpec
 from superstep_core.node import (
     Activate,
     Activated,
@@ -432,7 +432,9 @@ class Execution:
             written = self._commit_writes(staged.writes)
         except ChannelConflictError as e:
             self.last_error = e
-            return self._fail(e.channel, "-", "InvalidUpdateError", str(e), outcome, record)
+            writer = e.writers[0] if e.writers else "-"
+            node = self.instances[writer].node if writer in self.instances else writer
+            return self._fail(node, writer, "ChannelConflictError", str(e), outcome, record)
         except Exception as e:  # a user reducer raised: nothing commits
             self.last_error = e
             return self._fail("-", "-", type(e).__name__, f"reducer failed: {e}", outcome, record)
@@ -470,10 +472,12 @@ class Execution:
             pairs = _pairs(reaction.updates)
             channels = self.graph.channels
             for channel, _ in pairs:
-                if channel not in channels or (
-                    spec.writes is not None and channel not in spec.writes
-                ):
+                if channel not in channels:
                     raise UndeclaredChannelError(inst.node, channel, list(channels))
+                if spec.writes is not None and channel not in spec.writes:
+                    raise UndeclaredChannelError(
+                        inst.node, channel, list(spec.writes), node_writes=True
+                    )
         except Exception as e:  # a reducer bug fails its activation, never the interpreter
             staged.failures.append(
                 (inst, Failure(FailureClass.PERMANENT, str(e), type(e).__name__))
@@ -541,7 +545,8 @@ class Execution:
     def _may_activate(self, spec: NodeSpec, node: str) -> bool:
         if node not in self.graph.nodes:
             return False
-        return spec.may_activate is None or node in spec.may_activate
+        allowed = spec.may_activate
+        return allowed is None or node in allowed or ANY_NODE in allowed
 
     def _absorbs_failure(self, inst: Instance, failure: Failure) -> bool:
         """A failure that does not fail the superstep: a retryable one with a retry left, or
