@@ -7,6 +7,17 @@ DEVSTAMP := $(VENV)/.installed-dev
 
 .PHONY: demo test lint typecheck layers pytest clean bench bench-shared bench-micro
 
+# Real LangGraph (the `bench` extra: pinned langgraph 1.2) in a venv of its own, never imported
+# by the project: the differential tests and `make bench` compare against it side by side.
+# `make bench [REPEAT=5] [BENCH_ARGS='--slope w01 w07 w08']` runs ../shared/bench/run.py with
+# both; `make bench-micro` runs the engine's own hot-path micro-benchmarks in bench/.
+SHARED_BENCH ?= ../shared/bench
+REPEAT       ?= 5
+BENCH_ARGS   ?=
+LG_VENV      := .venv-langgraph
+LG_PY        := $(LG_VENV)/bin/python
+LG_STAMP     := $(LG_VENV)/.installed
+
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -32,23 +43,13 @@ typecheck: $(DEVSTAMP)
 layers: $(DEVSTAMP)
 	$(VENV)/bin/lint-imports
 
-pytest: $(DEVSTAMP)
-	$(VENV)/bin/pytest
+pytest: $(DEVSTAMP) $(LG_STAMP)
+	SUPERSTEP_LANGGRAPH_PYTHON=$(abspath $(LG_PY)) $(VENV)/bin/pytest
 
 test: lint typecheck layers pytest
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache
-
-# `make bench [REPEAT=5] [BENCH_ARGS='--slope w01 w07 w08']`: LangGraph (the `bench` extra, in its
-# own venv) vs Superstep (.venv) side by side, via ../shared/bench/run.py; prints the table and the
-# geometric mean. `make bench-micro`: the engine's own hot-path micro-benchmarks in bench/.
-SHARED_BENCH ?= ../shared/bench
-REPEAT       ?= 5
-BENCH_ARGS   ?=
-LG_VENV      := .venv-bench-langgraph
-LG_PY        := $(LG_VENV)/bin/python
-LG_STAMP     := $(LG_VENV)/.installed
+	rm -rf $(VENV) $(LG_VENV) .mypy_cache .pytest_cache .ruff_cache
 
 $(LG_STAMP): pyproject.toml
 	test -x $(LG_PY) || $(PYTHON) -m venv $(LG_VENV)

@@ -34,12 +34,13 @@ pytestmark = pytest.mark.skipif(
     not LANGGRAPH_PY.exists(), reason="no langgraph venv at /work/.venv-langgraph"
 )
 
+NOT_STRICT = {"p19_parallel_failure"}  # outcome depends on which parallel task finishes first
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "p03_subgraph_in_node_interrupt": (
-        "a compiled graph invoked inside a node does not run as a subgraph of the calling "
-        "graph: it gets neither the parent's checkpointer nor its namespace, so interrupt() "
-        "in it does not pause the parent (LangGraph: parent pauses, get_state(subgraphs=True) "
-        "shows the child state, resume reaches the child)"
+    "p19_parallel_failure": (
+        "after a node fails in a parallel superstep, continuing the thread re-runs the whole "
+        "step (the sibling that succeeded runs again; LangGraph keeps its pending write and "
+        "re-runs only the failed node); which of the two tasks finishes first varies, so this "
+        "one is not strict"
     ),
     "p04_interrupt_update_resume": (
         "update_state while a node is suspended on interrupt() leaves the suspended activation "
@@ -50,18 +51,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
     "p10_recursion_limit": (
         "with recursion_limit=L LangGraph runs and streams L supersteps before raising "
         "GraphRecursionError; the façade raises after L-1 (one chunk and one checkpoint short)"
-    ),
-    "p13_async_astream": (
-        "async nodes run outside the task's context variables: get_config(), "
-        "get_stream_writer() and interrupt() raise RuntimeError('Called get_runtime outside "
-        "of a runnable context') in an async node (pregel/_task.py _run_node resets the "
-        "context vars before the coroutine returned to _finish_async is awaited)"
-    ),
-    "p19_parallel_failure": (
-        "after a node fails in a parallel superstep, get_state shows next=('bad', 'good') and "
-        "no pending write of the sibling that succeeded (LangGraph: next=('bad',), values "
-        "include 'good'), and invoke(None) re-raises the stored error instead of re-running "
-        "the failed node"
     ),
     "p20_private_and_schemas": (
         "get_input_jsonschema()/get_output_jsonschema() are langchain's defaults (a "
@@ -77,10 +66,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
         "pydantic state: LangGraph validates the graph input but stores the raw values "
         "(a field_validator's rewrite is visible to nodes only); the façade stores the "
         "validated model's values"
-    ),
-    "p26_task_order": (
-        "a loop checkpoint lists next/tasks sorted by name (pregel/_run.py); LangGraph "
-        "lists them in add_node order (update_state checkpoints already do)"
     ),
 }
 
@@ -131,7 +116,12 @@ def test_program_runs_under_langgraph(stem: str, results: dict[str, dict[str, An
 @pytest.mark.parametrize(
     "stem",
     [
-        pytest.param(p.stem, marks=pytest.mark.xfail(reason=KNOWN_DIFFERENCES[p.stem], strict=True))
+        pytest.param(
+            p.stem,
+            marks=pytest.mark.xfail(
+                reason=KNOWN_DIFFERENCES[p.stem], strict=p.stem not in NOT_STRICT
+            ),
+        )
         if p.stem in KNOWN_DIFFERENCES
         else p.stem
         for p in PROGRAMS

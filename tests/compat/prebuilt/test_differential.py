@@ -34,7 +34,6 @@ CORE_GAPS = {
     + "; and no config hook to read the state for a bare tool-call list sent with Send",
     "pydantic_state": "core: pydantic state input is validated before the reducers run, so "
     "('user', 'hi') message tuples are rejected",
-    "async": "core: ainvoke fails ('node __start__ activated outside a façade run')",
     "async_cases_crashed": "core: ainvoke fails",
 }
 STATIC_AND_CONDITIONAL = (
