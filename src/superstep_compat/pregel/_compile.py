@@ -17,6 +17,7 @@ from langchain_core.runnables.config import ensure_config, var_child_runnable_co
 from superstep_compat._internal._constants import END, START
 from superstep_compat.checkpoint.base import BaseCheckpointSaver
 from superstep_compat.graph._spec import GraphSpec
+from superstep_compat.pregel._callbacks import atraced, traced
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._node import task_node
 from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, INPUT_EVENT, GraphRun
@@ -157,19 +158,23 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
     ) -> Iterator[Any]:
         """Yield chunks (LangGraph's shapes: see the spec's stream-mode table)."""
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
-        run = GraphRun(
-            self,
-            input,
-            self._config(config),
-            modes=modes,
-            context=context,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-            subgraphs=subgraphs,
-        )
-        for ns, mode, data in run.events():
-            if mode in modes and (subgraphs or not ns):
-                yield _shape(ns, mode, data, single, subgraphs, version)
+
+        def chunks(cfg: dict[str, Any]) -> Iterator[Any]:
+            run = GraphRun(
+                self,
+                input,
+                cfg,
+                modes=modes,
+                context=context,
+                interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after,
+                subgraphs=subgraphs,
+            )
+            for ns, mode, data in run.events():
+                if mode in modes and (subgraphs or not ns):
+                    yield _shape(ns, mode, data, single, subgraphs, version)
+
+        yield from traced(self.name or "LangGraph", self._config(config), input, chunks)
 
     async def astream(  # type: ignore[override]
         self,
@@ -189,19 +194,24 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
-        run = GraphRun(
-            self,
-            input,
-            self._config(config),
-            modes=modes,
-            context=context,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-            subgraphs=subgraphs,
-        )
-        async for ns, mode, data in run.aevents():
-            if mode in modes and (subgraphs or not ns):
-                yield _shape(ns, mode, data, single, subgraphs, version)
+
+        async def chunks(cfg: dict[str, Any]) -> AsyncIterator[Any]:
+            run = GraphRun(
+                self,
+                input,
+                cfg,
+                modes=modes,
+                context=context,
+                interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after,
+                subgraphs=subgraphs,
+            )
+            async for ns, mode, data in run.aevents():
+                if mode in modes and (subgraphs or not ns):
+                    yield _shape(ns, mode, data, single, subgraphs, version)
+
+        async for chunk in atraced(self.name or "LangGraph", self._config(config), input, chunks):
+            yield chunk
 
     def invoke(  # type: ignore[override]
         self,
