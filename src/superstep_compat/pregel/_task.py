@@ -15,7 +15,8 @@ import hashlib
 import inspect
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from contextvars import copy_context
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -86,6 +87,8 @@ class _TaskContext:
         # in the activation's memory so a re-run after an interrupt does not redo them.
         self.memo: dict[str, Any] = {}
         self.subgraph_ns = ""
+        self.handler: MessagesHandler | None = None
+        self.cache_key: tuple[tuple[str, ...], str] | None = None
 
     def interrupt(self, value: Any, response_schema: Any) -> Any:
         i = self.index
@@ -276,48 +279,30 @@ class TaskRunner:
                 handler.seen.update(m.id for m in messages_in(value) if m.id)
             config = attach(config, handler)
         config = self._link_children(config, node, run, task_id, resume, hook)
-        token_cfg = var_child_runnable_config.set(config)  # type: ignore[arg-type]
-        token_task = task_context_var.set(hook)
-        token_run = _current_run.set((run, config))
-        try:
+        hook.handler = handler
+        hook.cache_key = cache_key
+        with _bound(hook, run, config):
             action = node.action
-            if hasattr(action, "invoke") and not inspect.isfunction(action):
-                if in_loop and hasattr(action, "ainvoke"):
-                    pending = action.ainvoke(state, config)
-                    return self._finish_async(pending, node, values, run, hook, config)
-                result = action.invoke(state, config)
-            elif node.is_async:
-                if not in_loop:
-                    raise TypeError(
-                        f'No synchronous function provided to "{node.name}".\nEither '
-                        "initialize with a synchronous function or invoke via the async API "
-                        "(ainvoke, astream, etc.)"
-                    )
-                return self._finish_async(action(state, **kwargs), node, values, run, hook, config)
-            else:
-                result = action(state, **kwargs)
-        except ParentCommand as e:
-            # A subgraph's Command(graph=PARENT) is this node's result in this graph.
-            outcome = self._parent_command(node, e.args[0], values, run)
-        except BaseException as e:
-            outcome = self._failure(node, e, hook.subgraph_ns)
-        else:
             try:
-                outcome = self._outcome(node, result, values, run)
+                if hasattr(action, "invoke") and not inspect.isfunction(action):
+                    if in_loop and hasattr(action, "ainvoke"):
+                        pending = action.ainvoke(state, config)
+                        return self._finish_async(pending, node, values, run, hook, config)
+                    result = action.invoke(state, config)
+                elif node.is_async:
+                    if not in_loop:
+                        raise TypeError(
+                            f'No synchronous function provided to "{node.name}".\nEither '
+                            "initialize with a synchronous function or invoke via the async "
+                            "API (ainvoke, astream, etc.)"
+                        )
+                    coro = action(state, **kwargs)
+                    return self._finish_async(coro, node, values, run, hook, config)
+                else:
+                    result = action(state, **kwargs)
             except BaseException as e:
-                outcome = self._failure(node, e)
-        finally:
-            _current_run.reset(token_run)
-            task_context_var.reset(token_task)
-            var_child_runnable_config.reset(token_cfg)
-        outcome.memo = hook.memo or None
-        if handler is not None and outcome.error is None:
-            for _, value in outcome.writes:
-                handler.emit_returned(value)
-        if cache_key is not None and outcome.error is None and not outcome.interrupts:
-            ttl = node.cache_policy.ttl if node.cache_policy is not None else None
-            run.cache.set({cache_key: (list(outcome.writes), ttl)})
-        return outcome
+                return self._conclude(node, values, run, hook, error=e)
+            return self._conclude(node, values, run, hook, result=result)
 
     async def _finish_async(
         self,
@@ -329,25 +314,42 @@ class TaskRunner:
         config: dict[str, Any] | None = None,
     ) -> TaskOutcome:
         # The coroutine's body runs here, not in _run_node: bind the task's context again.
-        token_cfg = var_child_runnable_config.set(config)  # type: ignore[arg-type]
-        token_task = task_context_var.set(hook)
-        token_run = _current_run.set((run, config))
-        try:
-            result = await pending
-        except ParentCommand as e:
-            outcome = self._parent_command(node, e.args[0], values, run)
-        except BaseException as e:
-            outcome = self._failure(node, e, hook.subgraph_ns)
+        with _bound(hook, run, config):
+            try:
+                result = await pending
+            except BaseException as e:
+                return self._conclude(node, values, run, hook, error=e)
+            return self._conclude(node, values, run, hook, result=result)
+
+    def _conclude(
+        self,
+        node: NodeSpec,
+        values: Mapping[str, Any],
+        run: RunContext,
+        hook: _TaskContext,
+        *,
+        result: Any = None,
+        error: BaseException | None = None,
+    ) -> TaskOutcome:
+        """The outcome of a finished call (inside the task's context: branch functions run
+        here), then the returned messages for the messages stream and the cache entry."""
+        if isinstance(error, ParentCommand):
+            # A subgraph's Command(graph=PARENT) is this node's result in this graph.
+            outcome = self._parent_command(node, error.args[0], values, run)
+        elif error is not None:
+            outcome = self._failure(node, error, hook.subgraph_ns)
         else:
             try:
                 outcome = self._outcome(node, result, values, run)
-            except BaseException as e:
+            except BaseException as e:  # incl. this node's own Command(graph=PARENT)
                 outcome = self._failure(node, e)
-        finally:
-            _current_run.reset(token_run)
-            task_context_var.reset(token_task)
-            var_child_runnable_config.reset(token_cfg)
         outcome.memo = hook.memo or None
+        if outcome.error is None and hook.handler is not None:
+            for _, value in outcome.writes:
+                hook.handler.emit_returned(value)
+        if hook.cache_key is not None and outcome.error is None and not outcome.interrupts:
+            ttl = node.cache_policy.ttl if node.cache_policy is not None else None
+            run.cache.set({hook.cache_key: (list(outcome.writes), ttl)})
         return outcome
 
     def _parent_command(
@@ -497,6 +499,20 @@ class ChildLink:
     modes: frozenset[str]
     subgraphs: bool
     ns: str
+
+
+@contextmanager
+def _bound(hook: _TaskContext, run: RunContext, config: Any) -> Iterator[None]:
+    """Bind the task's context variables (config, interrupt hook, run) for a call."""
+    token_cfg = var_child_runnable_config.set(config)
+    token_task = task_context_var.set(hook)
+    token_run = _current_run.set((run, config))
+    try:
+        yield
+    finally:
+        _current_run.reset(token_run)
+        task_context_var.reset(token_task)
+        var_child_runnable_config.reset(token_cfg)
 
 
 def _message_metadata(name: str, run: RunContext, task_id: str) -> dict[str, Any]:
