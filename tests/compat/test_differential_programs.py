@@ -48,10 +48,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
         "interrupting again); LangGraph runs it once and finishes (cancel_pending in "
         "Execution.edit only drops queued activations, not suspended ones)"
     ),
-    "p10_recursion_limit": (
-        "with recursion_limit=L LangGraph runs and streams L supersteps before raising "
-        "GraphRecursionError; the façade raises after L-1 (one chunk and one checkpoint short)"
-    ),
     "p20_private_and_schemas": (
         "get_input_jsonschema()/get_output_jsonschema() are langchain's defaults (a "
         "'LangGraphInput' wrapper with $defs/$ref); LangGraph returns the schema itself. "

@@ -351,7 +351,7 @@ class GraphRun:
             if "updates" in self.modes:
                 yield ((), "updates", {"__interrupt__": ()})
             return True
-        if upcoming and self.step >= self.stop - 1:
+        if self.step >= self.stop:  # LangGraph checks the budget before looking for tasks
             raise GraphRecursionError(
                 create_error_message(
                     message=(
