@@ -15,6 +15,8 @@ class InMemorySaver(BaseCheckpointSaver):
 
     def __init__(self, *, serde: object | None = None) -> None:
         self._threads: dict[str, dict[str, list[CheckpointRecord]]] = {}
+        # (thread, namespace, checkpoint id) -> position in its list: saving is O(1)
+        self._positions: dict[tuple[str, str, str], int] = {}
         self._lock = threading.Lock()
 
     def save(self, record: CheckpointRecord) -> None:
@@ -22,10 +24,12 @@ class InMemorySaver(BaseCheckpointSaver):
             records = self._threads.setdefault(record.thread_id, {}).setdefault(
                 record.checkpoint_ns, []
             )
-            for i, existing in enumerate(records):
-                if existing.checkpoint_id == record.checkpoint_id:
-                    records[i] = record
-                    return
+            key = (record.thread_id, record.checkpoint_ns, record.checkpoint_id)
+            at = self._positions.get(key)
+            if at is not None:
+                records[at] = record
+                return
+            self._positions[key] = len(records)
             records.append(record)
 
     def load(self, thread_id: str, ns: str, checkpoint_id: str | None) -> CheckpointRecord | None:
@@ -33,7 +37,8 @@ class InMemorySaver(BaseCheckpointSaver):
             records = self._threads.get(thread_id, {}).get(ns, [])
             if checkpoint_id is None:
                 return records[-1] if records else None
-            return next((r for r in records if r.checkpoint_id == checkpoint_id), None)
+            at = self._positions.get((thread_id, ns, checkpoint_id))
+            return None if at is None else records[at]
 
     def records(self, thread_id: str, ns: str) -> Sequence[CheckpointRecord]:
         with self._lock:
@@ -42,6 +47,8 @@ class InMemorySaver(BaseCheckpointSaver):
     def delete_thread(self, thread_id: str) -> None:
         with self._lock:
             self._threads.pop(thread_id, None)
+            for key in [k for k in self._positions if k[0] == thread_id]:
+                del self._positions[key]
 
 
 MemorySaver = InMemorySaver

@@ -171,10 +171,25 @@ def input_schema_of(action: Any) -> Any | None:
     return None
 
 
+_kinds: dict[Any, SchemaKind] = {}
+
+
+def _kind_of(schema: Any) -> SchemaKind:
+    """`_field_hints`'s kind, computed once per schema: every task reads its input through
+    `coerce_state`, and resolving type hints costs far more than the task itself."""
+    try:
+        return _kinds[schema]
+    except KeyError:
+        kind = _kinds[schema] = _field_hints(schema)[0]
+        return kind
+    except TypeError:  # an unhashable schema object: no caching
+        return _field_hints(schema)[0]
+
+
 def coerce_state(schema: Any, values: dict[str, Any]) -> Any:
     """Build the value a node receives from channel values: a model or dataclass instance
     for those schemas, the dict itself otherwise."""
-    kind, _ = _field_hints(schema)
+    kind = _kind_of(schema)
     if kind in ("pydantic", "dataclass"):
         return schema(**values)
     if kind == "root":
