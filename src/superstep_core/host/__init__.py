@@ -1,11 +1,19 @@
 """The host: the only layer that performs I/O. It runs effects (threads or asyncio), realises
-timers, times retry backoff and reports every superstep.
+timers, times retry backoff, reports every superstep, and (`DurableRunner`) checkpoints
+executions to a store so they survive their process.
 
 Must never import: llm, compat.
 """
 
 from superstep_core.host.aio import AsyncHost
 from superstep_core.host.clock import Clock, SystemClock, VirtualClock
+from superstep_core.host.durable import (
+    DurableExecution,
+    DurableRunner,
+    RecoveryError,
+    UnknownThreadError,
+    resume_from_store,
+)
 from superstep_core.host.effects import (
     EffectContext,
     EffectLedger,
@@ -18,13 +26,18 @@ from superstep_core.host.sync import Host, StepCallback
 __all__ = [
     "AsyncHost",
     "Clock",
+    "DurableExecution",
+    "DurableRunner",
     "EffectContext",
     "EffectLedger",
     "Handler",
     "Host",
+    "RecoveryError",
     "RetryableEffectError",
     "StepCallback",
     "SystemClock",
+    "UnknownThreadError",
     "VirtualClock",
     "classify",
+    "resume_from_store",
 ]
