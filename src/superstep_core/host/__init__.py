@@ -5,15 +5,10 @@ executions to a store so they survive their process.
 Must never import: llm, compat.
 """
 
+from typing import Any
+
 from superstep_core.host.aio import AsyncHost
 from superstep_core.host.clock import Clock, SystemClock, VirtualClock
-from superstep_core.host.durable import (
-    DurableExecution,
-    DurableRunner,
-    RecoveryError,
-    UnknownThreadError,
-    resume_from_store,
-)
 from superstep_core.host.effects import (
     EffectContext,
     EffectLedger,
@@ -41,3 +36,21 @@ __all__ = [
     "classify",
     "resume_from_store",
 ]
+
+# The durable runner pulls in the codec and the stores: load it on first use, so importing
+# the engine stays light (`from superstep_core.host import DurableRunner` still works).
+_DURABLE = {
+    "DurableExecution",
+    "DurableRunner",
+    "RecoveryError",
+    "UnknownThreadError",
+    "resume_from_store",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _DURABLE:
+        from superstep_core.host import durable
+
+        return getattr(durable, name)
+    raise AttributeError(f"module 'superstep_core.host' has no attribute {name!r}")
