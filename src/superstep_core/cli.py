@@ -359,7 +359,12 @@ def run_durable(
         payload = module.default_input()
     store = open_store(args.db)
     try:
-        runner = DurableRunner(store, getattr(module, "handlers", {}), on_step=_progress(console))
+        runner = DurableRunner(
+            store,
+            getattr(module, "handlers", {}),
+            on_step=_progress(console),
+            max_workers=args.workers,
+        )
         if runner.exists(args.thread):
             raise UsageError(
                 f"thread {args.thread!r} already exists in {args.db or DEFAULT_DB}: continue "
@@ -405,7 +410,7 @@ def cmd_resume(args: argparse.Namespace, console: Console) -> int:
             return run_facade(obj, command, args, console)
     store = open_store(args.db)
     try:
-        runner = DurableRunner(store, on_step=_progress(console))
+        runner = DurableRunner(store, on_step=_progress(console), max_workers=args.workers)
         graph, module = _thread_graph(runner, args)
         runner.handlers = dict(getattr(module, "handlers", {}))
         started = time.perf_counter()
@@ -529,6 +534,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("target", help="path/to/file.py:attr or module:attr")
     run.add_argument("--input", help="the input, as JSON")
     run.add_argument("--json", action="store_true", help="print the final result as JSON")
+    run.add_argument("--workers", type=int, default=8, help="effects performed at once (default 8)")
     run.add_argument(
         "--max-supersteps",
         type=int,
@@ -542,6 +548,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(handler=cmd_run)
     resume = sub.add_parser("resume", help="continue a thread, or answer its interrupt")
     resume.add_argument("--thread", required=True)
+    resume.add_argument(
+        "--workers", type=int, default=8, help="effects performed at once (default 8)"
+    )
     resume.add_argument("--value", help="the answer to the pending interrupt, as JSON")
     resume.add_argument("--activation", help="which suspended activation --value answers")
     resume.add_argument("--expected-step", type=int, help="fail if the thread moved past it")

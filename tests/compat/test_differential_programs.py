@@ -42,12 +42,6 @@ KNOWN_DIFFERENCES: dict[str, str] = {
         "re-runs only the failed node); which of the two tasks finishes first varies, so this "
         "one is not strict"
     ),
-    "p04_interrupt_update_resume": (
-        "update_state while a node is suspended on interrupt() leaves the suspended activation "
-        "alive next to the new one: on resume the node runs twice (once answered, once "
-        "interrupting again); LangGraph runs it once and finishes (cancel_pending in "
-        "Execution.edit only drops queued activations, not suspended ones)"
-    ),
     "p20_private_and_schemas": (
         "get_input_jsonschema()/get_output_jsonschema() are langchain's defaults (a "
         "'LangGraphInput' wrapper with $defs/$ref); LangGraph returns the schema itself. "

@@ -164,10 +164,14 @@ def _kill(
         return ledger.get_effect(thread, key) is not None
 
     try:
-        run = _cli("run", TARGET, "--thread", thread, "--input", payload, *db)
+        # One effect at a time: then no other effect can complete between the test's
+        # "all performed effects are recorded" check and its SIGKILL.
+        run = _cli("run", TARGET, "--thread", thread, "--input", payload, "--workers", "1", *db)
         _run_killed(run, workdir, kill_points[0], recorded)
         for point in kill_points[1:]:
-            _run_killed(_cli("resume", "--thread", thread, *db), workdir, point, recorded)
+            _run_killed(
+                _cli("resume", "--thread", thread, "--workers", "1", *db), workdir, point, recorded
+            )
     finally:
         if store is None:
             ledger.close()
