@@ -12,6 +12,7 @@ from superstep_core import (
     CompleteActivation,
     Event,
     Graph,
+    LastValue,
     NodeContext,
     Reaction,
     Resumed,
@@ -136,3 +137,28 @@ def test_a_node_may_suspend_again_after_a_resume() -> None:
     ex.resume("two")
     drain(ex)
     assert ex.outputs == [("q", "two")]
+
+
+def test_an_edit_does_not_activate_again_a_coalescing_node_waiting_on_an_interrupt() -> None:
+    def ask(ctx: NodeContext, event: Event) -> Reaction:
+        if isinstance(event, Resumed):
+            return Reaction(updates={"answer": event.value})
+        return Reaction(disposition=SuspendActivation("q?"))
+
+    g = (
+        Graph("g")
+        .with_channels(answer=LastValue(), note=LastValue())
+        .add_node("ask", ask, coalesce=True)
+        .start_at("ask")
+    )
+    ex = Execution.start(g.compile(), "run")
+    while ex.queue:
+        ex.run_superstep()
+    assert ex.status is Status.SUSPENDED
+    ex.edit({"note": "edited"}, writer="human", activate=["ask"], cancel_pending=True)
+    assert not ex.queue  # the suspended activation stays the node's one pending run
+    ex.resume("yes")
+    while ex.queue:
+        ex.run_superstep()
+    assert ex.values == {"answer": "yes", "note": "edited"}
+    assert ex.status is Status.COMPLETED

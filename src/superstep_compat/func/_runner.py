@@ -26,6 +26,7 @@ from superstep_compat.pregel._task import (
     TaskOutcome,
     TaskRunner,
     _current_run,
+    no_sync_function,
     task_uuid,
 )
 from superstep_compat.types import Interrupt
@@ -84,12 +85,7 @@ class EntrypointRunner(TaskRunner):
         memo: dict[str, Any] | None = None,
     ) -> TaskOutcome:
         if self.node.is_async:
-            return TaskOutcome(
-                error=TypeError(
-                    f'No synchronous function provided to "{name}".\nEither initialize with a '
-                    "synchronous function or invoke via the async API (ainvoke, astream, etc.)"
-                )
-            )
+            return TaskOutcome(error=no_sync_function(name))
         ctx = copy_context()
         return ctx.run(self._call_sync, values, arg, resume, run, task_id, memo)
 

@@ -40,7 +40,7 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
     strategies = {key: engine_channel(ch) for key, ch in spec.channels.items()}
     g.with_channels(strategies)
     every = [ANY_NODE]  # gotos, Sends and conditional edges may reach any node
-    g.add_node(START, task_node(START, runner, asynchronous=False), may_activate=every)
+    g.add_node(START, task_node(START, runner), may_activate=every)
     for node in spec.nodes.values():
         policy = (node.retry_policy or (None,))[0]
         retry = (
@@ -55,7 +55,7 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
         )
         g.add_node(
             node.name,
-            task_node(node.name, runner, asynchronous=node.is_async),
+            task_node(node.name, runner),
             may_activate=every,
             retry=retry,
             coalesce=True,

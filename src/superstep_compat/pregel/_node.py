@@ -44,7 +44,7 @@ current_run_context: contextvars.ContextVar[GraphRun | None] = contextvars.Conte
 )
 
 
-def task_node(name: str, runner: TaskRunner, *, asynchronous: bool) -> NodeFn:
+def task_node(name: str, runner: TaskRunner) -> NodeFn:
     """The engine reducer of façade node ``name``."""
 
     def request(ctx: NodeContext, arg: Any, resume: list[Any]) -> Reaction:

@@ -251,7 +251,7 @@ class GraphRun:
             if ex.failure is not None:
                 yield from self._task_results(self._failed_results(ex))
                 self._raise_failure(ex)
-            yield from self._finish(ex)
+            self._finish(ex)
         finally:
             host.close()
 
@@ -287,8 +287,7 @@ class GraphRun:
             for e in self._task_results(self._failed_results(ex)):
                 yield e
             self._raise_failure(ex)
-        for e in self._finish(ex):
-            yield e
+        self._finish(ex)
 
     def _guarded(self, steps: Iterator[StepOutcome], ex: Execution) -> Iterator[StepOutcome]:
         from superstep_compat.pregel import _node
@@ -364,10 +363,10 @@ class GraphRun:
             )
         return False
 
-    def _finish(self, ex: Execution) -> Iterator[Event]:
+    def _finish(self, ex: Execution) -> None:
+        """A run that committed no step still answers with the thread's current values."""
         if self.last_values is None:
             self.last_values = self._values(ex)
-        return iter(())
 
     def _failed_results(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
         """The outcomes of the superstep that failed (still queued: it did not commit)."""
@@ -401,14 +400,7 @@ class GraphRun:
         return {k: values[k] for k in self.graph.state_channels if k in values}
 
     def _next(self, ex: Execution) -> tuple[str, ...]:
-        """One name per pending task (a node with two `Send` tasks appears twice)."""
-        names = [
-            _node_of(aid) for aid, ev in ex.queue if isinstance(ev, Activated | EffectCompleted)
-        ]
-        names.extend(node for node, _, _ in ex.deferred)
-        names.extend(i.node for i in ex.instances.values() if i.state != "active")
-        order = self.graph.node_order  # LangGraph lists tasks in add_node order
-        return tuple(sorted(names, key=lambda n: (order.get(n, len(order)), n)))
+        return pending_tasks(ex, self.graph.node_order)
 
     def _checkpoint(
         self,
@@ -560,6 +552,15 @@ class GraphRun:
         self.saver.save(record)
 
 
+def pending_tasks(ex: Execution, order: Mapping[str, int]) -> tuple[str, ...]:
+    """A snapshot's ``next``: one node name per pending task (two `Send` tasks to a node list
+    it twice), in ``add_node`` order as LangGraph lists them."""
+    names = [_node_of(aid) for aid, ev in ex.queue if isinstance(ev, Activated | EffectCompleted)]
+    names.extend(node for node, _, _ in ex.deferred)
+    names.extend(i.node for i in ex.instances.values() if i.state != "active")
+    return tuple(sorted(names, key=lambda n: (order.get(n, len(order)), n)))
+
+
 def _hit(names: set[str] | frozenset[str], breakpoints: frozenset[str]) -> bool:
     """Whether any of ``names`` is a breakpoint (``"*"``: every node)."""
     return bool(names) and ("*" in breakpoints or bool(names & breakpoints))
@@ -588,7 +589,3 @@ def _names(given: Sequence[str] | str | None, default: frozenset[str]) -> frozen
 
 def _as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, tuple | list) else [value]
-
-
-def config_for(record: CheckpointRecord) -> dict[str, Any]:
-    return config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id)

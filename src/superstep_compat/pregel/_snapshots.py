@@ -20,11 +20,10 @@ from superstep_compat.checkpoint.base import (
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.graph._writes import node_writes
-from superstep_compat.pregel._run import new_checkpoint_id
+from superstep_compat.pregel._run import new_checkpoint_id, pending_tasks
 from superstep_compat.pregel._task import RunContext, TaskOutcome, TaskRunner
 from superstep_compat.types import PregelTask, StateSnapshot
 from superstep_core.graph import CompiledGraph
-from superstep_core.node import Activated
 from superstep_core.runtime import Execution
 
 __all__ = ["SnapshotsMixin", "snapshot_of"]
@@ -81,20 +80,6 @@ def _task_state(
     return {"configurable": {"thread_id": record.thread_id, "checkpoint_ns": ns}}
 
 
-def _keep_pending_interrupts(ex: Execution) -> None:
-    """A node waiting on `interrupt()` is already that node's task: an edit that activates
-    it again would make it run twice on resume. Drop such new activations."""
-    waiting = {i.node for i in ex.instances.values() if i.state == "suspended"}
-    if not waiting:
-        return
-    dropped = [
-        aid for aid, e in ex.queue if isinstance(e, Activated) and aid.rsplit(":", 1)[0] in waiting
-    ]
-    for aid in dropped:
-        ex.instances.pop(aid, None)
-    ex.queue = type(ex.queue)((a, e) for a, e in ex.queue if a not in dropped)
-
-
 class SnapshotsMixin:
     """State views and edits of a `CompiledStateGraph` (which provides these attributes)."""
 
@@ -103,6 +88,7 @@ class SnapshotsMixin:
     spec: GraphSpec
     store: Any
     nodes: dict[str, Any]
+    node_order: dict[str, int]
     output_channels: tuple[str, ...]
 
     def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver | None:
@@ -205,13 +191,8 @@ class SnapshotsMixin:
             activate=gotos,
             cancel_pending=True,
         )
-        _keep_pending_interrupts(ex)
         step = (record.step if record is not None else -1) + 1
-        # LangGraph lists pending nodes in the order they were added to the builder.
-        order = {name: i for i, name in enumerate(self.nodes)}
-        pending = {a.rsplit(":", 1)[0] for a, e in ex.queue if isinstance(e, Activated)}
-        pending.update(i.node for i in ex.instances.values() if i.state == "suspended")
-        next_ = tuple(sorted(pending, key=lambda n: (order.get(n, len(order)), n)))
+        next_ = pending_tasks(ex, self.node_order)
         checkpoint_id = new_checkpoint_id()
         new = CheckpointRecord(
             thread_id=thread,

@@ -147,7 +147,8 @@ class TaskRunner:
         attempt: int,
         memo: dict[str, Any] | None = None,
     ) -> TaskOutcome:
-        """Run node ``name`` synchronously (an async action runs on a private event loop)."""
+        """Run node ``name`` on this thread (an ``async def`` action fails with LangGraph's
+        `TypeError`: it needs ``ainvoke``/``astream``)."""
         if name == START:
             return self._start(values, arg, run)
         node = self.spec.nodes[name]
@@ -291,11 +292,7 @@ class TaskRunner:
                     result = action.invoke(state, config)
                 elif node.is_async:
                     if not in_loop:
-                        raise TypeError(
-                            f'No synchronous function provided to "{node.name}".\nEither '
-                            "initialize with a synchronous function or invoke via the async "
-                            "API (ainvoke, astream, etc.)"
-                        )
+                        raise no_sync_function(node.name)
                     coro = action(state, **kwargs)
                     return self._finish_async(coro, node, values, run, hook, config)
                 else:
@@ -558,6 +555,14 @@ def _child_config(
     return child
 
 
+def no_sync_function(name: str) -> TypeError:
+    """LangGraph's error for an ``async def`` node run by a synchronous call."""
+    return TypeError(
+        f'No synchronous function provided to "{name}".\nEither initialize with a synchronous '
+        "function or invoke via the async API (ainvoke, astream, etc.)"
+    )
+
+
 def task_uuid(run: RunContext, activation_id: str) -> str:
     """LangGraph-shaped task id, stable for one activation of one thread."""
     thread = (run.config.get("configurable") or {}).get("thread_id", "")
@@ -572,12 +577,6 @@ def current_run() -> tuple[RunContext, dict[str, Any]] | None:
     """The (run context, task config) of the task running in this context, if any."""
     value: tuple[RunContext, dict[str, Any]] | None = _current_run.get()
     return value
-
-
-async def _with_context(coro: Any, config: Any, hook: Any, run: Any) -> Any:
-    var_child_runnable_config.set(config)
-    task_context_var.set(hook)
-    return await coro
 
 
 async def _await(awaitable: Any) -> Any:

@@ -251,8 +251,9 @@ class Execution:
         """Commit ``updates`` as one superstep written from outside any node (a human edit,
         LangGraph's ``update_state``), through the channels' strategies. With ``as_node``
         the edges and joins of that node fire as if one of its activations completed;
-        ``activate`` adds activations; ``cancel_pending`` first ends every activation that
-        is queued but has not run. Returns the channels written. Raises
+        ``activate`` adds activations (except of a coalescing node with a suspended
+        activation, which is already its pending run); ``cancel_pending`` first ends every
+        activation that is queued but has not run. Returns the channels written. Raises
         `UndeclaredChannelError` / `ChannelConflictError` and then changes nothing."""
         pairs = _pairs(updates)
         for channel, _ in pairs:
@@ -279,7 +280,12 @@ class Execution:
         if as_node is not None:
             ghost = Instance(f"{writer}:edit", as_node, 0, (), None)
             pending.extend(self._follow(ghost, None))
+        # A coalescing node waiting on an interrupt already has its pending run: an edit
+        # that would activate it again must not make it run twice once resumed.
+        waiting = {i.node for i in self.instances.values() if i.state == "suspended"}
         for node, lineage, payload, _spawn, _source in _coalesce(self.graph, pending):
+            if node in waiting and self.graph.nodes[node].coalesce:
+                continue
             aid = self._enqueue_activation(node, lineage, payload)
             if record is not None:
                 record.activated.append(aid)
