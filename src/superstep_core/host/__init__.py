@@ -1,6 +1,7 @@
 """The host: the only layer that performs I/O. It runs effects (threads or asyncio), realises
-timers, times retry backoff, reports every superstep, and (`DurableRunner`) checkpoints
-executions to a store so they survive their process.
+timers, times retry backoff, reports every superstep, multiplexes each execution's stream
+(`StreamMultiplexer`), and (`DurableRunner`) checkpoints executions to a store so they survive
+their process.
 
 Must never import: llm, compat.
 """
@@ -16,9 +17,24 @@ from superstep_core.host.effects import (
     RetryableEffectError,
     classify,
 )
+from superstep_core.host.stream import (
+    CHUNK_OVERHEAD,
+    COMMITTED_MODES,
+    TRANSIENT_MODES,
+    StreamChunk,
+    StreamEvent,
+    StreamEvictedError,
+    StreamMultiplexer,
+    StreamTerminated,
+    Subscription,
+    estimate_size,
+)
 from superstep_core.host.sync import Host, StepCallback
 
 __all__ = [
+    "CHUNK_OVERHEAD",
+    "COMMITTED_MODES",
+    "TRANSIENT_MODES",
     "AsyncHost",
     "Clock",
     "DurableExecution",
@@ -30,10 +46,17 @@ __all__ = [
     "RecoveryError",
     "RetryableEffectError",
     "StepCallback",
+    "StreamChunk",
+    "StreamEvent",
+    "StreamEvictedError",
+    "StreamMultiplexer",
+    "StreamTerminated",
+    "Subscription",
     "SystemClock",
     "UnknownThreadError",
     "VirtualClock",
     "classify",
+    "estimate_size",
     "resume_from_store",
 ]
 

@@ -13,7 +13,8 @@ from typing import Any
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock, SystemClock
 from superstep_core.host.effects import EffectLedger, Handler, completed, failed, resolve
-from superstep_core.host.sync import _check_limit
+from superstep_core.host.stream import StreamMultiplexer
+from superstep_core.host.sync import _check_limit, _push_step
 from superstep_core.host.timers import TimerTable
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome
@@ -24,7 +25,8 @@ AsyncStepCallback = Callable[[Execution, StepOutcome], Awaitable[None] | None]
 
 
 class AsyncHost:
-    """Asyncio twin of `superstep_core.host.Host` (same arguments, ``async`` methods)."""
+    """Asyncio twin of `superstep_core.host.Host` (same arguments, ``async`` methods; the same
+    optional ``stream`` on the run methods)."""
 
     def __init__(
         self,
@@ -52,31 +54,49 @@ class AsyncHost:
         payload: Any = None,
         updates: Mapping[str, Any] | None = None,
         until: float | None = None,
+        stream: StreamMultiplexer | None = None,
     ) -> Execution:
         if execution_id is None:
             self._runs += 1
             execution_id = f"{graph.name}-{self._runs}"
         ex = Execution.start(graph, execution_id, payload=payload, updates=updates)
-        return await self.run(ex, until=until)
+        return await self.run(ex, until=until, stream=stream)
 
-    async def send(self, ex: Execution, event: External) -> Execution:
+    async def send(
+        self, ex: Execution, event: External, *, stream: StreamMultiplexer | None = None
+    ) -> Execution:
         ex.send(event)
-        return await self.run(ex)
+        return await self.run(ex, stream=stream)
 
     async def resume(
-        self, ex: Execution, value: Any, activation_id: str | None = None
+        self,
+        ex: Execution,
+        value: Any,
+        activation_id: str | None = None,
+        *,
+        stream: StreamMultiplexer | None = None,
     ) -> Execution:
         ex.resume(value, activation_id)
-        return await self.run(ex)
+        return await self.run(ex, stream=stream)
 
-    async def run(self, ex: Execution, *, until: float | None = None) -> Execution:
+    async def run(
+        self,
+        ex: Execution,
+        *,
+        until: float | None = None,
+        stream: StreamMultiplexer | None = None,
+    ) -> Execution:
         """See `Host.run`."""
-        async for _ in self.iterate(ex, until=until):
+        async for _ in self.iterate(ex, until=until, stream=stream):
             pass
         return ex
 
     async def iterate(
-        self, ex: Execution, *, until: float | None = None
+        self,
+        ex: Execution,
+        *,
+        until: float | None = None,
+        stream: StreamMultiplexer | None = None,
     ) -> AsyncIterator[StepOutcome]:
         """See `Host.iterate`."""
         timers = self._timers.setdefault(ex.execution_id, TimerTable())
@@ -91,6 +111,8 @@ class AsyncHost:
                     maybe = self.on_step(ex, outcome)
                     if inspect.isawaitable(maybe):
                         await maybe
+                if stream is not None:
+                    _push_step(stream, ex, outcome)
                 for result in await self.perform(ex.execution_id, outcome.effects):
                     ex.deliver(result)
                 yield outcome

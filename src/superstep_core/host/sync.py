@@ -1,6 +1,7 @@
 """`Host`: drives executions on threads. The effects of one superstep run concurrently on a
 thread pool (inline when there is only one: no hand-off for the common case); their results
-are delivered in request order, so the execution stays deterministic.
+are delivered in request order, so the execution stays deterministic. Given a
+`StreamMultiplexer`, a run pushes one committed ``"updates"`` chunk per committed superstep.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from superstep_core.errors import SuperstepLimitError
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock, SystemClock
 from superstep_core.host.effects import EffectLedger, Handler, completed, failed, resolve
+from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.timers import TimerTable
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome
@@ -29,6 +31,13 @@ class Host:
     given (use `superstep_core.testing.VirtualClock` in tests); ``on_step`` is called after
     every superstep (progress reporting, checkpointing); ``ledger`` supplies recorded effect
     results so a recovered execution never performs a completed effect twice.
+
+    The run methods take an optional ``stream`` (one `StreamMultiplexer` per execution): after
+    each committed superstep (and after ``on_step``, so a checkpoint written there precedes
+    the chunk) the host pushes a committed chunk, mode ``"updates"``, ``ns=()``, data
+    ``{"step": int, "written": {channel: committed value}}``. The host never terminates the
+    stream, since an execution can be driven again (resumed, sent events): call
+    ``stream.terminate()`` when done with it.
     """
 
     def __init__(
@@ -76,30 +85,57 @@ class Host:
         payload: Any = None,
         updates: Mapping[str, Any] | None = None,
         until: float | None = None,
+        stream: StreamMultiplexer | None = None,
     ) -> Execution:
         """`start` then `run`."""
         ex = self.start(graph, execution_id=execution_id, payload=payload, updates=updates)
-        return self.run(ex, until=until)
+        return self.run(ex, until=until, stream=stream)
 
-    def send(self, ex: Execution, event: External, *, run: bool = True) -> Execution:
+    def send(
+        self,
+        ex: Execution,
+        event: External,
+        *,
+        run: bool = True,
+        stream: StreamMultiplexer | None = None,
+    ) -> Execution:
         ex.send(event)
-        return self.run(ex) if run else ex
+        return self.run(ex, stream=stream) if run else ex
 
-    def resume(self, ex: Execution, value: Any, activation_id: str | None = None) -> Execution:
+    def resume(
+        self,
+        ex: Execution,
+        value: Any,
+        activation_id: str | None = None,
+        *,
+        stream: StreamMultiplexer | None = None,
+    ) -> Execution:
         ex.resume(value, activation_id)
-        return self.run(ex)
+        return self.run(ex, stream=stream)
 
     # --- the loop ------------------------------------------------------------------------------
 
-    def run(self, ex: Execution, *, until: float | None = None) -> Execution:
+    def run(
+        self,
+        ex: Execution,
+        *,
+        until: float | None = None,
+        stream: StreamMultiplexer | None = None,
+    ) -> Execution:
         """Drive ``ex`` until it completes, fails, suspends, or listens with no timer due
         before ``until`` (a clock reading; ``None``: return as soon as only listeners
         without timers remain, or wait for every armed timer)."""
-        for _ in self.iterate(ex, until=until):
+        for _ in self.iterate(ex, until=until, stream=stream):
             pass
         return ex
 
-    def iterate(self, ex: Execution, *, until: float | None = None) -> Iterator[StepOutcome]:
+    def iterate(
+        self,
+        ex: Execution,
+        *,
+        until: float | None = None,
+        stream: StreamMultiplexer | None = None,
+    ) -> Iterator[StepOutcome]:
         """`run`, one superstep at a time: yields each superstep's outcome after its effects
         were performed and their results queued. Closing the generator stops the run
         between supersteps (the execution stays consistent and can be driven again)."""
@@ -113,6 +149,8 @@ class Host:
                 timers.apply(outcome.timers, self.clock.now())
                 if self.on_step is not None:
                     self.on_step(ex, outcome)
+                if stream is not None:
+                    _push_step(stream, ex, outcome)
                 for result in self.perform(ex.execution_id, outcome.effects):
                     ex.deliver(result)
                 yield outcome
@@ -178,6 +216,14 @@ class Host:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _push_step(stream: StreamMultiplexer, ex: Execution, outcome: StepOutcome) -> None:
+    """Push ``outcome`` to ``stream`` as a committed ``"updates"`` chunk (if it committed).
+    The values are shared, not copied: the runtime never mutates a committed value."""
+    if outcome.committed:
+        written = {channel: ex.values[channel] for channel in outcome.written}
+        stream.push_committed("updates", {"step": outcome.step, "written": written})
 
 
 def _check_limit(ex: Execution, steps: int, limit: int | None) -> None:
