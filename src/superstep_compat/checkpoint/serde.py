@@ -19,12 +19,12 @@ else), or build a codec whose registry allows your modules and pass it as ``serd
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from superstep_compat._internal._policies import CachePolicy, TimeoutPolicy
-from superstep_compat.checkpoint.base import CheckpointRecord, TaskRecord
+from superstep_compat.checkpoint.base import CheckpointRecord, TaskRecord, write_index
 from superstep_compat.types import Command, Interrupt, Overwrite, PregelTask, Send, StateSnapshot
 from superstep_core.persistence import Codec, DecodeError, TypeRegistry, default_registry
 from superstep_core.persistence.execution import engine_registry
@@ -33,10 +33,12 @@ __all__ = [
     "CodecSerializer",
     "DecodedHeader",
     "EncodedRecord",
+    "EncodedWrite",
     "compat_registry",
     "decode_header",
     "default_codec",
     "encode_record",
+    "encode_writes",
     "resolve_codec",
 ]
 
@@ -229,3 +231,19 @@ def decode_header(header: bytes, codec: Codec) -> DecodedHeader:
         raise DecodeError("expected a stored checkpoint record header")
     record, value_refs, engine_refs = value
     return DecodedHeader(record, value_refs, engine_refs)
+
+
+# --- pending writes -------------------------------------------------------------------------
+
+EncodedWrite = tuple[int, str, bytes]
+"""(index among the task's writes, channel, encoded value)."""
+
+
+def encode_writes(writes: Sequence[tuple[str, Any]], codec: Codec) -> list[EncodedWrite]:
+    """Encode one task's ``(channel, value)`` writes, each with its index (`write_index`).
+    Raises `UnsupportedTypeError` naming the channel when a value cannot be written, before
+    anything is stored."""
+    return [
+        (write_index(channel, i), channel, codec.dumps(value, channel, kind="pending write"))
+        for i, (channel, value) in enumerate(writes)
+    ]

@@ -23,6 +23,7 @@ from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._policies import coerce_timeout_policy
 from superstep_compat.channels.last_value import LastValue
 from superstep_compat.errors import UnknownInterruptError
+from superstep_compat.func._journal import TaskJournal, resolve_durability
 from superstep_compat.func._runner import (
     END_CHANNEL,
     PREVIOUS_CHANNEL,
@@ -50,7 +51,9 @@ from superstep_compat.types import (
 )
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import CompiledGraph, Graph
+from superstep_core.node import External
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
+from superstep_core.runtime import Execution
 
 __all__ = ["EntrypointGraph", "entrypoint"]
 
@@ -244,11 +247,23 @@ class EntrypointGraph(CompiledStateGraph):
     # --- running -------------------------------------------------------------------------
 
     def _start(
-        self, input: Any, config: RunnableConfig | None, modes: Iterable[str], **kw: Any
+        self,
+        input: Any,
+        config: RunnableConfig | None,
+        modes: Iterable[str],
+        *,
+        context: Any = None,
+        durability: Any = None,
     ) -> _Run:
         wanted = {*modes, "values", "updates"}
+        merged = self._config(config)
         return _Run(
-            self, input, self._config(config), modes=sorted(wanted), context=kw.get("context")
+            self,
+            input,
+            merged,
+            modes=sorted(wanted),
+            context=context,
+            durability=resolve_durability(durability, merged),
         )
 
     def stream(  # type: ignore[override]
@@ -260,11 +275,13 @@ class EntrypointGraph(CompiledStateGraph):
         stream_mode: Any = None,
         subgraphs: bool = False,
         version: str = "v1",
+        durability: Any = None,
         **kwargs: Any,
     ) -> Iterator[Any]:
-        """Yield chunks in LangGraph's shapes; the default mode is "updates"."""
+        """Yield chunks in LangGraph's shapes; the default mode is "updates". ``durability``
+        ("async", the default, "sync" or "exit"): see `TaskJournal`."""
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
-        run = self._start(input, config, modes, context=context)
+        run = self._start(input, config, modes, context=context, durability=durability)
         for ns, mode, data in run.chunks():
             if mode in modes:
                 yield _shape(ns, mode, data, single, subgraphs, version)
@@ -278,10 +295,11 @@ class EntrypointGraph(CompiledStateGraph):
         stream_mode: Any = None,
         subgraphs: bool = False,
         version: str = "v1",
+        durability: Any = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
-        run = self._start(input, config, modes, context=context)
+        run = self._start(input, config, modes, context=context, durability=durability)
         async for ns, mode, data in run.achunks():
             if mode in modes:
                 yield _shape(ns, mode, data, single, subgraphs, version)
@@ -294,13 +312,17 @@ class EntrypointGraph(CompiledStateGraph):
         context: Any = None,
         stream_mode: Any = "values",
         version: str = "v1",
+        durability: Any = None,
         **kwargs: Any,
     ) -> Any:
         """The return value (with ``__interrupt__`` when the run stopped at an interrupt);
         with ``stream_mode`` other than "values", the list of chunks."""
         if stream_mode != "values":
-            return list(self.stream(input, config, context=context, stream_mode=stream_mode))
-        run = self._start(input, config, ("values",), context=context)
+            chunks = self.stream(
+                input, config, context=context, stream_mode=stream_mode, durability=durability
+            )
+            return list(chunks)
+        run = self._start(input, config, ("values",), context=context, durability=durability)
         latest = _Latest()
         for event in run.chunks():
             latest.see(event)
@@ -314,14 +336,15 @@ class EntrypointGraph(CompiledStateGraph):
         context: Any = None,
         stream_mode: Any = "values",
         version: str = "v1",
+        durability: Any = None,
         **kwargs: Any,
     ) -> Any:
         if stream_mode != "values":
-            return [
-                c
-                async for c in self.astream(input, config, context=context, stream_mode=stream_mode)
-            ]
-        run = self._start(input, config, ("values",), context=context)
+            chunks = self.astream(
+                input, config, context=context, stream_mode=stream_mode, durability=durability
+            )
+            return [c async for c in chunks]
+        run = self._start(input, config, ("values",), context=context, durability=durability)
         latest = _Latest()
         async for event in run.achunks():
             latest.see(event)
@@ -362,14 +385,27 @@ def _returned(snapshot: StateSnapshot) -> StateSnapshot:
 
 
 class _Run(GraphRun):
-    """`GraphRun` with the functional API's input checkpoint and chunk projection."""
+    """`GraphRun` with the functional API's input checkpoint, chunk projection and task
+    journal.
+
+    The input checkpoint keeps the input (channel ``__start__``, as LangGraph's does), so a
+    thread whose call never finished (its process died, or the function raised) can be
+    continued: ``invoke(None, config)`` sends the input again, and the task calls that
+    finished before, saved as pending writes of that checkpoint, return their results without
+    running.
+    """
 
     graph: EntrypointGraph
 
-    def __init__(self, graph: EntrypointGraph, input: Any, config: Any, **kw: Any) -> None:
+    def __init__(
+        self, graph: EntrypointGraph, input: Any, config: Any, *, durability: str, **kw: Any
+    ) -> None:
         super().__init__(graph, input, config, **kw)
         self.current: Any = None
         self.held: list[Event] = []
+        self.journal = TaskJournal.for_run(
+            self.saver, self.thread_id, self.ns, durability=durability
+        )
 
     def chunks(self) -> Iterator[Event]:
         """The projected events of the whole run."""
@@ -386,7 +422,32 @@ class _Run(GraphRun):
     def _checkpoint(self, ex: Any, source: str, **kw: Any) -> Any:
         if source == "input":
             kw["next_"] = (self.graph.node_name,)
-        return super()._checkpoint(ex, source, **kw)
+            kw["values"] = {**kw["values"], START_CHANNEL: self.input}
+        events = super()._checkpoint(ex, source, **kw)
+        if self.journal is not None and self.record is not None:
+            self.journal.attach(self.record.checkpoint_id, fresh=True)
+        return events
+
+    def _record_interrupts(self, ex: Any, interrupted: Any) -> None:
+        self._journal_entry("__interrupt__", list(self.interrupts))
+        super()._record_interrupts(ex, interrupted)
+
+    def _record_failure(self, ex: Any, error: BaseException | None) -> None:
+        if error is not None:
+            self._journal_entry("__error__", repr(error))
+        super()._record_failure(ex, error)
+
+    def _journal_entry(self, channel: str, value: Any) -> None:
+        """Save how the entrypoint's own task ended (as LangGraph does), and whatever
+        durability "exit" held back."""
+        journal, record = self.journal, self.record
+        if journal is None or record is None:
+            return
+        name = self.graph.node_name
+        for task in record.tasks:
+            if task.name == name:
+                journal.failure(task.id, name, [(channel, value)])
+        journal.flush()
 
     def _prepare(self) -> tuple[Any, list[Event]]:
         ex, events = super()._prepare()
@@ -403,7 +464,21 @@ class _Run(GraphRun):
         self.current = self._values(ex).get(END_CHANNEL)
         if resuming:
             events.append(((), "values", self._values(ex)))
+            self._restart_unfinished(ex)
+        if self.journal is not None and self.record is not None:
+            self.journal.attach(self.record.checkpoint_id, fresh=False)
         return ex, events
+
+    def _restart_unfinished(self, ex: Execution) -> None:
+        """A checkpoint whose call never finished (the process died, or the function raised)
+        keeps the call due next but no engine work: send its input again. An interrupted
+        call is not unfinished: it waits for its answer."""
+        record = self.record
+        if record is None or self.graph.node_name not in record.next:
+            return
+        if ex.queue or ex.instances or START_CHANNEL not in record.values:
+            return
+        ex.send(External(INPUT_EVENT, record.values[START_CHANNEL]))
 
     def project(self, events: Iterable[Event]) -> Iterator[Event]:
         """Map the driver's events onto the functional API's chunk shapes and order: the

@@ -1,5 +1,6 @@
 """The task of an entrypoint's node: call the user's function with its input, `previous` and
-the injectables it declares, with a `RootScope` bound so its `@task` calls are memoised.
+the injectables it declares, with a `RootScope` bound so its `@task` calls are memoised (and,
+with a checkpointer, saved as they finish through the run's `TaskJournal`).
 
 The function's input is the payload of the input event; ``previous`` is the committed value
 of the ``__previous__`` channel. A return value is written to ``__end__`` (what the caller
@@ -18,6 +19,7 @@ from typing import Any
 from langchain_core.runnables.config import var_child_runnable_config
 
 from superstep_compat._internal.context import task_context_var
+from superstep_compat.func._journal import TaskJournal
 from superstep_compat.func._scope import RootScope, scope_var
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._node import current_run_context, settle
@@ -83,11 +85,12 @@ class EntrypointRunner(TaskRunner):
         task_id: str,
         attempt: int,
         memo: dict[str, Any] | None = None,
+        journal: TaskJournal | None = None,
     ) -> TaskOutcome:
         if self.node.is_async:
             return TaskOutcome(error=no_sync_function(name))
         ctx = copy_context()
-        return ctx.run(self._call_sync, values, arg, resume, run, task_id, memo)
+        return ctx.run(self._call_sync, values, arg, resume, run, task_id, memo, journal)
 
     async def arun(
         self,
@@ -99,15 +102,16 @@ class EntrypointRunner(TaskRunner):
         task_id: str,
         attempt: int,
         memo: dict[str, Any] | None = None,
+        journal: TaskJournal | None = None,
     ) -> TaskOutcome:
         if not self.node.is_async:
             # A sync body blocks: give it a thread so the loop keeps serving async tasks.
             ctx = copy_context()
             return await asyncio.to_thread(
-                ctx.run, self._call_sync, values, arg, resume, run, task_id, memo
+                ctx.run, self._call_sync, values, arg, resume, run, task_id, memo, journal
             )
         ctx = copy_context()
-        coro = self._call_async(values, arg, resume, run, task_id, memo)
+        coro = self._call_async(values, arg, resume, run, task_id, memo, journal)
         return await asyncio.get_running_loop().create_task(coro, context=ctx)
 
     # --- one call ------------------------------------------------------------------------
@@ -119,6 +123,7 @@ class EntrypointRunner(TaskRunner):
         run: RunContext,
         task_id: str,
         memo: dict[str, Any] | None,
+        journal: TaskJournal | None,
     ) -> tuple[RootScope, dict[str, Any]]:
         previous = values.get(PREVIOUS_CHANNEL, MISSING)
         run = dataclasses.replace(run, previous=None if previous is MISSING else previous)
@@ -131,6 +136,7 @@ class EntrypointRunner(TaskRunner):
             memo,
             durable=self.durable,
             cache=self.cache,
+            journal=journal,
         )
         config = self._task_config(node, run, task_id)
         var_child_runnable_config.set(config)  # type: ignore[arg-type]
@@ -163,8 +169,9 @@ class EntrypointRunner(TaskRunner):
         run: RunContext,
         task_id: str,
         memo: dict[str, Any] | None,
+        journal: TaskJournal | None,
     ) -> TaskOutcome:
-        root, kwargs = self._bind(values, resume, run, task_id, memo)
+        root, kwargs = self._bind(values, resume, run, task_id, memo, journal)
         self._started(root, arg, task_id)
         try:
             outcome = self._returned(self.node.action(arg, **kwargs))
@@ -181,8 +188,9 @@ class EntrypointRunner(TaskRunner):
         run: RunContext,
         task_id: str,
         memo: dict[str, Any] | None,
+        journal: TaskJournal | None,
     ) -> TaskOutcome:
-        root, kwargs = self._bind(values, resume, run, task_id, memo)
+        root, kwargs = self._bind(values, resume, run, task_id, memo, journal)
         root.loop = asyncio.get_running_loop()
         self._started(root, arg, task_id)
         try:
@@ -231,17 +239,20 @@ def entry_node(runner: EntrypointRunner) -> NodeFn:
         arg = ctx.memory.get("arg")
         resume = list(ctx.memory.get("resume", []))
         memo = ctx.memory.get("memo")
+        journal: TaskJournal | None = getattr(run, "journal", None)
         if getattr(run, "async_mode", False):
 
             async def call_async() -> TaskOutcome:
-                return await runner.arun(name, values, arg, resume, run_ctx, task_id, attempt, memo)
+                return await runner.arun(
+                    name, values, arg, resume, run_ctx, task_id, attempt, memo, journal
+                )
 
             return Reaction(
                 effects=[Effect("call", call_async, tag=name)], disposition=RemainActive()
             )
 
         def call() -> TaskOutcome:
-            return runner.run(name, values, arg, resume, run_ctx, task_id, attempt, memo)
+            return runner.run(name, values, arg, resume, run_ctx, task_id, attempt, memo, journal)
 
         return Reaction(effects=[Effect("call", call, tag=name)], disposition=RemainActive())
 

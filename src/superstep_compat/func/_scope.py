@@ -5,7 +5,10 @@ those tasks make) is keyed by its position in the call tree, ``"<parent key>/<n>
 which is deterministic for a deterministic program. A finished call's result goes into the
 node task's memo, which the façade keeps in the engine activation's memory: when the
 entrypoint re-runs after an `interrupt()`, a call whose key is in the memo returns the saved
-result instead of running again.
+result instead of running again. With a checkpointer, the result is also saved at once as a
+pending write of the current checkpoint (`TaskJournal`, keyed by the call's task id, which
+derives from the key); a run continued after its process died finds it there on a memo miss,
+and the memo is seeded from it.
 
 `interrupt()` answers are matched to slots, not to a running count: a slot is the key of the
 scope that called `interrupt()` plus the call's index within that scope; the slot of each
@@ -24,13 +27,14 @@ import hashlib
 import random
 import threading
 import time
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextvars import ContextVar, copy_context
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
+from superstep_compat.func._journal import TaskJournal
 from superstep_compat.pregel._task import RunContext, _TaskContext, task_uuid
 from superstep_compat.types import CachePolicy, Interrupt, RetryPolicy
 from superstep_core.persistence import Codec
@@ -77,11 +81,13 @@ class RootScope(_TaskContext):
         *,
         durable: bool,
         cache: Any = None,
+        journal: TaskJournal | None = None,
     ) -> None:
         super().__init__(resume, ns, run, node)
         self.memo = dict(memo or {})
         self.durable = durable
         self.cache = cache
+        self.journal = journal
         self.loop: asyncio.AbstractEventLoop | None = None
         self.lock = threading.Lock()
         self.futures: list[concurrent.futures.Future[Any]] = []
@@ -123,16 +129,45 @@ class RootScope(_TaskContext):
     # --- memo ----------------------------------------------------------------------------
 
     def recall(self, key: str) -> tuple[bool, Any]:
+        """(True, result) of a finished call: from the memo, else from the pending writes
+        of the checkpoint the run continues from (then remembered in the memo too)."""
         with self.lock:
             if key in self.memo:
                 return True, self.memo[key]
+        if self.journal is not None:
+            found, value = self.journal.saved_result(self.task_id(key))
+            if found:
+                with self.lock:
+                    self.memo[key] = value
+                return True, value
         return False, None
 
     def remember(self, key: str, name: str, value: Any) -> None:
-        if self.durable:
+        """Keep a finished call's result: saved first (a result the checkpointer cannot hold
+        fails the call, naming the task), then in the memo."""
+        if self.journal is not None:
+            self.journal.result(self.task_id(key), name, value, key)
+        elif self.durable:
             _codec.dumps(value, where=name, kind="task result")
         with self.lock:
             self.memo[key] = value
+
+    def record_failure(self, key: str, name: str, error: BaseException) -> None:
+        """Save how a call ended without a result: its interrupts, or its error (after its
+        retries). A failure to save is noted on ``error``, which is raised anyway."""
+        journal = self.journal
+        if journal is None:
+            return
+        if isinstance(error, GraphInterrupt):
+            writes: list[tuple[str, Any]] = [("__interrupt__", list(_interrupts_of(error)))]
+        elif isinstance(error, GraphBubbleUp):
+            return
+        else:
+            writes = [("__error__", repr(error))]
+        try:
+            journal.failure(self.task_id(key), name, writes)
+        except Exception as failure:
+            error.add_note(f"saving how task {name!r} ended also failed: {failure!r}")
 
     def track(self, future: concurrent.futures.Future[Any]) -> None:
         with self.lock:
@@ -316,14 +351,20 @@ def _cache_key(task: TaskFunction[Any, Any], policy: CachePolicy[Any], args: Any
     return (("__pregel_ns_writes", task.name), key)
 
 
+def _interrupts_of(error: GraphInterrupt) -> Iterator[Interrupt[Any]]:
+    for group in error.args:
+        yield from group if isinstance(group, tuple | list) else (group,)
+
+
 def _result_event(
     root: RootScope, task: TaskFunction[Any, Any], key: str, error: BaseException
 ) -> None:
+    """A failed call: save how it ended, then emit its ``tasks`` result event."""
+    root.record_failure(key, task.name, error)
     interrupts: list[dict[str, Any]] = []
     if isinstance(error, GraphInterrupt):
-        for group in error.args:
-            for i in group if isinstance(group, tuple | list) else (group,):
-                interrupts.append({"value": i.value, "id": i.id, "response_schema": None})
+        for i in _interrupts_of(error):
+            interrupts.append({"value": i.value, "id": i.id, "response_schema": None})
     payload: dict[str, Any] = {
         "id": root.task_id(key),
         "name": task.name,

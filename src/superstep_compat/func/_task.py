@@ -89,7 +89,9 @@ def task(
     Calling the task inside an `entrypoint` returns a future (``.result()``, or ``await`` it
     in async code); outside one it raises ``RuntimeError: Called get_config outside of a
     runnable context``. Its result is kept for the run: an entrypoint that re-runs after an
-    interrupt gets it back without calling the function again.
+    interrupt gets it back without calling the function again. With a checkpointer it is also
+    saved the moment the call finishes, so a thread continued after its process died (or
+    after the entrypoint raised) does not call it again either.
     """
 
     def decorate(func: Callable[P, T]) -> TaskFunction[P, T]:

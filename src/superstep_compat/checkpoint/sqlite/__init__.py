@@ -6,8 +6,10 @@ their bytes, so a value that did not change is stored once per thread, however m
 checkpoints refer to it. Records are ordered by insertion (a sequence per thread and
 namespace, kept when a record is replaced), as `InMemorySaver` orders them: a thread's latest
 checkpoint is the last one written, and time travel (a run from an older checkpoint) simply
-adds rows, so branches need nothing special. The table names do not collide with the engine's
-`SqliteCheckpointStore` or LangGraph's own saver, so all may share one file.
+adds rows, so branches need nothing special. Pending writes are rows of ``compat_writes``,
+keyed by checkpoint, task and index, read back in the order they were first saved (rowid).
+The table names do not collide with the engine's `SqliteCheckpointStore` or LangGraph's own
+saver, so all may share one file.
 
 Values are written with the typed codec (``superstep_compat.checkpoint.serde``): nothing is
 pickled, and a value of an unregistered class is refused when the checkpoint is written.
@@ -21,8 +23,13 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing, contextmanager
 from typing import Any, TypeVar
 
-from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
-from superstep_compat.checkpoint.serde import decode_header, encode_record, resolve_codec
+from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord, PendingWrite
+from superstep_compat.checkpoint.serde import (
+    decode_header,
+    encode_record,
+    encode_writes,
+    resolve_codec,
+)
 from superstep_core.persistence import Codec
 
 __all__ = ["SqliteSaver"]
@@ -46,6 +53,29 @@ _SCHEMA = (
         digest TEXT NOT NULL,
         value BLOB NOT NULL,
         PRIMARY KEY (thread_id, checkpoint_ns, digest))""",
+    """CREATE TABLE IF NOT EXISTS compat_writes (
+        thread_id TEXT NOT NULL,
+        checkpoint_ns TEXT NOT NULL DEFAULT '',
+        checkpoint_id TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        idx INTEGER NOT NULL,
+        channel TEXT NOT NULL,
+        task_path TEXT NOT NULL DEFAULT '',
+        value BLOB NOT NULL,
+        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx))""",
+)
+# A regular write is saved once (the first save wins); a special one (index < 0) is replaced.
+_PUT_WRITE = (
+    "INSERT INTO compat_writes "
+    "(thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, task_path, value) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO UPDATE SET "
+    "channel = excluded.channel, task_path = excluded.task_path, value = excluded.value "
+    "WHERE excluded.idx < 0"
+)
+_SELECT_WRITES = (
+    "SELECT task_id, channel, value FROM compat_writes "
+    "WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ? ORDER BY rowid"
 )
 _PUT_BLOB = (
     "INSERT INTO compat_blobs (thread_id, checkpoint_ns, digest, value) VALUES (?, ?, ?, ?) "
@@ -193,10 +223,42 @@ class SqliteRecords(BaseCheckpointSaver):
             self._setup()
 
         def delete(cur: sqlite3.Cursor) -> None:
-            cur.execute("DELETE FROM compat_checkpoints WHERE thread_id = ?", (thread_id,))
-            cur.execute("DELETE FROM compat_blobs WHERE thread_id = ?", (thread_id,))
+            for table in ("compat_checkpoints", "compat_blobs", "compat_writes"):
+                cur.execute(f"DELETE FROM {table} WHERE thread_id = ?", (thread_id,))
 
         self._transaction(delete)
+
+    # --- pending writes ------------------------------------------------------------------
+
+    def save_writes(
+        self,
+        thread_id: str,
+        ns: str,
+        checkpoint_id: str,
+        task_id: str,
+        writes: Sequence[tuple[str, Any]],
+        task_path: str = "",
+    ) -> None:
+        """Save one task's writes against a checkpoint (one transaction; see
+        `BaseCheckpointSaver.save_writes`)."""
+        encoded = encode_writes(writes, self.codec)
+        if not encoded:
+            return
+        if not self.is_setup:
+            self._setup()
+        key = (thread_id, ns, checkpoint_id, task_id)
+        rows = [(*key, index, channel, task_path, data) for index, channel, data in encoded]
+        self._transaction(lambda cur: cur.executemany(_PUT_WRITE, rows))
+
+    def load_writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
+        """The pending writes of a checkpoint, in the order they were first saved."""
+
+        def read(cur: sqlite3.Cursor) -> list[tuple[str, str, bytes]]:
+            cur.execute(_SELECT_WRITES, (thread_id, ns, checkpoint_id))
+            return cur.fetchall()
+
+        loads = self.codec.loads
+        return [(task, channel, loads(data)) for task, channel, data in self._read(read)]
 
 
 def history_of(

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-from superstep_compat.checkpoint.base import CheckpointRecord, CheckpointTuple
+from superstep_compat.checkpoint.base import CheckpointRecord, CheckpointTuple, PendingWrite
 from superstep_compat.checkpoint.sqlite import SqliteRecords
 
 __all__ = ["AsyncSqliteSaver", "ThreadedAsyncMethods"]
@@ -53,6 +53,31 @@ class ThreadedAsyncMethods:
 
     async def adelete_thread(self, thread_id: str) -> None:
         await asyncio.to_thread(self.delete_thread, thread_id)  # type: ignore[attr-defined]
+
+    async def aput_writes(
+        self,
+        config: Mapping[str, Any],
+        writes: Sequence[tuple[str, Any]],
+        task_id: str,
+        task_path: str = "",
+    ) -> None:
+        """`put_writes` (LangGraph's), on a worker thread."""
+        await asyncio.to_thread(
+            self.put_writes,  # type: ignore[attr-defined]
+            config,
+            writes,
+            task_id,
+            task_path,
+        )
+
+    async def aload_writes(self, thread_id: str, ns: str, checkpoint_id: str) -> list[PendingWrite]:
+        result: list[PendingWrite] = await asyncio.to_thread(
+            self.load_writes,  # type: ignore[attr-defined]
+            thread_id,
+            ns,
+            checkpoint_id,
+        )
+        return result
 
     async def asave(self, record: CheckpointRecord) -> None:
         await asyncio.to_thread(self.save, record)  # type: ignore[attr-defined]

@@ -1,0 +1,171 @@
+"""The durable record of a run's `@task` calls: each call's outcome is saved as a pending write
+of the checkpoint the current step started from, the moment the call finishes, so a run that
+dies mid-step and is continued later (``invoke(None, config)`` on the thread) does not call a
+finished task again.
+
+A finished call writes ``("__return__", result)``, a failed one ``("__error__", repr)``, an
+interrupted one ``("__interrupt__", [Interrupt, ...])``, under the call's task id (LangGraph's
+channels and shapes: `CheckpointTuple.pending_writes` shows them). With durability ``"exit"``
+the writes are kept in memory and saved only when the run stops in the middle of its step (at
+an interrupt or a failure), as LangGraph saves them; a run killed before that redoes its
+calls.
+
+A new checkpoint starts with no pending writes: `attach` moves the journal to it. The saved
+results of the checkpoint a run continues from are read once, on the first call whose result
+is not in the activation's memo.
+
+This module imports neither the engine nor the façade's driver: it talks to a saver only.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from superstep_compat.checkpoint.base import BaseCheckpointSaver
+from superstep_compat.checkpoint.serde import default_codec
+from superstep_core.persistence import Codec, UnsupportedTypeError
+
+__all__ = ["RETURN", "TaskJournal", "resolve_durability"]
+
+RETURN = "__return__"
+_DURABILITY_KEY = "__pregel_durability"
+
+_Batch = tuple[str, str, list[tuple[str, Any]], str]
+"""(task id, task name, writes, task path) waiting to be saved."""
+
+
+def resolve_durability(durability: Any, config: Any) -> str:
+    """LangGraph's resolution: the call's ``durability``, else the config's, else "async".
+    Only "exit" defers saving (as in LangGraph, any other value saves as it goes); "sync"
+    and "async" both save each write before the task call's future resolves."""
+    if durability is None:
+        configurable = (config or {}).get("configurable") or {}
+        durability = configurable.get(_DURABILITY_KEY) or "async"
+    return str(durability)
+
+
+class TaskJournal:
+    """Pending writes of one run's task calls, on one thread and namespace of a saver."""
+
+    def __init__(
+        self, saver: BaseCheckpointSaver, thread_id: str, ns: str, *, durability: str
+    ) -> None:
+        self.saver = saver
+        self.thread_id = thread_id
+        self.ns = ns
+        self.immediate = durability != "exit"
+        self.codec: Codec = getattr(saver, "codec", None) or default_codec()
+        self.checkpoint_id: str | None = None
+        self._saved: dict[str, Any] | None = None  # task id -> result; None: not read yet
+        self._buffer: list[_Batch] = []
+        self._lock = threading.Lock()
+
+    @classmethod
+    def for_run(
+        cls, saver: Any, thread_id: str | None, ns: str, *, durability: str
+    ) -> TaskJournal | None:
+        """A journal for a run on ``saver``, or None when there is nothing to write to (no
+        saver, no thread, or a saver that keeps no pending writes)."""
+        if not isinstance(saver, BaseCheckpointSaver) or thread_id is None:
+            return None
+        if not saver.keeps_writes:
+            return None
+        return cls(saver, thread_id, ns, durability=durability)
+
+    # --- which checkpoint ------------------------------------------------------------------
+
+    def attach(self, checkpoint_id: str, *, fresh: bool) -> None:
+        """Save further writes against ``checkpoint_id``. ``fresh``: the checkpoint was just
+        written, so it has no pending writes to read back. Writes held back for the previous
+        checkpoint are dropped: its step is over (LangGraph saves no writes of a finished step
+        under durability "exit")."""
+        with self._lock:
+            if checkpoint_id == self.checkpoint_id and not fresh:
+                return
+            self.checkpoint_id = checkpoint_id
+            self._saved = {} if fresh else None
+            self._buffer = []
+
+    def saved_result(self, task_id: str) -> tuple[bool, Any]:
+        """(True, result) when the current checkpoint holds a finished result of
+        ``task_id``."""
+        with self._lock:
+            saved = self._saved
+            if saved is None:
+                saved = self._saved = self._read()
+            if task_id in saved:
+                return True, saved[task_id]
+        return False, None
+
+    def _read(self) -> dict[str, Any]:
+        if self.checkpoint_id is None:
+            return {}
+        writes = self.saver.load_writes(self.thread_id, self.ns, self.checkpoint_id)
+        return {task: value for task, channel, value in writes if channel == RETURN}
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def result(self, task_id: str, name: str, value: Any, task_path: str = "") -> None:
+        """Save a finished call's result. A value the saver's codec cannot hold raises
+        `UnsupportedTypeError` naming the task (its ``kind`` is "task result")."""
+        try:
+            if self.immediate:
+                self._save(task_id, [(RETURN, value)], task_path)
+            else:
+                self.codec.dumps(value, name, kind="task result")
+                self._hold(task_id, name, [(RETURN, value)], task_path)
+        except UnsupportedTypeError as error:
+            raise _named(error, name) from None
+
+    def failure(self, task_id: str, name: str, writes: Sequence[tuple[str, Any]]) -> None:
+        """Save how a call ended without a result (``__error__`` or ``__interrupt__``). These
+        writes only inform (a call without a saved result runs again when the thread goes
+        on), so one whose value the codec cannot hold, such as an interrupt value of an
+        unregistered class, is not kept rather than failing the run."""
+        if not self.immediate:
+            self._hold(task_id, name, list(writes), "")
+            return
+        try:
+            self._save(task_id, list(writes), "")
+        except UnsupportedTypeError:
+            return
+
+    def flush(self) -> None:
+        """Save what durability "exit" held back (a no-op otherwise)."""
+        with self._lock:
+            held, self._buffer = self._buffer, []
+        for task_id, name, writes, task_path in held:
+            try:
+                self._save(task_id, writes, task_path)
+            except UnsupportedTypeError as error:
+                if any(channel == RETURN for channel, _ in writes):
+                    raise _named(error, name) from None
+
+    def _hold(self, task_id: str, name: str, writes: list[tuple[str, Any]], path: str) -> None:
+        with self._lock:
+            self._buffer.append((task_id, name, writes, path))
+
+    def _save(self, task_id: str, writes: list[tuple[str, Any]], task_path: str) -> None:
+        with self._lock:
+            checkpoint_id = self.checkpoint_id
+        if checkpoint_id is None:
+            return
+        self.saver.save_writes(self.thread_id, self.ns, checkpoint_id, task_id, writes, task_path)
+
+
+def _named(error: UnsupportedTypeError, name: str) -> UnsupportedTypeError:
+    """``error`` as raised for the task result of ``name`` (the codec named the channel)."""
+    if error.kind == "task result":
+        return error
+    root = error.where if error.where is not None else "value"
+    path = name + error.path[len(root) :] if error.path.startswith(root) else error.path
+    _, _, hint = str(error).partition(f" at {error.path}; ")
+    return UnsupportedTypeError(
+        where=name,
+        kind="task result",
+        path=path,
+        type_name=error.type_name,
+        hint=hint or "register the class with superstep_core.persistence.register",
+    )
