@@ -296,7 +296,10 @@ class NodeContext:
 
     ``state`` is the committed state of the superstep (read-only: writes go in the
     `Reaction`); ``memory`` is this instance's own mutable scratch space, kept across its
-    events and persisted with the execution; ``attempt`` is 1-based.
+    events and persisted with the execution; ``attempt`` is 1-based. ``batch_size`` is the
+    number of events this superstep delivers, this one included: when it is 1 the node reacts
+    alone, so work it would hand to the host as an effect (to run beside its peers) may as
+    well run inline, saving a superstep without losing any parallelism.
     """
 
     node: str
@@ -306,6 +309,7 @@ class NodeContext:
     state: Mapping[str, Any]
     memory: dict[str, Any]
     step: int
+    batch_size: int = 1
 
 
 NodeFn: TypeAlias = Callable[[NodeContext, Event], Reaction]

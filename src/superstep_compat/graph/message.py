@@ -38,18 +38,31 @@ Messages: TypeAlias = list[Any] | Any
 _FORMATS = ("langchain-openai", None)
 
 
-def _coerce(value: Messages) -> list[BaseMessage]:
+def _coerce(value: Messages) -> tuple[list[BaseMessage], bool]:
+    """``value`` as a list of messages, and whether any of them already had an id (a message
+    given a fresh id here cannot replace or be replaced by another)."""
     items = value if isinstance(value, list) else [value]
-    messages = [
-        message_chunk_to_message(cast(BaseMessageChunk, m)) for m in convert_to_messages(items)
-    ]
-    for message in messages:
+    messages: list[BaseMessage] = []
+    had_ids = False
+    for item in items:
+        # Committed history is already made of plain messages: keep them as they are, so a
+        # merge costs a list copy, not a conversion per message.
+        if isinstance(item, BaseMessage) and not isinstance(item, BaseMessageChunk):
+            message = item
+        else:
+            (converted,) = convert_to_messages([item])
+            message = message_chunk_to_message(cast(BaseMessageChunk, converted))
         if message.id is None:
             message.id = str(uuid.uuid4())
-    return messages
+        else:
+            had_ids = True
+        messages.append(message)
+    return messages, had_ids
 
 
-def _merge(left: list[BaseMessage], right: list[BaseMessage]) -> list[BaseMessage]:
+def _merge(left: list[BaseMessage], right: list[BaseMessage], right_ids: bool) -> list[BaseMessage]:
+    if not right_ids:  # only new messages with fresh ids: nothing to replace or remove
+        return [*left, *right]
     cut = max(
         (
             i
@@ -76,6 +89,8 @@ def _merge(left: list[BaseMessage], right: list[BaseMessage]) -> list[BaseMessag
         else:
             position[message.id] = len(merged)
             merged.append(message)
+    if not removed:
+        return merged
     return [m for m in merged if m.id not in removed]
 
 
@@ -101,10 +116,28 @@ def add_messages(
     fmt = kwargs.get("format")
     if fmt not in _FORMATS:
         raise ValueError(f"Unrecognized format={fmt!r}. Expected one of 'langchain-openai', None.")
-    merged = _merge(_coerce(left), _coerce(right))
+    merged = _merge(_own(left), *_coerce(right))
     if fmt == "langchain-openai":
         return convert_to_messages(convert_to_openai_messages(merged))
+    _produced[id(merged)] = (merged, len(merged))
+    if len(_produced) > _PRODUCED_KEPT:  # tolerant of another thread trimming at once
+        _produced.pop(next(iter(_produced), 0), None)
     return merged
+
+
+# The last lists `add_messages` returned, by identity, with their length then. A channel's
+# committed value is usually the previous merge's result: recognising it spares re-coercing
+# the whole history on every step (LangGraph pays that O(len) per merge). The length guards
+# against a node appending to the state's list in place; any other list is coerced in full.
+_produced: dict[int, tuple[list[BaseMessage], int]] = {}
+_PRODUCED_KEPT = 32
+
+
+def _own(left: Messages) -> list[BaseMessage]:
+    seen = _produced.get(id(left))
+    if seen is not None and seen[0] is left and seen[1] == len(left):
+        return left  # type: ignore[no-any-return]
+    return _coerce(left)[0]
 
 
 class MessagesState(TypedDict):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from contextvars import copy_context
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeAlias, TypedDict, cast
 
@@ -206,8 +207,12 @@ class ToolNode(PrebuiltNode):
 
     def _call(self, input: Any, config: RunnableConfig, runtime: RunRuntime) -> Any:
         requests, configs, kind = self._requests(input, config, runtime)
-        with get_executor_for_config(config) as executor:
-            outcomes = list(executor.map(self._run_one, requests, configs, [kind] * len(requests)))
+        if len(requests) == 1:  # one call has nothing to overlap with: spare a thread pool
+            outcomes = [copy_context().run(self._run_one, requests[0], configs[0], kind)]
+        else:
+            with get_executor_for_config(config) as executor:
+                calls = executor.map(self._run_one, requests, configs, [kind] * len(requests))
+                outcomes = list(calls)
         return _commands.combine(outcomes, kind, self._messages_key)
 
     async def _acall(self, input: Any, config: RunnableConfig, runtime: RunRuntime) -> Any:

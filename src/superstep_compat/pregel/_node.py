@@ -1,7 +1,9 @@
 """A façade node as an engine node: each activation requests one effect, "run this task";
 the task's outcome comes back as `EffectCompleted` and becomes writes, control and a
-disposition. Interrupts suspend the activation; `Resumed` runs the task again with the
-answers so far (LangGraph re-runs an interrupted node from its first line).
+disposition. A sync task alone in its superstep runs inline instead (no effect round trip),
+and its outcome reaches the run's observer through `GraphRun.inline_results`. Interrupts
+suspend the activation; `Resumed` runs the task again with the answers so far (LangGraph
+re-runs an interrupted node from its first line).
 """
 
 from __future__ import annotations
@@ -56,7 +58,15 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
         task_id = ctx.activation_id
         attempt = ctx.attempt
         memo = ctx.memory.get("memo")
-        if getattr(run, "async_mode", False):
+        if ctx.batch_size == 1 and not run.async_mode:
+            # Alone in its superstep: run the task here rather than as a "call" effect, which
+            # would cost a host hand-off and a second superstep for the same result.
+            outcome = runner.run(name, values, arg, resume, run_ctx, task_id, attempt, memo)
+            run.inline_results.append((task_id, outcome))
+            if outcome.memo:
+                ctx.memory["memo"] = outcome.memo
+            return settle(outcome)
+        if run.async_mode:
 
             async def call_async() -> TaskOutcome:
                 return await runner.arun(name, values, arg, resume, run_ctx, task_id, attempt, memo)

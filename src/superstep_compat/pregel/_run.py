@@ -112,9 +112,15 @@ class GraphRun:
         self.pending: list[Event] = []
         self._pending_lock = threading.Lock()
         self.interrupts: list[Interrupt[Any]] = []
-        self.last_values: dict[str, Any] | None = None
+        self._committed: Mapping[str, Any] | None = None
+        self._last_values: dict[str, Any] | None = None
         self.record: CheckpointRecord | None = None
         self.step = -2  # a new thread's input checkpoint is step -1
+        self.async_mode = False
+        # Outcomes of tasks that ran inline in their node's reducer (see `_node.task_node`),
+        # taken by the observer of the superstep they ran in.
+        self.inline_results: list[tuple[str, TaskOutcome]] = []
+        self.failed_results: list[tuple[str, TaskOutcome]] = []
 
     # --- stream plumbing -----------------------------------------------------------------
 
@@ -306,50 +312,57 @@ class GraphRun:
 
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
-        results = [
-            (aid, ev.result)
-            for aid, ev in outcome.delivered
-            if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome)
-        ]
+        if not outcome.committed:
+            return False  # a failed superstep: `_failed_results` reports its tasks
+        results = self._take_inline()
+        for aid, ev in outcome.delivered:
+            if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome):
+                results.append((aid, ev.result))
         if not results:
             return False
-        interrupted: list[tuple[str, TaskOutcome]] = [
-            (aid, r) for aid, r in results if r.interrupts
-        ]
+        modes = self.modes
+        interrupted = [(aid, r) for aid, r in results if r.interrupts]
         completed = [(aid, r) for aid, r in results if not r.interrupts and r.error is None]
         yield from self._task_results(results)
-        for aid, result in completed:
-            name = _node_of(aid)
-            if name != START and "updates" in self.modes:
-                chunk = {name: result.update}
-                if result.cached:
-                    chunk["__metadata__"] = {"cached": True}
-                yield ((), "updates", chunk)
+        if "updates" in modes:
+            for aid, result in completed:
+                name = _node_of(aid)
+                if name != START:
+                    chunk = {name: result.update}
+                    if result.cached:
+                        chunk["__metadata__"] = {"cached": True}
+                    yield ((), "updates", chunk)
         if interrupted:
             for _, result in interrupted:
                 self.interrupts.extend(result.interrupts)
-            if "updates" in self.modes:
+            if "updates" in modes:
                 yield ((), "updates", {"__interrupt__": tuple(self.interrupts)})
             self._record_interrupts(ex, interrupted)
-            if "values" in self.modes and self.last_values is not None:
+            if "values" in modes and self.last_values is not None:
                 yield ((), "values", {**self.last_values, "__interrupt__": tuple(self.interrupts)})
             return True
         self.step += 1
-        values = self._values(ex)
-        self.last_values = values
-        yield from self._checkpoint(ex, "loop", next_=self._next(ex), values=values, ran=completed)
-        if "values" in self.modes and outcome.written:
-            yield ((), "values", values)
-        names_ran = {_node_of(aid) for aid, _ in completed}
-        if _hit(names_ran, self.after) and self._next(ex):
-            if "updates" in self.modes:
-                yield ((), "updates", {"__interrupt__": ()})
-            return True
-        upcoming = set(self._next(ex))
-        if _hit(upcoming, self.before):
-            if "updates" in self.modes:
-                yield ((), "updates", {"__interrupt__": ()})
-            return True
+        self._committed = ex.values  # a new dict per commit: holding it copies nothing
+        self._last_values = None
+        next_: tuple[str, ...] | None = None
+        if self.saver is not None:
+            next_ = self._next(ex)
+            yield from self._checkpoint(
+                ex, "loop", next_=next_, values=self.last_values or {}, ran=completed
+            )
+        if "values" in modes and outcome.written:
+            yield ((), "values", self.last_values)
+        if self.after or self.before:
+            next_ = self._next(ex) if next_ is None else next_
+            names_ran = {_node_of(aid) for aid, _ in completed}
+            if _hit(names_ran, self.after) and next_:
+                if "updates" in modes:
+                    yield ((), "updates", {"__interrupt__": ()})
+                return True
+            if _hit(set(next_), self.before):
+                if "updates" in modes:
+                    yield ((), "updates", {"__interrupt__": ()})
+                return True
         if self.step >= self.stop:  # LangGraph checks the budget before looking for tasks
             raise GraphRecursionError(
                 create_error_message(
@@ -363,26 +376,41 @@ class GraphRun:
             )
         return False
 
+    @property
+    def last_values(self) -> dict[str, Any] | None:
+        """The state channels after the last committed step (None before any), built on
+        first use: a run that neither checkpoints nor streams values never builds them."""
+        if self._last_values is None and self._committed is not None:
+            keys = self.graph.state_channels
+            committed = self._committed
+            self._last_values = {k: committed[k] for k in keys if k in committed}
+        return self._last_values
+
     def _finish(self, ex: Execution) -> None:
         """A run that committed no step still answers with the thread's current values."""
-        if self.last_values is None:
-            self.last_values = self._values(ex)
+        if self._committed is None:
+            self._committed = ex.values
+
+    def _take_inline(self) -> list[tuple[str, TaskOutcome]]:
+        taken, self.inline_results = self.inline_results, []
+        return taken
 
     def _failed_results(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
         """The outcomes of the superstep that failed (still queued: it did not commit)."""
-        return [
+        self.failed_results = self._take_inline()
+        self.failed_results.extend(
             (aid, ev.result)
             for aid, ev in ex.queue
             if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome)
-        ]
+        )
+        return self.failed_results
 
     def _raise_failure(self, ex: Execution) -> None:
         failure = ex.failure
         assert failure is not None
         error: BaseException | None = None
-        for aid, ev in ex.queue:
-            result = ev.result if isinstance(ev, EffectCompleted) else None
-            if aid == failure.activation_id and isinstance(result, TaskOutcome) and result.error:
+        for aid, result in self.failed_results:
+            if aid == failure.activation_id and result.error:
                 error = result.error
         if error is None:
             error = ex.last_error

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -302,25 +301,27 @@ class Execution:
 
     def snapshot(self) -> ExecutionState:
         """The execution as plain data, decoupled from later supersteps (containers are
-        copied; committed values are shared, as the runtime never mutates them)."""
-        return _copied(
-            ExecutionState(
-                graph=self.graph.identity,
-                execution_id=self.execution_id,
-                values=self.values,
-                versions=self.versions,
-                step=self.step,
-                queue=list(self.queue),
-                instances=list(self.instances.values()),
-                awaited=self.awaited,
-                timers=[(aid, tid, gen) for (aid, tid), gen in self.timers.items()],
-                barriers=[(n, lin, b) for (n, lin), b in self.barriers.items()],
-                outputs=self.outputs,
-                deferred=self.deferred,
-                failure=self.failure,
-                counters=(self._seq, self._lineages, self._timer_generation),
-                ephemeral_live=sorted(self._ephemeral_live),
-            )
+        copied; the committed values mapping and its values are shared, as the runtime never
+        mutates them: treat them as read-only)."""
+        return ExecutionState(
+            self.graph.identity,
+            self.execution_id,
+            self.values,  # every commit builds a new dict, so this one is never mutated
+            dict(self.versions),
+            self.step,
+            list(self.queue),
+            [_instance_copy(i) for i in self.instances.values()],
+            dict(self.awaited),
+            [(aid, tid, gen) for (aid, tid), gen in self.timers.items()],
+            [
+                (n, lin, Barrier(dict(b.completed), set(b.failed), b.fired))
+                for (n, lin), b in self.barriers.items()
+            ],
+            list(self.outputs),
+            list(self.deferred),
+            self.failure,
+            (self._seq, self._lineages, self._timer_generation),
+            sorted(self._ephemeral_live),
         )
 
     @classmethod
@@ -424,7 +425,7 @@ class Execution:
             outcome.delivered.append((aid, event))
             if record is not None:
                 record.delivered.append((aid, type(event).__name__))
-            self._react(inst, event, state, step, staged)
+            self._react(inst, event, state, step, staged, len(batch))
             if not isinstance(staged.dispositions[-1][1], RemainActive | SuspendActivation):
                 staged.ended.add(aid)
         if any(not self._absorbs_failure(inst, f) for inst, f in staged.failures):
@@ -464,11 +465,14 @@ class Execution:
         state: Mapping[str, Any],
         step: int,
         staged: _Staged,
+        batch_size: int = 1,
     ) -> None:
         spec = self.graph.nodes[inst.node]
         memory = dict(staged.memory.get(inst.id, inst.memory))
         staged.memory[inst.id] = memory
-        ctx = NodeContext(inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step)
+        ctx = NodeContext(
+            inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step, batch_size
+        )
         try:
             reaction = spec.fn(ctx, event)
             if not isinstance(reaction, Reaction):
@@ -878,25 +882,45 @@ class Execution:
 
 
 def _copied(state: ExecutionState) -> ExecutionState:
-    """A copy of ``state`` whose containers share nothing with it (values are shared)."""
-    return replace(
-        state,
-        values=dict(state.values),
-        versions=dict(state.versions),
-        queue=list(state.queue),
-        instances=[
-            replace(i, memory=dict(i.memory), pending_effects=set(i.pending_effects))
-            for i in state.instances
-        ],
-        awaited=dict(state.awaited),
-        timers=list(state.timers),
-        barriers=[
+    """A copy of ``state`` whose containers share nothing with it (values are shared).
+    Built field by field: `dataclasses.replace` re-runs `__init__` through `fields()`, which
+    costs more than the copying itself on every checkpoint."""
+    return ExecutionState(
+        state.graph,
+        state.execution_id,
+        dict(state.values),
+        dict(state.versions),
+        state.step,
+        list(state.queue),
+        [_instance_copy(i) for i in state.instances],
+        dict(state.awaited),
+        list(state.timers),
+        [
             (name, lineage, Barrier(dict(b.completed), set(b.failed), b.fired))
             for name, lineage, b in state.barriers
         ],
-        outputs=list(state.outputs),
-        deferred=list(state.deferred),
-        ephemeral_live=list(state.ephemeral_live),
+        list(state.outputs),
+        list(state.deferred),
+        state.failure,
+        state.counters,
+        list(state.ephemeral_live),
+    )
+
+
+def _instance_copy(i: Instance) -> Instance:
+    return Instance(
+        i.id,
+        i.node,
+        i.seq,
+        i.lineage,
+        i.payload,
+        i.attempt,
+        i.state,
+        dict(i.memory),
+        i.effects_issued,
+        set(i.pending_effects),
+        i.interrupt,
+        i.suspended_at,
     )
 
 
