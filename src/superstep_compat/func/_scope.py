@@ -32,6 +32,7 @@ from contextvars import ContextVar, copy_context
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from superstep_compat._internal import workers
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.func._journal import TaskJournal
@@ -93,6 +94,8 @@ class RootScope(_TaskContext):
         self.futures: list[concurrent.futures.Future[Any]] = []
         self.raised: dict[str, str] = {}
         self.body = CallScope(self, "")
+        modes = run.stream_modes
+        self.streams_tasks = run.emit is not None and ("tasks" in modes or "debug" in modes)
 
     # --- interrupts ----------------------------------------------------------------------
 
@@ -254,8 +257,9 @@ class CallScope:
         root = self.root
         key = self.next_key(task.name)
         future: SyncAsyncFuture[Any] = SyncAsyncFuture()
-        start = {"id": root.task_id(key), "name": task.name, "input": (args, kwargs)}
-        root.emit_task("task", {**start, "triggers": ("__pregel_push",)})
+        if root.streams_tasks:
+            start = {"id": root.task_id(key), "name": task.name, "input": (args, kwargs)}
+            root.emit_task("task", {**start, "triggers": ("__pregel_push",)})
         found, value = root.recall(key)
         if found:
             future.set_result(value)
@@ -282,7 +286,7 @@ class CallScope:
                 else:
                     future.set_result(result)
 
-            threading.Thread(target=work, name=f"task:{key}", daemon=True).start()
+            workers.submit(work)
         return future
 
 
@@ -361,6 +365,8 @@ def _result_event(
 ) -> None:
     """A failed call: save how it ended, then emit its ``tasks`` result event."""
     root.record_failure(key, task.name, error)
+    if not root.streams_tasks:
+        return
     interrupts: list[dict[str, Any]] = []
     if isinstance(error, GraphInterrupt):
         for i in _interrupts_of(error):
@@ -446,6 +452,8 @@ def _cached_key(root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs
 def _finish(root: RootScope, task: TaskFunction[Any, Any], key: str, value: Any, **kw: Any) -> Any:
     root.remember(key, task.name, value)
     root.emit_update(task.name, value, **kw)
+    if not root.streams_tasks:
+        return value
     payload: dict[str, Any] = {
         "id": root.task_id(key),
         "name": task.name,

@@ -119,4 +119,7 @@ def settle(outcome: TaskOutcome) -> Reaction:
     control.extend(Spawn(send.node, send, new_lineage=False) for send in outcome.sends)
     if outcome.skip_edges:
         control.append(EndBranch())
-    return Reaction(updates=outcome.writes, control=control, disposition=CompleteActivation())
+    return Reaction(updates=outcome.writes, control=control, disposition=_COMPLETE)
+
+
+_COMPLETE = CompleteActivation()  # immutable: one instance serves every activation

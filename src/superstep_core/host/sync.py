@@ -146,13 +146,15 @@ class Host:
                 steps += 1
                 _check_limit(ex, steps, self.max_supersteps)
                 outcome = ex.run_superstep()
-                timers.apply(outcome.timers, self.clock.now())
+                if outcome.timers:
+                    timers.apply(outcome.timers, self.clock.now())
                 if self.on_step is not None:
                     self.on_step(ex, outcome)
                 if stream is not None:
                     _push_step(stream, ex, outcome)
-                for result in self.perform(ex.execution_id, outcome.effects):
-                    ex.deliver(result)
+                if outcome.effects:
+                    for result in self.perform(ex.execution_id, outcome.effects):
+                        ex.deliver(result)
                 yield outcome
                 continue
             due = timers.next_due()
