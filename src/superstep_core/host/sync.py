@@ -6,6 +6,7 @@ are delivered in request order, so the execution stays deterministic. Given a
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -185,10 +186,24 @@ class Host:
             i, request, call = todo[0]
             results[i] = self._call(request, call)
         elif todo:
+            # One hand-off per worker, not per effect: each worker takes the next effect
+            # until none is left (a wide fan-out would otherwise pay a future per effect).
+            jobs = iter(todo)
+            lock = threading.Lock()
+
+            def drain() -> None:
+                while True:
+                    with lock:
+                        job = next(jobs, None)
+                    if job is None:
+                        return
+                    i, request, call = job
+                    results[i] = self._call(request, call)
+
             pool = self._executor()
-            futures = [(i, pool.submit(self._call, r, c)) for i, r, c in todo]
-            for i, future in futures:
-                results[i] = future.result()
+            workers = [pool.submit(drain) for _ in range(min(self.max_workers, len(todo)))]
+            for worker in workers:
+                worker.result()
         out = [r for r in results if r is not None]
         return out
 
