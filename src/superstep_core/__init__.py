@@ -14,7 +14,16 @@ runtime (`runtime`, `trace`), persistence (`persistence`, `checkpoint`), the `ho
 on the engine, `llm`. This package root re-exports the public names of the lower layers.
 """
 
-from superstep_core.channel import MISSING, Append, Barrier, Channel, Ephemeral, LastValue, Reducer
+from superstep_core.channel import (
+    MISSING,
+    Append,
+    Barrier,
+    Channel,
+    Ephemeral,
+    LastValue,
+    Reducer,
+    ReducerError,
+)
 from superstep_core.edge import (
     All,
     AnyOf,
@@ -127,6 +136,7 @@ __all__ = [
     "Publish",
     "Reaction",
     "Reducer",
+    "ReducerError",
     "RemainActive",
     "RequestTimer",
     "Resumed",

@@ -4,17 +4,18 @@ Every write of a superstep is grouped by channel and handed to the channel's str
 commit, in canonical writer order (node key, then activation id). Strategies are plain values.
 
 Owns: `Channel` and the built-in strategies `LastValue`, `Reducer`, `Append`, `Ephemeral`,
-`Barrier`; the `MISSING` marker of an empty channel.
+`Barrier`; the `MISSING` marker of an empty channel; `ReducerError`, a strategy that raised
+while combining a superstep's writes.
 Must never import: the runtime, the host, persistence, llm, compat.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from dataclasses import dataclass
 from typing import Any, Final
 
-from superstep_core.errors import ChannelConflictError
+from superstep_core.errors import ChannelConflictError, GraphValidationError, SuperstepError
 
 __all__ = [
     "MISSING",
@@ -24,6 +25,7 @@ __all__ = [
     "Ephemeral",
     "LastValue",
     "Reducer",
+    "ReducerError",
     "Write",
 ]
 
@@ -54,6 +56,32 @@ Write = tuple[str, Any]
 """One write: (writer activation id, value)."""
 
 
+class ReducerError(SuperstepError):
+    """A channel's strategy raised while combining one superstep's writes; nothing commits.
+
+    ``channel``: the channel; ``writers``: every writer of the channel in that superstep;
+    ``writer``: the one whose write the reducer failed on (``None`` when the strategy does
+    not say); ``error``: the reducer's own exception (also the ``__cause__``)."""
+
+    def __init__(
+        self,
+        channel: str,
+        writers: Sequence[str],
+        error: BaseException,
+        writer: str | None = None,
+    ) -> None:
+        self.channel = channel
+        self.writers = tuple(writers)
+        self.writer = writer
+        self.error = error
+        on = f" on the write from {writer}" if writer is not None else ""
+        super().__init__(
+            f"reducer of channel {channel!r} failed{on}: {type(error).__name__}: {error} "
+            f"(writers this superstep: {', '.join(self.writers) or 'none'}); fix the reducer "
+            f"or the value written"
+        )
+
+
 class Channel:
     """A combining strategy. Subclasses override `combine` (and `initial` when a channel has a
     value before any write). ``ephemeral`` channels are cleared one superstep after their
@@ -66,6 +94,10 @@ class Channel:
 
     def combine(self, channel: str, current: Any, writes: Sequence[Write]) -> Any:
         raise NotImplementedError
+
+    def validate(self, channel: str) -> None:
+        """Raise `GraphValidationError` naming ``channel`` when this strategy cannot work
+        (called when the channel is declared, so a bad reducer fails before anything runs)."""
 
     def describe(self) -> str:
         return type(self).__name__
@@ -95,9 +127,26 @@ class Reducer(Channel):
 
     def combine(self, channel: str, current: Any, writes: Sequence[Write]) -> Any:
         value = current
-        for _, item in writes:
-            value = item if value is MISSING else self.fn(value, item)
+        writer = ""
+        try:
+            for writer, item in writes:  # noqa: B007 - the except names the failing writer
+                value = item if value is MISSING else self.fn(value, item)
+        except Exception as e:
+            raise ReducerError(channel, [w for w, _ in writes], e, writer) from e
         return value
+
+    def validate(self, channel: str) -> None:
+        if not callable(self.fn):
+            raise GraphValidationError(
+                f"channel {channel!r}: Reducer needs a function fn(current, write) -> value, "
+                f"got {type(self.fn).__name__} {self.fn!r}"
+            )
+        if self.initial_factory is not None and not callable(self.initial_factory):
+            raise GraphValidationError(
+                f"channel {channel!r}: the Reducer's initial value must be a factory (a "
+                f"callable such as list or int) or None, got {type(self.initial_factory).__name__} "
+                f"{self.initial_factory!r}"
+            )
 
     def describe(self) -> str:
         return f"Reducer({getattr(self.fn, '__name__', repr(self.fn))})"
@@ -149,6 +198,13 @@ class Barrier(Channel):
                 )
             seen.add(name)
         return frozenset(seen)
+
+    def validate(self, channel: str) -> None:
+        if not isinstance(self.names, Set) or not all(isinstance(n, str) for n in self.names):
+            raise GraphValidationError(
+                f"channel {channel!r}: Barrier needs a set of names (frozenset of str), got "
+                f"{self.names!r}"
+            )
 
     def complete(self, value: Any) -> bool:
         return isinstance(value, frozenset) and value >= self.names

@@ -2,18 +2,20 @@
 
     superstep run TARGET [--input JSON] [--json] [--thread ID [--db PATH|URL]]
                          [--stream MODE[,MODE]]
-    superstep resume --thread ID [--value JSON] [--json] [--db PATH|URL]
+    superstep resume --thread ID [--value JSON | --retry] [--json] [--db PATH|URL]
     superstep history --thread ID [--json] [--db PATH|URL]
     superstep replay --thread ID [--db PATH|URL]
     superstep graph TARGET [--format mermaid|dot]
 
 With ``--thread`` an engine graph's execution is durable: every superstep is checkpointed to
 ``.superstep/superstep.db`` (SQLite; ``--db PATH`` for another file, ``--db postgresql://...``
-for PostgreSQL), so ``resume`` continues it after its process died, or answers its pending
-interrupt with ``--value``; ``history`` lists its supersteps; ``replay`` rebuilds it from its
-input log, calling nothing external, and reports whether it matched. For a LangGraph-style
-graph, ``--thread`` is passed as ``{"configurable": {"thread_id": ID}}`` and ``--stream``
-prints its ``stream()`` chunks, one per line.
+for PostgreSQL), so ``resume`` continues it after its process died, answers its pending
+interrupt with ``--value``, or with ``--retry`` runs a superstep that failed again; ``history``
+lists its supersteps (failed ones too); ``replay`` rebuilds it from its input log, calling
+nothing external, and reports whether it matched. For a LangGraph-style graph, ``--thread`` is
+its ``thread_id``; one compiled without a checkpointer is given a SQLite saver on ``--db``, so
+``resume`` and ``history`` work on its threads too (see `superstep_core.cli_facade`), and
+``--stream`` prints its ``stream()`` chunks, one per line.
 
 TARGET is ``path/to/file.py:attr`` or ``package.module:attr`` (as in a ``langgraph.json``).
 The attribute is a compiled engine graph (or a `Graph`, compiled on load), or any object
@@ -30,35 +32,44 @@ that cannot be recovered, or a node failing with error type ``InputError`` (the 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import orjson
 from rich.console import Console
 
-from superstep_core.checkpoint import CheckpointStore, SqliteCheckpointStore
-from superstep_core.errors import (
-    StaleResumeError,
-    SuperstepError,
-    SuperstepLimitError,
-    UnknownInterruptError,
+from superstep_core.cli_facade import (
+    facade_history,
+    has_facade_thread,
+    is_facade,
+    lc_dot,
+    resume_facade,
+    run_facade,
+    thread_target,
 )
-from superstep_core.graph import CompiledGraph, Graph
+from superstep_core.cli_support import (
+    DEFAULT_DB,
+    UsageError,
+    absolute_target,
+    load_target,
+    open_store,
+    parse_json,
+    summarise,
+    to_json,
+)
+from superstep_core.errors import StaleResumeError, SuperstepLimitError, UnknownInterruptError
+from superstep_core.graph import CompiledGraph
 from superstep_core.host import Host
 from superstep_core.host.durable import DurableRunner, RecoveryError, UnknownThreadError
 from superstep_core.persistence import CodecError
 from superstep_core.runtime import Execution, Status, StepOutcome
 from superstep_core.visualise import to_dot, to_mermaid
 
-__all__ = ["main"]
+__all__ = ["main", "to_json"]
 
 INPUT_ERROR = "InputError"
 
@@ -66,81 +77,7 @@ INPUT_ERROR = "InputError"
 DEFAULT_MAX_SUPERSTEPS = 100_000
 
 
-class UsageError(Exception):
-    """Bad command-line usage: printed as one line, exit status 2."""
-
-
-# --- loading targets -----------------------------------------------------------------------
-
-
-def load_target(target: str) -> tuple[Any, ModuleType]:
-    """Import ``file.py:attr`` or ``module:attr``; returns (object, module).
-    Raises `UsageError` with a one-line reason."""
-    where, sep, attr = target.rpartition(":")
-    if not sep or not where or not attr:
-        raise UsageError(f"target {target!r} must look like path/to/file.py:attr or module:attr")
-    if where.endswith(".py") or "/" in where or "\\" in where:
-        path = Path(where)
-        if not path.is_file():
-            raise UsageError(f"cannot load {target!r}: no file {where!r}")
-        name = f"superstep_target_{path.stem}"
-        spec = importlib.util.spec_from_file_location(name, path)
-        if spec is None or spec.loader is None:
-            raise UsageError(f"cannot load {target!r}: {where!r} is not a Python file")
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        try:
-            spec.loader.exec_module(module)
-        except Exception as e:
-            raise UsageError(f"cannot load {target!r}: {type(e).__name__}: {e}") from e
-    else:
-        try:
-            module = importlib.import_module(where)
-        except Exception as e:
-            raise UsageError(f"cannot load {target!r}: {type(e).__name__}: {e}") from e
-    if not hasattr(module, attr):
-        found = sorted(n for n in vars(module) if not n.startswith("_"))
-        raise UsageError(
-            f"cannot load {target!r}: {where!r} has no attribute {attr!r} "
-            f"(it has: {', '.join(found[:12])}{', ...' if len(found) > 12 else ''})"
-        )
-    obj = getattr(module, attr)
-    if isinstance(obj, Graph):
-        try:
-            obj = obj.compile()
-        except SuperstepError as e:
-            raise UsageError(f"{target!r} does not compile: {e}") from e
-    return obj, module
-
-
-def parse_input(text: str | None) -> Any:
-    return parse_json(text, "--input")
-
-
-def parse_json(text: str | None, option: str) -> Any:
-    if text is None:
-        return None
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError as e:
-        raise UsageError(f"{option} is not valid JSON: {e}") from e
-
-
-def to_json(value: Any) -> bytes:
-    """Serialise a result for ``--json``: tuples and sets become lists, unknown types their
-    ``str``."""
-
-    def default(obj: Any) -> Any:
-        if isinstance(obj, set | frozenset):
-            return sorted(obj, key=repr)
-        if hasattr(obj, "model_dump"):
-            return obj.model_dump()
-        return str(obj)
-
-    return orjson.dumps(value, default=default, option=orjson.OPT_NON_STR_KEYS)
-
-
-# --- commands ------------------------------------------------------------------------------
+# --- engine graphs -------------------------------------------------------------------------
 
 
 def _progress(console: Console) -> Callable[[Execution, StepOutcome], None]:
@@ -155,13 +92,6 @@ def _progress(console: Console) -> Callable[[Execution, StepOutcome], None]:
         console.print(f"[dim]superstep {outcome.step}[/dim]: {who}{extra}{wrote}", highlight=False)
 
     return report
-
-
-def _summary(value: Any, limit: int = 100) -> str:
-    if isinstance(value, list | tuple) and len(value) > 3:
-        return f"{len(value)} items, first: {_summary(value[0], limit)}"
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def run_engine_graph(
@@ -193,24 +123,26 @@ def _report(
     elapsed: float,
     as_json: bool,
     console: Console,
+    args: argparse.Namespace | None = None,
 ) -> int:
-    """Print the closing report (and the result as JSON); returns the exit status."""
+    """Print the closing report (and the result as JSON); returns the exit status. With the
+    ``args`` of a durable thread, a failed superstep's report says how to run it again."""
     console.print(
         f"[bold]{graph.identity}[/bold] {ex.status.value} after {ex.step} supersteps "
         f"in {elapsed:.2f} s",
         highlight=False,
         soft_wrap=True,
     )
-    summarise = getattr(module, "summary", None)
-    if callable(summarise):
-        console.print(summarise(ex.values), highlight=False, markup=False, soft_wrap=True)
+    summarise_values = getattr(module, "summary", None)
+    if callable(summarise_values):
+        console.print(summarise_values(ex.values), highlight=False, markup=False, soft_wrap=True)
     else:
         for name, value in ex.values.items():
             console.print(
-                f"  {name}: {_summary(value)}", highlight=False, markup=False, soft_wrap=True
+                f"  {name}: {summarise(value)}", highlight=False, markup=False, soft_wrap=True
             )
     for activation, value in ex.interrupts:
-        line = f"waiting: {activation} asks {_summary(value)} (answer with resume --value JSON)"
+        line = f"waiting: {activation} asks {summarise(value)} (answer with resume --value JSON)"
         console.print(line, highlight=False, markup=False, soft_wrap=True)
     if as_json:
         sys.stdout.buffer.write(to_json(_result(ex)) + b"\n")
@@ -218,6 +150,13 @@ def _report(
         f = ex.failure
         line = f"error: node {f.node!r} failed: {f.error_type}: {f.message}"
         console.print(line, highlight=False, markup=False, soft_wrap=True)
+        if args is not None and f.step == ex.step + 1:  # nothing committed: it can run again
+            db = f" --db {args.db}" if args.db else ""
+            hint = (
+                f"superstep {f.step} committed nothing; run it again once the cause is fixed: "
+                f"superstep resume --thread {args.thread}{db} --retry"
+            )
+            console.print(hint, highlight=False, markup=False, soft_wrap=True)
         return 2 if f.error_type == INPUT_ERROR else 1
     return 0
 
@@ -242,7 +181,7 @@ def _result(ex: Execution) -> dict[str, Any]:
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
     obj, module = load_target(args.target)
-    payload = parse_input(args.input)
+    payload = parse_json(args.input, "--input")
     if isinstance(obj, CompiledGraph):
         if args.stream:
             raise UsageError(
@@ -261,91 +200,17 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
                 max_supersteps=args.max_supersteps,
             )
         return run_durable(obj, module, payload, args, console)
-    if callable(getattr(obj, "invoke", None)):
+    if is_facade(obj):
         if payload is None and callable(getattr(module, "default_input", None)):
             payload = module.default_input()
-        return run_facade(obj, payload, args, console)
+        return run_facade(obj, payload, args, console, target=args.target)
     raise UsageError(
         f"{args.target!r} is a {type(obj).__name__}, not a graph (expected a CompiledGraph, "
         f"a Graph, or an object with invoke())"
     )
 
 
-def run_facade(obj: Any, payload: Any, args: argparse.Namespace, console: Console) -> int:
-    """Run a LangGraph-style compiled graph: ``invoke``, or ``stream`` with ``--stream``."""
-    if args.db is not None:
-        raise UsageError(
-            "--db is for engine graphs; a LangGraph-style graph persists through "
-            "its own checkpointer"
-        )
-    kwargs: dict[str, Any] = {}
-    if args.thread is not None:
-        kwargs["config"] = {"configurable": {"thread_id": args.thread}}
-    try:
-        return _drive_facade(obj, payload, args, console, kwargs)
-    except Exception as e:  # the graph's own error, as one line (exit 1, not a traceback)
-        print(f"superstep: error: {type(e).__name__}: {_first_line(e)}", file=sys.stderr)
-        return 1
-
-
-def _first_line(error: BaseException) -> str:
-    text = str(error).strip()
-    return text.splitlines()[0] if text else repr(error)
-
-
-def _drive_facade(
-    obj: Any, payload: Any, args: argparse.Namespace, console: Console, kwargs: dict[str, Any]
-) -> int:
-    if args.stream:
-        modes = [m.strip() for m in args.stream.split(",") if m.strip()]
-        if not modes or not callable(getattr(obj, "stream", None)):
-            raise UsageError("--stream needs MODE[,MODE] and a graph with stream()")
-        mode: str | list[str] = modes[0] if len(modes) == 1 else modes
-        for chunk in obj.stream(payload, stream_mode=mode, **kwargs):
-            if args.json:
-                sys.stdout.buffer.write(to_json(chunk) + b"\n")
-                sys.stdout.flush()
-            else:
-                console.print(_summary(chunk, 2000), highlight=False, markup=False, soft_wrap=True)
-        return 0
-    result = obj.invoke(payload, **kwargs)
-    if args.json:
-        sys.stdout.buffer.write(to_json(result) + b"\n")
-    else:
-        console.print(_summary(result, 2000), highlight=False, markup=False, soft_wrap=True)
-    return 0
-
-
 # --- durable threads -----------------------------------------------------------------------
-
-DEFAULT_DB = ".superstep/superstep.db"
-
-
-def open_store(db: str | None) -> CheckpointStore:
-    """The store ``--db`` names: a PostgreSQL URL, or an SQLite file (default
-    ``.superstep/superstep.db``, its directory created)."""
-    where = db or DEFAULT_DB
-    if where.startswith(("postgresql://", "postgres://")):
-        try:
-            from superstep_core.checkpoint.postgres import PostgresCheckpointStore
-
-            return PostgresCheckpointStore(where, min_size=1, max_size=4)
-        except Exception as e:
-            raise UsageError(f"cannot open --db {where!r}: {type(e).__name__}: {e}") from e
-    path = Path(where)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return SqliteCheckpointStore(path)
-    except Exception as e:
-        raise UsageError(f"cannot open --db {where!r}: {type(e).__name__}: {e}") from e
-
-
-def _absolute_target(target: str) -> str:
-    """``target`` with a file path made absolute, so `resume` finds it from anywhere."""
-    where, _, attr = target.rpartition(":")
-    if where.endswith(".py") or "/" in where or "\\" in where:
-        return f"{Path(where).resolve()}:{attr}"
-    return target
 
 
 def run_durable(
@@ -371,15 +236,20 @@ def run_durable(
                 f"it with `superstep resume --thread {args.thread}`, or pick another id"
             )
         started = time.perf_counter()
-        metadata = {"target": _absolute_target(args.target), "graph": graph.identity}
+        metadata = {"target": absolute_target(args.target), "graph": graph.identity}
         try:
             with runner.start(graph, args.thread, payload=payload, metadata=metadata) as dx:
                 ex = dx.run()
         except CodecError as e:
             raise UsageError(f"cannot persist thread {args.thread!r}: {e}") from e
-        return _report(graph, module, ex, time.perf_counter() - started, args.json, console)
+        elapsed = time.perf_counter() - started
+        return _report(graph, module, ex, elapsed, args.json, console, args)
     finally:
         store.close()
+
+
+def _no_thread(args: argparse.Namespace) -> UsageError:
+    return UsageError(f"no thread {args.thread!r} in {args.db or DEFAULT_DB}")
 
 
 def _thread_graph(
@@ -388,7 +258,7 @@ def _thread_graph(
     try:
         metadata = runner.latest_metadata(args.thread)
     except UnknownThreadError:
-        raise UsageError(f"no thread {args.thread!r} in {args.db or DEFAULT_DB}") from None
+        raise _no_thread(args) from None
     target = args.target or metadata.get("target")
     if not target:
         raise UsageError(f"thread {args.thread!r} has no recorded target: pass --target")
@@ -402,92 +272,121 @@ def cmd_resume(args: argparse.Namespace, console: Console) -> int:
     value = parse_json(args.value, "--value")
     if args.target is not None:
         obj, _ = load_target(args.target)
-        if not isinstance(obj, CompiledGraph) and callable(getattr(obj, "invoke", None)):
-            # A LangGraph-style graph keeps its threads in its own checkpointer: answer the
-            # pending interrupt (or continue) through invoke, as LangGraph does.
-            command = _resume_command(value) if args.value is not None else None
-            args.stream, args.db = None, None
-            return run_facade(obj, command, args, console)
+        if is_facade(obj):
+            # A LangGraph-style graph keeps its threads in a checkpointer: answer the pending
+            # interrupt (or continue) through invoke, as LangGraph does.
+            return resume_facade(obj, value, args, console, target=args.target)
     store = open_store(args.db)
     try:
         runner = DurableRunner(store, on_step=_progress(console), max_workers=args.workers)
-        graph, module = _thread_graph(runner, args)
-        runner.handlers = dict(getattr(module, "handlers", {}))
-        started = time.perf_counter()
-        try:
-            dx = runner.recover(graph, args.thread)
-        except (RecoveryError, CodecError) as e:
-            raise UsageError(f"cannot recover thread {args.thread!r}: {e}") from e
-        with dx:
-            ex = dx.execution
-            if args.value is not None:
-                if ex.status is not Status.SUSPENDED:
-                    raise UsageError(
-                        f"thread {args.thread!r} is {ex.status.value}, not waiting for an "
-                        f"answer: resume it without --value"
-                    )
-                try:
-                    dx.resume(value, args.activation, expected_step=args.expected_step)
-                except (StaleResumeError, UnknownInterruptError) as e:
-                    raise UsageError(str(e)) from e
-            elif ex.failure is not None and args.retry:
-                dx.retry_failed()
-            else:
-                dx.run()
-        return _report(graph, module, ex, time.perf_counter() - started, args.json, console)
+        if runner.exists(args.thread):
+            return _resume_engine_thread(runner, value, args, console)
     finally:
         store.close()
+    return _resume_facade_thread(value, args, console)
 
 
-def _resume_command(value: Any) -> Any:
-    """``Command(resume=value)`` of the façade the target was written against."""
-    for name in ("langgraph.types", "superstep_compat.types"):
-        try:
-            return importlib.import_module(name).Command(resume=value)
-        except ImportError:
-            continue
-    raise UsageError("resuming a LangGraph-style graph needs superstep_compat installed")
+def _resume_engine_thread(
+    runner: DurableRunner, value: Any, args: argparse.Namespace, console: Console
+) -> int:
+    graph, module = _thread_graph(runner, args)
+    runner.handlers = dict(getattr(module, "handlers", {}))
+    started = time.perf_counter()
+    try:
+        dx = runner.recover(graph, args.thread)
+    except (RecoveryError, CodecError) as e:
+        raise UsageError(f"cannot recover thread {args.thread!r}: {e}") from e
+    with dx:
+        ex = dx.execution
+        if args.value is not None:
+            if ex.status is not Status.SUSPENDED:
+                raise UsageError(
+                    f"thread {args.thread!r} is {ex.status.value}, not waiting for an "
+                    f"answer: resume it without --value"
+                )
+            try:
+                dx.resume(value, args.activation, expected_step=args.expected_step)
+            except (StaleResumeError, UnknownInterruptError) as e:
+                raise UsageError(str(e)) from e
+        elif ex.failure is not None and args.retry:
+            dx.retry_failed()
+        else:
+            dx.run()
+    return _report(graph, module, ex, time.perf_counter() - started, args.json, console, args)
+
+
+def _resume_facade_thread(value: Any, args: argparse.Namespace, console: Console) -> int:
+    """Resume a LangGraph-style thread the CLI keeps in ``--db`` (no engine thread there)."""
+    if not has_facade_thread(args.db, args.thread):
+        raise _no_thread(args)
+    target = thread_target(args.db, args.thread)
+    if target is None:
+        raise UsageError(
+            f"thread {args.thread!r} is a LangGraph-style thread with no recorded target: "
+            f"pass --target"
+        )
+    obj, _ = load_target(target)
+    if not is_facade(obj):
+        raise UsageError(f"{target!r} is a {type(obj).__name__}, not a LangGraph-style graph")
+    return resume_facade(obj, value, args, console, target=target)
 
 
 def cmd_history(args: argparse.Namespace, console: Console) -> int:
     store = open_store(args.db)
     try:
-        try:
-            entries = DurableRunner(store).history(args.thread)
-        except UnknownThreadError:
-            raise UsageError(f"no thread {args.thread!r} in {args.db or DEFAULT_DB}") from None
+        rows = _history_rows(DurableRunner(store).history(args.thread))
+    except UnknownThreadError:
+        rows = None
     finally:
         store.close()
+    if rows is None:
+        rows = facade_history(args.db, args.thread, lambda t: load_target(t)[0], args.target)
+        if not rows:
+            raise _no_thread(args)
     if args.json:
-        rows = [
-            {
-                "step": e.step,
-                "checkpoint_id": e.checkpoint_id,
-                "source": e.source,
-                "status": e.status,
-                "written": list(e.written),
-                "actor": e.actor,
-                "permission": e.permission,
-                "timestamp": e.timestamp,
-            }
-            for e in entries
-        ]
         sys.stdout.buffer.write(to_json(rows) + b"\n")
         return 0
-    for e in entries:
-        line = f"superstep {e.step:>4}  {e.source:<5}  {e.status:<19}"
-        if e.written:
-            line += f"  wrote {', '.join(e.written)}"
-        if e.actor is not None:
-            line += f"  by {e.actor} ({e.permission}) at {e.timestamp}"
+    for row in rows:
+        line = f"superstep {row['step']:>4}  {row['source']:<5}  {row['status']:<19}"
+        if row["written"]:
+            line += f"  wrote {', '.join(row['written'])}"
+        if row.get("next"):
+            line += f"  next {', '.join(row['next'])}"
+        if row.get("actor") is not None:
+            line += f"  by {row['actor']} ({row['permission']}) at {row['timestamp']}"
+        if row.get("failure"):
+            line += f"  {row['failure']}"
         sys.stdout.write(line.rstrip() + "\n")
     return 0
+
+
+def _history_rows(entries: Sequence[Any]) -> list[dict[str, Any]]:
+    return [
+        {
+            "step": e.step,
+            "checkpoint_id": e.checkpoint_id,
+            "source": e.source,
+            "status": e.status,
+            "written": list(e.written),
+            "actor": e.actor,
+            "permission": e.permission,
+            "timestamp": e.timestamp,
+            "failure": e.failure,
+        }
+        for e in entries
+    ]
 
 
 def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     store = open_store(args.db)
     try:
         runner = DurableRunner(store)
+        if not runner.exists(args.thread) and has_facade_thread(args.db, args.thread):
+            raise UsageError(
+                f"thread {args.thread!r} is a LangGraph-style thread (kept by a SqliteSaver): "
+                f"replay rebuilds engine threads from their input log; list it with "
+                f"`superstep history --thread {args.thread}`"
+            )
         graph, _ = _thread_graph(runner, args)
         report = runner.replay(graph, args.thread)
     finally:
@@ -510,20 +409,11 @@ def cmd_graph(args: argparse.Namespace, console: Console) -> int:
         text = to_mermaid(obj) if args.format == "mermaid" else to_dot(obj)
     elif callable(getattr(obj, "get_graph", None)):
         drawing = obj.get_graph()
-        text = drawing.draw_mermaid() if args.format == "mermaid" else _lc_dot(drawing)
+        text = drawing.draw_mermaid() if args.format == "mermaid" else lc_dot(drawing)
     else:
         raise UsageError(f"{args.target!r} is a {type(obj).__name__}, not a graph")
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
     return 0
-
-
-def _lc_dot(drawing: Any) -> str:
-    lines = ["digraph {"]
-    for edge in drawing.edges:
-        style = " [style=dashed]" if edge.conditional else ""
-        lines.append(f'  "{edge.source}" -> "{edge.target}"{style};')
-    lines.append("}")
-    return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -562,6 +452,9 @@ def build_parser() -> argparse.ArgumentParser:
     history = sub.add_parser("history", help="list a thread's supersteps")
     history.add_argument("--thread", required=True)
     history.add_argument("--json", action="store_true", help="print the list as JSON")
+    history.add_argument(
+        "--target", help="LangGraph-style threads: the graph, if not the one recorded"
+    )
     history.add_argument("--db", help=db_help)
     history.set_defaults(handler=cmd_history)
     replay = sub.add_parser("replay", help="replay a thread from its input log and compare")

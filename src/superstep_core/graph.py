@@ -87,7 +87,10 @@ class Graph:
     def with_channels(
         self, channels: Mapping[str, Channel] | None = None, **more: Channel
     ) -> Graph:
-        """Declare channels: ``with_channels(docs=Append(), count=Reducer(operator.add))``."""
+        """Declare channels: ``with_channels(docs=Append(), count=Reducer(operator.add))``.
+
+        Raises `GraphValidationError` naming the channel for a duplicate name or a strategy
+        that cannot work (``Reducer(5)``: its function is not callable)."""
         for name, strategy in {**(channels or {}), **more}.items():
             if not isinstance(strategy, Channel):
                 raise GraphValidationError(
@@ -96,6 +99,7 @@ class Graph:
                 )
             if name in self._channels:
                 raise GraphValidationError(f"channel {name!r} is declared twice")
+            strategy.validate(name)
             self._channels[name] = strategy
         return self
 

@@ -88,7 +88,9 @@ def test_reducer_that_raises_fails_the_superstep_and_commits_nothing() -> None:
 
     ex = _fan({"n": Reducer(bad, int), "x": LastValue()}, a=writes(n=1, x=1))
     assert ex.failure is not None
-    assert "reducer failed: cannot add" in ex.failure.message
+    assert "reducer of channel 'n' failed on the write from a:1: ValueError: cannot add" in (
+        ex.failure.message
+    )
     assert ex.values == {"n": 0}
 
 

@@ -12,6 +12,11 @@ checks it against every stored checkpoint; `fork` starts a new thread from any c
 Human edits are audited: the actor must be in an allow-list, and the actor, permission and a
 timestamp from the host's wall clock are committed with the edit and listed in `history`.
 
+A superstep that fails commits nothing, so it writes no checkpoint: its failure goes to the
+input log (a replay or a recovery applies it from there rather than running the superstep
+again, which after a retry would succeed) and is noted in the last checkpoint's metadata, for
+`history`; `DurableExecution.retry_failed` runs it again.
+
 Effects of kind ``"call"`` (a callable request) cannot be stored; after a crash they can only
 be recovered from the ledger. A failed effect is not recorded in the ledger, so a crash before
 the next checkpoint performs it again.
@@ -23,18 +28,25 @@ from __future__ import annotations
 
 import builtins
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
 from superstep_core.checkpoint import Checkpoint, CheckpointStore, LoadedCheckpoint
-from superstep_core.errors import SuperstepError
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock
+from superstep_core.host.durable_records import (
+    HistoryEntry,
+    PermissionDeniedError,
+    RecoveryError,
+    ReplayReport,
+    StoreLedger,
+    UnknownThreadError,
+)
 from superstep_core.host.effects import Handler
 from superstep_core.host.sync import Host
 from superstep_core.host.timers import TimerTable
-from superstep_core.node import Effect, EffectCompleted, External
+from superstep_core.node import Effect, External
 from superstep_core.persistence import Codec
 from superstep_core.persistence.durable import (
     ChannelWriter,
@@ -72,68 +84,6 @@ __all__ = [
 
 Permission = str | Collection[str]
 """What an actor may edit: ``"*"`` (every channel) or the names of the channels."""
-
-
-class UnknownThreadError(SuperstepError, LookupError):
-    """The store has no checkpoint for the thread (or checkpoint) named."""
-
-
-class PermissionDeniedError(SuperstepError, PermissionError):
-    """An edit by an actor outside the allow-list, or of a channel the actor may not write."""
-
-
-class RecoveryError(SuperstepError):
-    """A stored thread cannot be continued: it belongs to another graph, or an awaited effect
-    can be neither replayed from the ledger nor performed again."""
-
-
-class StoreLedger:
-    """The host's `EffectLedger` on a store's effect ledger, for one thread."""
-
-    def __init__(self, store: CheckpointStore, thread_id: str, codec: Codec) -> None:
-        self.store = store
-        self.thread_id = thread_id
-        self.codec = codec
-
-    def recorded(self, effect_id: str) -> EffectCompleted | None:
-        data = self.store.get_effect(self.thread_id, effect_id)
-        if data is None:
-            return None
-        value = self.codec.loads(data)
-        return value if isinstance(value, EffectCompleted) else None
-
-    def record(self, completed: EffectCompleted) -> None:
-        data = self.codec.dumps(completed, completed.effect_id, kind="result of effect")
-        self.store.record_effect(self.thread_id, completed.effect_id, data)
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryEntry:
-    """One stored checkpoint of a thread, as `history` lists it. ``source``: ``"input"``
-    (the start), ``"loop"`` (a superstep), ``"edit"`` (an audited edit), ``"fork"``."""
-
-    step: int
-    checkpoint_id: str
-    source: str
-    status: str
-    written: tuple[str, ...]
-    actor: str | None = None
-    permission: Any = None
-    timestamp: str | None = None
-    metadata: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class ReplayReport:
-    """What `DurableRunner.replay` found: ``matched`` when every stored checkpoint equals the
-    replayed execution at that superstep (state and trace digest); ``mismatches`` says where
-    not."""
-
-    matched: bool
-    inputs: int
-    checkpoints: int
-    mismatches: list[str]
-    execution: Execution | None
 
 
 class DurableExecution:
@@ -192,7 +142,10 @@ class DurableExecution:
             if ex.queue:
                 outcome = ex.run_superstep()
                 self._note(outcome)
-                self._checkpoint("loop", outcome)
+                if outcome.committed:
+                    self._checkpoint("loop", outcome)
+                else:
+                    self._record_failure()
                 if self.runner.on_step is not None:
                     self.runner.on_step(ex, outcome)
                 for result in self._host.perform(ex.execution_id, outcome.effects):
@@ -308,6 +261,26 @@ class DurableExecution:
             self.store.append_input(self.thread_id, self._inputs, encode_inputs(log, self.codec))
             self._inputs += 1
             log.clear()
+
+    def _record_failure(self) -> None:
+        """A superstep failed and committed nothing. Its failure goes to the input log (which
+        recovery applies after the last checkpoint, so that checkpoint is left as committed)
+        and is noted in that checkpoint's metadata, for `history`."""
+        self._flush_inputs()
+        last, failure = self._last, self.execution.failure
+        if last is None or failure is None:  # pragma: no cover - a started thread has both
+            return
+        noted = {
+            "step": failure.step,
+            "node": failure.node,
+            "activation_id": failure.activation_id,
+            "error_type": failure.error_type,
+            "message": failure.message,
+        }
+        failures = [*last.metadata.get("failures", ()), noted]
+        checkpoint = replace(last, metadata={**last.metadata, "failures": failures})
+        self.store.put(checkpoint, {})  # the same step again: only the metadata changes
+        self._last = checkpoint
 
     def _checkpoint(
         self,
@@ -475,7 +448,7 @@ class DurableRunner:
                 last = entry[0]
             ex.input_log.clear()  # already in the store
             dx._inputs = seq + 1
-            if last == "superstep":
+            if last == "superstep" and outcome is not None and outcome.committed:
                 dx._checkpoint("loop", outcome)
             elif last == "edit":
                 dx._checkpoint("edit", audit=audit)
@@ -526,6 +499,8 @@ class DurableRunner:
         seen: dict[int, tuple[ExecutionState, str]] = {}
 
         def hook(ex: Execution, kind: str, outcome: StepOutcome | None) -> None:
+            if outcome is not None and not outcome.committed:
+                return  # a failed superstep left the last checkpoint as it was
             source = {"superstep": "loop", "edit": "edit"}.get(kind, kind)
             seen[ex.step] = (ex.snapshot(), _digest(ex, source))
 
@@ -551,7 +526,9 @@ class DurableRunner:
         return ReplayReport(not mismatches, len(entries), len(checkpoints), mismatches, ex)
 
     def history(self, thread_id: str) -> builtins.list[HistoryEntry]:
-        """The thread's checkpoints, oldest first. Raises `UnknownThreadError`."""
+        """The thread's checkpoints, oldest first, each followed by the supersteps that failed
+        on top of it (status ``"failed"``, nothing written, ``failure`` set). Raises
+        `UnknownThreadError`."""
         checkpoints = self.store.list(thread_id, "")
         if not checkpoints:
             raise UnknownThreadError(f"no thread {thread_id!r} in the store")
@@ -571,6 +548,11 @@ class DurableRunner:
                     m,
                 )
             )
+            for f in m.get("failures", ()):
+                failure = f"node {f['node']!r} failed: {f['error_type']}: {f['message']}"
+                out.append(
+                    HistoryEntry(f["step"], c.id, "loop", "failed", (), metadata=f, failure=failure)
+                )
         return out
 
     def latest_metadata(self, thread_id: str) -> Mapping[str, Any]:
@@ -616,6 +598,7 @@ _OWN_KEYS = frozenset(
         "actor",
         "permission",
         "timestamp",
+        "failures",
     }
 )
 

@@ -4,7 +4,8 @@ An execution's inputs (its start, effect results, timer firings, external events
 edits, retries) and the points where a superstep ran are all in `Execution.input_log`; the
 runtime is deterministic, so applying the same entries to a fresh execution rebuilds the same
 states, trace and ids. Effects requested during a replay are not performed: their results are
-already in the log.
+already in the log. Nor is a superstep that failed run again: the log holds its failure (it
+may have come from outside, and a retry that later succeeded shows it did).
 
 Pure: must never import the host, superstep_core.checkpoint, the llm layer or compat.
 """
@@ -22,7 +23,8 @@ __all__ = ["ReplayError", "StepHook", "apply_input", "replay"]
 StepHook = Callable[[Execution, str, StepOutcome | None], None]
 """``hook(ex, kind, outcome)``: called once the execution exists (kind ``"start"``, or
 ``"restore"`` when replaying from a state), after every superstep (``"superstep"``, with its
-outcome) and after every edit (``"edit"``)."""
+outcome: ``outcome.committed`` is false for one that failed) and after every edit
+(``"edit"``)."""
 
 
 class ReplayError(ValueError):
@@ -41,7 +43,10 @@ def apply_input(ex: Execution, entry: tuple[Any, ...]) -> StepOutcome | None:
     unknown entry and whatever the original call raises when the entry does not fit."""
     kind = entry[0]
     if kind == "superstep":
-        return ex.run_superstep()
+        if len(entry) == 1:
+            return ex.run_superstep()
+        _, failure, record = entry  # a superstep that failed: its failure, not a re-run
+        return ex.replay_failed_superstep(failure, record)
     if kind == "effect":
         ex.deliver(entry[1])
     elif kind == "timer":
@@ -102,6 +107,16 @@ def replay(
             outcome = apply_input(ex, entry)
         except Exception as e:
             raise ReplayError(index, entry, f"{type(e).__name__}: {e}") from e
+        if entry == ("superstep",) and outcome is not None and not outcome.committed:
+            f = ex.failure
+            assert f is not None
+            raise ReplayError(
+                index,
+                entry,
+                f"superstep {outcome.step} committed when it was recorded but failed in the "
+                f"replay (node {f.node!r}: {f.error_type}: {f.message}); a node whose result "
+                f"depends on something besides its state and events cannot be replayed",
+            )
         if on_step is not None and entry[0] in ("superstep", "edit"):
             on_step(ex, entry[0], outcome)
     if ex is None:
