@@ -34,14 +34,7 @@ pytestmark = pytest.mark.skipif(
     not LANGGRAPH_PY.exists(), reason="no langgraph venv at /work/.venv-langgraph"
 )
 
-NOT_STRICT = {"p19_parallel_failure"}  # outcome depends on which parallel task finishes first
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "p19_parallel_failure": (
-        "after a node fails in a parallel superstep, continuing the thread re-runs the whole "
-        "step (the sibling that succeeded runs again; LangGraph keeps its pending write and "
-        "re-runs only the failed node); which of the two tasks finishes first varies, so this "
-        "one is not strict"
-    ),
     "p20_private_and_schemas": (
         "get_input_jsonschema()/get_output_jsonschema() are langchain's defaults (a "
         "'LangGraphInput' wrapper with $defs/$ref); LangGraph returns the schema itself. "
@@ -108,9 +101,7 @@ def test_program_runs_under_langgraph(stem: str, results: dict[str, dict[str, An
     [
         pytest.param(
             p.stem,
-            marks=pytest.mark.xfail(
-                reason=KNOWN_DIFFERENCES[p.stem], strict=p.stem not in NOT_STRICT
-            ),
+            marks=pytest.mark.xfail(reason=KNOWN_DIFFERENCES[p.stem], strict=True),
         )
         if p.stem in KNOWN_DIFFERENCES
         else p.stem

@@ -206,7 +206,7 @@ def test_the_generator_covers_spawns_joins_effects_and_failures() -> None:
         ],
         connects=[("n1", "n2"), ("n1", "n3")],
         joins=[("j1", ["n2", "n3"], "t1", 2, False)],
-        results=[-1, 4, 5],
+        results=[-1, 4, 5, 6],
     )
     ex, effect_ids = run(build(plan), plan.results)
     assert ex.failure is None, ex.failure

@@ -6,6 +6,7 @@ import operator
 from typing import Any
 
 from superstep_core import (
+    Activate,
     Activated,
     Append,
     CompleteActivation,
@@ -20,8 +21,10 @@ from superstep_core import (
     Reaction,
     Reducer,
     RemainActive,
+    Spawn,
     Status,
 )
+from superstep_core.graph import ANY_NODE
 from superstep_core.runtime import Execution
 
 from .support import drain, writes
@@ -185,6 +188,22 @@ def test_recipients_react_in_canonical_order_node_key_then_activation() -> None:
     ex = Execution.start(g.compile(), "run")
     ex.run_superstep()
     assert order == ["alpha:2", "mid:3", "zeta:1"]
+
+
+def test_spawned_activations_react_after_the_others_in_spawn_order() -> None:
+    def fan(ctx: NodeContext, event: Event) -> Reaction:
+        control = [Spawn("zeta", 1), Activate("mid"), Spawn("alpha", 2), Spawn("zeta", 3)]
+        return Reaction(control=control)
+
+    def note(ctx: NodeContext, event: Event) -> Reaction:
+        assert isinstance(event, Activated)
+        return Reaction(updates={"log": f"{ctx.node}={event.payload}"})
+
+    g = Graph("g").with_channels(log=Append()).add_node("fan", fan, may_activate=ANY_NODE)
+    for key in ["zeta", "alpha", "mid"]:
+        g.add_node(key, note)
+    ex = drain(Execution.start(g.start_at("fan").compile(), "run"))
+    assert ex.values["log"] == ("mid=None", "zeta=1", "alpha=2", "zeta=3")
 
 
 def test_events_for_one_instance_are_delivered_in_fifo_order() -> None:

@@ -64,6 +64,7 @@ class TaskRecord:
     interrupts: tuple[Any, ...] = ()
     result: Any = None
     state_ns: str = ""  # the checkpoint namespace of a subgraph this task runs
+    key: str = ""  # the engine activation that runs it (empty: not numbered yet)
 
 
 @dataclass
@@ -82,6 +83,10 @@ class CheckpointRecord:
     engine: ExecutionState | None = None
     interrupts: tuple[Any, ...] = ()
     ran: tuple[str, ...] = ()
+    # A step that did not finish (interrupted or failed): the ids of its tasks that did, and
+    # the values with their writes applied (what LangGraph's live `get_state` shows).
+    finished: tuple[str, ...] = ()
+    current_values: dict[str, Any] | None = None
 
 
 class CheckpointTuple(NamedTuple):

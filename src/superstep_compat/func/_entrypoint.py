@@ -403,6 +403,8 @@ class _Run(GraphRun):
         super().__init__(graph, input, config, **kw)
         self.current: Any = None
         self.held: list[Event] = []
+        # the node's task result follows its updates chunk: the result it reports, once seen
+        self.node_result: dict[str, Any] | None = None
         self.journal = TaskJournal.for_run(
             self.saver, self.thread_id, self.ns, durability=durability
         )
@@ -428,9 +430,9 @@ class _Run(GraphRun):
             self.journal.attach(self.record.checkpoint_id, fresh=True)
         return events
 
-    def _record_interrupts(self, ex: Any, interrupted: Any) -> None:
+    def _record_interrupts(self, ex: Any, interrupted: Any, finished: Any = ()) -> None:
         self._journal_entry("__interrupt__", list(self.interrupts))
-        super()._record_interrupts(ex, interrupted)
+        super()._record_interrupts(ex, interrupted, finished)
 
     def _record_failure(self, ex: Any, error: BaseException | None) -> None:
         if error is not None:
@@ -462,8 +464,7 @@ class _Run(GraphRun):
                 reason="not_pending",
             )
         self.current = self._values(ex).get(END_CHANNEL)
-        if resuming:
-            events.append(((), "values", self._values(ex)))
+        if resuming:  # (the driver has shown the state it continues from)
             self._restart_unfinished(ex)
         if self.journal is not None and self.record is not None:
             self.journal.attach(self.record.checkpoint_id, fresh=False)
@@ -486,6 +487,8 @@ class _Run(GraphRun):
         for ns, mode, data in events:
             if self._is_node_result(mode, data):
                 self.held.append((ns, mode, data))
+                if self.node_result is not None:
+                    yield from self._release(self.node_result or None)
             elif mode == "values":
                 if isinstance(data, Mapping) and INTERRUPT in data:
                     continue
@@ -497,9 +500,11 @@ class _Run(GraphRun):
                     merged.update(self.current)
                 yield ns, "values", merged
                 yield from self._release()
+                self.node_result = {}
             elif mode == "updates" and isinstance(data, Mapping) and self.graph.node_name in data:
                 yield ns, mode, data
-                yield from self._release({END_CHANNEL: data[self.graph.node_name]})
+                self.node_result = {END_CHANNEL: data[self.graph.node_name]}
+                yield from self._release(self.node_result)
             elif mode in ("checkpoints", "debug"):
                 yield ns, mode, _checkpoint_values(mode, data)
             else:

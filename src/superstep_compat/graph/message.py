@@ -150,7 +150,9 @@ def push_message(message: Any, *, state_key: str | None = "messages") -> AnyMess
     """Emit ``message`` on the `messages` stream from inside a node (and write it to
     ``state_key`` unless None). Outside a run it raises RuntimeError."""
     ctx = current_task_context()
-    coerced = _coerce([message])[0]
+    (coerced,) = convert_to_messages([message])
+    if coerced.id is None:
+        raise ValueError("Message ID is required")
     ctx.push_message(coerced, state_key)
     return cast(AnyMessage, coerced)
 

@@ -67,6 +67,16 @@ def _node_name(action: Any) -> str:
     return str(getattr(action, "__name__", type(action).__name__))
 
 
+def _branch_name(path: Any) -> str | None:
+    """The name LangGraph gives a conditional edge's path: a Runnable's ``name``, a
+    function's ``__name__`` (none for a lambda); ``"condition"`` stands in for none."""
+    if hasattr(path, "invoke") and hasattr(path, "get_name"):
+        name: str | None = path.name
+        return name
+    name = getattr(path, "__name__", None)
+    return None if name == "<lambda>" else name
+
+
 def _check_action(action: Any) -> Any:
     if isinstance(action, dict):
         from langchain_core.runnables import RunnableParallel
@@ -311,9 +321,10 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         ``path_map`` (or a node name), a list of them, END, or `Send`s."""
         self._warn_if_compiled("an edge")
         path = _check_action(path)
-        name = _node_name(path)
+        own_name = _branch_name(path)
+        name = own_name or "condition"
         if name in self.branches[source]:
-            raise ValueError(f"Branch with name `{name}` already exists for node `{source}`")
+            raise ValueError(f"Branch with name `{own_name}` already exists for node `{source}`")
         ends: dict[Hashable, str] | None
         if isinstance(path_map, dict):
             ends = dict(path_map)

@@ -169,6 +169,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after,
                 subgraphs=subgraphs,
+                durability=durability,
             )
             for ns, mode, data in run.events():
                 if mode in modes and (subgraphs or not ns):
@@ -205,6 +206,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after,
                 subgraphs=subgraphs,
+                durability=durability,
             )
             async for ns, mode, data in run.aevents():
                 if mode in modes and (subgraphs or not ns):
@@ -238,6 +240,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
+            durability=durability,
         )
         if stream_mode != "values":
             modes, single = _modes(stream_mode)
@@ -273,6 +276,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
+            durability=durability,
         )
         if stream_mode != "values":
             modes, single = _modes(stream_mode)

@@ -3,18 +3,27 @@ messages a node returns that were not streamed.
 
 A callback handler of langchain-core's streaming kind is added to the task's config; its
 presence makes a chat model stream even when the node calls ``invoke`` (as in LangGraph).
+Callback handlers are inherited, so a task running a subgraph also hears the chat models of
+the subgraph's tasks: those belong to the subgraph's own handlers (which stream them under
+the subgraph's namespace when the run streams subgraphs), so a handler streams only the
+models whose run metadata names its own task. With ``subgraphs=True`` the handlers of
+nested tasks share the outer handler's set of seen message ids, as LangGraph's one handler
+per stream does: a message streamed inside a subgraph is not streamed again when the
+subgraph node returns it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import dataclasses
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 from uuid import UUID
 
 from langchain_core.callbacks import BaseCallbackHandler, BaseCallbackManager
 from langchain_core.messages import BaseMessage
-from langchain_core.outputs import ChatGenerationChunk, GenerationChunk
+from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, GenerationChunk
 from langchain_core.tracers._streaming import _StreamingCallbackHandler
+from pydantic import BaseModel
 
 from superstep_compat.constants import TAG_NOSTREAM
 
@@ -22,15 +31,35 @@ __all__ = ["MessagesHandler", "attach", "messages_in"]
 
 
 class MessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
-    """Emits ``(message_chunk, metadata)`` for every token of a chat model run."""
+    """Emits ``(message, metadata)`` for every token of a chat model run of one task, for
+    a model's whole message when it did not stream, and for the messages the task returns
+    or pushes that were neither streamed nor part of its input.
+
+    ``config`` is the task's config: its metadata names the task (``langgraph_checkpoint_ns``)
+    and labels the messages the task itself returns or pushes.
+    """
 
     run_inline = True
 
-    def __init__(self, emit: Callable[[str, Any], None], metadata: dict[str, Any]) -> None:
+    def __init__(
+        self, emit: Callable[[str, Any], None], config: dict[str, Any], subgraphs: bool
+    ) -> None:
         self.emit = emit
-        self.metadata = metadata
+        self.config_metadata: dict[str, Any] = config["metadata"]
+        self.ns = self.config_metadata["langgraph_checkpoint_ns"]
+        # A node's own messages carry its run's metadata, which LangGraph's graph run marks
+        # as its integration.
+        self.metadata = {"ls_integration": "langgraph", **self.config_metadata}
         self.runs: dict[UUID, dict[str, Any]] = {}
-        self.seen: set[str] = set()
+        outer = _handler_in(config.get("callbacks")) if subgraphs else None
+        self.seen: set[str] = outer.seen if outer is not None else set()
+
+    def see(self, state: Any) -> None:
+        """Count the messages of the task's input as seen (they are never streamed)."""
+        for value in _state_values(state):
+            for message in messages_in(value):
+                if message.id:
+                    self.seen.add(message.id)
 
     def tap_output_aiter(self, run_id: UUID, output: Any) -> Any:
         return output
@@ -49,10 +78,15 @@ class MessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
         metadata: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> Any:
-        if tags and TAG_NOSTREAM in tags:
+        if not metadata or (tags and TAG_NOSTREAM in tags):
             return
-        extra = {k: v for k, v in (metadata or {}).items() if k.startswith("ls_")}
-        self.runs[run_id] = {**self.metadata, **extra}
+        if metadata.get("langgraph_checkpoint_ns") != self.ns:
+            return  # a model of a subgraph's task: that task's handler streams it
+        meta = dict(metadata)
+        user_tags = [t for t in tags or () if not t.startswith("seq:step")]
+        if user_tags:
+            meta["tags"] = user_tags
+        self.runs[run_id] = meta
 
     def on_llm_new_token(
         self,
@@ -73,16 +107,33 @@ class MessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
         self.emit("messages", (message, meta))
 
     def on_llm_end(self, response: Any, *, run_id: UUID, **kwargs: Any) -> Any:
+        meta = self.runs.pop(run_id, None)
+        if meta is None or not response.generations or not response.generations[0]:
+            return
+        generation = response.generations[0][0]
+        if isinstance(generation, ChatGeneration):
+            self._emit_unseen(generation.message, meta)  # a model that did not stream
+
+    def on_llm_error(self, error: BaseException, *, run_id: UUID, **kwargs: Any) -> Any:
         self.runs.pop(run_id, None)
 
     def emit_returned(self, value: Any) -> None:
         """Emit the messages in a node's writes that were neither streamed nor input."""
         for message in messages_in(value):
-            if message.id and message.id in self.seen:
-                continue
-            if message.id:
-                self.seen.add(message.id)
-            self.emit("messages", (message, self.metadata))
+            self._emit_unseen(message, self.metadata)
+
+    def emit_pushed(self, message: BaseMessage) -> None:
+        """Emit a message the task pushed with ``push_message`` (even one seen before)."""
+        if message.id:
+            self.seen.add(message.id)
+        self.emit("messages", (message, self.config_metadata))
+
+    def _emit_unseen(self, message: BaseMessage, meta: dict[str, Any]) -> None:
+        if message.id:
+            if message.id in self.seen:
+                return
+            self.seen.add(message.id)
+        self.emit("messages", (message, meta))
 
 
 def messages_in(value: Any) -> Iterator[BaseMessage]:
@@ -93,6 +144,26 @@ def messages_in(value: Any) -> Iterator[BaseMessage]:
         for item in value:
             if isinstance(item, BaseMessage):
                 yield item
+
+
+def _state_values(state: Any) -> list[Any]:
+    """The top-level values of a task input: a dict, a pydantic model or a dataclass."""
+    if isinstance(state, Mapping):
+        return list(state.values())
+    if isinstance(state, BaseModel):
+        return [getattr(state, k) for k in type(state).model_fields]
+    if dataclasses.is_dataclass(state) and not isinstance(state, type):
+        return [getattr(state, f.name) for f in dataclasses.fields(state)]
+    return []
+
+
+def _handler_in(callbacks: Any) -> MessagesHandler | None:
+    """The innermost `MessagesHandler` among ``callbacks`` (a list or a manager)."""
+    if isinstance(callbacks, BaseCallbackManager):
+        callbacks = callbacks.handlers
+    if not isinstance(callbacks, list):
+        return None
+    return next((h for h in reversed(callbacks) if isinstance(h, MessagesHandler)), None)
 
 
 def attach(config: dict[str, Any], handler: MessagesHandler) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextvars
 from typing import TYPE_CHECKING, Any
+from weakref import WeakKeyDictionary
 
 from superstep_compat._internal._constants import START
 from superstep_compat.pregel._task import TaskOutcome, TaskRunner
@@ -54,10 +55,14 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
         if run is None:
             raise RuntimeError(f"node {name!r} activated outside a façade run")
         run_ctx = run.task_context()
+        if "push" in ctx.memory:  # a Send task (task_context() is a new context per task)
+            run_ctx.push = ctx.memory["push"]
         values = ctx.state
         task_id = ctx.activation_id
         attempt = ctx.attempt
         memo = ctx.memory.get("memo")
+        if run.saved and (saved := run.take_saved(name, task_id, values, arg)) is not None:
+            return replay(run, ctx, saved)  # finished before its step failed: not run again
         if ctx.batch_size == 1 and not run.async_mode:
             # Alone in its superstep: run the task here rather than as a "call" effect, which
             # would cost a host hand-off and a second superstep for the same result.
@@ -85,7 +90,11 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
             # A Send's task takes the Send's arg as its whole input; any other activation
             # (an edge, a join, a goto) reads the state.
             payload = event.payload
-            arg = payload.arg if isinstance(payload, Send) else payload if name == START else None
+            if isinstance(payload, Send):
+                arg = payload.arg
+                ctx.memory["push"] = _push_index(ctx)
+            else:
+                arg = payload if name == START else None
             ctx.memory["arg"] = arg
             ctx.memory["resume"] = []
             return request(ctx, arg, [])
@@ -105,6 +114,39 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
         return Reaction(disposition=RemainActive())
 
     return react
+
+
+def replay(run: GraphRun, ctx: NodeContext, outcome: TaskOutcome) -> Reaction:
+    """Hand back a saved outcome the way a run would: inline when the task is alone in its
+    superstep, else as its effect's result, so its step still commits as one."""
+    if ctx.batch_size == 1:
+        run.inline_results.append((ctx.activation_id, outcome))
+        return settle(outcome)
+
+    async def saved() -> TaskOutcome:
+        return outcome
+
+    effect = Effect("call", saved if run.async_mode else lambda: outcome, tag=ctx.node)
+    return Reaction(effects=[effect], disposition=RemainActive())
+
+
+_push_counters: WeakKeyDictionary[Any, list[int]] = WeakKeyDictionary()
+
+
+def _push_index(ctx: NodeContext) -> int:
+    """The index of this `Send` task among its superstep's (LangGraph's push task path).
+    The engine runs a superstep's spawned activations after the others, in the order they
+    were spawned, which is the order LangGraph numbers them in."""
+    run = current_run_context.get()
+    if run is None:
+        return 0  # outside a run: `request` reports it
+    counter = _push_counters.get(run)
+    if counter is None or counter[0] != ctx.step:
+        counter = [ctx.step, 0]
+        _push_counters[run] = counter
+    index = counter[1]
+    counter[1] += 1
+    return index
 
 
 def settle(outcome: TaskOutcome) -> Reaction:

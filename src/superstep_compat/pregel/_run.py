@@ -1,36 +1,43 @@
 """One invocation of a compiled façade graph: load the thread, apply the input, drive the
 engine with the host, and turn committed supersteps into LangGraph's steps, stream events and
-checkpoints.
+checkpoints (written by `_checkpointing.Checkpointing`).
 
 A LangGraph step is two engine supersteps: one that activates the step's tasks (each asks
 for one effect: run the task), and one that delivers the task results and commits their
 writes atomically. This module schedules nothing itself: which node runs when is the
 engine's decision; here we only observe, record and stop at breakpoints.
+
+A step with a task still waiting on an interrupt has not finished, whatever its other tasks
+did: no new checkpoint, the same step number, and the interrupts stay reported until every
+one is answered (LangGraph's rule).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import threading
-import time
-import uuid
 from collections.abc import AsyncIterator, Generator, Iterator, Mapping, Sequence
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from superstep_compat._internal._constants import START
-from superstep_compat.checkpoint.base import (
-    BaseCheckpointSaver,
-    CheckpointRecord,
-    TaskRecord,
-    config_of,
-)
+from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
 from superstep_compat.errors import (
     EmptyInputError,
     ErrorCode,
     GraphInterrupt,
     GraphRecursionError,
     create_error_message,
+)
+from superstep_compat.pregel._checkpointing import (
+    Checkpointing,
+    new_checkpoint_id,
+    node_of,
+    pending_activations,
+    pending_tasks,
+    task_records,
 )
 from superstep_compat.pregel._task import (
     CHILD_KEY,
@@ -42,35 +49,23 @@ from superstep_compat.pregel._task import (
 )
 from superstep_compat.types import Command, Interrupt
 from superstep_core.host import AsyncHost, Host
-from superstep_core.node import Activated, EffectCompleted, External
+from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import Execution, StepOutcome
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import CompiledStateGraph
 
-__all__ = ["INPUT_EVENT", "GraphRun", "new_checkpoint_id"]
+__all__ = ["INPUT_EVENT", "GraphRun", "new_checkpoint_id", "pending_tasks"]
 
 INPUT_EVENT = "__input__"
 DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
-_id_lock = threading.Lock()
-_last_id = [0]
-
-
-def new_checkpoint_id() -> str:
-    """A uuid-shaped, time-ordered id: later calls sort after earlier ones."""
-    with _id_lock:
-        now = max(time.time_ns() // 1000, _last_id[0] + 1)
-        _last_id[0] = now
-    t = f"{now:015x}"  # 15 hex digits of microseconds, all kept: ids sort by time
-    r = uuid.uuid4().hex
-    return f"{t[:8]}-{t[8:12]}-6{t[12:15]}-8{r[:3]}-{r[3:15]}"
-
+DURABILITY_KEY = "__pregel_durability"
 
 Event = tuple[tuple[str, ...], str, Any]
 """(namespace, stream mode, data)."""
 
 
-class GraphRun:
+class GraphRun(Checkpointing):
     """Drives one ``invoke``/``stream`` call. Iterate `events()` (or `aevents()`)."""
 
     def __init__(
@@ -84,17 +79,18 @@ class GraphRun:
         interrupt_before: Sequence[str] | str | None = None,
         interrupt_after: Sequence[str] | str | None = None,
         subgraphs: bool = False,
+        durability: str | None = None,
     ) -> None:
         self.graph = graph
         self.input = input
         self.config = dict(config)
-        self.link: ChildLink | None = (self.config.get("configurable") or {}).get(CHILD_KEY)
+        configurable = self.config.get("configurable") or {}
+        self.link: ChildLink | None = configurable.get(CHILD_KEY)
         self.subgraphs = subgraphs or (self.link is not None and self.link.subgraphs)
         self.modes = frozenset(modes) | (self.link.modes if self.link is not None else frozenset())
-        self.context = context
+        self.context = coerce_context(graph.spec.context_schema, context)
         self.before = _names(interrupt_before, graph.interrupt_before_nodes)
         self.after = _names(interrupt_after, graph.interrupt_after_nodes)
-        configurable = self.config.get("configurable") or {}
         self.thread_id: str | None = configurable.get("thread_id")
         self.ns: str = configurable.get("checkpoint_ns", "") or ""
         self.saver: BaseCheckpointSaver | None = graph.saver_for(self.config)
@@ -105,6 +101,7 @@ class GraphRun:
                 "Checkpointer requires one or more of the following 'configurable' keys: "
                 "thread_id, checkpoint_ns, checkpoint_id"
             )
+        self.durable = (durability or configurable.get(DURABILITY_KEY)) != "exit"
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -115,12 +112,21 @@ class GraphRun:
         self._committed: Mapping[str, Any] | None = None
         self._last_values: dict[str, Any] | None = None
         self.record: CheckpointRecord | None = None
+        self.last_saved: CheckpointRecord | None = None
         self.step = -2  # a new thread's input checkpoint is step -1
+        self.start_step = -1
         self.async_mode = False
         # Outcomes of tasks that ran inline in their node's reducer (see `_node.task_node`),
         # taken by the observer of the superstep they ran in.
         self.inline_results: list[tuple[str, TaskOutcome]] = []
         self.failed_results: list[tuple[str, TaskOutcome]] = []
+        # Continuing a step that did not finish: the outcomes its finished tasks saved (by
+        # activation id), the updates of those finished earlier to announce again, and
+        # whether activations of the step still wait on interrupts.
+        self.saved: dict[str, TaskOutcome] | None = None
+        self._cached: list[tuple[str, Any]] = []
+        self._held = False
+        self._command_input = False
 
     # --- stream plumbing -----------------------------------------------------------------
 
@@ -161,28 +167,45 @@ class GraphRun:
         if record is not None and record.engine is not None:
             ex = Execution.restore(graph.engine, record.engine, record_trace=False)
             self.step = record.step
-            self.record = record
+            self.record = self.last_saved = record
         else:
             ex = Execution(graph.engine, execution_id, record_trace=False)
         inp = self.input
         if self.link is not None and self.link.resume and record is not None and ex.interrupts:
             inp = Command(resume=self.link.resume[-1])  # the parent's answer to our interrupt
+        continuing = record is not None and (inp is None or isinstance(inp, Command))
+        forked: list[Event] | None = None
         if isinstance(inp, Command) and inp.resume is not None:
             self._resume(ex, inp.resume)
             if inp.update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=inp.update, goto=inp.goto)))
         elif isinstance(inp, Command):
             ex.send(External(INPUT_EVENT, inp))
+            self._command_input = record is not None
         elif inp is None:
             if record is None:
                 raise EmptyInputError("Received no input for __start__")
             latest = self.saver.load(record.thread_id, self.ns, None) if self.saver else None
             replaying = latest is not None and latest.checkpoint_id != record.checkpoint_id
             if requested_id is not None and replaying and (record.next or ex.queue):
-                events.extend(self._checkpoint(ex, "fork", next_=record.next, values=record.values))
+                # the fork's tasks are the checkpoint's (an input checkpoint's START has no
+                # activation yet: it is keyed by name)
+                pending = pending_activations(ex, graph.node_order)
+                same = tuple(name for name, _ in pending) == record.next
+                forked = self._checkpoint(
+                    ex,
+                    "fork",
+                    next_=record.next,
+                    keys=[key for _, key in pending] if same else None,
+                    values=record.values,
+                )
         else:
             events.extend(self._checkpoint(ex, "input", next_=(START,), values=self._values(ex)))
             ex.send(External(INPUT_EVENT, inp))
+        # LangGraph counts a continued thread's budget from the step after its checkpoint.
+        self.start_step = self.step + 1 if continuing and forked is None else self.step
+        if continuing and record is not None:
+            events = self._continue(ex, record, forked)
         return ex, events
 
     @property
@@ -244,7 +267,6 @@ class GraphRun:
 
     def _events(self) -> Iterator[Event]:
         ex, events = self._prepare()
-        self.start_step = self.step
         yield from events
         host = Host(max_workers=8)
         try:
@@ -255,15 +277,16 @@ class GraphRun:
                     break
             yield from self._drain()
             if ex.failure is not None:
-                yield from self._task_results(self._failed_results(ex))
+                yield from self._task_events(self._failed_results(ex))
                 self._raise_failure(ex)
-            self._finish(ex)
+            yield from self._finish(ex)
         finally:
             host.close()
+            if not self.durable:
+                self._save_final()
 
     async def _aevents(self) -> AsyncIterator[Event]:
         ex, events = self._prepare()
-        self.start_step = self.step
         for e in events:
             yield e
         from superstep_compat.pregel import _node
@@ -285,15 +308,18 @@ class GraphRun:
                     stop = bool(done.value)
                 if stop:
                     break
+            for e in self._drain():
+                yield e
+            if ex.failure is not None:
+                for e in self._task_events(self._failed_results(ex)):
+                    yield e
+                self._raise_failure(ex)
+            for e in self._finish(ex):
+                yield e
         finally:
             _reset(_node.current_run_context, token)
-        for e in self._drain():
-            yield e
-        if ex.failure is not None:
-            for e in self._task_results(self._failed_results(ex)):
-                yield e
-            self._raise_failure(ex)
-        self._finish(ex)
+            if not self.durable:
+                self._save_final()
 
     def _guarded(self, steps: Iterator[StepOutcome], ex: Execution) -> Iterator[StepOutcome]:
         from superstep_compat.pregel import _node
@@ -320,46 +346,46 @@ class GraphRun:
                 results.append((aid, ev.result))
         if not results:
             return False
+        if self._command_input:
+            self._command_input = False
+            if all(node_of(aid) == START for aid, _ in results):
+                yield from self._apply_command(ex)
+                return False
+        yield from self._task_events(results)
         modes = self.modes
-        interrupted = [(aid, r) for aid, r in results if r.interrupts]
-        completed = [(aid, r) for aid, r in results if not r.interrupts and r.error is None]
-        yield from self._task_results(results)
-        if "updates" in modes:
-            for aid, result in completed:
-                name = _node_of(aid)
-                if name != START:
-                    chunk = {name: result.update}
-                    if result.cached:
-                        chunk["__metadata__"] = {"cached": True}
-                    yield ((), "updates", chunk)
-        if interrupted:
-            for _, result in interrupted:
-                self.interrupts.extend(result.interrupts)
-            if "updates" in modes:
-                yield ((), "updates", {"__interrupt__": tuple(self.interrupts)})
-            self._record_interrupts(ex, interrupted)
-            if "values" in modes and self.last_values is not None:
-                yield ((), "values", {**self.last_values, "__interrupt__": tuple(self.interrupts)})
+        completed: list[tuple[str, TaskOutcome]] = []
+        interrupted = False
+        for item in results:
+            if item[1].interrupts:
+                interrupted = True
+            elif item[1].error is None:
+                completed.append(item)
+        if self._held:
+            self._held = bool(ex.interrupts)
+        if interrupted or self._held:
+            yield from self._interrupted(ex, results)
             return True
         self.step += 1
         self._committed = ex.values  # a new dict per commit: holding it copies nothing
         self._last_values = None
-        next_: tuple[str, ...] | None = None
-        if self.saver is not None:
-            next_ = self._next(ex)
-            yield from self._checkpoint(
-                ex, "loop", next_=next_, values=self.last_values or {}, ran=completed
-            )
         if "values" in modes and outcome.written:
             yield ((), "values", self.last_values)
+        next_: tuple[str, ...] | None = None
+        if self.saver is not None:
+            pending = pending_activations(ex, self.graph.node_order)
+            next_ = tuple([name for name, _ in pending])
+            yield from self._checkpoint(
+                ex,
+                "loop",
+                next_=next_,
+                keys=[key for _, key in pending],
+                values=self.last_values or {},
+                ran=completed,
+            )
         if self.after or self.before:
             next_ = self._next(ex) if next_ is None else next_
-            names_ran = {_node_of(aid) for aid, _ in completed}
-            if _hit(names_ran, self.after) and next_:
-                if "updates" in modes:
-                    yield ((), "updates", {"__interrupt__": ()})
-                return True
-            if _hit(set(next_), self.before):
+            names_ran = {node_of(aid) for aid, _ in completed}
+            if (_hit(names_ran, self.after) and next_) or _hit(set(next_), self.before):
                 if "updates" in modes:
                     yield ((), "updates", {"__interrupt__": ()})
                 return True
@@ -376,6 +402,115 @@ class GraphRun:
             )
         return False
 
+    def _interrupted(
+        self, ex: Execution, results: Sequence[tuple[str, TaskOutcome]]
+    ) -> Iterator[Event]:
+        """The step stops on interrupts: this superstep's, and those of the step's
+        activations still waiting from before (LangGraph runs those again and reports them
+        again). Its finished tasks' writes show in a last ``values`` chunk."""
+        interrupted = [(aid, r) for aid, r in results if r.interrupts]
+        for _, result in interrupted:
+            self.interrupts.extend(result.interrupts)
+        if self._held:
+            seen = {aid for aid, _ in results}
+            for aid, value in ex.interrupts:
+                if aid not in seen:
+                    waiting = tuple(_as_list(value))
+                    self.interrupts.extend(waiting)
+                    yield from self._interrupt_events(waiting)
+        finished = [(aid, r) for aid, r in results if not r.interrupts and r.error is None]
+        self._record_interrupts(ex, interrupted, finished)
+        record = self.record
+        wrote = any(r.writes for _, r in finished) or (
+            self._held
+            and record is not None
+            and any(t.result for t in record.tasks if t.id in record.finished)
+        )
+        if wrote:
+            self._committed = ex.values
+            self._last_values = None
+            if "values" in self.modes:
+                yield ((), "values", self.last_values)
+
+    def _interrupt_events(self, interrupts: tuple[Interrupt[Any], ...]) -> Iterator[Event]:
+        if "updates" in self.modes:
+            yield ((), "updates", {"__interrupt__": interrupts})
+        if "values" in self.modes and self.last_values is not None:
+            yield ((), "values", {**self.last_values, "__interrupt__": interrupts})
+
+    def _apply_command(self, ex: Execution) -> Iterator[Event]:
+        """A top-level `Command` without ``resume`` on an existing thread writes onto the
+        checkpoint the thread is at (LangGraph's writes of no task), not a step of its own."""
+        self._committed = ex.values
+        self._last_values = None
+        if "values" in self.modes:
+            yield ((), "values", self.last_values)
+        record = self.record
+        if record is None or self.saver is None:
+            return
+        pending = pending_activations(ex, self.graph.node_order)
+        record.values = dict(self.last_values or {})
+        record.next = tuple(name for name, _ in pending)
+        known = {t.key: t for t in record.tasks if t.key}  # keep what they raised or did
+        fresh = task_records(record.checkpoint_id, [p for p in pending if p[1] not in known])
+        record.tasks = [known[key] if key in known else fresh.pop(0) for _, key in pending]
+        record.engine = ex.snapshot()
+        if self.durable or record is self.last_saved:
+            self._save(record)
+        yield from self._checkpoint_events(record, record.parent_id)
+
+    def _task_events(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
+        """Each task's chunks as LangGraph emits them when it finishes: its update (then its
+        result), or its interrupt; tasks whose writes were saved first, as cached."""
+        modes = self.modes
+        updates = "updates" in modes
+        if self._cached:
+            cached, self._cached = self._cached, []
+            if updates:
+                for name, update in cached:
+                    yield ((), "updates", {name: update, "__metadata__": {"cached": True}})
+        ordered = results
+        if self.saved is not None:  # the outcomes handed back come first, as in LangGraph
+            ordered = sorted(results, key=lambda item: not item[1].cached)
+        ctx = self._run_context() if "tasks" in modes or "debug" in modes else None
+        for aid, r in ordered:
+            name = node_of(aid)
+            if r.interrupts:
+                yield from self._interrupt_events(tuple(r.interrupts))
+            elif r.error is None and updates and name != START:
+                chunk = {name: r.update}
+                if r.cached:
+                    chunk["__metadata__"] = {"cached": True}
+                yield ((), "updates", chunk)
+            if ctx is not None and not r.cached and name != START:
+                yield from self._task_result(ctx, aid, r)
+
+    def _task_result(self, ctx: RunContext, aid: str, r: TaskOutcome) -> Iterator[Event]:
+        payload = {
+            "id": task_uuid(ctx, aid),
+            "name": node_of(aid),
+            "error": r.error,
+            "result": r.update if r.error is None and not r.interrupts else {},
+            "interrupts": [
+                {"value": i.value, "id": i.id, "response_schema": None} for i in r.interrupts
+            ],
+        }
+        if r.error is None and not r.interrupts and payload["result"] is None:
+            payload["result"] = {}
+        if "tasks" in self.modes:
+            yield ((), "tasks", payload)
+        if "debug" in self.modes:
+            yield (
+                (),
+                "debug",
+                {
+                    "step": self.step + 1,
+                    "timestamp": _now(),
+                    "type": "task_result",
+                    "payload": payload,
+                },
+            )
+
     @property
     def last_values(self) -> dict[str, Any] | None:
         """The state channels after the last committed step (None before any), built on
@@ -386,9 +521,13 @@ class GraphRun:
             self._last_values = {k: committed[k] for k in keys if k in committed}
         return self._last_values
 
-    def _finish(self, ex: Execution) -> None:
-        """A run that committed no step still answers with the thread's current values."""
-        if self._committed is None:
+    def _finish(self, ex: Execution) -> Iterator[Event]:
+        """A run that committed no step still answers with the thread's current values; one
+        that continued a step still waiting on interrupts reports them again."""
+        if self._held and not self.interrupts and ex.interrupts:
+            yield from self._task_events(())
+            yield from self._interrupted(ex, ())
+        if self._committed is None and self._last_values is None:
             self._committed = ex.values
 
     def _take_inline(self) -> list[tuple[str, TaskOutcome]]:
@@ -419,7 +558,7 @@ class GraphRun:
             raise error
         raise RuntimeError(f"{failure.node}: {failure.error_type}: {failure.message}")
 
-    # --- state views and checkpoints ------------------------------------------------------
+    # --- state views ----------------------------------------------------------------------
 
     def _values(self, ex: Execution) -> dict[str, Any]:
         """Every state channel with a value (the ``values`` stream and snapshots show them
@@ -430,163 +569,15 @@ class GraphRun:
     def _next(self, ex: Execution) -> tuple[str, ...]:
         return pending_tasks(ex, self.graph.node_order)
 
-    def _checkpoint(
-        self,
-        ex: Execution,
-        source: str,
-        *,
-        next_: tuple[str, ...],
-        values: dict[str, Any],
-        ran: Sequence[tuple[str, TaskOutcome]] = (),
-    ) -> list[Event]:
-        """Save a checkpoint (when the run has a saver) and return its stream events."""
-        if source in ("input", "fork"):
-            self.step += 1
-        if self.saver is None or self.thread_id is None:
-            return []
-        parent = self.record
-        if parent is not None and ran:
-            results = {_node_of(aid): r.update for aid, r in ran}
-            for task in parent.tasks:
-                if task.name in results:
-                    task.result = results[task.name]
-            self.saver.save(parent)
-        checkpoint_id = new_checkpoint_id()
-        metadata = {
-            k: v
-            for k, v in (self.config.get("metadata") or {}).items()
-            if not str(k).startswith("langgraph_")
-        }
-        metadata.update(source=source, step=self.step, parents={})
-        record = CheckpointRecord(
-            thread_id=self.thread_id,
-            checkpoint_ns=self.ns,
-            checkpoint_id=checkpoint_id,
-            parent_id=None if parent is None else parent.checkpoint_id,
-            step=self.step,
-            source=source,
-            values=dict(values),
-            next=next_,
-            tasks=[
-                TaskRecord(
-                    str(uuid.uuid5(uuid.NAMESPACE_URL, f"{checkpoint_id}/{n}")),
-                    n,
-                    ("__pregel_pull", n),
-                )
-                for n in next_
-            ],
-            metadata=metadata,
-            created_at=datetime.now(UTC).isoformat(),
-            engine=ex.snapshot(),
-            ran=tuple(sorted({_node_of(aid) for aid, _ in ran})),
-        )
-        self.saver.save(record)
-        self.record = record
-        return self._checkpoint_events(record, parent)
 
-    def _checkpoint_events(
-        self, record: CheckpointRecord, parent: CheckpointRecord | None
-    ) -> list[Event]:
-        if "checkpoints" not in self.modes and "debug" not in self.modes:
-            return []
-        payload = {
-            "config": config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id),
-            "parent_config": None
-            if parent is None
-            else config_of(parent.thread_id, parent.checkpoint_ns, parent.checkpoint_id),
-            "values": dict(record.values),
-            "metadata": dict(record.metadata),
-            "next": list(record.next),
-            "tasks": [
-                {"id": t.id, "name": t.name, "interrupts": tuple(t.interrupts), "state": None}
-                for t in record.tasks
-            ],
-        }
-        out: list[Event] = []
-        if "checkpoints" in self.modes:
-            out.append(((), "checkpoints", payload))
-        if "debug" in self.modes:
-            out.append(
-                (
-                    (),
-                    "debug",
-                    {
-                        "step": record.step,
-                        "timestamp": record.created_at,
-                        "type": "checkpoint",
-                        "payload": payload,
-                    },
-                )
-            )
-        return out
-
-    def _task_results(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
-        if "tasks" not in self.modes and "debug" not in self.modes:
-            return
-        ctx = self._run_context()
-        for aid, r in results:
-            if _node_of(aid) == START:
-                continue
-            payload = {
-                "id": task_uuid(ctx, aid),
-                "name": _node_of(aid),
-                "error": r.error,
-                "result": r.update if r.error is None and not r.interrupts else {},
-                "interrupts": [
-                    {"value": i.value, "id": i.id, "response_schema": None} for i in r.interrupts
-                ],
-            }
-            if r.error is None and not r.interrupts and payload["result"] is None:
-                payload["result"] = {}
-            if "tasks" in self.modes:
-                yield ((), "tasks", payload)
-            if "debug" in self.modes:
-                yield (
-                    (),
-                    "debug",
-                    {
-                        "step": self.step + 1,
-                        "timestamp": _now(),
-                        "type": "task_result",
-                        "payload": payload,
-                    },
-                )
-
-    def _record_interrupts(
-        self, ex: Execution, interrupted: Sequence[tuple[str, TaskOutcome]]
-    ) -> None:
-        record = self.record
-        if self.saver is None or record is None:
-            return
-        by_name = {_node_of(aid): r for aid, r in interrupted}
-        for task in record.tasks:
-            if task.name in by_name:
-                task.interrupts = tuple(by_name[task.name].interrupts)
-                task.state_ns = by_name[task.name].subgraph_ns
-        record.interrupts = tuple(self.interrupts)
-        record.engine = ex.snapshot()
-        self.saver.save(record)
-
-    def _record_failure(self, ex: Execution, error: BaseException | None) -> None:
-        record = self.record
-        if self.saver is None or record is None or error is None:
-            return
-        failed = _node_of(ex.failure.activation_id) if ex.failure else ""
-        for task in record.tasks:
-            if task.name == failed:
-                task.error = repr(error)
-        # The engine state stays the one from before the failed step (which did not commit):
-        # continuing the thread runs that step again.
-        self.saver.save(record)
-
-
-def pending_tasks(ex: Execution, order: Mapping[str, int]) -> tuple[str, ...]:
-    """A snapshot's ``next``: one node name per pending task (two `Send` tasks to a node list
-    it twice), in ``add_node`` order as LangGraph lists them."""
-    names = [_node_of(aid) for aid, ev in ex.queue if isinstance(ev, Activated | EffectCompleted)]
-    names.extend(node for node, _, _ in ex.deferred)
-    names.extend(i.node for i in ex.instances.values() if i.state != "active")
-    return tuple(sorted(names, key=lambda n: (order.get(n, len(order)), n)))
+def coerce_context(schema: Any, context: Any) -> Any:
+    """The run's context as LangGraph builds it: a dict given for a dataclass or pydantic
+    ``context_schema`` becomes an instance of it; anything else is kept as given."""
+    if not isinstance(context, dict) or not isinstance(schema, type):
+        return context
+    if dataclasses.is_dataclass(schema) or issubclass(schema, BaseModel):
+        return schema(**context)
+    return context
 
 
 def _hit(names: set[str] | frozenset[str], breakpoints: frozenset[str]) -> bool:
@@ -601,10 +592,6 @@ def _reset(var: Any, token: Any) -> None:
         var.reset(token)
     except ValueError:
         var.set(None)
-
-
-def _node_of(activation_id: str) -> str:
-    return activation_id.rsplit(":", 1)[0]
 
 
 def _names(given: Sequence[str] | str | None, default: frozenset[str]) -> frozenset[str]:

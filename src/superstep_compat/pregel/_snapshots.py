@@ -1,28 +1,31 @@
-"""`get_state`, `get_state_history` and `update_state`: views of saved checkpoints, and
-edits committed through the engine as one superstep each (source "update")."""
+"""`get_state`, `get_state_history`, `update_state` and `bulk_update_state`: views of saved
+checkpoints, and edits committed through the engine as one superstep each (source "update").
+
+A config whose ``checkpoint_ns`` names a subgraph (as `get_state(subgraphs=True)` hands them
+out) addresses that subgraph's own checkpoints: its edits go through the subgraph's nodes and
+channels, in the parent's saver.
+"""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 
 from superstep_compat._internal._constants import END, START
-from superstep_compat.checkpoint.base import (
-    BaseCheckpointSaver,
-    CheckpointRecord,
-    TaskRecord,
-    config_of,
-)
+from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord, config_of
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.graph._writes import node_writes
-from superstep_compat.pregel._run import new_checkpoint_id, pending_tasks
+from superstep_compat.pregel._checkpointing import (
+    new_checkpoint_id,
+    pending_activations,
+    task_records,
+)
 from superstep_compat.pregel._task import RunContext, TaskOutcome, TaskRunner
-from superstep_compat.types import PregelTask, StateSnapshot
+from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
 from superstep_core.graph import CompiledGraph
 from superstep_core.runtime import Execution
 
@@ -34,29 +37,45 @@ def snapshot_of(
     saver: BaseCheckpointSaver | None = None,
     *,
     subgraphs: bool = False,
+    live: bool = False,
 ) -> StateSnapshot:
     """The `StateSnapshot` of one saved checkpoint. A task running a subgraph carries the
-    subgraph's own snapshot (``subgraphs=True``) or the config that names it."""
+    subgraph's own snapshot (``subgraphs=True``) or the config that names it.
+
+    ``live`` (the thread's latest state, as `get_state` without a ``checkpoint_id`` shows
+    it): a step that did not finish shows the writes of its finished tasks, lists only the
+    others as ``next`` and their interrupts as pending. Otherwise the snapshot is the record
+    of the step: values as it started, every task, every interrupt raised."""
     parent = (
         None
         if record.parent_id is None
         else config_of(record.thread_id, record.checkpoint_ns, record.parent_id)
     )
+    finished = frozenset(record.finished) if live else frozenset()
     tasks = tuple(
         PregelTask(
             t.id,
             t.name,
             t.path,
             t.error,  # type: ignore[arg-type]
-            tuple(t.interrupts),
+            () if t.id in finished else tuple(t.interrupts),
             _task_state(record, t.state_ns, saver, subgraphs),
             t.result,
         )
         for t in record.tasks
     )
+    values = record.values
+    next_ = record.next
+    interrupts = tuple(record.interrupts)
+    if record.finished:
+        interrupts = tuple(i for t in tasks for i in t.interrupts)
+    if finished:
+        next_ = tuple(t.name for t in record.tasks if t.id not in finished)
+        if record.current_values is not None:
+            values = record.current_values
     return StateSnapshot(
-        values=dict(record.values),
-        next=record.next,
+        values=dict(values),
+        next=next_,
         config=cast(
             RunnableConfig, config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id)
         ),
@@ -64,7 +83,7 @@ def snapshot_of(
         created_at=record.created_at,
         parent_config=cast(RunnableConfig | None, parent),
         tasks=tasks,
-        interrupts=tuple(record.interrupts),
+        interrupts=interrupts,
     )
 
 
@@ -76,7 +95,7 @@ def _task_state(
     if subgraphs and saver is not None:
         child = saver.load(record.thread_id, ns, None)
         if child is not None:
-            return snapshot_of(child, saver, subgraphs=True)
+            return snapshot_of(child, saver, subgraphs=True, live=True)
     return {"configurable": {"thread_id": record.thread_id, "checkpoint_ns": ns}}
 
 
@@ -90,6 +109,7 @@ class SnapshotsMixin:
     nodes: dict[str, Any]
     node_order: dict[str, int]
     output_channels: tuple[str, ...]
+    state_channels: tuple[str, ...]
 
     def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver | None:
         raise NotImplementedError
@@ -104,13 +124,12 @@ class SnapshotsMixin:
         """The thread's latest checkpoint (or the one ``checkpoint_id`` names)."""
         saver = self._saver(config)
         conf = config.get("configurable", {})
-        record = saver.load(
-            conf["thread_id"], conf.get("checkpoint_ns", ""), conf.get("checkpoint_id")
-        )
+        checkpoint_id = conf.get("checkpoint_id")
+        record = saver.load(conf["thread_id"], conf.get("checkpoint_ns", ""), checkpoint_id)
         if record is None:
             empty = cast(RunnableConfig, {"configurable": dict(conf)})
             return StateSnapshot({}, (), empty, None, None, None, (), ())
-        return snapshot_of(record, saver, subgraphs=subgraphs)
+        return snapshot_of(record, saver, subgraphs=subgraphs, live=checkpoint_id is None)
 
     async def aget_state(
         self, config: Mapping[str, Any], *, subgraphs: bool = False
@@ -148,6 +167,8 @@ class SnapshotsMixin:
         for snapshot in self.get_state_history(config, filter=filter, before=before, limit=limit):
             yield snapshot
 
+    # --- edits ---------------------------------------------------------------------------------
+
     def update_state(
         self,
         config: Mapping[str, Any],
@@ -156,68 +177,9 @@ class SnapshotsMixin:
         task_id: str | None = None,
     ) -> dict[str, Any]:
         """Write ``values`` as though ``as_node`` produced them (default: the node that ran
-        last) and save a checkpoint with source "update"; returns its config."""
-        saver = self._saver(config)
-        conf = config.get("configurable", {})
-        thread, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
-        record = saver.load(thread, ns, conf.get("checkpoint_id"))
-        if record is not None and record.engine is not None:
-            ex = Execution.restore(self.engine, record.engine, record_trace=False)
-        else:
-            ex = Execution(self.engine, thread, record_trace=False)
-        if as_node is None:
-            ran = record.ran if record is not None else ()
-            as_node = ran[-1] if len(ran) == 1 else (START if record is None else None)
-            if as_node is None and ran:
-                raise InvalidUpdateError("Ambiguous update, specify as_node")
-        if as_node is not None and as_node not in self.nodes and as_node != END:
-            raise InvalidUpdateError(f"Node {as_node} does not exist")
-        if as_node == START:
-            writes = self.runner.input_writes(values) if values is not None else []
-        else:
-            writes = node_writes(values, self.runner.channel_keys).writes
-        gotos: list[str] = []
-        branches = self.spec.branches.get(as_node or "")
-        if branches:
-            out = TaskOutcome(writes=writes)
-            local = self.runner.local_state(ex.values, writes)
-            run_ctx = RunContext(config=dict(config), store=self.store)
-            self.runner._branch(branches, local, out, run_ctx)
-            gotos = out.gotos
-        ex.edit(
-            writes,
-            writer="__update__",
-            as_node=None if as_node in (None, END) else as_node,
-            activate=gotos,
-            cancel_pending=True,
-        )
-        step = (record.step if record is not None else -1) + 1
-        next_ = pending_tasks(ex, self.node_order)
-        checkpoint_id = new_checkpoint_id()
-        new = CheckpointRecord(
-            thread_id=thread,
-            checkpoint_ns=ns,
-            checkpoint_id=checkpoint_id,
-            parent_id=None if record is None else record.checkpoint_id,
-            step=step,
-            source="update",
-            values={k: ex.values[k] for k in self.output_channels if k in ex.values},
-            next=next_,
-            tasks=[
-                TaskRecord(
-                    str(uuid.uuid5(uuid.NAMESPACE_URL, f"{checkpoint_id}/{n}")),
-                    n,
-                    ("__pregel_pull", n),
-                )
-                for n in next_
-            ],
-            metadata={"source": "update", "step": step, "parents": {}},
-            created_at=datetime.now(UTC).isoformat(),
-            engine=ex.snapshot(),
-            ran=(as_node,) if as_node else (),
-        )
-        saver.save(new)
-        return config_of(thread, ns, checkpoint_id)
+        last) and save a checkpoint with source "update"; returns its config. ``values``
+        may be a `Command`: its ``goto`` schedules those nodes."""
+        return self.bulk_update_state(config, [[StateUpdate(values, as_node, task_id)]])
 
     async def aupdate_state(
         self,
@@ -227,3 +189,148 @@ class SnapshotsMixin:
         task_id: str | None = None,
     ) -> dict[str, Any]:
         return self.update_state(config, values, as_node, task_id)
+
+    def bulk_update_state(
+        self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
+    ) -> dict[str, Any]:
+        """Apply ``supersteps`` in turn, each a list of `StateUpdate`s (``(values, as_node)``
+        tuples) written together as one checkpoint; returns the last one's config."""
+        saver = self._saver(config)
+        if len(supersteps) == 0:
+            raise ValueError("No supersteps provided")
+        if any(len(updates) == 0 for updates in supersteps):
+            raise ValueError("No updates provided")
+        graph = self._graph_for(config)
+        current: dict[str, Any] = dict(config)
+        for updates in supersteps:
+            current = graph._apply_updates(saver, current, [_update_of(u) for u in updates])
+        return current
+
+    async def abulk_update_state(
+        self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
+    ) -> dict[str, Any]:
+        return self.bulk_update_state(config, supersteps)
+
+    def _graph_for(self, config: Mapping[str, Any]) -> SnapshotsMixin:
+        """The graph whose checkpoints ``config`` addresses: this one, or the subgraph its
+        ``checkpoint_ns`` names (``"node:<task>|inner:<task>"``)."""
+        ns = config.get("configurable", {}).get("checkpoint_ns", "") or ""
+        graph: SnapshotsMixin = self
+        if not ns:
+            return graph
+        names = [part.split(":")[0] for part in ns.split("|")]
+        for name in names:
+            node = graph.spec.nodes.get(name)
+            action = getattr(node, "action", None)
+            if not getattr(action, "is_superstep_graph", False):
+                raise ValueError(f"Subgraph {'|'.join(names)} not found")
+            graph = cast(SnapshotsMixin, action)
+        return graph
+
+    def _apply_updates(
+        self, saver: BaseCheckpointSaver, config: Mapping[str, Any], updates: list[StateUpdate]
+    ) -> dict[str, Any]:
+        """One superstep of edits: every update's writes committed together, each update's
+        node's edges followed, one checkpoint saved."""
+        conf = config.get("configurable", {})
+        thread, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
+        record = saver.load(thread, ns, conf.get("checkpoint_id"))
+        if record is not None and record.engine is not None:
+            ex = Execution.restore(self.engine, record.engine, record_trace=False)
+        else:
+            ex = Execution(self.engine, thread, record_trace=False)
+        names = self._as_nodes(record, updates)
+        writes: list[tuple[str, Any]] = []
+        gotos: list[str] = []
+        for (values, _, _), as_node in zip(updates, names, strict=True):
+            written, goto = self._update_writes(ex, config, values, as_node)
+            writes.extend(written)
+            gotos.extend(goto)
+        moved = [n for n in names if n != END]
+        ex.edit(
+            writes,
+            writer="__update__",
+            as_node=moved[0] if moved else None,
+            activate=gotos,
+            cancel_pending=True,
+        )
+        for as_node in moved[1:]:
+            ex.edit((), writer="__update__", as_node=as_node)
+        step = (record.step if record is not None else -1) + 1
+        pending = pending_activations(ex, self.node_order)
+        checkpoint_id = new_checkpoint_id()
+        new = CheckpointRecord(
+            thread_id=thread,
+            checkpoint_ns=ns,
+            checkpoint_id=checkpoint_id,
+            parent_id=None if record is None else record.checkpoint_id,
+            step=step,
+            source="update",
+            values={k: ex.values[k] for k in self.state_channels if k in ex.values},
+            next=tuple(name for name, _ in pending),
+            tasks=task_records(checkpoint_id, pending),
+            metadata={"source": "update", "step": step, "parents": {}},
+            created_at=datetime.now(UTC).isoformat(),
+            engine=ex.snapshot(),
+            ran=tuple(moved),
+        )
+        saver.save(new)
+        return config_of(thread, ns, checkpoint_id)
+
+    def _as_nodes(self, record: CheckpointRecord | None, updates: list[StateUpdate]) -> list[str]:
+        """The node each update is written as, checked as LangGraph checks it."""
+        if len(updates) > 1:
+            for _, as_node, _ in updates:
+                if as_node is None:
+                    raise InvalidUpdateError("as_node is required when applying multiple updates")
+                if as_node not in self.nodes:
+                    raise InvalidUpdateError(f"Node {as_node} does not exist")
+            return [cast(str, u.as_node) for u in updates]
+        values, as_node, _ = updates[0]
+        if as_node is None:
+            ran = record.ran if record is not None else ()
+            as_node = ran[-1] if len(ran) == 1 else (START if record is None else None)
+            if as_node is None and ran:
+                raise InvalidUpdateError("Ambiguous update, specify as_node")
+            if as_node is None:
+                return [END]  # nothing ran yet: a plain write, no edges to follow
+        if as_node == END and values is None:
+            return [END]  # clears the pending tasks, as LangGraph does
+        if as_node not in self.nodes:
+            raise InvalidUpdateError(f"Node {as_node} does not exist")
+        return [as_node]
+
+    def _update_writes(
+        self, ex: Execution, config: Mapping[str, Any], values: Any, as_node: str
+    ) -> tuple[list[tuple[str, Any]], list[str]]:
+        """The writes of one update and the nodes it sends control to: a `Command`'s
+        ``goto`` and the conditional edges of ``as_node``, evaluated on the state with the
+        writes applied."""
+        if as_node == START:
+            writes = self.runner.input_writes(values) if values is not None else []
+            targets: list[str | Send] = []
+        else:
+            written = node_writes(values, self.runner.channel_keys)
+            writes, targets = written.writes, written.goto
+        out = TaskOutcome(writes=writes)
+        for target in targets:
+            if isinstance(target, Send):
+                raise NotImplementedError(
+                    f"update_state as {as_node!r}: a Command whose goto is a Send is not "
+                    "supported by superstep_compat; goto the node by name, or send from a node"
+                )
+            if target != END and target in self.runner.node_names:
+                out.gotos.append(target)
+        branches = self.spec.branches.get(as_node)
+        if branches:  # evaluated on the committed state with ``writes`` applied
+            run = RunContext(config=dict(config), store=self.store)
+            self.runner._branch(branches, ex.values, out, run)
+        return writes, out.gotos
+
+
+def _update_of(update: Any) -> StateUpdate:
+    """An update as LangGraph unpacks it: exactly (values, as_node, task_id)."""
+    if isinstance(update, StateUpdate):
+        return update
+    values, as_node, task_id = update
+    return StateUpdate(values, as_node, task_id)

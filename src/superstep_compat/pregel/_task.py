@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import inspect
+import logging
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -20,22 +21,30 @@ from contextlib import contextmanager
 from contextvars import copy_context
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from langchain_core.runnables.config import var_child_runnable_config
 
-from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._constants import END, PRIVATE, PULL, PUSH, START
 from superstep_compat._internal.context import task_context_var
-from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, ParentCommand
+from superstep_compat.errors import (
+    GraphBubbleUp,
+    GraphInterrupt,
+    InvalidUpdateError,
+    ParentCommand,
+)
 from superstep_compat.graph._schema import coerce_state
 from superstep_compat.graph._spec import BranchSpec, GraphSpec, NodeSpec
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.managed.base import StepInfo
-from superstep_compat.pregel._messages import MessagesHandler, attach, messages_in
+from superstep_compat.pregel._messages import MessagesHandler, attach
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send
 from superstep_core.channel import MISSING, Channel
 
 __all__ = ["RunContext", "TaskOutcome", "TaskRunner"]
+
+logger = logging.getLogger("langgraph")  # LangGraph's logger for these warnings
 
 
 @dataclass
@@ -72,6 +81,8 @@ class RunContext:
     saver: Any = None
     subgraphs: bool = False
     cache: Any = None
+    push: int | None = None
+    """A `Send` task's index among the step's pushed tasks (LangGraph's push path)."""
 
 
 class _TaskContext:
@@ -89,6 +100,7 @@ class _TaskContext:
         self.subgraph_ns = ""
         self.handler: MessagesHandler | None = None
         self.cache_key: tuple[tuple[str, ...], str] | None = None
+        self.pushed: list[tuple[str, Any]] = []  # push_message writes, before the return's
 
     def interrupt(self, value: Any, response_schema: Any) -> Any:
         i = self.index
@@ -98,8 +110,12 @@ class _TaskContext:
         raise GraphInterrupt((Interrupt.from_ns(value, f"{self.ns}|{i}"),))
 
     def push_message(self, message: Any, state_key: str | None) -> None:
-        if self.run.emit is not None and "messages" in self.run.stream_modes:
+        if self.handler is not None:
+            self.handler.emit_pushed(message)
+        elif self.run.emit is not None and "messages" in self.run.stream_modes:
             self.run.emit("messages", (message, {"langgraph_node": self.node}))
+        if state_key:
+            self.pushed.append((state_key, message))
 
 
 class TaskRunner:
@@ -181,17 +197,22 @@ class TaskRunner:
 
     def _task_config(self, node: NodeSpec, run: RunContext, task_id: str) -> dict[str, Any]:
         config = dict(run.config)
+        # The task's namespace is the path from the root graph: "sub:<task>|inner:<task>".
+        ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_id}")
+        push = run.push
         metadata = dict(config.get("metadata") or {})
         metadata.update(
             langgraph_step=run.step,
             langgraph_node=node.name,
-            langgraph_triggers=(f"branch:to:{node.name}",),
-            langgraph_path=("__pregel_pull", node.name),
-            langgraph_checkpoint_ns=f"{node.name}:{task_id}",
+            langgraph_triggers=(PUSH,) if push is not None else (f"branch:to:{node.name}",),
+            langgraph_path=task_path(node.name, push),
+            langgraph_checkpoint_ns=ns,
         )
-        config["metadata"] = metadata
         configurable = dict(config.get("configurable") or {})
-        configurable["checkpoint_ns"] = f"{node.name}:{task_id}"
+        configurable["checkpoint_ns"] = ns
+        if "thread_id" not in metadata and (thread := configurable.get("thread_id")):
+            metadata["thread_id"] = thread  # LangGraph propagates the thread to run metadata
+        config["metadata"] = metadata
         config["configurable"] = configurable
         return config
 
@@ -207,7 +228,7 @@ class TaskRunner:
         """Any compiled graph invoked while this task runs (as the node itself, or called
         from the node's function) is a child: its own namespace, the parent's saver, the
         answers to its pending interrupt, and the parent's stream (as in LangGraph)."""
-        hook.subgraph_ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_id}")
+        hook.subgraph_ns = config["configurable"]["checkpoint_ns"]
         return _child_config(config, hook.subgraph_ns, run, resume)
 
     def _run_node(
@@ -229,22 +250,30 @@ class TaskRunner:
             state = arg if arg is not None else self.read(node.input_schema, values, run)
         except Exception as e:
             return TaskOutcome(error=e)
+        if run.push is not None:
+            # A Send task's input is the Send's arg; LangGraph still lets it read the state
+            # an edge would have given it (ToolNode does, for a bare list of tool calls).
+            read_state = partial(self.read, node.input_schema, values, run)
+            config["configurable"][READ_STATE_KEY] = read_state
         cache_key = _cache_key(node, state) if run.cache is not None else None
         if cache_key is not None:
             hit = run.cache.get([cache_key]).get(cache_key)
             if hit is not None:
                 out = TaskOutcome(writes=list(hit), cached=True)
-                out.update = _update_chunk(out.writes, out.writes)
+                out.update = _update_chunk(out.writes)
                 branches = self.spec.branches.get(node.name)
                 if branches:
-                    self._branch(branches, values, out, run)
+                    try:
+                        self._branch(branches, values, out, run)
+                    except Exception as e:
+                        return self._failure(node, e)
                 return out
         if run.emit is not None and ("tasks" in run.stream_modes or "debug" in run.stream_modes):
             start = {
                 "id": task_uuid(run, task_id),
                 "name": node.name,
                 "input": state,
-                "triggers": (f"branch:to:{node.name}",),
+                "triggers": config["metadata"]["langgraph_triggers"],
             }
             if "tasks" in run.stream_modes:
                 run.emit("tasks", start)
@@ -275,9 +304,8 @@ class TaskRunner:
         hook.memo = dict(memo or {})
         handler = None
         if run.emit is not None and "messages" in run.stream_modes:
-            handler = MessagesHandler(run.emit, _message_metadata(node.name, run, task_id))
-            for value in values.values():
-                handler.seen.update(m.id for m in messages_in(value) if m.id)
+            handler = MessagesHandler(run.emit, config, run.subgraphs)
+            handler.see(arg if arg is not None else values)
             config = attach(config, handler)
         config = self._link_children(config, node, run, task_id, resume, hook)
         hook.handler = handler
@@ -337,7 +365,7 @@ class TaskRunner:
             outcome = self._failure(node, error, hook.subgraph_ns)
         else:
             try:
-                outcome = self._outcome(node, result, values, run)
+                outcome = self._outcome(node, result, values, run, hook.pushed)
             except BaseException as e:  # incl. this node's own Command(graph=PARENT)
                 outcome = self._failure(node, e)
         outcome.memo = hook.memo or None
@@ -352,12 +380,10 @@ class TaskRunner:
     def _parent_command(
         self, node: NodeSpec, command: Command[Any], values: Mapping[str, Any], run: RunContext
     ) -> TaskOutcome:
-        written = node_writes(Command(update=command.update, goto=command.goto), self.channel_keys)
-        out = TaskOutcome(writes=written.writes)
-        out.update = _update_chunk(command, written.writes)
-        self._gotos(written.goto, out)
-        out.skip_edges = True
-        return out
+        # LangGraph hands the command to every writer of the node, as if the node had
+        # returned it: its static edges, joins and conditional edges fire as well.
+        local = Command(update=command.update, goto=command.goto)
+        return self._outcome(node, local, values, run)
 
     def _failure(self, node: NodeSpec, error: BaseException, subgraph_ns: str = "") -> TaskOutcome:
         if isinstance(error, GraphInterrupt):
@@ -381,23 +407,43 @@ class TaskRunner:
         return lambda chunk: emit("custom", chunk)
 
     def _outcome(
-        self, node: NodeSpec, result: Any, values: Mapping[str, Any], run: RunContext
+        self,
+        node: NodeSpec,
+        result: Any,
+        values: Mapping[str, Any],
+        run: RunContext,
+        pushed: Sequence[tuple[str, Any]] = (),
     ) -> TaskOutcome:
         written = node_writes(result, self.channel_keys)
-        out = TaskOutcome(writes=written.writes)
-        out.update = _update_chunk(result, written.writes)
-        self._gotos(written.goto, out)
+        writes = written.writes
+        if pushed:  # push_message wrote these while the node ran
+            keys = self.channel_keys
+            writes = [(k, v) for k, v in pushed if k in keys] + writes
+        out = TaskOutcome(writes=writes)
+        out.update = _update_chunk(writes)
+        if written.goto:
+            self._gotos(written.goto, out, node.name, run)
         branches = self.spec.branches.get(node.name)
         if branches:
             self._branch(branches, values, out, run)
         return out
 
-    def _gotos(self, gotos: Sequence[Any], out: TaskOutcome) -> None:
+    def _gotos(self, gotos: Sequence[Any], out: TaskOutcome, name: str, run: RunContext) -> None:
+        """Route ``gotos`` (node names and `Send`s); END goes nowhere. LangGraph ignores an
+        unknown target with a warning (the write to its trigger channel, or the `Send`)."""
         for goto in gotos:
             if isinstance(goto, Send):
-                out.sends.append(goto)
-            elif goto != END and goto in self.node_names:
+                if goto.node in self.node_names or goto.node == START:
+                    out.sends.append(goto)
+                else:
+                    logger.warning(f"Ignoring unknown node name {goto.node} in pending sends")
+            elif goto in self.node_names:
                 out.gotos.append(goto)
+            elif goto != END:
+                logger.warning(
+                    f"Task {name} with path {task_path(name, run.push)} wrote to unknown "
+                    f"channel branch:to:{goto}, ignoring it."
+                )
 
     def _branch(
         self,
@@ -417,15 +463,14 @@ class TaskRunner:
                 if inspect.isawaitable(result):
                     result = asyncio.run(_await(result))
             items = result if isinstance(result, list | tuple) else [result]
-            for item in items:
-                if isinstance(item, Send):
-                    out.sends.append(item)
-                    continue
-                dest = branch.ends[item] if branch.ends is not None else item
-                if isinstance(dest, Send):
-                    out.sends.append(dest)
-                elif dest != END and dest in self.node_names:
-                    out.gotos.append(dest)
+            ends = branch.ends
+            dests = [i if ends is None or isinstance(i, Send) else ends[i] for i in items]
+            for dest in dests:
+                if dest is None or dest == START:
+                    raise ValueError("Branch did not return a valid destination")
+                if isinstance(dest, Send) and dest.node == END:
+                    raise InvalidUpdateError("Cannot send a packet to the END node")
+            self._gotos(dests, out, branch.source, run)
 
     def local_state(
         self, values: Mapping[str, Any], writes: Sequence[tuple[str, Any]]
@@ -454,7 +499,7 @@ class TaskRunner:
                 out = TaskOutcome(skip_edges=True)
                 written = node_writes(Command(update=arg.update, goto=arg.goto), self.channel_keys)
                 out.writes = written.writes
-                self._gotos(written.goto, out)
+                self._gotos(written.goto, out, START, run)
                 return out
             writes = self.input_writes(arg)
             out = TaskOutcome(writes=writes)
@@ -512,18 +557,6 @@ def _bound(hook: _TaskContext, run: RunContext, config: Any) -> Iterator[None]:
         var_child_runnable_config.reset(token_cfg)
 
 
-def _message_metadata(name: str, run: RunContext, task_id: str) -> dict[str, Any]:
-    ns = f"{name}:{task_id}"
-    return {
-        "langgraph_step": run.step,
-        "langgraph_node": name,
-        "langgraph_triggers": (f"branch:to:{name}",),
-        "langgraph_path": ("__pregel_pull", name),
-        "langgraph_checkpoint_ns": ns,
-        "checkpoint_ns": ns,
-    }
-
-
 CACHE_NS = "__superstep_cache"
 
 
@@ -535,6 +568,15 @@ def _cache_key(node: NodeSpec, state: Any) -> tuple[tuple[str, ...], str] | None
     key = policy.key_func(state)
     raw = key if isinstance(key, bytes) else str(key).encode()
     return ((CACHE_NS, node.name), hashlib.sha256(raw).hexdigest())
+
+
+READ_STATE_KEY = PRIVATE["CONFIG_KEY_READ_STATE"]
+
+
+def task_path(name: str, push: int | None) -> tuple[str | int | bool, ...]:
+    """LangGraph's path of a task: ``(PULL, name)`` for a node an edge (or a goto)
+    triggered, ``(PUSH, index, False)`` for the ``index``-th `Send` task of its step."""
+    return (PULL, name) if push is None else (PUSH, push, False)
 
 
 def _join_ns(parent: str, child: str) -> str:
@@ -602,8 +644,12 @@ def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
     return bool(retry_on(error))
 
 
-def _update_chunk(result: Any, writes: Sequence[tuple[str, Any]]) -> Any:
-    """A task's ``updates`` chunk: its writes as a dict, ``None`` when it wrote nothing."""
-    if result is None or not writes:
+def _update_chunk(writes: Sequence[tuple[str, Any]]) -> Any:
+    """A task's ``updates`` chunk: its writes as a dict, ``None`` when it wrote nothing; a
+    list of one-key dicts, one per write, when it wrote a channel more than once."""
+    if not writes:
         return None
-    return dict(writes)
+    chunk = dict(writes)
+    if len(chunk) < len(writes):
+        return [{key: value} for key, value in writes]
+    return chunk

@@ -107,11 +107,23 @@ def enum_handler(cls: type[enum.Enum], tag: str) -> TypeHandler:
     return TypeHandler(cls, tag, to_state, from_state)
 
 
+def _constant(value: Any) -> Callable[[], Any]:
+    return lambda: value
+
+
 def dataclass_handler(cls: type, tag: str) -> TypeHandler:
     """Every field of ``dataclasses.fields`` (``init=False`` fields too) is written; reading sets
-    them back on a fresh instance without calling ``__init__``/``__post_init__``. Attributes that
-    are not dataclass fields are not kept."""
-    names = tuple(f.name for f in dataclasses.fields(cls))
+    them back on a fresh instance without calling ``__init__``/``__post_init__``. A field the
+    stored state lacks (added to the class after it was written) gets its default, so older
+    bytes stay readable. Attributes that are not dataclass fields are not kept."""
+    fields = dataclasses.fields(cls)
+    names = tuple(f.name for f in fields)
+    defaults: dict[str, Callable[[], Any]] = {}
+    for f in fields:
+        if f.default is not dataclasses.MISSING:
+            defaults[f.name] = _constant(f.default)
+        elif f.default_factory is not dataclasses.MISSING:
+            defaults[f.name] = f.default_factory
     new: Any = cls.__new__
 
     def to_state(obj: Any) -> Fields:
@@ -121,6 +133,10 @@ def dataclass_handler(cls: type, tag: str) -> TypeHandler:
         obj = new(cls)
         for name, value in state.items():
             _setattr(obj, name, value)
+        if len(state) < len(names):
+            for name, make in defaults.items():
+                if name not in state:
+                    _setattr(obj, name, make())
         return obj
 
     return TypeHandler(cls, tag, to_state, from_state)

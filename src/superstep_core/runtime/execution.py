@@ -1,7 +1,8 @@
 """The pure interpreter: one `Execution` of a `CompiledGraph`, advanced one superstep at a time.
 
 A superstep takes every event queued so far (FIFO), delivers them to their recipients in
-canonical order (node key, then activation sequence), lets every reaction read the same
+canonical order (node key, then activation sequence; activations started by a `Spawn` come
+after the others, in spawn order), lets every reaction read the same
 committed state, then commits all writes atomically, applies dispositions, follows edges,
 credits joins and queues the next events. A superstep that fails (a permanent node failure
 under FailFast, a channel conflict) commits nothing: the execution keeps its last committed
@@ -18,11 +19,11 @@ Must never import: the host, persistence, llm, compat.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from superstep_core.channel import MISSING, Write
+from superstep_core.channel import MISSING, ReducerError, Write
 from superstep_core.edge import (
     ContinueWithSuccesses,
     FailFast,
@@ -35,6 +36,7 @@ from superstep_core.errors import (
     ChannelConflictError,
     ExecutionFailedError,
     StaleResumeError,
+    SuperstepError,
     UndeclaredChannelError,
     UnknownInterruptError,
 )
@@ -144,6 +146,7 @@ class Execution:
         self._lineages = 0
         self._timer_generation = 0
         self._ephemeral_live: set[str] = set()
+        self._has_ephemeral = any(c.ephemeral for c in graph.channels.values())
         for name, channel in graph.channels.items():
             initial = channel.initial()
             if initial is not MISSING:
@@ -263,7 +266,13 @@ class Execution:
         grouped: dict[str, list[Write]] = {}
         for channel, value in pairs:
             grouped.setdefault(channel, []).append((writer, value))
-        written = self._commit_writes(grouped)  # raises before anything changed
+        try:
+            written = self._commit_writes(grouped)  # raises before anything changed
+        except ReducerError as e:
+            # an edit (LangGraph's update_state) raises the reducer's own exception; the
+            # note names the channel
+            e.error.add_note(str(e))
+            raise e.error from None
         targets = tuple(activate)
         self.input_log.append(("edit", pairs, writer, as_node, targets, cancel_pending))
         if cancel_pending:
@@ -296,6 +305,28 @@ class Execution:
         """Clear a failure so the failed superstep (still queued) runs again."""
         self.input_log.append(("retry_failed",))
         self.failure = None
+
+    def replay_failed_superstep(
+        self, failure: ExecutionFailure, record: TraceRecord | None
+    ) -> StepOutcome:
+        """Apply a superstep the input log records as failed (``("superstep", failure,
+        record)``) without running it: the failure and its trace record come from the log, as
+        an effect's result does. Raises `RuntimeError` like `run_superstep`, and `ValueError`
+        when the failure is not of the next superstep."""
+        if self.failure is not None:
+            raise RuntimeError(f"execution {self.execution_id!r} failed: retry_failed() first")
+        if not self.queue:
+            raise RuntimeError(f"execution {self.execution_id!r} has no queued events")
+        if failure.step != self.step + 1:
+            raise ValueError(
+                f"the logged failure is of superstep {failure.step}, but superstep "
+                f"{self.step + 1} is next"
+            )
+        self.input_log.append(("superstep", failure, record))
+        self.failure = failure
+        if self.record_trace and record is not None:
+            self.trace.append(_record_copy(record))
+        return StepOutcome(step=failure.step, committed=False)
 
     # --- snapshot and restore ------------------------------------------------------------
 
@@ -405,8 +436,11 @@ class Execution:
         consumed: list[tuple[Instance, str]] = []
         state = MappingProxyType(self.values)
         instances = self.instances
-        order = sorted(
-            range(len(batch)), key=lambda k: _canonical_key(instances.get(batch[k][0]), k)
+        size = len(batch)
+        order: Iterable[int] = (
+            range(1)
+            if size == 1
+            else sorted(range(size), key=lambda k: _canonical_key(instances.get(batch[k][0]), k))
         )
         for k in order:
             aid, event = batch[k]
@@ -425,10 +459,10 @@ class Execution:
             outcome.delivered.append((aid, event))
             if record is not None:
                 record.delivered.append((aid, type(event).__name__))
-            self._react(inst, event, state, step, staged, len(batch))
+            self._react(inst, event, state, step, staged, size)
             if not isinstance(staged.dispositions[-1][1], RemainActive | SuspendActivation):
                 staged.ended.add(aid)
-        if any(not self._absorbs_failure(inst, f) for inst, f in staged.failures):
+        if staged.failures and any(not self._absorbs_failure(i, f) for i, f in staged.failures):
             inst, failure = next(
                 (i, f) for i, f in staged.failures if not self._absorbs_failure(i, f)
             )
@@ -442,11 +476,19 @@ class Execution:
             writer = e.writers[0] if e.writers else "-"
             node = self.instances[writer].node if writer in self.instances else writer
             return self._fail(node, writer, "ChannelConflictError", str(e), outcome, record)
-        except Exception as e:  # a user reducer raised: nothing commits
+        except ReducerError as e:  # a reducer raised: nothing commits; blame the write
+            self.last_error = e.error  # the reducer's own exception, for callers that re-raise
+            writer = e.writer or (e.writers[0] if e.writers else "-")
+            node = self.instances[writer].node if writer in self.instances else writer
+            return self._fail(node, writer, "ReducerError", str(e), outcome, record)
+        except Exception as e:  # a strategy's own error (not a SuperstepError: a façade's)
             self.last_error = e
             return self._fail("-", "-", type(e).__name__, f"reducer failed: {e}", outcome, record)
-        for _ in batch:
-            self.queue.popleft()
+        if size == len(self.queue):
+            self.queue.clear()
+        else:
+            for _ in batch:
+                self.queue.popleft()
         self.step = step
         for inst, effect_id in consumed:
             inst.pending_effects.discard(effect_id)
@@ -571,20 +613,31 @@ class Execution:
 
     def _commit_writes(self, writes: dict[str, list[Write]]) -> tuple[str, ...]:
         channels = self.graph.channels
+        committed = self.values
         changed: dict[str, Any] = {}
-        for name in sorted(writes):
-            current = self.values.get(name, MISSING)
-            changed[name] = channels[name].combine(name, current, writes[name])
-        cleared = [n for n in self._ephemeral_live if n not in changed]
+        name = ""
+        try:
+            for name in sorted(writes) if len(writes) > 1 else writes:
+                changed[name] = channels[name].combine(
+                    name, committed.get(name, MISSING), writes[name]
+                )
+        except SuperstepError:
+            raise  # a conflict or a failed `Reducer` already names the channel and writers
+        except Exception as e:  # another strategy raised: name its channel and writers
+            raise ReducerError(name, [w for w, _ in writes[name]], e) from e
+        live = self._ephemeral_live
+        cleared = [n for n in live if n not in changed] if live else ()
         if changed or cleared:
-            values = dict(self.values)  # a new dict: snapshots handed out earlier stay intact
+            values = dict(committed)  # a new dict: snapshots handed out earlier stay intact
             values.update(changed)
+            versions = self.versions
             for name in cleared:
                 values.pop(name, None)
-                self.versions[name] = self.versions.get(name, 0) + 1
-            self._ephemeral_live = {n for n in changed if channels[n].ephemeral}
+                versions[name] = versions.get(name, 0) + 1
+            if live or self._has_ephemeral:
+                self._ephemeral_live = {n for n in changed if channels[n].ephemeral}
             for name in changed:
-                self.versions[name] = self.versions.get(name, 0) + 1
+                versions[name] = versions.get(name, 0) + 1
             self.values = values
         return tuple(changed)
 
@@ -599,8 +652,8 @@ class Execution:
     # --- applying a committed superstep ------------------------------------------------------
 
     def _apply(self, staged: _Staged, outcome: StepOutcome, record: TraceRecord | None) -> None:
-        pending: list[tuple[str, tuple[int, ...], Any, int, str]] = list(staged.activations)
-        failed = {inst.id: failure for inst, failure in staged.failures}
+        pending: list[tuple[str, tuple[int, ...], Any, int, str]] = staged.activations
+        failed = {inst.id: failure for inst, failure in staged.failures} if staged.failures else {}
         for inst, effect_request in staged.effects:
             inst.pending_effects.add(effect_request.effect_id)
             inst.effects_issued += 1
@@ -641,7 +694,7 @@ class Execution:
                 if all(d[0] != node for d in self.deferred):
                     self.deferred.append((node, lineage, payload))
                 continue
-            aid = self._enqueue_activation(node, lineage, payload)
+            aid = self._enqueue_activation(node, lineage, payload, spawned=spawn != 0)
             if record is not None:
                 record.activated.append(aid)
         for event in staged.publishes:
@@ -680,7 +733,23 @@ class Execution:
                     inst.node, inst.id, type(e).__name__, f"branch router failed: {e}", self.step
                 )
                 return out
-            targets = [chosen] if isinstance(chosen, str) else list(chosen or ())
+            if isinstance(chosen, str):
+                targets: Sequence[Any] = (chosen,)
+            elif isinstance(chosen, list | tuple):
+                targets = chosen
+            elif chosen is None:
+                targets = ()
+            else:  # not a key: refuse it (a set, say, has no deterministic order)
+                self.failure = ExecutionFailure(
+                    inst.node,
+                    inst.id,
+                    "BranchError",
+                    f"branch from {inst.node!r} (router {_name(branch.router)}) returned "
+                    f"{chosen!r:.80} ({type(chosen).__name__}); a router must return one of "
+                    f"its declared targets {list(branch.targets)}, a list of them, or None",
+                    self.step,
+                )
+                return out
             for t in targets:
                 if t not in branch.targets:
                     self.failure = ExecutionFailure(
@@ -800,10 +869,15 @@ class Execution:
 
     # --- helpers -----------------------------------------------------------------------------
 
-    def _enqueue_activation(self, node: str, lineage: tuple[int, ...], payload: Any) -> str:
+    def _enqueue_activation(
+        self, node: str, lineage: tuple[int, ...], payload: Any, *, spawned: bool = False
+    ) -> str:
         self._seq += 1
         aid = f"{node}:{self._seq}"
-        self.instances[aid] = Instance(aid, node, self._seq, lineage, payload)
+        inst = Instance(aid, node, self._seq, lineage, payload)
+        if spawned:
+            inst.spawned = True
+        self.instances[aid] = inst
         self.queue.append((aid, Activated(payload)))
         return aid
 
@@ -871,6 +945,12 @@ class Execution:
         if record is not None:
             record.failure = f"{node} ({aid}): {error_type}: {message}"
             self.trace.append(record)
+        # The log keeps the failure as observed, not as a computation to repeat: a failed
+        # superstep that `retry_failed` later commits failed because of something outside
+        # (a file, a flaky service), so a replay must reproduce the failure, not re-run it.
+        if self.input_log and self.input_log[-1] == ("superstep",):
+            logged = None if record is None else _record_copy(record)
+            self.input_log[-1] = ("superstep", self.failure, logged)
         outcome.delivered.clear()
         return outcome
 
@@ -907,6 +987,26 @@ def _copied(state: ExecutionState) -> ExecutionState:
     )
 
 
+def _name(fn: Any) -> str:
+    return str(getattr(fn, "__name__", None) or repr(fn))
+
+
+def _record_copy(record: TraceRecord) -> TraceRecord:
+    """A copy sharing no list with ``record`` (a later drop is noted in the trace's last
+    record, which must not change the logged copy)."""
+    return TraceRecord(
+        record.step,
+        list(record.delivered),
+        list(record.dispositions),
+        record.written,
+        list(record.activated),
+        list(record.effects),
+        list(record.timers),
+        list(record.dropped),
+        record.failure,
+    )
+
+
 def _instance_copy(i: Instance) -> Instance:
     return Instance(
         i.id,
@@ -921,17 +1021,20 @@ def _instance_copy(i: Instance) -> Instance:
         set(i.pending_effects),
         i.interrupt,
         i.suspended_at,
+        i.spawned,
     )
 
 
-def _canonical(inst: Instance) -> tuple[str, int]:
-    return (inst.node, inst.seq)
+def _canonical(inst: Instance) -> tuple[bool, str, int]:
+    # Spawned activations (fan-out items) keep the order they were spawned in, whatever
+    # their node; they follow the activations that edges and `Activate` started.
+    return (inst.spawned, "" if inst.spawned else inst.node, inst.seq)
 
 
-def _canonical_key(inst: Instance | None, fifo: int) -> tuple[str, int, int]:
+def _canonical_key(inst: Instance | None, fifo: int) -> tuple[bool, str, int, int]:
     if inst is None:
-        return ("", 0, fifo)
-    return (inst.node, inst.seq, fifo)
+        return (False, "", 0, fifo)
+    return (inst.spawned, "" if inst.spawned else inst.node, inst.seq, fifo)
 
 
 def _pairs(updates: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
@@ -945,6 +1048,8 @@ def _coalesce(
 ) -> list[tuple[str, tuple[int, ...], Any, int, str]]:
     """Merge `Activate`s of a coalescing node requested in one superstep into one activation
     in the requesters' common lineage (`Spawn`s never merge)."""
+    if len(pending) < 2:
+        return pending  # nothing to merge with
     out: list[tuple[str, tuple[int, ...], Any, int, str]] = []
     merged: dict[str, int] = {}
     for item in pending:

@@ -35,7 +35,8 @@ class Status(Enum):
 
 @dataclass(slots=True)
 class Instance:
-    """A live activation of a node. ``seq`` orders activations canonically; ``state`` is
+    """A live activation of a node. ``seq`` orders activations canonically (``spawned``:
+    started by a `Spawn`, ordered after the others in spawn order); ``state`` is
     ``"active"``, ``"suspended"`` (awaiting `Resumed`) or ``"retrying"`` (awaiting backoff)."""
 
     id: str
@@ -50,6 +51,7 @@ class Instance:
     pending_effects: set[str] = field(default_factory=set)
     interrupt: Any = None
     suspended_at: int = -1
+    spawned: bool = False
 
 
 @dataclass(slots=True)

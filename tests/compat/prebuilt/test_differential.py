@@ -25,13 +25,7 @@ SRC = HERE.parents[2] / "src"
 
 pytestmark = pytest.mark.skipif(_FOUND is None, reason=MISSING_REASON)
 
-COMMAND_NOT_TOOL_OUTPUT = (
-    "core: superstep_compat.types.Command does not subclass langchain-core's ToolOutputMixin, "
-    "so a tool returning a Command is turned into a ToolMessage with its repr"
-)
 CORE_GAPS = {
-    "send_cases": COMMAND_NOT_TOOL_OUTPUT
-    + "; and no config hook to read the state for a bare tool-call list sent with Send",
     "pydantic_state": "core: pydantic state input is validated before the reducers run, so "
     "('user', 'hi') message tuples are rejected",
     "async_cases_crashed": "core: ainvoke fails",

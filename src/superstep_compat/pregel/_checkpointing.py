@@ -1,0 +1,445 @@
+"""What a façade run writes to its saver: one LangGraph checkpoint per step, the step that did
+not finish (interrupted or failed), and the pending writes of the tasks that did finish in it;
+and what a run continuing from a checkpoint takes back from it.
+
+A step is atomic in LangGraph: when one of its tasks fails or interrupts, the tasks that
+finished keep their writes as pending writes of the step's checkpoint, and continuing the
+thread re-runs only the others. An interrupted step's finished tasks have already committed in
+the engine (a suspended activation does not hold back its siblings), so only a failed step's
+outcomes are saved with `save_writes`; continuing from that checkpoint hands each saved outcome
+back to its activation (ids are deterministic across `Execution.restore`) instead of running
+it. A checkpoint's tasks are keyed by activation id, so a task id names one activation.
+
+Durability "exit" keeps every checkpoint in memory and saves only the last one, when the run
+ends (completed, interrupted or failed), as LangGraph does.
+
+Never imports the host or the engine's persistence.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from superstep_compat._internal._constants import START
+from superstep_compat.checkpoint.base import (
+    BaseCheckpointSaver,
+    CheckpointRecord,
+    PendingWrite,
+    TaskRecord,
+    config_of,
+)
+from superstep_compat.pregel._task import RunContext, TaskOutcome, _now, task_uuid
+from superstep_compat.types import Interrupt, Send
+from superstep_core.node import Activated, EffectCompleted
+from superstep_core.runtime import Execution
+
+__all__ = [
+    "Checkpointing",
+    "new_checkpoint_id",
+    "node_of",
+    "pending_activations",
+    "pending_tasks",
+    "saved_outcome",
+    "task_id_for",
+    "task_records",
+]
+
+Event = tuple[tuple[str, ...], str, Any]
+"""(namespace, stream mode, data)."""
+
+BRANCH_PREFIX = "branch:to:"
+SEND_CHANNEL = "__pregel_tasks"
+NO_WRITES = "__no_writes__"
+ERROR_CHANNEL = "__error__"
+_CONTROL = (SEND_CHANNEL, NO_WRITES)
+
+
+def node_of(activation_id: str) -> str:
+    """The node of an activation id (``"<node>:<seq>"``)."""
+    return activation_id.rsplit(":", 1)[0]
+
+
+def task_id_for(checkpoint_id: str, key: str) -> str:
+    """The id of the task ``key`` (an activation id, or a node name for a task the engine has
+    not numbered yet) of checkpoint ``checkpoint_id``."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{checkpoint_id}/{key}"))
+
+
+def pending_activations(ex: Execution, order: Mapping[str, int]) -> list[tuple[str, str]]:
+    """(node, key) of every pending task, in ``add_node`` order as LangGraph lists them: an
+    activation queued or waiting (key: its activation id), or a deferred node (key: its
+    name). Two `Send` tasks to a node are two entries."""
+    found = [
+        (node_of(aid), aid) for aid, ev in ex.queue if isinstance(ev, Activated | EffectCompleted)
+    ]
+    if ex.deferred:
+        found.extend((node, node) for node, _, _ in ex.deferred)
+    found.extend([(i.node, i.id) for i in ex.instances.values() if i.state != "active"])
+    if len(found) > 1:
+        last = len(order)
+        found.sort(key=lambda p: (order.get(p[0], last), p[0]))
+    return found
+
+
+def pending_tasks(ex: Execution, order: Mapping[str, int]) -> tuple[str, ...]:
+    """A snapshot's ``next``: one node name per pending task."""
+    return tuple(name for name, _ in pending_activations(ex, order))
+
+
+def task_records(checkpoint_id: str, pending: Iterable[tuple[str, str]]) -> list[TaskRecord]:
+    """The `TaskRecord`s of a checkpoint's pending (node, key) tasks."""
+    return [
+        TaskRecord(task_id_for(checkpoint_id, key), name, ("__pregel_pull", name), key=key)
+        for name, key in pending
+    ]
+
+
+def find_task(record: CheckpointRecord, activation_id: str) -> TaskRecord | None:
+    """The task of ``record`` that activation ``activation_id`` runs, else (a task keyed by
+    its node's name) the first unfinished one of its node."""
+    for task in record.tasks:
+        if task.key == activation_id:
+            return task
+    name = node_of(activation_id)
+    for task in record.tasks:
+        if task.name == name and task.result is None and task.id not in record.finished:
+            return task
+    return None
+
+
+def outcome_writes(outcome: TaskOutcome) -> list[tuple[str, Any]]:
+    """A finished task's outcome as pending writes (LangGraph's channel names for control)."""
+    writes = list(outcome.writes)
+    writes.extend((BRANCH_PREFIX + goto, None) for goto in outcome.gotos)
+    writes.extend((SEND_CHANNEL, send) for send in outcome.sends)
+    return writes or [(NO_WRITES, None)]
+
+
+def saved_outcome(writes: Sequence[tuple[str, Any]]) -> TaskOutcome | None:
+    """The outcome saved as ``writes`` by `outcome_writes` (None: the task did not finish)."""
+    out = TaskOutcome(cached=True)
+    for channel, value in writes:
+        if channel.startswith(BRANCH_PREFIX):
+            out.gotos.append(channel[len(BRANCH_PREFIX) :])
+        elif channel == SEND_CHANNEL and isinstance(value, Send):
+            out.sends.append(value)
+        elif channel.startswith("__") and channel not in _CONTROL:
+            return None  # an error or interrupt: the task runs again
+        elif channel != NO_WRITES:
+            out.writes.append((channel, value))
+    out.update = dict(out.writes) if out.writes else None
+    return out
+
+
+class Checkpointing:
+    """The checkpoint-writing half of `GraphRun` (which provides these attributes)."""
+
+    saver: BaseCheckpointSaver | None
+    thread_id: str | None
+    ns: str
+    step: int
+    record: CheckpointRecord | None
+    config: dict[str, Any]
+    modes: frozenset[str]
+    interrupts: list[Interrupt[Any]]
+    durable: bool
+    graph: Any
+    failed_results: list[tuple[str, TaskOutcome]]
+    # the last record the saver holds (with durability "exit", records after it are in memory)
+    last_saved: CheckpointRecord | None
+    saved: dict[str, TaskOutcome] | None
+    _cached: list[tuple[str, Any]]
+    _held: bool
+    _command_input: bool
+    _last_values: dict[str, Any] | None
+
+    def _values(self, ex: Execution) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _run_context(self) -> RunContext:
+        raise NotImplementedError
+
+    def _emit_transient(self, mode: str, data: Any, ns: tuple[str, ...] = ()) -> None:
+        raise NotImplementedError
+
+    # --- saving ------------------------------------------------------------------------------
+
+    def _save(self, record: CheckpointRecord) -> None:
+        """Save ``record``; with durability "exit" its parent is the last record saved."""
+        assert self.saver is not None
+        if not self.durable and record is not self.last_saved:
+            last = self.last_saved
+            record.parent_id = None if last is None else last.checkpoint_id
+        self.saver.save(record)
+        self.last_saved = record
+
+    def _save_final(self) -> None:
+        """With durability "exit": save the run's last checkpoint (once)."""
+        record = self.record
+        if self.saver is not None and record is not None and record is not self.last_saved:
+            self._save(record)
+
+    def _checkpoint(
+        self,
+        ex: Execution,
+        source: str,
+        *,
+        next_: tuple[str, ...],
+        values: dict[str, Any],
+        ran: Sequence[tuple[str, TaskOutcome]] = (),
+        keys: Sequence[str] | None = None,
+    ) -> list[Event]:
+        """Save a checkpoint (when the run has a saver) and return its stream events.
+        ``keys``: the key of each task in ``next_`` (activation ids; default: node names)."""
+        if source in ("input", "fork"):
+            self.step += 1
+        if self.saver is None or self.thread_id is None:
+            return []
+        parent = self.record
+        ran_names = {node_of(aid) for aid, _ in ran}
+        if parent is not None and (ran or parent.finished):
+            for aid, result in ran:
+                task = find_task(parent, aid)
+                if task is not None:
+                    task.result = result.update
+            if parent.finished:  # the tasks that finished before the step did ran in it too
+                ran_names.update(t.name for t in parent.tasks if t.id in parent.finished)
+            if self.durable or parent is self.last_saved:
+                self.saver.save(parent)
+        checkpoint_id = new_checkpoint_id()
+        metadata = {
+            k: v
+            for k, v in (self.config.get("metadata") or {}).items()
+            if not str(k).startswith("langgraph_")
+        }
+        metadata.update(source=source, step=self.step, parents={})
+        record = CheckpointRecord(
+            thread_id=self.thread_id,
+            checkpoint_ns=self.ns,
+            checkpoint_id=checkpoint_id,
+            parent_id=None if parent is None else parent.checkpoint_id,
+            step=self.step,
+            source=source,
+            values=dict(values),
+            next=next_,
+            tasks=task_records(checkpoint_id, zip(next_, next_ if keys is None else keys)),
+            metadata=metadata,
+            created_at=datetime.now(UTC).isoformat(),
+            engine=ex.snapshot(),
+            ran=tuple(sorted(ran_names)),
+        )
+        if self.durable:
+            self._save(record)
+        self.record = record
+        last = self.last_saved
+        parent_id = (
+            record.parent_id if self.durable else None if last is None else last.checkpoint_id
+        )
+        return self._checkpoint_events(record, parent_id)
+
+    def _checkpoint_events(self, record: CheckpointRecord, parent_id: str | None) -> list[Event]:
+        if "checkpoints" not in self.modes and "debug" not in self.modes:
+            return []
+        payload = {
+            "config": config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id),
+            "parent_config": None
+            if parent_id is None
+            else config_of(record.thread_id, record.checkpoint_ns, parent_id),
+            "values": dict(record.values),
+            "metadata": dict(record.metadata),
+            "next": list(record.next),
+            "tasks": [
+                {"id": t.id, "name": t.name, "interrupts": tuple(t.interrupts), "state": None}
+                for t in record.tasks
+            ],
+        }
+        out: list[Event] = []
+        if "checkpoints" in self.modes:
+            out.append(((), "checkpoints", payload))
+        if "debug" in self.modes:
+            debug = {
+                "step": record.step,
+                "timestamp": record.created_at,
+                "type": "checkpoint",
+                "payload": payload,
+            }
+            out.append(((), "debug", debug))
+        return out
+
+    # --- continuing from a checkpoint ---------------------------------------------------------
+
+    def _continue(
+        self, ex: Execution, record: CheckpointRecord, forked: list[Event] | None
+    ) -> list[Event]:
+        """A run that continues the thread from ``record``: it first shows the state it
+        starts from (``values``, then the checkpoint), as LangGraph does; a top-level
+        `Command` without ``resume`` shows it once applied (see `_apply_command`)."""
+        self._last_values = dict(record.values)
+        self._held = bool(ex.interrupts)
+        # time travel runs the step's finished tasks again; continuing hands their work back
+        if forked is None and record.finished:
+            self.saved = self._load_finished(ex, record) or None
+            served = {task_id_for(record.checkpoint_id, aid) for aid in self.saved or ()}
+            self._cached = [
+                (t.name, t.result)
+                for t in record.tasks
+                if t.id in record.finished and t.id not in served and t.name != START
+            ]
+        if self._command_input:
+            return forked or []
+        events: list[Event] = []
+        if "values" in self.modes:
+            events.append(((), "values", dict(record.values)))
+        if forked is not None:
+            events.extend(forked)
+        else:
+            events.extend(self._checkpoint_events(record, record.parent_id))
+        return events
+
+    def take_saved(
+        self, name: str, activation_id: str, values: Any, arg: Any
+    ) -> TaskOutcome | None:
+        """The saved outcome of activation ``activation_id`` (a task that finished in a step
+        that then failed), announced as a task start as LangGraph does; None: run it."""
+        saved = self.saved
+        outcome = None if saved is None else saved.pop(activation_id, None)
+        if outcome is None or ("tasks" not in self.modes and "debug" not in self.modes):
+            return outcome
+        ctx = self._run_context()
+        node = self.graph.spec.nodes.get(name)
+        state = arg
+        if state is None and node is not None:
+            state = self.graph.runner.read(node.input_schema, values, ctx)
+        start = {
+            "id": task_uuid(ctx, activation_id),
+            "name": name,
+            "input": state,
+            "triggers": (f"branch:to:{name}",),
+        }
+        if "tasks" in self.modes:
+            self._emit_transient("tasks", start)
+        if "debug" in self.modes:
+            self._emit_transient(
+                "debug", {"step": ctx.step, "timestamp": _now(), "type": "task", "payload": start}
+            )
+        return outcome
+
+    # --- a step that did not finish ------------------------------------------------------------
+
+    def _record_interrupts(
+        self,
+        ex: Execution,
+        interrupted: Sequence[tuple[str, TaskOutcome]],
+        finished: Sequence[tuple[str, TaskOutcome]] = (),
+    ) -> None:
+        """The step stopped on interrupts: note them, and the tasks that finished (their
+        writes are committed in the engine, so the live view of the step shows them)."""
+        record = self.record
+        if self.saver is None or record is None:
+            return
+        for aid, result in interrupted:
+            task = find_task(record, aid)
+            if task is not None:
+                task.interrupts = tuple(result.interrupts)
+                task.state_ns = result.subgraph_ns
+        if finished:
+            done = list(record.finished)
+            for aid, result in finished:
+                task = find_task(record, aid)
+                if task is not None:
+                    task.result = result.update
+                    done.append(task.id)
+            record.finished = tuple(done)
+            record.current_values = self._values(ex)
+        record.interrupts = tuple(self.interrupts)
+        record.engine = ex.snapshot()
+        self._save(record)
+
+    def _record_failure(self, ex: Execution, error: BaseException | None) -> None:
+        """The step failed: the failed task keeps its error; when it is a task's own failure,
+        the tasks that finished beside it keep their outcomes as pending writes, so that
+        continuing the thread re-runs only the failed task. The engine state stays the one
+        from before the step (which did not commit)."""
+        record = self.record
+        if self.saver is None or record is None or error is None:
+            return
+        failure = ex.failure
+        failed_aid = failure.activation_id if failure is not None else ""
+        own = any(aid == failed_aid and r.error is not None for aid, r in self.failed_results)
+        keep = own and self.saver.keeps_writes
+        if own:
+            task = find_task(record, failed_aid)
+            if task is not None:
+                task.error = repr(error)
+        else:
+            failed = node_of(failed_aid)
+            for task in record.tasks:
+                if task.name == failed:
+                    task.error = repr(error)
+        if keep:
+            self._keep_finished(ex, record, failed_aid, error)
+        self._save(record)
+
+    def _keep_finished(
+        self, ex: Execution, record: CheckpointRecord, failed_aid: str, error: BaseException
+    ) -> None:
+        assert self.saver is not None and self.thread_id is not None
+        saver, thread, ns, cid = self.saver, self.thread_id, self.ns, record.checkpoint_id
+        done = list(record.finished)
+        writes: list[tuple[str, Any]] = []
+        for aid, result in self.failed_results:
+            task = find_task(record, aid)
+            if task is None:
+                continue
+            if aid == failed_aid:
+                saver.save_writes(thread, ns, cid, task.id, [(ERROR_CHANNEL, repr(error))])
+            elif result.error is None and not result.interrupts and not result.skip_edges:
+                saver.save_writes(thread, ns, cid, task.id, outcome_writes(result))
+                task.result = result.update
+                done.append(task.id)
+                writes.extend(result.writes)
+        if len(done) > len(record.finished):
+            record.finished = tuple(done)
+            local = self.graph.runner.local_state(ex.values, writes)
+            record.current_values = {k: local[k] for k in self.graph.state_channels if k in local}
+
+    def _load_finished(self, ex: Execution, record: CheckpointRecord) -> dict[str, TaskOutcome]:
+        """The saved outcomes of ``record``'s finished tasks, by the activation that runs
+        each when the step runs again."""
+        saver = self.saver
+        if saver is None or not record.finished or not saver.keeps_writes:
+            return {}
+        by_task: dict[str, list[tuple[str, Any]]] = {}
+        pending: list[PendingWrite] = saver.load_writes(
+            record.thread_id, record.checkpoint_ns, record.checkpoint_id
+        )
+        for task_id, channel, value in pending:
+            by_task.setdefault(task_id, []).append((channel, value))
+        out: dict[str, TaskOutcome] = {}
+        for aid, ev in ex.queue:
+            if not isinstance(ev, Activated):
+                continue
+            saved = by_task.get(task_id_for(record.checkpoint_id, aid))
+            outcome = None if saved is None else saved_outcome(saved)
+            if outcome is not None:
+                out[aid] = outcome
+        return out
+
+
+_id_lock = threading.Lock()
+_last_id = [0]
+
+
+def new_checkpoint_id() -> str:
+    """A uuid-shaped, time-ordered id: later calls sort after earlier ones."""
+    with _id_lock:
+        now = max(time.time_ns() // 1000, _last_id[0] + 1)
+        _last_id[0] = now
+    t = f"{now:015x}"  # 15 hex digits of microseconds, all kept: ids sort by time
+    r = uuid.uuid4().hex
+    return f"{t[:8]}-{t[8:12]}-6{t[12:15]}-8{r[:3]}-{r[3:15]}"
