@@ -4,10 +4,12 @@ import operator
 from typing import Annotated, Any, Literal, TypedDict
 
 import pytest
+from langchain_core.runnables import RunnableConfig
 
 from superstep_compat.constants import END, START
 from superstep_compat.graph import MessageGraph, StateGraph
 from superstep_compat.graph._draw import draw_graph
+from superstep_compat.store.base import BaseStore
 from superstep_compat.types import Command, RetryPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
 
@@ -53,10 +55,19 @@ def test_command_return_hint_gives_ends() -> None:
 
 
 def test_injectable_params_detected() -> None:
-    def node(state: S, config: Any, *, store: Any) -> None:
+    def node(state: S, config: RunnableConfig, *, store: BaseStore, writer: Any = None) -> None:
         return None
 
     assert graph().add_node(node).nodes["node"].accepts == {"config", "store"}
+
+
+def test_a_config_parameter_of_another_type_is_not_injected_and_warns() -> None:
+    def node(state: S, config: dict[str, Any]) -> None:
+        return None
+
+    with pytest.warns(UserWarning, match="'config' parameter should be typed as 'RunnableConfig'"):
+        accepts = graph().add_node(node).nodes["node"].accepts
+    assert accepts == frozenset()
 
 
 def test_list_source_is_a_waiting_edge() -> None:

@@ -138,7 +138,7 @@ class EntrypointRunner(TaskRunner):
             cache=self.cache,
             journal=journal,
         )
-        config = self._task_config(node, run, task_id)
+        config = self._task_config(node, run, task_id, resume)
         var_child_runnable_config.set(config)  # type: ignore[arg-type]
         task_context_var.set(root)
         _current_run.set((run, config))

@@ -6,10 +6,12 @@ types), so the engine's compiler reads it without knowing the builder.
 
 from __future__ import annotations
 
+import functools
 import inspect
+import warnings
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Optional
 
 from superstep_compat.channels.base import BaseChannel
 from superstep_compat.graph._schema import SchemaInfo
@@ -32,7 +34,14 @@ def _unwrap_callable(action: Any) -> Any:
 
 
 def injectable_params(action: Any) -> frozenset[str]:
-    """Names of `INJECTABLE` parameters ``action`` declares (empty for Runnables)."""
+    """Names of `INJECTABLE` parameters ``action`` declares (empty for Runnables).
+
+    As in LangGraph, a parameter is filled in only when its annotation allows it: ``config``
+    unannotated or `RunnableConfig` (optionally ``Optional[...]``; any other annotation is
+    not injected, with LangGraph's warning), ``writer`` unannotated or `StreamWriter`,
+    ``store`` unannotated or `BaseStore` (or ``Optional[BaseStore]``), ``runtime`` and
+    ``previous`` whatever their annotation. String annotations count by their text.
+    """
     target = _unwrap_callable(action)
     if not callable(target) or hasattr(action, "invoke"):
         return frozenset()
@@ -40,13 +49,55 @@ def injectable_params(action: Any) -> frozenset[str]:
         params = inspect.signature(target).parameters
     except (TypeError, ValueError):
         return frozenset()
-    names = list(params)
     # The first positional parameter is the state, whatever it is called.
     first = next(
         (p.name for p in params.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)),
         None,
     )
-    return frozenset(n for n in names if n in INJECTABLE and n != first)
+    allowed = _allowed_annotations()
+    accepted: set[str] = set()
+    for name, param in params.items():
+        if name not in INJECTABLE or name == first:
+            continue
+        kinds = allowed.get(name)
+        if kinds is not None and param.annotation not in kinds:
+            if name == "config":
+                warnings.warn(
+                    "The 'config' parameter should be typed as 'RunnableConfig' or "
+                    f"'RunnableConfig | None', not '{param.annotation}'. ",
+                    UserWarning,
+                    stacklevel=3,
+                )
+            continue
+        accepted.add(name)
+    return frozenset(accepted)
+
+
+@functools.cache
+def _allowed_annotations() -> dict[str, tuple[Any, ...]]:
+    from langchain_core.runnables import RunnableConfig
+
+    from superstep_compat.store.base import BaseStore
+    from superstep_compat.types import StreamWriter
+
+    empty = inspect.Parameter.empty
+    return {
+        "config": (
+            empty,
+            RunnableConfig,
+            "RunnableConfig",
+            Optional[RunnableConfig],  # noqa: UP045 - the annotation users write
+            "Optional[RunnableConfig]",
+        ),
+        "writer": (empty, StreamWriter, "StreamWriter"),
+        "store": (
+            empty,
+            BaseStore,
+            "BaseStore",
+            Optional[BaseStore],  # noqa: UP045
+            "Optional[BaseStore]",
+        ),
+    }
 
 
 def is_async(action: Any) -> bool:

@@ -25,6 +25,7 @@ from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.types import GraphOutput, Interrupt
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
+from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
 __all__ = ["CompiledStateGraph", "compile_state_graph"]
@@ -154,9 +155,19 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         subgraphs: bool = False,
         debug: bool | None = None,
         version: str = "v1",
+        multiplexer: StreamMultiplexer | None = None,
         **kwargs: Any,
     ) -> Iterator[Any]:
-        """Yield chunks (LangGraph's shapes: see the spec's stream-mode table)."""
+        """Yield chunks (LangGraph's shapes: see the spec's stream-mode table).
+
+        ``multiplexer`` (a Superstep extension): a `StreamMultiplexer` that receives every
+        event of the run in the requested ``stream_mode``s, subgraph events included,
+        sequence-numbered, so the run can be watched from elsewhere too: other subscribers
+        project it onto modes of their own, and a consumer that reconnects re-reads it with
+        ``read_from(after_seq)``. This call's own chunks are the same projection (read in
+        lockstep with the run, so never buffered or dropped). The multiplexer is terminated
+        when the run ends, with the run's exception if it raised.
+        """
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
 
         def chunks(cfg: dict[str, Any]) -> Iterator[Any]:
@@ -171,9 +182,21 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 subgraphs=subgraphs,
                 durability=durability,
             )
-            for ns, mode, data in run.events():
-                if mode in modes and (subgraphs or not ns):
-                    yield _shape(ns, mode, data, single, subgraphs, version)
+            if multiplexer is None:
+                for ns, mode, data in run.events():
+                    if mode in modes and (subgraphs or not ns):
+                        yield _shape(ns, mode, data, single, subgraphs, version)
+                return
+            try:
+                for event in run.events():
+                    multiplexer.push_event(event)
+                    ns, mode, data = event
+                    if mode in modes and (subgraphs or not ns):
+                        yield _shape(ns, mode, data, single, subgraphs, version)
+            except BaseException as e:
+                multiplexer.terminate(None if isinstance(e, GeneratorExit) else e)
+                raise
+            multiplexer.terminate()
 
         yield from traced(self.name or "LangGraph", self._config(config), input, chunks)
 
@@ -192,8 +215,10 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         subgraphs: bool = False,
         debug: bool | None = None,
         version: str = "v1",
+        multiplexer: StreamMultiplexer | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
+        """`stream` on asyncio (same chunks, same ``multiplexer`` extension)."""
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
 
         async def chunks(cfg: dict[str, Any]) -> AsyncIterator[Any]:
@@ -208,9 +233,21 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 subgraphs=subgraphs,
                 durability=durability,
             )
-            async for ns, mode, data in run.aevents():
-                if mode in modes and (subgraphs or not ns):
-                    yield _shape(ns, mode, data, single, subgraphs, version)
+            if multiplexer is None:
+                async for ns, mode, data in run.aevents():
+                    if mode in modes and (subgraphs or not ns):
+                        yield _shape(ns, mode, data, single, subgraphs, version)
+                return
+            try:
+                async for event in run.aevents():
+                    multiplexer.push_event(event)
+                    ns, mode, data = event
+                    if mode in modes and (subgraphs or not ns):
+                        yield _shape(ns, mode, data, single, subgraphs, version)
+            except BaseException as e:
+                multiplexer.terminate(None if isinstance(e, GeneratorExit) else e)
+                raise
+            multiplexer.terminate()
 
         async for chunk in atraced(self.name or "LangGraph", self._config(config), input, chunks):
             yield chunk
@@ -236,7 +273,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
             self,
             input,
             self._config(config),
-            modes=["values", "updates"] if stream_mode == "values" else _modes(stream_mode)[0],
+            modes=() if stream_mode == "values" else _modes(stream_mode)[0],
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,
@@ -272,7 +309,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
             self,
             input,
             self._config(config),
-            modes=["values", "updates"] if stream_mode == "values" else _modes(stream_mode)[0],
+            modes=() if stream_mode == "values" else _modes(stream_mode)[0],
             context=context,
             interrupt_before=interrupt_before,
             interrupt_after=interrupt_after,

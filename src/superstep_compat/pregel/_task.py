@@ -16,8 +16,7 @@ import inspect
 import logging
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import copy_context
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -195,9 +194,13 @@ class TaskRunner:
         assert isinstance(result, TaskOutcome)
         return result
 
-    def _task_config(self, node: NodeSpec, run: RunContext, task_id: str) -> dict[str, Any]:
+    def _task_config(
+        self, node: NodeSpec, run: RunContext, task_id: str, resume: Sequence[Any]
+    ) -> dict[str, Any]:
+        """The config a task runs with: LangGraph's task metadata, its namespace (the path
+        from the root graph: "sub:<task>|inner:<task>"), and the link any compiled graph
+        invoked while it runs takes as its parent (see `ChildLink`)."""
         config = dict(run.config)
-        # The task's namespace is the path from the root graph: "sub:<task>|inner:<task>".
         ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_id}")
         push = run.push
         metadata = dict(config.get("metadata") or {})
@@ -209,27 +212,16 @@ class TaskRunner:
             langgraph_checkpoint_ns=ns,
         )
         configurable = dict(config.get("configurable") or {})
-        configurable["checkpoint_ns"] = ns
         if "thread_id" not in metadata and (thread := configurable.get("thread_id")):
             metadata["thread_id"] = thread  # LangGraph propagates the thread to run metadata
+        configurable["checkpoint_ns"] = ns
+        configurable.pop("checkpoint_id", None)
+        configurable[CHILD_KEY] = ChildLink(
+            run.saver, list(resume), run.emit, run.stream_modes, run.subgraphs, ns
+        )
         config["metadata"] = metadata
         config["configurable"] = configurable
         return config
-
-    def _link_children(
-        self,
-        config: dict[str, Any],
-        node: NodeSpec,
-        run: RunContext,
-        task_id: str,
-        resume: Sequence[Any],
-        hook: _TaskContext,
-    ) -> dict[str, Any]:
-        """Any compiled graph invoked while this task runs (as the node itself, or called
-        from the node's function) is a child: its own namespace, the parent's saver, the
-        answers to its pending interrupt, and the parent's stream (as in LangGraph)."""
-        hook.subgraph_ns = config["configurable"]["checkpoint_ns"]
-        return _child_config(config, hook.subgraph_ns, run, resume)
 
     def _run_node(
         self,
@@ -243,9 +235,7 @@ class TaskRunner:
         in_loop: bool,
         memo: dict[str, Any] | None = None,
     ) -> Any:
-        from superstep_compat.runtime import Runtime
-
-        config = self._task_config(node, run, task_id)
+        config = self._task_config(node, run, task_id, resume)
         try:
             state = arg if arg is not None else self.read(node.input_schema, values, run)
         except Exception as e:
@@ -294,6 +284,8 @@ class TaskRunner:
             if "previous" in node.accepts:
                 kwargs["previous"] = run.previous
             if "runtime" in node.accepts:
+                from superstep_compat.runtime import Runtime
+
                 kwargs["runtime"] = Runtime(
                     context=run.context,
                     store=run.store,
@@ -302,32 +294,37 @@ class TaskRunner:
                 )
         hook = _TaskContext(resume, f"{node.name}:{task_id}", run, node.name)
         hook.memo = dict(memo or {})
+        hook.subgraph_ns = config["configurable"]["checkpoint_ns"]
         handler = None
         if run.emit is not None and "messages" in run.stream_modes:
             handler = MessagesHandler(run.emit, config, run.subgraphs)
             handler.see(arg if arg is not None else values)
             config = attach(config, handler)
-        config = self._link_children(config, node, run, task_id, resume, hook)
+            if "config" in kwargs:
+                kwargs["config"] = config
         hook.handler = handler
         hook.cache_key = cache_key
-        with _bound(hook, run, config):
-            action = node.action
-            try:
-                if hasattr(action, "invoke") and not inspect.isfunction(action):
-                    if in_loop and hasattr(action, "ainvoke"):
-                        pending = action.ainvoke(state, config)
-                        return self._finish_async(pending, node, values, run, hook, config)
-                    result = action.invoke(state, config)
-                elif node.is_async:
-                    if not in_loop:
-                        raise no_sync_function(node.name)
-                    coro = action(state, **kwargs)
-                    return self._finish_async(coro, node, values, run, hook, config)
-                else:
-                    result = action(state, **kwargs)
-            except BaseException as e:
-                return self._conclude(node, values, run, hook, error=e)
+        action = node.action
+        tokens = _bind(hook, run, config)
+        try:
+            if _is_runnable(action):
+                if in_loop and hasattr(action, "ainvoke"):
+                    pending = action.ainvoke(state, config)
+                    return self._finish_async(pending, node, values, run, hook, config)
+                result = action.invoke(state, config)
+            elif node.is_async:
+                if not in_loop:
+                    raise no_sync_function(node.name)
+                coro = action(state, **kwargs)
+                return self._finish_async(coro, node, values, run, hook, config)
+            else:
+                result = action(state, **kwargs)
+        except BaseException as e:
+            return self._conclude(node, values, run, hook, error=e)
+        else:
             return self._conclude(node, values, run, hook, result=result)
+        finally:
+            _unbind(tokens)
 
     async def _finish_async(
         self,
@@ -339,12 +336,15 @@ class TaskRunner:
         config: dict[str, Any] | None = None,
     ) -> TaskOutcome:
         # The coroutine's body runs here, not in _run_node: bind the task's context again.
-        with _bound(hook, run, config):
-            try:
-                result = await pending
-            except BaseException as e:
-                return self._conclude(node, values, run, hook, error=e)
+        tokens = _bind(hook, run, config)
+        try:
+            result = await pending
+        except BaseException as e:
+            return self._conclude(node, values, run, hook, error=e)
+        else:
             return self._conclude(node, values, run, hook, result=result)
+        finally:
+            _unbind(tokens)
 
     def _conclude(
         self,
@@ -543,18 +543,38 @@ class ChildLink:
     ns: str
 
 
-@contextmanager
-def _bound(hook: _TaskContext, run: RunContext, config: Any) -> Iterator[None]:
-    """Bind the task's context variables (config, interrupt hook, run) for a call."""
-    token_cfg = var_child_runnable_config.set(config)
-    token_task = task_context_var.set(hook)
-    token_run = _current_run.set((run, config))
-    try:
-        yield
-    finally:
-        _current_run.reset(token_run)
-        task_context_var.reset(token_task)
-        var_child_runnable_config.reset(token_cfg)
+_Tokens = tuple[Any, Any, Any]
+
+
+def _bind(hook: _TaskContext, run: RunContext, config: Any) -> _Tokens:
+    """Bind the task's context variables (config, interrupt hook, run) for a call; undo with
+    `_unbind` (plain calls, not a context manager: this runs once per task)."""
+    return (
+        var_child_runnable_config.set(config),
+        task_context_var.set(hook),
+        _current_run.set((run, config)),
+    )
+
+
+def _unbind(tokens: _Tokens) -> None:
+    token_cfg, token_task, token_run = tokens
+    _current_run.reset(token_run)
+    task_context_var.reset(token_task)
+    var_child_runnable_config.reset(token_cfg)
+
+
+def _is_runnable(action: Any) -> bool:
+    """A langchain Runnable (or anything with ``invoke``) rather than a plain function,
+    remembered per type: the check runs once per task."""
+    kind = type(action)
+    known = _RUNNABLE_TYPES.get(kind)
+    if known is None:
+        known = hasattr(action, "invoke") and not inspect.isfunction(action)
+        _RUNNABLE_TYPES[kind] = known
+    return known
+
+
+_RUNNABLE_TYPES: dict[type, bool] = {}
 
 
 CACHE_NS = "__superstep_cache"

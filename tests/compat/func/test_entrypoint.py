@@ -3,10 +3,12 @@
 from typing import Any
 
 import pytest
+from langchain_core.runnables import RunnableConfig
 
 from superstep_compat.checkpoint.memory import InMemorySaver
 from superstep_compat.errors import EmptyInputError
 from superstep_compat.func import entrypoint, task
+from superstep_compat.store.base import BaseStore
 from superstep_compat.types import StreamWriter
 
 
@@ -179,7 +181,7 @@ def test_injected_config_store_and_runtime_are_filled_in() -> None:
     store = object()
 
     @entrypoint(store=store)  # type: ignore[arg-type]
-    def wf(n: int, *, config: Any, store: Any, runtime: Any) -> Any:
+    def wf(n: int, *, config: RunnableConfig, store: BaseStore, runtime: Any) -> Any:
         return ("thread_id" in config["configurable"], store, runtime.store)
 
     assert wf.invoke(1) == (False, store, store)
