@@ -117,6 +117,12 @@ class BaseCheckpointSaver:
         """Insert ``record``, or replace the record with the same id."""
         raise NotImplementedError
 
+    def save_many(self, records: Sequence[CheckpointRecord]) -> None:
+        """`save` each of ``records`` in order; a store with transactions saves them in one
+        (a step updates its parent's task results and adds its own checkpoint at once)."""
+        for record in records:
+            self.save(record)
+
     def load(self, thread_id: str, ns: str, checkpoint_id: str | None) -> CheckpointRecord | None:
         """The record with ``checkpoint_id``, or the thread's latest when ``None``."""
         raise NotImplementedError

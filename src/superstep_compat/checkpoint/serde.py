@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
-from typing import Any
+from dataclasses import fields
+from typing import Any, TypeVar
 
 from superstep_compat._internal._policies import CachePolicy, TimeoutPolicy
 from superstep_compat.checkpoint.base import CheckpointRecord, TaskRecord, write_index
@@ -162,6 +162,23 @@ class EncodedRecord:
         self.blobs = blobs
 
 
+_T = TypeVar("_T")
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _shallow_copy(obj: _T, **changes: Any) -> _T:
+    """``obj`` with ``changes``, fields copied by reference. `dataclasses.replace` would run
+    ``__init__`` through `fields()` on every save, which costs more than the copy."""
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    copy = cls.__new__(cls)
+    for name in names:
+        object.__setattr__(copy, name, changes[name] if name in changes else getattr(obj, name))
+    return copy
+
+
 def encode_record(record: CheckpointRecord, codec: Codec) -> EncodedRecord:
     """Split ``record`` into a header and its channel-value blobs. Raises
     `UnsupportedTypeError` naming the channel when a value cannot be written."""
@@ -185,8 +202,8 @@ def encode_record(record: CheckpointRecord, codec: Codec) -> EncodedRecord:
     engine_refs: dict[str, str] | None = None
     if engine is not None:
         engine_refs = refs(engine.values)
-        engine = replace(engine, values={})
-    header = replace(record, values={}, engine=engine, tasks=list(record.tasks))
+        engine = _shallow_copy(engine, values={})
+    header = _shallow_copy(record, values={}, engine=engine, tasks=list(record.tasks))
     where = f"checkpoint {record.checkpoint_id}"
     return EncodedRecord(codec.dumps([header, value_refs, engine_refs], where), blobs)
 

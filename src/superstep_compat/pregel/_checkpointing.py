@@ -169,13 +169,17 @@ class Checkpointing:
 
     # --- saving ------------------------------------------------------------------------------
 
-    def _save(self, record: CheckpointRecord) -> None:
-        """Save ``record``; with durability "exit" its parent is the last record saved."""
+    def _save(self, record: CheckpointRecord, parent: CheckpointRecord | None = None) -> None:
+        """Save ``record`` (after ``parent``, whose task results changed, in one go); with
+        durability "exit" its parent is the last record saved."""
         assert self.saver is not None
         if not self.durable and record is not self.last_saved:
             last = self.last_saved
             record.parent_id = None if last is None else last.checkpoint_id
-        self.saver.save(record)
+        if parent is None:
+            self.saver.save(record)
+        else:
+            self.saver.save_many((parent, record))
         self.last_saved = record
 
     def _save_final(self) -> None:
@@ -201,6 +205,7 @@ class Checkpointing:
         if self.saver is None or self.thread_id is None:
             return []
         parent = self.record
+        updated: CheckpointRecord | None = None
         ran_names = {node_of(aid) for aid, _ in ran}
         if parent is not None and (ran or parent.finished):
             for aid, result in ran:
@@ -210,7 +215,7 @@ class Checkpointing:
             if parent.finished:  # the tasks that finished before the step did ran in it too
                 ran_names.update(t.name for t in parent.tasks if t.id in parent.finished)
             if self.durable or parent is self.last_saved:
-                self.saver.save(parent)
+                updated = parent  # saved with the new record below, in one transaction
         checkpoint_id = new_checkpoint_id()
         metadata = {
             k: v
@@ -234,7 +239,9 @@ class Checkpointing:
             ran=tuple(sorted(ran_names)),
         )
         if self.durable:
-            self._save(record)
+            self._save(record, updated)
+        elif updated is not None:
+            self.saver.save(updated)
         self.record = record
         last = self.last_saved
         parent_id = (

@@ -189,9 +189,11 @@ class Codec:
 
     def _lower_list(self, items: Any, indexed: bool = True) -> list[Any]:
         out: list[Any] = []
+        append = out.append
+        lower = self._lower
         try:
             for item in items:
-                out.append(self._lower(item))
+                append(lower(item))
         except _Refused as refused:
             if indexed:
                 refused.segments.append(f"[{len(out)}]")
@@ -199,16 +201,19 @@ class Codec:
         return out
 
     def _lower_dict(self, d: dict[Any, Any], fields: bool) -> Any:
-        if all(type(k) is str for k in d):
-            out: dict[str, Any] = {}
-            key = ""
-            try:
-                for key, item in d.items():
-                    out[key] = self._lower(item)
-            except _Refused as refused:
-                refused.segments.append(f".{key}" if fields else f"[{key!r}]")
-                raise
-            return out
+        out: dict[str, Any] = {}
+        lower = self._lower
+        key: Any = ""
+        try:
+            for key, item in d.items():
+                if type(key) is not str:
+                    break  # not a plain-str-keyed map: written as an ext below
+                out[key] = lower(item)
+            else:
+                return out
+        except _Refused as refused:
+            refused.segments.append(f".{key}" if fields else f"[{key!r}]")
+            raise
         flat: list[Any] = []
         for k, item in d.items():
             try:

@@ -178,13 +178,19 @@ class PostgresRecords(BaseCheckpointSaver):
     def save(self, record: CheckpointRecord) -> None:
         """Insert ``record``, or replace the stored record with the same id (one
         transaction)."""
-        encoded = encode_record(record, self.codec)
-        key = (record.thread_id, record.checkpoint_ns)
+        self.save_many((record,))
+
+    def save_many(self, records: Sequence[CheckpointRecord]) -> None:
+        """`save` each of ``records``, all in one transaction."""
+        encoded = [(record, encode_record(record, self.codec)) for record in records]
 
         def write(cur: Cursor) -> None:
-            if encoded.blobs:
-                cur.executemany(self._q_blob, [(*key, d, v) for d, v in encoded.blobs.items()])
-            cur.execute(self._q_put, (*key, record.checkpoint_id, record.parent_id, encoded.header))
+            for record, data in encoded:
+                key = (record.thread_id, record.checkpoint_ns)
+                if data.blobs:
+                    cur.executemany(self._q_blob, [(*key, d, v) for d, v in data.blobs.items()])
+                row = (*key, record.checkpoint_id, record.parent_id, data.header)
+                cur.execute(self._q_put, row)
 
         self._run(write)
 

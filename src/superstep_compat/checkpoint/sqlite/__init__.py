@@ -154,14 +154,20 @@ class SqliteRecords(BaseCheckpointSaver):
     def save(self, record: CheckpointRecord) -> None:
         """Insert ``record``, or replace the stored record with the same id (one
         transaction: its new channel values, then the record)."""
-        encoded = encode_record(record, self.codec)
+        self.save_many((record,))
+
+    def save_many(self, records: Sequence[CheckpointRecord]) -> None:
+        """`save` each of ``records``, all in one transaction."""
+        encoded = [(record, encode_record(record, self.codec)) for record in records]
         if not self.is_setup:
             self._setup()
-        key = (record.thread_id, record.checkpoint_ns)
 
         def write(cur: sqlite3.Cursor) -> None:
-            cur.executemany(_PUT_BLOB, [(*key, d, v) for d, v in encoded.blobs.items()])
-            cur.execute(_PUT_RECORD, (*key, record.checkpoint_id, record.parent_id, encoded.header))
+            for record, data in encoded:
+                key = (record.thread_id, record.checkpoint_ns)
+                cur.executemany(_PUT_BLOB, [(*key, d, v) for d, v in data.blobs.items()])
+                row = (*key, record.checkpoint_id, record.parent_id, data.header)
+                cur.execute(_PUT_RECORD, row)
 
         self._transaction(write)
 
