@@ -35,20 +35,10 @@ pytestmark = pytest.mark.skipif(
 )
 
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "p20_private_and_schemas": (
-        "get_input_jsonschema()/get_output_jsonschema() are langchain's defaults (a "
-        "'LangGraphInput' wrapper with $defs/$ref); LangGraph returns the schema itself. "
-        "And with_config() returns a RunnableBinding, LangGraph a CompiledStateGraph"
-    ),
     "p22_sqlite_custom_state": (
         "documented difference: the SQLite saver refuses to serialise an unregistered user "
         "class (UnsupportedTypeError); LangGraph pickles it via msgpack ext. p24 shows the "
         "same program passing after superstep_core.persistence.register"
-    ),
-    "p23_pydantic_input_kept_raw": (
-        "pydantic state: LangGraph validates the graph input but stores the raw values "
-        "(a field_validator's rewrite is visible to nodes only); the façade stores the "
-        "validated model's values"
     ),
 }
 

@@ -1,9 +1,10 @@
 """`get_graph()` for a builder: a langchain-core `Graph` drawn as LangGraph draws it.
 
 The walk starts at START and follows static edges, joins, branch ends and `Command`
-destinations; unreachable nodes are listed but their edges are not drawn. A reached node
-with no way out gets a plain edge to END; if END is never reached, one conditional edge to
-END is added from the first node reached. Edge order: edges from START, then the others by
+destinations; unreachable nodes are listed but their edges are not drawn. An edge both
+static and conditional is drawn solid (dotted into END). A reached node with no way out
+gets a plain edge to END; if END is never reached, one conditional edge to END is added
+from the first node reached. Edge order: edges from START, then the others by
 (source, target), then plain edges into END by source.
 """
 
@@ -46,6 +47,16 @@ def _outgoing(
         else:
             out += [(node, target, None, True) for target in spec.ends]
     return out
+
+
+def _outranks(edge: _Edge, drawn: _Edge) -> bool:
+    """Whether ``edge`` replaces ``drawn`` (same source and target): LangGraph draws an
+    edge that is both static and a conditional path solid, except into END, where it only
+    ever sees the conditional one (a static edge to END is drawn for a node with no other
+    way out)."""
+    if edge[1] == END:
+        return edge[3] and not drawn[3]
+    return not edge[3] and drawn[3]
 
 
 def _interrupt_label(name: str, before: Sequence[str] | str, after: Sequence[str] | str) -> str:
@@ -93,7 +104,7 @@ def draw_graph(
                 out = [(node, END, None, False)]
             for edge in out:
                 key = (edge[0], edge[1])
-                if key not in drawn or (edge[3] and not drawn[key][3]):
+                if key not in drawn or _outranks(edge, drawn[key]):
                     drawn[key] = edge
                 target = edge[1]
                 if target != END and target not in visited and target in nodes:

@@ -14,6 +14,7 @@ import inspect
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import UnionType
 from typing import Any, Literal
 
 from typing_extensions import is_typeddict
@@ -31,6 +32,7 @@ __all__ = [
     "coerce_state",
     "input_schema_of",
     "is_pydantic_model",
+    "json_schema_of",
     "schema_info",
 ]
 
@@ -195,3 +197,53 @@ def coerce_state(schema: Any, values: dict[str, Any]) -> Any:
     if kind == "root":
         return values.get(ROOT_KEY)
     return values
+
+
+def _field_default(schema: Any, key: str, annotation: Any) -> Any:
+    """A field's default in a generated JSON schema: a dataclass field's own default,
+    ``None`` for an Optional annotation, else required (``...``)."""
+    if dataclasses.is_dataclass(schema):
+        for f in dataclasses.fields(schema):
+            if f.name != key:
+                continue
+            if f.default is not dataclasses.MISSING and f.default is not ...:
+                return f.default
+            if f.default_factory is not dataclasses.MISSING:
+                return f.default_factory()
+    if typing.get_origin(annotation) in (typing.Union, UnionType) and type(None) in (
+        typing.get_args(annotation)
+    ):
+        return None
+    return ...
+
+
+def _update_type(channel: BaseChannel[Any, Any]) -> Any:
+    typ = channel.UpdateType
+    return typing.get_args(typ)[0] if typing.get_origin(typ) is typing.Annotated else typ
+
+
+def json_schema_of(
+    schema: Any, info: SchemaInfo, channels: dict[str, BaseChannel[Any, Any]], name: str
+) -> dict[str, Any]:
+    """The JSON schema LangGraph reports for a graph's input or output ``schema``: a
+    pydantic model's or TypedDict's own; otherwise a model named ``name`` with one field
+    per channel (a root value: the value's type, defaulting to null)."""
+    from pydantic import RootModel, TypeAdapter, create_model
+
+    if info.kind == "pydantic":
+        result: dict[str, Any] = schema.model_json_schema()
+        return result
+    if info.kind == "typeddict":
+        return TypeAdapter(schema).json_schema()
+    if info.kind == "root":
+        typ = _update_type(channels[ROOT_KEY])
+        root: Any = create_model(name, __base__=RootModel[typ], root=(typ, None))  # type: ignore[call-overload, valid-type]
+        return root.model_json_schema()  # type: ignore[no-any-return]
+    fields: dict[str, Any] = {}
+    for key in info.keys:
+        channel = channels.get(key)
+        if channel is not None:
+            typ = _update_type(channel)
+            fields[key] = (typ, _field_default(schema, key, typ))
+    model: Any = create_model(name, **fields)
+    return model.model_json_schema()  # type: ignore[no-any-return]

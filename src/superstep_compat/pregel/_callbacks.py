@@ -1,23 +1,32 @@
-"""The graph as a langchain-core callback run: ``on_chain_start`` / stream / end around a
-``stream``/``astream`` call, so `astream_events`, tracers and token streaming of chat models
-inside nodes (whose callbacks descend from this run) see the graph like any Runnable.
+"""The graph and its tasks as langchain-core callback runs, nested as LangGraph nests them:
+the graph run (``stream``/``invoke`` and their async twins), one child run per task named
+after its node (tags ``graph:step:N``), under it one run per conditional-edge router (tags
+``seq:step:K``, K the router's place among the node's writers) and the runs of whatever the
+node calls (tag ``seq:step:1``). `astream_events`, tracers (LangSmith, Langfuse) and token
+streaming of chat models inside nodes see the graph like any Runnable.
 
-Only done when the config carries callbacks: the common path pays nothing.
+Only done when the config carries callbacks: the common path pays one dict lookup per task.
+Imports langchain-core only; never the engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator
-from typing import Any
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any, TypeVar
 
+from langchain_core.callbacks import BaseCallbackManager, CallbackManagerForChainRun
 from langchain_core.runnables.config import (
     get_async_callback_manager_for_config,
     get_callback_manager_for_config,
     patch_config,
+    var_child_runnable_config,
 )
 from langchain_core.tracers._streaming import _StreamingCallbackHandler
 
-__all__ = ["atraced", "traced"]
+_Manager = TypeVar("_Manager", bound=BaseCallbackManager)
+
+__all__ = ["TaskRun", "atraced", "atraced_call", "traced", "traced_call"]
 
 
 def traced(
@@ -27,7 +36,7 @@ def traced(
     if not config.get("callbacks"):
         yield from chunks(config)
         return
-    manager = get_callback_manager_for_config(config)  # type: ignore[arg-type]
+    manager = _marked(get_callback_manager_for_config(config))  # type: ignore[arg-type]
     run = manager.on_chain_start(
         None, input, name=config.get("run_name") or name, run_id=config.pop("run_id", None)
     )
@@ -58,7 +67,7 @@ async def atraced(
         async for chunk in chunks(config):
             yield chunk
         return
-    manager = get_async_callback_manager_for_config(config)  # type: ignore[arg-type]
+    manager = _marked(get_async_callback_manager_for_config(config))  # type: ignore[arg-type]
     run = await manager.on_chain_start(
         None, input, name=config.get("run_name") or name, run_id=config.pop("run_id", None)
     )
@@ -76,3 +85,127 @@ async def atraced(
         await run.on_chain_error(e)
         raise
     await run.on_chain_end(last)
+
+
+def traced_call(
+    name: str, config: dict[str, Any], input: Any, call: Callable[[dict[str, Any]], Any]
+) -> Any:
+    """``call(child_config)`` inside a callback run named ``name`` (``invoke``'s graph run)."""
+    if not config.get("callbacks"):
+        return call(config)
+    manager = _marked(get_callback_manager_for_config(config))  # type: ignore[arg-type]
+    run = manager.on_chain_start(
+        None, input, name=config.get("run_name") or name, run_id=config.pop("run_id", None)
+    )
+    try:
+        result = call(dict(patch_config(config, callbacks=run.get_child())))  # type: ignore[arg-type]
+    except BaseException as e:
+        run.on_chain_error(e)
+        raise
+    run.on_chain_end(result)
+    return result
+
+
+async def atraced_call(
+    name: str,
+    config: dict[str, Any],
+    input: Any,
+    call: Callable[[dict[str, Any]], Awaitable[Any]],
+) -> Any:
+    """`traced_call` for ``ainvoke``."""
+    if not config.get("callbacks"):
+        return await call(config)
+    manager = _marked(get_async_callback_manager_for_config(config))  # type: ignore[arg-type]
+    run = await manager.on_chain_start(
+        None, input, name=config.get("run_name") or name, run_id=config.pop("run_id", None)
+    )
+    try:
+        result = await call(dict(patch_config(config, callbacks=run.get_child())))  # type: ignore[arg-type]
+    except BaseException as e:
+        await run.on_chain_error(e)
+        raise
+    await run.on_chain_end(result)
+    return result
+
+
+class TaskRun:
+    """The callback run of one task: a child of the graph run, tagged ``graph:step:N``.
+
+    Always driven through the synchronous callback manager (a task's start, routers and end
+    run synchronously even under asyncio); langchain-core hands async handlers their events
+    in order all the same.
+    """
+
+    __slots__ = ("config", "run")
+
+    def __init__(self, run: CallbackManagerForChainRun, config: dict[str, Any]) -> None:
+        self.run = run
+        self.config = config
+
+    @classmethod
+    def start(
+        cls, config: dict[str, Any], name: str, input: Any, step: int
+    ) -> tuple[TaskRun, dict[str, Any]]:
+        """Open the run of task ``name`` (``config`` is the task's config, its callbacks the
+        graph run's children); returns it and the config the node is called with."""
+        callbacks = config["callbacks"]
+        if isinstance(callbacks, BaseCallbackManager):
+            callbacks = callbacks.copy()
+        else:
+            callbacks = get_callback_manager_for_config({"callbacks": callbacks})
+        # Added before the config's own tags are merged, so it comes first (as in LangGraph).
+        callbacks.add_tags([f"graph:step:{step}"], inherit=False)
+        manager = get_callback_manager_for_config({**config, "callbacks": callbacks})  # type: ignore[typeddict-item]
+        run = manager.on_chain_start(None, input, name=name)
+        task = cls(run, config)
+        return task, task.child_config(1)
+
+    def child_config(self, position: int) -> dict[str, Any]:
+        """The config of the node's ``position``-th writer (1: the node's own action)."""
+        return {**self.config, "callbacks": self.run.get_child(f"seq:step:{position}")}
+
+    def route(self, position: int, path: Any, state: Any, call: Callable[[Any, Any], Any]) -> Any:
+        """Run router ``path`` on ``state`` (``call(path, state)`` calls it) as a child run; a
+        Runnable router is its own run, given the child config."""
+        config = self.child_config(position)
+        if hasattr(path, "invoke") and not inspect.isfunction(path):
+            return path.invoke(state, config)
+        manager = get_callback_manager_for_config(config)  # type: ignore[arg-type]
+        run = manager.on_chain_start(None, state, name=_router_name(path))
+        child: Any = {**config, "callbacks": run.get_child()}
+        token = var_child_runnable_config.set(child)
+        try:
+            result = call(path, state)
+        except BaseException as e:
+            run.on_chain_error(e)
+            raise
+        finally:
+            var_child_runnable_config.reset(token)
+        run.on_chain_end(result)
+        return result
+
+    def end(self, output: Any) -> None:
+        """Close the run with the node's return value (streamed first to `astream_events`)."""
+        for handler in self.run.handlers:
+            if isinstance(handler, _StreamingCallbackHandler):
+                for _ in handler.tap_output_iter(self.run.run_id, iter((output,))):
+                    pass
+        self.run.on_chain_end(output)
+
+    def error(self, error: BaseException) -> None:
+        """Close the run with what the node raised (an interrupt too, as in LangGraph)."""
+        self.run.on_chain_error(error)
+
+
+def _marked(manager: _Manager) -> _Manager:
+    """A graph run's callback manager, marked (for its runs and theirs) as LangGraph's."""
+    if "ls_integration" not in manager.metadata:
+        manager.add_metadata({"ls_integration": "langgraph"})
+    return manager
+
+
+def _router_name(path: Any) -> str:
+    name = getattr(path, "__name__", None)
+    if not isinstance(name, str) or name == "<lambda>":
+        return "RunnableCallable"  # LangGraph's name for a router without one
+    return name

@@ -8,16 +8,19 @@ the input route. Conditional edges, `Command` gotos and `Send`s are control the 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, Self, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import ensure_config, var_child_runnable_config
 
 from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._merge import merge_configs
 from superstep_compat.checkpoint.base import BaseCheckpointSaver
+from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
-from superstep_compat.pregel._callbacks import atraced, traced
+from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._node import task_node
 from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, INPUT_EVENT, GraphRun
@@ -125,6 +128,18 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
     def OutputType(self) -> Any:
         return self.spec.output_schema
 
+    def get_input_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
+        """The input schema's JSON schema itself (langchain's default wraps it in $defs)."""
+        spec = self.spec
+        info = spec.schemas[spec.input_schema]
+        return json_schema_of(spec.input_schema, info, spec.channels, self.get_name("Input"))
+
+    def get_output_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
+        """The output schema's JSON schema itself (see `get_input_jsonschema`)."""
+        spec = self.spec
+        info = spec.schemas[spec.output_schema]
+        return json_schema_of(spec.output_schema, info, spec.channels, self.get_name("Output"))
+
     def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver | None:
         """The saver of a run: the compiled checkpointer (``None``/``False``: none)."""
         saver = self.checkpointer
@@ -132,7 +147,18 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
             return None
         return saver  # type: ignore[no-any-return]
 
+    def with_config(  # type: ignore[override]
+        self, config: RunnableConfig | None = None, **kwargs: Any
+    ) -> Self:
+        """A copy of this graph whose runs and `get_state` merge their own config over
+        ``config`` (plus ``kwargs``, config keys), as LangGraph's does."""
+        bound = copy.copy(self)
+        bound.config = cast(RunnableConfig, merge_configs(self.config, config, kwargs))
+        return bound
+
     def _config(self, config: RunnableConfig | None) -> dict[str, Any]:
+        if self.config:
+            config = cast(RunnableConfig, merge_configs(self.config, config))
         merged = dict(ensure_config(config))
         given = config or {}
         parent = var_child_runnable_config.get() or {}
@@ -269,26 +295,30 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
     ) -> Any:
         """Run to completion (or a breakpoint) and return the final state as a dict; with
         ``stream_mode`` other than "values", the list of chunks."""
-        run = GraphRun(
-            self,
-            input,
-            self._config(config),
-            modes=() if stream_mode == "values" else _modes(stream_mode)[0],
-            context=context,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-            durability=durability,
-        )
-        if stream_mode != "values":
-            modes, single = _modes(stream_mode)
-            return [
-                _shape(ns, mode, data, single, False, "v1")
-                for ns, mode, data in run.events()
-                if mode in modes and not ns
-            ]
-        for _ in run.events():
-            pass
-        return _output(run, version)
+
+        def call(cfg: dict[str, Any]) -> Any:
+            run = GraphRun(
+                self,
+                input,
+                cfg,
+                modes=() if stream_mode == "values" else _modes(stream_mode)[0],
+                context=context,
+                interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after,
+                durability=durability,
+            )
+            if stream_mode != "values":
+                modes, single = _modes(stream_mode)
+                return [
+                    _shape(ns, mode, data, single, False, "v1")
+                    for ns, mode, data in run.events()
+                    if mode in modes and not ns
+                ]
+            for _ in run.events():
+                pass
+            return _output(run, version)
+
+        return traced_call(self.name or "LangGraph", self._config(config), input, call)
 
     async def ainvoke(  # type: ignore[override]
         self,
@@ -305,26 +335,29 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         version: str = "v1",
         **kwargs: Any,
     ) -> Any:
-        run = GraphRun(
-            self,
-            input,
-            self._config(config),
-            modes=() if stream_mode == "values" else _modes(stream_mode)[0],
-            context=context,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-            durability=durability,
-        )
-        if stream_mode != "values":
-            modes, single = _modes(stream_mode)
-            return [
-                _shape(ns, mode, data, single, False, "v1")
-                async for ns, mode, data in run.aevents()
-                if mode in modes and not ns
-            ]
-        async for _ in run.aevents():
-            pass
-        return _output(run, version)
+        async def call(cfg: dict[str, Any]) -> Any:
+            run = GraphRun(
+                self,
+                input,
+                cfg,
+                modes=() if stream_mode == "values" else _modes(stream_mode)[0],
+                context=context,
+                interrupt_before=interrupt_before,
+                interrupt_after=interrupt_after,
+                durability=durability,
+            )
+            if stream_mode != "values":
+                modes, single = _modes(stream_mode)
+                return [
+                    _shape(ns, mode, data, single, False, "v1")
+                    async for ns, mode, data in run.aevents()
+                    if mode in modes and not ns
+                ]
+            async for _ in run.aevents():
+                pass
+            return _output(run, version)
+
+        return await atraced_call(self.name or "LangGraph", self._config(config), input, call)
 
     # --- cache --------------------------------------------------------------------------
 

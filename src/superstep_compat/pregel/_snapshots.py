@@ -15,6 +15,7 @@ from typing import Any, cast
 from langchain_core.runnables import RunnableConfig
 
 from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._merge import merge_configs
 from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord, config_of
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._spec import GraphSpec
@@ -110,6 +111,13 @@ class SnapshotsMixin:
     node_order: dict[str, int]
     output_channels: tuple[str, ...]
     state_channels: tuple[str, ...]
+    config: RunnableConfig | None = None  # bound by `with_config`
+
+    def _bound(self, config: Mapping[str, Any]) -> Mapping[str, Any]:
+        """``config`` over the config `with_config` bound (as is when none was). Only
+        `get_state` reads through it: LangGraph's history and updates take the thread from
+        the given config alone."""
+        return merge_configs(self.config, config) if self.config else config
 
     def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver | None:
         raise NotImplementedError
@@ -122,6 +130,7 @@ class SnapshotsMixin:
 
     def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
         """The thread's latest checkpoint (or the one ``checkpoint_id`` names)."""
+        config = self._bound(config)
         saver = self._saver(config)
         conf = config.get("configurable", {})
         checkpoint_id = conf.get("checkpoint_id")

@@ -25,7 +25,7 @@ from typing import Any
 
 from langchain_core.runnables.config import var_child_runnable_config
 
-from superstep_compat._internal._constants import END, PRIVATE, PULL, PUSH, START
+from superstep_compat._internal._constants import END, PRIVATE, PULL, PUSH, START, TAG_HIDDEN
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import (
     GraphBubbleUp,
@@ -37,6 +37,7 @@ from superstep_compat.graph._schema import coerce_state
 from superstep_compat.graph._spec import BranchSpec, GraphSpec, NodeSpec
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.managed.base import StepInfo
+from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, attach
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send
 from superstep_core.channel import MISSING, Channel
@@ -82,6 +83,8 @@ class RunContext:
     cache: Any = None
     push: int | None = None
     """A `Send` task's index among the step's pushed tasks (LangGraph's push path)."""
+    trace: TaskRun | None = None
+    """The task's callback run, when the config carries callbacks."""
 
 
 class _TaskContext:
@@ -165,7 +168,7 @@ class TaskRunner:
         """Run node ``name`` on this thread (an ``async def`` action fails with LangGraph's
         `TypeError`: it needs ``ainvoke``/``astream``)."""
         if name == START:
-            return self._start(values, arg, run)
+            return self._start_task(values, arg, run, task_id)
         node = self.spec.nodes[name]
         ctx = copy_context()
         outcome: TaskOutcome = ctx.run(
@@ -186,7 +189,7 @@ class TaskRunner:
     ) -> TaskOutcome:
         """Run node ``name`` on the running event loop."""
         if name == START:
-            return self._start(values, arg, run)
+            return self._start_task(values, arg, run, task_id)
         node = self.spec.nodes[name]
         result = self._run_node(node, values, arg, resume, run, task_id, attempt, True, memo)
         if inspect.isawaitable(result):
@@ -272,6 +275,8 @@ class TaskRunner:
                     "debug",
                     {"step": run.step, "timestamp": _now(), "type": "task", "payload": start},
                 )
+        if config.get("callbacks"):
+            run.trace, config = TaskRun.start(config, node.name, state, run.step)
         kwargs: dict[str, Any] = {}
         writer = self._writer(run)
         if node.accepts:
@@ -358,6 +363,8 @@ class TaskRunner:
     ) -> TaskOutcome:
         """The outcome of a finished call (inside the task's context: branch functions run
         here), then the returned messages for the messages stream and the cache entry."""
+        if error is not None and run.trace is not None:
+            _close(run.trace, None, error)
         if isinstance(error, ParentCommand):
             # A subgraph's Command(graph=PARENT) is this node's result in this graph.
             outcome = self._parent_command(node, error.args[0], values, run)
@@ -368,6 +375,8 @@ class TaskRunner:
                 outcome = self._outcome(node, result, values, run, hook.pushed)
             except BaseException as e:  # incl. this node's own Command(graph=PARENT)
                 outcome = self._failure(node, e)
+        if error is None and run.trace is not None:
+            _close(run.trace, result, outcome)
         outcome.memo = hook.memo or None
         if outcome.error is None and hook.handler is not None:
             for _, value in outcome.writes:
@@ -453,15 +462,15 @@ class TaskRunner:
         run: RunContext,
     ) -> None:
         local = self.local_state(values, out.writes)
-        for branch in branches.values():
+        trace = run.trace
+        first = self._writer_count(branches) if trace is not None else 0
+        for position, branch in enumerate(branches.values(), first + 1):
             state = self.read(branch.input_schema or self.spec.state_schema, local, run)
             path = branch.path
-            if hasattr(path, "invoke") and not inspect.isfunction(path):
-                result = path.invoke(state)
+            if trace is not None:
+                result = trace.route(position, path, state, _call_router)
             else:
-                result = path(state)
-                if inspect.isawaitable(result):
-                    result = asyncio.run(_await(result))
+                result = _call_router(path, state)
             items = result if isinstance(result, list | tuple) else [result]
             ends = branch.ends
             dests = [i if ends is None or isinstance(i, Send) else ends[i] for i in items]
@@ -471,6 +480,15 @@ class TaskRunner:
                 if isinstance(dest, Send) and dest.node == END:
                     raise InvalidUpdateError("Cannot send a packet to the END node")
             self._gotos(dests, out, branch.source, run)
+
+    def _writer_count(self, branches: Mapping[str, BranchSpec]) -> int:
+        """How many writers LangGraph puts before a node's routers: the node's action and
+        its state write (START: the input write), and one per outgoing edge (join or not)."""
+        source = next(iter(branches.values())).source
+        count = 1 if source == START else 2
+        count += sum(1 for s, t in self.spec.edges if s == source and t != END)
+        count += sum(1 for ss, t in self.spec.waiting_edges if source in ss and t != END)
+        return count
 
     def local_state(
         self, values: Mapping[str, Any], writes: Sequence[tuple[str, Any]]
@@ -492,6 +510,32 @@ class TaskRunner:
 
     # --- the START task ------------------------------------------------------------------------
 
+    def _start_task(
+        self, values: Mapping[str, Any], arg: Any, run: RunContext, task_id: str
+    ) -> TaskOutcome:
+        """`_start`, as a callback run when START has routers (LangGraph's hidden
+        ``__start__`` run; with plain edges only it has none)."""
+        if (
+            not run.config.get("callbacks")
+            or START not in self.spec.branches
+            or isinstance(arg, Command)
+        ):
+            return self._start(values, arg, run)
+        config = dict(run.config)
+        config["tags"] = [*(config.get("tags") or ()), TAG_HIDDEN]
+        config["metadata"] = {
+            **(config.get("metadata") or {}),
+            "langgraph_step": run.step,
+            "langgraph_node": START,
+            "langgraph_triggers": (START,),
+            "langgraph_path": (PULL, START),
+            "langgraph_checkpoint_ns": _join_ns(run.checkpoint_ns, f"{START}:{task_id}"),
+        }
+        run.trace, _ = TaskRun.start(config, START, arg, run.step)
+        outcome = self._start(values, arg, run)
+        _close(run.trace, arg, outcome)
+        return outcome
+
     def _start(self, values: Mapping[str, Any], arg: Any, run: RunContext) -> TaskOutcome:
         """Write the input (or apply an input `Command`) and evaluate START's branches."""
         try:
@@ -511,13 +555,14 @@ class TaskRunner:
             return TaskOutcome(error=e)
 
     def input_writes(self, value: Any) -> list[tuple[str, Any]]:
-        """The writes of a graph input: validated against the input schema, restricted to
-        its keys (extra keys are dropped, as LangGraph does)."""
+        """The writes of a graph input, restricted to the input schema's keys (extra keys
+        are dropped, as LangGraph does). A dict input is written as given, never validated
+        here: a pydantic (or dataclass) schema validates when a node reads the state, after
+        the reducers ran, so a node sees a validator's rewrite and the stored state does not.
+        """
         schema = self.spec.input_schema
         info = self.spec.schemas.get(schema)
         keys = set(info.channels) if info is not None else set(self.spec.channels)
-        if info is not None and info.kind == "pydantic" and isinstance(value, dict):
-            value = schema(**value)
         if info is not None and info.kind == "root":
             return [(next(iter(keys)), value)]
         written = node_writes(value, self.channel_keys)
@@ -662,6 +707,27 @@ def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
     if isinstance(retry_on, Sequence):
         return isinstance(error, tuple(retry_on))
     return bool(retry_on(error))
+
+
+def _call_router(path: Any, state: Any) -> Any:
+    if hasattr(path, "invoke") and not inspect.isfunction(path):
+        return path.invoke(state)
+    result = path(state)
+    if inspect.isawaitable(result):
+        result = asyncio.run(_await(result))
+    return result
+
+
+def _close(trace: TaskRun, result: Any, outcome: TaskOutcome | BaseException) -> None:
+    """End a task's callback run: with its error (or interrupt), else its return value."""
+    if isinstance(outcome, BaseException):
+        trace.error(outcome)
+    elif outcome.error is not None:
+        trace.error(outcome.error)
+    elif outcome.interrupts:
+        trace.error(GraphInterrupt(outcome.interrupts))
+    else:
+        trace.end(result)
 
 
 def _update_chunk(writes: Sequence[tuple[str, Any]]) -> Any:

@@ -26,17 +26,8 @@ SRC = HERE.parents[2] / "src"
 pytestmark = pytest.mark.skipif(_FOUND is None, reason=MISSING_REASON)
 
 CORE_GAPS = {
-    "pydantic_state": "core: pydantic state input is validated before the reducers run, so "
-    "('user', 'hi') message tuples are rejected",
     "async_cases_crashed": "core: ainvoke fails",
 }
-STATIC_AND_CONDITIONAL = (
-    "core: an edge that is both static and a conditional path is drawn dotted; LangGraph "
-    "draws it solid"
-)
-for _label in ("post", "all"):
-    for _count in (1, 2):
-        CORE_GAPS[f"mermaid_{_label}_{_count}"] = STATIC_AND_CONDITIONAL
 
 
 def _observe(impl: str) -> dict[str, Any]:
