@@ -214,3 +214,61 @@ async def test_astream_events_reports_start_stream_and_end_of_each_node() -> Non
             {"output": {"items": ["a"]}, "input": {"items": []}},
         ),
     ]
+
+
+def test_the_graph_run_ends_with_the_state_values_and_carries_the_thread() -> None:
+    # Observed with LangGraph 1.2.24: the graph's run ends with the output values whatever
+    # the stream mode (no "__interrupt__"), and its metadata names the thread.
+    from langchain_core.callbacks import BaseCallbackHandler
+
+    from superstep_compat.checkpoint.memory import InMemorySaver
+    from superstep_compat.graph import END, START, StateGraph
+    from superstep_compat.types import interrupt
+
+    class XY(TypedDict, total=False):
+        x: int
+        y: int
+
+    class Roots(BaseCallbackHandler):
+        def __init__(self) -> None:
+            self.ends: list[Any] = []
+            self.metadata: list[dict[str, Any]] = []
+
+        def on_chain_start(self, serialized: Any, inputs: Any, **kw: Any) -> None:
+            if kw.get("parent_run_id") is None:
+                self.metadata.append(dict(kw.get("metadata") or {}))
+
+        def on_chain_end(self, outputs: Any, **kw: Any) -> None:
+            if kw.get("parent_run_id") is None:
+                self.ends.append(outputs)
+
+    g = StateGraph(XY)
+    g.add_node("a", lambda s: {"x": s["x"] + 1})
+    g.add_node("b", lambda s: {"y": 2})
+    g.add_edge(START, "a")
+    g.add_edge("a", "b")
+    g.add_edge("b", END)
+    graph = g.compile()
+    for run in (
+        lambda cfg: graph.invoke({"x": 1}, cfg),
+        lambda cfg: list(graph.stream({"x": 1}, cfg)),
+        lambda cfg: list(graph.stream({"x": 1}, cfg, stream_mode="values")),
+    ):
+        roots = Roots()
+        run({"callbacks": [roots]})
+        assert roots.ends == [{"x": 2, "y": 2}]
+        assert "thread_id" not in roots.metadata[0]
+
+    def ask(s: XY) -> XY:
+        return {"y": interrupt("q")}
+
+    g2 = StateGraph(XY)
+    g2.add_node("a", lambda s: {"x": s["x"] + 1})
+    g2.add_node("ask", ask)
+    g2.add_edge(START, "a")
+    g2.add_edge("a", "ask")
+    paused = g2.compile(checkpointer=InMemorySaver())
+    roots = Roots()
+    paused.invoke({"x": 1}, {"callbacks": [roots], "configurable": {"thread_id": "t"}})
+    assert roots.ends == [{"x": 2}]
+    assert roots.metadata[0]["thread_id"] == "t"

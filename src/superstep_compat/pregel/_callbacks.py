@@ -30,12 +30,18 @@ __all__ = ["TaskRun", "atraced", "atraced_call", "traced", "traced_call"]
 
 
 def traced(
-    name: str, config: dict[str, Any], input: Any, chunks: Callable[[dict[str, Any]], Iterator[Any]]
+    name: str,
+    config: dict[str, Any],
+    input: Any,
+    chunks: Callable[[dict[str, Any]], Iterator[Any]],
+    final: Callable[[], Any] | None = None,
 ) -> Iterator[Any]:
-    """Yield ``chunks(child_config)`` inside a callback run named ``name``."""
+    """Yield ``chunks(child_config)`` inside a callback run named ``name``; the run ends
+    with ``final()`` (the graph's state values, as LangGraph reports), else the last chunk."""
     if not config.get("callbacks"):
         yield from chunks(config)
         return
+    config = _with_thread(config)
     manager = _marked(get_callback_manager_for_config(config))  # type: ignore[arg-type]
     run = manager.on_chain_start(
         None, input, name=config.get("run_name") or name, run_id=config.pop("run_id", None)
@@ -53,7 +59,7 @@ def traced(
     except BaseException as e:
         run.on_chain_error(e)
         raise
-    run.on_chain_end(last)
+    run.on_chain_end(last if final is None else final())
 
 
 async def atraced(
@@ -61,12 +67,14 @@ async def atraced(
     config: dict[str, Any],
     input: Any,
     chunks: Callable[[dict[str, Any]], AsyncIterator[Any]],
+    final: Callable[[], Any] | None = None,
 ) -> AsyncIterator[Any]:
     """`traced` for ``astream``."""
     if not config.get("callbacks"):
         async for chunk in chunks(config):
             yield chunk
         return
+    config = _with_thread(config)
     manager = _marked(get_async_callback_manager_for_config(config))  # type: ignore[arg-type]
     run = await manager.on_chain_start(
         None, input, name=config.get("run_name") or name, run_id=config.pop("run_id", None)
@@ -84,15 +92,21 @@ async def atraced(
     except BaseException as e:
         await run.on_chain_error(e)
         raise
-    await run.on_chain_end(last)
+    await run.on_chain_end(last if final is None else final())
 
 
 def traced_call(
-    name: str, config: dict[str, Any], input: Any, call: Callable[[dict[str, Any]], Any]
+    name: str,
+    config: dict[str, Any],
+    input: Any,
+    call: Callable[[dict[str, Any]], Any],
+    final: Callable[[], Any] | None = None,
 ) -> Any:
-    """``call(child_config)`` inside a callback run named ``name`` (``invoke``'s graph run)."""
+    """``call(child_config)`` inside a callback run named ``name`` (``invoke``'s graph run),
+    ending with ``final()`` when given, else with the result."""
     if not config.get("callbacks"):
         return call(config)
+    config = _with_thread(config)
     manager = _marked(get_callback_manager_for_config(config))  # type: ignore[arg-type]
     run = manager.on_chain_start(
         None, input, name=config.get("run_name") or name, run_id=config.pop("run_id", None)
@@ -102,7 +116,7 @@ def traced_call(
     except BaseException as e:
         run.on_chain_error(e)
         raise
-    run.on_chain_end(result)
+    run.on_chain_end(result if final is None else final())
     return result
 
 
@@ -111,10 +125,12 @@ async def atraced_call(
     config: dict[str, Any],
     input: Any,
     call: Callable[[dict[str, Any]], Awaitable[Any]],
+    final: Callable[[], Any] | None = None,
 ) -> Any:
     """`traced_call` for ``ainvoke``."""
     if not config.get("callbacks"):
         return await call(config)
+    config = _with_thread(config)
     manager = _marked(get_async_callback_manager_for_config(config))  # type: ignore[arg-type]
     run = await manager.on_chain_start(
         None, input, name=config.get("run_name") or name, run_id=config.pop("run_id", None)
@@ -124,8 +140,17 @@ async def atraced_call(
     except BaseException as e:
         await run.on_chain_error(e)
         raise
-    await run.on_chain_end(result)
+    await run.on_chain_end(result if final is None else final())
     return result
+
+
+def _with_thread(config: dict[str, Any]) -> dict[str, Any]:
+    """LangGraph puts the thread id in the graph run's metadata."""
+    thread = (config.get("configurable") or {}).get("thread_id")
+    metadata = config.get("metadata") or {}
+    if thread is None or "thread_id" in metadata:
+        return config
+    return {**config, "metadata": {**metadata, "thread_id": thread}}
 
 
 class TaskRun:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any, Self, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
@@ -196,6 +197,8 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         """
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
 
+        runs: list[GraphRun] = []
+
         def chunks(cfg: dict[str, Any]) -> Iterator[Any]:
             run = GraphRun(
                 self,
@@ -208,6 +211,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 subgraphs=subgraphs,
                 durability=durability,
             )
+            runs.append(run)
             if multiplexer is None:
                 for ns, mode, data in run.events():
                     if mode in modes and (subgraphs or not ns):
@@ -224,7 +228,9 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 raise
             multiplexer.terminate()
 
-        yield from traced(self.name or "LangGraph", self._config(config), input, chunks)
+        name = self.name or "LangGraph"
+        final = partial(_final_values, runs)
+        yield from traced(name, self._config(config), input, chunks, final)
 
     async def astream(  # type: ignore[override]
         self,
@@ -247,6 +253,8 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         """`stream` on asyncio (same chunks, same ``multiplexer`` extension)."""
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
 
+        runs: list[GraphRun] = []
+
         async def chunks(cfg: dict[str, Any]) -> AsyncIterator[Any]:
             run = GraphRun(
                 self,
@@ -259,6 +267,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 subgraphs=subgraphs,
                 durability=durability,
             )
+            runs.append(run)
             if multiplexer is None:
                 async for ns, mode, data in run.aevents():
                     if mode in modes and (subgraphs or not ns):
@@ -275,7 +284,9 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 raise
             multiplexer.terminate()
 
-        async for chunk in atraced(self.name or "LangGraph", self._config(config), input, chunks):
+        name = self.name or "LangGraph"
+        final = partial(_final_values, runs)
+        async for chunk in atraced(name, self._config(config), input, chunks, final):
             yield chunk
 
     def invoke(  # type: ignore[override]
@@ -296,6 +307,8 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         """Run to completion (or a breakpoint) and return the final state as a dict; with
         ``stream_mode`` other than "values", the list of chunks."""
 
+        runs: list[GraphRun] = []
+
         def call(cfg: dict[str, Any]) -> Any:
             run = GraphRun(
                 self,
@@ -307,6 +320,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 interrupt_after=interrupt_after,
                 durability=durability,
             )
+            runs.append(run)
             if stream_mode != "values":
                 modes, single = _modes(stream_mode)
                 return [
@@ -318,7 +332,8 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 pass
             return _output(run, version)
 
-        return traced_call(self.name or "LangGraph", self._config(config), input, call)
+        final = partial(_final_values, runs)
+        return traced_call(self.name or "LangGraph", self._config(config), input, call, final)
 
     async def ainvoke(  # type: ignore[override]
         self,
@@ -335,6 +350,8 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         version: str = "v1",
         **kwargs: Any,
     ) -> Any:
+        runs: list[GraphRun] = []
+
         async def call(cfg: dict[str, Any]) -> Any:
             run = GraphRun(
                 self,
@@ -346,6 +363,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 interrupt_after=interrupt_after,
                 durability=durability,
             )
+            runs.append(run)
             if stream_mode != "values":
                 modes, single = _modes(stream_mode)
                 return [
@@ -357,7 +375,9 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 pass
             return _output(run, version)
 
-        return await atraced_call(self.name or "LangGraph", self._config(config), input, call)
+        final = partial(_final_values, runs)
+        name = self.name or "LangGraph"
+        return await atraced_call(name, self._config(config), input, call, final)
 
     # --- cache --------------------------------------------------------------------------
 
@@ -423,6 +443,15 @@ def _shape(
     if single:
         return (ns, data) if subgraphs else data
     return (ns, mode, data) if subgraphs else (mode, data)
+
+
+def _final_values(runs: list[GraphRun]) -> Any:
+    """What a graph's callback run ends with: the output channels' values (as LangGraph)."""
+    if not runs:
+        return None
+    run = runs[-1]
+    last = run.last_values or {}
+    return {k: last[k] for k in run.graph.output_channels if k in last}
 
 
 def _output(run: GraphRun, version: str) -> Any:
