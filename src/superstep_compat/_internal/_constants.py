@@ -66,3 +66,8 @@ PULL: Final = "__pregel_pull"
 PUSH: Final = "__pregel_push"
 ROOT_KEY: Final = "__root__"
 RESERVED_NODE_CHARS: Final = (NS_END, NS_SEP)
+
+PENDING_INTERRUPTS = "__interrupts_pending__"
+"""Task memo key: how many interrupts the last run of a task raised (answered ones do not
+raise), surfaced or not. A plain `Command(resume=...)` is ambiguous when it is more than one
+(LangGraph raises and asks for interrupt ids)."""

@@ -33,6 +33,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from superstep_compat._internal import workers
+from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.func._journal import TaskJournal
@@ -128,6 +129,7 @@ class RootScope(_TaskContext):
                     slots.append(slot)
             if slots:
                 self.memo[SLOTS_KEY] = slots
+            self.memo[PENDING_KEY] = len(self.raised)
 
     # --- memo ----------------------------------------------------------------------------
 

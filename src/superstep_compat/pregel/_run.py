@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat._internal._constants import START
 from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
 from superstep_compat.errors import (
@@ -229,7 +230,7 @@ class GraphRun(Checkpointing):
                 ex.resume(answers[0], aid)
             return
         activations = {aid for aid, _ in suspended}
-        if len(activations) > 1:
+        if len(activations) > 1 or _raised_several(ex, suspended[0][0]):
             raise RuntimeError(
                 "When there are multiple pending interrupts, you must specify the interrupt id "
                 "when resuming. Docs: https://docs.langchain.com/oss/python/langgraph/"
@@ -578,6 +579,14 @@ def coerce_context(schema: Any, context: Any) -> Any:
     if dataclasses.is_dataclass(schema) or issubclass(schema, BaseModel):
         return schema(**context)
     return context
+
+
+def _raised_several(ex: Execution, activation_id: str) -> bool:
+    """Whether the suspended activation raised more than one interrupt in its last run (the
+    functional API's parallel tasks surface one at a time; LangGraph still wants ids)."""
+    inst = ex.instances.get(activation_id)
+    memo = inst.memory.get("memo") if inst is not None else None
+    return isinstance(memo, dict) and int(memo.get(PENDING_KEY, 0)) > 1
 
 
 def _hit(names: set[str] | frozenset[str], breakpoints: frozenset[str]) -> bool:

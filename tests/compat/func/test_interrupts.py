@@ -139,7 +139,9 @@ def test_two_interrupts_in_sequence_get_their_own_answers() -> None:
     assert wf.invoke(Command(resume="B"), cfg("two")) == ["A", "B"]
 
 
-def test_parallel_tasks_that_interrupt_are_answered_in_the_order_they_surfaced() -> None:
+def test_parallel_tasks_that_interrupt_surface_one_at_a_time_and_need_ids() -> None:
+    # As LangGraph 1.2: both tasks interrupt, the first surfaces; while both are pending a
+    # plain resume is ambiguous (RuntimeError), an answer by id is not; then one is left.
     @task
     def ask(q: str) -> str:
         return str(interrupt(q))
@@ -151,7 +153,10 @@ def test_parallel_tasks_that_interrupt_are_answered_in_the_order_they_surfaced()
 
     out = wf.invoke("go", cfg("par"))
     assert [i.value for i in out["__interrupt__"]] == ["one?"]
-    out = wf.invoke(Command(resume="1"), cfg("par"))
+    with pytest.raises(RuntimeError, match="multiple pending interrupts"):
+        wf.invoke(Command(resume="1"), cfg("par"))
+    (first,) = out["__interrupt__"]
+    out = wf.invoke(Command(resume={first.id: "1"}), cfg("par"))
     assert [i.value for i in out["__interrupt__"]] == ["two?"]
     assert wf.invoke(Command(resume="2"), cfg("par")) == ["1", "2"]
 
