@@ -251,10 +251,12 @@ class SnapshotsMixin:
         names = self._as_nodes(record, updates)
         writes: list[tuple[str, Any]] = []
         gotos: list[str] = []
+        sends: list[Send] = []
         for (values, _, _), as_node in zip(updates, names, strict=True):
-            written, goto = self._update_writes(ex, config, values, as_node)
+            written, goto, sent = self._update_writes(ex, config, values, as_node)
             writes.extend(written)
             gotos.extend(goto)
+            sends.extend(sent)
         moved = [n for n in names if n != END]
         ex.edit(
             writes,
@@ -262,6 +264,7 @@ class SnapshotsMixin:
             as_node=moved[0] if moved else None,
             activate=gotos,
             cancel_pending=True,
+            spawn=[(send.node, send) for send in sends],
         )
         for as_node in moved[1:]:
             ex.edit((), writer="__update__", as_node=as_node)
@@ -311,10 +314,10 @@ class SnapshotsMixin:
 
     def _update_writes(
         self, ex: Execution, config: Mapping[str, Any], values: Any, as_node: str
-    ) -> tuple[list[tuple[str, Any]], list[str]]:
-        """The writes of one update and the nodes it sends control to: a `Command`'s
-        ``goto`` and the conditional edges of ``as_node``, evaluated on the state with the
-        writes applied."""
+    ) -> tuple[list[tuple[str, Any]], list[str], list[Send]]:
+        """The writes of one update, the nodes it sends control to (a `Command`'s ``goto``
+        and the conditional edges of ``as_node``, evaluated on the state with the writes
+        applied) and the `Send`s among them."""
         if as_node == START:
             writes = self.runner.input_writes(values) if values is not None else []
             targets: list[str | Send] = []
@@ -322,19 +325,12 @@ class SnapshotsMixin:
             written = node_writes(values, self.runner.channel_keys)
             writes, targets = written.writes, written.goto
         out = TaskOutcome(writes=writes)
-        for target in targets:
-            if isinstance(target, Send):
-                raise NotImplementedError(
-                    f"update_state as {as_node!r}: a Command whose goto is a Send is not "
-                    "supported by superstep_compat; goto the node by name, or send from a node"
-                )
-            if target != END and target in self.runner.node_names:
-                out.gotos.append(target)
+        self.runner._gotos(targets, out, as_node, RunContext(config=dict(config)))
         branches = self.spec.branches.get(as_node)
         if branches:  # evaluated on the committed state with ``writes`` applied
             run = RunContext(config=dict(config), store=self.store)
             self.runner._branch(branches, ex.values, out, run)
-        return writes, out.gotos
+        return writes, out.gotos, out.sends
 
 
 def _update_of(update: Any) -> StateUpdate:

@@ -57,13 +57,14 @@ def apply_input(ex: Execution, entry: tuple[Any, ...]) -> StepOutcome | None:
     elif kind == "resume":
         ex.resume(entry[2], entry[1])
     elif kind == "edit":
-        _, pairs, writer, as_node, targets, cancel_pending = entry
+        _, pairs, writer, as_node, targets, cancel_pending, *rest = entry
         ex.edit(
             list(pairs),
             writer=writer,
             as_node=as_node,
             activate=targets,
             cancel_pending=cancel_pending,
+            spawn=rest[0] if rest else (),
         )
     elif kind == "retry_failed":
         ex.retry_failed()

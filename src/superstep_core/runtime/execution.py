@@ -249,12 +249,15 @@ class Execution:
         as_node: str | None = None,
         activate: Iterable[str] = (),
         cancel_pending: bool = False,
+        spawn: Iterable[tuple[str, Any]] = (),
     ) -> tuple[str, ...]:
         """Commit ``updates`` as one superstep written from outside any node (a human edit,
         LangGraph's ``update_state``), through the channels' strategies. With ``as_node``
         the edges and joins of that node fire as if one of its activations completed;
         ``activate`` adds activations (except of a coalescing node with a suspended
-        activation, which is already its pending run); ``cancel_pending`` first ends every
+        activation, which is already its pending run); ``spawn`` adds ``(node, payload)``
+        activations as a node's `Spawn`s would (never merged, after the others, in order);
+        ``cancel_pending`` first ends every
         activation that is queued but has not run. Returns the channels written. Raises
         `UndeclaredChannelError` / `ChannelConflictError` and then changes nothing."""
         pairs = _pairs(updates)
@@ -274,7 +277,12 @@ class Execution:
             e.error.add_note(str(e))
             raise e.error from None
         targets = tuple(activate)
-        self.input_log.append(("edit", pairs, writer, as_node, targets, cancel_pending))
+        spawns = tuple(spawn)
+        for node, _ in spawns:
+            if node not in self.graph.nodes:
+                raise UndeclaredChannelError(writer, node, list(self.graph.nodes))
+        entry: tuple[Any, ...] = ("edit", pairs, writer, as_node, targets, cancel_pending)
+        self.input_log.append((*entry, spawns) if spawns else entry)
         if cancel_pending:
             for aid, event in list(self.queue):
                 if isinstance(event, Activated):
@@ -288,13 +296,14 @@ class Execution:
         if as_node is not None:
             ghost = Instance(f"{writer}:edit", as_node, 0, (), None)
             pending.extend(self._follow(ghost, None))
+        pending.extend((node, (), payload, 2, writer) for node, payload in spawns)
         # A coalescing node waiting on an interrupt already has its pending run: an edit
         # that would activate it again must not make it run twice once resumed.
         waiting = {i.node for i in self.instances.values() if i.state == "suspended"}
-        for node, lineage, payload, _spawn, _source in _coalesce(self.graph, pending):
-            if node in waiting and self.graph.nodes[node].coalesce:
+        for node, lineage, payload, spawned, _source in _coalesce(self.graph, pending):
+            if not spawned and node in waiting and self.graph.nodes[node].coalesce:
                 continue
-            aid = self._enqueue_activation(node, lineage, payload)
+            aid = self._enqueue_activation(node, lineage, payload, spawned=spawned != 0)
             if record is not None:
                 record.activated.append(aid)
         if record is not None:

@@ -152,7 +152,8 @@ def parallel_interrupts() -> dict[str, Any]:
     out = wf.invoke(Command(resume={out["__interrupt__"][0].id: "A"}), cfg)
     surfaced.append([i.value for i in out["__interrupt__"]])
     final = wf.invoke(Command(resume={out["__interrupt__"][0].id: "B"}), cfg)
-    return {"surfaced": surfaced, "paused": paused, "final": final, "runs": runs}
+    # the two calls run on two threads at once: which one starts first is not defined
+    return {"surfaced": surfaced, "paused": paused, "final": final, "runs": sorted(runs)}
 
 
 def run() -> dict[str, Any]:
