@@ -38,6 +38,7 @@ from superstep_compat.pregel._checkpointing import (
     node_of,
     pending_activations,
     pending_tasks,
+    task_id_for,
     task_records,
 )
 from superstep_compat.pregel._task import (
@@ -186,6 +187,8 @@ class GraphRun(Checkpointing):
         elif inp is None:
             if record is None:
                 raise EmptyInputError("Received no input for __start__")
+            if requested_id is None:
+                self._saved_answers(ex, record)
             latest = self.saver.load(record.thread_id, self.ns, None) if self.saver else None
             replaying = latest is not None and latest.checkpoint_id != record.checkpoint_id
             if requested_id is not None and replaying and (record.next or ex.queue):
@@ -227,7 +230,7 @@ class GraphRun(Checkpointing):
                 if intr.id in value:
                     by_activation.setdefault(aid, []).append(value[intr.id])
             for aid, answers in by_activation.items():
-                ex.resume(answers[0], aid)
+                self._resume_one(ex, aid, answers[0])
             return
         activations = {aid for aid, _ in suspended}
         if len(activations) > 1 or _raised_several(ex, suspended[0][0]):
@@ -236,7 +239,43 @@ class GraphRun(Checkpointing):
                 "when resuming. Docs: https://docs.langchain.com/oss/python/langgraph/"
                 "interrupts#handling-multiple-interrupts."
             )
-        ex.resume(value, next(iter(activations)))
+        self._resume_one(ex, next(iter(activations)), value)
+
+    def _resume_one(self, ex: Execution, activation_id: str, value: Any) -> None:
+        """Answer ``activation_id``'s interrupt, the answer saved first (LangGraph's
+        ``__resume__`` write): a run that dies before the answered task finishes continues
+        with it (`_saved_answers`) instead of asking again."""
+        record = self.record
+        if self.saver is not None and record is not None and self.saver.keeps_writes:
+            inst = ex.instances.get(activation_id)
+            given = len(inst.memory.get("resume", ())) if inst is not None else 0
+            task_id = task_id_for(record.checkpoint_id, activation_id)
+            answer = [activation_id, given, value]
+            self.saver.save_writes(
+                record.thread_id,
+                record.checkpoint_ns,
+                record.checkpoint_id,
+                task_id,
+                [(RESUME, answer)],
+            )
+        ex.resume(value, activation_id)
+
+    def _saved_answers(self, ex: Execution, record: CheckpointRecord) -> None:
+        """Apply the answers given to ``record``'s interrupts by a run that then died (or
+        failed) before the answered task finished (see `_resume_one`)."""
+        if self.saver is None or not self.saver.keeps_writes or not ex.interrupts:
+            return
+        waiting = {aid for aid, _ in ex.interrupts}
+        writes = self.saver.load_writes(
+            record.thread_id, record.checkpoint_ns, record.checkpoint_id
+        )
+        for _, channel, answer in writes:
+            if channel != RESUME or not isinstance(answer, list) or len(answer) != 3:
+                continue
+            aid, given, value = answer
+            inst = ex.instances.get(aid)
+            if aid in waiting and inst is not None and len(inst.memory.get("resume", ())) == given:
+                ex.resume(value, aid)
 
     # --- the loop --------------------------------------------------------------------------
 
@@ -579,6 +618,9 @@ def coerce_context(schema: Any, context: Any) -> Any:
     if dataclasses.is_dataclass(schema) or issubclass(schema, BaseModel):
         return schema(**context)
     return context
+
+
+RESUME = "__resume__"  # a special write (`SPECIAL_WRITES`): one per task, replaced when saved
 
 
 def _raised_several(ex: Execution, activation_id: str) -> bool:
