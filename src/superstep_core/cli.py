@@ -249,7 +249,10 @@ def run_durable(
 
 
 def _no_thread(args: argparse.Namespace) -> UsageError:
-    return UsageError(f"no thread {args.thread!r} in {args.db or DEFAULT_DB}")
+    return UsageError(
+        f"no thread {args.thread!r} in {args.db or DEFAULT_DB} (a graph that keeps its "
+        "threads in a saver of its own: pass --target FILE.py:graph, or --db the saver's file)"
+    )
 
 
 def _thread_graph(

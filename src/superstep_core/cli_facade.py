@@ -229,6 +229,14 @@ def facade_history(
     (step, checkpoint_id, source, status, written, next, failure). With a target (given, or
     recorded with the thread), ``load(target)`` gives the graph, which reads its history
     (``get_state_history``: next nodes, failed tasks); otherwise the saver lists it."""
+    if target is not None and db is None:
+        graph = load(target)
+        own = getattr(graph, "checkpointer", None)
+        if own is not None and callable(getattr(graph, "get_state_history", None)):
+            # the graph keeps its threads in a saver of its own: read them there
+            states = list(graph.get_state_history(_config(thread)))
+            if states:
+                return _rows_from_graph(states[::-1])
     if is_postgres(db):
         return []
     with _sqlite_saver(db or DEFAULT_DB) as saver:
