@@ -71,3 +71,26 @@ def test_astream_feeds_the_multiplexer_too() -> None:
         return out
 
     assert asyncio.run(main()) == [{"a": {"log": ["a"]}}, {"b": {"log": ["b"]}}]
+
+
+def test_a_stream_its_caller_abandons_ends_as_abandoned_not_as_finished() -> None:
+    from superstep_core.host import StreamAbandoned
+
+    mux = StreamMultiplexer()
+    watcher = mux.subscribe()
+    chunks = _graph().stream({"log": []}, stream_mode="updates", multiplexer=mux)
+    assert next(chunks) == {"a": {"log": ["a"]}}
+    chunks.close()  # the caller stops reading after the first chunk
+    assert mux.terminated
+    seen = []
+    with pytest.raises(StreamAbandoned):
+        for chunk in watcher:
+            seen.append(chunk.data)
+    assert seen == [{"a": {"log": ["a"]}}]
+
+
+def test_read_from_a_negative_seq_is_a_usage_error() -> None:
+    mux = StreamMultiplexer()
+    assert mux.read_from(0) == []
+    with pytest.raises(ValueError, match="after_seq must be >= 0"):
+        mux.read_from(-1)

@@ -8,6 +8,7 @@ the input route. Conditional edges, `Command` gotos and `Send`s are control the 
 
 from __future__ import annotations
 
+import asyncio
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
@@ -29,7 +30,7 @@ from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.types import GraphOutput, Interrupt
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
-from superstep_core.host.stream import StreamMultiplexer
+from superstep_core.host.stream import StreamAbandoned, StreamMultiplexer
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
 __all__ = ["CompiledStateGraph", "compile_state_graph"]
@@ -224,7 +225,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                     if mode in modes and (subgraphs or not ns):
                         yield _shape(ns, mode, data, single, subgraphs, version)
             except BaseException as e:
-                multiplexer.terminate(None if isinstance(e, GeneratorExit) else e)
+                multiplexer.terminate(_ended_by(e))
                 raise
             multiplexer.terminate()
 
@@ -280,7 +281,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                     if mode in modes and (subgraphs or not ns):
                         yield _shape(ns, mode, data, single, subgraphs, version)
             except BaseException as e:
-                multiplexer.terminate(None if isinstance(e, GeneratorExit) else e)
+                multiplexer.terminate(_ended_by(e))
                 raise
             multiplexer.terminate()
 
@@ -443,6 +444,14 @@ def _shape(
     if single:
         return (ns, data) if subgraphs else data
     return (ns, mode, data) if subgraphs else (mode, data)
+
+
+def _ended_by(error: BaseException) -> BaseException:
+    """What a multiplexer ends with when its run stopped on ``error``: the run's exception,
+    or `StreamAbandoned` when the caller stopped reading (closed or cancelled)."""
+    if isinstance(error, GeneratorExit | asyncio.CancelledError):
+        return StreamAbandoned("the stream's run stopped early: its caller stopped reading")
+    return error
 
 
 def _final_values(runs: list[GraphRun]) -> Any:

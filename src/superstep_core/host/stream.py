@@ -49,6 +49,7 @@ __all__ = [
     "CHUNK_OVERHEAD",
     "COMMITTED_MODES",
     "TRANSIENT_MODES",
+    "StreamAbandoned",
     "StreamChunk",
     "StreamEvent",
     "StreamEvictedError",
@@ -106,6 +107,11 @@ class StreamTerminated(RuntimeError):
         )
         self.name = name
         self.last_seq = last_seq
+
+
+class StreamAbandoned(RuntimeError):
+    """What a stream ends with when the run feeding it stopped early because its own caller
+    stopped reading (a generator closed or a task cancelled), not because the run ended."""
 
 
 class StreamEvictedError(LookupError):
@@ -379,6 +385,11 @@ class StreamMultiplexer:
         return sub
 
     def _retained_after(self, after_seq: int, modes: frozenset[str] | None) -> list[StreamChunk]:
+        if after_seq < 0:
+            raise ValueError(
+                f"stream {self.name!r}: after_seq must be >= 0 (0 reads from the first chunk), "
+                f"got {after_seq}"
+            )
         if after_seq > self._seq:
             raise ValueError(
                 f"stream {self.name!r}: after_seq {after_seq} is past the last seq {self._seq}"
