@@ -315,7 +315,18 @@ def current_scope() -> CallScope:
 def _adopt(hook: _TaskContext) -> CallScope:
     root: RootScope | None = getattr(hook, "_functional_root", None)
     if root is None:
-        root = RootScope(hook.resume, hook.ns, hook.run, hook.node, None, durable=False)
+        run = hook.run
+        # Calls made from a graph node are saved as they finish too (against the checkpoint
+        # the step runs from), so a node that fails or dies after them does not redo them.
+        journal = None
+        if run.checkpoint_id is not None:
+            thread = (run.config.get("configurable") or {}).get("thread_id")
+            journal = TaskJournal.for_run(run.saver, thread, run.checkpoint_ns, durability="async")
+            if journal is not None:
+                journal.attach(run.checkpoint_id, fresh=False)
+        root = RootScope(
+            hook.resume, hook.ns, run, hook.node, None, durable=journal is not None, journal=journal
+        )
         root.memo = hook.memo  # share: the node task persists its own memo
         hook._functional_root = root  # type: ignore[attr-defined]
     return root.body

@@ -156,6 +156,7 @@ class GraphRun(Checkpointing):
             saver=self.saver,
             subgraphs=self.subgraphs,
             cache=self.graph.cache,
+            checkpoint_id=None if self.record is None else self.record.checkpoint_id,
         )
 
     def _prepare(self) -> tuple[Execution, list[Event]]:

@@ -81,6 +81,7 @@ class RunContext:
     saver: Any = None
     subgraphs: bool = False
     cache: Any = None
+    checkpoint_id: str | None = None  # the checkpoint the step runs from (its pending writes)
     push: int | None = None
     """A `Send` task's index among the step's pushed tasks (LangGraph's push path)."""
     trace: TaskRun | None = None
