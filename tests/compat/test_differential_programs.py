@@ -12,20 +12,14 @@ in `KNOWN_DIFFERENCES` must go.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from compat.langgraph_venv import langgraph_python
+from compat.langgraph_venv import langgraph_python, run_both
 
-ROOT = Path(__file__).resolve().parents[2]
 PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
-DRIVER = PROGRAMS_DIR / "_driver.py"
 # The shared helper (SUPERSTEP_LANGGRAPH_PYTHON, the project's .venv-langgraph), else /work's.
 LANGGRAPH_PY = langgraph_python() or Path("/work/.venv-langgraph/bin/python")
 PROGRAMS = sorted(PROGRAMS_DIR.glob("p[0-9]*.py"))
@@ -43,35 +37,10 @@ KNOWN_DIFFERENCES: dict[str, str] = {
 }
 
 
-def _run_driver(python: str, impl: str, env: dict[str, str]) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [python, str(DRIVER), impl, *map(str, PROGRAMS)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        cwd=str(PROGRAMS_DIR),
-    )
-
-
-def _collect(process: subprocess.Popen[str], impl: str) -> dict[str, Any]:
-    try:
-        out, err = process.communicate(timeout=150)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        raise
-    assert process.returncode == 0, f"{impl} driver failed:\n{err[-4000:]}"
-    results: dict[str, Any] = json.loads(out)
-    return results
-
-
 @pytest.fixture(scope="module")
 def results() -> dict[str, dict[str, Any]]:
-    base = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
-    base["PYTHONHASHSEED"] = "0"
-    real = _run_driver(str(LANGGRAPH_PY), "langgraph", base)
-    facade = _run_driver(sys.executable, "superstep", {**base, "PYTHONPATH": str(ROOT / "src")})
-    return {"langgraph": _collect(real, "langgraph"), "superstep": _collect(facade, "superstep")}
+    assert LANGGRAPH_PY is not None
+    return run_both(PROGRAMS, LANGGRAPH_PY)
 
 
 def test_there_are_enough_programs() -> None:
