@@ -39,7 +39,7 @@ from superstep_compat.graph._spec import (
     is_async,
 )
 from superstep_compat.pregel._channels import engine_channel
-from superstep_compat.pregel._compile import CompiledStateGraph, _modes, _shape
+from superstep_compat.pregel._compile import CompiledStateGraph, _modes, _shape, engine_retry
 from superstep_compat.pregel._run import INPUT_EVENT, Event, GraphRun
 from superstep_compat.types import (
     CachePolicy,
@@ -52,7 +52,6 @@ from superstep_compat.types import (
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import CompiledGraph, Graph
 from superstep_core.node import External
-from superstep_core.node import RetryPolicy as EngineRetryPolicy
 from superstep_core.runtime import Execution
 
 __all__ = ["EntrypointGraph", "entrypoint"]
@@ -175,17 +174,7 @@ def _spec(func: Callable[..., Any], name: str, **options: Any) -> GraphSpec:
 def _engine(spec: GraphSpec, runner: EntrypointRunner, name: str) -> CompiledGraph:
     """One engine node, activated by the input event itself (no separate START step)."""
     node = runner.node
-    policy = (node.retry_policy or (None,))[0]
-    retry = (
-        None
-        if policy is None
-        else EngineRetryPolicy(
-            max_attempts=policy.max_attempts,
-            initial_interval=policy.initial_interval,
-            backoff_factor=policy.backoff_factor,
-            max_interval=policy.max_interval,
-        )
-    )
+    retry = engine_retry(node)
     g = Graph(name, version="langgraph-func")
     g.with_channels({key: engine_channel(ch) for key, ch in spec.channels.items()})
     g.add_node(

@@ -21,7 +21,7 @@ from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.checkpoint.base import BaseCheckpointSaver
 from superstep_compat.graph._schema import json_schema_of
-from superstep_compat.graph._spec import GraphSpec
+from superstep_compat.graph._spec import GraphSpec, NodeSpec
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._node import task_node
@@ -48,17 +48,7 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
     every = [ANY_NODE]  # gotos, Sends and conditional edges may reach any node
     g.add_node(START, task_node(START, runner), may_activate=every)
     for node in spec.nodes.values():
-        policy = (node.retry_policy or (None,))[0]
-        retry = (
-            None
-            if policy is None
-            else EngineRetryPolicy(
-                max_attempts=policy.max_attempts,
-                initial_interval=policy.initial_interval,
-                backoff_factor=policy.backoff_factor,
-                max_interval=policy.max_interval,
-            )
-        )
+        retry = engine_retry(node)
         g.add_node(
             node.name,
             task_node(node.name, runner),
@@ -454,18 +444,32 @@ def _ended_by(error: BaseException) -> BaseException:
     return error
 
 
-def _final_values(runs: list[GraphRun]) -> Any:
-    """What a graph's callback run ends with: the output channels' values (as LangGraph)."""
-    if not runs:
+def engine_retry(node: NodeSpec) -> EngineRetryPolicy | None:
+    """The engine's retry policy for a node's first `RetryPolicy` (None: no retries). Only
+    the first is the engine's: which exceptions retry is decided per task by the façade."""
+    policy = (node.retry_policy or (None,))[0]
+    if policy is None:
         return None
-    run = runs[-1]
+    return EngineRetryPolicy(
+        max_attempts=policy.max_attempts,
+        initial_interval=policy.initial_interval,
+        backoff_factor=policy.backoff_factor,
+        max_interval=policy.max_interval,
+    )
+
+
+def _output_values(run: GraphRun) -> dict[str, Any]:
     last = run.last_values or {}
     return {k: last[k] for k in run.graph.output_channels if k in last}
 
 
+def _final_values(runs: list[GraphRun]) -> Any:
+    """What a graph's callback run ends with: the output channels' values (as LangGraph)."""
+    return _output_values(runs[-1]) if runs else None
+
+
 def _output(run: GraphRun, version: str) -> Any:
-    last = run.last_values or {}
-    values = {k: last[k] for k in run.graph.output_channels if k in last}
+    values = _output_values(run)
     interrupts: list[Interrupt[Any]] = list(run.interrupts)
     if version == "v2":
         return GraphOutput(values, tuple(interrupts))
