@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-__all__ = ["ExecutionInfo", "Runtime", "get_runtime"]
+__all__ = ["DEFAULT_RUNTIME", "ExecutionInfo", "Runtime", "ServerInfo", "get_runtime"]
 
 ContextT = TypeVar("ContextT")
 
@@ -26,6 +26,16 @@ class ExecutionInfo:
     run_id: str | None = None
     node_attempt: int = 1
     node_first_attempt_time: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ServerInfo:
+    """What the LangGraph server tells a run about itself: the assistant, the graph and the
+    authenticated user (``None`` outside a server, as in LangGraph)."""
+
+    assistant_id: str
+    graph_id: str
+    user: Any = None
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,10 @@ class Runtime(Generic[ContextT]):
             store=other.store or self.store,
             previous=other.previous or self.previous,
         )
+
+
+DEFAULT_RUNTIME: Runtime[Any] = Runtime()
+"""The runtime of a run given nothing: no context, no store, writers that do nothing."""
 
 
 def get_runtime(context_schema: Any = None) -> Runtime[Any]:

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, Literal, NotRequired, get_type_hints
+from typing import Annotated, Any, Literal, NotRequired, TypeVar, get_type_hints
 
-from langchain_core.messages import AnyMessage, BaseMessage
+from langchain_core.language_models import LanguageModelInput
+from langchain_core.messages import AnyMessage, BaseMessage, SystemMessage
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, create_model
@@ -42,6 +43,10 @@ __all__ = [
     "AgentStatePydantic",
     "AgentStateWithStructuredResponse",
     "AgentStateWithStructuredResponsePydantic",
+    "Prompt",
+    "StateSchema",
+    "StateSchemaType",
+    "StructuredResponseSchema",
     "create_react_agent",
     "create_tool_calling_executor",
 ]
@@ -95,6 +100,25 @@ with warnings.catch_warnings():
         """The pydantic agent state plus the structured response."""
 
         structured_response: StructuredResponse
+
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", LangGraphDeprecatedSinceV10)
+    StateSchema = TypeVar("StateSchema", bound=AgentState | AgentStatePydantic)
+    """A state schema of `create_react_agent`: `AgentState` or `AgentStatePydantic` (or a
+    subclass)."""
+    StateSchemaType = type[StateSchema]  # type: ignore[misc]
+
+Prompt = (
+    SystemMessage
+    | str
+    | Callable[[StateSchema], LanguageModelInput]
+    | Runnable[StateSchema, LanguageModelInput]
+)
+"""What ``prompt=`` accepts: a system message, a string (a system message's text), or a
+function or runnable mapping the state to the model's input."""
+
+_should_bind_tools = should_bind_tools  # LangGraph's private name (langgraph-supervisor)
 
 
 def _check_state_schema(state_schema: Any, response_format: Any) -> None:

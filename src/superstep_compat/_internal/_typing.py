@@ -1,0 +1,19 @@
+"""LangGraph's private typing helpers (`langgraph._internal._typing`), imported by libraries
+built on it (langgraph-supervisor, langgraph-swarm)."""
+
+from __future__ import annotations
+
+from typing_extensions import TypedDict
+
+__all__ = ["EMPTY_SEQ", "MISSING", "DeprecatedKwargs"]
+
+MISSING = object()
+"""The "not given" sentinel (distinct from ``None``)."""
+
+EMPTY_SEQ: tuple[str, ...] = ()
+"""An empty sequence of strings."""
+
+
+class DeprecatedKwargs(TypedDict):
+    """The type of ``**kwargs`` that only exist to accept deprecated keyword arguments: no key
+    is declared, so a type checker flags every use."""

@@ -1,0 +1,1 @@
+"""`langgraph.utils`: old import paths kept by LangGraph for backwards compatibility."""
