@@ -1,5 +1,17 @@
 """`install()`: make ``import langgraph.X`` load ``superstep_compat.X`` (the same module
-object under both names), so LangGraph programs and test suites run unmodified."""
+object under both names), so LangGraph programs and test suites run unmodified.
+
+Three ways in: ``superstep_compat.shim.install()`` in code, ``python -m superstep_compat
+app.py``, and the environment switch ``SUPERSTEP_AS_LANGGRAPH=1``, read at interpreter start
+by the ``superstep_as_langgraph.pth`` file the package installs into site-packages (so
+``SUPERSTEP_AS_LANGGRAPH=1 pytest`` runs a project's own tests on Superstep).
+
+Subpackages named in ``real`` (`REAL_SUBPACKAGES` by default) are left to the installed
+`langgraph*` distributions, e.g. ``("checkpoint", "store", "cache")`` from
+`langgraph-checkpoint`: then ``langgraph`` itself is a namespace package whose search path is
+the real distributions' (so ``import langgraph.checkpoint.base`` finds the real module) while
+every other ``langgraph.X`` is still ``superstep_compat.X``.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +23,13 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-__all__ = ["LangGraphAliasFinder", "install", "uninstall"]
+__all__ = ["REAL_SUBPACKAGES", "LangGraphAliasFinder", "install", "uninstall"]
 
 _SOURCE = "langgraph"
 _TARGET = "superstep_compat"
+
+REAL_SUBPACKAGES: tuple[str, ...] = ()
+"""The `langgraph` subpackages `install` leaves to the real distributions by default."""
 
 
 class _AliasLoader(importlib.abc.Loader):
@@ -33,7 +48,11 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 class LangGraphAliasFinder(importlib.abc.MetaPathFinder):
-    """A `sys.meta_path` finder mapping ``langgraph[.X]`` to ``superstep_compat[.X]``."""
+    """A `sys.meta_path` finder mapping ``langgraph[.X]`` to ``superstep_compat[.X]``, except
+    the ``real`` subpackages (and everything under them)."""
+
+    def __init__(self, real: Sequence[str] = ()) -> None:
+        self.real = tuple(real)
 
     def find_spec(
         self,
@@ -43,6 +62,11 @@ class LangGraphAliasFinder(importlib.abc.MetaPathFinder):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname != _SOURCE and not fullname.startswith(_SOURCE + "."):
             return None
+        if self.real:
+            if fullname == _SOURCE:
+                return _real_namespace(self.real)
+            if fullname[len(_SOURCE) + 1 :].split(".")[0] in self.real:
+                return None  # the path finder finds it on the real distributions' path
         aliased = _TARGET + fullname[len(_SOURCE) :]
         if importlib.util.find_spec(aliased) is None:
             return None
@@ -52,15 +76,36 @@ class LangGraphAliasFinder(importlib.abc.MetaPathFinder):
         )
 
 
-def install() -> None:
-    """Put the alias finder first on `sys.meta_path` (idempotent)."""
+def _real_namespace(real: Sequence[str]) -> importlib.machinery.ModuleSpec:
+    found = importlib.machinery.PathFinder.find_spec(_SOURCE)
+    locations = list(found.submodule_search_locations or []) if found is not None else []
+    if not locations:
+        raise ImportError(
+            f"superstep shim: langgraph.{'/'.join(real)} should come from the installed "
+            "langgraph distributions, but none is installed (pip install langgraph-checkpoint)"
+        )
+    spec = importlib.machinery.ModuleSpec(_SOURCE, None, is_package=True)
+    spec.submodule_search_locations = locations
+    spec.loader_state = _TARGET  # marks the namespace as the shim's (see `uninstall`)
+    return spec
+
+
+def install(real: Sequence[str] | None = None) -> None:
+    """Put the alias finder first on `sys.meta_path` (idempotent: a second call changes
+    nothing). ``real``: subpackages left to the real distributions (default
+    `REAL_SUBPACKAGES`)."""
     if not any(isinstance(f, LangGraphAliasFinder) for f in sys.meta_path):
-        sys.meta_path.insert(0, LangGraphAliasFinder())
+        chosen = REAL_SUBPACKAGES if real is None else tuple(real)
+        sys.meta_path.insert(0, LangGraphAliasFinder(chosen))
 
 
 def uninstall() -> None:
     """Remove the finder and forget the ``langgraph`` aliases already imported."""
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, LangGraphAliasFinder)]
     for name in [n for n in sys.modules if n == _SOURCE or n.startswith(_SOURCE + ".")]:
-        if getattr(sys.modules[name], "__name__", "").startswith(_TARGET):
+        module = sys.modules[name]
+        spec = getattr(module, "__spec__", None)
+        if getattr(module, "__name__", "").startswith(_TARGET) or (
+            getattr(spec, "loader_state", None) == _TARGET
+        ):
             del sys.modules[name]

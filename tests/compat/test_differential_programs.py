@@ -34,6 +34,11 @@ KNOWN_DIFFERENCES: dict[str, str] = {
         "class (UnsupportedTypeError); LangGraph pickles it via msgpack ext. p24 shows the "
         "same program passing after superstep_core.persistence.register"
     ),
+    "p32_stream_v3_subgraph_lifecycle": (
+        "core: a subgraph's namespace segment is `node:<activation>`, not `node:<task id>`, "
+        "so v3's lifecycle cannot match it to its parent task's result: `completed` comes at "
+        "the run's end instead of before the parent's next values"
+    ),
 }
 
 

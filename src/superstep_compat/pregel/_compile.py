@@ -28,6 +28,7 @@ from superstep_compat.pregel._node import task_node
 from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, INPUT_EVENT, GraphRun
 from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
+from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
 from superstep_compat.types import GraphOutput, Interrupt
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
 from superstep_core.host.stream import StreamAbandoned, StreamMultiplexer
@@ -109,6 +110,8 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
             tuple(out_info.channels) if out_info is not None else tuple(self.spec.channels)
         )
         self.state_channels: tuple[str, ...] = tuple(self.spec.channels)
+        # v3 streaming's compile-time transformer factories (`superstep_compat.stream`).
+        self.stream_transformers: tuple[Any, ...] = tuple(transformers or ())
 
     # --- Runnable surface --------------------------------------------------------------
 
@@ -279,6 +282,36 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         final = partial(_final_values, runs)
         async for chunk in atraced(name, self._config(config), input, chunks, final):
             yield chunk
+
+    def stream_events(  # type: ignore[override]
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        version: str = "v2",
+        transformers: Sequence[Any] | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """``version="v3"``: LangGraph's v3 run stream (`superstep_compat.stream`); other
+        versions: langchain's event stream."""
+        if version == "v3":
+            return stream_events_v3(self, input, config, transformers=transformers, **kwargs)
+        return super().stream_events(input, config, version=version, **kwargs)  # type: ignore[call-overload]
+
+    def astream_events(  # type: ignore[override]
+        self,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        version: str = "v2",
+        transformers: Sequence[Any] | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        """``version="v3"``: an awaitable of the async v3 run stream; other versions:
+        langchain's async event stream."""
+        if version == "v3":
+            return astream_events_v3(self, input, config, transformers=transformers, **kwargs)
+        return super().astream_events(input, config, version=version, **kwargs)  # type: ignore[call-overload]
 
     def invoke(  # type: ignore[override]
         self,
