@@ -43,7 +43,15 @@ typecheck: $(DEVSTAMP)
 layers: $(DEVSTAMP)
 	$(VENV)/bin/lint-imports
 
-pytest: $(DEVSTAMP) $(LG_STAMP)
+# langchain (pinned, no dependencies of its own to install) for the create_agent differential
+# tests, on the path of both sides only (tests/compat/ecosystem), never a project dependency.
+ECO_DIR   := $(VENV)/ecosystem
+ECO_STAMP := $(ECO_DIR)/.installed
+$(ECO_STAMP): | $(PY)
+	$(PY) -m pip install --quiet --no-deps --upgrade --target $(ECO_DIR) 'langchain==1.5.2'
+	touch $@
+
+pytest: $(DEVSTAMP) $(LG_STAMP) $(ECO_STAMP)
 	SUPERSTEP_LANGGRAPH_PYTHON=$(abspath $(LG_PY)) $(VENV)/bin/pytest
 
 test: lint typecheck layers pytest
@@ -70,3 +78,13 @@ bench-micro: $(DEVSTAMP)
 	$(PY) -m pip install --quiet 'pytest-benchmark>=4'
 	$(VENV)/bin/pytest bench -p no:cacheprovider -o addopts= --benchmark-columns=min,median,mean,rounds
 	$(PY) bench/engine_activation.py
+
+# Other projects' suites on real LangGraph and on Superstep side by side (not part of `make
+# test`: it builds venvs and takes long). LANGGRAPH_GIT_DIR: a git dir of LangGraph's public
+# repository (bare is fine) for the langgraph suite; SUITE=langchain|langgraph|all.
+SUITE ?= all
+LANGGRAPH_GIT_DIR ?= /work/.mirror/langchain-ai+langgraph/repo
+COMPAT_ARGS ?=
+.PHONY: compat-suites
+compat-suites:
+	$(PYTHON) tools/compat_suites.py --suite $(SUITE) --langgraph-git-dir $(LANGGRAPH_GIT_DIR) $(COMPAT_ARGS)

@@ -19,6 +19,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -28,8 +29,9 @@ __all__ = ["REAL_SUBPACKAGES", "LangGraphAliasFinder", "install", "uninstall"]
 _SOURCE = "langgraph"
 _TARGET = "superstep_compat"
 
-REAL_SUBPACKAGES: tuple[str, ...] = ()
-"""The `langgraph` subpackages `install` leaves to the real distributions by default."""
+REAL_SUBPACKAGES: tuple[str, ...] = tuple(os.environ.get("SUPERSTEP_LANGGRAPH_REAL", "").split())
+"""The `langgraph` subpackages `install` leaves to the real distributions by default: none,
+or those named (space-separated) in ``SUPERSTEP_LANGGRAPH_REAL``."""
 
 
 class _AliasLoader(importlib.abc.Loader):

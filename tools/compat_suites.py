@@ -1,0 +1,334 @@
+"""Run other projects' test suites on real LangGraph and on Superstep, side by side.
+
+    python tools/compat_suites.py [--suite langchain|langgraph|all] [--langgraph-git-dir DIR]
+        [--scratch DIR] [--workers N] [--files "a.py b.py"] [--real "checkpoint store cache"]
+        [--keep-venvs] [--out REPORT.txt] [-- EXTRA PYTEST ARGS]
+
+Suites (test files are exported into the scratch folder, never into the repository):
+- ``langchain``: ``tests/unit_tests/agents`` of langchain's sdist on PyPI (version
+  `LANGCHAIN`), run with ``LANGGRAPH_TEST_FAST=1``.
+- ``langgraph``: LangGraph's public-API tests (``libs/langgraph/tests`` and
+  ``libs/prebuilt/tests``, the files in `LANGGRAPH_FILES`) exported with ``git archive`` from
+  a git dir of LangGraph's public repository at tag `LANGGRAPH_TAG`; the reference is the
+  wheel of that release. Needs ``--langgraph-git-dir``.
+
+Each suite gets one virtualenv (the pinned packages, the test dependencies and this project,
+editable) and runs twice in it: once as is (the reference, real LangGraph) and once with
+``SUPERSTEP_AS_LANGGRAPH=1``, which makes the project's ``.pth`` file install the import shim
+at interpreter start. ``--real`` leaves those `langgraph` subpackages to the installed real
+distributions in the Superstep run (``SUPERSTEP_LANGGRAPH_REAL``, see `superstep_compat.shim`).
+Nothing is fetched from a git remote; packages come from the package index.
+
+The report: per file, passed/failed/skipped on each side and how many of the tests that pass
+on LangGraph pass on Superstep (a test failing on LangGraph too is not counted against us);
+the last line is ``N passed, M failed`` over those attainable tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import xml.etree.ElementTree as ET
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+LANGCHAIN = "1.5.2"
+LANGGRAPH_TAG = "1.2.11"
+# The reference packages of each suite (what the tests were written against), pinned.
+LANGCHAIN_PACKAGES = [
+    f"langchain=={LANGCHAIN}",
+    "langgraph==1.2.24",
+    "langgraph-prebuilt==1.1.3",
+    "langgraph-checkpoint==4.3.2",
+    "langgraph-checkpoint-sqlite==3.1.2",
+    "langchain-core==1.8.3",
+]
+LANGCHAIN_TEST_DEPS = [
+    "pytest>=9.0.3,<10",
+    "pytest-asyncio>=1.3,<2",
+    "pytest-socket>=0.6,<1",
+    "pytest-xdist>=3.6,<4",
+    "pytest-mock",
+    "pytest-timeout",
+    "syrupy>=5,<6",
+    "toml",
+    "blockbuster>=1.5.26,<1.6",
+    "langchain-tests>=1.1.9,<2",
+    "langchain-openai",
+    "fastmcp>=4.0.11,<5",
+]
+LANGGRAPH_PACKAGES = [
+    f"langgraph=={LANGGRAPH_TAG}",
+    "langgraph-prebuilt==1.1.0",
+    "langgraph-checkpoint==4.3.2",
+    "langgraph-checkpoint-sqlite==3.1.2",
+    "langgraph-checkpoint-postgres==3.2.0",
+]
+LANGGRAPH_TEST_DEPS = [
+    "pytest",
+    "pytest-mock",
+    "pytest-asyncio",
+    "pytest-xdist",
+    "pytest-timeout",
+    "syrupy",
+    "redis",
+    "psycopg[binary]",
+    "psycopg-pool",
+    "pycryptodome",
+    "httpx",
+]
+LANGGRAPH_FILES = [
+    *("test_time_travel.py", "test_time_travel_async.py", "test_messages_state.py"),
+    *("test_subgraph_persistence.py", "test_subgraph_persistence_async.py"),
+    *("test_type_checking.py", "test_state.py", "test_pydantic.py", "test_managed_values.py"),
+    *("test_interruption.py", "test_parent_command.py", "test_parent_command_async.py"),
+    *("test_deprecation.py", "test_pregel.py", "test_pregel_async.py", "test_pregel_debug.py"),
+    "test_pregel_stream_events_v3.py",
+    *("prebuilt/test_react_agent.py", "prebuilt/test_tool_node.py"),
+]
+
+
+@dataclass
+class Counts:
+    passed: set[str] = field(default_factory=set)
+    failed: set[str] = field(default_factory=set)
+    skipped: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Session:
+    """One pytest session: where it runs, its files and its options."""
+
+    label: str  # prefix of the files in the report
+    cwd: Path
+    files: list[str]
+    options: list[str]
+
+
+def _run(cmd: Sequence[str | Path], **kwargs: object) -> None:
+    print("compat-suites: $", " ".join(map(str, cmd)), flush=True)
+    subprocess.run([str(c) for c in cmd], check=True, **kwargs)  # type: ignore[call-overload]
+
+
+def _venv(path: Path, packages: list[str], keep: bool) -> Path:
+    """A virtualenv at ``path`` with ``packages`` and this project (editable)."""
+    python = path / "bin" / "python"
+    stamp = path / ".compat-suites"
+    wanted = "\n".join([*packages, str(ROOT)])
+    if keep and stamp.exists() and stamp.read_text() == wanted:
+        return python
+    shutil.rmtree(path, ignore_errors=True)
+    _run([sys.executable, "-m", "venv", path])
+    _run([python, "-m", "pip", "install", "-q", "--upgrade", "pip"])
+    _run([python, "-m", "pip", "install", "-q", *packages])
+    # The project without dependency resolution against the pins: its own requirements are
+    # what the reference already has (langchain-core, pydantic, ...) plus a few extras.
+    _run([python, "-m", "pip", "install", "-q", "-e", ROOT])
+    _run([python, "-m", "pip", "check"], stdout=subprocess.DEVNULL)
+    stamp.write_text(wanted)
+    return python
+
+
+def _counts(junit: Path, label: str) -> dict[str, Counts]:
+    """Per file (``label`` + path relative to the session): the test ids by outcome. A file
+    that failed to collect counts as one failure."""
+    per_file: dict[str, Counts] = defaultdict(Counts)
+    if not junit.exists():
+        return per_file
+    for case in ET.parse(junit).getroot().iter("testcase"):
+        classname = case.get("classname", "")
+        name = case.get("name", "")
+        file = case.get("file") or classname.replace(".", "/") + ".py"
+        if "/" not in file and classname:
+            parts = classname.split(".")
+            while parts and not parts[-1].islower():
+                parts.pop()  # drop test-class names (CamelCase)
+            file = "/".join(parts) + ".py"
+        key = f"{label}{file}"
+        test_id = f"{classname}::{name}"
+        outcome = {child.tag for child in case}
+        counts = per_file[key]
+        if outcome & {"failure", "error"}:
+            counts.failed.add(test_id)
+        elif "skipped" in outcome:
+            counts.skipped.add(test_id)
+        else:
+            counts.passed.add(test_id)
+    return per_file
+
+
+def _pytest(
+    python: Path, session: Session, env: dict[str, str], junit: Path, extra: list[str]
+) -> dict[str, Counts]:
+    cmd = [python, "-m", "pytest", "-p", "no:cacheprovider", "-q", "-rN"]
+    cmd += ["--continue-on-collection-errors", f"--junitxml={junit}", *session.options]
+    cmd += [*extra, *session.files]
+    log = junit.with_suffix(".log")
+    with log.open("w") as out:
+        print("compat-suites: $", " ".join(map(str, cmd)), f"> {log}", flush=True)
+        subprocess.run([str(c) for c in cmd], cwd=session.cwd, env=env, stdout=out, stderr=out)
+    tail = log.read_text().strip().splitlines()[-1:] or ["(no output)"]
+    print(f"compat-suites: {junit.stem}: {tail[0]}", flush=True)
+    return _counts(junit, session.label)
+
+
+def _environment(superstep: bool, real: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    env.pop("SUPERSTEP_AS_LANGGRAPH", None)
+    env.update(NO_DOCKER="true", LANGGRAPH_TEST_FAST="1", PYTHONDONTWRITEBYTECODE="1")
+    if superstep:
+        env["SUPERSTEP_AS_LANGGRAPH"] = "1"
+        if real:
+            env["SUPERSTEP_LANGGRAPH_REAL"] = real
+    return env
+
+
+def _langchain_sessions(scratch: Path, python: Path) -> list[Session]:
+    sdist_dir = scratch / "sdist"
+    shutil.rmtree(sdist_dir, ignore_errors=True)
+    _run(
+        [
+            python,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--no-deps",
+            "--no-binary",
+            ":all:",
+            f"langchain=={LANGCHAIN}",
+            "-d",
+            str(sdist_dir),
+        ]
+    )
+    (archive,) = sdist_dir.glob("langchain-*.tar.gz")
+    with tarfile.open(archive) as tar:
+        tar.extractall(sdist_dir, filter="data")
+    project = sdist_dir / f"langchain-{LANGCHAIN}"
+    shutil.rmtree(project / "langchain", ignore_errors=True)  # test the installed package
+    # langchain's own pytest settings, less its addopts (-vv, durations) and strictness.
+    ini = "[pytest]\nasyncio_mode = auto\naddopts =\n"
+    ini += "filterwarnings =\n    ignore::langchain_core._api.beta_decorator.LangChainBetaWarning\n"
+    ini += "markers =\n    requires\n    scheduled\n    compile\n    benchmark\n"
+    (project / "pytest.ini").write_text(ini)
+    (project / "pyproject.toml").unlink()
+    return [Session("", project, ["tests/unit_tests/agents"], ["--timeout=120"])]
+
+
+def _langgraph_sessions(scratch: Path, git_dir: Path, files: list[str]) -> list[Session]:
+    export = scratch / "langgraph-tests"
+    shutil.rmtree(export, ignore_errors=True)
+    sessions = []
+    for label, path in (("", "libs/langgraph/tests"), ("prebuilt/", "libs/prebuilt/tests")):
+        where = export / (label.strip("/") or "core")
+        where.mkdir(parents=True)
+        archive = subprocess.run(
+            ["git", f"--git-dir={git_dir}", "archive", LANGGRAPH_TAG, path],
+            check=True,
+            capture_output=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "--strip-components=2"], input=archive, cwd=where, check=True)
+        (where / "pytest.ini").write_text("[pytest]\naddopts =\n")
+        mine = [f[len(label) :] for f in files if (f.startswith("prebuilt/") == bool(label))]
+        options = ["--timeout=120"] + (["-o", "asyncio_mode=auto"] if label else [])
+        sessions.append(Session(label, where, [f"tests/{f}" for f in mine], options))
+    return [s for s in sessions if s.files]
+
+
+def _report(
+    title: str, reference: dict[str, Counts], ours: dict[str, Counts]
+) -> tuple[list[str], int, int]:
+    lines = [
+        f"== {title}",
+        f"{'file':60} {'LangGraph p/f/s':>16} {'Superstep p/f/s':>16} {'ours/attainable':>16}",
+    ]
+    got_total = attainable_total = 0
+    for file in sorted(set(reference) | set(ours)):
+        ref, mine = reference.get(file, Counts()), ours.get(file, Counts())
+        attainable = ref.passed
+        got = len(attainable & mine.passed)
+        got_total += got
+        attainable_total += len(attainable)
+        lines.append(
+            f"{file:60} {len(ref.passed):>6}/{len(ref.failed)}/{len(ref.skipped):<6}"
+            f" {len(mine.passed):>6}/{len(mine.failed)}/{len(mine.skipped):<6}"
+            f" {got:>7}/{len(attainable):<7}"
+        )
+    lines.append(
+        f"{title}: {got_total} of the {attainable_total} tests that pass on LangGraph pass"
+    )
+    return lines, got_total, attainable_total - got_total
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suite", choices=["langchain", "langgraph", "all"], default="all")
+    parser.add_argument("--langgraph-git-dir", type=Path)
+    parser.add_argument(
+        "--scratch", type=Path, default=Path(tempfile.gettempdir()) / "superstep-compat-suites"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="pytest-xdist workers (1: none)")
+    parser.add_argument("--files", help="LangGraph suite files (default: the public-API subset)")
+    parser.add_argument(
+        "--real", default="", help="langgraph subpackages left to the real packages"
+    )
+    parser.add_argument("--keep-venvs", action="store_true", help="reuse venvs built before")
+    parser.add_argument("--out", type=Path, help="also write the report here")
+    parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
+    args = parser.parse_args(argv)
+    suites = ["langchain", "langgraph"] if args.suite == "all" else [args.suite]
+    if "langgraph" in suites and args.langgraph_git_dir is None:
+        parser.error("--langgraph-git-dir is needed for the langgraph suite")
+    args.scratch.mkdir(parents=True, exist_ok=True)
+    extra = list(args.pytest_args) + (["-n", str(args.workers)] if args.workers > 1 else [])
+    report: list[str] = []
+    passed = failed = 0
+    for suite in suites:
+        if suite == "langchain":
+            python = _venv(
+                args.scratch / "venv-langchain",
+                LANGCHAIN_PACKAGES + LANGCHAIN_TEST_DEPS,
+                args.keep_venvs,
+            )
+            sessions = _langchain_sessions(args.scratch, python)
+        else:
+            python = _venv(
+                args.scratch / "venv-langgraph",
+                LANGGRAPH_PACKAGES + LANGGRAPH_TEST_DEPS,
+                args.keep_venvs,
+            )
+            files = args.files.split() if args.files else LANGGRAPH_FILES
+            sessions = _langgraph_sessions(args.scratch, args.langgraph_git_dir, files)
+        sides: dict[bool, dict[str, Counts]] = {}
+        for superstep in (False, True):
+            side: dict[str, Counts] = {}
+            for n, session in enumerate(sessions):
+                name = f"{suite}-{'superstep' if superstep else 'langgraph'}-{n}"
+                junit = args.scratch / f"{name}.xml"
+                junit.unlink(missing_ok=True)
+                side.update(
+                    _pytest(python, session, _environment(superstep, args.real), junit, extra)
+                )
+            sides[superstep] = side
+        lines, got, missed = _report(suite, sides[False], sides[True])
+        report += lines
+        passed, failed = passed + got, failed + missed
+    report.append(f"{passed} passed, {failed} failed")
+    text = "\n".join(report)
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
