@@ -147,12 +147,10 @@ def _counts(junit: Path, label: str) -> dict[str, Counts]:
     for case in ET.parse(junit).getroot().iter("testcase"):
         classname = case.get("classname", "")
         name = case.get("name", "")
-        file = case.get("file") or classname.replace(".", "/") + ".py"
-        if "/" not in file and classname:
-            parts = classname.split(".")
-            while parts and not parts[-1].islower():
-                parts.pop()  # drop test-class names (CamelCase)
-            file = "/".join(parts) + ".py"
+        parts = classname.split(".")
+        while len(parts) > 1 and not parts[-1].islower():
+            parts.pop()  # test-class names (CamelCase) are not part of the file
+        file = "/".join(parts) + ".py"
         key = f"{label}{file}"
         test_id = f"{classname}::{name}"
         outcome = {child.tag for child in case}

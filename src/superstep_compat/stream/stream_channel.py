@@ -104,16 +104,16 @@ class StreamChannel(Generic[T]):
             )
         self._subscribed = True
 
-    def _next_ready(self) -> tuple[bool, Any]:
-        """(True, item) when one is queued; (False, None) when the channel has ended
-        normally; raises the channel's error; None when the reader must pull more."""
+    def _next_ready(self) -> Any:
+        """The next queued item; `_ENDED` when the channel has ended normally (its error is
+        raised instead); `_PULL` when the reader must pull the run forward."""
         if self._items:
-            return True, self._items.popleft()[1]
+            return self._items.popleft()[1]
         if self._closed:
             if self._error is not None:
                 raise self._error
-            return False, None
-        raise _Empty
+            return _ENDED
+        return _PULL
 
     def __iter__(self) -> Iterator[T]:
         """Subscribe (once) and read the items, pulling the run forward as needed."""
@@ -121,17 +121,13 @@ class StreamChannel(Generic[T]):
         return self._read()
 
     def _read(self) -> Iterator[T]:
-        while True:
-            try:
-                has, item = self._next_ready()
-            except _Empty:
-                pull = self._request_more
-                if pull is None or (not pull() and not self._items and not self._closed):
-                    return
+        while (item := self._next_ready()) is not _ENDED:
+            if item is not _PULL:
+                yield item
                 continue
-            if not has:
+            pull = self._request_more
+            if pull is None or (not pull() and not self._items and not self._closed):
                 return
-            yield item
 
     def __aiter__(self) -> AsyncIterator[T]:
         """Subscribe (once) and read the items on the async lane."""
@@ -139,17 +135,13 @@ class StreamChannel(Generic[T]):
         return self._aread()
 
     async def _aread(self) -> AsyncIterator[T]:
-        while True:
-            try:
-                has, item = self._next_ready()
-            except _Empty:
-                pull = self._arequest_more
-                if pull is None or (not await pull() and not self._items and not self._closed):
-                    return
+        while (item := self._next_ready()) is not _ENDED:
+            if item is not _PULL:
+                yield item
                 continue
-            if not has:
+            pull = self._arequest_more
+            if pull is None or (not await pull() and not self._items and not self._closed):
                 return
-            yield item
 
     def tee(self, n: int = 2) -> tuple[Iterator[T], ...]:
         """Subscribe and fan out to ``n`` independent readers (each gets every item)."""
@@ -212,5 +204,5 @@ class StreamChannel(Generic[T]):
         return tuple(reader(q) for q in queues)
 
 
-class _Empty(Exception):
-    """Nothing queued and not closed: the reader pulls the run forward."""
+_ENDED = object()  # the channel ended normally
+_PULL = object()  # nothing queued and not closed: the reader pulls the run forward
