@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck layers pytest clean bench bench-shared bench-micro
+.PHONY: demo test lint typecheck layers pytest plan-coverage clean bench bench-shared bench-micro
 
 # Real LangGraph (the `bench` extra: pinned langgraph 1.2) in a venv of its own, never imported
 # by the project: the differential tests and `make bench` compare against it side by side.
@@ -54,7 +54,12 @@ $(ECO_STAMP): | $(PY)
 pytest: $(DEVSTAMP) $(LG_STAMP) $(ECO_STAMP)
 	SUPERSTEP_LANGGRAPH_PYTHON=$(abspath $(LG_PY)) $(VENV)/bin/pytest
 
-test: lint typecheck layers pytest
+# The pure half of superstep_core.plan is held to 100 % statement coverage by its own tests.
+plan-coverage: $(DEVSTAMP)
+	$(VENV)/bin/pytest tests/plan/pure -p no:cacheprovider -o addopts=-q \
+	    --cov --cov-config=tests/plan/pure/coveragerc
+
+test: lint typecheck layers pytest plan-coverage
 
 clean:
 	rm -rf $(VENV) $(LG_VENV) .mypy_cache .pytest_cache .ruff_cache

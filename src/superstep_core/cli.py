@@ -6,6 +6,8 @@
     superstep history --thread ID [--json] [--db PATH|URL]
     superstep replay --thread ID [--db PATH|URL]
     superstep graph TARGET [--format mermaid|dot]
+    superstep run plan.json --handlers module:attr ...  # a DAG plan: see superstep_core.cli_plan
+    superstep plan status plan.json --state state.json [--json]
 
 With ``--thread`` an engine graph's execution is durable: every superstep is checkpointed to
 ``.superstep/superstep.db`` (SQLite; ``--db PATH`` for another file, ``--db postgresql://...``
@@ -51,6 +53,16 @@ from superstep_core.cli_facade import (
     run_facade,
     thread_target,
 )
+from superstep_core.cli_plan import (
+    add_plan_commands,
+    add_plan_run_options,
+    is_json_target,
+    plan_thread,
+    read_json_target,
+    replay_graph,
+    resume_plan,
+    run_plan,
+)
 from superstep_core.cli_support import (
     DEFAULT_DB,
     UsageError,
@@ -66,6 +78,7 @@ from superstep_core.graph import CompiledGraph
 from superstep_core.host import Host
 from superstep_core.host.durable import DurableRunner, RecoveryError, UnknownThreadError
 from superstep_core.persistence import CodecError
+from superstep_core.plan import is_plan_document
 from superstep_core.runtime import Execution, Status, StepOutcome
 from superstep_core.visualise import to_dot, to_mermaid
 
@@ -180,6 +193,11 @@ def _result(ex: Execution) -> dict[str, Any]:
 
 
 def cmd_run(args: argparse.Namespace, console: Console) -> int:
+    if is_json_target(args.target):  # a JSON document, told apart by its top-level keys
+        doc = read_json_target(args.target)
+        if is_plan_document(doc):
+            return run_plan(doc, args, console)
+        raise UsageError(f'{args.target} is not a plan document (an object with only "steps")')
     obj, module = load_target(args.target)
     payload = parse_json(args.input, "--input")
     if isinstance(obj, CompiledGraph):
@@ -282,6 +300,8 @@ def cmd_resume(args: argparse.Namespace, console: Console) -> int:
     store = open_store(args.db)
     try:
         runner = DurableRunner(store, on_step=_progress(console), max_workers=args.workers)
+        if (recorded := plan_thread(runner, args.thread)) is not None:
+            return resume_plan(runner, recorded, args, console)
         if runner.exists(args.thread):
             return _resume_engine_thread(runner, value, args, console)
     finally:
@@ -390,7 +410,10 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
                 f"replay rebuilds engine threads from their input log; list it with "
                 f"`superstep history --thread {args.thread}`"
             )
-        graph, _ = _thread_graph(runner, args)
+        if (recorded := plan_thread(runner, args.thread)) is not None:
+            graph = replay_graph(recorded, args.thread).graph
+        else:
+            graph, _ = _thread_graph(runner, args)
         report = runner.replay(graph, args.thread)
     finally:
         store.close()
@@ -438,6 +461,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--thread", help="persist the run as this thread (resumable)")
     run.add_argument("--db", help=db_help)
     run.add_argument("--stream", help="LangGraph-style graphs: print stream chunks of MODE[,MODE]")
+    add_plan_run_options(run)
     run.set_defaults(handler=cmd_run)
     resume = sub.add_parser("resume", help="continue a thread, or answer its interrupt")
     resume.add_argument("--thread", required=True)
@@ -451,6 +475,7 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--target", help="the graph, if not the one recorded with the thread")
     resume.add_argument("--json", action="store_true", help="print the final result as JSON")
     resume.add_argument("--db", help=db_help)
+    resume.add_argument("--handlers", help="plan threads: handlers other than the recorded ones")
     resume.set_defaults(handler=cmd_resume)
     history = sub.add_parser("history", help="list a thread's supersteps")
     history.add_argument("--thread", required=True)
@@ -469,6 +494,7 @@ def build_parser() -> argparse.ArgumentParser:
     graph.add_argument("target", help="path/to/file.py:attr or module:attr")
     graph.add_argument("--format", choices=["mermaid", "dot"], default="mermaid")
     graph.set_defaults(handler=cmd_graph)
+    add_plan_commands(sub)
     return parser
 
 

@@ -51,8 +51,9 @@ class Money:
 @dataclass(frozen=True, slots=True)
 class CostEstimate:
     """``total``: every step's estimate (compensations included) summed; ``critical_path``:
-    the most expensive chain of dependencies, whose ids, first to last, are
-    ``critical_path_ids``; ``unknown_steps``: the steps without an estimate (counted 0)."""
+    the most expensive chain of dependencies (from a step with none to a step nothing depends
+    on), whose ids, first to last, are ``critical_path_ids``; ``unknown_steps``: the steps
+    without an estimate (counted 0)."""
 
     total: Money
     critical_path: Money
@@ -83,7 +84,10 @@ def estimate_cost(plan: Workflow | Mapping[str, Any], *, currency: str) -> CostE
     for step in workflow.steps:
         if step.is_compensation:
             best[step.id] = (cost[step.id], (step.id,))
-    amount, path = min(best.values(), key=_dearest)
+    # Only whole chains (ending at a step nothing depends on): with zero estimates a prefix
+    # can cost as much as the whole chain, and the whole chain is the one to show.
+    ends = [chain for sid, chain in best.items() if not workflow.dependents[sid]]
+    amount, path = min(ends, key=_dearest)
     return CostEstimate(
         total=Money(sum(cost.values()), currency),
         critical_path=Money(amount, currency),
