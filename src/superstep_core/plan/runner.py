@@ -17,7 +17,9 @@ How the plan maps onto the engine, one superstep per arrow:
   gate never fires: that step can never run, which is an outcome, not an error.
 - So a dependent starts exactly two supersteps after its last dependency settled. The budget
   check leans on that: every step activated in superstep *s* became ready when superstep
-  *s - 2* committed, so each sees the same batch of ready steps and admits the same prefix.
+  *s - 2* committed, so each judges the state as of then, sees the same batch of ready steps
+  and admits the same prefix; a step that became ready a superstep later (its dependency's
+  result arrived later) waits for its own batch and never pre-empts an earlier one.
 - With ``compensate=True``, a failed step also wakes the deferred node ``"compensation"``,
   which runs once nothing else is queued or awaited (the forward run is over): it activates
   the compensating steps of `compensation_plan`, one at a time, each an ordinary step with its
