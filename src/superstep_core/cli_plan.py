@@ -267,10 +267,13 @@ def resume_plan(
     except (RecoveryError, CodecError) as e:
         raise UsageError(f"cannot recover thread {args.thread!r}: {e}") from None
     with dx:
-        if dx.execution.failure is not None and args.retry:
-            ex = dx.retry_failed()
-        else:
-            ex = dx.run()
+        try:
+            if dx.execution.failure is not None and args.retry:
+                ex = dx.retry_failed()
+            else:
+                ex = dx.run()
+        except CodecError as e:
+            raise UsageError(f"cannot persist thread {args.thread!r}: {e}") from None
     return _report(pg, ex, time.perf_counter() - started, args, console)
 
 

@@ -277,3 +277,20 @@ def test_run_refuses_an_existing_thread(capsys: pytest.CaptureFixture[str]) -> N
     capsys.readouterr()
     assert main(["run", PLAN, "--handlers", HANDLERS, "--thread", "t"]) == 2
     assert "already exists" in one_line_error(capsys)
+
+
+def test_a_result_that_cannot_be_stored_is_one_line_on_run_and_on_resume(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    Path("h.py").write_text(
+        "class Opaque:\n    pass\n\n\n"
+        "handlers = {'fine': lambda request, ctx: 1, 'odd': lambda request, ctx: Opaque()}\n"
+    )
+    plan = write(
+        "p.json",
+        {"steps": [{"id": "a", "kind": "fine"}, {"id": "b", "kind": "odd", "dependsOn": ["a"]}]},
+    )
+    assert main(["run", plan, "--handlers", "h.py:handlers", "--thread", "t"]) == 2
+    assert "cannot persist thread 't'" in capsys.readouterr().err.splitlines()[-1]
+    assert main(["resume", "--thread", "t"]) == 2
+    assert "cannot persist thread 't'" in one_line_error(capsys)

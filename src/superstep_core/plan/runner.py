@@ -87,6 +87,7 @@ COMPENSATION = "compensation"
 
 _GATE = {"succeeded": "succeeded", "failed": "failed", "always": "settled"}
 _ERROR = "PlanRunnerError"
+_OVER_BUDGET = "budget"  # `_refusal`: the budget refused the step (anything else is a bug)
 
 
 def _merge(current: Mapping[str, Any], write: Mapping[str, Any]) -> dict[str, Any]:
@@ -287,7 +288,7 @@ def _outcome(event: EffectCompleted, step: int) -> dict[str, Any]:
 
 
 def _refusal(plan: Workflow, step: Step, ctx: NodeContext, ceiling: int | None) -> str | None:
-    """Why ``step`` must not start now: ``"budget"``, a disagreement with the pure half (a
+    """Why ``step`` must not start now: `_OVER_BUDGET`, a disagreement with the pure half (a
     bug: the wiring and the pure half disagree), or ``None`` (start it)."""
     if step.is_compensation:
         state = _view(ctx.state, None)
@@ -303,7 +304,7 @@ def _refusal(plan: Workflow, step: Step, ctx: NodeContext, ceiling: int | None) 
     if step.id in ready_steps(plan, view, max_cost_minor=ceiling):
         return None
     if ceiling is not None and step.id in ready_steps(plan, view):
-        return "budget"
+        return _OVER_BUDGET
     return (
         f"step {quote(step.id)} was activated in superstep {ctx.step}, but the plan says it is "
         f"not ready (state {view.as_document()})"
@@ -314,7 +315,7 @@ def _step_node(plan: Workflow, step: Step, ceiling: int | None) -> NodeFn:
     def react(ctx: NodeContext, event: Event) -> Reaction:
         if isinstance(event, Activated):
             refusal = _refusal(plan, step, ctx, ceiling)
-            if refusal == "budget":  # the run halts before this step; the report says why
+            if refusal == _OVER_BUDGET:  # the run halts before this step; the report says why
                 return Reaction(disposition=BecomeInactive())
             if refusal is not None:
                 return Reaction(disposition=FailActivation.permanent(refusal, _ERROR))
@@ -328,7 +329,7 @@ def _step_node(plan: Workflow, step: Step, ceiling: int | None) -> NodeFn:
             return Reaction(
                 updates={OUTCOMES: {step.id: outcome}}, disposition=CompleteActivation(outcome)
             )
-        return Reaction(disposition=RemainActive())  # pragma: no cover - no other event is routed
+        return Reaction(disposition=RemainActive())  # no other event is routed to a step
 
     react.__name__ = f"step {step.id}"
     return react
