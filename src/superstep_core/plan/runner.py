@@ -43,7 +43,7 @@ import orjson
 from superstep_core.channel import Reducer
 from superstep_core.edge import Router
 from superstep_core.graph import CompiledGraph, Graph
-from superstep_core.host.effects import Handler
+from superstep_core.host import Handler
 from superstep_core.node import (
     Activate,
     Activated,
