@@ -17,6 +17,11 @@ input log (a replay or a recovery applies it from there rather than running the 
 again, which after a retry would succeed) and is noted in the last checkpoint's metadata, for
 `history`; `DurableExecution.retry_failed` runs it again.
 
+With ``leases`` (a `LeaseStore`), a thread has one owner at a time: `DurableRunner.start`,
+`recover` and `fork` take the thread's lease before anything is written or performed (a second
+process is refused with `LeaseHeldError` naming the owner), it is renewed while the execution
+is driven, checked before every batch of effects, and released by `DurableExecution.close`.
+
 Effects of kind ``"call"`` (a callable request) cannot be stored; after a crash they can only
 be recovered from the ledger. A failed effect is not recorded in the ledger, so a crash before
 the next checkpoint performs it again.
@@ -27,7 +32,8 @@ Must never import: the llm layer, compat.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -44,6 +50,7 @@ from superstep_core.host.durable_records import (
     UnknownThreadError,
 )
 from superstep_core.host.effects import Handler
+from superstep_core.host.lease import DEFAULT_TTL, HeldLease, LeaseStore
 from superstep_core.host.sync import Host
 from superstep_core.host.timers import TimerTable
 from superstep_core.node import Effect, External
@@ -100,8 +107,10 @@ class DurableExecution:
         header: StepHeader | None = None,
         parent_id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
+        lease: HeldLease | None = None,
     ) -> None:
         self.runner = runner
+        self.lease = lease
         self.execution = execution
         self.thread_id = thread_id
         self.store = runner.store
@@ -148,6 +157,7 @@ class DurableExecution:
                     self._record_failure()
                 if self.runner.on_step is not None:
                     self.runner.on_step(ex, outcome)
+                self._check_lease()
                 for result in self._host.perform(ex.execution_id, outcome.effects):
                     ex.deliver(result)
                 continue
@@ -212,7 +222,15 @@ class DurableExecution:
         return written
 
     def close(self) -> None:
+        """Shut the host's pool down and release the thread's lease (idempotent)."""
         self._host.close()
+        if self.lease is not None:
+            lease, self.lease = self.lease, None
+            lease.__exit__(None, None, None)
+
+    def _check_lease(self) -> None:
+        if self.lease is not None:
+            self.lease.check()
 
     def __enter__(self) -> DurableExecution:
         return self
@@ -344,6 +362,8 @@ class DurableExecution:
             todo.append(request)
         # in request order, as the uninterrupted run delivered them; the host's ledger lookup
         # replays a recorded result instead of performing the effect again
+        if todo:
+            self._check_lease()
         for result in self._host.perform(ex.execution_id, todo):
             ex.deliver(result)
 
@@ -364,7 +384,10 @@ class DurableRunner:
     ``handlers``, ``clock``, ``max_workers`` as for `Host`; ``codec``: how values become bytes
     (default: `Codec()` on the default registry); ``wall_clock``: the timestamps of audited
     edits (default: UTC now); ``permissions``: the edit allow-list, actor -> `Permission`;
-    ``on_step(ex, outcome)``: called after each superstep's checkpoint (progress reports).
+    ``on_step(ex, outcome)``: called after each superstep's checkpoint (progress reports);
+    ``leases``: where threads are leased (see the module docstring; ``None``: no leases, the
+    caller guarantees one owner), as ``owner`` (default: `process_owner()`) for ``lease_ttl``
+    seconds at a time.
     """
 
     def __init__(
@@ -378,8 +401,14 @@ class DurableRunner:
         max_workers: int = 8,
         permissions: Mapping[str, Permission] | None = None,
         on_step: Callable[[Execution, StepOutcome], None] | None = None,
+        leases: LeaseStore | None = None,
+        owner: str | None = None,
+        lease_ttl: float = DEFAULT_TTL,
     ) -> None:
         self.store = store
+        self.leases = leases
+        self.owner = owner
+        self.lease_ttl = lease_ttl
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.codec = codec or Codec()
         self.clock = clock
@@ -402,20 +431,32 @@ class DurableRunner:
     ) -> DurableExecution:
         """A new execution on a new thread (its id is the thread id), checkpointed at step 0.
         ``metadata`` (JSON-able) is kept on every checkpoint. Raises ``ValueError`` when the
-        thread exists."""
-        if self.exists(thread_id):
-            raise ValueError(f"thread {thread_id!r} already exists: recover it or pick a new id")
-        ex = Execution.start(graph, thread_id, payload=payload, updates=updates)
-        writer = ChannelWriter(graph.channels, self.codec)
-        dx = DurableExecution(self, ex, thread_id, writer=writer, metadata=metadata)
-        dx._checkpoint("input", written=tuple(updates or ()))
-        return dx
+        thread exists, `LeaseHeldError` when another owner holds its lease."""
+        with self._leased(thread_id) as lease:
+            if self.exists(thread_id):
+                raise ValueError(
+                    f"thread {thread_id!r} already exists: recover it or pick a new id"
+                )
+            ex = Execution.start(graph, thread_id, payload=payload, updates=updates)
+            writer = ChannelWriter(graph.channels, self.codec)
+            dx = DurableExecution(
+                self, ex, thread_id, writer=writer, metadata=metadata, lease=lease
+            )
+            dx._checkpoint("input", written=tuple(updates or ()))
+            return dx
 
     def recover(self, graph: CompiledGraph, thread_id: str) -> DurableExecution:
         """The thread's execution as its process left it: the latest checkpoint, plus the
         inputs logged after it (supersteps among them run again, deterministically, and are
-        checkpointed). Call `DurableExecution.run` to continue. Raises `UnknownThreadError`
-        or `RecoveryError`."""
+        checkpointed). Call `DurableExecution.run` to continue. Raises `UnknownThreadError`,
+        `RecoveryError`, or `LeaseHeldError` when another owner holds the thread."""
+        with self._leased(thread_id) as lease:
+            dx = self._recover(graph, thread_id, lease)
+            return dx
+
+    def _recover(
+        self, graph: CompiledGraph, thread_id: str, lease: HeldLease | None
+    ) -> DurableExecution:
         loaded = self._load(thread_id)
         header, state = self._state(loaded)
         ex = self._restore(graph, state, thread_id)
@@ -430,6 +471,7 @@ class DurableRunner:
             header=header,
             parent_id=loaded.checkpoint.id,
             metadata=metadata,
+            lease=lease,
         )
         dx._last = loaded.checkpoint
         for seq, data in self.store.read_inputs(thread_id):
@@ -464,8 +506,20 @@ class DurableRunner:
         metadata: Mapping[str, Any] | None = None,
     ) -> DurableExecution:
         """A new thread continuing from checkpoint ``checkpoint_id`` of ``thread_id`` (the
-        execution is renamed after the new thread). Raises `UnknownThreadError` or
-        ``ValueError`` when the new thread exists."""
+        execution is renamed after the new thread). Raises `UnknownThreadError`,
+        ``ValueError`` when the new thread exists, or `LeaseHeldError`."""
+        with self._leased(new_thread_id) as lease:
+            return self._fork(graph, thread_id, checkpoint_id, new_thread_id, metadata, lease)
+
+    def _fork(
+        self,
+        graph: CompiledGraph,
+        thread_id: str,
+        checkpoint_id: str,
+        new_thread_id: str,
+        metadata: Mapping[str, Any] | None,
+        lease: HeldLease | None,
+    ) -> DurableExecution:
         if self.exists(new_thread_id):
             raise ValueError(f"thread {new_thread_id!r} already exists: pick a new id")
         loaded = self._load(thread_id, checkpoint_id)
@@ -481,6 +535,7 @@ class DurableRunner:
             writer=writer,
             header=header,
             metadata={**base, **(metadata or {})},
+            lease=lease,
         )
         ex.input_log.append(("fork", thread_id, loaded.checkpoint.id))
         dx._checkpoint("fork")
@@ -567,6 +622,20 @@ class DurableRunner:
         return self._state(self._load(thread_id, checkpoint_id))[1]
 
     # --- loading ---------------------------------------------------------------------------
+
+    @contextmanager
+    def _leased(self, thread_id: str) -> Iterator[HeldLease | None]:
+        """The thread's lease for the execution being built; released if building fails
+        (on success the execution owns it until `DurableExecution.close`)."""
+        if self.leases is None:
+            yield None
+            return
+        held = HeldLease(self.leases, thread_id, self.owner, self.lease_ttl).__enter__()
+        try:
+            yield held
+        except BaseException:
+            held.__exit__(None, None, None)
+            raise
 
     def _load(self, thread_id: str, checkpoint_id: str | None = None) -> LoadedCheckpoint:
         loaded = self.store.get(thread_id, "", checkpoint_id)
