@@ -1,13 +1,18 @@
-"""What every ``superstep`` command shares: loading a target, reading JSON options, writing
-results as JSON, and opening the checkpoint store ``--db`` names.
+"""What every ``superstep`` command shares: loading a target (its directory on ``sys.path``,
+as ``python file.py`` does, and a ``langgraph.json``'s local ``dependencies``), finding a
+target's source file and digest without running it, reading JSON options, writing results as
+JSON, and redacting passwords from database URLs before they are printed.
 
 Must never import compat (a LangGraph-style target is only ever duck-typed here).
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import importlib.machinery
 import importlib.util
+import re
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -15,7 +20,6 @@ from typing import Any
 
 import orjson
 
-from superstep_core.checkpoint import CheckpointStore, SqliteCheckpointStore
 from superstep_core.errors import SuperstepError
 from superstep_core.graph import Graph
 
@@ -28,7 +32,9 @@ __all__ = [
     "load_target",
     "open_store",
     "parse_json",
+    "redact",
     "summarise",
+    "target_source",
     "to_json",
 ]
 
@@ -49,6 +55,7 @@ def load_target(target: str) -> tuple[Any, ModuleType]:
         path = Path(where)
         if not path.is_file():
             raise UsageError(f"cannot load {target!r}: no file {where!r}")
+        _import_paths(path.resolve().parent)
         name = f"superstep_target_{path.stem}"
         spec = importlib.util.spec_from_file_location(name, path)
         if spec is None or spec.loader is None:
@@ -60,6 +67,7 @@ def load_target(target: str) -> tuple[Any, ModuleType]:
         except Exception as e:
             raise UsageError(f"cannot load {target!r}: {type(e).__name__}: {e}") from e
     else:
+        _import_paths(Path.cwd())  # as `python -m` does
         try:
             module = importlib.import_module(where)
         except Exception as e:
@@ -77,6 +85,65 @@ def load_target(target: str) -> tuple[Any, ModuleType]:
         except SuperstepError as e:
             raise UsageError(f"{target!r} does not compile: {e}") from e
     return obj, module
+
+
+def _import_paths(directory: Path) -> None:
+    """Put ``directory`` first on ``sys.path`` (as ``python file.py`` does for the script's
+    directory), then the local ``dependencies`` of a ``langgraph.json`` there (entries that
+    are paths, like ``"."`` or ``"./src"``; package names are installed with pip, not here)."""
+    found = [directory]
+    config = directory / "langgraph.json"
+    if config.is_file():
+        try:
+            dependencies = orjson.loads(config.read_bytes()).get("dependencies", [])
+        except (orjson.JSONDecodeError, AttributeError, OSError) as e:
+            raise UsageError(f"{config} is not a JSON object ({e})") from e
+        if not isinstance(dependencies, list):
+            raise UsageError(f"{config}: 'dependencies' must be a list of paths or packages")
+        for entry in dependencies:
+            if isinstance(entry, str) and entry.startswith((".", "/")):
+                found.append((directory / entry).resolve())
+    for path in reversed(found):
+        text = str(path)
+        if text not in sys.path:
+            sys.path.insert(0, text)
+
+
+def target_source(target: str) -> tuple[str, str]:
+    """The absolute path of ``target``'s source file and its SHA-256 (hex), found without
+    importing or running anything (a dotted module is looked up one package directory at a
+    time). Raises `UsageError` when there is no such file."""
+    where, _, _ = target.rpartition(":")
+    if _is_path(where):
+        path = Path(where).resolve()
+    else:
+        locations: list[str] | None = [str(Path.cwd()), *sys.path]
+        spec = None
+        parts = where.split(".")
+        for i in range(len(parts)):
+            spec = importlib.machinery.PathFinder.find_spec(".".join(parts[: i + 1]), locations)
+            if spec is None:
+                raise UsageError(f"cannot find module {where!r} of target {target!r}")
+            locations = list(spec.submodule_search_locations or [])
+        if spec is None or not spec.origin or not Path(spec.origin).is_file():
+            raise UsageError(f"module {where!r} of target {target!r} has no source file")
+        path = Path(spec.origin).resolve()
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as e:
+        raise UsageError(f"cannot read {str(path)!r} (target {target!r}): {e.strerror}") from e
+    return str(path), digest
+
+
+_URL_PASSWORD = re.compile(r"(?P<head>[a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]*:)[^@\s]*@")
+_KV_PASSWORD = re.compile(r"(?P<head>\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
+
+
+def redact(text: str) -> str:
+    """``text`` with the password of every database URL or ``key=value`` DSN in it replaced
+    by ``***`` (``postgresql://user:***@host/db``), for anything printed or logged."""
+    text = _URL_PASSWORD.sub(lambda m: m["head"] + "***@", text)
+    return _KV_PASSWORD.sub(lambda m: m["head"] + "***", text)
 
 
 def _is_path(where: str) -> bool:
@@ -130,20 +197,10 @@ def is_postgres(db: str | None) -> bool:
     return bool(db) and str(db).startswith(("postgresql://", "postgres://"))
 
 
-def open_store(db: str | None) -> CheckpointStore:
-    """The store ``--db`` names: a PostgreSQL URL, or an SQLite file (default
-    ``.superstep/superstep.db``, its directory created)."""
-    where = db or DEFAULT_DB
-    if is_postgres(where):
-        try:
-            from superstep_core.checkpoint.postgres import PostgresCheckpointStore
+def open_store(db: str | None) -> Any:
+    """The checkpoint store ``--db`` names (see `superstep_core.cli_db.CliDatabase`: the
+    scheme is checked, a PostgreSQL server that does not answer fails at once, a damaged file
+    is named); raises `UsageError` (one line). The caller closes it."""
+    from superstep_core.cli_db import CliDatabase  # cli_db builds on this module
 
-            return PostgresCheckpointStore(where, min_size=1, max_size=4)
-        except Exception as e:
-            raise UsageError(f"cannot open --db {where!r}: {type(e).__name__}: {e}") from e
-    path = Path(where)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return SqliteCheckpointStore(path)
-    except Exception as e:
-        raise UsageError(f"cannot open --db {where!r}: {type(e).__name__}: {e}") from e
+    return CliDatabase(db).store()

@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
+from urllib.parse import quote
 
 import orjson
 
@@ -64,6 +65,8 @@ class SqliteCheckpointStore:
     """A `CheckpointStore` in the SQLite file ``path`` (created with its tables if missing).
 
     ``busy_timeout``: seconds a write waits for another process's transaction before failing.
+    ``read_only``: open an existing file read-only (nothing is created or changed; writes
+    raise ``sqlite3.OperationalError``), for commands that only look.
     One connection per store, shared by its threads under a lock; open one store per process.
     """
 
@@ -73,11 +76,23 @@ class SqliteCheckpointStore:
         *,
         busy_timeout: float = 30.0,
         synchronous: str = "NORMAL",
+        read_only: bool = False,
     ) -> None:
         if synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             raise ValueError(f"synchronous must be OFF, NORMAL, FULL or EXTRA, not {synchronous!r}")
         self.path = os.fspath(path)
         self._lock = threading.RLock()
+        if read_only:
+            uri = f"file:{quote(os.path.abspath(self.path))}?mode=ro"
+            self._conn = sqlite3.connect(
+                uri, uri=True, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+            )
+            self._conn.execute("SELECT count(*) FROM sqlite_master")  # a damaged file fails here
+            if not self._conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='checkpoints'"
+            ).fetchone():
+                self._conn.executescript(_SCHEMA.replace("CREATE TABLE", "CREATE TEMP TABLE"))
+            return
         self._conn = sqlite3.connect(
             self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
         )

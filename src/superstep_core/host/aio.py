@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
@@ -14,7 +15,7 @@ from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock, SystemClock
 from superstep_core.host.effects import EffectLedger, Handler, completed, failed, resolve
 from superstep_core.host.stream import StreamMultiplexer
-from superstep_core.host.sync import _check_limit, _push_step
+from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, _check_limit, _push_step
 from superstep_core.host.timers import TimerTable
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome
@@ -35,7 +36,7 @@ class AsyncHost:
         clock: Clock | None = None,
         on_step: AsyncStepCallback | None = None,
         ledger: EffectLedger | None = None,
-        max_supersteps: int | None = None,
+        max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
     ) -> None:
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.clock: Clock = clock or SystemClock()
@@ -101,11 +102,13 @@ class AsyncHost:
         """See `Host.iterate`."""
         timers = self._timers.setdefault(ex.execution_id, TimerTable())
         steps = 0
+        recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
         while ex.failure is None:
             if ex.queue:
                 steps += 1
-                _check_limit(ex, steps, self.max_supersteps)
+                _check_limit(ex, steps, self.max_supersteps, recent)
                 outcome = ex.run_superstep()
+                recent.append(outcome)
                 timers.apply(outcome.timers, self.clock.now())
                 if self.on_step is not None:
                     maybe = self.on_step(ex, outcome)

@@ -7,7 +7,8 @@ are delivered in request order, so the execution stays deterministic. Given a
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -20,9 +21,13 @@ from superstep_core.host.timers import TimerTable
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome
 
-__all__ = ["Host", "StepCallback"]
+__all__ = ["DEFAULT_MAX_SUPERSTEPS", "Host", "StepCallback", "limit_error"]
 
 StepCallback = Callable[[Execution, StepOutcome], None]
+
+DEFAULT_MAX_SUPERSTEPS = 100_000
+"""Supersteps a host drives one execution through, per run call, before it raises
+`SuperstepLimitError` (as the CLI's ``--max-supersteps``); ``None`` removes the bound."""
 
 
 class Host:
@@ -31,7 +36,10 @@ class Host:
     ``handlers``: effect kind -> ``handler(request, ctx)``; ``clock``: `SystemClock` unless
     given (use `superstep_core.testing.VirtualClock` in tests); ``on_step`` is called after
     every superstep (progress reporting, checkpointing); ``ledger`` supplies recorded effect
-    results so a recovered execution never performs a completed effect twice.
+    results so a recovered execution never performs a completed effect twice;
+    ``max_supersteps`` bounds each run call (default `DEFAULT_MAX_SUPERSTEPS`; ``None``: no
+    bound): past it the run raises `SuperstepLimitError` naming the cycle it went round, and
+    the execution stays consistent at its last committed superstep.
 
     The run methods take an optional ``stream`` (one `StreamMultiplexer` per execution): after
     each committed superstep (and after ``on_step``, so a checkpoint written there precedes
@@ -49,7 +57,7 @@ class Host:
         max_workers: int = 8,
         on_step: StepCallback | None = None,
         ledger: EffectLedger | None = None,
-        max_supersteps: int | None = None,
+        max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
     ) -> None:
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.clock: Clock = clock or SystemClock()
@@ -142,11 +150,13 @@ class Host:
         between supersteps (the execution stays consistent and can be driven again)."""
         timers = self._timers.setdefault(ex.execution_id, TimerTable())
         steps = 0
+        recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
         while ex.failure is None:
             if ex.queue:
                 steps += 1
-                _check_limit(ex, steps, self.max_supersteps)
+                _check_limit(ex, steps, self.max_supersteps, recent)
                 outcome = ex.run_superstep()
+                recent.append(outcome)
                 if outcome.timers:
                     timers.apply(outcome.timers, self.clock.now())
                 if self.on_step is not None:
@@ -243,10 +253,34 @@ def _push_step(stream: StreamMultiplexer, ex: Execution, outcome: StepOutcome) -
         stream.push_committed("updates", {"step": outcome.step, "written": written})
 
 
-def _check_limit(ex: Execution, steps: int, limit: int | None) -> None:
+def _check_limit(
+    ex: Execution, steps: int, limit: int | None, recent: Iterable[StepOutcome] = ()
+) -> None:
     if limit is not None and steps > limit:
-        raise SuperstepLimitError(
-            f"execution {ex.execution_id!r} ran {limit} supersteps without finishing (at "
-            f"superstep {ex.step}); raise max_supersteps if that is expected, or look for a "
-            f"cycle with no exit"
-        )
+        raise limit_error(ex, limit, recent)
+
+
+def limit_error(ex: Execution, limit: int, recent: Iterable[StepOutcome]) -> SuperstepLimitError:
+    """The error of a run stopped after ``limit`` supersteps, naming the cycle the last
+    supersteps (``recent``, oldest first) went round as a path of nodes."""
+    return SuperstepLimitError(
+        f"execution {ex.execution_id!r} ran {limit:,} supersteps without finishing (at "
+        f"superstep {ex.step}), going round {cycle_path(recent)}; give the cycle an exit, or "
+        f"raise max_supersteps if that many are expected"
+    )
+
+
+def cycle_path(recent: Iterable[StepOutcome]) -> str:
+    """``"a -> b -> a"``: the shortest repeating sequence of the supersteps' nodes (nodes of
+    one superstep joined by ``+``), closed on its first; the last supersteps if none repeats."""
+    steps = [
+        "+".join(sorted({aid.rsplit(":", 1)[0] for aid, _ in o.delivered})) or "(nothing)"
+        for o in recent
+    ]
+    for period in range(1, len(steps) // 2 + 1):
+        if steps[-period:] == steps[-2 * period : -period]:
+            loop = steps[-period:]
+            return "the cycle " + " -> ".join([*loop, loop[0]])
+        if period >= 16:
+            break
+    return "the supersteps " + " -> ".join(steps[-8:]) + " -> ..."

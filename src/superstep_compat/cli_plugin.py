@@ -1,0 +1,411 @@
+"""LangGraph-style graphs on the ``superstep`` command line: the `TargetDriver` for compiled
+graphs that have ``invoke`` (``run``, ``resume``, ``history`` and ``graph`` of them), registered
+through the ``superstep.plugins`` entry point together with the import shim.
+
+``--thread`` is the graph's ``thread_id``. A graph compiled without a checkpointer is given a
+`SqliteSaver` on ``--db`` (default ``.superstep/superstep.db``; the façade's tables do not
+collide with the engine's), so the thread is kept and ``resume``/``history`` find it; the
+target is recorded in the checkpoints' metadata (``superstep_target``), for display only: the
+command line loads code only from a target the user names or one whose file it checked against
+the run record. A graph with its own checkpointer keeps its threads there (``--db`` is then
+refused; an in-memory one is warned about, as nothing outlives the process).
+
+Façade names used: `superstep_compat.shim.install`, `superstep_compat.types.Command`,
+`superstep_compat.checkpoint.sqlite.SqliteSaver`, and the public graph methods ``invoke``,
+``stream``, ``get_state``, ``get_state_history``, ``get_graph`` and the ``checkpointer``
+attribute.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import ExitStack, closing, contextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from superstep_core.cli_drivers import ThreadFound, register
+from superstep_core.cli_support import (
+    DEFAULT_DB,
+    UsageError,
+    absolute_target,
+    first_line,
+    is_postgres,
+    redact,
+    summarise,
+    to_json,
+)
+from superstep_core.graph import CompiledGraph
+
+__all__ = ["TARGET_KEY", "FacadeDriver", "install"]
+
+TARGET_KEY = "superstep_target"
+"""Checkpoint metadata key holding the target of a thread the CLI started."""
+
+
+def install() -> None:
+    """The ``superstep.plugins`` entry point: ``import langgraph`` loads the façade, and the
+    command line runs LangGraph-style targets with `FacadeDriver`."""
+    from superstep_compat.shim import install as install_shim
+
+    install_shim()
+    register(FacadeDriver())
+
+
+def _config(thread: str) -> dict[str, Any]:
+    return {"configurable": {"thread_id": thread}}
+
+
+class FacadeDriver:
+    """Runs LangGraph-style compiled graphs for the ``superstep`` command line."""
+
+    name = "langgraph"
+
+    def accepts(self, obj: Any) -> bool:
+        return not isinstance(obj, CompiledGraph) and callable(getattr(obj, "invoke", None))
+
+    # --- run and resume ----------------------------------------------------------------------
+
+    def run(self, obj: Any, payload: Any, args: argparse.Namespace, console: Console) -> int:
+        with ExitStack() as stack:
+            kwargs = self._thread_config(obj, args, console, stack, resuming=False)
+            return self._guarded(obj, payload, args, console, kwargs)
+
+    def resume(self, obj: Any, value: Any, args: argparse.Namespace, console: Console) -> int:
+        """Answer the pending interrupt with ``--value`` (``Command(resume=value)``, or
+        ``{interrupt_id: value}`` with ``--activation``), else continue with ``invoke(None)``,
+        which also runs a failed node again. ``--expected-step`` refuses a thread that moved."""
+        from superstep_compat.types import Command
+
+        args.stream = None
+        with ExitStack() as stack:
+            kwargs = self._thread_config(obj, args, console, stack, resuming=True)
+            state = obj.get_state(kwargs["config"])
+            step = (state.metadata or {}).get("step")
+            if args.expected_step is not None and step != args.expected_step:
+                raise UsageError(
+                    f"thread {args.thread!r} is at superstep {step}, not {args.expected_step}: "
+                    f"it moved since you looked; check it with `superstep history`"
+                )
+            pending = {i.id: i for i in getattr(state, "interrupts", ())}
+            command: Any = None
+            if args.value is not None:
+                if not pending:
+                    status = "finished" if not state.next else "not waiting for an answer"
+                    raise UsageError(
+                        f"thread {args.thread!r} is {status}: not waiting for an answer, so "
+                        f"--value would be dropped; resume it without --value"
+                    )
+                if args.activation is not None:
+                    if args.activation not in pending:
+                        raise UsageError(
+                            f"thread {args.thread!r} has no pending interrupt "
+                            f"{args.activation!r}; pending: {', '.join(sorted(pending))}"
+                        )
+                    command = Command(resume={args.activation: value})
+                else:
+                    command = Command(resume=value)
+            elif args.activation is not None:
+                raise UsageError("--activation names the interrupt --value answers: add --value")
+            return self._guarded(obj, command, args, console, kwargs)
+
+    def _guarded(
+        self,
+        obj: Any,
+        payload: Any,
+        args: argparse.Namespace,
+        console: Console,
+        kwargs: dict[str, Any],
+    ) -> int:
+        try:
+            return self._drive(obj, payload, args, console, kwargs)
+        except UsageError:
+            raise
+        except Exception as e:  # the graph's own error, as one line (exit 1, not a traceback)
+            print(f"superstep: error: {type(e).__name__}: {first_line(e)}", file=sys.stderr)
+            return 1
+
+    def _thread_config(
+        self,
+        obj: Any,
+        args: argparse.Namespace,
+        console: Console,
+        stack: ExitStack,
+        *,
+        resuming: bool,
+    ) -> dict[str, Any]:
+        if args.thread is None:
+            if args.db is not None:
+                raise UsageError("--db needs --thread ID (the thread to persist)")
+            return {}
+        self._persist(obj, args, console, stack, resuming=resuming)
+        return {
+            "config": {
+                **_config(args.thread),
+                "metadata": {TARGET_KEY: absolute_target(args.target)},
+            }
+        }
+
+    def _persist(
+        self,
+        obj: Any,
+        args: argparse.Namespace,
+        console: Console,
+        stack: ExitStack,
+        *,
+        resuming: bool,
+    ) -> None:
+        own = getattr(obj, "checkpointer", None)
+        if own is not None and own is not False and own is not True:
+            if args.db is not None and not resuming:
+                raise UsageError(
+                    f"--db: this graph keeps its threads in its own checkpointer "
+                    f"({type(own).__name__}); drop --db, or compile it without a checkpointer"
+                )
+            if "Memory" in type(own).__name__:
+                print(
+                    f"superstep: warning: thread {args.thread!r} is kept by the graph's "
+                    f"{type(own).__name__}, which is gone when this process ends: `superstep "
+                    f"resume` cannot continue it (compile the graph without a checkpointer to "
+                    f"let --thread keep it in {DEFAULT_DB}, or with a SqliteSaver)",
+                    file=sys.stderr,
+                )
+            return
+        if is_postgres(args.db):
+            raise UsageError(
+                f"--db {redact(args.db)!r}: a LangGraph-style graph without a checkpointer is "
+                f"given a SQLite saver; pass a file path, or compile the graph with a "
+                f"PostgresSaver"
+            )
+        where = args.db or DEFAULT_DB
+        saver = stack.enter_context(_sqlite_saver(where))
+        try:
+            obj.checkpointer = saver
+        except AttributeError as e:
+            raise UsageError(
+                f"cannot give {type(obj).__name__} a checkpointer ({e}): compile it with one"
+            ) from e
+        console.print(
+            f"thread {args.thread!r}: the graph has no checkpointer; keeping the thread in "
+            f"{where} (SqliteSaver)",
+            style="dim",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+
+    def _drive(
+        self,
+        obj: Any,
+        payload: Any,
+        args: argparse.Namespace,
+        console: Console,
+        kwargs: dict[str, Any],
+    ) -> int:
+        if args.stream:
+            if not callable(getattr(obj, "stream", None)):
+                raise UsageError(f"--stream: {type(obj).__name__} has no stream()")
+            modes = args.stream
+            mode: str | list[str] = modes[0] if len(modes) == 1 else modes
+            for chunk in obj.stream(payload, stream_mode=mode, **kwargs):
+                if args.json:
+                    sys.stdout.buffer.write(to_json(chunk) + b"\n")
+                    sys.stdout.flush()
+                else:
+                    _print(console, summarise(chunk, 2000))
+            result: Any = None
+        else:
+            result = obj.invoke(payload, **kwargs)
+            shown = result
+            if isinstance(result, Mapping) and "__interrupt__" in result:
+                shown = {k: v for k, v in result.items() if k != "__interrupt__"}
+            if args.json:
+                sys.stdout.buffer.write(to_json(result) + b"\n")
+            else:
+                _print(console, summarise(shown, 2000))
+        if "config" in kwargs:
+            self._report_interrupts(obj, args, console, kwargs["config"])
+        return 0
+
+    def _report_interrupts(
+        self, obj: Any, args: argparse.Namespace, console: Console, config: Any
+    ) -> None:
+        """What a paused thread asks, and the exact command that answers it."""
+        try:
+            pending = list(getattr(obj.get_state(config), "interrupts", ()))
+        except Exception:  # a graph without state access: nothing to report
+            return
+        db = f" --db {redact(args.db)}" if args.db else ""
+        for interrupt in pending:
+            which = f" --activation {interrupt.id}" if len(pending) > 1 else ""
+            _print(console, f"waiting: the graph asks {summarise(interrupt.value, 300)}")
+            _print(
+                console,
+                f"  answer with: superstep resume --thread {_shell(args.thread)}{db}{which} "
+                f"--value JSON",
+            )
+
+    # --- finding a thread and listing it -----------------------------------------------------
+
+    def has_thread(self, obj: Any, args: argparse.Namespace) -> bool:
+        own = getattr(obj, "checkpointer", None)
+        if own is not None and own is not False and own is not True:
+            return own.get_tuple(_config(args.thread)) is not None
+        found = self.find_thread(args.db, args.thread)
+        return found is not None
+
+    def find_thread(self, db: str | None, thread: str) -> ThreadFound | None:
+        if is_postgres(db):
+            return None
+        with _read_only_saver(db or DEFAULT_DB) as saver:
+            latest = None if saver is None else saver.get_tuple(_config(thread))
+        if latest is None:
+            return None
+        target = dict(latest.metadata).get(TARGET_KEY)
+        return ThreadFound(str(target) if target else None)
+
+    def history(self, db: str | None, thread: str, graph: Any | None) -> list[dict[str, Any]]:
+        if graph is not None and db is None:
+            own = getattr(graph, "checkpointer", None)
+            if own is not None and callable(getattr(graph, "get_state_history", None)):
+                # the graph keeps its threads in a saver of its own: read them there
+                states = list(graph.get_state_history(_config(thread)))
+                if states:
+                    return _rows_from_graph(states[::-1])
+        if is_postgres(db):
+            return []
+        with _read_only_saver(db or DEFAULT_DB) as saver:
+            if saver is None:
+                return []
+            tuples = list(saver.list(_config(thread)))
+            if not tuples:
+                return []
+            if graph is None or not callable(getattr(graph, "get_state_history", None)):
+                return _rows_from_saver(tuples[::-1])
+            graph.checkpointer = saver  # read the thread where it was found
+            return _rows_from_graph(list(graph.get_state_history(_config(thread)))[::-1])
+
+    def diagram(self, obj: Any, fmt: str) -> str:
+        if not callable(getattr(obj, "get_graph", None)):
+            raise UsageError(f"{type(obj).__name__} has no get_graph(): no diagram to draw")
+        drawing = obj.get_graph()
+        if fmt == "mermaid":
+            return str(drawing.draw_mermaid())
+        lines = ["digraph {"]
+        for edge in drawing.edges:
+            style = " [style=dashed]" if edge.conditional else ""
+            lines.append(f'  "{edge.source}" -> "{edge.target}"{style};')
+        lines.append("}")
+        return "\n".join(lines)
+
+
+def _print(console: Console, text: str) -> None:
+    console.print(text, highlight=False, markup=False, soft_wrap=True)
+
+
+def _shell(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+@contextmanager
+def _sqlite_saver(where: str) -> Iterator[Any]:
+    from superstep_compat.checkpoint.sqlite import SqliteSaver
+
+    try:
+        Path(where).parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(where, check_same_thread=False)
+    except (OSError, sqlite3.Error) as e:
+        raise UsageError(f"cannot open --db {where!r}: {type(e).__name__}: {e}") from e
+    with closing(conn):
+        yield SqliteSaver(conn)
+
+
+@contextmanager
+def _read_only_saver(where: str) -> Iterator[Any]:
+    """A saver on ``where`` opened read-only; ``None`` when the file or the façade's tables
+    are missing (nothing is created)."""
+    from superstep_compat.checkpoint.sqlite import SqliteSaver
+
+    path = Path(where)
+    if not path.is_file():
+        yield None
+        return
+    from urllib.parse import quote
+
+    conn = sqlite3.connect(
+        f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, check_same_thread=False
+    )
+    with closing(conn):
+        found = conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='compat_checkpoints'"
+        ).fetchone()
+        if not found:
+            yield None
+            return
+        saver = SqliteSaver(conn)
+        saver.is_setup = True  # the tables exist; setting up would write to a read-only file
+        yield saver
+
+
+def _written(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list[str]:
+    if before is None:
+        return sorted(after)
+    return sorted(k for k, v in after.items() if k not in before or before[k] != v)
+
+
+def _rows_from_saver(tuples: list[Any]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    previous: Mapping[str, Any] | None = None
+    for t in tuples:
+        values = t.checkpoint.get("channel_values", {})
+        errors = [
+            f"task {task_id[:8]} failed: {value if isinstance(value, str) else summarise(value)}"
+            for task_id, channel, value in (t.pending_writes or ())
+            if channel == "__error__"
+        ]
+        asks = [w for w in (t.pending_writes or ()) if w[1] == "__interrupt__"]
+        rows.append(
+            {
+                "step": t.metadata.get("step"),
+                "checkpoint_id": t.config["configurable"].get("checkpoint_id"),
+                "source": t.metadata.get("source", ""),
+                "status": "failed" if errors else ("suspended" if asks else ""),
+                "written": _written(previous, values),
+                "failure": "; ".join(errors) or None,
+            }
+        )
+        previous = values
+    return rows
+
+
+def _rows_from_graph(snapshots: list[Any]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    previous: Mapping[str, Any] | None = None
+    for s in snapshots:
+        values = s.values if isinstance(s.values, Mapping) else {}
+        errors = [f"node {t.name!r} failed: {t.error}" for t in s.tasks if t.error]
+        if errors:
+            status = "failed"
+        elif s.interrupts:
+            status = "suspended"
+        else:
+            status = "running" if s.next else "completed"
+        rows.append(
+            {
+                "step": s.metadata.get("step"),
+                "checkpoint_id": s.config["configurable"].get("checkpoint_id"),
+                "source": s.metadata.get("source", ""),
+                "status": status,
+                "written": _written(previous, values),
+                "next": list(s.next),
+                "failure": "; ".join(errors) or None,
+            }
+        )
+        previous = values
+    return rows

@@ -1,0 +1,189 @@
+"""Run records: what a thread was started with (its target, that target's content digest and
+its input), written durably before the thread's first superstep, as DBOS records a workflow's
+inputs before running it. A process killed before its first checkpoint leaves a record, so the
+run can be started again from it; and ``resume`` checks the recorded target against the file on
+disk before loading any code (a database never chooses code by itself).
+
+`RunRecords` is the protocol; the memory, SQLite (table ``superstep_runs``) and PostgreSQL
+(``<schema>.superstep_runs``) implementations pass one contract suite. Parameterised SQL only.
+
+Must never import: the runtime, the llm layer, compat.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+__all__ = [
+    "MemoryRunRecords",
+    "PostgresRunRecords",
+    "RunRecord",
+    "RunRecords",
+    "SqliteRunRecords",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class RunRecord:
+    """Thread ``thread_id`` was started on ``target`` (``/abs/file.py:attr`` or
+    ``module:attr``) whose source file ``source`` (absolute path) had SHA-256 ``digest`` (hex),
+    with ``input`` (JSON text; ``None``: the target's default input) at ``created_at`` (seconds
+    since the epoch)."""
+
+    thread_id: str
+    target: str
+    source: str
+    digest: str
+    input: str | None
+    created_at: float
+
+
+class RunRecords(Protocol):
+    def record(self, run: RunRecord) -> RunRecord:
+        """Store ``run`` unless the thread has a record; returns the stored one."""
+        ...
+
+    def get(self, thread_id: str) -> RunRecord | None: ...
+
+    def close(self) -> None: ...
+
+
+class MemoryRunRecords:
+    """Run records in a dict (one process: tests)."""
+
+    def __init__(self) -> None:
+        self._rows: dict[str, RunRecord] = {}
+        self._lock = threading.Lock()
+
+    def record(self, run: RunRecord) -> RunRecord:
+        with self._lock:
+            return self._rows.setdefault(run.thread_id, run)
+
+    def get(self, thread_id: str) -> RunRecord | None:
+        with self._lock:
+            return self._rows.get(thread_id)
+
+    def close(self) -> None:
+        pass
+
+
+_INSERT = (
+    "INSERT INTO {t} (thread_id, target, source, digest, input, created_at) "
+    "VALUES ({p}, {p}, {p}, {p}, {p}, {p}) ON CONFLICT (thread_id) DO NOTHING"
+)
+_SELECT = (
+    "SELECT thread_id, target, source, digest, input, created_at FROM {t} WHERE thread_id = {p}"
+)
+
+
+def _run(row: Any) -> RunRecord | None:
+    if row is None:
+        return None
+    return RunRecord(str(row[0]), str(row[1]), str(row[2]), str(row[3]), row[4], float(row[5]))
+
+
+class SqliteRunRecords:
+    """Run records in the SQLite file ``path`` (table created if missing). ``read_only``:
+    open the file read-only (it must exist), for commands that only look."""
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
+        self._lock = threading.Lock()
+        where = os.fspath(path)
+        if read_only:
+            uri = f"file:{_quote(os.path.abspath(where))}?mode=ro"
+            self._conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        else:
+            self._conn = sqlite3.connect(
+                where, timeout=30.0, isolation_level=None, check_same_thread=False
+            )
+            self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS superstep_runs (thread_id TEXT PRIMARY KEY, "
+                "target TEXT NOT NULL, source TEXT NOT NULL, digest TEXT NOT NULL, input TEXT, "
+                "created_at REAL NOT NULL)"
+            )
+        self._read_only = read_only
+
+    def record(self, run: RunRecord) -> RunRecord:
+        with self._lock:
+            self._conn.execute(
+                _INSERT.format(t="superstep_runs", p="?"),
+                (run.thread_id, run.target, run.source, run.digest, run.input, run.created_at),
+            )
+        stored = self.get(run.thread_id)
+        assert stored is not None
+        return stored
+
+    def get(self, thread_id: str) -> RunRecord | None:
+        with self._lock:
+            try:
+                cur = self._conn.execute(_SELECT.format(t="superstep_runs", p="?"), (thread_id,))
+            except sqlite3.OperationalError as e:
+                if self._read_only and "no such table" in str(e):
+                    return None  # a file no run was ever recorded in
+                raise
+            return _run(cur.fetchone())
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def _quote(path: str) -> str:
+    from urllib.parse import quote
+
+    return quote(path)
+
+
+class PostgresRunRecords:
+    """Run records in PostgreSQL, table ``superstep_runs`` in ``schema`` (created if missing),
+    on one connection of their own."""
+
+    def __init__(
+        self, conninfo: str, *, schema: str = "superstep", connect_timeout: float = 10.0
+    ) -> None:
+        import psycopg
+        from psycopg import sql
+
+        self._lock = threading.Lock()
+        self._conn = psycopg.connect(
+            conninfo, autocommit=True, connect_timeout=max(1, round(connect_timeout))
+        )
+        table = sql.SQL("{}.{}").format(sql.Identifier(schema), sql.Identifier("superstep_runs"))
+        self._t = table.as_string(self._conn)
+        with self._conn.transaction():
+            self._conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtext(%s))", (f"superstep:{schema}",)
+            )
+            self._conn.execute(
+                sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema))
+            )
+            self._conn.execute(
+                sql.SQL(
+                    'CREATE TABLE IF NOT EXISTS {} (thread_id TEXT COLLATE "C" PRIMARY KEY, '
+                    "target TEXT NOT NULL, source TEXT NOT NULL, digest TEXT NOT NULL, input TEXT, "
+                    "created_at DOUBLE PRECISION NOT NULL)"
+                ).format(table)
+            )
+
+    def record(self, run: RunRecord) -> RunRecord:
+        with self._lock:
+            self._conn.execute(
+                _INSERT.format(t=self._t, p="%s"),
+                (run.thread_id, run.target, run.source, run.digest, run.input, run.created_at),
+            )
+        stored = self.get(run.thread_id)
+        assert stored is not None
+        return stored
+
+    def get(self, thread_id: str) -> RunRecord | None:
+        with self._lock:
+            row = self._conn.execute(_SELECT.format(t=self._t, p="%s"), (thread_id,)).fetchone()
+        return _run(row)
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
