@@ -28,6 +28,7 @@ from typing import Any
 
 from rich.console import Console
 
+from superstep_core.checkpoint.sqlite import connect_read_only
 from superstep_core.cli_drivers import ThreadFound, register
 from superstep_core.cli_support import (
     DEFAULT_DB,
@@ -336,11 +337,7 @@ def _read_only_saver(where: str) -> Iterator[Any]:
     if not path.is_file():
         yield None
         return
-    from urllib.parse import quote
-
-    conn = sqlite3.connect(
-        f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, check_same_thread=False
-    )
+    conn = connect_read_only(path)
     with closing(conn):
         found = conn.execute(
             "SELECT 1 FROM sqlite_master WHERE type='table' AND name='compat_checkpoints'"

@@ -35,7 +35,7 @@ from superstep_core.checkpoint.model import (
     step_in,
 )
 
-__all__ = ["SqliteCheckpointStore"]
+__all__ = ["SqliteCheckpointStore", "connect_read_only"]
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS checkpoints (
@@ -83,11 +83,7 @@ class SqliteCheckpointStore:
         self.path = os.fspath(path)
         self._lock = threading.RLock()
         if read_only:
-            uri = f"file:{quote(os.path.abspath(self.path))}?mode=ro"
-            self._conn = sqlite3.connect(
-                uri, uri=True, timeout=busy_timeout, isolation_level=None, check_same_thread=False
-            )
-            self._conn.execute("SELECT count(*) FROM sqlite_master")  # a damaged file fails here
+            self._conn = connect_read_only(self.path, busy_timeout)
             if not self._conn.execute(
                 "SELECT 1 FROM sqlite_master WHERE type='table' AND name='checkpoints'"
             ).fetchone():
@@ -279,6 +275,36 @@ class SqliteCheckpointStore:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def connect_read_only(
+    path: str | os.PathLike[str], busy_timeout: float = 30.0
+) -> sqlite3.Connection:
+    """A read-only connection to the existing SQLite file ``path`` (autocommit). A file in WAL
+    mode whose directory cannot be written (no ``-shm`` file can be made) is opened as
+    immutable, which is safe there since nobody can write it either. Raises
+    ``sqlite3.DatabaseError`` for a file that is not a database."""
+    where = quote(os.path.abspath(os.fspath(path)))
+    for flags in ("mode=ro", "mode=ro&immutable=1"):
+        conn = sqlite3.connect(
+            f"file:{where}?{flags}",
+            uri=True,
+            timeout=busy_timeout,
+            isolation_level=None,
+            check_same_thread=False,
+        )
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.OperationalError as e:
+            conn.close()
+            if "readonly" in str(e) or "unable to open" in str(e):
+                continue
+            raise
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+    raise sqlite3.OperationalError(f"unable to open {os.fspath(path)!r} read-only")
 
 
 def _checkpoint(row: tuple[Any, ...]) -> Checkpoint:

@@ -94,8 +94,9 @@ class SqliteRunRecords:
         self._lock = threading.Lock()
         where = os.fspath(path)
         if read_only:
-            uri = f"file:{_quote(os.path.abspath(where))}?mode=ro"
-            self._conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+            from superstep_core.checkpoint.sqlite import connect_read_only
+
+            self._conn = connect_read_only(where)
         else:
             self._conn = sqlite3.connect(
                 where, timeout=30.0, isolation_level=None, check_same_thread=False
@@ -130,12 +131,6 @@ class SqliteRunRecords:
     def close(self) -> None:
         with self._lock:
             self._conn.close()
-
-
-def _quote(path: str) -> str:
-    from urllib.parse import quote
-
-    return quote(path)
 
 
 class PostgresRunRecords:
