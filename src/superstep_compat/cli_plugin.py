@@ -190,6 +190,8 @@ class FacadeDriver:
             raise UsageError(
                 f"cannot give {type(obj).__name__} a checkpointer ({e}): compile it with one"
             ) from e
+        if resuming:
+            return
         console.print(
             f"thread {args.thread!r}: the graph has no checkpointer; keeping the thread in "
             f"{where} (SqliteSaver)",
