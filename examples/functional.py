@@ -16,6 +16,8 @@ published report goes to ``.superstep/published/<thread>.md``.
 
 from __future__ import annotations
 
+import hashlib
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -44,10 +46,20 @@ def summarise(doc: dict[str, Any]) -> str:
     return f"{doc['path']}: {len(lines)} lines, {words} words; starts with {first[:60]!r}"
 
 
+def file_name(thread: str) -> str:
+    """A file name for ``thread`` that stays in its directory: characters other than letters,
+    digits, ``-`` and ``_`` become ``_``, and a changed or long id gets a digest of the
+    original (so ``../x`` and ``__x`` do not collide)."""
+    safe = re.sub(r"[^A-Za-z0-9_-]", "_", thread)[:64]
+    if safe != thread or not safe:
+        safe += "-" + hashlib.sha256(thread.encode()).hexdigest()[:12]
+    return safe
+
+
 @task
 def publish(thread: str, summaries: list[str]) -> str:
     """Write the approved report; returns where it went."""
-    out = STATE_DIR / "published" / f"{thread}.md"
+    out = STATE_DIR / "published" / f"{file_name(thread)}.md"
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text("# Report\n\n" + "\n".join(f"- {s}" for s in summaries) + "\n")
     return str(out)

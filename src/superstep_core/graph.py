@@ -148,8 +148,11 @@ class Graph:
         return self
 
     def connect(self, source: str, target: str) -> Graph:
-        """When ``source`` completes, activate ``target``."""
-        self._connects.append(Connect(source, target))
+        """When ``source`` completes, activate ``target``. The same edge declared again is
+        kept once (as LangGraph's ``add_edge`` does), so ``target`` runs once per completion."""
+        edge = Connect(source, target)
+        if edge not in self._connects:
+            self._connects.append(edge)
         return self
 
     def fork(self, source: str, targets: Sequence[str]) -> Graph:
@@ -329,6 +332,7 @@ def _validate(g: Graph) -> None:
             )
         if len(set(j.sources)) != len(j.sources):
             raise GraphValidationError(f"join {j.name!r} lists a source twice: {j.sources}")
+    _check_single_activation(g)
     for end in g._ends:
         outgoing = [c.target for c in g._connects if c.source == end]
         outgoing += [t for b in g._branches if b.source == end for t in b.targets]
@@ -357,6 +361,27 @@ def _validate(g: Graph) -> None:
         )
     for j in g._joins:
         _check_join_satisfiable(g, j, edges, roots)
+
+
+def _check_single_activation(g: Graph) -> None:
+    """One completion activates a target once: refuse an edge and a branch, or two branches,
+    from one node to the same target (both could fire, running it twice per superstep and
+    doubling every superstep after)."""
+    by_edge = {(c.source, c.target) for c in g._connects}
+    by_branch: set[tuple[str, str]] = set()
+    for b in g._branches:
+        for t in dict.fromkeys(b.targets):
+            if (b.source, t) in by_edge:
+                raise GraphValidationError(
+                    f"node {b.source!r} reaches {t!r} both by an edge and by a branch: one "
+                    f"completion would activate {t!r} twice; drop the edge or the branch target"
+                )
+            if (b.source, t) in by_branch:
+                raise GraphValidationError(
+                    f"node {b.source!r} reaches {t!r} by two branches: one completion could "
+                    f"activate {t!r} twice; route to it from one branch"
+                )
+            by_branch.add((b.source, t))
 
 
 def _adjacency(g: Graph) -> dict[str, set[str]]:

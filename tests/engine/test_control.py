@@ -80,7 +80,7 @@ def test_activate_of_an_unknown_node_fails_the_activation() -> None:
 
 def test_end_branch_follows_none_of_the_outgoing_edges() -> None:
     g = _graph().add_node("a", reaction(Reaction(control=[EndBranch()]))).add_node("b", mark)
-    g.start_at("a").connect("a", "b").branch("a", lambda s, o: "b", ["b"])
+    g.add_node("c", mark).start_at("a").connect("a", "b").branch("a", lambda s, o: "c", ["c"])
     ex = drain(Execution.start(g.compile(), "run"))
     assert ex.status is Status.COMPLETED
     assert ex.values["ran"] == ()

@@ -46,3 +46,13 @@ def test_the_approval_interrupt_survives_the_process_and_resume_publishes(tmp_pa
     assert "'status': 'published'" in second
     report = (tmp_path / ".superstep" / "published" / "t.md").read_text()
     assert "- a.txt: 2 lines, 3 words" in report
+
+
+def test_a_thread_id_never_leaves_the_published_directory(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("alpha\n")
+    code = FIRST.replace('"t"', '"../../escaped"').replace('"a.txt", "b.txt"', '"a.txt"')
+    _run(code, tmp_path)
+    _run(SECOND.replace('"t"', '"../../escaped"'), tmp_path)
+    published = list((tmp_path / ".superstep" / "published").iterdir())
+    assert [p.name.startswith("______escaped-") for p in published] == [True]
+    assert not (tmp_path / "escaped.md").exists()  # where "../../escaped.md" led before

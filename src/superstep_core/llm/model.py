@@ -35,6 +35,7 @@ from superstep_core.llm.http import HttpRequest
 from superstep_core.llm.messages import to_tool_specs
 from superstep_core.llm.options import number, response_format, tool_choice
 from superstep_core.llm.providers import PROVIDERS, Resolution, ResolveInput, resolve
+from superstep_core.llm.redaction import protect_loggers, register_secret
 from superstep_core.llm.sending import Sender
 from superstep_core.llm.structured import structured_runnable
 from superstep_core.llm.transport import HttpxTransport, SDKTransport, Transport
@@ -148,6 +149,9 @@ class ChatModel(BaseChatModel):
             **({"env": dict(self.env)} if self.env is not None else {}),
         )
         self._resolution = resolve(self.provider, given)
+        register_secret(self._resolution.api_key)
+        register_secret(given.api_key)
+        protect_loggers()
         self._codec = codec_for(self._resolution.wire_format)
         self._sender = Sender(
             provider=self.provider,
