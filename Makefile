@@ -18,26 +18,35 @@ LG_VENV      := .venv-langgraph
 LG_PY        := $(LG_VENV)/bin/python
 LG_STAMP     := $(LG_VENV)/.installed
 
+# Installs print each package as it goes (a fresh clone downloads a few hundred MB: silence
+# there looks like a hang); no progress bars, so logs hold no terminal escape codes.
+PIP_INSTALL := -m pip install --progress-bar off
+
 $(PY):
+	@echo "make: creating $(VENV)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) $(PIP_INSTALL) --quiet --upgrade pip
 
 $(STAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e .
+	@echo "make: installing the project into $(VENV)"
+	$(PY) $(PIP_INSTALL) -e .
 	touch $@
 
 $(DEVSTAMP): pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[dev]'
+	@echo "make: installing the project and its test tools into $(VENV)"
+	$(PY) $(PIP_INSTALL) -e '.[dev]'
 	touch $@ $(STAMP)
 
 demo: $(STAMP)
 	$(VENV)/bin/superstep run examples/pipeline.py:graph
 
 lint: $(DEVSTAMP)
+	@echo "make: ruff"
 	$(VENV)/bin/ruff check src tests examples
 	$(VENV)/bin/ruff format --check src tests examples
 
 typecheck: $(DEVSTAMP)
+	@echo "make: mypy --strict (about a minute the first time, then cached)"
 	$(VENV)/bin/mypy
 
 layers: $(DEVSTAMP)
@@ -51,8 +60,13 @@ $(ECO_STAMP): | $(PY)
 	$(PY) -m pip install --quiet --no-deps --upgrade --target $(ECO_DIR) 'langchain==1.5.2'
 	touch $@
 
+# Two workers (one per core on CI), a file's tests on one worker (module fixtures and
+# subprocess-heavy files stay together); `make pytest PYTEST_ARGS=-n0` runs them serially.
+PYTEST_ARGS ?= -n 2 --dist loadfile
+
 pytest: $(DEVSTAMP) $(LG_STAMP) $(ECO_STAMP)
-	SUPERSTEP_LANGGRAPH_PYTHON=$(abspath $(LG_PY)) $(VENV)/bin/pytest
+	@echo "make: pytest $(PYTEST_ARGS) (skipped tests are listed with their reason at the end)"
+	SUPERSTEP_LANGGRAPH_PYTHON=$(abspath $(LG_PY)) $(VENV)/bin/pytest $(PYTEST_ARGS)
 
 # The pure half of superstep_core.plan is held to 100 % statement coverage by its own tests.
 plan-coverage: $(DEVSTAMP)
@@ -65,10 +79,11 @@ clean:
 	rm -rf $(VENV) $(LG_VENV) .mypy_cache .pytest_cache .ruff_cache
 
 $(LG_STAMP): pyproject.toml
+	@echo "make: installing real LangGraph (pinned) into $(LG_VENV), for the differential tests"
 	test -x $(LG_PY) || $(PYTHON) -m venv $(LG_VENV)
-	$(LG_PY) -m pip install --quiet --upgrade pip
+	$(LG_PY) $(PIP_INSTALL) --quiet --upgrade pip
 	$(LG_PY) -c 'import tomllib; print("\n".join(tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["bench"]))' > $(LG_VENV)/bench-requirements.txt
-	$(LG_PY) -m pip install --quiet -r $(LG_VENV)/bench-requirements.txt
+	$(LG_PY) $(PIP_INSTALL) -r $(LG_VENV)/bench-requirements.txt
 	touch $@
 
 bench-shared:

@@ -109,7 +109,8 @@ class SqliteCheckpointStore:
             try:
                 yield cur
             except BaseException:
-                cur.execute("ROLLBACK")
+                if self._conn.in_transaction:  # SQLite already rolled back on a full disk
+                    cur.execute("ROLLBACK")
                 raise
             cur.execute("COMMIT")
 

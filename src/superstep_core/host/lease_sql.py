@@ -77,7 +77,8 @@ class SqliteLeaseStore(LeaseBackend):
                 cur.execute(statement, params)
                 row = cur.fetchone() if cur.description else None
             except BaseException:
-                cur.execute("ROLLBACK")
+                if self._conn.in_transaction:  # SQLite already rolled back on a full disk
+                    cur.execute("ROLLBACK")
                 raise
             cur.execute("COMMIT")
             return row
