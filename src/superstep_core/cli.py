@@ -55,6 +55,11 @@ from rich.console import Console
 
 from superstep_core.cli_db import CliDatabase, check_db, database_error
 from superstep_core.cli_drivers import TargetDriver, driver_for, drivers
+from superstep_core.cli_engine import (
+    resume_engine_thread,
+    run_durable,
+    run_engine_graph,
+)
 from superstep_core.cli_plan import (
     add_plan_commands,
     add_plan_run_options,
@@ -64,11 +69,6 @@ from superstep_core.cli_plan import (
     replay_graph,
     resume_plan,
     run_plan,
-)
-from superstep_core.cli_engine import (
-    resume_engine_thread,
-    run_durable,
-    run_engine_graph,
 )
 from superstep_core.cli_support import (
     DEFAULT_DB,
@@ -419,9 +419,9 @@ def _db(text: str) -> str:
 
 def _target(text: str) -> str:
     where, sep, attr = text.rpartition(":")
-    if not sep or not where or not attr:
+    if (not sep or not where or not attr) and not text.endswith(".json"):
         raise argparse.ArgumentTypeError(
-            f"{text!r} must look like path/to/file.py:attr or module:attr"
+            f"{text!r} must look like path/to/file.py:attr, module:attr or a JSON document"
         )
     return text
 

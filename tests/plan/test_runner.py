@@ -391,7 +391,7 @@ def run_out_of_step(pg: PlanGraph, delays: Mapping[str, int]) -> Any:
             if not ex.queue:
                 if not held:
                     return ex
-                held.sort()
+                held.sort(key=lambda h: h[:2])  # ties must not compare the results
                 ex.deliver(held.pop(0)[2])
                 continue
             outcome = ex.run_superstep()
