@@ -107,7 +107,6 @@ class Plan(BaseModel):
 
 def tasks(model: BaseChatModel, retry: RetryPolicy) -> list[Task]:
     """The five steps (plus background) as tasks over ``model``."""
-    planner = model.with_structured_output(Plan)
     searcher = model.bind_tools([web_search])
 
     def ask(system: str, user: str) -> list[BaseMessage]:
@@ -115,10 +114,11 @@ def tasks(model: BaseChatModel, retry: RetryPolicy) -> list[Task]:
 
     def plan(ctx: TaskContext) -> Effect:
         topic = ctx.state["topic"]
-        return chat_call(planner, ask("Plan a short research report.", topic), stream=False)
+        return chat_call(model, ask("Plan a short research report.", topic), schema=Plan)
 
-    def planned(ctx: TaskContext, result: Plan) -> Done:
-        return Done({"plan": result.model_dump()}, output=result.queries[:3])
+    def planned(ctx: TaskContext, result: dict[str, Any]) -> Done:
+        plan = Plan.model_validate(result)  # structured results come back as plain dicts
+        return Done({"plan": plan.model_dump()}, output=plan.queries[:3])
 
     # search: ask the model per query (it calls the tool), run the tool calls, let it answer
     def search_start(ctx: TaskContext) -> list[Effect]:

@@ -91,9 +91,19 @@ def test_the_model_call_is_an_effect_of_the_chat_kind() -> None:
     reaction = node(ctx, Activated())
     (effect,) = reaction.effects
     assert effect.kind == CHAT_EFFECT
-    assert isinstance(effect.request, ChatCall)
-    assert [m.text for m in effect.request.messages] == ["hi"]
-    assert effect.request.stream is False
+    call = ChatCall.from_request(effect.request)
+    assert call.model == "mock:m"
+    assert [m.text for m in call.messages] == ["hi"]
+    assert call.stream is False
+
+
+def test_a_chat_effect_holds_a_model_reference_and_no_credentials() -> None:
+    model = init("openai:gpt-4o-mini", api_key="sk-test-do-not-store", temperature=0.2)
+    effect = chat_call(model, [HumanMessage("hi")])
+    assert isinstance(effect.request, dict)
+    assert effect.request["model"] == "openai:gpt-4o-mini"
+    assert effect.request["settings"] == {"temperature": 0.2}
+    assert "sk-test-do-not-store" not in repr(effect.request)
 
 
 def test_a_system_prompt_and_tools_reach_the_model() -> None:
@@ -202,8 +212,9 @@ def test_the_nodes_module_exports_exactly_the_documented_names() -> None:
     import superstep_core.llm.nodes as nodes
 
     assert sorted(nodes.__all__) == [
-        "CHAT_EFFECT", "ChatCall", "Token", "TokenSink", "chat_call", "chat_node",
-        "llm_handlers", "perform_chat", "structured_output_node", "without_client_retries",
+        "CHAT_EFFECT", "ChatCall", "ModelResolver", "Token", "TokenSink", "chat_call",
+        "chat_node", "llm_handlers", "model_key", "model_reference", "perform_chat",
+        "resolve_model", "structured_output_node", "without_client_retries",
     ]  # fmt: skip
 
 
@@ -217,13 +228,20 @@ async def test_a_chat_node_runs_on_the_asyncio_host_too() -> None:
 
 def test_a_structured_call_is_invoked_even_when_tokens_are_wanted() -> None:
     tokens: list[Token] = []
-    runnable = init("mock:m").with_structured_output(Plan)
-    effect = chat_call(runnable, [HumanMessage("plan")])  # stream=True by default
+    effect = chat_call(init("mock:m"), [HumanMessage("plan")], schema=Plan)  # stream=True
     handler = llm_handlers(on_token=tokens.append)[CHAT_EFFECT]
-    assert handler(effect.request, EffectContext("k", "e", "n", "a")) == Plan(
-        topic="mock", steps=["mock"]
-    )
+    assert handler(effect.request, EffectContext("k", "e", "n", "a")) == {
+        "topic": "mock",
+        "steps": ["mock"],
+    }
     assert tokens == []
+
+
+def test_a_piped_parser_is_refused_with_the_schema_advice() -> None:
+    import pytest
+
+    with pytest.raises(TypeError, match="schema="):
+        chat_call(init("mock:m").with_structured_output(Plan), [HumanMessage("plan")])
 
 
 def test_a_model_with_bound_tools_still_streams_tokens() -> None:
