@@ -9,7 +9,7 @@ Must never import: llm, compat.
 from typing import Any
 
 from superstep_core.host.aio import AsyncHost
-from superstep_core.host.clock import Clock, SystemClock, VirtualClock
+from superstep_core.host.clock import Clock, SystemClock, VirtualClock, WallClock
 from superstep_core.host.effects import (
     EffectContext,
     EffectLedger,
@@ -57,6 +57,7 @@ __all__ = [
     "SystemClock",
     "UnknownThreadError",
     "VirtualClock",
+    "WallClock",
     "classify",
     "estimate_size",
     "resume_from_store",

@@ -1,7 +1,9 @@
 """Clocks: the only source of time, and only the host reads one.
 
-`SystemClock` is monotonic wall time; `VirtualClock` (re-exported from `superstep_core.testing`)
-jumps instantly, so tests of timers and backoff never sleep.
+`SystemClock` is this process's monotonic time; `WallClock` is seconds since the Unix epoch,
+the same in every process (durable timers record their deadlines on it, so a restarted process
+fires them when they are due, not a full delay later); `VirtualClock` (re-exported from
+`superstep_core.testing`) jumps instantly, so tests of timers and backoff never sleep.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import asyncio
 import time
 from typing import Protocol
 
-__all__ = ["Clock", "SystemClock", "VirtualClock"]
+__all__ = ["Clock", "SystemClock", "VirtualClock", "WallClock"]
 
 
 class Clock(Protocol):
@@ -28,6 +30,21 @@ class SystemClock:
 
     def now(self) -> float:
         return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        if seconds > 0:
+            time.sleep(seconds)
+
+    async def asleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(seconds, 0.0))
+
+
+class WallClock:
+    """Seconds since the Unix epoch (``time.time``): readings mean the same in every process,
+    so a deadline recorded by one process can be honoured by the next."""
+
+    def now(self) -> float:
+        return time.time()
 
     def sleep(self, seconds: float) -> None:
         if seconds > 0:

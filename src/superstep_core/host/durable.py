@@ -40,7 +40,7 @@ from typing import Any
 
 from superstep_core.checkpoint import Checkpoint, CheckpointStore, LoadedCheckpoint
 from superstep_core.graph import CompiledGraph
-from superstep_core.host.clock import Clock
+from superstep_core.host.clock import Clock, WallClock
 from superstep_core.host.durable_records import (
     HistoryEntry,
     PermissionDeniedError,
@@ -125,7 +125,7 @@ class DurableExecution:
         self._last: Checkpoint | None = None
         self._host = Host(
             runner.handlers,
-            clock=runner.clock,
+            clock=runner.clock or WallClock(),
             max_workers=runner.max_workers,
             ledger=StoreLedger(runner.store, thread_id, runner.codec),
         )
@@ -133,7 +133,11 @@ class DurableExecution:
         if header is not None:
             self._requests = {r.effect_id: r for r in header.requests}
             self._armed = {(t.activation_id, t.timer_id): t for t in header.timers}
-            self._timers.apply(list(header.timers), self._host.clock.now())
+            if len(header.deadlines) == len(header.timers):
+                for timer, due in zip(header.timers, header.deadlines, strict=True):
+                    self._timers.arm(timer, due)  # absolute: a restart fires what remains
+            else:  # a header from before deadlines were recorded
+                self._timers.apply(list(header.timers), self._host.clock.now())
             self._inputs = header.inputs
 
     # --- driving ---------------------------------------------------------------------------
@@ -142,13 +146,21 @@ class DurableExecution:
     def status(self) -> Status:
         return self.execution.status
 
-    def run(self, *, until: float | None = None) -> Execution:
-        """Drive the execution like `Host.run`, checkpointing every superstep."""
+    def run(self, *, until: float | None = None, steps: int | None = None) -> Execution:
+        """Drive the execution like `Host.run`, checkpointing every superstep. ``steps``:
+        return after that many supersteps (and the effects they requested) even if more
+        could run (a step mode; ``None``: no limit). A suspended execution still receives
+        its timers that are already due (an interrupt with a deadline), but is not waited
+        on for later ones."""
         ex = self.execution
         clock = self._host.clock
         self._catch_up()
+        ran = 0
         while ex.failure is None:
             if ex.queue:
+                if steps is not None and ran >= steps:
+                    break
+                ran += 1
                 outcome = ex.run_superstep()
                 self._note(outcome)
                 if outcome.committed:
@@ -162,7 +174,9 @@ class DurableExecution:
                     ex.deliver(result)
                 continue
             due = self._timers.next_due()
-            if due is None or ex.status in (Status.COMPLETED, Status.SUSPENDED):
+            if due is None or ex.status is Status.COMPLETED:
+                break
+            if ex.status is Status.SUSPENDED and due > clock.now():
                 break
             if until is not None and due > until:
                 clock.sleep(until - clock.now())
@@ -315,12 +329,14 @@ class DurableExecution:
         self._requests = {e: self._requests[e] for e in state.awaited if e in self._requests}
         armed = {k: t for k, t in self._armed.items() if ex.timers.get(k) == t.generation}
         self._armed = armed
+        deadlines = [self._timers.deadline(*key) for key in armed]
         header = StepHeader(
             without_values(state),
             tuple(_storable(r) for r in self._requests.values()),
             tuple(armed.values()),
             self._inputs,
             layout,
+            tuple(d for d in deadlines if d is not None) if None not in deadlines else (),
         )
         data = encode_header(header, self.codec)
         metadata = {
@@ -381,7 +397,9 @@ def _digest(ex: Execution, source: str) -> str:
 class DurableRunner:
     """Starts, recovers, replays and forks durable executions on ``store``.
 
-    ``handlers``, ``clock``, ``max_workers`` as for `Host`; ``codec``: how values become bytes
+    ``handlers``, ``max_workers`` as for `Host`; ``clock``: the host's clock (default
+    `WallClock`: timer deadlines are recorded on it and stay absolute across a restart);
+    ``codec``: how values become bytes
     (default: `Codec()` on the default registry); ``wall_clock``: the timestamps of audited
     edits (default: UTC now); ``permissions``: the edit allow-list, actor -> `Permission`;
     ``on_step(ex, outcome)``: called after each superstep's checkpoint (progress reports);

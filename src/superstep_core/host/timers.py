@@ -1,4 +1,5 @@
-"""The host's timer table: armed timers ordered by due time, re-arming and cancelling."""
+"""The host's timer table: armed timers ordered by due time (a reading of the host's clock),
+re-arming and cancelling."""
 
 from __future__ import annotations
 
@@ -28,22 +29,40 @@ class TimerTable:
     def __init__(self) -> None:
         self._heap: list[DueTimer] = []
         self._current: dict[tuple[str, str], int] = {}
+        self._due: dict[tuple[str, str], float] = {}
         self._order = 0
 
     def apply(self, requests: list[TimerRequest], now: float) -> None:
+        """Arm (``now + delay``) or cancel each of ``requests``, in order."""
         for r in requests:
-            key = (r.activation_id, r.timer_id)
             if r.delay is None:
-                self._current.pop(key, None)
+                self._current.pop((r.activation_id, r.timer_id), None)
                 continue
-            self._current[key] = r.generation
-            self._order += 1
-            heapq.heappush(
-                self._heap,
-                DueTimer(
-                    now + r.delay, self._order, r.activation_id, r.timer_id, r.generation, r.payload
-                ),
-            )
+            self.arm(r, now + r.delay)
+
+    def arm(self, request: TimerRequest, due: float) -> None:
+        """Arm ``request`` to fire at clock reading ``due`` (a recorded deadline: when it
+        has passed, the timer is due at once)."""
+        key = (request.activation_id, request.timer_id)
+        self._current[key] = request.generation
+        self._due[key] = due
+        self._order += 1
+        heapq.heappush(
+            self._heap,
+            DueTimer(
+                due,
+                self._order,
+                request.activation_id,
+                request.timer_id,
+                request.generation,
+                request.payload,
+            ),
+        )
+
+    def deadline(self, activation_id: str, timer_id: str) -> float | None:
+        """The due time of the armed timer, or ``None`` when none is armed."""
+        key = (activation_id, timer_id)
+        return self._due.get(key) if key in self._current else None
 
     def next_due(self) -> float | None:
         while self._heap:

@@ -61,7 +61,9 @@ class StepHeader:
     from the ledger) those whose results never arrived. ``timers``: the last request of every
     armed timer. ``inputs``: input-log records (batches) this checkpoint covers; later ones
     are applied on recovery. ``layout``: channel -> (container, segments) for segmented
-    values, container being ``"list"`` or ``"tuple"``.
+    values, container being ``"list"`` or ``"tuple"``. ``deadlines``: the due time of each of
+    ``timers`` (in order) on the host's clock, so a recovered timer fires when it was due, not a
+    full delay later; empty in headers written before deadlines were recorded.
     """
 
     state: ExecutionState
@@ -69,6 +71,7 @@ class StepHeader:
     timers: tuple[TimerRequest, ...] = ()
     inputs: int = 0
     layout: dict[str, tuple[str, int]] = field(default_factory=dict)
+    deadlines: tuple[float, ...] = ()
 
 
 _DURABLE_TYPES: tuple[type, ...] = (
