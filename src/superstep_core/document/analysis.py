@@ -1,0 +1,181 @@
+"""The shape of a document's graph, as the validator and the compiler both need it: successor
+groups, reachability, loops without a condition, which nodes run in parallel branches, and
+which nodes join parallel branches.
+
+Parallel branches: the edges of one node that leave together (every edge of a tool, llm or
+human node, and of ``start``; the edges of a condition node that share a label) start
+branches that run side by side. Nodes reachable from one such branch and not from its sibling
+(without passing back through the forking node) run in parallel with the sibling's own nodes.
+A node that parallel branches lead into is a join: it runs once, after all of them arrived.
+
+Must never import the runtime, the host, the llm layer or compat.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from superstep_core.document.model import END, START, Document
+
+__all__ = ["Fork", "Shape", "describe_path", "shape"]
+
+
+@dataclass(frozen=True, slots=True)
+class Fork:
+    """Two branches leaving ``node`` together: ``first`` and ``second`` are their first
+    nodes."""
+
+    node: str
+    first: str
+    second: str
+
+
+@dataclass(slots=True)
+class Shape:
+    """What `shape` found. ``successors``: node (or ``start``) -> targets in edge order
+    (``end`` included); ``groups``: node -> lists of targets that leave together;
+    ``parallel``: unordered node pairs -> the fork that makes them parallel; ``joins``: node
+    -> its predecessors it waits for (in edge order); ``conditional``: join -> sources whose
+    arrival a condition decides (a join cannot wait for those)."""
+
+    successors: dict[str, list[str]] = field(default_factory=dict)
+    predecessors: dict[str, list[str]] = field(default_factory=dict)
+    groups: dict[str, list[list[str]]] = field(default_factory=dict)
+    conditions: frozenset[str] = frozenset()
+    parallel: dict[frozenset[str], Fork] = field(default_factory=dict)
+    joins: dict[str, list[str]] = field(default_factory=dict)
+    conditional: dict[str, list[str]] = field(default_factory=dict)
+
+    def reach(self, roots: Iterable[str], *, avoid: str = "") -> set[str]:
+        """Nodes reachable from ``roots`` (themselves included), never entering ``avoid``."""
+        seen: set[str] = set()
+        todo = deque(r for r in roots if r != avoid and r != END)
+        while todo:
+            n = todo.popleft()
+            if n in seen:
+                continue
+            seen.add(n)
+            todo.extend(t for t in self.successors.get(n, ()) if t not in (avoid, END))
+        return seen
+
+    def loop_without_condition(self) -> list[str] | None:
+        """A cycle through no condition node, as a path ``[a, b, ..., a]``, or ``None``."""
+        plain = {
+            n: [t for t in ts if t not in self.conditions and t not in (END, START)]
+            for n, ts in self.successors.items()
+            if n not in self.conditions and n != START
+        }
+        colour: dict[str, int] = {}
+        stack: list[str] = []
+
+        def visit(n: str) -> list[str] | None:
+            colour[n] = 1
+            stack.append(n)
+            for t in plain.get(n, ()):
+                if colour.get(t) == 1:
+                    return [*stack[stack.index(t) :], t]
+                if t not in colour:
+                    found = visit(t)
+                    if found:
+                        return found
+            stack.pop()
+            colour[n] = 2
+            return None
+
+        for n in sorted(plain):
+            if n not in colour:
+                found = visit(n)
+                if found:
+                    return found
+        return None
+
+
+def shape(doc: Document) -> Shape:
+    """Analyse ``doc``'s edges (edges to unknown nodes are ignored: the validator reports
+    them)."""
+    known = {n.id for n in doc.nodes} | {START, END}
+    conditions = frozenset(n.id for n in doc.nodes if n.type == "condition")
+    s = Shape(conditions=conditions)
+    labelled: dict[str, dict[str, list[str]]] = {}
+    for e in doc.edges:
+        if e.source not in known or e.target not in known:
+            continue
+        targets = s.successors.setdefault(e.source, [])
+        if e.target not in targets:
+            targets.append(e.target)
+        preds = s.predecessors.setdefault(e.target, [])
+        if e.source not in preds:
+            preds.append(e.source)
+        if e.source in conditions:
+            group = labelled.setdefault(e.source, {}).setdefault(e.label or "", [])
+            if e.target not in group:
+                group.append(e.target)
+    for source, targets in s.successors.items():
+        if source in conditions:
+            s.groups[source] = list(labelled.get(source, {}).values())
+        else:
+            s.groups[source] = [targets]
+    _parallel(s)
+    _joins(s)
+    return s
+
+
+def _parallel(s: Shape) -> None:
+    for fork, groups in s.groups.items():
+        for group in groups:
+            branches = [t for t in group if t != END]
+            for i, first in enumerate(branches):
+                for second in branches[i + 1 :]:
+                    a = s.reach([first], avoid=fork)
+                    b = s.reach([second], avoid=fork)
+                    for u in a - b:
+                        for v in b - a:
+                            s.parallel.setdefault(frozenset((u, v)), Fork(fork, first, second))
+
+
+def _joins(s: Shape) -> None:
+    for node, preds in s.predecessors.items():
+        if node == END:
+            continue
+        sources = [
+            p for p in preds if any(frozenset((p, q)) in s.parallel for q in preds if q != p)
+        ]
+        if len(sources) < 2:
+            continue
+        s.joins[node] = sources
+        conditional: list[str] = []
+        for p in sources:
+            fork = next(
+                s.parallel[frozenset((p, q))]
+                for q in sources
+                if q != p and frozenset((p, q)) in s.parallel
+            )
+            if p not in _before_conditions(s, _branch_of(s, fork, p), fork.node):
+                conditional.append(p)
+        if conditional:
+            s.conditional[node] = conditional
+
+
+def _branch_of(s: Shape, fork: Fork, p: str) -> str:
+    return fork.first if p in s.reach([fork.first], avoid=fork.node) else fork.second
+
+
+def _before_conditions(s: Shape, first: str, fork: str) -> set[str]:
+    """Nodes reachable from ``first`` on paths through no condition node (a condition
+    decides whether what follows it runs)."""
+    seen: set[str] = set()
+    todo = deque([first])
+    while todo:
+        n = todo.popleft()
+        if n in seen or n in s.conditions or n in (END, fork):
+            continue
+        seen.add(n)
+        todo.extend(s.successors.get(n, ()))
+    return seen
+
+
+def describe_path(path: list[str], names: Mapping[str, str] | None = None) -> str:
+    """``a -> b -> a`` (with labels from ``names`` when given)."""
+    return " -> ".join((names or {}).get(p, p) for p in path)
