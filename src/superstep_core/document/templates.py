@@ -8,8 +8,9 @@ A reference is ``{{ root.path }}`` with ``root`` ``state`` or ``input`` and a pa
 names and list indexes (``state.items[0].title``); spaces inside the braces are allowed.
 Rendering puts a string in as it is and any other value as JSON; a missing value renders as an
 empty string. In a JSON body, a string that is exactly one reference is replaced by the value
-itself (``"{{state.order}}"`` sends the object, not its text). URL references are
-percent-encoded.
+itself (``"{{state.order}}"`` sends the object, not its text). In a URL, a reference that
+starts it is a base (``{{state.base_url}}/orders``) and goes in as it is; every other one is
+percent-encoded (``/``, ``?`` and ``&`` too).
 
 Must never import the runtime, the host, the llm layer or compat.
 """
@@ -93,9 +94,15 @@ def render(template: str, state: Mapping[str, Any], input: Mapping[str, Any]) ->
 
 
 def render_url(template: str, state: Mapping[str, Any], input: Mapping[str, Any]) -> str:
-    """``render`` for a URL: each substituted value is percent-encoded (``/`` too)."""
+    """``render`` for a URL: a reference at the start goes in as it is (a base URL); each
+    other substituted value is percent-encoded (``/`` too)."""
     roots = {"state": state, "input": input}
-    return _BRACES.sub(lambda m: quote(_text(_resolve(m, roots)), safe=""), template)
+
+    def value(m: re.Match[str]) -> str:
+        text = _text(_resolve(m, roots))
+        return text if m.start() == 0 else quote(text, safe="")
+
+    return _BRACES.sub(value, template)
 
 
 def render_json(template: Any, state: Mapping[str, Any], input: Mapping[str, Any]) -> Any:
