@@ -82,14 +82,16 @@ _FAILED = ("error", "expired", "timeout", "cancelled")
 # --- wiring --------------------------------------------------------------------------------
 
 
-def add_document_arguments(
-    run: argparse.ArgumentParser, resume: argparse.ArgumentParser
-) -> None:
+def add_document_arguments(run: argparse.ArgumentParser, resume: argparse.ArgumentParser) -> None:
     """The options documents add to ``run`` and ``resume``."""
-    run.add_argument("--events", action="store_true", help="documents: print run events as JSON lines")
+    run.add_argument(
+        "--events", action="store_true", help="documents: print run events as JSON lines"
+    )
     run.add_argument("--step", action="store_true", help="documents: run one superstep, then pause")
     run.add_argument("--timeout", type=float, help="documents: stop the run after S seconds")
-    run.add_argument("--tools", help="documents: Python tools, FILE.py:attr (a name -> function dict)")
+    run.add_argument(
+        "--tools", help="documents: Python tools, FILE.py:attr (a name -> function dict)"
+    )
     resume.add_argument("--events", action="store_true", help="documents: print run events")
     resume.add_argument("--step", action="store_true", help="documents: run one superstep")
     resume.add_argument("--node", help="documents: the human node --value answers")
@@ -134,7 +136,7 @@ def _load(path: str) -> Document:
         raw = json.loads(file.read_bytes())
     except ValueError as e:
         raise UsageError(f"{path}: not valid JSON: {e}") from e
-    if not isinstance(raw, dict) or not _DOCUMENT_KEYS <= raw.keys():
+    if not isinstance(raw, dict) or not raw.keys() >= _DOCUMENT_KEYS:
         keys = ", ".join(sorted(raw)) if isinstance(raw, dict) else type(raw).__name__
         raise UsageError(
             f"{path} is not a workflow document (it needs keys name, state, nodes, edges; it "
@@ -206,7 +208,11 @@ class _LiveView:
                 elif event.type == "run_waiting":
                     row[0] = "[cyan]waiting[/cyan]"
                 elif event.type == "error":
-                    row[0] = "[red]retrying[/red]" if event.payload.get("retrying") else "[red]failed[/red]"
+                    row[0] = (
+                        "[red]retrying[/red]"
+                        if event.payload.get("retrying")
+                        else "[red]failed[/red]"
+                    )
                     row[2] = str(event.payload.get("message", ""))
             self.live.update(self._table())
 
@@ -355,6 +361,11 @@ def resume_document_thread(args: argparse.Namespace, console: Console) -> int | 
         probe = DocumentRunner(store)
         if not probe.is_run(args.thread):
             return None
+        if args.retry:
+            raise UsageError(
+                f"run {args.thread!r} is a document run: --retry is for engine threads; a failed "
+                f"document run keeps its last checkpoint (start a new run once the cause is fixed)"
+            )
         versions = open_versions(args.db)
         answer = parse_json(args.value, "--value") if args.value is not None else None
         with _watching(args, console) as sink, _cancellable() as cancel:
@@ -369,7 +380,6 @@ def resume_document_thread(args: argparse.Namespace, console: Console) -> int | 
                     args.thread,
                     node=args.node,
                     step=args.step,
-                    retry=args.retry,
                     deadline=args.timeout,
                     cancel=cancel,
                     **options,
@@ -421,7 +431,12 @@ def cmd_workflow_versions(args: argparse.Namespace, console: Console) -> int:
     try:
         names = [args.name] if args.name else versions.names()
         rows = [
-            {"name": v.name, "version": v.seq, "content_hash": v.content_hash, "created_at": v.created_at}
+            {
+                "name": v.name,
+                "version": v.seq,
+                "content_hash": v.content_hash,
+                "created_at": v.created_at,
+            }
             for name in names
             for v in versions.versions(name)
         ]

@@ -68,7 +68,11 @@ def test_an_http_tool_sends_the_run_node_iteration_key(orders: OrderService) -> 
     audit = {
         "id": "audit",
         "type": "tool",
-        "data": {"method": "GET", "url": "{{state.base_url}}/orders/A-100", "output_field": "audit"},
+        "data": {
+            "method": "GET",
+            "url": "{{state.base_url}}/orders/A-100",
+            "output_field": "audit",
+        },
     }
     runner = DocumentRunner()
     result = runner.start(load(_refund_with(audit)), {"base_url": orders.url}, run_id="r1")
@@ -170,7 +174,9 @@ def test_sigkill_after_the_tool_call_then_resume_makes_one_call(tmp_path: Path) 
         )
         assert resumed.returncode == 0, resumed.stderr.decode()
         lines = [json.loads(line) for line in resumed.stdout.decode().splitlines()]
-        finished = {e["node_id"]: e["payload"]["reused"] for e in lines if e["type"] == "node_finished"}
+        finished = {
+            e["node_id"]: e["payload"]["reused"] for e in lines if e["type"] == "node_finished"
+        }
         assert finished == {"pay": True, "audit": False}
         assert lines[-1]["payload"]["status"] == "ok"
         assert service.calls["POST /refunds"] == 1  # one call across both processes

@@ -204,13 +204,13 @@ class DocumentRunner:
         step: bool = False,
         deadline: float | None = None,
         cancel: threading.Event | None = None,
-        retry: bool = False,
     ) -> RunResult:
         """Continue run ``run_id`` on the version it started on: answer its human node
-        (``answer``, an object of the node's fields; ``node`` when several wait), run a failed
-        superstep again (``retry``), or just go on (after a pause or a crash). A human node
-        whose timeout passed expires before any answer is taken. Raises `RunNotFoundError`
-        and `InputError` (an answer that does not fit, or a run that is not waiting)."""
+        (``answer``, an object of the node's fields; ``node`` when several wait), or just go
+        on (after a pause, a cancel, a deadline or a crash). A human node whose timeout passed
+        expires before any answer is taken. A failed run reports its failure again, its last
+        checkpoint unchanged. Raises `RunNotFoundError` and `InputError` (an answer that does
+        not fit, or a run that is not waiting)."""
         version = self.version_of(run_id)
         compiled = self.compile(version.document)
         run = self._new_run(run_id, compiled, version, recovered=True)
@@ -224,8 +224,6 @@ class DocumentRunner:
             if answer is not NO_ANSWER and ex.failure is None:
                 aid = self._waiting_activation(run, ex, node)
                 ex.resume(self._checked_answer(run, ex, aid, answer), aid)
-            elif retry and ex.failure is not None and ex.failure.error_type != EXPIRED:
-                ex.retry_failed()
             return self._drive(run, dx, step=step, deadline=deadline, cancel=cancel)
         finally:
             dx.close()

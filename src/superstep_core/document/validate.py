@@ -235,6 +235,16 @@ def _check_output(where: str, n: Node, f: StateField, out: list[Problem]) -> Non
 
 
 def _check_model(where: str, model: str, out: list[Problem]) -> None:
+    prefix, colon, _ = model.partition(":")
+    if colon and prefix not in PROVIDERS:
+        out.append(
+            Problem(
+                f"{where} data.model",
+                f"unknown provider {prefix!r}{_close(prefix, PROVIDERS)} in {model!r}; known "
+                f"providers: {', '.join(PROVIDERS)}",
+            )
+        )
+        return
     try:
         _, provider = parse_model(model)
     except (UnsupportedModelError, UnknownProviderError) as e:

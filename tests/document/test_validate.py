@@ -1,0 +1,208 @@
+"""Validation before anything runs: every problem names the node, edge or field and says
+what to do."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from superstep_core.document import DocumentError, check_document, validate_document
+
+from .conftest import document, edge, llm, load
+
+
+def _problems(raw: dict[str, Any], **kw: Any) -> list[str]:
+    return [str(p) for p in check_document(load(raw), **kw)]
+
+
+def _one(raw: dict[str, Any], **kw: Any) -> str:
+    found = _problems(raw, **kw)
+    assert len(found) == 1, found
+    return found[0]
+
+
+def _cond(node_id: str, rules: list[tuple[str, str]], default: str) -> dict[str, Any]:
+    return {
+        "id": node_id,
+        "type": "condition",
+        "data": {"rules": [{"label": a, "when": w} for a, w in rules], "default": default},
+    }
+
+
+def test_a_valid_document_has_no_problems() -> None:
+    raw = document([llm("a", "{{state.text}}", "out")], [edge("start", "a"), edge("a", "end")])
+    assert _problems(raw) == []
+    validate_document(load(raw))
+
+
+def test_an_unknown_state_reference_names_the_node_the_key_and_the_close_field() -> None:
+    raw = document([llm("a", "Hi {{state.txt}}", "out")], [edge("start", "a")])
+    problem = _one(raw)
+    assert problem.startswith("node 'a' data.prompt: state.txt refers to unknown state field")
+    assert "did you mean 'text'" in problem
+
+
+def test_a_reference_that_is_not_state_or_input_is_refused() -> None:
+    raw = document([llm("a", "Hi {{user}}", "out")], [edge("start", "a")])
+    assert "{{user}} is not a reference" in _one(raw)
+
+
+def test_an_output_field_not_in_state_is_named() -> None:
+    raw = document([llm("a", "x", "answer")], [edge("start", "a")])
+    assert _one(raw).startswith("node 'a' data.output_field: 'answer' is not a state field")
+
+
+def test_a_reducer_that_does_not_fit_its_type_is_named() -> None:
+    state = [
+        {"name": "text", "type": "string", "reducer": "append"},
+        {"name": "out", "type": "string"},
+    ]
+    raw = document([llm("a", "x", "out")], [edge("start", "a")], state)
+    assert _one(raw).startswith("state field 'text': reducer 'append' does not fit type 'string'")
+
+
+def test_a_node_whose_output_does_not_fit_its_field_is_named() -> None:
+    state = [{"name": "n", "type": "number"}]
+    raw = document([llm("a", "x", "n")], [edge("start", "a")], state)
+    assert "the node produces text, but state field 'n' is 'number'" in _one(raw)
+
+
+def test_an_unreachable_node_is_named() -> None:
+    raw = document(
+        [llm("a", "x", "out"), llm("b", "y", "text")], [edge("start", "a"), edge("b", "end")]
+    )
+    assert _one(raw) == "node 'b': is unreachable from start: connect an edge to it, or delete it"
+
+
+def test_a_loop_without_a_condition_is_shown_as_a_path() -> None:
+    raw = document(
+        [llm("a", "x", "out"), llm("b", "y", "text")],
+        [edge("start", "a"), edge("a", "b"), edge("b", "a")],
+    )
+    assert "is on a loop with no condition (a -> b -> a)" in _one(raw)
+
+
+def test_a_loop_through_a_condition_is_allowed() -> None:
+    raw = document(
+        [llm("a", "x", "out"), _cond("c", [("again", "state.out == 'x'")], "done")],
+        [edge("start", "a"), edge("a", "c"), edge("c", "a", "again"), edge("c", "end", "done")],
+    )
+    assert _problems(raw) == []
+
+
+def test_parallel_branches_writing_the_same_replace_field_are_refused_naming_both() -> None:
+    raw = document(
+        [llm("a", "x", "out"), llm("b", "y", "out")],
+        [edge("start", "a"), edge("start", "b")],
+    )
+    problem = _one(raw)
+    assert problem.startswith("nodes 'a' and 'b': run in parallel branches (from 'start')")
+    assert "both write 'out', a 'replace' field" in problem
+
+
+def test_parallel_branches_may_append_to_the_same_list() -> None:
+    state = [{"name": "out", "type": "list", "reducer": "append"}]
+    raw = document(
+        [llm("a", "x", "out"), llm("b", "y", "out")],
+        [edge("start", "a"), edge("start", "b")],
+        state,
+    )
+    assert _problems(raw) == []
+
+
+def test_a_condition_edge_without_a_label_is_named() -> None:
+    raw = document(
+        [_cond("c", [("yes", "state.text == 'y'")], "no"), llm("a", "x", "out")],
+        [edge("start", "c"), edge("c", "a"), edge("c", "end", "yes"), edge("c", "end", "no")],
+    )
+    assert "leaves condition 'c' without a label: give it one of 'yes', 'no'" in _one(raw)
+
+
+def test_a_label_no_rule_produces_is_named() -> None:
+    raw = document(
+        [_cond("c", [("yes", "state.text == 'y'")], "no")],
+        [
+            edge("start", "c"),
+            edge("c", "end", "yes"),
+            edge("c", "end", "no"),
+            edge("c", "end", "maybe"),
+        ],
+    )
+    assert "label 'maybe' is produced by no rule of condition 'c'" in _one(raw)
+
+
+def test_a_label_without_an_edge_is_named() -> None:
+    raw = document(
+        [_cond("c", [("yes", "state.text == 'y'")], "no")],
+        [edge("start", "c"), edge("c", "end", "yes")],
+    )
+    assert _one(raw) == (
+        "node 'c': label 'no' has no outgoing edge: connect it (to 'end' to stop there)"
+    )
+
+
+def test_a_condition_that_does_not_parse_names_the_rule() -> None:
+    raw = document(
+        [_cond("c", [("yes", "state.text = 'y'")], "no")],
+        [edge("start", "c"), edge("c", "end", "yes"), edge("c", "end", "no")],
+    )
+    assert _one(raw).startswith(
+        "node 'c' rule 1 ('yes'): condition \"state.text = 'y'\" does not parse"
+    )
+
+
+def test_an_unknown_provider_is_named() -> None:
+    raw = document([llm("a", "x", "out", model="acme:m1")], [edge("start", "a")])
+    assert _one(raw).startswith("node 'a' data.model: unknown provider 'acme' in 'acme:m1'")
+
+
+def test_a_model_whose_provider_cannot_be_inferred_is_named() -> None:
+    raw = document([llm("a", "x", "out", model="my-model")], [edge("start", "a")])
+    assert "Unable to infer model provider for model='my-model'" in _one(raw)
+
+
+def test_an_unregistered_python_tool_is_named_when_tools_are_known() -> None:
+    tool = {"id": "t", "type": "tool", "data": {"function": "lookup", "output_field": "out"}}
+    raw = document([tool], [edge("start", "t")])
+    assert "no Python tool 'lookup' is registered" in _one(raw, tools={"look_up"})
+
+
+def test_a_join_a_condition_may_never_reach_is_refused() -> None:
+    raw = document(
+        [
+            llm("a", "x", "text"),
+            _cond("c", [("go", "state.text == 'y'")], "stop"),
+            llm("m", "z", "out"),
+        ],
+        [
+            edge("start", "a"),
+            edge("start", "c"),
+            edge("a", "m"),
+            edge("c", "m", "go"),
+            edge("c", "end", "stop"),
+        ],
+    )
+    assert "node 'm': joins parallel branches, but a condition decides whether 'c' runs" in _one(
+        raw
+    )
+
+
+def test_edges_to_unknown_nodes_and_misused_endpoints_are_named() -> None:
+    raw = document(
+        [llm("a", "x", "out")],
+        [edge("start", "a"), edge("a", "bb"), edge("end", "a"), edge("a", "start")],
+    )
+    found = _problems(raw)
+    assert "edge 'a-bb-': target 'bb' is not a node" in found
+    assert any(p.startswith("edge 'end-a-': 'end' cannot be a source") for p in found)
+    assert any(p.startswith("edge 'a-start-': 'start' cannot be a target") for p in found)
+
+
+def test_validate_raises_one_error_carrying_every_problem() -> None:
+    raw = document([llm("a", "{{state.nope}}", "nothing")], [])
+    with pytest.raises(DocumentError) as caught:
+        validate_document(load(raw))
+    # output field, reference, no edge from start, unreachable node
+    assert len(caught.value.problems) == 4
+    assert "(and 3 more problems)" in str(caught.value)
