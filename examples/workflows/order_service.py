@@ -15,6 +15,7 @@ to one of ``held`` paths waits until ``release()`` (a call caught in flight).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import threading
 from collections import Counter
@@ -128,10 +129,8 @@ def main() -> None:
     args = parser.parse_args()
     service = OrderService(args.port)
     print(f"order service on {service.url} (Ctrl-C to stop)", flush=True)
-    try:
+    with contextlib.suppress(KeyboardInterrupt):
         service.server.serve_forever()
-    except KeyboardInterrupt:
-        pass
 
 
 if __name__ == "__main__":

@@ -315,7 +315,10 @@ def _as_json(result: RunResult) -> dict[str, Any]:
         "version": result.version.seq,
         "content_hash": result.version.content_hash,
         "error": None if result.error is None else vars(result.error),
-        "waiting": [vars(w) | {"fields": list(w.fields)} for w in result.waiting],
+        "waiting": [
+            {"node": w.node, "prompt": w.prompt, "fields": list(w.fields), "timeout": w.timeout}
+            for w in result.waiting
+        ],
     }
 
 
@@ -430,7 +433,7 @@ def cmd_workflow_versions(args: argparse.Namespace, console: Console) -> int:
     versions = open_versions(args.db)
     try:
         names = [args.name] if args.name else versions.names()
-        rows = [
+        rows: list[dict[str, Any]] = [
             {
                 "name": v.name,
                 "version": v.seq,

@@ -316,7 +316,7 @@ class DocumentRunner:
         fields = run.compiled.document.state
         values = {f.name: ex.values[f.name] for f in fields if f.name in ex.values}
         for ask in waiting:
-            payload = {
+            payload: dict[str, Any] = {
                 "node": ask.node,
                 "prompt": ask.prompt,
                 "fields": list(ask.fields),
@@ -326,7 +326,7 @@ class DocumentRunner:
         if status in ("paused", "cancelled", "timeout"):
             self._emit(run, "run_paused", payload={"step": ex.step, "reason": status})
         if status not in ("waiting", "paused"):
-            payload = {"status": status, "values": values, "step": ex.step}
+            payload = {"status": status, "values": values, "step": ex.step}  # run_finished
             self._emit(run, "run_finished", payload=payload)
         return RunResult(run.run_id, status, values, ex.step, run.version, error, waiting)
 

@@ -264,21 +264,23 @@ def _dotted(parts: Sequence[str | int]) -> str:
 
 
 def _message(error: ValidationError) -> str:
-    if error.validator == "additionalProperties":
-        extra = sorted(set(error.instance) - set(error.schema.get("properties", {})))
-        allowed = ", ".join(sorted(error.schema.get("properties", {})))
+    schema: Mapping[str, Any] = error.schema if isinstance(error.schema, Mapping) else {}
+    properties: Mapping[str, Any] = schema.get("properties", {})
+    if error.validator == "additionalProperties" and isinstance(error.instance, Mapping):
+        extra = sorted(set(error.instance) - set(properties))
+        allowed = ", ".join(sorted(properties))
         return (
             f"unknown key(s) {', '.join(repr(k) for k in extra)}: allowed keys are {allowed}"
             f" (editor data goes under 'ui')"
         )
-    if error.validator == "oneOf" and "url" in error.schema.get("properties", {}):
+    if error.validator == "oneOf" and "url" in properties:
         return (
             "a tool node has either 'url' (an HTTP call) or 'function' (a Python tool "
             "registered by name), exactly one of them"
         )
     if error.validator == "required":
         return f"{error.message}: add it"
-    if error.validator == "pattern" and error.schema is not None:
+    if error.validator == "pattern":
         return f"{error.message}: use letters, digits and '_' (and '-' in ids)"
     if error.validator == "not" and isinstance(error.instance, str):
         return f"{error.instance!r} is reserved for the implicit start and end: rename the node"

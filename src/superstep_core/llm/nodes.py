@@ -330,7 +330,7 @@ def resolve_model(
 
 def _runnable(call: ChatCall, model: BaseChatModel) -> Runnable[Any, Any]:
     if call.schema is not None:
-        extra = {} if call.method is None else {"method": call.method}
+        extra: dict[str, Any] = {} if call.method is None else {"method": call.method}
         return model.with_structured_output(dict(call.schema), **extra)
     return model.bind(**call.options) if call.options else model
 
