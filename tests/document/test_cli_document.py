@@ -206,3 +206,22 @@ def test_a_document_run_on_postgres(capsys: pytest.CaptureFixture[str], postgres
         "--json",
     )
     assert code == 0 and json.loads(out)["status"] == "ok"
+
+
+def test_the_terminal_view_shows_each_node_with_its_state_and_output() -> None:
+    from rich.console import Console
+
+    from superstep_core.cli_document import _LiveView
+    from superstep_core.document import RunEvent
+
+    console = Console(record=True, width=120, force_terminal=True)
+    view = _LiveView(console)
+    with view.live:
+        for kind, payload in [
+            ("node_started", {}),
+            ("node_token", {"text": "hel"}),
+            ("node_finished", {"value": "hello", "reused": True}),
+        ]:
+            view(RunEvent(kind, "r", "reply", 1, "t", 1, payload))
+    text = console.export_text()
+    assert "reply" in text and "done (reused)" in text and "'hello'" in text

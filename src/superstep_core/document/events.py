@@ -10,7 +10,7 @@ UTC, from the runner's wall clock), a per-run sequence number ``seq`` (of this p
 - ``node_token``: ``{"text"}``, a streamed piece of a model reply
 - ``node_finished``: ``{"output_field", "value", "reused"}``; ``reused`` is true when the
   result came from the effect ledger of an earlier process rather than a new call
-- ``run_waiting``: ``{"node", "prompt", "fields", "timeout", "expires_at"}``, a human node
+- ``run_waiting``: ``{"node", "prompt", "fields", "timeout"}``, a human node that asks
 - ``run_paused``: ``{"step", "reason"}`` (``step``, ``cancelled``, ``timeout``)
 - ``error``: ``{"error_type", "message", "retrying"}``
 - ``run_finished``: ``{"status", "values", "step"}``
