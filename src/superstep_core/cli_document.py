@@ -65,12 +65,14 @@ from superstep_core.document.versions import (
     SqliteVersionStore,
     VersionStore,
 )
+from superstep_core.host.durable import DurableRunner
 
 __all__ = [
     "add_document_arguments",
     "add_document_commands",
     "graph_json_target",
     "is_json_target",
+    "replay_document_thread",
     "resume_document_thread",
     "run_json_target",
 ]
@@ -364,11 +366,6 @@ def resume_document_thread(args: argparse.Namespace, console: Console) -> int | 
         probe = DocumentRunner(store)
         if not probe.is_run(args.thread):
             return None
-        if args.retry:
-            raise UsageError(
-                f"run {args.thread!r} is a document run: --retry is for engine threads; a failed "
-                f"document run keeps its last checkpoint (start a new run once the cause is fixed)"
-            )
         versions = open_versions(args.db)
         answer = parse_json(args.value, "--value") if args.value is not None else None
         with _watching(args, console) as sink, _cancellable() as cancel:
@@ -383,6 +380,7 @@ def resume_document_thread(args: argparse.Namespace, console: Console) -> int | 
                     args.thread,
                     node=args.node,
                     step=args.step,
+                    retry=args.retry,
                     deadline=args.timeout,
                     cancel=cancel,
                     **options,
@@ -394,6 +392,37 @@ def resume_document_thread(args: argparse.Namespace, console: Console) -> int | 
         if versions is not None:
             versions.close()
         store.close()
+
+
+def replay_document_thread(args: argparse.Namespace) -> int | None:
+    """``superstep replay --thread ID`` of a document run, on the version it recorded;
+    ``None`` when the thread is not a document run."""
+    store = open_store(args.db)
+    versions: VersionStore | None = None
+    try:
+        if not DocumentRunner(store).is_run(args.thread):
+            return None
+        versions = open_versions(args.db)
+        runner = DocumentRunner(store, versions)
+        try:
+            graph = runner.compile(runner.version_of(args.thread).document).graph
+        except (DocumentError, RunNotFoundError, VersionNotFoundError) as e:
+            raise UsageError(str(e)) from e
+        report = DurableRunner(store).replay(graph, args.thread)
+    finally:
+        if versions is not None:
+            versions.close()
+        store.close()
+    if report.matched:
+        sys.stdout.write(
+            f"run {args.thread!r}: replayed {report.inputs} inputs; all {report.checkpoints} "
+            f"checkpoints matched\n"
+        )
+        return 0
+    sys.stdout.write(
+        f"run {args.thread!r}: replay did NOT match: {'; '.join(report.mismatches[:5])}\n"
+    )
+    return 1
 
 
 def graph_json_target(args: argparse.Namespace) -> int:

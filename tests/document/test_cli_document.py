@@ -71,6 +71,8 @@ def test_a_waiting_run_is_answered_with_resume(
         capsys, "resume", "--thread", "a", "--db", db, "--value", '{"approved": true}', "--json"
     )
     assert code == 0 and json.loads(out)["status"] == "ok"
+    code, out, _ = _run(capsys, "replay", "--thread", "a", "--db", db)
+    assert code == 0 and "checkpoints matched" in out
 
 
 def test_step_mode_pauses_after_each_superstep(
@@ -225,3 +227,50 @@ def test_the_terminal_view_shows_each_node_with_its_state_and_output() -> None:
             view(RunEvent(kind, "r", "reply", 1, "t", 1, payload))
     text = console.export_text()
     assert "reply" in text and "done (reused)" in text and "'hello'" in text
+
+
+def test_python_tools_come_from_tools_and_a_failed_call_is_retried(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    marker = tmp_path / "broken"
+    marker.write_text("yes")
+    tools = tmp_path / "tools.py"
+    tools.write_text(
+        "from pathlib import Path\n"
+        f"MARKER = Path({str(marker)!r})\n"
+        "def lookup(order):\n"
+        "    if MARKER.exists():\n"
+        "        raise ValueError('backend down')\n"
+        "    return {'order': order}\n"
+        "tools = {'lookup': lookup}\n"
+    )
+    flow = tmp_path / "flow.json"
+    flow.write_text(
+        json.dumps(
+            {
+                "name": "lookup",
+                "state": [{"name": "found", "type": "object"}],
+                "nodes": [
+                    {
+                        "id": "find",
+                        "type": "tool",
+                        "data": {
+                            "function": "lookup",
+                            "args": {"order": "A-1"},
+                            "output_field": "found",
+                        },
+                    }
+                ],
+                "edges": [{"id": "e1", "source": "start", "target": "find"}],
+            }
+        )
+    )
+    db = str(tmp_path / "s.db")
+    spec = f"{tools}:tools"
+    code, _, err = _run(capsys, "run", str(flow), "--tools", spec, "--thread", "p", "--db", db)
+    assert code == 1 and "backend down" in err
+    marker.unlink()
+    code, out, _ = _run(
+        capsys, "resume", "--thread", "p", "--db", db, "--tools", spec, "--retry", "--json"
+    )
+    assert code == 0 and json.loads(out)["values"] == {"found": {"order": "A-1"}}

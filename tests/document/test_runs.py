@@ -21,6 +21,7 @@ from superstep_core.document import (
     load_document,
 )
 from superstep_core.host import RetryableEffectError
+from superstep_core.host.durable import DurableRunner
 
 from .conftest import EXAMPLES, Clocks, document, edge, llm, load
 
@@ -163,9 +164,15 @@ def test_a_waiting_run_expires_when_its_timeout_passes_even_across_a_restart(
     assert result.values["request"] == "car"  # the state is kept
 
 
-def test_a_failed_node_fails_the_run_and_keeps_the_last_checkpoint(clocks: Clocks) -> None:
+def test_a_failed_node_keeps_the_last_checkpoint_and_a_retry_calls_it_again(
+    clocks: Clocks,
+) -> None:
+    broken = {"on": True}
+
     def flaky() -> str:
-        raise ValueError("service said no")
+        if broken["on"]:
+            raise ValueError("service said no")
+        return "fine"
 
     raw = document(
         [llm("a", "x", "text"), _tool("b", "flaky", "out")],
@@ -179,6 +186,19 @@ def test_a_failed_node_fails_the_run_and_keeps_the_last_checkpoint(clocks: Clock
     assert failed.values["text"] == "mock reply to: x"  # a's work survived
     again = runner.resume("f")
     assert (again.status, again.values, again.error) == ("error", failed.values, failed.error)
+    broken["on"] = False  # the cause is fixed
+    retried = runner.resume("f", retry=True, actor="ops")
+    assert (retried.status, retried.values["out"]) == ("ok", "fine")
+    (edit,) = [h for h in DurableRunner(runner.store).history("f") if h.source == "edit"]
+    assert edit.actor == "ops"
+
+
+def test_only_a_failed_call_can_be_retried(clocks: Clocks) -> None:
+    raw = document([llm("a", "x", "out")], [edge("start", "a")])
+    runner = _runner(clocks)
+    runner.start(load(raw), run_id="ok")
+    with pytest.raises(InputError, match="is completed: only a failed run can be retried"):
+        runner.resume("ok", retry=True)
 
 
 def test_a_retryable_tool_failure_is_retried_after_the_backoff(

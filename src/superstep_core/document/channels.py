@@ -24,6 +24,7 @@ from superstep_core.errors import ChannelConflictError
 __all__ = [
     "EVENTS",
     "INPUT",
+    "RETRIES",
     "VISITS",
     "Contribution",
     "FieldChannel",
@@ -37,6 +38,8 @@ VISITS = "__visits__"
 """node id -> how many times it has started in this run (its iteration)."""
 EVENTS = "__events__"
 """The run events the nodes of the last superstep reported (cleared a superstep later)."""
+RETRIES = "__retries__"
+"""node id -> how many times a person asked to retry its failed call (an audited edit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +79,7 @@ class FieldChannel(Channel):
 
 @dataclass(frozen=True)
 class Visits(Channel):
-    """Counts node starts: each write is a node id."""
+    """Counts per node: each write is a node id (`VISITS`, `RETRIES`)."""
 
     def initial(self) -> Any:
         return {}

@@ -20,7 +20,15 @@ from typing import Any
 
 from superstep_core.channel import LastValue
 from superstep_core.document.analysis import Shape
-from superstep_core.document.channels import EVENTS, INPUT, VISITS, FieldChannel, StepLog, Visits
+from superstep_core.document.channels import (
+    EVENTS,
+    INPUT,
+    RETRIES,
+    VISITS,
+    FieldChannel,
+    StepLog,
+    Visits,
+)
 from superstep_core.document.errors import InputError, Problem
 from superstep_core.document.model import END, START, UNSET, Document, Node
 from superstep_core.document.nodes import build_node
@@ -114,7 +122,8 @@ def compile_document(doc: Document, *, tools: Collection[str] | None = None) -> 
     name, version = graph_identity(doc)
     g = Graph(name, version=version)
     channels = {f.name: FieldChannel(f.how) for f in doc.state}
-    g.with_channels(channels, **{INPUT: LastValue(), VISITS: Visits(), EVENTS: StepLog()})
+    own = {INPUT: LastValue(), VISITS: Visits(), EVENTS: StepLog(), RETRIES: Visits()}
+    g.with_channels(channels, **own)
     fields = {f.name: f for f in doc.state}
     for n in doc.nodes:
         target = n.output_field

@@ -5,7 +5,9 @@ next pass of a loop) and reports ``node_started`` in `EVENTS`; the host stamps t
 with the run id and a timestamp. Model and tool calls are effects whose requests are plain
 data (`LLM_EFFECT`, `HTTP_EFFECT`, `FUNCTION_EFFECT`): each carries the node id and the
 iteration, from which the host derives the idempotency key ``<run>:<node>:<iteration>``. A
-condition completes with the label its rules chose; a human node is an interrupt with a timer.
+call that failed for good fails the activation (and the superstep), unless a person asked to
+retry it (`RETRIES`, written by an audited edit): then it is asked for again. A condition
+completes with the label its rules chose; a human node is an interrupt with a timer.
 
 Must never import the host or compat.
 """
@@ -17,7 +19,7 @@ from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
-from superstep_core.document.channels import EVENTS, INPUT, VISITS, Contribution
+from superstep_core.document.channels import EVENTS, INPUT, RETRIES, VISITS, Contribution
 from superstep_core.document.expressions import ExpressionError, evaluate, parse
 from superstep_core.document.model import Node, StateField
 from superstep_core.document.templates import render, render_json, render_url
@@ -127,6 +129,13 @@ def _effect_node(
             )
         if isinstance(event, EffectCompleted):
             if event.error is not None:
+                # A person asked to retry this node's failed call (an audited edit of
+                # RETRIES, then the failed superstep again): ask for the call once more.
+                asked = int(ctx.state.get(RETRIES, {}).get(node.id, 0))
+                if asked > int(ctx.memory.get("retried", 0)):
+                    ctx.memory["retried"] = asked
+                    again = request(ctx, int(ctx.memory.get("iteration", 1)))
+                    return Reaction(effects=[again], disposition=RemainActive())
                 return _failed(node, event, what)
             try:
                 _check_output(node, field, event.result)

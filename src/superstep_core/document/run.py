@@ -36,7 +36,7 @@ import httpx
 from langchain_core.language_models import BaseChatModel
 
 from superstep_core.checkpoint import CheckpointStore, MemoryCheckpointStore
-from superstep_core.document.channels import EVENTS, VISITS
+from superstep_core.document.channels import EVENTS, RETRIES, VISITS
 from superstep_core.document.compile import CompiledDocument, compile_document
 from superstep_core.document.errors import InputError, Problem, RunNotFoundError
 from superstep_core.document.events import EventSink, RunEvent
@@ -204,17 +204,22 @@ class DocumentRunner:
         step: bool = False,
         deadline: float | None = None,
         cancel: threading.Event | None = None,
+        retry: bool = False,
+        actor: str = "superstep",
     ) -> RunResult:
         """Continue run ``run_id`` on the version it started on: answer its human node
         (``answer``, an object of the node's fields; ``node`` when several wait), or just go
         on (after a pause, a cancel, a deadline or a crash). A human node whose timeout passed
         expires before any answer is taken. A failed run reports its failure again, its last
-        checkpoint unchanged. Raises `RunNotFoundError` and `InputError` (an answer that does
-        not fit, or a run that is not waiting)."""
+        checkpoint unchanged, unless ``retry``: then ``actor``'s request to retry the failed
+        node is committed as an audited edit and the failed superstep runs again, calling the
+        failed model or tool once more. Raises `RunNotFoundError` and `InputError` (an answer
+        that does not fit, a run that is not waiting, a retry of a run that did not fail)."""
         version = self.version_of(run_id)
         compiled = self.compile(version.document)
         run = self._new_run(run_id, compiled, version, recovered=True)
         durable = self._durable(run)
+        durable.permissions = {actor: [RETRIES]}
         self._emit(run, "run_started", payload=self._started_payload(version, None, True))
         dx = durable.recover(compiled.graph, run_id)
         try:
@@ -224,6 +229,8 @@ class DocumentRunner:
             if answer is not NO_ANSWER and ex.failure is None:
                 aid = self._waiting_activation(run, ex, node)
                 ex.resume(self._checked_answer(run, ex, aid, answer), aid)
+            elif retry:
+                self._retry(run, dx, actor)
             return self._drive(run, dx, step=step, deadline=deadline, cancel=cancel)
         finally:
             dx.close()
@@ -329,6 +336,31 @@ class DocumentRunner:
             payload = {"status": status, "values": values, "step": ex.step}  # run_finished
             self._emit(run, "run_finished", payload=payload)
         return RunResult(run.run_id, status, values, ex.step, run.version, error, waiting)
+
+    def _retry(self, run: _Run, dx: DurableExecution, actor: str) -> None:
+        failure = dx.execution.failure
+        if failure is None or failure.error_type == EXPIRED:
+            state = "expired" if failure is not None else dx.execution.status.value
+            raise InputError(
+                [Problem(f"run {run.run_id!r}", f"is {state}: only a failed run can be retried")]
+            )
+        node = (
+            run.compiled.document.node(failure.node)
+            if failure.node in run.compiled.graph.nodes
+            else None
+        )
+        if node is None or node.type not in ("llm", "tool"):
+            raise InputError(
+                [
+                    Problem(
+                        f"node {failure.node!r}",
+                        f"failed with {failure.error_type}, which the same state reproduces: "
+                        f"only a failed model or tool call can be retried",
+                    )
+                ]
+            )
+        dx.edit([(RETRIES, node.id)], actor=actor)
+        dx.execution.retry_failed()
 
     # --- answers -------------------------------------------------------------------------------
 
