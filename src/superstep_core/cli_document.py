@@ -302,6 +302,14 @@ def _report(result: RunResult, args: argparse.Namespace, console: Console) -> in
             markup=False,
             soft_wrap=True,
         )
+        if result.status == "error":
+            console.print(
+                f"the run keeps its last checkpoint; once the cause is fixed: superstep resume "
+                f"--thread {result.run_id}{db} --retry",
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
     if args.json:
         sys.stdout.buffer.write(to_json(_as_json(result)) + b"\n")
     return 1 if result.status in _FAILED else 0

@@ -149,7 +149,8 @@ class DurableExecution:
     def run(self, *, until: float | None = None, steps: int | None = None) -> Execution:
         """Drive the execution like `Host.run`, checkpointing every superstep. ``steps``:
         return after that many supersteps (and the effects they requested) even if more
-        could run (a step mode; ``None``: no limit). A suspended execution still receives
+        could run (a step mode; ``0`` only performs lost effects and fires due timers;
+        ``None``: no limit). A suspended execution still receives
         its timers that are already due (an interrupt with a deadline), but is not waited
         on for later ones."""
         ex = self.execution

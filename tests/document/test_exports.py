@@ -1,0 +1,34 @@
+"""The document package exports exactly its documented names."""
+
+from __future__ import annotations
+
+import superstep_core.document as document
+
+
+def test_the_document_package_exports_exactly_the_documented_names() -> None:
+    assert sorted(document.__all__) == sorted(
+        [
+            "Document", "Edge", "Node", "StateField", "content_hash", "document_json",
+            "dump_document", "load_document", "workflow_schema",
+            "CompiledDocument", "DocumentError", "ExpressionError", "Problem", "check_document",
+            "compile_document", "evaluate", "parse", "validate_document",
+            "DocumentHandlers", "DocumentRunner", "EVENT_TYPES", "EventSink", "InputError",
+            "JsonLines", "RunEvent", "RunFailure", "RunNotFoundError", "RunResult", "STATUSES",
+            "WaitingFor", "idempotency_key", "run_document",
+            "MemoryVersionStore", "PostgresVersionStore", "SqliteVersionStore", "Version",
+            "VersionNotFoundError", "VersionStore",
+        ]
+    )  # fmt: skip
+    assert all(hasattr(document, name) for name in document.__all__)
+
+
+def test_the_engine_does_not_import_documents() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, superstep_core, superstep_core.host.durable; "
+        "print('superstep_core.document' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
