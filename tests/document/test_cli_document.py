@@ -213,7 +213,7 @@ def test_a_document_run_on_postgres(capsys: pytest.CaptureFixture[str], postgres
 def test_the_terminal_view_shows_each_node_with_its_state_and_output() -> None:
     from rich.console import Console
 
-    from superstep_core.cli_document import _LiveView
+    from superstep_core.cli_document_commands import _LiveView
     from superstep_core.document import RunEvent
 
     console = Console(record=True, width=120, force_terminal=True)

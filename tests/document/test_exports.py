@@ -32,3 +32,22 @@ def test_the_engine_does_not_import_documents() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_cli_tells_document_runs_by_the_kind_the_runner_records() -> None:
+    from superstep_core.cli_document import RUN_KIND as CLI_KIND
+    from superstep_core.document.run import RUN_KIND
+
+    assert CLI_KIND == RUN_KIND
+
+
+def test_building_the_command_line_does_not_load_documents() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, superstep_core.cli as c; c.build_parser(); "
+        "print('superstep_core.document' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

@@ -1,0 +1,437 @@
+"""Workflow documents on the ``superstep`` command line: the commands (see
+`superstep_core.cli_document` for the usage, which wires them in and imports this module only
+when a document command runs).
+
+Must never import compat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+from superstep_core.cli_support import (
+    DEFAULT_DB,
+    UsageError,
+    is_postgres,
+    load_target,
+    open_store,
+    parse_json,
+    summarise,
+    to_json,
+)
+from superstep_core.document import (
+    Document,
+    DocumentError,
+    DocumentRunner,
+    JsonLines,
+    RunEvent,
+    RunNotFoundError,
+    RunResult,
+    VersionNotFoundError,
+    compile_document,
+    document_json,
+    load_document,
+    workflow_schema,
+)
+from superstep_core.document.diagram import document_dot, document_mermaid
+from superstep_core.document.versions import (
+    PostgresVersionStore,
+    SqliteVersionStore,
+    VersionStore,
+)
+from superstep_core.host.durable import DurableRunner
+
+__all__ = [
+    "cmd_schema",
+    "cmd_workflow_save",
+    "cmd_workflow_show",
+    "cmd_workflow_versions",
+    "graph_json_target",
+    "replay_document_thread",
+    "resume_document_thread",
+    "run_json_target",
+]
+
+_DOCUMENT_KEYS = frozenset({"name", "state", "nodes", "edges"})
+_FAILED = ("error", "expired", "timeout", "cancelled")
+
+
+def _load(path: str) -> Document:
+    file = Path(path)
+    if not file.is_file():
+        raise UsageError(f"no file {path!r}")
+    try:
+        raw = json.loads(file.read_bytes())
+    except ValueError as e:
+        raise UsageError(f"{path}: not valid JSON: {e}") from e
+    if not isinstance(raw, dict) or not raw.keys() >= _DOCUMENT_KEYS:
+        keys = ", ".join(sorted(raw)) if isinstance(raw, dict) else type(raw).__name__
+        raise UsageError(
+            f"{path} is not a workflow document (it needs keys name, state, nodes, edges; it "
+            f"has {keys})"
+        )
+    try:
+        return load_document(file)
+    except DocumentError as e:
+        raise UsageError(f"{path}: {e}") from e
+
+
+# --- stores --------------------------------------------------------------------------------
+
+
+def open_versions(db: str | None) -> VersionStore:
+    """The version store beside the checkpoints ``--db`` names."""
+    where = db or DEFAULT_DB
+    try:
+        if is_postgres(where):
+            return PostgresVersionStore(where)
+        Path(where).parent.mkdir(parents=True, exist_ok=True)
+        return SqliteVersionStore(where)
+    except Exception as e:
+        raise UsageError(f"cannot open --db {where!r}: {type(e).__name__}: {e}") from e
+
+
+def _tools(spec: str | None) -> dict[str, Callable[..., Any]]:
+    if spec is None:
+        return {}
+    obj, _ = load_target(spec)
+    if not isinstance(obj, Mapping) or not all(callable(f) for f in obj.values()):
+        raise UsageError(f"--tools {spec!r} must name a dict of tool name -> function")
+    return dict(obj)
+
+
+# --- showing a run -------------------------------------------------------------------------
+
+
+class _LiveView:
+    """The terminal view: one row per node (state, iteration, latest output)."""
+
+    def __init__(self, console: Console) -> None:
+        self.rows: dict[str, list[str]] = {}
+        self.live = Live(self._table(), console=console, refresh_per_second=8, transient=False)
+        self.lock = threading.Lock()
+
+    def _table(self) -> Table:
+        table = Table(box=None, show_header=True, header_style="bold")
+        for column in ("node", "state", "pass", "latest"):
+            table.add_column(column, overflow="ellipsis", no_wrap=column != "latest")
+        for node, (state, iteration, latest) in self.rows.items():
+            table.add_row(node, state, iteration, latest[-80:])
+        return table
+
+    def __call__(self, event: RunEvent) -> None:
+        with self.lock:
+            node = event.node_id
+            if node is not None:
+                row = self.rows.setdefault(node, ["", "", ""])
+                row[1] = str(event.iteration or "")
+                if event.type == "node_started":
+                    row[0], row[2] = "[yellow]running[/yellow]", ""
+                elif event.type == "node_token":
+                    row[2] += str(event.payload.get("text", ""))
+                elif event.type == "node_finished":
+                    reused = " (reused)" if event.payload.get("reused") else ""
+                    row[0] = f"[green]done{reused}[/green]"
+                    row[2] = summarise(event.payload.get("value"), 80)
+                elif event.type == "run_waiting":
+                    row[0] = "[cyan]waiting[/cyan]"
+                elif event.type == "error":
+                    row[0] = (
+                        "[red]retrying[/red]"
+                        if event.payload.get("retrying")
+                        else "[red]failed[/red]"
+                    )
+                    row[2] = str(event.payload.get("message", ""))
+            self.live.update(self._table())
+
+
+def _lines(console: Console) -> Callable[[RunEvent], None]:
+    def show(event: RunEvent) -> None:
+        if event.type in ("node_token", "run_started", "run_finished"):
+            return
+        where = f"{event.node_id}#{event.iteration}" if event.node_id else ""
+        detail = ""
+        if event.type == "node_finished":
+            detail = summarise(event.payload.get("value"), 80)
+            detail += " (reused)" if event.payload.get("reused") else ""
+        elif event.type == "error":
+            detail = str(event.payload.get("message", ""))
+        console.print(f"{event.type:<14} {where} {detail}".rstrip(), highlight=False, markup=False)
+
+    return show
+
+
+@contextmanager
+def _watching(args: argparse.Namespace, console: Console) -> Iterator[Callable[[RunEvent], None]]:
+    if args.events:
+        yield JsonLines(sys.stdout)
+    elif console.is_terminal:
+        view = _LiveView(console)
+        with view.live:
+            yield view
+    else:
+        yield _lines(console)
+
+
+@contextmanager
+def _cancellable() -> Iterator[threading.Event]:
+    """Ctrl-C sets the event (the run stops between supersteps); a second one interrupts."""
+    cancel = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield cancel
+        return
+
+    def stop(signum: int, frame: Any) -> None:
+        if cancel.is_set():
+            raise KeyboardInterrupt
+        cancel.set()
+
+    previous = signal.signal(signal.SIGINT, stop)
+    try:
+        yield cancel
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _report(result: RunResult, args: argparse.Namespace, console: Console) -> int:
+    version = result.version
+    console.print(
+        f"[bold]{version.name}[/bold] v{version.seq} run {result.run_id}: {result.status} "
+        f"after {result.step} supersteps",
+        highlight=False,
+        soft_wrap=True,
+    )
+    if not args.events:
+        for name, value in result.values.items():
+            console.print(f"  {name}: {summarise(value)}", highlight=False, markup=False)
+    db = f" --db {args.db}" if args.db else ""
+    for ask in result.waiting:
+        fields = ", ".join(f"{f['name']}: {f['type']}" for f in ask.fields)
+        console.print(
+            f"waiting at {ask.node!r}: {ask.prompt} ({fields}); answer with: superstep resume "
+            f"--thread {result.run_id}{db} --value JSON",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+    if result.status in ("paused", "cancelled", "timeout"):
+        console.print(
+            f"continue with: superstep resume --thread {result.run_id}{db}",
+            highlight=False,
+            markup=False,
+        )
+    if result.error is not None:
+        e = result.error
+        console.print(
+            f"error: node {e.node!r}: {e.error_type}: {e.message}",
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+        if result.status == "error":
+            console.print(
+                f"the run keeps its last checkpoint; once the cause is fixed: superstep resume "
+                f"--thread {result.run_id}{db} --retry",
+                highlight=False,
+                markup=False,
+                soft_wrap=True,
+            )
+    if args.json:
+        sys.stdout.buffer.write(to_json(_as_json(result)) + b"\n")
+    return 1 if result.status in _FAILED else 0
+
+
+def _as_json(result: RunResult) -> dict[str, Any]:
+    return {
+        "run_id": result.run_id,
+        "status": result.status,
+        "step": result.step,
+        "values": result.values,
+        "document": result.version.name,
+        "version": result.version.seq,
+        "content_hash": result.version.content_hash,
+        "error": None if result.error is None else vars(result.error),
+        "waiting": [
+            {"node": w.node, "prompt": w.prompt, "fields": list(w.fields), "timeout": w.timeout}
+            for w in result.waiting
+        ],
+    }
+
+
+# --- commands ------------------------------------------------------------------------------
+
+
+def run_json_target(args: argparse.Namespace, console: Console) -> int:
+    """``superstep run flow.json``."""
+    doc = _load(args.target)
+    given = parse_json(args.input, "--input")
+    store = open_store(args.db)
+    versions = open_versions(args.db)
+    try:
+        with _watching(args, console) as sink, _cancellable() as cancel:
+            runner = DocumentRunner(
+                store, versions, tools=_tools(args.tools), on_event=sink, max_workers=args.workers
+            )
+            try:
+                result = runner.start(
+                    doc,
+                    given,
+                    run_id=args.thread,
+                    step=args.step,
+                    deadline=args.timeout,
+                    cancel=cancel,
+                )
+            except DocumentError as e:
+                raise UsageError(str(e)) from e
+            except ValueError as e:  # the run id is taken
+                raise UsageError(str(e)) from e
+        return _report(result, args, console)
+    finally:
+        versions.close()
+        store.close()
+
+
+def resume_document_thread(args: argparse.Namespace, console: Console) -> int:
+    """``superstep resume --thread ID`` of a document run."""
+    store = open_store(args.db)
+    versions: VersionStore | None = None
+    try:
+        versions = open_versions(args.db)
+        answer = parse_json(args.value, "--value") if args.value is not None else None
+        with _watching(args, console) as sink, _cancellable() as cancel:
+            runner = DocumentRunner(
+                store, versions, tools=_tools(args.tools), on_event=sink, max_workers=args.workers
+            )
+            try:
+                options: dict[str, Any] = {}
+                if args.value is not None:
+                    options["answer"] = answer
+                result = runner.resume(
+                    args.thread,
+                    node=args.node,
+                    step=args.step,
+                    retry=args.retry,
+                    deadline=args.timeout,
+                    cancel=cancel,
+                    **options,
+                )
+            except (DocumentError, RunNotFoundError, VersionNotFoundError) as e:
+                raise UsageError(str(e)) from e
+        return _report(result, args, console)
+    finally:
+        if versions is not None:
+            versions.close()
+        store.close()
+
+
+def replay_document_thread(args: argparse.Namespace) -> int:
+    """``superstep replay --thread ID`` of a document run, on the version it recorded."""
+    store = open_store(args.db)
+    versions: VersionStore | None = None
+    try:
+        versions = open_versions(args.db)
+        runner = DocumentRunner(store, versions)
+        try:
+            graph = runner.compile(runner.version_of(args.thread).document).graph
+        except (DocumentError, RunNotFoundError, VersionNotFoundError) as e:
+            raise UsageError(str(e)) from e
+        report = DurableRunner(store).replay(graph, args.thread)
+    finally:
+        if versions is not None:
+            versions.close()
+        store.close()
+    if report.matched:
+        sys.stdout.write(
+            f"run {args.thread!r}: replayed {report.inputs} inputs; all {report.checkpoints} "
+            f"checkpoints matched\n"
+        )
+        return 0
+    sys.stdout.write(
+        f"run {args.thread!r}: replay did NOT match: {'; '.join(report.mismatches[:5])}\n"
+    )
+    return 1
+
+
+def graph_json_target(args: argparse.Namespace) -> int:
+    """``superstep graph flow.json``: the document as a diagram."""
+    doc = _load(args.target)
+    try:
+        compile_document(doc)
+    except DocumentError as e:
+        raise UsageError(f"{args.target}: {e}") from e
+    text = document_mermaid(doc) if args.format == "mermaid" else document_dot(doc)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace, console: Console) -> int:
+    sys.stdout.write(json.dumps(workflow_schema(), indent=2) + "\n")
+    return 0
+
+
+def cmd_workflow_save(args: argparse.Namespace, console: Console) -> int:
+    doc = _load(args.file)
+    try:
+        compile_document(doc)
+    except DocumentError as e:
+        raise UsageError(f"{args.file}: {e}") from e
+    versions = open_versions(args.db)
+    try:
+        version, created = versions.save(doc)
+    finally:
+        versions.close()
+    what = "saved as" if created else "unchanged: still"
+    sys.stdout.write(f"{version.name}: {what} version {version.seq} ({version.content_hash})\n")
+    return 0
+
+
+def cmd_workflow_versions(args: argparse.Namespace, console: Console) -> int:
+    versions = open_versions(args.db)
+    try:
+        names = [args.name] if args.name else versions.names()
+        rows: list[dict[str, Any]] = [
+            {
+                "name": v.name,
+                "version": v.seq,
+                "content_hash": v.content_hash,
+                "created_at": v.created_at,
+            }
+            for name in names
+            for v in versions.versions(name)
+        ]
+    finally:
+        versions.close()
+    if args.name and not rows:
+        raise UsageError(f"no saved workflow {args.name!r} in {args.db or DEFAULT_DB}")
+    if args.json:
+        sys.stdout.buffer.write(to_json(rows) + b"\n")
+        return 0
+    for row in rows:
+        sys.stdout.write(
+            f"{row['name']}  v{row['version']}  {row['content_hash'][:19]}  {row['created_at']}\n"
+        )
+    return 0
+
+
+def cmd_workflow_show(args: argparse.Namespace, console: Console) -> int:
+    versions = open_versions(args.db)
+    try:
+        version = versions.get(args.name, args.version)
+    except VersionNotFoundError as e:
+        raise UsageError(str(e)) from e
+    finally:
+        versions.close()
+    sys.stdout.write(document_json(version.document))
+    return 0
