@@ -206,3 +206,43 @@ def test_validate_raises_one_error_carrying_every_problem() -> None:
     # output field, reference, no edge from start, unreachable node
     assert len(caught.value.problems) == 4
     assert "(and 3 more problems)" in str(caught.value)
+
+
+def test_a_node_entered_by_one_parallel_branch_and_reached_by_the_other_is_refused() -> None:
+    raw = document(
+        [llm("a", "x", "text"), llm("b", "y", "text2"), llm("c", "z", "out")],
+        [edge("start", "a"), edge("start", "c"), edge("a", "b"), edge("b", "c")],
+        [
+            {"name": "text", "type": "string"},
+            {"name": "text2", "type": "string"},
+            {"name": "out", "type": "list", "reducer": "append"},
+        ],
+    )
+    assert _one(raw).startswith(
+        "node 'c': is reached from 'b' inside a parallel branch of 'start' and also from the "
+        "other branch, so it would run twice"
+    )
+
+
+def test_a_loop_back_into_a_parallel_branch_is_refused_and_a_loop_to_the_fork_is_not() -> None:
+    state = [{"name": "out", "type": "list", "reducer": "append"}]
+    nodes = [
+        llm("f", "f", "out"),
+        llm("a", "a", "out"),
+        llm("b", "b", "out"),
+        llm("j", "j", "out"),
+        _cond("c", [("again", "not exists state.out")], "done"),
+    ]
+    edges = [
+        edge("start", "f"),
+        edge("f", "a"),
+        edge("f", "b"),
+        edge("a", "j"),
+        edge("b", "j"),
+        edge("j", "c"),
+        edge("c", "end", "done"),
+    ]
+    into_branch = document(nodes, [*edges, edge("c", "a", "again")], state)
+    assert any("loop back to 'f'" in p for p in _problems(into_branch))
+    to_fork = document(nodes, [*edges, edge("c", "f", "again")], state)
+    assert _problems(to_fork) == []

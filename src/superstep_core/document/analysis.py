@@ -38,7 +38,10 @@ class Shape:
     (``end`` included); ``groups``: node -> lists of targets that leave together;
     ``parallel``: unordered node pairs -> the fork that makes them parallel; ``joins``: node
     -> its predecessors it waits for (in edge order); ``conditional``: join -> sources whose
-    arrival a condition decides (a join cannot wait for those)."""
+    arrival a condition decides (a join cannot wait for those); ``reentries``: node -> (fork,
+    predecessor) for a node that both branches reach but only one enters from its own side:
+    it would run twice, once beside the other branch (this also catches a loop that goes
+    back below a fork, which makes the branches' nodes reachable from each other)."""
 
     successors: dict[str, list[str]] = field(default_factory=dict)
     predecessors: dict[str, list[str]] = field(default_factory=dict)
@@ -47,6 +50,7 @@ class Shape:
     parallel: dict[frozenset[str], Fork] = field(default_factory=dict)
     joins: dict[str, list[str]] = field(default_factory=dict)
     conditional: dict[str, list[str]] = field(default_factory=dict)
+    reentries: dict[str, tuple[Fork, str]] = field(default_factory=dict)
 
     def reach(self, roots: Iterable[str], *, avoid: str = "") -> set[str]:
         """Nodes reachable from ``roots`` (themselves included), never entering ``avoid``."""
@@ -130,9 +134,24 @@ def _parallel(s: Shape) -> None:
                 for second in branches[i + 1 :]:
                     a = s.reach([first], avoid=fork)
                     b = s.reach([second], avoid=fork)
+                    found = Fork(fork, first, second)
                     for u in a - b:
                         for v in b - a:
-                            s.parallel.setdefault(frozenset((u, v)), Fork(fork, first, second))
+                            s.parallel.setdefault(frozenset((u, v)), found)
+                    _merge_checks(s, found, a, b)
+
+
+def _merge_checks(s: Shape, fork: Fork, a: set[str], b: set[str]) -> None:
+    """Where two parallel branches ``a`` and ``b`` (node sets) meet, they must meet in a join:
+    a node both reach that is entered from one branch's own nodes must be entered from the
+    other's too."""
+    merged, only_a, only_b = a & b, a - b, b - a
+    for m in sorted(merged):
+        preds = s.predecessors.get(m, [])
+        from_a = [p for p in preds if p in only_a]
+        from_b = [p for p in preds if p in only_b]
+        if bool(from_a) != bool(from_b):
+            s.reentries.setdefault(m, (fork, (from_a or from_b)[0]))
 
 
 def _joins(s: Shape) -> None:

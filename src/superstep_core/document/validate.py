@@ -364,6 +364,16 @@ def _check_graph(
                 f"fields",
             )
         )
+    for node, (fork, pred) in sorted(found.reentries.items()):
+        out.append(
+            Problem(
+                f"node {node!r}",
+                f"is reached from {pred!r} inside a parallel branch of {fork.node!r} and also "
+                f"from the other branch, so it would run twice, once beside that branch: "
+                f"connect it from one branch only, join the branches before it, or loop back "
+                f"to {fork.node!r} rather than into a branch",
+            )
+        )
     for node, sources in sorted(found.conditional.items()):
         out.append(
             Problem(
