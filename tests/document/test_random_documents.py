@@ -29,7 +29,7 @@ def dags(draw: st.DrawFn) -> dict[str, Any]:
             nodes.append({"id": i, "type": "tool", "data": data})
     edges = [edge("start", ids[0])]
     for k, source in enumerate(ids):
-        later = ids[k + 1 :] + ["end"]
+        later = [*ids[k + 1 :], "end"]
         labels = ["yes", "no"] if kinds[source] == "condition" else [None]
         for label in labels:
             targets = draw(st.lists(st.sampled_from(later), min_size=1, max_size=2, unique=True))
