@@ -109,7 +109,10 @@ _SETTINGS = (
 
 # Models a node was built with in this process, by `model_key`: a host resolving a reference
 # prefers the very object the graph was given (its credentials and transport included). A new
-# process that loads the same graph registers the same keys again.
+# process that loads the same graph registers the same keys again. It is a cache of host-side
+# objects, never state: the effect request is the same whether or not an entry exists. Two
+# models with the same reference and settings share a key (the one used last is found); give
+# the host `models=` to choose explicitly.
 _LIVE: dict[str, BaseChatModel] = {}
 _LIVE_LOCK = threading.Lock()
 
