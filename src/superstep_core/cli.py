@@ -9,6 +9,8 @@
     superstep graph TARGET [--format mermaid|dot]
     superstep run plan.json --handlers module:attr ...  # a DAG plan: see superstep_core.cli_plan
     superstep plan status plan.json --state state.json [--json]
+    superstep run flow.json [--events] [--step] ...     # a workflow document: see cli_document
+    superstep schema workflow | workflow save|versions|show ...
 
 With ``--thread`` an engine graph's execution is durable: every superstep is checkpointed to
 ``.superstep/superstep.db`` (SQLite; ``--db PATH`` for another file, ``--db postgresql://...``

@@ -8,9 +8,10 @@
     superstep schema workflow
     superstep workflow save FILE.json | versions [NAME] | show NAME [--version N]
 
-A ``.json`` target is dispatched on its keys: a document has ``name``/``state``/``nodes``/
-``edges``. Runs are durable (``--thread`` names the run; a new id is made otherwise), kept in
-``--db`` with the document's versions. ``--events`` prints every run event as a JSON line on
+A ``.json`` target is dispatched on its keys (`superstep_core.cli` asks the plan library
+first): a workflow document has ``name``/``state``/``nodes``/``edges``. Runs are durable
+(``--thread`` names the run; a new id is made otherwise), kept in ``--db`` with the
+document's versions. ``--events`` prints every run event as a JSON line on
 stdout; on a terminal a live view of the nodes is shown instead; otherwise one line per node.
 Ctrl-C stops a run between supersteps (``cancelled``; resume it later), a second one at once.
 
@@ -26,7 +27,6 @@ in `superstep_core.cli_document_commands`, imported when one runs.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -40,7 +40,6 @@ __all__ = [
     "add_document_commands",
     "graph_json_target",
     "is_document_run",
-    "is_json_target",
     "replay_document_thread",
     "resume_document_thread",
     "run_json_target",
@@ -96,11 +95,6 @@ def add_document_commands(sub: Any) -> None:
     show.add_argument("--version", type=int, help="the version number (default: the latest)")
     show.add_argument("--db", help=db_help)
     show.set_defaults(handler=_command("cmd_workflow_show"))
-
-
-def is_json_target(target: str) -> bool:
-    """A ``.json`` file target (a document or another JSON program)."""
-    return target.endswith(".json") and ":" not in Path(target).name
 
 
 def is_document_run(db: str | None, thread: str) -> bool:
