@@ -79,8 +79,8 @@ def _load(path: str) -> Document:
     if not isinstance(raw, dict) or not raw.keys() >= _DOCUMENT_KEYS:
         keys = ", ".join(sorted(raw)) if isinstance(raw, dict) else type(raw).__name__
         raise UsageError(
-            f'{path} is neither a plan (an object with only "steps") nor a workflow document '
-            f"(keys name, state, nodes, edges); it has {keys}"
+            f'{path} is not a plan document (an object with only "steps"), nor a workflow '
+            f"document (an object with name, state, nodes and edges); it has {keys}"
         )
     try:
         return load_document(file)
