@@ -56,6 +56,15 @@ from typing import Any, NoReturn
 from rich.console import Console
 
 from superstep_core.cli_db import CliDatabase, check_db, database_error
+from superstep_core.cli_document import (
+    add_document_arguments,
+    add_document_commands,
+    graph_json_target,
+    is_document_run,
+    replay_document_thread,
+    resume_document_thread,
+    run_json_target,
+)
 from superstep_core.cli_drivers import TargetDriver, driver_for, drivers
 from superstep_core.cli_engine import (
     resume_engine_thread,
@@ -111,7 +120,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
     if is_json_target(args.target):  # a JSON document, told apart by its top-level keys
         doc = read_json_target(args.target)
         if not is_plan_document(doc):
-            raise UsageError(f'{args.target} is not a plan document (an object with only "steps")')
+            return run_json_target(args, console)  # a workflow document, or one line saying not
         if args.thread is None:
             return run_plan(doc, args, console)
         with CliDatabase(args.db) as db, db.hold(args.thread):  # one owner for plan threads too
@@ -227,6 +236,8 @@ def _no_record(args: argparse.Namespace) -> UsageError:
 def cmd_resume(args: argparse.Namespace, console: Console) -> int:
     value = parse_json(args.value, "--value")
     with CliDatabase(args.db) as db, db.hold(args.thread):
+        if args.target is None and is_document_run(db.store(), args.thread):
+            return resume_document_thread(args, console, db)
         if (recorded := plan_thread(DurableRunner(db.store()), args.thread)) is not None:
             runner = DurableRunner(
                 db.store(), max_workers=args.workers, leases=db.leases(), owner=db.owner
@@ -335,6 +346,8 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
                     f"it with `superstep history --thread {args.thread}`"
                 )
             raise _no_thread(args, db.shown)
+        if args.target is None and is_document_run(db.store(), args.thread):
+            return replay_document_thread(args, db)
         if (recorded := plan_thread(runner, args.thread)) is not None:
             graph = replay_graph(recorded, args.thread).graph
         else:
@@ -359,6 +372,8 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_graph(args: argparse.Namespace, console: Console) -> int:
+    if is_json_target(args.target):
+        return graph_json_target(args)
     obj, _ = load_target(args.target)
     if isinstance(obj, CompiledGraph):
         text = to_mermaid(obj) if args.format == "mermaid" else to_dot(obj)
@@ -488,6 +503,8 @@ def build_parser() -> argparse.ArgumentParser:
     graph.add_argument("--format", choices=["mermaid", "dot"], default="mermaid")
     graph.set_defaults(handler=cmd_graph)
     add_plan_commands(sub)
+    add_document_arguments(run, resume)
+    add_document_commands(sub)
     return parser
 
 

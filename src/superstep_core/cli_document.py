@@ -31,7 +31,9 @@ from typing import Any
 
 from rich.console import Console
 
-from superstep_core.cli_support import DEFAULT_DB, open_store
+from superstep_core.checkpoint import CheckpointStore
+from superstep_core.cli_db import CliDatabase
+from superstep_core.cli_support import DEFAULT_DB
 from superstep_core.host.durable import DurableRunner, UnknownThreadError
 
 __all__ = [
@@ -97,41 +99,33 @@ def add_document_commands(sub: Any) -> None:
     show.set_defaults(handler=_command("cmd_workflow_show"))
 
 
-def is_document_run(db: str | None, thread: str) -> bool:
-    """Whether ``--db`` holds a document run ``thread``."""
-    store = open_store(db)
+def is_document_run(store: CheckpointStore, thread: str) -> bool:
+    """Whether ``store`` holds a document run ``thread``."""
     try:
         return DurableRunner(store).latest_metadata(thread).get("kind") == RUN_KIND
     except UnknownThreadError:
         return False
-    finally:
-        store.close()
 
 
 def run_json_target(args: argparse.Namespace, console: Console) -> int:
-    """``superstep run flow.json``."""
+    """``superstep run flow.json`` (a new run, under its lease)."""
     from superstep_core.cli_document_commands import run_json_target as run
 
     return run(args, console)
 
 
-def resume_document_thread(args: argparse.Namespace, console: Console) -> int | None:
-    """``superstep resume --thread ID`` of a document run; ``None`` when the thread is not
-    one (the caller then resumes it as an engine or LangGraph-style thread)."""
-    if not is_document_run(args.db, args.thread):
-        return None
+def resume_document_thread(args: argparse.Namespace, console: Console, db: CliDatabase) -> int:
+    """``superstep resume --thread ID`` of a document run; the caller holds its lease."""
     from superstep_core.cli_document_commands import resume_document_thread as resume
 
-    return resume(args, console)
+    return resume(args, console, db)
 
 
-def replay_document_thread(args: argparse.Namespace) -> int | None:
-    """``superstep replay --thread ID`` of a document run; ``None`` when it is not one."""
-    if not is_document_run(args.db, args.thread):
-        return None
+def replay_document_thread(args: argparse.Namespace, db: CliDatabase) -> int:
+    """``superstep replay --thread ID`` of a document run, on the version it recorded."""
     from superstep_core.cli_document_commands import replay_document_thread as replay
 
-    return replay(args)
+    return replay(args, db)
 
 
 def graph_json_target(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ import json
 import signal
 import sys
 import threading
+import uuid
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,12 +22,11 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
+from superstep_core.cli_db import CliDatabase, database_error
 from superstep_core.cli_support import (
     DEFAULT_DB,
     UsageError,
-    is_postgres,
     load_target,
-    open_store,
     parse_json,
     summarise,
     to_json,
@@ -91,16 +91,18 @@ def _load(path: str) -> Document:
 # --- stores --------------------------------------------------------------------------------
 
 
-def open_versions(db: str | None) -> VersionStore:
-    """The version store beside the checkpoints ``--db`` names."""
-    where = db or DEFAULT_DB
+def open_versions(db: CliDatabase) -> VersionStore:
+    """The version store beside the checkpoints of ``db`` (the same SQLite file or
+    PostgreSQL database); read-only when ``db`` is."""
     try:
-        if is_postgres(where):
-            return PostgresVersionStore(where)
-        Path(where).parent.mkdir(parents=True, exist_ok=True)
-        return SqliteVersionStore(where)
+        if db.postgres:
+            return PostgresVersionStore(db.where)
+        return SqliteVersionStore(db.where, read_only=db.read_only)
     except Exception as e:
-        raise UsageError(f"cannot open --db {where!r}: {type(e).__name__}: {e}") from e
+        error = database_error(e, db)
+        if error is None:
+            raise
+        raise error from None
 
 
 def _tools(spec: str | None) -> dict[str, Callable[..., Any]]:
@@ -274,50 +276,58 @@ def _as_json(result: RunResult) -> dict[str, Any]:
 
 
 def run_json_target(args: argparse.Namespace, console: Console) -> int:
-    """``superstep run flow.json``."""
+    """``superstep run flow.json``: a new run (``--thread`` or a fresh id) under its lease."""
     doc = _load(args.target)
     given = parse_json(args.input, "--input")
-    store = open_store(args.db)
-    versions = open_versions(args.db)
-    try:
-        with _watching(args, console) as sink, _cancellable() as cancel:
-            runner = DocumentRunner(
-                store, versions, tools=_tools(args.tools), on_event=sink, max_workers=args.workers
-            )
-            try:
-                result = runner.start(
-                    doc,
-                    given,
-                    run_id=args.thread,
-                    step=args.step,
-                    deadline=args.timeout,
-                    cancel=cancel,
-                )
-            except DocumentError as e:
-                raise UsageError(str(e)) from e
-            except ValueError as e:  # the run id is taken
-                raise UsageError(str(e)) from e
-        return _report(result, args, console)
-    finally:
-        versions.close()
-        store.close()
+    run_id = args.thread or f"run-{uuid.uuid4().hex[:12]}"
+    with CliDatabase(args.db) as db, db.hold(run_id):
+        versions = open_versions(db)
+        try:
+            with _watching(args, console) as sink, _cancellable() as cancel:
+                runner = _runner(db, versions, args, sink)
+                try:
+                    result = runner.start(
+                        doc,
+                        given,
+                        run_id=run_id,
+                        step=args.step,
+                        deadline=args.timeout,
+                        cancel=cancel,
+                    )
+                except DocumentError as e:
+                    raise UsageError(str(e)) from e
+                except ValueError as e:  # the run id is taken
+                    raise UsageError(str(e)) from e
+        finally:
+            versions.close()
+    return _report(result, args, console)
 
 
-def resume_document_thread(args: argparse.Namespace, console: Console) -> int:
-    """``superstep resume --thread ID`` of a document run."""
-    store = open_store(args.db)
-    versions: VersionStore | None = None
+def _runner(
+    db: CliDatabase, versions: VersionStore, args: argparse.Namespace, sink: Any
+) -> DocumentRunner:
+    return DocumentRunner(
+        db.store(),
+        versions,
+        tools=_tools(args.tools),
+        on_event=sink,
+        max_workers=args.workers,
+        leases=db.leases(),
+        owner=db.owner,
+    )
+
+
+def resume_document_thread(args: argparse.Namespace, console: Console, db: CliDatabase) -> int:
+    """``superstep resume --thread ID`` of a document run (its lease held by the caller)."""
+    answer = parse_json(args.value, "--value") if args.value is not None else None
+    versions = open_versions(db)
     try:
-        versions = open_versions(args.db)
-        answer = parse_json(args.value, "--value") if args.value is not None else None
         with _watching(args, console) as sink, _cancellable() as cancel:
-            runner = DocumentRunner(
-                store, versions, tools=_tools(args.tools), on_event=sink, max_workers=args.workers
-            )
+            runner = _runner(db, versions, args, sink)
+            options: dict[str, Any] = {}
+            if args.value is not None:
+                options["answer"] = answer
             try:
-                options: dict[str, Any] = {}
-                if args.value is not None:
-                    options["answer"] = answer
                 result = runner.resume(
                     args.thread,
                     node=args.node,
@@ -329,38 +339,31 @@ def resume_document_thread(args: argparse.Namespace, console: Console) -> int:
                 )
             except (DocumentError, RunNotFoundError, VersionNotFoundError) as e:
                 raise UsageError(str(e)) from e
-        return _report(result, args, console)
     finally:
-        if versions is not None:
-            versions.close()
-        store.close()
+        versions.close()
+    return _report(result, args, console)
 
 
-def replay_document_thread(args: argparse.Namespace) -> int:
+def replay_document_thread(args: argparse.Namespace, db: CliDatabase) -> int:
     """``superstep replay --thread ID`` of a document run, on the version it recorded."""
-    store = open_store(args.db)
-    versions: VersionStore | None = None
+    versions = open_versions(db)
     try:
-        versions = open_versions(args.db)
-        runner = DocumentRunner(store, versions)
+        runner = DocumentRunner(db.store(), versions)
         try:
             graph = runner.compile(runner.version_of(args.thread).document).graph
         except (DocumentError, RunNotFoundError, VersionNotFoundError) as e:
             raise UsageError(str(e)) from e
-        report = DurableRunner(store).replay(graph, args.thread)
+        report = DurableRunner(db.store()).replay(graph, args.thread)
     finally:
-        if versions is not None:
-            versions.close()
-        store.close()
+        versions.close()
     if report.matched:
         sys.stdout.write(
             f"run {args.thread!r}: replayed {report.inputs} inputs; all {report.checkpoints} "
             f"checkpoints matched\n"
         )
         return 0
-    sys.stdout.write(
-        f"run {args.thread!r}: replay did NOT match: {'; '.join(report.mismatches[:5])}\n"
-    )
+    mismatches = "; ".join(report.mismatches[:5])
+    sys.stdout.write(f"run {args.thread!r}: replay did NOT match: {mismatches}\n")
     return 1
 
 
@@ -387,18 +390,22 @@ def cmd_workflow_save(args: argparse.Namespace, console: Console) -> int:
         compile_document(doc)
     except DocumentError as e:
         raise UsageError(f"{args.file}: {e}") from e
-    versions = open_versions(args.db)
-    try:
-        version, created = versions.save(doc)
-    finally:
-        versions.close()
+    with CliDatabase(args.db) as db:
+        versions = open_versions(db)
+        try:
+            version, created = versions.save(doc)
+        finally:
+            versions.close()
     what = "saved as" if created else "unchanged: still"
     sys.stdout.write(f"{version.name}: {what} version {version.seq} ({version.content_hash})\n")
     return 0
 
 
 def cmd_workflow_versions(args: argparse.Namespace, console: Console) -> int:
-    versions = open_versions(args.db)
+    with CliDatabase(args.db, read_only=True) as db:
+        if not db.exists:
+            raise UsageError(f"no saved workflows in {db.shown}")
+        versions = open_versions(db)
     try:
         names = [args.name] if args.name else versions.names()
         rows: list[dict[str, Any]] = [
@@ -426,7 +433,10 @@ def cmd_workflow_versions(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_workflow_show(args: argparse.Namespace, console: Console) -> int:
-    versions = open_versions(args.db)
+    with CliDatabase(args.db, read_only=True) as db:
+        if not db.exists:
+            raise UsageError(f"no saved workflow {args.name!r} in {db.shown}")
+        versions = open_versions(db)
     try:
         version = versions.get(args.name, args.version)
     except VersionNotFoundError as e:

@@ -47,6 +47,7 @@ from superstep_core.document.validate import fits_type
 from superstep_core.document.versions import MemoryVersionStore, Version, VersionStore
 from superstep_core.host.clock import Clock, WallClock
 from superstep_core.host.durable import DurableExecution, DurableRunner, UnknownThreadError
+from superstep_core.host.lease import LeaseStore
 from superstep_core.llm.nodes import ModelResolver
 from superstep_core.runtime import Execution, Status, StepOutcome
 
@@ -123,7 +124,8 @@ class DocumentRunner:
     offline); ``tools``: Python tools by name; ``http``: the httpx client of HTTP tools;
     ``clock``: the host's clock (timers, retry backoff, deadlines; default `WallClock`);
     ``wall_clock``: event timestamps (default UTC now); ``on_event``: receives every
-    `RunEvent`; ``max_workers``: effects performed at once.
+    `RunEvent`; ``max_workers``: effects performed at once; ``leases``/``owner``: the lease
+    store that keeps one owner per run (see `superstep_core.host.durable.DurableRunner`).
     """
 
     def __init__(
@@ -139,7 +141,11 @@ class DocumentRunner:
         wall_clock: Callable[[], datetime] | None = None,
         on_event: EventSink | None = None,
         max_workers: int = 8,
+        leases: LeaseStore | None = None,
+        owner: str | None = None,
     ) -> None:
+        self.leases = leases
+        self.owner = owner
         self.store = store if store is not None else MemoryCheckpointStore()
         self.versions = versions if versions is not None else MemoryVersionStore()
         self.models = dict(models or {})
@@ -276,6 +282,8 @@ class DocumentRunner:
             wall_clock=self.wall_clock,
             max_workers=self.max_workers,
             on_step=self._observer(run),
+            leases=self.leases,
+            owner=self.owner,
         )
 
     def _drive(

@@ -119,14 +119,34 @@ def _version(row: tuple[Any, ...]) -> Version:
 
 
 class SqliteVersionStore:
-    """A `VersionStore` in an SQLite file (may be the checkpoint database)."""
+    """A `VersionStore` in an SQLite file (may be the checkpoint database). ``read_only``
+    opens an existing file without writing to it (saving then raises)."""
 
-    def __init__(self, path: str | Path, now: Callable[[], datetime] | None = None) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        now: Callable[[], datetime] | None = None,
+        *,
+        read_only: bool = False,
+    ) -> None:
         self.path = Path(path)
         self._now = now or (lambda: datetime.now(UTC))
-        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        where = f"file:{self.path}?mode=ro" if read_only else str(self.path)
+        self._db = sqlite3.connect(
+            where, uri=read_only, check_same_thread=False, isolation_level=None
+        )
         self._db.execute("PRAGMA busy_timeout = 5000")
         self._lock = threading.Lock()
+        if read_only:
+            if not self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (_TABLE,)
+            ).fetchone():  # nothing saved yet: an empty table of our own, not in the file
+                self._db.execute(
+                    f"CREATE TEMP TABLE {_TABLE} (name TEXT NOT NULL, seq INTEGER NOT NULL, "
+                    "content_hash TEXT NOT NULL, created_at TEXT NOT NULL, document TEXT NOT "
+                    "NULL, PRIMARY KEY (name, seq))"
+                )
+            return
         self._db.execute(
             f"CREATE TABLE IF NOT EXISTS {_TABLE} (name TEXT NOT NULL, seq INTEGER NOT NULL, "
             "content_hash TEXT NOT NULL, created_at TEXT NOT NULL, document TEXT NOT NULL, "
