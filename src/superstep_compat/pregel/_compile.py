@@ -514,10 +514,16 @@ def _final_values(runs: list[GraphRun]) -> Any:
 
 
 def _output(run: GraphRun, version: str) -> Any:
-    values = _output_values(run)
+    """``invoke``'s result (LangGraph's: the last ``values`` chunk; None when the run showed
+    none, as when no channel was written; v1 adds the interrupts, v2 wraps both)."""
     interrupts: list[Interrupt[Any]] = list(run.interrupts)
+    if not run.values_shown and not interrupts:
+        return GraphOutput(None, ()) if version == "v2" else None
+    values = _output_values(run)
     if version == "v2":
         return GraphOutput(values, tuple(interrupts))
     if interrupts:
+        if not run.values_shown:
+            return {"__interrupt__": interrupts}
         values["__interrupt__"] = interrupts
     return values

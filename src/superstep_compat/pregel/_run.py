@@ -113,6 +113,9 @@ class GraphRun(Checkpointing):
         self.interrupts: list[Interrupt[Any]] = []
         self._committed: Mapping[str, Any] | None = None
         self._last_values: dict[str, Any] | None = None
+        # Whether the run showed the state at least once (a ``values`` chunk, streamed or
+        # not): LangGraph's ``invoke`` returns None for a run that never did.
+        self.values_shown = False
         self.record: CheckpointRecord | None = None
         self.last_saved: CheckpointRecord | None = None
         self.step = -2  # a new thread's input checkpoint is step -1
@@ -211,6 +214,7 @@ class GraphRun(Checkpointing):
         self.start_step = self.step + 1 if continuing and forked is None else self.step
         if continuing and record is not None:
             events = self._continue(ex, record, forked)
+            self.values_shown = not self._command_input  # it shows the state it starts from
         return ex, events
 
     @property
@@ -418,8 +422,10 @@ class GraphRun(Checkpointing):
         self.step += 1
         self._committed = ex.values  # a new dict per commit: holding it copies nothing
         self._last_values = None
-        if "values" in modes and outcome.written:
-            yield ((), "values", self.last_values)
+        if outcome.written:
+            self.values_shown = True
+            if "values" in modes:
+                yield ((), "values", self.last_values)
         next_: tuple[str, ...] | None = None
         if self.saver is not None:
             pending = pending_activations(ex, self.graph.node_order)
@@ -479,6 +485,7 @@ class GraphRun(Checkpointing):
         if wrote:
             self._committed = ex.values
             self._last_values = None
+            self.values_shown = True
             if "values" in self.modes:
                 yield ((), "values", self.last_values)
 
@@ -493,6 +500,7 @@ class GraphRun(Checkpointing):
         checkpoint the thread is at (LangGraph's writes of no task), not a step of its own."""
         self._committed = ex.values
         self._last_values = None
+        self.values_shown = True
         if "values" in self.modes:
             yield ((), "values", self.last_values)
         record = self.record
