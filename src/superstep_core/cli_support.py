@@ -188,6 +188,16 @@ def summarise(value: Any, limit: int = 100) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def asked(value: Any, limit: int = 300) -> str:
+    """What an interrupt asks, as the JSON an answer is given in (``--value``) when it is
+    plain data, else its ``repr`` (see `summarise`); one line, cut at ``limit``."""
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:
+        return summarise(value, limit)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def first_line(error: BaseException) -> str:
     text = str(error).strip()
     return text.splitlines()[0] if text else repr(error)
