@@ -136,13 +136,18 @@ def target_source(target: str) -> tuple[str, str]:
 
 
 _URL_PASSWORD = re.compile(r"(?P<head>[a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]*:)[^@\s]*@")
-_KV_PASSWORD = re.compile(r"(?P<head>\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
+# a URL's query parameter ends at the next parameter (a password holding "&" is %-encoded)
+_QUERY_PASSWORD = re.compile(r"(?P<head>[?&]password=)[^&#\s'\"]*", re.IGNORECASE)
+_KV_PASSWORD = re.compile(
+    r"(?P<head>(?<![?&])\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE
+)
 
 
 def redact(text: str) -> str:
     """``text`` with the password of every database URL or ``key=value`` DSN in it replaced
     by ``***`` (``postgresql://user:***@host/db``), for anything printed or logged."""
     text = _URL_PASSWORD.sub(lambda m: m["head"] + "***@", text)
+    text = _QUERY_PASSWORD.sub(lambda m: m["head"] + "***", text)
     return _KV_PASSWORD.sub(lambda m: m["head"] + "***", text)
 
 
