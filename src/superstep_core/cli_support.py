@@ -8,12 +8,15 @@ Must never import compat (a LangGraph-style target is only ever duck-typed here)
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
+import math
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -191,6 +194,32 @@ def summarise(value: Any, limit: int = 100) -> str:
         return f"{len(value)} items, first: {summarise(value[0], limit)}"
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def whole_number_at_least(low: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number ``>= low`` (else a one-line usage error)."""
+
+    def count(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is below {low}")
+        return value
+
+    return count
+
+
+def seconds(text: str) -> float:
+    """An argparse ``type``: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a positive number of seconds")
+    return value
 
 
 def asked(value: Any, limit: int = 300) -> str:
