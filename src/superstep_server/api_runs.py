@@ -1,0 +1,418 @@
+"""Runs: background (``POST .../runs``), ``/stream`` (SSE), ``/wait``, ``/batch``, join,
+join-stream, cancel, list, get and delete; on a thread or stateless (``/runs/...``: a thread
+made for the run, deleted after it unless ``on_completion`` is ``keep``).
+
+Headers as the reference sends them: ``Content-Location`` names the run, ``Location`` the
+URL that rejoins it (its stream, or ``/join`` for ``/wait``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from superstep_server import serde
+from superstep_server.errors import ApiError
+from superstep_server.executor import SUPPORTED_MODES
+from superstep_server.http import (
+    blocking,
+    json_body,
+    json_response,
+    query_bool,
+    query_int,
+    sse_frame,
+)
+
+__all__ = ["routes"]
+
+KNOWN_MODES = (*SUPPORTED_MODES, "messages", "events", "tools", "lifecycle")
+STRATEGIES = ("reject", "interrupt", "enqueue")
+UNSUPPORTED = {
+    "webhook": "webhooks",
+    "after_seconds": "delayed runs (after_seconds)",
+}
+
+
+def _server(request: Request) -> Any:
+    return request.app.state.server
+
+
+def _choice(body: dict[str, Any], key: str, allowed: tuple[str, ...], default: str) -> str:
+    value = body.get(key)
+    if value is None:
+        return default
+    if value not in allowed:
+        raise ApiError(422, f"{key}: {value!r} is not one of {', '.join(allowed)}")
+    return str(value)
+
+
+def _object(body: dict[str, Any], key: str) -> Any:
+    value = body.get(key)
+    if value is not None and not isinstance(value, dict):
+        raise ApiError(422, f"{key}: must be a JSON object, not {type(value).__name__}")
+    return value
+
+
+def _modes(body: dict[str, Any]) -> list[str]:
+    raw = body.get("stream_mode")
+    modes = [raw] if isinstance(raw, str) else list(raw or ["values"])
+    for mode in modes:
+        if mode not in KNOWN_MODES:
+            raise ApiError(
+                422, f"stream_mode: {mode!r} is not a stream mode ({', '.join(KNOWN_MODES)})"
+            )
+        if mode not in SUPPORTED_MODES:
+            raise ApiError(
+                422,
+                f"stream_mode: {mode!r} is not supported by this server yet (supported: "
+                f"{', '.join(SUPPORTED_MODES)})",
+            )
+    return modes
+
+
+def _breakpoints(body: dict[str, Any], key: str, graph: Any) -> Any:
+    value = body.get(key)
+    if value is None or value == "*":
+        return value
+    if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+        raise ApiError(422, f"{key}: must be '*' or a list of node names")
+    nodes = getattr(graph, "nodes", None)
+    if isinstance(nodes, dict):
+        for name in value:
+            if name not in nodes:
+                known = ", ".join(repr(n) for n in nodes if n != "__start__")
+                raise ApiError(422, f"{key}: {name!r} is not a node of the graph ({known})")
+    return value
+
+
+def _validate(server: Any, body: dict[str, Any], *, stateless: bool) -> dict[str, Any]:
+    """The run's checked settings; raises `ApiError` 422 (or 404 for the assistant)."""
+    assistant_id = body.get("assistant_id")
+    if not isinstance(assistant_id, str) or not assistant_id:
+        raise ApiError(422, "assistant_id: field required (an assistant id or a graph id)")
+    for key, what in UNSUPPORTED.items():
+        if body.get(key) is not None:
+            raise ApiError(422, f"{key}: {what} are not supported by this server yet")
+    for key in ("config", "context", "metadata", "command", "checkpoint"):
+        _object(body, key)
+    if body.get("input") is not None and body.get("command") is not None:
+        raise ApiError(422, "input and command: give one of them, not both")
+    command = body.get("command") or {}
+    unknown = set(command) - {"resume", "update", "goto"}
+    if unknown:
+        raise ApiError(422, f"command: unknown keys {sorted(unknown)} (resume, update, goto)")
+    assistant = server.assistants.get(assistant_id)
+    graph = server.graphs.get(assistant["graph_id"])
+    strategy = body.get("multitask_strategy")
+    if strategy == "rollback":
+        raise ApiError(422, "multitask_strategy: 'rollback' is not supported by this server yet")
+    checkpoint_id = body.get("checkpoint_id")
+    if checkpoint_id is not None and not isinstance(checkpoint_id, str):
+        raise ApiError(422, "checkpoint_id: must be a string")
+    if stateless and (checkpoint_id or body.get("checkpoint")):
+        raise ApiError(422, "checkpoint_id: a stateless run has no thread to fork")
+    kwargs = {
+        "input": body.get("input"),
+        "command": command or None,
+        "config": body.get("config") or {},
+        "context": body.get("context"),
+        "stream_mode": _modes(body),
+        "subgraphs": bool(body.get("stream_subgraphs")),
+        "resumable": bool(body.get("stream_resumable")),
+        "interrupt_before": _breakpoints(body, "interrupt_before", graph),
+        "interrupt_after": _breakpoints(body, "interrupt_after", graph),
+        "checkpoint_id": checkpoint_id,
+        "checkpoint": body.get("checkpoint"),
+        "durability": _choice(body, "durability", ("sync", "async", "exit"), "async"),
+    }
+    return {
+        "assistant": assistant,
+        "kwargs": kwargs,
+        "metadata": body.get("metadata") or {},
+        "multitask_strategy": _choice(body, "multitask_strategy", STRATEGIES, "reject"),
+        "if_not_exists": _choice(body, "if_not_exists", ("create", "reject"), "reject"),
+        "on_completion": _choice(body, "on_completion", ("delete", "keep"), "delete"),
+        "on_disconnect": _choice(body, "on_disconnect", ("cancel", "continue"), "continue"),
+    }
+
+
+def _create(server: Any, thread_id: str | None, body: dict[str, Any]) -> dict[str, Any]:
+    checked = _validate(server, body, stateless=thread_id is None)
+    stateless = thread_id is None
+    run, cancelled = server.runs.create(
+        thread_id=thread_id or str(uuid.uuid4()),
+        assistant=checked["assistant"],
+        kwargs=checked["kwargs"],
+        metadata=checked["metadata"],
+        multitask_strategy=checked["multitask_strategy"],
+        if_not_exists="create" if stateless else checked["if_not_exists"],
+        temporary=stateless and checked["on_completion"] == "delete",
+        insert_thread=server.threads.insert,
+    )
+    return {"run": run, "cancelled": cancelled, "on_disconnect": checked["on_disconnect"]}
+
+
+async def _start(request: Request, body: dict[str, Any], stateless: bool) -> dict[str, Any]:
+    server = _server(request)
+    thread_id = None if stateless else str(request.path_params["thread_id"])
+    created = await blocking(_create, server, thread_id, body)
+    run = created["run"]
+    server.streams.open(run["run_id"])
+    for run_id in created["cancelled"]:
+        server.ctx.cancel_flag(run_id).set()
+    server.workers.wake()
+    return created
+
+
+def _locations(run: dict[str, Any], stateless: bool, tail: str) -> dict[str, str]:
+    if stateless:
+        return {"Content-Location": f"/runs/{run['run_id']}"}
+    base = f"/threads/{run['thread_id']}/runs/{run['run_id']}"
+    return {"Content-Location": base, "Location": base + tail}
+
+
+async def _background(request: Request, stateless: bool) -> Response:
+    body = await json_body(request)
+    created = await _start(request, body, stateless)
+    run = created["run"]
+    return json_response(run, headers=_locations(run, stateless, ""))
+
+
+async def create_run(request: Request) -> Response:
+    return await _background(request, stateless=False)
+
+
+async def create_stateless(request: Request) -> Response:
+    return await _background(request, stateless=True)
+
+
+async def batch(request: Request) -> Response:
+    body = await json_body(request, allow_list=True)
+    if not isinstance(body, list):
+        raise ApiError(422, "request body must be a list of runs")
+    runs = []
+    for i, item in enumerate(body):
+        if not isinstance(item, dict):
+            raise ApiError(422, f"[{i}]: must be a JSON object")
+        runs.append((await _start(request, item, stateless=True))["run"])
+    return json_response(runs)
+
+
+async def _wait_for_end(server: Any, run_id: str) -> Any:
+    """The run's output once it ended (followed in memory, or polled in the database when
+    another process runs it)."""
+    stream = server.streams.get(run_id)
+    if stream is not None:
+        async for _event in stream.follow():
+            pass
+        return stream.output
+    while True:
+        row = await blocking(server.runs.row, run_id)
+        if row is None:
+            raise ApiError(404, f"Run {run_id!r} not found")
+        if row["status"] not in ("pending", "running"):
+            return serde.loads(row["output"])
+        await asyncio.sleep(0.05)
+
+
+async def _wait(request: Request, stateless: bool) -> Response:
+    body = await json_body(request)
+    server = _server(request)
+    created = await _start(request, body, stateless)
+    run = created["run"]
+    output = await _wait_for_end(server, run["run_id"])
+    return json_response(output, headers=_locations(run, stateless, "/join"))
+
+
+async def wait_run(request: Request) -> Response:
+    return await _wait(request, stateless=False)
+
+
+async def wait_stateless(request: Request) -> Response:
+    return await _wait(request, stateless=True)
+
+
+def _sse(
+    server: Any, run_id: str, *, after: int, with_ids: bool, cancel_on_disconnect: bool
+) -> AsyncIterator[bytes]:
+    async def frames() -> AsyncIterator[bytes]:
+        stream = server.streams.get(run_id)
+        if stream is None:
+            await _wait_for_end(server, run_id)  # run elsewhere: nothing kept here to replay
+            return
+        finished = False
+        try:
+            async for event in stream.follow(after):
+                yield sse_frame(event.event, event.data, event.id if with_ids else None)
+            finished = True
+        finally:
+            if not finished and cancel_on_disconnect:
+                await blocking(server.runs.request_cancel, [run_id], "interrupt")
+                server.ctx.cancel_flag(run_id).set()
+
+    return frames()
+
+
+def _streaming(frames: AsyncIterator[bytes], headers: dict[str, str]) -> StreamingResponse:
+    return StreamingResponse(
+        frames,
+        media_type="text/event-stream",
+        headers={**headers, "Cache-Control": "no-store"},
+    )
+
+
+async def _stream(request: Request, stateless: bool) -> Response:
+    body = await json_body(request)
+    server = _server(request)
+    created = await _start(request, body, stateless)
+    run = created["run"]
+    frames = _sse(
+        server,
+        run["run_id"],
+        after=-1,
+        with_ids=bool(run["kwargs"].get("resumable")),
+        cancel_on_disconnect=created["on_disconnect"] == "cancel",
+    )
+    return _streaming(frames, _locations(run, stateless, "/stream"))
+
+
+async def stream_run(request: Request) -> Response:
+    return await _stream(request, stateless=False)
+
+
+async def stream_stateless(request: Request) -> Response:
+    return await _stream(request, stateless=True)
+
+
+def _last_event_id(request: Request) -> int:
+    raw = request.headers.get("last-event-id")
+    if raw is None or raw == "-1":
+        return -1
+    try:
+        return int(raw)
+    except ValueError:
+        raise ApiError(422, f"Last-Event-ID: {raw!r} is not an event id of this server") from None
+
+
+async def join_stream(request: Request) -> Response:
+    server = _server(request)
+    thread_id, run_id = request.path_params["thread_id"], request.path_params["run_id"]
+    run = await blocking(server.runs.get, thread_id, run_id)
+    frames = _sse(
+        server,
+        run_id,
+        after=_last_event_id(request),
+        with_ids=True,
+        cancel_on_disconnect=query_bool(request, "cancel_on_disconnect"),
+    )
+    return _streaming(frames, {"Content-Location": f"/threads/{thread_id}/runs/{run['run_id']}"})
+
+
+async def join(request: Request) -> Response:
+    server = _server(request)
+    thread_id, run_id = request.path_params["thread_id"], request.path_params["run_id"]
+    await blocking(server.runs.get, thread_id, run_id)
+    return json_response(await _wait_for_end(server, run_id))
+
+
+async def list_runs(request: Request) -> Response:
+    server = _server(request)
+    thread_id = request.path_params["thread_id"]
+    await blocking(server.threads.get, thread_id)
+    found = await blocking(
+        server.runs.list,
+        thread_id,
+        limit=query_int(request, "limit", 10),
+        offset=query_int(request, "offset", 0),
+        status=request.query_params.get("status"),
+    )
+    return json_response(found)
+
+
+async def get_run(request: Request) -> Response:
+    server = _server(request)
+    thread_id, run_id = request.path_params["thread_id"], request.path_params["run_id"]
+    return json_response(await blocking(server.runs.get, thread_id, run_id))
+
+
+async def delete_run(request: Request) -> Response:
+    server = _server(request)
+    thread_id, run_id = request.path_params["thread_id"], request.path_params["run_id"]
+    await blocking(server.runs.delete, thread_id, run_id)
+    return Response(status_code=204)
+
+
+def _action(request: Request) -> str:
+    action = request.query_params.get("action", "interrupt")
+    if action == "rollback":
+        raise ApiError(422, "action: 'rollback' is not supported by this server yet")
+    if action != "interrupt":
+        raise ApiError(422, f"action: {action!r} is not one of interrupt, rollback")
+    return action
+
+
+async def cancel(request: Request) -> Response:
+    server = _server(request)
+    thread_id, run_id = request.path_params["thread_id"], request.path_params["run_id"]
+    action = _action(request)
+    run = await blocking(server.runs.get, thread_id, run_id)
+    if run["status"] not in ("pending", "running"):
+        raise ApiError(409, f"Run {run_id!r} is {run['status']}: nothing to cancel")
+    await blocking(server.runs.request_cancel, [run_id], action)
+    server.ctx.cancel_flag(run_id).set()
+    if query_bool(request, "wait"):
+        await _wait_for_end(server, run_id)
+        return Response(status_code=204)
+    return Response(status_code=202)
+
+
+async def cancel_many(request: Request) -> Response:
+    server = _server(request)
+    body = await json_body(request)
+    action = _action(request)
+    status = body.get("status")
+    if status is not None and status not in ("pending", "running", "all"):
+        raise ApiError(422, f"status: {status!r} is not one of pending, running, all")
+    run_ids = [str(r) for r in body.get("run_ids") or []]
+    if body.get("thread_id"):
+        rows = await blocking(server.runs.inflight, str(body["thread_id"]))
+        run_ids += [r["run_id"] for r in rows if status in (None, "all", r["status"])]
+    elif status is not None:
+        rows = await blocking(
+            server.db.execute,
+            "SELECT run_id, status FROM server_runs WHERE status IN ('pending', 'running')",
+        )
+        run_ids += [r["run_id"] for r in rows if status in ("all", r["status"])]
+    if not run_ids:
+        raise ApiError(422, "give run_ids, thread_id or status: which runs to cancel")
+    await blocking(server.runs.request_cancel, run_ids, action)
+    for run_id in run_ids:
+        server.ctx.cancel_flag(run_id).set()
+    return Response(status_code=204)
+
+
+def routes() -> list[Route]:
+    base = "/threads/{thread_id}/runs"
+    run = base + "/{run_id}"
+    return [
+        Route("/runs", create_stateless, methods=["POST"]),
+        Route("/runs/stream", stream_stateless, methods=["POST"]),
+        Route("/runs/wait", wait_stateless, methods=["POST"]),
+        Route("/runs/batch", batch, methods=["POST"]),
+        Route("/runs/cancel", cancel_many, methods=["POST"]),
+        Route(base, create_run, methods=["POST"]),
+        Route(base, list_runs, methods=["GET"]),
+        Route(base + "/stream", stream_run, methods=["POST"]),
+        Route(base + "/wait", wait_run, methods=["POST"]),
+        Route(run, get_run, methods=["GET"]),
+        Route(run, delete_run, methods=["DELETE"]),
+        Route(run + "/join", join, methods=["GET"]),
+        Route(run + "/stream", join_stream, methods=["GET"]),
+        Route(run + "/cancel", cancel, methods=["POST"]),
+    ]
