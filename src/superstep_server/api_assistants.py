@@ -120,25 +120,48 @@ async def drawing(request: Request) -> Response:
 
 
 def _type_schema(kind: Any) -> Any:
+    """JSON Schema of a state, input or context type; ``None`` when pydantic cannot describe
+    it (no schema rather than a wrong one). A ``typing.TypedDict`` (which pydantic refuses
+    before Python 3.12) is described through a model of its fields."""
     if kind is None:
         return None
-    from pydantic import TypeAdapter
+    from typing import get_type_hints
+
+    from pydantic import TypeAdapter, create_model
 
     try:
         return TypeAdapter(kind).json_schema()
-    except Exception:  # a type pydantic cannot describe: no schema rather than a wrong one
+    except Exception:
+        pass
+    try:
+        hints = get_type_hints(kind, include_extras=True)
+        fields: dict[str, Any] = {name: (hint, None) for name, hint in hints.items()}
+        return create_model(getattr(kind, "__name__", "State"), **fields).model_json_schema()
+    except Exception:
         return None
+
+
+def _graph_schema(graph: Any, method: str, kind: Any) -> Any:
+    try:
+        return getattr(graph, method)()
+    except Exception:  # the façade's schema of a typing.TypedDict fails on Python 3.11
+        return _type_schema(kind)
 
 
 def _schemas(request: Request) -> dict[str, Any]:
     graph, assistant = _graph_of(request)
     builder = getattr(graph, "builder", None)
-    output = graph.get_output_jsonschema()
-    state = _type_schema(getattr(builder, "state_schema", None)) or output
+    state = _type_schema(getattr(builder, "state_schema", None))
     return {
         "graph_id": assistant["graph_id"],
-        "input_schema": graph.get_input_jsonschema(),
-        "output_schema": output,
+        "input_schema": _graph_schema(
+            graph, "get_input_jsonschema", getattr(builder, "input_schema", None)
+        )
+        or state,
+        "output_schema": _graph_schema(
+            graph, "get_output_jsonschema", getattr(builder, "output_schema", None)
+        )
+        or state,
         "state_schema": state,
         "config_schema": None,
         "context_schema": _type_schema(getattr(builder, "context_schema", None)),
