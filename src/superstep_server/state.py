@@ -118,11 +118,7 @@ class StateViews:
     ) -> dict[str, Any]:
         graph = self.graph_of(thread_id)
         snapshot = graph.get_state(self._config(thread_id, checkpoint), subgraphs=subgraphs)
-        if (
-            checkpoint
-            and checkpoint.get("checkpoint_id")
-            and not snapshot.config.get("configurable", {}).get("checkpoint_id")
-        ):
+        if checkpoint and checkpoint.get("checkpoint_id") and snapshot.created_at is None:
             raise not_found(
                 f"Thread {thread_id!r} has no checkpoint {checkpoint['checkpoint_id']!r}"
             )
