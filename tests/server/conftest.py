@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 import uvicorn
 
-from superstep_server.app import create_app
 from server.graphs import GATE, all_graphs
+from superstep_server.app import create_app
 
 
 def _free_port() -> int:
@@ -65,8 +65,13 @@ def reset_postgres(url: str) -> None:
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as conn:
-        for table in ("server_assistants", "server_assistant_versions", "server_threads",
-                      "server_runs", "server_store"):
+        for table in (
+            "server_assistants",
+            "server_assistant_versions",
+            "server_threads",
+            "server_runs",
+            "server_store",
+        ):
             conn.execute(f"DROP TABLE IF EXISTS {table}")
         conn.execute("DROP SCHEMA IF EXISTS superstep CASCADE")
 

@@ -9,8 +9,8 @@ import httpx
 import pytest
 from langgraph_sdk.errors import ConflictError, NotFoundError, UnprocessableEntityError
 
-from superstep_server.graphs import system_assistant_id
 from server.conftest import LiveServer
+from superstep_server.graphs import system_assistant_id
 
 
 def test_ok_and_info(live: LiveServer) -> None:
