@@ -326,7 +326,7 @@ async def list_runs(request: Request) -> Response:
     thread_id = request.path_params["thread_id"]
     await blocking(server.threads.get, thread_id)
     found = await blocking(
-        server.runs.list,
+        server.runs.search,
         thread_id,
         limit=query_int(request, "limit", 10),
         offset=query_int(request, "offset", 0),

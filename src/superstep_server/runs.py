@@ -147,7 +147,7 @@ class Runs:
             raise not_found(f"Run {run_id!r} not found{where}")
         return run_out(row)
 
-    def list(
+    def search(
         self, thread_id: str, *, limit: int, offset: int, status: str | None
     ) -> list[dict[str, Any]]:
         if status is not None and status not in RUN_STATUSES:
