@@ -6,8 +6,10 @@ Superstep façade:
     .venv/bin/python -m superstep_compat examples/agent.py   # the same file on Superstep
 
 Both print the same transcript. `graph` is served over the LangGraph server API with
-`superstep serve --config examples/langgraph.json` (README, "Serving an agent"). The chat model is scripted (no network, no API key): it asks
-for tools on a user turn and summarises once the tool results are in.
+`superstep serve --config examples/langgraph.json` (README, "Serving an agent").
+
+The chat model is scripted (no network, no API key): it asks for tools on a user turn and
+summarises once the tool results are in.
 
 The human reviewer is simulated by `REVIEWS`: the graph pauses with `interrupt()` before the
 tools run, the process "restarts" (a new SqliteSaver on the same database file), and the run
