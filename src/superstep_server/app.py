@@ -20,6 +20,7 @@ from superstep_server.assistants import Assistants
 from superstep_server.db import Database, open_database
 from superstep_server.errors import ApiError
 from superstep_server.executor import RunContext
+from superstep_server.graph_store import DatabaseStore
 from superstep_server.graphs import GraphRegistry
 from superstep_server.http import json_response
 from superstep_server.runs import Runs
@@ -79,15 +80,16 @@ class Server:
         self.db = open_database(self.database, pool_size=pool)
         self._stack.callback(self.db.close)
         saver = self._stack.enter_context(open_saver(self.database, pool_size=pool))
+        self.store = Store(self.db)
+        graph_store = DatabaseStore(self.store)
         self.graphs = GraphRegistry()
-        self.graphs.load(self.targets, checkpointer=saver)
+        self.graphs.load(self.targets, checkpointer=saver, store=graph_store)
         for graph_id, obj in self.graph_objects.items():
-            self.graphs.add(graph_id, obj, checkpointer=saver)
+            self.graphs.add(graph_id, obj, checkpointer=saver, store=graph_store)
         self.assistants = Assistants(self.db, self.graphs)
         self.assistants.ensure_system()
         self.threads = Threads(self.db, saver)
         self.runs = Runs(self.db, lease_seconds=self.lease_seconds)
-        self.store = Store(self.db)
         self.state = StateViews(self.graphs, self.threads)
         self.streams = RunStreams(loop)
         self.ctx = RunContext(

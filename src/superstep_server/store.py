@@ -66,14 +66,19 @@ class Store:
             (".".join(namespace), key, serde.dumps(value).decode(), at, at),
         )
 
-    def get(self, namespace: Sequence[str], key: str) -> dict[str, Any]:
+    def find(self, namespace: Sequence[str], key: str) -> dict[str, Any] | None:
+        """The item under ``key`` in ``namespace``, or ``None``."""
         ns = _namespace(list(namespace), "namespace")
         rows = self.db.execute(
             "SELECT * FROM server_store WHERE prefix = ? AND key = ?", (".".join(ns), key)
         )
-        if not rows:
-            raise not_found(f"Item {key!r} not found in namespace {ns!r}")
-        return _item(rows[0])
+        return _item(rows[0]) if rows else None
+
+    def get(self, namespace: Sequence[str], key: str) -> dict[str, Any]:
+        item = self.find(namespace, key)
+        if item is None:
+            raise not_found(f"Item {key!r} not found in namespace {list(namespace)!r}")
+        return item
 
     def delete(self, body: dict[str, Any]) -> None:
         ns = _namespace(body.get("namespace"), "namespace")

@@ -9,7 +9,7 @@ from typing import Annotated, Any, TypedDict
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
-from superstep_compat.config import get_stream_writer
+from superstep_compat.config import get_store, get_stream_writer
 from superstep_compat.graph import START, MessagesState, StateGraph
 from superstep_compat.types import Command, interrupt
 
@@ -146,6 +146,27 @@ def chat() -> Any:
     return builder.compile()
 
 
+class Visit(TypedDict):
+    user: str
+    visits: int
+
+
+def remember() -> Any:
+    """Counts a user's visits in the store (``get_store()``: the API's store)."""
+
+    def count(state: Visit) -> dict[str, Any]:
+        store = get_store()
+        found = store.get(("visits", state["user"]), "count")
+        visits = (found.value["n"] if found else 0) + 1
+        store.put(("visits", state["user"]), "count", {"n": visits})
+        return {"visits": visits}
+
+    builder = StateGraph(Visit)
+    builder.add_node("count", count)
+    builder.add_edge(START, "count")
+    return builder.compile()
+
+
 def all_graphs() -> dict[str, Any]:
     return {
         "two": two_nodes(),
@@ -154,4 +175,5 @@ def all_graphs() -> dict[str, Any]:
         "gated": gated(),
         "nested": nested(),
         "chat": chat(),
+        "remember": remember(),
     }

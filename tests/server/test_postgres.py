@@ -54,8 +54,10 @@ async def test_two_servers_share_one_database(pg_live: tuple[LiveServer, LiveSer
     thread = await one.threads.create()
     tid = thread["thread_id"]
     assert (await two.threads.get(tid))["thread_id"] == tid
-    runs = [await one.runs.create(tid, "two", input={"x": i}, multitask_strategy="enqueue")
-            for i in range(6)]
+    runs = [
+        await one.runs.create(tid, "two", input={"x": i}, multitask_strategy="enqueue")
+        for i in range(6)
+    ]
     outputs = [await two.runs.join(tid, r["run_id"]) for r in runs]
     assert outputs == [{"x": (i + 1) * 2} for i in range(6)]
     statuses = {(await two.runs.get(tid, r["run_id"]))["status"] for r in runs}

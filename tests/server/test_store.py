@@ -45,3 +45,12 @@ async def test_store_bad_requests(client: Any) -> None:
     with pytest.raises(UnprocessableEntityError) as semantic:
         await client.store.search_items(["a"], query="something similar")
     assert "semantic search" in str(semantic.value)
+
+
+async def test_graphs_share_the_api_store(client: Any) -> None:
+    user = uuid.uuid4().hex
+    await client.store.put_item(["visits", user], "count", {"n": 41})
+    out = await client.runs.wait(None, "remember", input={"user": user, "visits": 0})
+    assert out["visits"] == 42
+    item = await client.store.get_item(["visits", user], "count")
+    assert item["value"] == {"n": 42}
