@@ -154,6 +154,7 @@ def _create(server: Any, thread_id: str | None, body: dict[str, Any]) -> dict[st
         if_not_exists="create" if stateless else checked["if_not_exists"],
         temporary=stateless and checked["on_completion"] == "delete",
         insert_thread=server.threads.insert,
+        origin=server.workers.name,
     )
     return {"run": run, "cancelled": cancelled, "on_disconnect": checked["on_disconnect"]}
 
@@ -163,7 +164,8 @@ async def _start(request: Request, body: dict[str, Any], stateless: bool) -> dic
     thread_id = None if stateless else str(request.path_params["thread_id"])
     created = await blocking(_create, server, thread_id, body)
     run = created["run"]
-    server.streams.open(run["run_id"])
+    if server.workers.size:  # else other processes run it: followers read the database
+        server.streams.open(run["run_id"])
     for run_id in created["cancelled"]:
         server.ctx.cancel_flag(run_id).set()
     server.workers.wake()
@@ -204,13 +206,33 @@ async def batch(request: Request) -> Response:
     return json_response(runs)
 
 
+IDLE_SECONDS = 0.5
+"""How long a follower waits for an event before it looks in the database whether the run
+ended in another process."""
+HEARTBEAT_EVERY = 10
+"""An SSE heartbeat comment after this many idle periods without an event (5 s)."""
+
+
+async def _ended(server: Any, run_id: str) -> tuple[bool, Any]:
+    """Whether the run ended (by the database), and its output if so."""
+    row = await blocking(server.runs.row, run_id)
+    if row is None:
+        return True, None
+    if row["status"] in ("pending", "running"):
+        return False, None
+    return True, serde.loads(row["output"])
+
+
 async def _wait_for_end(server: Any, run_id: str) -> Any:
-    """The run's output once it ended (followed in memory, or polled in the database when
-    another process runs it)."""
+    """The run's output once it ended: followed in memory when this process runs it, read
+    from the database when another process does (polled, or checked while idle)."""
     stream = server.streams.get(run_id)
     if stream is not None:
-        async for _event in stream.follow():
-            pass
+        async for event in stream.follow(idle_seconds=IDLE_SECONDS):
+            if event is None:
+                ended, output = await _ended(server, run_id)
+                if ended and not stream.done:
+                    return output
         return stream.output
     while True:
         row = await blocking(server.runs.row, run_id)
@@ -247,8 +269,17 @@ def _sse(
             await _wait_for_end(server, run_id)  # run elsewhere: nothing kept here to replay
             return
         finished = False
+        idle = 0
         try:
-            async for event in stream.follow(after):
+            async for event in stream.follow(after, idle_seconds=IDLE_SECONDS):
+                if event is None:
+                    idle += 1
+                    if idle % HEARTBEAT_EVERY == 0:
+                        yield b": heartbeat\r\n\r\n"
+                    ended, _output = await _ended(server, run_id)
+                    if ended and not stream.done:  # run by another process: its events
+                        break  # are not relayed across processes yet
+                    continue
                 yield sse_frame(event.event, event.data, event.id if with_ids else None)
             finished = True
         finally:

@@ -53,6 +53,7 @@ class Assistants:
                 config={},
                 context={},
                 metadata={"created_by": "system"},
+                if_absent=True,  # servers and workers starting together
             )
 
     def _insert(
@@ -65,8 +66,10 @@ class Assistants:
         config: Any,
         context: Any,
         metadata: Any,
+        if_absent: bool = False,
     ) -> dict[str, Any]:
         at = now()
+        absent = " ON CONFLICT DO NOTHING" if if_absent else ""
         values = (
             assistant_id,
             graph_id,
@@ -82,13 +85,13 @@ class Assistants:
             tx.execute(
                 "INSERT INTO server_assistants (assistant_id, graph_id, name, description, "
                 "config, context, metadata, version, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" + absent,
                 (*values, at),
             )
             tx.execute(
                 "INSERT INTO server_assistant_versions (assistant_id, graph_id, name, "
                 "description, config, context, metadata, version, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)" + absent,
                 values,
             )
         return self.get(assistant_id)

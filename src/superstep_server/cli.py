@@ -3,11 +3,14 @@
 
     superstep serve [--config langgraph.json] [--host 127.0.0.1] [--port 2024]
                     [--db PATH|postgresql://...] [--workers N]
+    superstep worker [--config langgraph.json] --db postgresql://... [--workers N]
 
 Serves the graphs of ``langgraph.json`` (default: the one in the working directory) with
 the LangGraph server API on uvicorn; threads, runs and the store are kept in ``--db``
 (SQLite by default, ``.superstep/superstep.db``: everything survives a restart; or a
-PostgreSQL URL). Binds 127.0.0.1 unless ``--host`` says otherwise.
+PostgreSQL URL). Binds 127.0.0.1 unless ``--host`` says otherwise. ``superstep worker`` runs
+the queued runs of servers on the same PostgreSQL database, without HTTP (``serve --workers
+0`` then serves the API only).
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ def install() -> None:
     from superstep_core.cli_drivers import register_command
 
     register_command("serve", _add_parser)
+    register_command("worker", _add_worker_parser)
 
 
 def _port(text: str) -> int:
@@ -43,8 +47,8 @@ def _workers(text: str) -> int:
         count = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if count < 1:
-        raise argparse.ArgumentTypeError("at least one worker")
+    if count < 0:
+        raise argparse.ArgumentTypeError("a number of workers, 0 or more")
     return count
 
 
@@ -64,6 +68,71 @@ def _add_parser(sub: Any) -> None:
     serve.set_defaults(handler=cmd_serve)
 
 
+def _add_worker_parser(sub: Any) -> None:
+    worker = sub.add_parser(
+        "worker", help="run the queued runs of servers on a PostgreSQL database (no HTTP)"
+    )
+    worker.add_argument(
+        "--config", default="langgraph.json", help="the langgraph.json (default ./langgraph.json)"
+    )
+    worker.add_argument("--db", required=True, help="the servers' postgresql:// URL")
+    worker.add_argument(
+        "--workers", type=_workers, default=4, help="runs executed at once (default 4)"
+    )
+    worker.set_defaults(handler=cmd_worker)
+
+
+def _load(args: argparse.Namespace) -> dict[str, Any]:
+    """The graphs of ``--config``, loaded (raises `UsageError` naming what is wrong)."""
+    from superstep_core.cli_support import UsageError, load_target
+    from superstep_server.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        raise UsageError(str(e)) from e
+    return {graph_id: load_target(target)[0] for graph_id, target in config.graphs.items()}
+
+
+def cmd_worker(args: argparse.Namespace, console: Console) -> int:
+    import asyncio
+    import signal
+
+    from superstep_core.cli_support import UsageError, redact
+    from superstep_server.db import is_postgres_url
+
+    if not is_postgres_url(args.db):
+        raise UsageError(
+            f"--db {args.db!r}: workers in other processes share a PostgreSQL database "
+            f"(with SQLite, `superstep serve` runs its own workers)"
+        )
+    if args.workers < 1:
+        raise UsageError("--workers: a worker process needs at least one worker")
+    graphs = _load(args)
+    from superstep_server.app import Server
+
+    async def work() -> None:
+        server = Server(database=args.db, graphs=graphs, workers=args.workers)
+        loop = asyncio.get_running_loop()
+        server.open(loop)
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        console.print(
+            f"worker {server.workers.name}: {args.workers} workers on {redact(args.db)} "
+            f"for {', '.join(graphs)}",
+            highlight=False,
+            markup=False,
+        )
+        try:
+            await stop.wait()
+        finally:
+            server.close()
+
+    asyncio.run(work())
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     from superstep_core.cli_support import DEFAULT_DB, UsageError, redact
 
@@ -76,16 +145,13 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             f"superstep serve needs the server extra ({e.name} is missing): "
             f"pip install 'superstep[server]'"
         ) from e
-    from superstep_server.config import ConfigError, load_config
-
-    try:
-        config = load_config(args.config)
-    except ConfigError as e:
-        raise UsageError(str(e)) from e
-    from superstep_core.cli_support import load_target
-
-    graphs = {graph_id: load_target(target)[0] for graph_id, target in config.graphs.items()}
     database = args.db or DEFAULT_DB
+    if args.workers == 0 and not database.startswith(("postgresql://", "postgres://")):
+        raise UsageError(
+            "--workers 0 serves the API only: its runs need `superstep worker` processes on "
+            "the same PostgreSQL database (--db postgresql://...)"
+        )
+    graphs = _load(args)
     app = create_app(database=database, graphs=graphs, workers=args.workers)
     console.print(
         f"serving {', '.join(graphs)} on http://{args.host}:{args.port} "
@@ -94,5 +160,12 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         highlight=False,
         markup=False,
     )
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", lifespan="on")
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=5,  # open streams must not hold a stop forever
+    )
     return 0

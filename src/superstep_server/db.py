@@ -70,6 +70,7 @@ CREATE TABLE IF NOT EXISTS server_runs (
     lease_until DOUBLE PRECISION,
     attempt INTEGER NOT NULL DEFAULT 0,
     cancel_action TEXT,
+    origin TEXT,
     output TEXT);
 CREATE UNIQUE INDEX IF NOT EXISTS server_runs_one_running_per_thread
     ON server_runs (thread_id) WHERE status = 'running';

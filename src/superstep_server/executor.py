@@ -239,7 +239,8 @@ def _settle(
     try:
         ctx.runs.finish(run_id, worker, status, result)
         if row.get("temporary"):
-            ctx.threads.delete(thread_id)  # a stateless run's thread (on_completion=delete)
+            # a stateless run's thread (on_completion=delete); the run row stays a while
+            ctx.threads.delete(thread_id, keep_runs=True)
     except Exception:
         log.exception("run %s: cannot record its end", run_id)
     finally:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from superstep_server import serde
@@ -64,10 +65,13 @@ class Runs:
         if_not_exists: str,
         temporary: bool,
         insert_thread: Any,
+        origin: str | None = None,
     ) -> tuple[dict[str, Any], list[str]]:
         """Queue a run on ``thread_id``; returns it and the ids of the runs it cancels
         (``interrupt`` strategy). ``insert_thread(tx, thread_id, metadata)`` creates a missing
-        thread when ``if_not_exists == "create"``."""
+        thread when ``if_not_exists == "create"``. ``origin`` names the worker pool of the
+        process that took the request: its workers get the run first (its followers are
+        in that process)."""
         run_id = str(uuid.uuid4())
         at = now()
         thread_meta = {"graph_id": assistant["graph_id"], "assistant_id": assistant["assistant_id"]}
@@ -112,8 +116,8 @@ class Runs:
                             )
             tx.execute(
                 "INSERT INTO server_runs (run_id, thread_id, assistant_id, status, metadata, "
-                "kwargs, multitask_strategy, temporary, created_at, updated_at) "
-                "VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)",
+                "kwargs, multitask_strategy, temporary, created_at, updated_at, origin) "
+                "VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run_id,
                     thread_id,
@@ -124,6 +128,7 @@ class Runs:
                     1 if temporary else 0,
                     at,
                     at,
+                    origin,
                 ),
             )
             merged = {**current_meta, **thread_meta}
@@ -203,25 +208,36 @@ class Runs:
 
     # --- the queue -------------------------------------------------------------------------
 
-    def claim(self, worker: str) -> dict[str, Any] | None:
+    def claim(
+        self, worker: str, *, origin: str | None = None, grace_seconds: float = 2.0
+    ) -> dict[str, Any] | None:
         """Claim the oldest pending run whose thread has no running run; ``None`` if there
-        is none (or another worker won the race for it)."""
+        is none (or another worker won the race for it). A worker of pool ``origin`` takes
+        its own pool's runs first, and another pool's only once they waited
+        ``grace_seconds`` (the process that took a run's request streams it from memory)."""
         lock = " FOR UPDATE SKIP LOCKED" if self.db.kind == "postgres" else ""
         sql = (
             "UPDATE server_runs SET status = 'running', worker = ?, lease_until = ?, "
             "attempt = attempt + 1, updated_at = ? WHERE run_id = ("
-            "SELECT r.run_id FROM server_runs r WHERE r.status = 'pending' AND NOT EXISTS ("
+            "SELECT r.run_id FROM server_runs r WHERE r.status = 'pending' "
+            "AND (r.origin IS NULL OR r.origin = ? OR r.created_at < ?) AND NOT EXISTS ("
             "SELECT 1 FROM server_runs o WHERE o.thread_id = r.thread_id "
-            "AND o.status = 'running') ORDER BY r.created_at LIMIT 1" + lock + ") RETURNING *"
+            "AND o.status = 'running') "
+            "ORDER BY CASE WHEN r.origin = ? THEN 0 ELSE 1 END, r.created_at LIMIT 1"
+            + lock
+            + ") RETURNING *"
         )
+        at = now()
+        waited = datetime.fromtimestamp(time.time() - grace_seconds, UTC).isoformat()
+        params = (worker, time.time() + self.lease_seconds, at, origin, waited, origin)
         try:
             with self.db.transaction() as tx:
-                rows = tx.execute(sql, (worker, time.time() + self.lease_seconds, now()))
+                rows = tx.execute(sql, params)
                 if rows:
                     tx.execute(
                         "UPDATE server_threads SET status = 'busy', updated_at = ? "
                         "WHERE thread_id = ?",
-                        (now(), rows[0]["thread_id"]),
+                        (at, rows[0]["thread_id"]),
                     )
         except Exception as e:
             if self.db.is_unique_violation(e):  # another worker started this thread's run
@@ -247,12 +263,19 @@ class Runs:
         )
         return bool(rows)
 
-    def sweep(self) -> int:
-        """Put runs whose lease expired back in the queue; how many."""
+    def sweep(self, *, keep_stateless_seconds: float = 600.0) -> int:
+        """Put runs whose lease expired back in the queue (how many); forget stateless runs
+        that ended more than ``keep_stateless_seconds`` ago (their threads are gone)."""
         rows = self.db.execute(
             "UPDATE server_runs SET status = 'pending', worker = NULL, lease_until = NULL "
             "WHERE status = 'running' AND lease_until < ? RETURNING run_id",
             (time.time(),),
+        )
+        cutoff = datetime.fromtimestamp(time.time() - keep_stateless_seconds, UTC).isoformat()
+        self.db.execute(
+            "DELETE FROM server_runs WHERE temporary = 1 "
+            "AND status NOT IN ('pending', 'running') AND updated_at < ?",
+            (cutoff,),
         )
         return len(rows)
 

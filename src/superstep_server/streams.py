@@ -49,8 +49,12 @@ class RunStream:
         changed, self.changed = self.changed, asyncio.Event()
         changed.set()
 
-    async def follow(self, after: int = -1) -> AsyncIterator[RunEvent]:
-        """Events with ids above ``after``, then new ones as they come, until the run ends."""
+    async def follow(
+        self, after: int = -1, *, idle_seconds: float | None = None
+    ) -> AsyncIterator[RunEvent | None]:
+        """Events with ids above ``after``, then new ones as they come, until the run ends;
+        ``None`` after each ``idle_seconds`` without an event (the caller's moment to send a
+        heartbeat, or to look whether another process ended the run)."""
         index = after + 1
         while True:
             while index < len(self.events):
@@ -58,7 +62,11 @@ class RunStream:
                 index += 1
             if self.done:
                 return
-            await self.changed.wait()
+            changed = self.changed
+            try:
+                await asyncio.wait_for(asyncio.shield(changed.wait()), idle_seconds)
+            except TimeoutError:
+                yield None
 
 
 class RunStreams:

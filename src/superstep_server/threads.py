@@ -103,10 +103,14 @@ class Threads:
             (serde.dumps(merged).decode(), thread_id),
         )
 
-    def delete(self, thread_id: str) -> None:
+    def delete(self, thread_id: str, *, keep_runs: bool = False) -> None:
+        """Delete the thread, its checkpoints and (unless ``keep_runs``: a stateless run's
+        thread, whose run's output a waiter in another process may still read; `Runs.sweep`
+        removes such runs later) its runs."""
         self.get(thread_id)
         with self.db.transaction() as tx:
-            tx.execute("DELETE FROM server_runs WHERE thread_id = ?", (thread_id,))
+            if not keep_runs:
+                tx.execute("DELETE FROM server_runs WHERE thread_id = ?", (thread_id,))
             tx.execute("DELETE FROM server_threads WHERE thread_id = ?", (thread_id,))
         self.saver.delete_thread(thread_id)
 

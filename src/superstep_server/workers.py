@@ -65,7 +65,7 @@ class WorkerPool:
                     if self.ctx.runs.sweep():
                         self._wake.set()
                 while not self._stopping.is_set():
-                    row = self.ctx.runs.claim(worker)
+                    row = self.ctx.runs.claim(worker, origin=self.name)
                     if row is None:
                         break
                     self._wake.set()  # another run may be waiting: let a sibling look

@@ -122,3 +122,36 @@ def test_an_expired_lease_goes_back_to_the_queue(db: Database) -> None:
     assert not dead.finish(run_id, "dead-worker", "success", None)  # not its run any more
     assert not dead.renew(run_id, "dead-worker")
     assert live.finish(run_id, "w", "success", None)
+
+
+def test_a_pool_takes_its_own_runs_first_and_others_after_a_grace(db: Database) -> None:
+    runs = Runs(db)
+    mine = Runs(db).create(
+        thread_id="t-own",
+        assistant=ASSISTANT,
+        kwargs={},
+        metadata={},
+        multitask_strategy="reject",
+        if_not_exists="create",
+        temporary=False,
+        insert_thread=Threads(db, saver=None).insert,
+        origin="pool-1",
+    )[0]["run_id"]
+    assert runs.claim("w", origin="pool-2") is None  # pool-1's followers are in its process
+    stolen = runs.claim("w", origin="pool-2", grace_seconds=-1.0)  # waited long enough
+    assert stolen is not None and stolen["run_id"] == mine
+    other = _queue(db, "t-other")
+    first = Runs(db).create(
+        thread_id="t-third",
+        assistant=ASSISTANT,
+        kwargs={},
+        metadata={},
+        multitask_strategy="reject",
+        if_not_exists="create",
+        temporary=False,
+        insert_thread=Threads(db, saver=None).insert,
+        origin="pool-1",
+    )[0]["run_id"]
+    own = runs.claim("w1", origin="pool-1")
+    assert own is not None and own["run_id"] == first  # before the older run of no pool
+    assert runs.claim("w1", origin="pool-1")["run_id"] == other  # type: ignore[index]
