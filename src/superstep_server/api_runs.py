@@ -9,7 +9,6 @@ URL that rejoins it (its stream, or ``/join`` for ``/wait``).
 from __future__ import annotations
 
 import asyncio
-import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -19,7 +18,6 @@ from starlette.routing import Route
 
 from superstep_server import serde
 from superstep_server.errors import ApiError
-from superstep_server.executor import SUPPORTED_MODES
 from superstep_server.http import (
     blocking,
     json_body,
@@ -28,141 +26,19 @@ from superstep_server.http import (
     query_int,
     sse_frame,
 )
+from superstep_server.run_requests import create_run_from_body
 
 __all__ = ["routes"]
-
-KNOWN_MODES = (*SUPPORTED_MODES, "messages", "events", "tools", "lifecycle")
-STRATEGIES = ("reject", "interrupt", "enqueue")
-UNSUPPORTED = {
-    "webhook": "webhooks",
-    "after_seconds": "delayed runs (after_seconds)",
-}
 
 
 def _server(request: Request) -> Any:
     return request.app.state.server
 
 
-def _choice(body: dict[str, Any], key: str, allowed: tuple[str, ...], default: str) -> str:
-    value = body.get(key)
-    if value is None:
-        return default
-    if value not in allowed:
-        raise ApiError(422, f"{key}: {value!r} is not one of {', '.join(allowed)}")
-    return str(value)
-
-
-def _object(body: dict[str, Any], key: str) -> Any:
-    value = body.get(key)
-    if value is not None and not isinstance(value, dict):
-        raise ApiError(422, f"{key}: must be a JSON object, not {type(value).__name__}")
-    return value
-
-
-def _modes(body: dict[str, Any]) -> list[str]:
-    raw = body.get("stream_mode")
-    modes = [raw] if isinstance(raw, str) else list(raw or ["values"])
-    for mode in modes:
-        if mode not in KNOWN_MODES:
-            raise ApiError(
-                422, f"stream_mode: {mode!r} is not a stream mode ({', '.join(KNOWN_MODES)})"
-            )
-        if mode not in SUPPORTED_MODES:
-            raise ApiError(
-                422,
-                f"stream_mode: {mode!r} is not supported by this server yet (supported: "
-                f"{', '.join(SUPPORTED_MODES)})",
-            )
-    return modes
-
-
-def _breakpoints(body: dict[str, Any], key: str, graph: Any) -> Any:
-    value = body.get(key)
-    if value is None or value == "*":
-        return value
-    if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
-        raise ApiError(422, f"{key}: must be '*' or a list of node names")
-    nodes = getattr(graph, "nodes", None)
-    if isinstance(nodes, dict):
-        for name in value:
-            if name not in nodes:
-                known = ", ".join(repr(n) for n in nodes if n != "__start__")
-                raise ApiError(422, f"{key}: {name!r} is not a node of the graph ({known})")
-    return value
-
-
-def _validate(server: Any, body: dict[str, Any], *, stateless: bool) -> dict[str, Any]:
-    """The run's checked settings; raises `ApiError` 422 (or 404 for the assistant)."""
-    assistant_id = body.get("assistant_id")
-    if not isinstance(assistant_id, str) or not assistant_id:
-        raise ApiError(422, "assistant_id: field required (an assistant id or a graph id)")
-    for key, what in UNSUPPORTED.items():
-        if body.get(key) is not None:
-            raise ApiError(422, f"{key}: {what} are not supported by this server yet")
-    for key in ("config", "context", "metadata", "command", "checkpoint"):
-        _object(body, key)
-    if body.get("input") is not None and body.get("command") is not None:
-        raise ApiError(422, "input and command: give one of them, not both")
-    command = body.get("command") or {}
-    unknown = set(command) - {"resume", "update", "goto"}
-    if unknown:
-        raise ApiError(422, f"command: unknown keys {sorted(unknown)} (resume, update, goto)")
-    assistant = server.assistants.get(assistant_id)
-    graph = server.graphs.get(assistant["graph_id"])
-    strategy = body.get("multitask_strategy")
-    if strategy == "rollback":
-        raise ApiError(422, "multitask_strategy: 'rollback' is not supported by this server yet")
-    checkpoint_id = body.get("checkpoint_id")
-    if checkpoint_id is not None and not isinstance(checkpoint_id, str):
-        raise ApiError(422, "checkpoint_id: must be a string")
-    if stateless and (checkpoint_id or body.get("checkpoint")):
-        raise ApiError(422, "checkpoint_id: a stateless run has no thread to fork")
-    kwargs = {
-        "input": body.get("input"),
-        "command": command or None,
-        "config": body.get("config") or {},
-        "context": body.get("context"),
-        "stream_mode": _modes(body),
-        "subgraphs": bool(body.get("stream_subgraphs")),
-        "resumable": bool(body.get("stream_resumable")),
-        "interrupt_before": _breakpoints(body, "interrupt_before", graph),
-        "interrupt_after": _breakpoints(body, "interrupt_after", graph),
-        "checkpoint_id": checkpoint_id,
-        "checkpoint": body.get("checkpoint"),
-        "durability": _choice(body, "durability", ("sync", "async", "exit"), "async"),
-    }
-    return {
-        "assistant": assistant,
-        "kwargs": kwargs,
-        "metadata": body.get("metadata") or {},
-        "multitask_strategy": _choice(body, "multitask_strategy", STRATEGIES, "reject"),
-        "if_not_exists": _choice(body, "if_not_exists", ("create", "reject"), "reject"),
-        "on_completion": _choice(body, "on_completion", ("delete", "keep"), "delete"),
-        "on_disconnect": _choice(body, "on_disconnect", ("cancel", "continue"), "continue"),
-    }
-
-
-def _create(server: Any, thread_id: str | None, body: dict[str, Any]) -> dict[str, Any]:
-    checked = _validate(server, body, stateless=thread_id is None)
-    stateless = thread_id is None
-    run, cancelled = server.runs.create(
-        thread_id=thread_id or str(uuid.uuid4()),
-        assistant=checked["assistant"],
-        kwargs=checked["kwargs"],
-        metadata=checked["metadata"],
-        multitask_strategy=checked["multitask_strategy"],
-        if_not_exists="create" if stateless else checked["if_not_exists"],
-        temporary=stateless and checked["on_completion"] == "delete",
-        insert_thread=server.threads.insert,
-        origin=server.workers.name,
-    )
-    return {"run": run, "cancelled": cancelled, "on_disconnect": checked["on_disconnect"]}
-
-
 async def _start(request: Request, body: dict[str, Any], stateless: bool) -> dict[str, Any]:
     server = _server(request)
     thread_id = None if stateless else str(request.path_params["thread_id"])
-    created = await blocking(_create, server, thread_id, body)
+    created = await blocking(create_run_from_body, server, thread_id, body)
     run = created["run"]
     if server.workers.size:  # else other processes run it: followers read the database
         server.streams.open(run["run_id"])

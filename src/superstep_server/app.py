@@ -15,8 +15,9 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from superstep_server import api_assistants, api_runs, api_store, api_threads
+from superstep_server import api_assistants, api_crons, api_runs, api_store, api_threads
 from superstep_server.assistants import Assistants
+from superstep_server.crons import Crons
 from superstep_server.db import Database, open_database
 from superstep_server.errors import ApiError
 from superstep_server.executor import RunContext
@@ -44,6 +45,7 @@ class Server:
     assistants: Assistants
     threads: Threads
     runs: Runs
+    crons: Crons
     store: Store
     state: StateViews
     streams: RunStreams
@@ -90,6 +92,7 @@ class Server:
         self.assistants.ensure_system()
         self.threads = Threads(self.db, saver)
         self.runs = Runs(self.db, lease_seconds=self.lease_seconds)
+        self.crons = Crons(self.db)
         self.state = StateViews(self.graphs, self.threads)
         self.streams = RunStreams(loop)
         self.ctx = RunContext(
@@ -99,7 +102,12 @@ class Server:
             graphs=self.graphs,
             streams=self.streams,
         )
-        self.workers = WorkerPool(self.ctx, self.worker_count, poll_seconds=self.poll_seconds)
+        self.workers = WorkerPool(
+            self.ctx,
+            self.worker_count,
+            poll_seconds=self.poll_seconds,
+            on_tick=lambda: api_crons.fire_due_crons(self),
+        )
         self.workers.start()
         self._stack.callback(self.workers.stop)
 
@@ -156,6 +164,7 @@ def create_app(
     routes = [
         *api_assistants.routes(),
         *api_threads.routes(),
+        *api_crons.routes(),
         *api_runs.routes(),
         *api_store.routes(),
     ]

@@ -76,6 +76,21 @@ CREATE UNIQUE INDEX IF NOT EXISTS server_runs_one_running_per_thread
     ON server_runs (thread_id) WHERE status = 'running';
 CREATE INDEX IF NOT EXISTS server_runs_by_status ON server_runs (status, created_at);
 CREATE INDEX IF NOT EXISTS server_runs_by_thread ON server_runs (thread_id, created_at);
+CREATE TABLE IF NOT EXISTS server_crons (
+    cron_id TEXT PRIMARY KEY,
+    assistant_id TEXT NOT NULL,
+    thread_id TEXT,
+    schedule TEXT NOT NULL,
+    timezone TEXT,
+    payload TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    on_run_completed TEXT,
+    end_time TEXT,
+    enabled INTEGER NOT NULL,
+    next_run_date TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS server_crons_due ON server_crons (enabled, next_run_date);
 CREATE TABLE IF NOT EXISTS server_store (
     prefix TEXT NOT NULL,
     key TEXT NOT NULL,

@@ -14,7 +14,9 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 import uuid
+from collections.abc import Callable
 
 from superstep_server.executor import RunContext, execute_run
 
@@ -24,8 +26,16 @@ log = logging.getLogger("superstep.server")
 
 
 class WorkerPool:
-    def __init__(self, ctx: RunContext, size: int, *, poll_seconds: float = 0.5) -> None:
+    def __init__(
+        self,
+        ctx: RunContext,
+        size: int,
+        *,
+        poll_seconds: float = 0.5,
+        on_tick: Callable[[], int] | None = None,
+    ) -> None:
         self.ctx = ctx
+        self.on_tick = on_tick
         self.size = size
         self.poll_seconds = poll_seconds
         self.name = f"{os.uname().nodename}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
@@ -58,8 +68,8 @@ class WorkerPool:
             self._wake.wait(self.poll_seconds)
             self._wake.clear()
             try:
-                import time
-
+                if self.on_tick is not None and worker.endswith("/0") and self.on_tick():
+                    self._wake.set()  # crons queued runs (one worker per process fires them)
                 if time.monotonic() - swept_at > self.ctx.runs.lease_seconds / 2:
                     swept_at = time.monotonic()
                     if self.ctx.runs.sweep():

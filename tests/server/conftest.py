@@ -26,6 +26,7 @@ def _free_port() -> int:
 
 class LiveServer:
     def __init__(self, app: Any) -> None:
+        self.app = app
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.server = uvicorn.Server(
