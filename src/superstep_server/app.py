@@ -12,11 +12,13 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 
 from superstep_server import api_assistants, api_crons, api_runs, api_store, api_threads
 from superstep_server.assistants import Assistants
+from superstep_server.auth import ApiKeyMiddleware
 from superstep_server.crons import Crons
 from superstep_server.db import Database, open_database
 from superstep_server.errors import ApiError
@@ -138,11 +140,13 @@ def create_app(
     workers: int = 1,
     lease_seconds: float = 30.0,
     poll_seconds: float = 0.5,
+    api_key: str | None = None,
 ) -> Starlette:
     """The server app: ``targets`` (graph id -> ``file.py:attr``, as in ``langgraph.json``)
     and/or ``graphs`` (graph id -> compiled graph) served with their threads in
     ``database`` (a SQLite path or a ``postgresql://`` URL), runs executed by ``workers``
-    threads."""
+    threads. With ``api_key``, requests must carry it in ``x-api-key``
+    (`superstep_server.auth`)."""
     server = Server(
         database=database,
         targets=targets,
@@ -168,9 +172,11 @@ def create_app(
         *api_runs.routes(),
         *api_store.routes(),
     ]
+    middleware = [Middleware(ApiKeyMiddleware, api_key=api_key)] if api_key else []
     return Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=middleware,
         exception_handlers={
             ApiError: _api_error,
             HTTPException: _http_error,

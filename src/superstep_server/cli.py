@@ -6,7 +6,8 @@
     superstep worker [--config langgraph.json] --db postgresql://... [--workers N]
 
 Serves the graphs of ``langgraph.json`` (default: the one in the working directory) with
-the LangGraph server API on uvicorn; threads, runs and the store are kept in ``--db``
+the LangGraph server API on uvicorn (with ``SUPERSTEP_API_KEY`` set, requests must carry that
+key in ``x-api-key``); threads, runs and the store are kept in ``--db``
 (SQLite by default, ``.superstep/superstep.db``: everything survives a restart; or a
 PostgreSQL URL). Binds 127.0.0.1 unless ``--host`` says otherwise. ``superstep worker`` runs
 the queued runs of servers on the same PostgreSQL database, without HTTP (``serve --workers
@@ -16,6 +17,7 @@ the queued runs of servers on the same PostgreSQL database, without HTTP (``serv
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from rich.console import Console
@@ -152,7 +154,8 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             "the same PostgreSQL database (--db postgresql://...)"
         )
     graphs = _load(args)
-    app = create_app(database=database, graphs=graphs, workers=args.workers)
+    api_key = os.environ.get("SUPERSTEP_API_KEY") or None
+    app = create_app(database=database, graphs=graphs, workers=args.workers, api_key=api_key)
     console.print(
         f"serving {', '.join(graphs)} on http://{args.host}:{args.port} "
         f"(threads in {redact(database)}, "

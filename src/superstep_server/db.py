@@ -71,6 +71,8 @@ CREATE TABLE IF NOT EXISTS server_runs (
     attempt INTEGER NOT NULL DEFAULT 0,
     cancel_action TEXT,
     origin TEXT,
+    not_before DOUBLE PRECISION,
+    webhook TEXT,
     output TEXT);
 CREATE UNIQUE INDEX IF NOT EXISTS server_runs_one_running_per_thread
     ON server_runs (thread_id) WHERE status = 'running';

@@ -236,8 +236,9 @@ def _settle(
     except Exception:  # the run's own end must still be written
         log.exception("run %s: cannot update thread %s", run_id, thread_id)
     result = {"__error__": error} if error is not None else serde.jsonable(output)
+    ended = False
     try:
-        ctx.runs.finish(run_id, worker, status, result)
+        ended = ctx.runs.finish(run_id, worker, status, result)
         if row.get("temporary"):
             # a stateless run's thread (on_completion=delete); the run row stays a while
             ctx.threads.delete(thread_id, keep_runs=True)
@@ -246,3 +247,24 @@ def _settle(
     finally:
         ctx.drop_flag(run_id)
         ctx.streams.close(run_id, result)
+    if ended and row.get("webhook"):  # after the waiters have their answer
+        _notify(str(row["webhook"]), row, status, result)
+
+
+def _notify(url: str, row: Mapping[str, Any], status: str, result: Any) -> None:
+    """POST the ended run (the API's run object with its ``status`` and ``values``, the
+    output) to its webhook; a failing webhook is logged, never the run's failure."""
+    import httpx
+
+    from superstep_server.runs import run_out
+
+    body = {**run_out(dict(row)), "status": status, "values": result}
+    try:
+        httpx.post(
+            url,
+            content=serde.dumps(body),
+            headers={"content-type": "application/json"},
+            timeout=10.0,
+        )
+    except httpx.HTTPError as e:
+        log.warning("run %s: webhook %s failed: %s", row["run_id"], url, e)

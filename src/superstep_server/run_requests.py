@@ -15,10 +15,6 @@ __all__ = ["KNOWN_MODES", "check_run_body", "create_run_from_body"]
 
 KNOWN_MODES = (*SUPPORTED_MODES, "messages", "events", "tools", "lifecycle")
 STRATEGIES = ("reject", "interrupt", "enqueue")
-UNSUPPORTED = {
-    "webhook": "webhooks",
-    "after_seconds": "delayed runs (after_seconds)",
-}
 
 
 def _choice(body: dict[str, Any], key: str, allowed: tuple[str, ...], default: str) -> str:
@@ -74,9 +70,6 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
     assistant_id = body.get("assistant_id")
     if not isinstance(assistant_id, str) or not assistant_id:
         raise ApiError(422, "assistant_id: field required (an assistant id or a graph id)")
-    for key, what in UNSUPPORTED.items():
-        if body.get(key) is not None:
-            raise ApiError(422, f"{key}: {what} are not supported by this server yet")
     for key in ("config", "context", "metadata", "command", "checkpoint"):
         _object(body, key)
     if body.get("input") is not None and body.get("command") is not None:
@@ -90,6 +83,18 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
     strategy = body.get("multitask_strategy")
     if strategy == "rollback":
         raise ApiError(422, "multitask_strategy: 'rollback' is not supported by this server yet")
+    after_seconds = body.get("after_seconds")
+    if after_seconds is not None and (
+        isinstance(after_seconds, bool)
+        or not isinstance(after_seconds, int | float)
+        or after_seconds < 0
+    ):
+        raise ApiError(422, f"after_seconds: {after_seconds!r} must be a number of seconds >= 0")
+    webhook = body.get("webhook")
+    if webhook is not None and (
+        not isinstance(webhook, str) or not webhook.startswith(("http://", "https://"))
+    ):
+        raise ApiError(422, f"webhook: {webhook!r} must be an http:// or https:// URL")
     checkpoint_id = body.get("checkpoint_id")
     if checkpoint_id is not None and not isinstance(checkpoint_id, str):
         raise ApiError(422, "checkpoint_id: must be a string")
@@ -117,6 +122,8 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
         "if_not_exists": _choice(body, "if_not_exists", ("create", "reject"), "reject"),
         "on_completion": _choice(body, "on_completion", ("delete", "keep"), "delete"),
         "on_disconnect": _choice(body, "on_disconnect", ("cancel", "continue"), "continue"),
+        "after_seconds": after_seconds,
+        "webhook": webhook,
     }
 
 
@@ -137,5 +144,7 @@ def create_run_from_body(
         temporary=stateless and checked["on_completion"] == "delete",
         insert_thread=server.threads.insert,
         origin=server.workers.name,
+        after_seconds=checked["after_seconds"],
+        webhook=checked["webhook"],
     )
     return {"run": run, "cancelled": cancelled, "on_disconnect": checked["on_disconnect"]}

@@ -66,12 +66,15 @@ class Runs:
         temporary: bool,
         insert_thread: Any,
         origin: str | None = None,
+        after_seconds: float | None = None,
+        webhook: str | None = None,
     ) -> tuple[dict[str, Any], list[str]]:
         """Queue a run on ``thread_id``; returns it and the ids of the runs it cancels
         (``interrupt`` strategy). ``insert_thread(tx, thread_id, metadata)`` creates a missing
         thread when ``if_not_exists == "create"``. ``origin`` names the worker pool of the
         process that took the request: its workers get the run first (its followers are
-        in that process)."""
+        in that process). ``after_seconds``: no worker takes it before then. ``webhook``: a
+        URL told of the run's end (`superstep_server.executor`)."""
         run_id = str(uuid.uuid4())
         at = now()
         thread_meta = {"graph_id": assistant["graph_id"], "assistant_id": assistant["assistant_id"]}
@@ -116,8 +119,8 @@ class Runs:
                             )
             tx.execute(
                 "INSERT INTO server_runs (run_id, thread_id, assistant_id, status, metadata, "
-                "kwargs, multitask_strategy, temporary, created_at, updated_at, origin) "
-                "VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)",
+                "kwargs, multitask_strategy, temporary, created_at, updated_at, origin, "
+                "not_before, webhook) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run_id,
                     thread_id,
@@ -129,6 +132,8 @@ class Runs:
                     at,
                     at,
                     origin,
+                    None if after_seconds is None else time.time() + after_seconds,
+                    webhook,
                 ),
             )
             merged = {**current_meta, **thread_meta}
@@ -220,7 +225,8 @@ class Runs:
             "UPDATE server_runs SET status = 'running', worker = ?, lease_until = ?, "
             "attempt = attempt + 1, updated_at = ? WHERE run_id = ("
             "SELECT r.run_id FROM server_runs r WHERE r.status = 'pending' "
-            "AND (r.origin IS NULL OR r.origin = ? OR r.created_at < ?) AND NOT EXISTS ("
+            "AND (r.origin IS NULL OR r.origin = ? OR r.created_at < ?) "
+            "AND (r.not_before IS NULL OR r.not_before <= ?) AND NOT EXISTS ("
             "SELECT 1 FROM server_runs o WHERE o.thread_id = r.thread_id "
             "AND o.status = 'running') "
             "ORDER BY CASE WHEN r.origin = ? THEN 0 ELSE 1 END, r.created_at LIMIT 1"
@@ -229,7 +235,8 @@ class Runs:
         )
         at = now()
         waited = datetime.fromtimestamp(time.time() - grace_seconds, UTC).isoformat()
-        params = (worker, time.time() + self.lease_seconds, at, origin, waited, origin)
+        clock = time.time()
+        params = (worker, clock + self.lease_seconds, at, origin, waited, clock, origin)
         try:
             with self.db.transaction() as tx:
                 rows = tx.execute(sql, params)

@@ -96,3 +96,25 @@ async def test_bad_requests_name_the_problem(client: Any, live: LiveServer) -> N
     assert listed.status_code == 422 and "JSON object" in listed.json()["detail"]
     unknown = httpx.get(f"{live.url}/nowhere")
     assert unknown.status_code == 404 and "detail" in unknown.json()
+
+
+async def test_api_key_auth(tmp_path: Any) -> None:
+    from langgraph_sdk import get_client
+    from langgraph_sdk.errors import AuthenticationError
+
+    from server.graphs import two_nodes
+    from superstep_server.app import create_app
+
+    app = create_app(
+        database=str(tmp_path / "auth.db"), graphs={"two": two_nodes()}, api_key="s3cret"
+    )
+    with LiveServer(app) as live:
+        assert httpx.get(f"{live.url}/ok").status_code == 200  # health checks stay open
+        refused = httpx.post(f"{live.url}/threads", json={})
+        assert refused.status_code == 401 and "x-api-key" in refused.json()["detail"]
+        wrong = get_client(url=live.url, api_key="guess")
+        with pytest.raises(AuthenticationError):
+            await wrong.threads.create()
+        right = get_client(url=live.url, api_key="s3cret")
+        thread = await right.threads.create()
+        assert await right.runs.wait(thread["thread_id"], "two", input={"x": 1}) == {"x": 4}

@@ -302,3 +302,55 @@ async def test_bad_run_requests(client: Any, live: LiveServer) -> None:
     no_assistant = httpx.post(f"{live.url}/runs/wait", json={"input": {}})
     assert no_assistant.status_code == 422
     assert "assistant_id" in no_assistant.json()["detail"]
+
+
+async def test_after_seconds_and_webhook(client: Any) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    received: list[bytes] = []
+    arrived = threading.Event()
+
+    class Hook(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # the webhook's receiver
+            received.append(self.rfile.read(int(self.headers["content-length"])))
+            self.send_response(204)
+            self.end_headers()
+            arrived.set()
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    hook = HTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=hook.serve_forever, daemon=True).start()
+    try:
+        thread = await client.threads.create()
+        tid = thread["thread_id"]
+        run = await client.runs.create(
+            tid,
+            "two",
+            input={"x": 1},
+            after_seconds=0.3,
+            webhook=f"http://127.0.0.1:{hook.server_port}/done",
+        )
+        assert await client.runs.join(tid, run["run_id"]) == {"x": 4}
+        from datetime import datetime
+
+        first = (await client.threads.get_history(tid, limit=10))[-1]  # the input checkpoint
+        waited = datetime.fromisoformat(first["created_at"]) - datetime.fromisoformat(
+            run["created_at"]
+        )
+        assert waited.total_seconds() >= 0.3  # no worker started it earlier
+        assert await asyncio.to_thread(arrived.wait, 30)
+        import json
+
+        told = json.loads(received[0])
+        assert told["run_id"] == run["run_id"] and told["status"] == "success"
+        assert told["values"] == {"x": 4}
+    finally:
+        hook.shutdown()
+    with pytest.raises(UnprocessableEntityError) as bad_hook:
+        await client.runs.create(tid, "two", input={"x": 1}, webhook="file:///etc/passwd")
+    assert "webhook" in str(bad_hook.value)
+    with pytest.raises(UnprocessableEntityError):
+        await client.runs.create(tid, "two", input={"x": 1}, after_seconds=-1)
