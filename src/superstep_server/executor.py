@@ -4,7 +4,8 @@ output and the thread's status written back.
 
 Events: ``metadata`` first (``{"run_id", "attempt"}``); then one event per chunk of the
 requested modes: ``values``, ``updates``, ``custom``, ``debug``, ``tasks``,
-``checkpoints``, and ``messages`` for the ``messages-tuple`` mode (``[message, metadata]``);
+``checkpoints``, ``messages`` for the ``messages-tuple`` mode (``[message, metadata]``),
+``messages/metadata``, ``messages/partial`` and ``messages/complete`` for ``messages``;
 with ``stream_subgraphs`` a subgraph's chunks are named ``mode|ns`` (``updates|child:1``);
 ``error`` (``{"error", "message"}``) when the graph raises. The run's output (``/wait``,
 ``/join``) is the last ``values`` chunk of the root graph (with ``__interrupt__`` when it
@@ -37,6 +38,7 @@ SUPPORTED_MODES = (
     "tasks",
     "checkpoints",
     "messages-tuple",
+    "messages",
 )
 GRAPH_MODES = {"messages-tuple": "messages"}
 
@@ -138,6 +140,34 @@ def _debug_payload(chunk: Any) -> Any:
     return chunk
 
 
+class _MessageAccumulator:
+    """The ``messages`` stream mode as the reference writes it, from LangGraph's
+    ``(message, metadata)`` pairs: ``messages/metadata`` (``{id: {"metadata": ...}}``) the
+    first time a message id is seen, then ``messages/partial`` with the message so far for
+    a streamed chunk, or ``messages/complete`` for a whole message."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, Any] = {}
+
+    def add(self, pair: Any) -> list[tuple[str, Any]]:
+        message, metadata = pair
+        message_id = getattr(message, "id", None)
+        if message_id is None:
+            return []
+        out: list[tuple[str, Any]] = []
+        is_chunk = type(message).__name__.endswith("Chunk")
+        if message_id not in self.seen:
+            self.seen[message_id] = message
+            out.append(("messages/metadata", {message_id: {"metadata": metadata}}))
+        elif is_chunk:
+            self.seen[message_id] = self.seen[message_id] + message
+        else:
+            self.seen[message_id] = message
+        name = "messages/partial" if is_chunk else "messages/complete"
+        out.append((name, [self.seen[message_id]]))
+        return out
+
+
 def _continues(graph: Any, row: Mapping[str, Any]) -> bool:
     """A run on its second attempt (its worker died) whose first attempt already saved a
     checkpoint: it continues from there instead of taking its input again."""
@@ -179,6 +209,7 @@ def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
         if context is not None:
             options["context"] = context
         chunks = graph.stream(payload, config, stream_mode=modes, subgraphs=True, **options)
+        messages = _MessageAccumulator()
         try:
             for ns, mode, chunk in chunks:
                 if cancel.is_set():
@@ -188,11 +219,16 @@ def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
                 wanted = [m for m in user_modes if GRAPH_MODES.get(m, m) == mode]
                 if not wanted or (ns and not subgraphs):
                     continue
-                name = "messages" if mode == "messages" else mode
-                if ns:
-                    name = f"{name}|{'|'.join(ns)}"
+                suffix = f"|{'|'.join(ns)}" if ns else ""
+                if mode == "messages":
+                    if "messages-tuple" in wanted:
+                        publish(run_id, "messages" + suffix, serde.dumps(chunk))
+                    if "messages" in wanted:
+                        for name, data in messages.add(chunk):
+                            publish(run_id, name + suffix, serde.dumps(data))
+                    continue
                 data = _debug_payload(chunk) if mode == "debug" else chunk
-                publish(run_id, name, serde.dumps(data))
+                publish(run_id, mode + suffix, serde.dumps(data))
         finally:
             close = getattr(chunks, "close", None)
             if callable(close):

@@ -5,6 +5,7 @@ join, stateless runs, commands, forks, breakpoints, cancel and multitask strateg
 from __future__ import annotations
 
 import asyncio
+import itertools
 from typing import Any
 
 import httpx
@@ -354,3 +355,22 @@ async def test_after_seconds_and_webhook(client: Any) -> None:
     assert "webhook" in str(bad_hook.value)
     with pytest.raises(UnprocessableEntityError):
         await client.runs.create(tid, "two", input={"x": 1}, after_seconds=-1)
+
+
+async def test_messages_mode_partial_and_metadata(client: Any) -> None:
+    events = await _events(
+        client.runs.stream(
+            None,
+            "chat",
+            input={"messages": [{"role": "user", "content": "hi"}]},
+            stream_mode="messages",
+        )
+    )
+    names = [e for e, _ in events]
+    assert names[1] == "messages/metadata"
+    assert names.count("messages/metadata") == 1
+    [(only_id, meta)] = events[1][1].items()
+    assert only_id == "ai-1" and meta["metadata"]["langgraph_node"] == "respond"
+    partials = [d[0]["content"] for e, d in events if e == "messages/partial"]
+    assert partials[-1] == "hello there"  # the message so far, growing
+    assert all(b.startswith(a) for a, b in itertools.pairwise(partials))
