@@ -255,27 +255,28 @@ def _settle(
     """Write the thread's status and values, then the run's end; close its stream."""
     run_id, thread_id = row["run_id"], row["thread_id"]
     error = None if failure is None else {"error": type(failure).__name__, "message": str(failure)}
+    thread_update: dict[str, Any] = {"status": "error", "error": error}
     try:
-        if row.get("temporary"):
-            pass  # deleted below, once the run's end is written
-        elif graph is not None:
+        if graph is not None and not row.get("temporary"):
             snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
-            ctx.threads.set_status(
-                thread_id,
-                "error" if failure is not None else status_after(snapshot),
-                values=serde.jsonable(snapshot.values),
-                interrupts=interrupts_by_task(snapshot),
-                error=error,
-            )
-        else:
-            ctx.threads.set_status(thread_id, "error", error=error)
+            thread_update = {
+                "status": "error" if failure is not None else status_after(snapshot),
+                "values": serde.jsonable(snapshot.values),
+                "interrupts": interrupts_by_task(snapshot),
+                "error": error,
+            }
     except Exception:  # the run's own end must still be written
-        log.exception("run %s: cannot update thread %s", run_id, thread_id)
+        log.exception("run %s: cannot read thread %s", run_id, thread_id)
+
+    def update_thread(tx: Any) -> None:
+        if not row.get("temporary"):
+            ctx.threads.set_status(thread_id, tx=tx, **thread_update)
+
     result = {"__error__": error} if error is not None else serde.jsonable(output)
     ended = False
     try:
-        ended = ctx.runs.finish(run_id, worker, status, result)
-        if row.get("temporary"):
+        ended = ctx.runs.finish(run_id, worker, status, result, then=update_thread)
+        if ended and row.get("temporary"):
             # a stateless run's thread (on_completion=delete); the run row stays a while
             ctx.threads.delete(thread_id, keep_runs=True)
     except Exception:

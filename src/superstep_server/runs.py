@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from superstep_server import serde
-from superstep_server.db import Database
+from superstep_server.db import Database, Tx
 from superstep_server.errors import ApiError, conflict, not_found
 from superstep_server.rows import now, page
 
@@ -261,13 +261,25 @@ class Runs:
         )
         return bool(rows)
 
-    def finish(self, run_id: str, worker: str, status: str, output: Any) -> bool:
-        rows = self.db.execute(
-            "UPDATE server_runs SET status = ?, output = ?, worker = NULL, lease_until = NULL, "
-            "updated_at = ? WHERE run_id = ? AND worker = ? AND status = 'running' "
-            "RETURNING run_id",
-            (status, serde.dumps(output).decode(), now(), run_id, worker),
-        )
+    def finish(
+        self,
+        run_id: str,
+        worker: str,
+        status: str,
+        output: Any,
+        then: Callable[[Tx], None] | None = None,
+    ) -> bool:
+        """End a run this worker holds (False, and nothing written, when it holds it no
+        longer); ``then(tx)`` writes more in the same transaction (the thread's status)."""
+        with self.db.transaction() as tx:
+            rows = tx.execute(
+                "UPDATE server_runs SET status = ?, output = ?, worker = NULL, "
+                "lease_until = NULL, updated_at = ? WHERE run_id = ? AND worker = ? "
+                "AND status = 'running' RETURNING run_id",
+                (status, serde.dumps(output).decode(), now(), run_id, worker),
+            )
+            if rows and then is not None:
+                then(tx)
         return bool(rows)
 
     def sweep(self, *, keep_stateless_seconds: float = 600.0) -> int:

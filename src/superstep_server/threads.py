@@ -122,28 +122,24 @@ class Threads:
         values: Any = None,
         interrupts: dict[str, Any] | None = None,
         error: Any = None,
-        state_changed: bool = True,
+        tx: Tx | None = None,
     ) -> None:
+        """Record a thread's status with its latest values, pending interrupts and error
+        (in ``tx`` when given: with the end of the run that changed them)."""
         at = now()
-        if state_changed:
-            self.db.execute(
-                "UPDATE server_threads SET status = ?, state_values = ?, interrupts = ?, "
-                "error = ?, updated_at = ?, state_updated_at = ? WHERE thread_id = ?",
-                (
-                    status,
-                    None if values is None else serde.dumps(values).decode(),
-                    serde.dumps(interrupts or {}).decode(),
-                    None if error is None else serde.dumps(error).decode(),
-                    at,
-                    at,
-                    thread_id,
-                ),
-            )
-        else:
-            self.db.execute(
-                "UPDATE server_threads SET status = ?, updated_at = ? WHERE thread_id = ?",
-                (status, at, thread_id),
-            )
+        (tx or self.db).execute(
+            "UPDATE server_threads SET status = ?, state_values = ?, interrupts = ?, "
+            "error = ?, updated_at = ?, state_updated_at = ? WHERE thread_id = ?",
+            (
+                status,
+                None if values is None else serde.dumps(values).decode(),
+                serde.dumps(interrupts or {}).decode(),
+                None if error is None else serde.dumps(error).decode(),
+                at,
+                at,
+                thread_id,
+            ),
+        )
 
     def _filtered(self, body: dict[str, Any]) -> list[dict[str, Any]]:
         status = body.get("status")
