@@ -8,8 +8,17 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from superstep_server.bodies import (
+    AssistantCreate,
+    AssistantPatch,
+    AssistantSearch,
+    Latest,
+    Versions,
+    check,
+)
 from superstep_server.errors import ApiError
 from superstep_server.http import blocking, json_body, json_response, query_bool
+from superstep_server.rows import paging
 
 __all__ = ["routes"]
 
@@ -41,14 +50,14 @@ async def info(request: Request) -> Response:
 
 
 async def create(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(AssistantCreate, await json_body(request))
     return json_response(await blocking(_server(request).assistants.create, body))
 
 
 async def search(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(AssistantSearch, await json_body(request))
     rows, total = await blocking(_server(request).assistants.search, body)
-    offset, limit = int(body.get("offset", 0)), int(body.get("limit", 10))
+    limit, offset = paging(body)
     headers = {"X-Pagination-Total": str(total)}
     if offset + limit < total:
         headers["X-Pagination-Next"] = str(offset + limit)
@@ -56,7 +65,7 @@ async def search(request: Request) -> Response:
 
 
 async def count(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(AssistantSearch, await json_body(request))
     return json_response(await blocking(_server(request).assistants.count, body))
 
 
@@ -66,7 +75,7 @@ async def get(request: Request) -> Response:
 
 
 async def patch(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(AssistantPatch, await json_body(request))
     assistant_id = request.path_params["assistant_id"]
     return json_response(await blocking(_server(request).assistants.patch, assistant_id, body))
 
@@ -78,14 +87,14 @@ async def delete(request: Request) -> Response:
 
 
 async def versions(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(Versions, await json_body(request))
     assistant_id = request.path_params["assistant_id"]
     found = await blocking(_server(request).assistants.versions, assistant_id, body)
     return json_response(found)
 
 
 async def latest(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(Latest, await json_body(request))
     if "version" not in body:
         raise ApiError(422, "version: field required")
     assistant_id = request.path_params["assistant_id"]

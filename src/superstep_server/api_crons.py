@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from superstep_server.bodies import CronCreate, CronPatch, CronSearch, check
 from superstep_server.errors import ApiError
 from superstep_server.http import blocking, json_body, json_response
 from superstep_server.run_requests import check_run_body, create_run_from_body
@@ -42,23 +43,23 @@ def _create(server: Any, thread_id: str | None, body: dict[str, Any]) -> dict[st
 
 
 async def create_stateless(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(CronCreate, await json_body(request))
     return json_response(await blocking(_create, _server(request), None, body))
 
 
 async def create_for_thread(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(CronCreate, await json_body(request))
     thread_id = str(request.path_params["thread_id"])
     return json_response(await blocking(_create, _server(request), thread_id, body))
 
 
 async def search(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(CronSearch, await json_body(request))
     return json_response(await blocking(_server(request).crons.search, body))
 
 
 async def count(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(CronSearch, await json_body(request))
     return json_response(await blocking(_server(request).crons.count, body))
 
 
@@ -72,7 +73,7 @@ def _patch(server: Any, cron_id: str, body: dict[str, Any]) -> dict[str, Any]:
 
 
 async def patch(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(CronPatch, await json_body(request))
     cron_id = str(request.path_params["cron_id"])
     return json_response(await blocking(_patch, _server(request), cron_id, body))
 

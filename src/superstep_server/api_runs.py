@@ -17,6 +17,7 @@ from starlette.responses import Response, StreamingResponse
 from starlette.routing import Route
 
 from superstep_server import serde
+from superstep_server.bodies import CancelMany, check
 from superstep_server.errors import ApiError
 from superstep_server.http import (
     blocking,
@@ -281,7 +282,7 @@ async def cancel(request: Request) -> Response:
 
 async def cancel_many(request: Request) -> Response:
     server = _server(request)
-    body = await json_body(request)
+    body = check(CancelMany, await json_body(request))
     action = _action(request)
     status = body.get("status")
     if status is not None and status not in ("pending", "running", "all"):

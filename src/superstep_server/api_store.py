@@ -8,6 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from superstep_server.bodies import StoreDelete, StoreNamespaces, StorePut, StoreSearch, check
 from superstep_server.errors import ApiError
 from superstep_server.http import blocking, json_body, json_response
 
@@ -19,7 +20,7 @@ def _store(request: Request) -> Any:
 
 
 async def put_item(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(StorePut, await json_body(request))
     await blocking(_store(request).put, body)
     return Response(status_code=204)
 
@@ -34,18 +35,18 @@ async def get_item(request: Request) -> Response:
 
 
 async def delete_item(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(StoreDelete, await json_body(request))
     await blocking(_store(request).delete, body)
     return Response(status_code=204)
 
 
 async def search(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(StoreSearch, await json_body(request))
     return json_response(await blocking(_store(request).search, body))
 
 
 async def namespaces(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(StoreNamespaces, await json_body(request))
     return json_response(await blocking(_store(request).namespaces, body))
 
 

@@ -8,6 +8,15 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from superstep_server.bodies import (
+    History,
+    StateAt,
+    StateUpdate,
+    ThreadCreate,
+    ThreadPatch,
+    ThreadSearch,
+    check,
+)
 from superstep_server.errors import ApiError
 from superstep_server.http import blocking, json_body, json_response, query_bool, query_int
 
@@ -23,19 +32,19 @@ def _thread_id(request: Request) -> str:
 
 
 async def create(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(ThreadCreate, await json_body(request))
     if body.get("supersteps"):
         raise ApiError(422, "supersteps: creating a thread from supersteps is not supported yet")
     return json_response(await blocking(_server(request).threads.create, body))
 
 
 async def search(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(ThreadSearch, await json_body(request))
     return json_response(await blocking(_server(request).threads.search, body))
 
 
 async def count(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(ThreadSearch, await json_body(request))
     return json_response(await blocking(_server(request).threads.count, body))
 
 
@@ -44,7 +53,7 @@ async def get(request: Request) -> Response:
 
 
 async def patch(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(ThreadPatch, await json_body(request))
     found = await blocking(_server(request).threads.patch, _thread_id(request), body)
     if request.headers.get("prefer") == "return=minimal":
         return Response(status_code=204)
@@ -76,7 +85,7 @@ async def get_state(request: Request) -> Response:
 
 
 async def get_state_at(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(StateAt, await json_body(request))
     checkpoint = body.get("checkpoint")
     if not isinstance(checkpoint, dict):
         raise ApiError(422, "checkpoint: field required (an object with checkpoint_id)")
@@ -88,7 +97,7 @@ async def get_state_at(request: Request) -> Response:
 
 
 async def update_state(request: Request) -> Response:
-    body = await json_body(request)
+    body = check(StateUpdate, await json_body(request))
     if "values" not in body:
         raise ApiError(422, "values: field required (the update, or null)")
     as_node = body.get("as_node")
@@ -113,7 +122,7 @@ async def history(request: Request) -> Response:
         if request.query_params.get("before"):
             body["before"] = request.query_params["before"]
     else:
-        body = await json_body(request)
+        body = check(History, await json_body(request))
     limit = body.get("limit", 10)
     if not isinstance(limit, int) or limit < 1:
         raise ApiError(422, f"limit: {limit!r} must be a positive integer")

@@ -10,7 +10,7 @@ from superstep_server import serde
 from superstep_server.db import Database
 from superstep_server.errors import ApiError, conflict, not_found
 from superstep_server.graphs import GraphRegistry, system_assistant_id
-from superstep_server.rows import contains, now, page, sort_rows
+from superstep_server.rows import contains, now, page, paging, sort_rows
 
 __all__ = ["Assistants"]
 
@@ -212,7 +212,7 @@ class Assistants:
         found = [_out(r) for r in rows]
         if body.get("metadata"):
             found = [a for a in found if contains(a["metadata"], body["metadata"])]
-        return page(found, int(body.get("limit", 10)), int(body.get("offset", 0)))
+        return page(found, *paging(body))
 
     def delete(self, assistant_id: str) -> None:
         current = self.get(assistant_id)
@@ -245,7 +245,7 @@ class Assistants:
             raise ApiError(422, f"sort_by: {sort_by!r} is not an assistant field to sort by")
         found = sort_rows(found, sort_by, body.get("sort_order"))
         total = len(found)
-        rows = page(found, int(body.get("limit", 10)), int(body.get("offset", 0)))
+        rows = page(found, *paging(body))
         select = body.get("select")
         if select:
             rows = [{k: r[k] for k in select if k in r} for r in rows]

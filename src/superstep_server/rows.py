@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-__all__ = ["contains", "now", "page", "sort_rows"]
+__all__ = ["contains", "count_field", "now", "page", "paging", "sort_rows"]
 
 
 def now() -> str:
@@ -38,3 +38,21 @@ def sort_rows(
 
 def page(rows: Sequence[Any], limit: int, offset: int) -> list[Any]:
     return list(rows[offset : offset + limit])
+
+
+def count_field(body: Mapping[str, Any], key: str, default: int, *, least: int = 0) -> int:
+    """An integer field of a request body (``default`` when absent or null); raises
+    `ApiError` 422 naming the field for anything else."""
+    from superstep_server.errors import ApiError
+
+    value = body.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ApiError(422, f"{key}: {value!r} must be an integer >= {least}")
+    return value
+
+
+def paging(body: Mapping[str, Any], default_limit: int = 10) -> tuple[int, int]:
+    """``(limit, offset)`` of a search body, checked."""
+    return count_field(body, "limit", default_limit, least=1), count_field(body, "offset", 0)

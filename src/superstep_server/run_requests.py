@@ -8,6 +8,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from superstep_server.bodies import RunCreate, check
 from superstep_server.errors import ApiError
 from superstep_server.executor import SUPPORTED_MODES
 
@@ -67,6 +68,7 @@ def _breakpoints(body: dict[str, Any], key: str, graph: Any) -> Any:
 
 def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dict[str, Any]:
     """The run's checked settings; raises `ApiError` 422 (or 404 for the assistant)."""
+    check(RunCreate, body)
     assistant_id = body.get("assistant_id")
     if not isinstance(assistant_id, str) or not assistant_id:
         raise ApiError(422, "assistant_id: field required (an assistant id or a graph id)")

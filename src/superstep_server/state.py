@@ -15,6 +15,7 @@ from typing import Any
 from superstep_server import serde
 from superstep_server.errors import ApiError, not_found
 from superstep_server.graphs import GraphRegistry
+from superstep_server.rows import count_field
 from superstep_server.threads import Threads
 
 __all__ = ["StateViews", "checkpoint_of", "interrupts_by_task", "state_json", "status_after"]
@@ -152,7 +153,7 @@ class StateViews:
 
     def history(self, thread_id: str, body: Mapping[str, Any]) -> list[dict[str, Any]]:
         graph = self.graph_of(thread_id)
-        limit = int(body.get("limit") or 10)
+        limit = count_field(body, "limit", 10, least=1)
         before = body.get("before")
         if isinstance(before, str):
             before = {"checkpoint_id": before}

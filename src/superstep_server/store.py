@@ -11,7 +11,7 @@ from typing import Any
 from superstep_server import serde
 from superstep_server.db import Database
 from superstep_server.errors import ApiError, not_found
-from superstep_server.rows import contains, now
+from superstep_server.rows import contains, count_field, now, paging
 
 __all__ = ["Store"]
 
@@ -110,13 +110,15 @@ class Store:
             if not isinstance(wanted, dict):
                 raise ApiError(422, "filter: must be a JSON object")
             items = [i for i in items if contains(i["value"], wanted)]
-        offset, limit = int(body.get("offset") or 0), int(body.get("limit") or 10)
+        limit, offset = paging(body)
         return {"items": items[offset : offset + limit]}
 
     def namespaces(self, body: dict[str, Any]) -> dict[str, Any]:
         prefix = body.get("prefix") or []
         suffix = body.get("suffix") or []
-        max_depth = body.get("max_depth")
+        max_depth = (
+            None if body.get("max_depth") is None else count_field(body, "max_depth", 1, least=1)
+        )
         found: list[list[str]] = []
         seen: set[tuple[str, ...]] = set()
         for row in self.db.execute("SELECT DISTINCT prefix FROM server_store ORDER BY prefix"):
@@ -126,11 +128,11 @@ class Store:
             ):
                 continue
             if max_depth is not None:
-                labels = labels[: int(max_depth)]
+                labels = labels[:max_depth]
             if tuple(labels) not in seen:
                 seen.add(tuple(labels))
                 found.append(labels)
-        offset, limit = int(body.get("offset") or 0), int(body.get("limit") or 100)
+        limit, offset = paging(body, 100)
         return {"namespaces": found[offset : offset + limit]}
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from superstep_server import serde
 from superstep_server.db import Database, Tx
 from superstep_server.errors import ApiError, conflict, not_found
-from superstep_server.rows import contains, now, page, sort_rows
+from superstep_server.rows import contains, now, page, paging, sort_rows
 
 __all__ = ["THREAD_STATUSES", "Threads", "thread_out"]
 
@@ -165,7 +165,7 @@ class Threads:
         if sort_by not in allowed:
             raise ApiError(422, f"sort_by: {sort_by!r} is not one of {', '.join(allowed)}")
         found = sort_rows(found, sort_by, body.get("sort_order"))
-        rows = page(found, int(body.get("limit", 10)), int(body.get("offset", 0)))
+        rows = page(found, *paging(body))
         select = body.get("select")
         if select:
             rows = [{k: r[k] for k in select if k in r} for r in rows]
