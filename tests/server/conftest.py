@@ -7,7 +7,9 @@ from __future__ import annotations
 import os
 import socket
 import threading
+import uuid
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -61,20 +63,23 @@ def postgres_url() -> str:
     return url
 
 
-def reset_postgres(url: str) -> None:
-    """Drop the server's tables and the façade's checkpoints (a clean database per test)."""
+@contextmanager
+def postgres_schema() -> Iterator[str]:
+    """A URL whose connections keep the server's tables in a new schema of their own
+    (dropped afterwards): tests never touch other tests' rows, even in parallel. The
+    façade's checkpoints stay in its ``superstep`` schema (thread ids are UUIDs)."""
     import psycopg
 
+    url = postgres_url()
+    name = f"server_test_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(url, autocommit=True) as conn:
-        for table in (
-            "server_assistants",
-            "server_assistant_versions",
-            "server_threads",
-            "server_runs",
-            "server_store",
-        ):
-            conn.execute(f"DROP TABLE IF EXISTS {table}")
-        conn.execute("DROP SCHEMA IF EXISTS superstep CASCADE")
+        conn.execute(f'CREATE SCHEMA "{name}"')
+    sep = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{sep}options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{name}" CASCADE')
 
 
 @pytest.fixture(scope="module")

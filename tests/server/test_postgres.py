@@ -12,16 +12,15 @@ import pytest
 from langgraph_sdk import get_client
 from langgraph_sdk.errors import ConflictError
 
-from server.conftest import LiveServer, postgres_url, reset_postgres
+from server.conftest import LiveServer, postgres_schema
 from server.graphs import all_graphs
 from superstep_server.app import create_app
 
 
 @pytest.fixture(scope="module")
 def pg_live() -> Iterator[tuple[LiveServer, LiveServer]]:
-    url = postgres_url()
-    reset_postgres(url)
     with (
+        postgres_schema() as url,
         LiveServer(create_app(database=url, graphs=all_graphs(), workers=2)) as first,
         LiveServer(create_app(database=url, graphs=all_graphs(), workers=2)) as second,
     ):

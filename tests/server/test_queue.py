@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from server.conftest import postgres_url, reset_postgres
+from server.conftest import postgres_schema
 from superstep_server.db import Database, open_database
 from superstep_server.runs import Runs
 from superstep_server.threads import Threads
@@ -22,13 +22,14 @@ ASSISTANT = {"assistant_id": "a-1", "graph_id": "g"}
 @pytest.fixture(params=["sqlite", "postgres"])
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
     if request.param == "sqlite":
-        where = str(tmp_path / "queue.db")
-    else:
-        where = postgres_url()
-        reset_postgres(where)
-    database = open_database(where, pool_size=12)
-    yield database
-    database.close()
+        database = open_database(str(tmp_path / "queue.db"))
+        yield database
+        database.close()
+        return
+    with postgres_schema() as where:
+        database = open_database(where, pool_size=12)
+        yield database
+        database.close()
 
 
 def _queue(db: Database, thread_id: str, *, strategy: str = "enqueue") -> str:

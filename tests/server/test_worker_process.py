@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 from langgraph_sdk import get_client
 
-from server.conftest import _free_port, postgres_url, reset_postgres
+from server.conftest import _free_port, postgres_schema
 
 SUPERSTEP = Path(sys.executable).parent / "superstep"
 GRAPH = """
@@ -37,8 +37,11 @@ graph = builder.compile()
 
 
 async def test_api_only_server_and_a_worker_process(tmp_path: Path) -> None:
-    url = postgres_url()
-    reset_postgres(url)
+    with postgres_schema() as url:
+        await _api_and_worker(tmp_path, url)
+
+
+async def _api_and_worker(tmp_path: Path, url: str) -> None:
     (tmp_path / "one.py").write_text(GRAPH)
     (tmp_path / "langgraph.json").write_text('{"graphs": {"one": "./one.py:graph"}}')
     config = str(tmp_path / "langgraph.json")
