@@ -13,9 +13,7 @@ from pathlib import Path
 import superstep_core
 
 ROOT = Path(superstep_core.__file__).parent
-FACADE = re.compile(
-    r"^(superstep_compat|superstep_server|langgraph)(\.[A-Za-z_][A-Za-z0-9_]*)*$"
-)
+FACADE = re.compile(r"^(superstep_compat|superstep_server|langgraph)(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,14 +71,21 @@ class RunStream:
 
 
 class RunStreams:
-    def __init__(self, loop: asyncio.AbstractEventLoop, *, keep_seconds: float = 600.0) -> None:
+    def __init__(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        *,
+        keep_seconds: float = 600.0,
+        keep_at_most: int = 10_000,
+    ) -> None:
         self.loop = loop
         self.keep_seconds = keep_seconds
+        self.keep_at_most = keep_at_most
         self.streams: dict[str, RunStream] = {}
+        self.ended: deque[tuple[float, str]] = deque()  # (when, run id), oldest first
 
     def open(self, run_id: str) -> RunStream:
         """Called on the event loop when a run is created."""
-        self._forget_old()
         stream = self.streams.get(run_id)
         if stream is None:
             stream = self.streams[run_id] = RunStream()
@@ -99,9 +107,15 @@ class RunStreams:
         self.open(run_id)._append(event, data)
 
     def _close(self, run_id: str, output: Any) -> None:
-        self.open(run_id)._close(output)
+        stream = self.open(run_id)
+        stream._close(output)
+        self.ended.append((stream.ended_at, run_id))
+        self._forget_old()
 
     def _forget_old(self) -> None:
+        """Drop ended streams kept longer than ``keep_seconds`` or beyond ``keep_at_most``
+        (cost: the ones dropped)."""
         cutoff = time.monotonic() - self.keep_seconds
-        for run_id in [r for r, s in self.streams.items() if s.done and s.ended_at < cutoff]:
-            del self.streams[run_id]
+        while self.ended and (self.ended[0][0] < cutoff or len(self.ended) > self.keep_at_most):
+            _when, run_id = self.ended.popleft()
+            self.streams.pop(run_id, None)
