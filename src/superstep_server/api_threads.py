@@ -10,6 +10,7 @@ from starlette.routing import Route
 
 from superstep_server.bodies import (
     History,
+    Prune,
     StateAt,
     StateUpdate,
     ThreadCreate,
@@ -68,6 +69,24 @@ def _delete(server: Any, thread_id: str) -> None:
         for run in running:
             server.ctx.cancel_flag(run["run_id"]).set()
     server.threads.delete(thread_id)
+
+
+def _prune(server: Any, thread_ids: list[str]) -> dict[str, int]:
+    pruned = 0
+    for thread_id in thread_ids:
+        if server.threads.row(thread_id) is not None:
+            _delete(server, thread_id)
+            pruned += 1
+    return {"pruned_count": pruned}
+
+
+async def prune(request: Request) -> Response:
+    body = check(Prune, await json_body(request))
+    if body.get("strategy", "delete") != "delete":
+        raise ApiError(
+            422, "strategy: 'keep_latest' is not supported by this server yet (only 'delete')"
+        )
+    return json_response(await blocking(_prune, _server(request), body["thread_ids"]))
 
 
 async def delete(request: Request) -> Response:
@@ -135,6 +154,7 @@ def routes() -> list[Route]:
         Route("/threads", create, methods=["POST"]),
         Route("/threads/search", search, methods=["POST"]),
         Route("/threads/count", count, methods=["POST"]),
+        Route("/threads/prune", prune, methods=["POST"]),
         Route("/threads/{thread_id}", get, methods=["GET"]),
         Route("/threads/{thread_id}", patch, methods=["PATCH"]),
         Route("/threads/{thread_id}", delete, methods=["DELETE"]),

@@ -77,6 +77,11 @@ class ThreadSearch(_Search):
     status: Literal["idle", "busy", "interrupted", "error"] | None = None
 
 
+class Prune(_Body):
+    thread_ids: Names
+    strategy: Literal["delete", "keep_latest"] = "delete"
+
+
 class ThreadPatch(_Body):
     metadata: Obj | None = None
 

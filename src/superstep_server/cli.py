@@ -88,12 +88,19 @@ def _load(args: argparse.Namespace) -> dict[str, Any]:
     """The graphs of ``--config``, loaded (raises `UsageError` naming what is wrong)."""
     from superstep_core.cli_support import UsageError, load_target
     from superstep_server.config import ConfigError, load_config
+    from superstep_server.graphs import check_servable
 
     try:
         config = load_config(args.config)
     except ConfigError as e:
         raise UsageError(str(e)) from e
-    return {graph_id: load_target(target)[0] for graph_id, target in config.graphs.items()}
+    graphs = {graph_id: load_target(target)[0] for graph_id, target in config.graphs.items()}
+    for graph_id, obj in graphs.items():
+        try:
+            check_servable(graph_id, obj, config.graphs[graph_id])
+        except ValueError as e:
+            raise UsageError(str(e)) from e
+    return graphs
 
 
 def cmd_worker(args: argparse.Namespace, console: Console) -> int:

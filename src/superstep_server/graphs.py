@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 from uuid import UUID, uuid5
 
-__all__ = ["NAMESPACE_GRAPH", "GraphRegistry", "LoadedGraph", "system_assistant_id"]
+__all__ = [
+    "NAMESPACE_GRAPH",
+    "GraphRegistry",
+    "LoadedGraph",
+    "check_servable",
+    "system_assistant_id",
+]
 
 NAMESPACE_GRAPH = UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8")
 
@@ -31,6 +37,22 @@ class LoadedGraph:
     graph_id: str
     target: str
     graph: Any
+
+
+def check_servable(graph_id: str, obj: Any, target: str = "") -> None:
+    """Raise `ValueError` naming the graph unless ``obj`` is a compiled graph the server
+    can run (``stream`` and ``get_state``); graph factories are not served yet."""
+    if callable(getattr(obj, "stream", None)) and callable(getattr(obj, "get_state", None)):
+        return
+    what = (
+        "a function (graph factories are not served yet)"
+        if callable(obj)
+        else (f"a {type(obj).__name__}")
+    )
+    raise ValueError(
+        f"graph {graph_id!r} ({target or type(obj).__name__}) is {what}, not a compiled "
+        f"graph: serve a StateGraph's compile() or an @entrypoint"
+    )
 
 
 class GraphRegistry:
@@ -56,14 +78,7 @@ class GraphRegistry:
         self, graph_id: str, obj: Any, *, target: str = "", checkpointer: Any, store: Any = None
     ) -> None:
         """Serve ``obj`` (a compiled LangGraph-style graph) as ``graph_id``."""
-        if not callable(getattr(obj, "stream", None)) or not callable(
-            getattr(obj, "get_state", None)
-        ):
-            raise ValueError(
-                f"graph {graph_id!r} ({target or type(obj).__name__}) is a "
-                f"{type(obj).__name__}, not a compiled graph: serve a StateGraph's compile() "
-                f"or an @entrypoint"
-            )
+        check_servable(graph_id, obj, target)
         own = getattr(obj, "checkpointer", None)
         if own not in (None, False, True) and own is not checkpointer:
             log.warning(

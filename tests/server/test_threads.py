@@ -128,3 +128,18 @@ async def test_error_status(client: Any) -> None:
     assert state["values"] == {"x": 6}  # the failed run kept its last checkpoint
     assert state["next"] == ["boom"]
     assert "boom at x=6" in state["tasks"][0]["error"]
+
+
+async def test_prune_deletes_threads(client: Any) -> None:
+    keep = await client.threads.create()
+    gone = [await client.threads.create() for _ in range(2)]
+    await client.runs.wait(gone[0]["thread_id"], "two", input={"x": 1})
+    answer = await client.threads.prune([t["thread_id"] for t in gone] + [str(uuid.uuid4())])
+    assert answer == {"pruned_count": 2}
+    for thread in gone:
+        with pytest.raises(NotFoundError):
+            await client.threads.get(thread["thread_id"])
+    assert (await client.threads.get(keep["thread_id"]))["thread_id"] == keep["thread_id"]
+    with pytest.raises(UnprocessableEntityError) as keep_latest:
+        await client.threads.prune([keep["thread_id"]], strategy="keep_latest")
+    assert "keep_latest" in str(keep_latest.value)
