@@ -32,11 +32,26 @@ def _thread_id(request: Request) -> str:
     return str(request.path_params["thread_id"])
 
 
+def _create(server: Any, body: dict[str, Any]) -> dict[str, Any]:
+    supersteps = body.get("supersteps")
+    if supersteps and body.get("thread_id") and server.threads.row(str(body["thread_id"])):
+        raise ApiError(
+            409, f"Thread {body['thread_id']!r} already exists: supersteps seed new threads only"
+        )
+    thread: dict[str, Any] = server.threads.create(body)
+    if not supersteps:
+        return thread
+    try:
+        server.state.apply_supersteps(thread["thread_id"], supersteps)
+    except Exception:
+        server.threads.delete(thread["thread_id"])
+        raise
+    return dict(server.threads.get(thread["thread_id"]))
+
+
 async def create(request: Request) -> Response:
     body = check(ThreadCreate, await json_body(request))
-    if body.get("supersteps"):
-        raise ApiError(422, "supersteps: creating a thread from supersteps is not supported yet")
-    return json_response(await blocking(_server(request).threads.create, body))
+    return json_response(await blocking(_create, _server(request), body))
 
 
 async def search(request: Request) -> Response:

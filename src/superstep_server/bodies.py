@@ -69,6 +69,7 @@ class ThreadCreate(_Body):
     thread_id: StrictStr | None = None
     metadata: Obj | None = None
     if_exists: Literal["raise", "do_nothing"] | None = None
+    supersteps: list[Obj] | None = None
 
 
 class ThreadSearch(_Search):

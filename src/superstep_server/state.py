@@ -18,6 +18,16 @@ from superstep_server.graphs import GraphRegistry
 from superstep_server.rows import count_field
 from superstep_server.threads import Threads
 
+
+def _refused() -> tuple[type[Exception], ...]:
+    from superstep_compat.errors import InvalidUpdateError
+
+    return (ValueError, KeyError, TypeError, InvalidUpdateError)
+
+
+_REFUSED = _refused()
+"""What a graph raises for an update it refuses (a bad node name, values that do not fit)."""
+
 __all__ = ["StateViews", "checkpoint_of", "interrupts_by_task", "state_json", "status_after"]
 
 
@@ -140,7 +150,7 @@ class StateViews:
         try:
             at = self._config(thread_id, checkpoint)
             config = graph.update_state(at, values, as_node=as_node)
-        except (ValueError, KeyError, TypeError) as e:
+        except _REFUSED as e:
             raise ApiError(422, f"cannot update thread {thread_id!r}: {e}") from e
         snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
         self.threads.set_status(
@@ -150,6 +160,38 @@ class StateViews:
             interrupts=interrupts_by_task(snapshot),
         )
         return {"checkpoint": checkpoint_of(config)}
+
+    def apply_supersteps(self, thread_id: str, supersteps: list[Any]) -> None:
+        """Seed a new thread: each superstep's updates (``values`` written ``as_node``)
+        become one checkpoint (the graph's ``bulk_update_state``). Raises `ApiError` 422."""
+        from superstep_compat.types import StateUpdate
+
+        graph = self.graph_of(thread_id)
+        steps: list[list[Any]] = []
+        for i, step in enumerate(supersteps):
+            updates = step.get("updates") if isinstance(step, Mapping) else None
+            if not isinstance(updates, list) or not updates:
+                raise ApiError(422, f"supersteps[{i}].updates: a non-empty list of updates")
+            batch = []
+            for j, update in enumerate(updates):
+                where = f"supersteps[{i}].updates[{j}]"
+                if not isinstance(update, Mapping) or not isinstance(update.get("as_node"), str):
+                    raise ApiError(422, f"{where}: an object with as_node (a node name)")
+                if update.get("command") is not None:
+                    raise ApiError(422, f"{where}.command: not supported by this server yet")
+                batch.append(StateUpdate(update.get("values"), update["as_node"]))
+            steps.append(batch)
+        try:
+            graph.bulk_update_state({"configurable": {"thread_id": thread_id}}, steps)
+        except _REFUSED as e:
+            raise ApiError(422, f"supersteps: cannot apply them: {e}") from e
+        snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
+        self.threads.set_status(
+            thread_id,
+            status_after(snapshot),
+            values=serde.jsonable(snapshot.values),
+            interrupts=interrupts_by_task(snapshot),
+        )
 
     def history(self, thread_id: str, body: Mapping[str, Any]) -> list[dict[str, Any]]:
         graph = self.graph_of(thread_id)

@@ -143,3 +143,28 @@ async def test_prune_deletes_threads(client: Any) -> None:
     with pytest.raises(UnprocessableEntityError) as keep_latest:
         await client.threads.prune([keep["thread_id"]], strategy="keep_latest")
     assert "keep_latest" in str(keep_latest.value)
+
+
+async def test_create_a_thread_from_supersteps(client: Any) -> None:
+    thread = await client.threads.create(
+        graph_id="review",
+        supersteps=[
+            {"updates": [{"values": {"text": "seed", "log": []}, "as_node": "__start__"}]},
+            {
+                "updates": [
+                    {"values": {"text": "seed (drafted)", "log": ["draft"]}, "as_node": "draft"}
+                ]
+            },
+        ],
+    )
+    tid = thread["thread_id"]
+    assert thread["values"] == {"text": "seed (drafted)", "log": ["draft"]}
+    state = await client.threads.get_state(tid)
+    assert state["next"] == ["review"]
+    paused = await client.runs.wait(tid, "review", input=None)
+    assert paused["__interrupt__"][0]["value"]["text"] == "seed (drafted)"
+    with pytest.raises(UnprocessableEntityError) as bad:
+        await client.threads.create(
+            graph_id="review", supersteps=[{"updates": [{"values": {}, "as_node": "nowhere"}]}]
+        )
+    assert "supersteps" in str(bad.value)
