@@ -42,7 +42,7 @@ async def info(request: Request) -> Response:
         {
             "version": own,
             "langgraph_py_version": None,
-            "flags": {"assistants": True, "crons": False, "langsmith": False},
+            "flags": {"assistants": True, "crons": True, "langsmith": False},
             "host": {"kind": "superstep", "project_id": None, "revision_id": None},
             "graphs": _server(request).graphs.ids(),
         }
