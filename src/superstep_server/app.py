@@ -16,7 +16,14 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 
-from superstep_server import api_assistants, api_crons, api_runs, api_store, api_threads
+from superstep_server import (
+    api_assistants,
+    api_crons,
+    api_runs,
+    api_store,
+    api_threads,
+    openapi,
+)
 from superstep_server.assistants import Assistants
 from superstep_server.auth import ApiKeyMiddleware
 from superstep_server.crons import Crons
@@ -171,6 +178,7 @@ def create_app(
         *api_crons.routes(),
         *api_runs.routes(),
         *api_store.routes(),
+        *openapi.routes(),
     ]
     middleware = [Middleware(ApiKeyMiddleware, api_key=api_key)] if api_key else []
     return Starlette(

@@ -118,3 +118,37 @@ async def test_api_key_auth(tmp_path: Any) -> None:
         right = get_client(url=live.url, api_key="s3cret")
         thread = await right.threads.create()
         assert await right.runs.wait(thread["thread_id"], "two", input={"x": 1}) == {"x": 4}
+
+
+def test_openapi_document_and_docs(live: LiveServer) -> None:
+    doc = httpx.get(f"{live.url}/openapi.json").json()
+    assert doc["openapi"].startswith("3.")
+    paths = doc["paths"]
+    for path, method in [
+        ("/threads/{thread_id}/runs/wait", "post"),
+        ("/assistants/{assistant_id}", "get"),
+        ("/store/items", "put"),
+        ("/runs/crons", "post"),
+        ("/threads/{thread_id}/history", "post"),
+    ]:
+        assert method in paths[path], (path, method)
+    run = doc["components"]["schemas"]["RunCreate"]
+    assert run["required"] == ["assistant_id"]
+    body = paths["/threads/{thread_id}/runs/wait"]["post"]["requestBody"]
+    assert body["content"]["application/json"]["schema"]["$ref"].endswith("/RunCreate")
+    refs = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                refs.add(node["$ref"].rsplit("/", 1)[1])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(doc)
+    assert refs <= set(doc["components"]["schemas"])  # every reference resolves
+    page = httpx.get(f"{live.url}/docs")
+    assert page.status_code == 200 and "openapi.json" in page.text
