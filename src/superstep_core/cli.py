@@ -65,7 +65,7 @@ from superstep_core.cli_document import (
     resume_document_thread,
     run_json_target,
 )
-from superstep_core.cli_drivers import TargetDriver, driver_for, drivers
+from superstep_core.cli_drivers import TargetDriver, commands, driver_for, drivers
 from superstep_core.cli_engine import (
     resume_engine_thread,
     run_durable,
@@ -511,6 +511,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_plan_commands(sub)
     add_document_arguments(run, resume)
     add_document_commands(sub)
+    for _name, install in commands():  # plugin subcommands (`superstep serve`, ...)
+        install(sub)
     return parser
 
 
