@@ -14,6 +14,7 @@ from langgraph.checkpoint.conformance import checkpointer_test, validate
 from langgraph.checkpoint.conformance.report import CapabilityReport
 
 from superstep_core.checkpoint import SqliteCheckpointSaver
+
 from .conftest import drop_schema, fresh_schema, postgres_url
 
 

@@ -94,7 +94,9 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
         thread_id = str(configurable["thread_id"])
         ns = str(configurable.get("checkpoint_ns", ""))
         checkpoint_id = get_checkpoint_id(config)
-        select = f"SELECT {_CHECKPOINT_COLUMNS} FROM {CHECKPOINTS} WHERE thread_id=? AND checkpoint_ns=?"
+        select = (
+            f"SELECT {_CHECKPOINT_COLUMNS} FROM {CHECKPOINTS} WHERE thread_id=? AND checkpoint_ns=?"
+        )
         with self._read() as cur:
             if checkpoint_id:
                 cur.execute(self.q(f"{select} AND checkpoint_id=?"), (thread_id, ns, checkpoint_id))
@@ -298,7 +300,8 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
                     )
                 cur.execute(
                     self.q(
-                        f"SELECT channel, version FROM {BLOBS} WHERE thread_id=? AND checkpoint_ns=?"
+                        f"SELECT channel, version FROM {BLOBS} "
+                        "WHERE thread_id=? AND checkpoint_ns=?"
                     ),
                     (thread_id, ns),
                 )
