@@ -128,7 +128,10 @@ def _ledger_rows(db: Path, thread: str) -> int:
         return 0
     try:
         with sqlite3.connect(db) as conn:
-            row = conn.execute("SELECT count(*) FROM effects WHERE thread_id = ?", (thread,))
+            row = conn.execute(
+                "SELECT count(*) FROM superstep_writes WHERE thread_id = ? AND channel = ?",
+                (thread, EFFECT),
+            )
             return int(row.fetchone()[0])
     except sqlite3.OperationalError:
         return 0
