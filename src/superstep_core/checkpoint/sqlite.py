@@ -140,8 +140,10 @@ class SqliteCheckpointSaver(SqlCheckpointSaver):
     def _blob_rows(
         self, cur: Any, thread_id: str, ns: str, versions: Mapping[str, str]
     ) -> builtins.list[tuple[str, str, bytes | None]]:
+        # CROSS JOIN keeps json_each the outer loop: left to itself the planner may scan the
+        # whole blob table once per checkpoint read (10x slower on a 200-step thread)
         cur.execute(
-            f"SELECT b.channel, b.type, b.blob FROM json_each(?) AS v JOIN {BLOBS} AS b "
+            f"SELECT b.channel, b.type, b.blob FROM json_each(?) AS v CROSS JOIN {BLOBS} AS b "
             "ON b.thread_id=? AND b.checkpoint_ns=? AND b.channel=v.key AND b.version=v.value",
             (versions_json(versions), thread_id, ns),
         )
