@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import builtins
-import random
+import itertools
+import os
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
@@ -65,6 +66,9 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
     def __init__(self, *, serde: SerializerProtocol | None = None) -> None:
         super().__init__(serde=serde)
         self._sql: dict[str, str] = {}
+        # versions: "<counter>.<nonce of this saver><serial>", unique without a random draw each
+        self._nonce = os.urandom(6).hex()
+        self._serial = itertools.count(1)
 
     # --- what a dialect supplies ----------------------------------------------------------------
 
@@ -174,7 +178,7 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
             kind, blob = dumps(values[channel]) if channel in values else ("empty", None)
             blobs.append((thread_id, ns, channel, str(version), kind, blob))
         kind, data = dumps(stored)
-        meta_kind, meta = dumps(get_checkpoint_metadata(config, metadata))
+        meta_kind, meta = dumps(_metadata(config, metadata))
         with self._write() as cur:
             if blobs:
                 cur.executemany(
@@ -315,16 +319,17 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
                 )
 
     def get_next_version(self, current: str | None, channel: None) -> str:  # type: ignore[override]
-        """``"<n+1, 32 digits>.<random fraction>"`` after ``current`` (``None``, an int, or a
-        version made here): increasing, and unique even when two branches of a thread write
-        the same channel."""
+        """``"<n+1, 32 digits>.<suffix>"`` after ``current`` (``None``, an int, or a version
+        made by this or LangGraph's savers, which share the 32-digit counter): increasing, and
+        unique even when two branches of a thread write the same channel (the suffix is this
+        saver's random nonce and a serial number)."""
         if current is None:
             counter = 0
         elif isinstance(current, int):
             counter = current
         else:
-            counter = int(str(current).split(".")[0])
-        return f"{counter + 1:032}.{random.random():016}"
+            counter = int(str(current).split(".", 1)[0])
+        return f"{counter + 1:032}.{self._nonce}{next(self._serial):010d}"
 
     # --- async twins: the same core in a worker thread -----------------------------------------
 
@@ -410,6 +415,18 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
                 }
             }
         return CheckpointTuple(config, checkpoint, loads((meta_kind, _bytes(meta))), parent, writes)
+
+
+_CONFIG_KEYS = frozenset({"thread_id", "checkpoint_ns", "checkpoint_id"})
+
+
+def _metadata(config: RunnableConfig, metadata: CheckpointMetadata) -> CheckpointMetadata:
+    """The metadata to store, as LangGraph's savers make it (config values merged in by
+    `get_checkpoint_metadata`); the common case of a config holding only the checkpoint's
+    address needs no merge (NUL characters are kept: the serde's bytes can hold them)."""
+    if "metadata" not in config and _CONFIG_KEYS.issuperset(config.get("configurable", ())):
+        return metadata
+    return get_checkpoint_metadata(config, metadata)
 
 
 def _bytes(value: Any) -> bytes:

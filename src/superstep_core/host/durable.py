@@ -734,7 +734,6 @@ _OWN_KEYS = frozenset(
         "timestamp",
         "failures",
         "parents",
-        "input_seq",
     }
 )
 

@@ -9,11 +9,12 @@ A durable execution (`superstep_core.host.durable`) commits each superstep as on
   ``updated_channels``: the channels the superstep wrote.
 - ``channel_values``: every stored engine channel (long sequences as segments ``name#i``, see
   `superstep_core.persistence.durable`) as the bytes of the engine's typed codec, which every
-  serde stores as given; plus `HEADER` (the rest of the execution: scheduler state, awaited
-  effect requests, armed timers, how much of the input log is covered) and, when the
-  superstep logged inputs, `INPUT` (that input-log record). ``channel_versions`` come from the
-  saver's ``get_next_version``, and ``new_versions`` names only the values that changed, so a
-  saver that stores channels apart (ours, `InMemorySaver`, LangGraph's Postgres saver) writes
+  serde stores as given; plus one more channel, `STEP`: the encoded `StepHeader` (the rest of
+  the execution: scheduler state, awaited effect requests, armed timers, how much of the input
+  log is covered) with the input-log record the superstep logged, if any (one value, so one
+  blob and one version per superstep for both). ``channel_versions`` come from the saver's
+  ``get_next_version``, and ``new_versions`` names only the values that changed, so a saver
+  that stores channels apart (ours, `InMemorySaver`, LangGraph's Postgres saver) writes
   O(changed channels) per superstep.
 - ``metadata``: LangGraph's ``source``, ``step`` and ``parents``, plus the engine's own keys
   (status, written channels, trace digest, execution id, audit fields of an edit).
@@ -31,10 +32,11 @@ Must never import: the llm layer, compat.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+import ormsgpack
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import (
     BaseCheckpointSaver,
@@ -46,24 +48,26 @@ from langgraph.checkpoint.base import (
 __all__ = [
     "EFFECT",
     "FAILURE",
-    "HEADER",
     "INPUT",
+    "STEP",
     "StoredStep",
     "ThreadCheckpoints",
     "checkpoint_id",
     "step_of",
 ]
 
-HEADER = "__superstep_header__"
-"""Channel: the encoded `StepHeader` of the checkpoint (everything but channel values)."""
+STEP = "__superstep__"
+"""Channel: ``msgpack [header, seq, record]``: the checkpoint's encoded `StepHeader` (everything
+but channel values) and the input-log record ``seq`` the superstep logged (both ``None`` when it
+logged none)."""
 INPUT = "__superstep_input__"
-"""Channel (the record a superstep logged) and pending write (records logged after it)."""
+"""Pending write: an input-log record logged after the checkpoint, task id ``input:<seq>``."""
 EFFECT = "__superstep_effect__"
 """Pending write: the result of a completed effect (the ledger), task id ``effect:<key>``."""
 FAILURE = "__error__"
 """Pending write: a superstep that failed on top of the checkpoint (LangGraph's error channel)."""
 
-_RESERVED = frozenset({HEADER, INPUT})
+_RESERVED = frozenset({STEP})
 _STEP_WIDTH = 12
 _FORMAT = 4  # LangGraph 1.x's checkpoint format version
 
@@ -92,7 +96,7 @@ class StoredStep:
     """One checkpoint of an engine thread as the engine reads it back.
 
     ``values``: stored channel (or segment) -> codec bytes; ``versions``: the saver's version of
-    each of them (and of `HEADER`/`INPUT`); ``inputs``: the input-log records this checkpoint
+    each of them (and of `STEP`); ``inputs``: the input-log records this checkpoint
     holds, ``(seq, bytes)`` in ``seq`` order (its own and the ones logged after it);
     ``effects``: ledger entries recorded on it, key -> result bytes; ``failures``: the
     supersteps that failed on top of it, in order.
@@ -108,19 +112,20 @@ class StoredStep:
     inputs: tuple[tuple[int, bytes], ...] = ()
     effects: Mapping[str, bytes] = field(default_factory=dict)
     failures: tuple[Mapping[str, Any], ...] = ()
+    packed: bytes = b""  # the `STEP` value as stored
 
 
 def _stored(found: CheckpointTuple) -> StoredStep:
     checkpoint = found.checkpoint
     values = checkpoint["channel_values"]
-    header = values.get(HEADER)
+    packed = values.get(STEP)
     cid = str(found.config["configurable"]["checkpoint_id"])
-    if not isinstance(header, bytes | bytearray):
+    if not isinstance(packed, bytes | bytearray):
         raise ValueError(
             f"checkpoint {cid!r} of thread {found.config['configurable']['thread_id']!r} is not "
-            f"an engine checkpoint (no {HEADER} channel): it was written by a LangGraph graph"
+            f"an engine checkpoint (no {STEP} channel): it was written by a LangGraph graph"
         )
-    own_input = values.get(INPUT)
+    header, own_seq, own_input = ormsgpack.unpackb(packed)
     inputs: list[tuple[int, bytes]] = []
     effects: dict[str, bytes] = {}
     failures: list[Mapping[str, Any]] = []
@@ -132,8 +137,8 @@ def _stored(found: CheckpointTuple) -> StoredStep:
         elif channel == FAILURE and isinstance(value, Mapping):
             failures.append(value)
     metadata = dict(found.metadata)
-    if isinstance(own_input, bytes | bytearray):
-        inputs.append((int(str(metadata.get("input_seq", -1))), bytes(own_input)))
+    if own_input is not None:
+        inputs.append((own_seq, own_input))
     inputs.sort(key=lambda i: i[0])
     failures.sort(key=lambda f: str(f.get("seq", "")))
     parent = found.parent_config
@@ -148,6 +153,7 @@ def _stored(found: CheckpointTuple) -> StoredStep:
         tuple(inputs),
         effects,
         tuple(failures),
+        bytes(packed),
     )
 
 
@@ -179,7 +185,7 @@ class ThreadCheckpoints:
         step: int,
         parent_id: str | None,
         header: bytes,
-        stored: Iterable[str],
+        stored: Collection[str],
         new_blobs: Mapping[str, bytes],
         metadata: Mapping[str, Any],
         *,
@@ -198,28 +204,21 @@ class ThreadCheckpoints:
             input_record = None
         new_versions: dict[str, Any] = {}
         next_version = self.saver.get_next_version
-        keep = set(stored)
-        for name in [n for n in self._values if n not in keep and n not in _RESERVED]:
-            del self._values[name]
-            self._versions.pop(name, None)
+        # drop values no longer held; the set is unchanged (the usual step) when it has as many
+        # names as before and every changed one is already known
+        values = self._values
+        if len(values) != len(stored) + (STEP in values) or any(n not in values for n in new_blobs):
+            keep = set(stored)
+            for name in [n for n in values if n not in keep and n not in _RESERVED]:
+                del values[name]
+                self._versions.pop(name, None)
         for name, data in new_blobs.items():
             self._values[name] = data
             new_versions[name] = self._versions[name] = next_version(self._versions.get(name), None)
-        self._values[HEADER] = header
-        new_versions[HEADER] = self._versions[HEADER] = next_version(
-            self._versions.get(HEADER), None
-        )
+        seq, record = input_record if input_record is not None else (None, None)
+        self._values[STEP] = ormsgpack.packb([header, seq, record])
+        new_versions[STEP] = self._versions[STEP] = next_version(self._versions.get(STEP), None)
         meta: dict[str, Any] = {**metadata, "parents": {}}
-        if input_record is not None:
-            seq, data = input_record
-            self._values[INPUT] = data
-            new_versions[INPUT] = self._versions[INPUT] = next_version(
-                self._versions.get(INPUT), None
-            )
-            meta["input_seq"] = seq
-        else:
-            self._values.pop(INPUT, None)
-            self._versions.pop(INPUT, None)
         checkpoint: Checkpoint = {
             "v": _FORMAT,
             "id": cid,
@@ -227,7 +226,7 @@ class ThreadCheckpoints:
             "channel_values": dict(self._values),
             "channel_versions": dict(self._versions),
             "versions_seen": {},
-            "updated_channels": sorted(set(written)),
+            "updated_channels": list(written),
         }
         self.saver.put(self._config(parent_id), checkpoint, _metadata(meta), new_versions)
         self._latest = cid
@@ -276,8 +275,8 @@ class ThreadCheckpoints:
         """Continue the thread after ``step``: its values and versions are what the next `put`
         builds on, and pending writes go to it."""
         self._values = dict(step.values)
-        self._values[HEADER] = step.header
-        self._versions = {k: v for k, v in step.versions.items() if k != INPUT}
+        self._values[STEP] = step.packed
+        self._versions = dict(step.versions)
         self._latest = step.checkpoint_id
 
     def exists(self) -> bool:
