@@ -153,6 +153,7 @@ class CliDatabase:
     def hold(self, thread: str) -> Iterator[HeldLease]:
         """The thread's lease for the rest of the command; `UsageError` naming the owner when
         another process holds it."""
+        self.saver()  # first: a database this version cannot read is refused before any write
         try:
             held = HeldLease(self.leases(), thread, self.owner).__enter__()
         except LeaseHeldError as e:
