@@ -13,7 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+# imported when the module is collected, before any test of the session can install the
+# langgraph import shim in this process (the CLI's LangGraph runner does)
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.postgres import PostgresSaver
+from langgraph.checkpoint.sqlite import SqliteSaver
 
 from superstep_core.checkpoint import InMemorySaver, SqliteCheckpointSaver
 from superstep_core.node import External
@@ -29,16 +34,13 @@ OPS: list[list[tuple[str, Any]]] = [
 
 @pytest.fixture(params=["langgraph-sqlite", "langgraph-postgres"])
 def foreign(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseCheckpointSaver[Any]]:
+    assert SqliteSaver.__module__ == "langgraph.checkpoint.sqlite"  # LangGraph's, not ours
     if request.param == "langgraph-sqlite":
-        from langgraph.checkpoint.sqlite import SqliteSaver
-
         conn = sqlite3.connect(tmp_path / "lg.db", check_same_thread=False)
         yield SqliteSaver(conn)
         conn.close()
         return
     url = request.getfixturevalue("postgres_url")
-    from langgraph.checkpoint.postgres import PostgresSaver
-
     with PostgresSaver.from_conn_string(url) as saver:
         saver.setup()
         yield saver
