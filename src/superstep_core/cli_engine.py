@@ -154,7 +154,7 @@ def _runner(
 ) -> DurableRunner:
     limit = getattr(args, "max_supersteps", None) or None
     return DurableRunner(
-        db.store(),
+        db.saver(),
         handlers,
         on_step=progress(console, limit),
         max_workers=args.workers,

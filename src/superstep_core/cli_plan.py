@@ -38,7 +38,7 @@ from superstep_core.cli_support import (
     UsageError,
     absolute_target,
     load_target,
-    open_store,
+    open_db_saver,
     to_json,
     whole_number_at_least,
 )
@@ -191,10 +191,10 @@ def run_plan(doc: Any, args: argparse.Namespace, console: Console) -> int:
         "handlers_sha256": None if handlers_file is None else _sha256(handlers_file),
         **options,
     }
-    store = open_store(args.db)
+    saver = open_db_saver(args.db)
     try:
         runner = DurableRunner(
-            store, pg.handlers, on_step=_progress(console), max_workers=args.workers
+            saver, pg.handlers, on_step=_progress(console), max_workers=args.workers
         )
         if runner.exists(args.thread):
             raise UsageError(
@@ -209,7 +209,7 @@ def run_plan(doc: Any, args: argparse.Namespace, console: Console) -> int:
             raise UsageError(f"cannot persist thread {args.thread!r}: {e}") from None
         return _report(pg, ex, time.perf_counter() - started, args, console)
     finally:
-        store.close()
+        saver.close()
 
 
 # --- resume and replay --------------------------------------------------------------------

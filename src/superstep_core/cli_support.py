@@ -33,7 +33,7 @@ __all__ = [
     "first_line",
     "is_postgres",
     "load_target",
-    "open_store",
+    "open_db_saver",
     "parse_json",
     "redact",
     "summarise",
@@ -241,10 +241,10 @@ def is_postgres(db: str | None) -> bool:
     return bool(db) and str(db).startswith(("postgresql://", "postgres://"))
 
 
-def open_store(db: str | None) -> Any:
-    """The checkpoint store ``--db`` names (see `superstep_core.cli_db.CliDatabase`: the
+def open_db_saver(db: str | None) -> Any:
+    """The checkpoint saver ``--db`` names (see `superstep_core.cli_db.CliDatabase`: the
     scheme is checked, a PostgreSQL server that does not answer fails at once, a damaged file
     is named); raises `UsageError` (one line). The caller closes it."""
     from superstep_core.cli_db import CliDatabase  # cli_db builds on this module
 
-    return CliDatabase(db).store()
+    return CliDatabase(db).saver()

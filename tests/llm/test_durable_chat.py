@@ -10,7 +10,7 @@ import pytest
 from langchain_core.messages import AIMessage
 
 from superstep_core import Append, Graph, Status
-from superstep_core.checkpoint import SqliteCheckpointStore
+from superstep_core.checkpoint import SqliteCheckpointSaver
 from superstep_core.host.durable import DurableRunner
 from superstep_core.llm import init
 from superstep_core.llm.http import HttpRequest, RawResponse
@@ -46,14 +46,14 @@ def test_a_chat_node_thread_dies_mid_call_resumes_and_stores_no_api_key(tmp_path
     transport = DiesOnFirstCall()
     model = init("openai:gpt-4o-mini", api_key=API_KEY, transport=transport)
     graph = _graph(model)
-    store = SqliteCheckpointStore(db)
+    store = SqliteCheckpointSaver(db)
     with pytest.raises(ProcessDied):
         runner = DurableRunner(store, llm_handlers())
         runner.start(graph, "t1", payload="hi").run()
     store.close()
 
     # a new "process": the host is given the model by its reference
-    store = SqliteCheckpointStore(db)
+    store = SqliteCheckpointSaver(db)
     runner = DurableRunner(store, llm_handlers(models={"openai:gpt-4o-mini": model}))
     with runner.recover(_graph(model), "t1") as dx:
         ex = dx.run()
