@@ -78,7 +78,7 @@ def test_a_credential_in_the_base_url_is_not_stored(tmp_path: Path, base_url: st
     model = init(
         "openai:gpt-4o-mini", api_key=API_KEY, base_url=base_url, transport=MockTransport(["ok"])
     )
-    store = SqliteCheckpointStore(tmp_path / "threads.db")
+    store = SqliteCheckpointSaver(tmp_path / "threads.db")
     ex = DurableRunner(store, llm_handlers()).start(_graph(model), "t1", payload="hi").run()
     store.close()
     assert ex.status is Status.COMPLETED  # the host still finds the model it was given
