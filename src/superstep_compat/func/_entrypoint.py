@@ -188,7 +188,7 @@ def _engine(spec: GraphSpec, runner: EntrypointRunner, name: str) -> CompiledGra
     return g.compile()
 
 
-class EntrypointGraph(CompiledStateGraph):
+class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
     """The `Pregel` an `@entrypoint` returns: invoke / stream / get_state over one node."""
 
     def __init__(

@@ -12,7 +12,7 @@ import asyncio
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any, Self, cast
+from typing import Any, Generic, Self, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import ensure_config, var_child_runnable_config
@@ -30,6 +30,7 @@ from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
 from superstep_compat.types import GraphOutput, Interrupt
+from superstep_compat.typing import ContextT, InputT, OutputT, StateT
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
 from superstep_core.host.stream import StreamAbandoned, StreamMultiplexer
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
@@ -37,7 +38,7 @@ from superstep_core.node import RetryPolicy as EngineRetryPolicy
 __all__ = ["CompiledStateGraph", "compile_state_graph"]
 
 
-def compile_state_graph(builder: Any, **options: Any) -> CompiledStateGraph:
+def compile_state_graph(builder: Any, **options: Any) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Called by `StateGraph.compile()` after validation."""
     return CompiledStateGraph(builder, **options)
 
@@ -71,7 +72,9 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
     return g.compile()
 
 
-class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
+class CompiledStateGraph(
+    SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]
+):
     """A compiled `StateGraph`: a langchain-core `Runnable` with LangGraph's Pregel API."""
 
     is_superstep_graph = True  # lets a parent graph's task recognise a subgraph

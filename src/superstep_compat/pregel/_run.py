@@ -72,7 +72,7 @@ class GraphRun(Checkpointing):
 
     def __init__(
         self,
-        graph: CompiledStateGraph,
+        graph: CompiledStateGraph[Any, Any, Any, Any],
         input: Any,
         config: Mapping[str, Any],
         *,

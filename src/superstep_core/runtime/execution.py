@@ -147,6 +147,7 @@ class Execution:
         self._timer_generation = 0
         self._ephemeral_live: set[str] = set()
         self._has_ephemeral = any(c.ephemeral for c in graph.channels.values())
+        self._untracked = frozenset(n for n, c in graph.channels.items() if c.untracked)
         for name, channel in graph.channels.items():
             initial = channel.initial()
             if initial is not MISSING:
@@ -346,7 +347,8 @@ class Execution:
         return ExecutionState(
             self.graph.identity,
             self.execution_id,
-            self.values,  # every commit builds a new dict, so this one is never mutated
+            # every commit builds a new dict, so this one is never mutated
+            self.values if not self._untracked else self._tracked_values(),
             dict(self.versions),
             self.step,
             list(self.queue),
@@ -363,6 +365,10 @@ class Execution:
             (self._seq, self._lineages, self._timer_generation),
             sorted(self._ephemeral_live),
         )
+
+    def _tracked_values(self) -> dict[str, Any]:
+        untracked = self._untracked
+        return {k: v for k, v in self.values.items() if k not in untracked}
 
     @classmethod
     def restore(
