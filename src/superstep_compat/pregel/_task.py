@@ -25,7 +25,16 @@ from typing import Any
 
 from langchain_core.runnables.config import var_child_runnable_config
 
-from superstep_compat._internal._constants import END, PRIVATE, PULL, PUSH, START, TAG_HIDDEN
+from superstep_compat._internal._constants import (
+    CONFIG_KEY_READ,
+    CONFIG_KEY_SEND,
+    END,
+    PRIVATE,
+    PULL,
+    PUSH,
+    START,
+    TAG_HIDDEN,
+)
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import (
     GraphBubbleUp,
@@ -39,7 +48,8 @@ from superstep_compat.graph._writes import node_writes
 from superstep_compat.managed.base import StepInfo
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, attach
-from superstep_compat.types import Command, Interrupt, RetryPolicy, Send
+from superstep_compat.pregel._resume import resume_adapter, validated_resume
+from superstep_compat.types import Command, Interrupt, RetryPolicy, Send, interrupt_id_from_ns
 from superstep_core.channel import MISSING, Channel
 
 __all__ = ["RunContext", "TaskOutcome", "TaskRunner"]
@@ -108,9 +118,18 @@ class _TaskContext:
     def interrupt(self, value: Any, response_schema: Any) -> Any:
         i = self.index
         self.index += 1
+        adapter = resume_adapter(response_schema)
         if i < len(self.resume):
-            return self.resume[i]
-        raise GraphInterrupt((Interrupt.from_ns(value, f"{self.ns}|{i}"),))
+            answer = self.resume[i]
+            return answer if adapter is None else validated_resume(adapter, answer)
+        # As LangGraph's, the id differs per thread (its task ids do) and is stable within one
+        # thread, so a resume by id finds the same interrupt again.
+        thread = (self.run.config.get("configurable") or {}).get("thread_id", "")
+        where = f"{thread}|{self.run.checkpoint_ns}|{self.ns}|{i}"
+        schema = response_schema if adapter is None else adapter.json_schema()
+        raise GraphInterrupt(
+            (Interrupt(value, interrupt_id_from_ns(where), response_schema=schema),)
+        )
 
     def push_message(self, message: Any, state_key: str | None) -> None:
         if self.handler is not None:
@@ -301,6 +320,10 @@ class TaskRunner:
         hook = _TaskContext(resume, f"{node.name}:{task_id}", run, node.name)
         hook.memo = dict(memo or {})
         hook.subgraph_ns = config["configurable"]["checkpoint_ns"]
+        # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
+        # sent are the task's own, before its return value's; a fresh read sees them.
+        config["configurable"][CONFIG_KEY_SEND] = hook.pushed.extend
+        config["configurable"][CONFIG_KEY_READ] = partial(self.read_local, values, hook.pushed)
         handler = None
         if run.emit is not None and "messages" in run.stream_modes:
             handler = MessagesHandler(run.emit, config, run.subgraphs)
@@ -468,10 +491,11 @@ class TaskRunner:
         for position, branch in enumerate(branches.values(), first + 1):
             state = self.read(branch.input_schema or self.spec.state_schema, local, run)
             path = branch.path
+            call = self._router_call(branch, run, trace, position)
             if trace is not None:
-                result = trace.route(position, path, state, _call_router)
+                result = trace.route(position, path, state, call)
             else:
-                result = _call_router(path, state)
+                result = call(path, state)
             items = result if isinstance(result, list | tuple) else [result]
             ends = branch.ends
             dests = [i if ends is None or isinstance(i, Send) else ends[i] for i in items]
@@ -482,6 +506,33 @@ class TaskRunner:
                     raise InvalidUpdateError("Cannot send a packet to the END node")
             self._gotos(dests, out, branch.source, run)
 
+    def _router_call(
+        self, branch: BranchSpec, run: RunContext, trace: Any, position: int
+    ) -> Callable[[Any, Any], Any]:
+        """How to call a router: with the parameters it declares injected as LangGraph's
+        routers get them (``config``: the router's run config, ``runtime``, ``store``,
+        ``writer``, ``previous``)."""
+        accepts = branch.accepts
+        if not accepts:
+            return _call_router
+        kwargs: dict[str, Any] = {}
+        writer = self._writer(run)
+        if "config" in accepts:
+            kwargs["config"] = trace.child_config(position) if trace is not None else run.config
+        if "writer" in accepts:
+            kwargs["writer"] = writer
+        if "store" in accepts:
+            kwargs["store"] = run.store
+        if "previous" in accepts:
+            kwargs["previous"] = run.previous
+        if "runtime" in accepts:
+            from superstep_compat.runtime import Runtime
+
+            kwargs["runtime"] = Runtime(
+                context=run.context, store=run.store, stream_writer=writer, previous=run.previous
+            )
+        return partial(_call_router, injected=kwargs)
+
     def _writer_count(self, branches: Mapping[str, BranchSpec]) -> int:
         """How many writers LangGraph puts before a node's routers: the node's action and
         its state write (START: the input write), and one per outgoing edge (join or not)."""
@@ -490,6 +541,25 @@ class TaskRunner:
         count += sum(1 for s, t in self.spec.edges if s == source and t != END)
         count += sum(1 for ss, t in self.spec.waiting_edges if source in ss and t != END)
         return count
+
+    def read_local(
+        self,
+        values: Mapping[str, Any],
+        written: Sequence[tuple[str, Any]],
+        select: str | Sequence[str],
+        fresh: bool = False,
+    ) -> Any:
+        """LangGraph's ``CONFIG_KEY_READ``: one channel's value (None when empty) or a dict of
+        the selected channels that have one (KeyError for a key that is no channel);
+        ``fresh`` applies the task's writes so far."""
+        keys = [select] if isinstance(select, str) else select
+        for key in keys:
+            if key not in self.channel_keys:
+                raise KeyError(key)
+        state = self.local_state(values, written) if fresh else values
+        if isinstance(select, str):
+            return state.get(select)
+        return {key: state[key] for key in select if key in state}
 
     def local_state(
         self, values: Mapping[str, Any], writes: Sequence[tuple[str, Any]]
@@ -710,10 +780,10 @@ def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
     return bool(retry_on(error))
 
 
-def _call_router(path: Any, state: Any) -> Any:
+def _call_router(path: Any, state: Any, injected: Mapping[str, Any] | None = None) -> Any:
     if hasattr(path, "invoke") and not inspect.isfunction(path):
         return path.invoke(state)
-    result = path(state)
+    result = path(state, **injected) if injected else path(state)
     if inspect.isawaitable(result):
         result = asyncio.run(_await(result))
     return result
