@@ -61,7 +61,7 @@ def run() -> dict[str, Any]:
     result: dict[str, Any] = {"files": out["files"], "x": out["x"]}
     result["tool"] = out["messages"][-1].content
     result["updates"] = [
-        list(step.values())[0]
+        next(iter(step.values()))
         for step in app.stream({"messages": []}, config, stream_mode="updates")
     ][:1]
     g2 = StateGraph(S)
