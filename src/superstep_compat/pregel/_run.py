@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_SEP, START
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
-from superstep_compat._internal._constants import START
 from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
 from superstep_compat.errors import (
     EmptyInputError,
@@ -90,11 +90,19 @@ class GraphRun(Checkpointing):
         self.link: ChildLink | None = configurable.get(CHILD_KEY)
         self.subgraphs = subgraphs or (self.link is not None and self.link.subgraphs)
         self.modes = frozenset(modes) | (self.link.modes if self.link is not None else frozenset())
-        self.context = coerce_context(graph.spec.context_schema, context)
+        # As LangGraph's Runtime.merge: a graph run inside a task (a tool calling an agent)
+        # takes the task's context and store unless it is given its own.
+        parent = configurable.get(CONFIG_KEY_RUNTIME)
+        own = coerce_context(graph.spec.context_schema, context)
+        self.context = own or (parent.context if parent is not None else None)
+        self.store = graph.store or (parent.store if parent is not None else None)
         self.before = _names(interrupt_before, graph.interrupt_before_nodes)
         self.after = _names(interrupt_after, graph.interrupt_after_nodes)
         self.thread_id: str | None = configurable.get("thread_id")
         self.ns: str = configurable.get("checkpoint_ns", "") or ""
+        if self.link is not None and (count := next(self.link.calls)):
+            self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
+            self.config["configurable"] = {**configurable, "checkpoint_ns": self.ns}
         self.saver: BaseCheckpointSaver | None = graph.saver_for(self.config)
         if self.saver is None and self.link is not None and graph.checkpointer is None:
             self.saver = self.link.saver  # a subgraph keeps its checkpoints in the parent's saver
@@ -147,7 +155,7 @@ class GraphRun(Checkpointing):
         return RunContext(
             config=self.config,
             context=self.context,
-            store=self.graph.store,
+            store=self.store,
             step=self.step + 1,
             stop=self.stop,
             emit=self._emit_transient,
@@ -304,7 +312,7 @@ class GraphRun(Checkpointing):
             return
         ns, mode, data = event
         if mode in link.modes:
-            link.emit(mode, data, ns or tuple(link.ns.split("|")))  # type: ignore[call-arg]
+            link.emit(mode, data, ns or tuple(self.ns.split(NS_SEP)))  # type: ignore[call-arg]
 
     def _events(self) -> Iterator[Event]:
         ex, events = self._prepare()

@@ -13,10 +13,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import inspect
+import itertools
 import logging
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextvars import copy_context
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -27,6 +28,7 @@ from langchain_core.runnables.config import var_child_runnable_config
 
 from superstep_compat._internal._constants import (
     CONFIG_KEY_READ,
+    CONFIG_KEY_RUNTIME,
     CONFIG_KEY_SEND,
     END,
     PRIVATE,
@@ -49,6 +51,7 @@ from superstep_compat.managed.base import StepInfo
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, attach
 from superstep_compat.pregel._resume import resume_adapter, validated_resume
+from superstep_compat.pregel._tools import ToolsHandler
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send, interrupt_id_from_ns
 from superstep_core.channel import MISSING, Channel
 
@@ -309,21 +312,18 @@ class TaskRunner:
             if "previous" in node.accepts:
                 kwargs["previous"] = run.previous
             if "runtime" in node.accepts:
-                from superstep_compat.runtime import Runtime
-
-                kwargs["runtime"] = Runtime(
-                    context=run.context,
-                    store=run.store,
-                    stream_writer=writer,
-                    previous=run.previous,
-                )
+                kwargs["runtime"] = _runtime(run, writer)
         hook = _TaskContext(resume, f"{node.name}:{task_id}", run, node.name)
         hook.memo = dict(memo or {})
         hook.subgraph_ns = config["configurable"]["checkpoint_ns"]
         # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
         # sent are the task's own, before its return value's; a fresh read sees them.
-        config["configurable"][CONFIG_KEY_SEND] = hook.pushed.extend
-        config["configurable"][CONFIG_KEY_READ] = partial(self.read_local, values, hook.pushed)
+        configurable = config["configurable"]
+        configurable[CONFIG_KEY_SEND] = hook.pushed.extend
+        configurable[CONFIG_KEY_READ] = partial(self.read_local, values, hook.pushed)
+        # The task's runtime (LangGraph's CONFIG_KEY_RUNTIME): a graph invoked inside the task
+        # (from a tool, say) inherits its context and store.
+        configurable[CONFIG_KEY_RUNTIME] = kwargs.get("runtime") or _runtime(run, writer)
         handler = None
         if run.emit is not None and "messages" in run.stream_modes:
             handler = MessagesHandler(run.emit, config, run.subgraphs)
@@ -332,6 +332,12 @@ class TaskRunner:
             if "config" in kwargs:
                 kwargs["config"] = config
         hook.handler = handler
+        if run.emit is not None and "tools" in run.stream_modes:
+            config = attach(
+                config, ToolsHandler(run.emit, config["metadata"]["langgraph_checkpoint_ns"])
+            )
+            if "config" in kwargs:
+                kwargs["config"] = config
         hook.cache_key = cache_key
         action = node.action
         tokens = _bind(hook, run, config)
@@ -526,11 +532,7 @@ class TaskRunner:
         if "previous" in accepts:
             kwargs["previous"] = run.previous
         if "runtime" in accepts:
-            from superstep_compat.runtime import Runtime
-
-            kwargs["runtime"] = Runtime(
-                context=run.context, store=run.store, stream_writer=writer, previous=run.previous
-            )
+            kwargs["runtime"] = _runtime(run, writer)
         return partial(_call_router, injected=kwargs)
 
     def _writer_count(self, branches: Mapping[str, BranchSpec]) -> int:
@@ -657,6 +659,9 @@ class ChildLink:
     modes: frozenset[str]
     subgraphs: bool
     ns: str
+    # Graph runs started under this link so far: LangGraph gives the second and later runs
+    # of a subgraph in one task the namespace ``ns|1``, ``ns|2``, ... (count() is atomic).
+    calls: Iterator[int] = field(default_factory=itertools.count)
 
 
 _Tokens = tuple[Any, Any, Any]
@@ -778,6 +783,15 @@ def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
     if isinstance(retry_on, Sequence):
         return isinstance(error, tuple(retry_on))
     return bool(retry_on(error))
+
+
+def _runtime(run: RunContext, writer: Callable[[Any], None]) -> Any:
+    """The `Runtime` a task's code sees (context, store, stream writer, previous)."""
+    from superstep_compat.runtime import Runtime
+
+    return Runtime(
+        context=run.context, store=run.store, stream_writer=writer, previous=run.previous
+    )
 
 
 def _call_router(path: Any, state: Any, injected: Mapping[str, Any] | None = None) -> Any:
