@@ -76,9 +76,7 @@ def run() -> dict[str, Any]:
         [(tuple(n.split(":")[0] for n in ns), data) for ns, _mode, data in chunks]
     )
     out["nested_hidden"] = list(nested.stream({"messages": []}, stream_mode="tools"))
-    v3 = _graph(transformers=[ToolCallTransformer]).stream_events(
-        {"messages": []}, version="v3"
-    )
+    v3 = _graph(transformers=[ToolCallTransformer]).stream_events({"messages": []}, version="v3")
     calls = []
     for call in v3.tool_calls:
         deltas = list(call.output_deltas)
