@@ -213,6 +213,8 @@ class GraphRun(Checkpointing):
                     values=record.values,
                 )
         else:
+            if record is not None:
+                ex.abandon_pending()  # new input: LangGraph drops the tasks a run left
             events.extend(self._checkpoint(ex, "input", next_=(START,), values=self._values(ex)))
             ex.send(External(INPUT_EVENT, inp))
         # LangGraph counts a continued thread's budget from the step after its checkpoint.

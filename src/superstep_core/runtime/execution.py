@@ -311,6 +311,22 @@ class Execution:
             self.trace.append(record)
         return written
 
+    def abandon_pending(self) -> tuple[str, ...]:
+        """End every activation that still has work: queued, suspended on an interrupt or
+        left by a failed superstep, and clear the failure (a new input replaces the work a
+        previous run left, as LangGraph drops a thread's pending tasks on new input).
+        Committed values, versions and join barriers stay. Returns the ended ids."""
+        self.input_log.append(("abandon",))
+        ended = list(dict.fromkeys(aid for aid, _ in self.queue))
+        ended += [i.id for i in self.instances.values() if i.state == "suspended"]
+        self.queue.clear()
+        for aid in ended:
+            inst = self.instances.get(aid)
+            if inst is not None:
+                self._end(inst)
+        self.failure = None
+        return tuple(dict.fromkeys(ended))
+
     def retry_failed(self) -> None:
         """Clear a failure so the failed superstep (still queued) runs again."""
         self.input_log.append(("retry_failed",))
