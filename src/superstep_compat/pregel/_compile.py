@@ -17,7 +17,7 @@ from typing import Any, Generic, Self, cast
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import ensure_config, var_child_runnable_config
 
-from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._constants import END, INTERRUPT, ROOT_KEY, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.checkpoint.base import BaseCheckpointSaver
 from superstep_compat.graph._schema import json_schema_of
@@ -507,6 +507,14 @@ def _final_values(runs: list[GraphRun]) -> Any:
 def _output(run: GraphRun, version: str) -> Any:
     values = _output_values(run)
     interrupts: list[Interrupt[Any]] = list(run.interrupts)
+    if run.graph.output_channels == (ROOT_KEY,):
+        # A root state is returned bare; when interrupted LangGraph shows only the interrupts.
+        if interrupts:
+            return (
+                GraphOutput({}, tuple(interrupts)) if version == "v2" else {INTERRUPT: interrupts}
+            )
+        value = values.get(ROOT_KEY)
+        return GraphOutput(value, ()) if version == "v2" else value
     if version == "v2":
         return GraphOutput(values, tuple(interrupts))
     if interrupts:

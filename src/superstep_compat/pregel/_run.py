@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_SEP, START
+from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_SEP, ROOT_KEY, START
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
 from superstep_compat.errors import (
@@ -420,7 +420,7 @@ class GraphRun(Checkpointing):
         self._committed = ex.values  # a new dict per commit: holding it copies nothing
         self._last_values = None
         if "values" in modes and outcome.written:
-            yield ((), "values", self.last_values)
+            yield ((), "values", self.values_chunk)
         next_: tuple[str, ...] | None = None
         if self.saver is not None:
             pending = pending_activations(ex, self.graph.node_order)
@@ -481,13 +481,14 @@ class GraphRun(Checkpointing):
             self._committed = ex.values
             self._last_values = None
             if "values" in self.modes:
-                yield ((), "values", self.last_values)
+                yield ((), "values", self.values_chunk)
 
     def _interrupt_events(self, interrupts: tuple[Interrupt[Any], ...]) -> Iterator[Event]:
         if "updates" in self.modes:
             yield ((), "updates", {"__interrupt__": interrupts})
         if "values" in self.modes and self.last_values is not None:
-            yield ((), "values", {**self.last_values, "__interrupt__": interrupts})
+            chunk = {"__interrupt__": interrupts}  # a root state's value is not shown
+            yield ((), "values", chunk if self.is_root else {**self.last_values, **chunk})
 
     def _apply_command(self, ex: Execution) -> Iterator[Event]:
         """A top-level `Command` without ``resume`` on an existing thread writes onto the
@@ -495,7 +496,7 @@ class GraphRun(Checkpointing):
         self._committed = ex.values
         self._last_values = None
         if "values" in self.modes:
-            yield ((), "values", self.last_values)
+            yield ((), "values", self.values_chunk)
         record = self.record
         if record is None or self.saver is None:
             return
@@ -571,6 +572,17 @@ class GraphRun(Checkpointing):
             committed = self._committed
             self._last_values = {k: committed[k] for k in keys if k in committed}
         return self._last_values
+
+    @property
+    def is_root(self) -> bool:
+        """Whether the state is one value (a schema without fields: ``__root__``)."""
+        return bool(self.graph.state_channels == (ROOT_KEY,))
+
+    @property
+    def values_chunk(self) -> Any:
+        """What the ``values`` stream shows: the state channels, a root state's bare value."""
+        values = self.last_values
+        return values.get(ROOT_KEY) if self.is_root and values is not None else values
 
     def _finish(self, ex: Execution) -> Iterator[Event]:
         """A run that committed no step still answers with the thread's current values; one

@@ -18,6 +18,7 @@ import logging
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -34,6 +35,7 @@ from superstep_compat._internal._constants import (
     PRIVATE,
     PULL,
     PUSH,
+    ROOT_KEY,
     START,
     TAG_HIDDEN,
 )
@@ -799,8 +801,21 @@ def _call_router(path: Any, state: Any, injected: Mapping[str, Any] | None = Non
         return path.invoke(state)
     result = path(state, **injected) if injected else path(state)
     if inspect.isawaitable(result):
-        result = asyncio.run(_await(result))
+        result = _run_awaitable(result)
     return result
+
+
+def _run_awaitable(awaitable: Any) -> Any:
+    """The result of an async router. Routers run where the task concludes; in an async run
+    this thread's loop is busy with the task, so the router gets a loop of its own on a helper
+    thread (with this context: config, runtime)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(_await(awaitable))
+    context = copy_context()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="superstep-router") as pool:
+        return pool.submit(context.run, asyncio.run, _await(awaitable)).result()
 
 
 def _close(trace: TaskRun, result: Any, outcome: TaskOutcome | BaseException) -> None:
@@ -820,6 +835,8 @@ def _update_chunk(writes: Sequence[tuple[str, Any]]) -> Any:
     list of one-key dicts, one per write, when it wrote a channel more than once."""
     if not writes:
         return None
+    if writes[0][0] == ROOT_KEY:  # a root state: the bare value (a list of them)
+        return writes[0][1] if len(writes) == 1 else [value for _, value in writes]
     chunk = dict(writes)
     if len(chunk) < len(writes):
         return [{key: value} for key, value in writes]

@@ -2,13 +2,13 @@
 task, a breakpoint before a node) starts over from the input: the old pending tasks are
 dropped, as LangGraph does, and an untracked channel starts empty again."""
 
-from typing import Annotated, Any
+from typing import Annotated, Any, NotRequired
 
 from langgraph.channels import UntrackedValue
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
 from langgraph.types import interrupt
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 
 class S(TypedDict):
