@@ -14,7 +14,7 @@ import warnings
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from datetime import timedelta
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Generic, Self
 
 from superstep_compat._internal._constants import END, RESERVED_NODE_CHARS, START
 from superstep_compat._internal._policies import coerce_timeout_policy
@@ -37,16 +37,12 @@ from superstep_compat.types import (
     TimeoutPolicy,
     TracePolicy,
 )
+from superstep_compat.typing import ContextT, InputT, OutputT, StateT
 from superstep_compat.warnings import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
 
 __all__ = ["CompiledStateGraph", "StateGraph"]  # noqa: F822 - resolved lazily
 
 logger = logging.getLogger(__name__)
-
-StateT = TypeVar("StateT")
-ContextT = TypeVar("ContextT")
-InputT = TypeVar("InputT")
-OutputT = TypeVar("OutputT")
 
 
 def _deprecated_kwarg(kwargs: dict[str, Any], old: str, new: str, category: type[Warning]) -> Any:

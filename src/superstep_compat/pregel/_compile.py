@@ -12,12 +12,12 @@ import asyncio
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any, Self, cast
+from typing import Any, Generic, Self, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import ensure_config, var_child_runnable_config
 
-from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._constants import END, INTERRUPT, ROOT_KEY, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.checkpoint.base import BaseCheckpointSaver
 from superstep_compat.graph._schema import json_schema_of
@@ -30,6 +30,7 @@ from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
 from superstep_compat.types import GraphOutput, Interrupt
+from superstep_compat.typing import ContextT, InputT, OutputT, StateT
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
 from superstep_core.host.stream import StreamAbandoned, StreamMultiplexer
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
@@ -37,7 +38,7 @@ from superstep_core.node import RetryPolicy as EngineRetryPolicy
 __all__ = ["CompiledStateGraph", "compile_state_graph"]
 
 
-def compile_state_graph(builder: Any, **options: Any) -> CompiledStateGraph:
+def compile_state_graph(builder: Any, **options: Any) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Called by `StateGraph.compile()` after validation."""
     return CompiledStateGraph(builder, **options)
 
@@ -71,7 +72,9 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
     return g.compile()
 
 
-class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
+class CompiledStateGraph(
+    SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]
+):
     """A compiled `StateGraph`: a langchain-core `Runnable` with LangGraph's Pregel API."""
 
     is_superstep_graph = True  # lets a parent graph's task recognise a subgraph
@@ -520,6 +523,14 @@ def _output(run: GraphRun, version: str) -> Any:
     if not run.values_shown and not interrupts:
         return GraphOutput(None, ()) if version == "v2" else None
     values = _output_values(run)
+    if run.graph.output_channels == (ROOT_KEY,):
+        # A root state is returned bare; when interrupted LangGraph shows only the interrupts.
+        if interrupts:
+            return (
+                GraphOutput({}, tuple(interrupts)) if version == "v2" else {INTERRUPT: interrupts}
+            )
+        value = values.get(ROOT_KEY)
+        return GraphOutput(value, ()) if version == "v2" else value
     if version == "v2":
         return GraphOutput(values, tuple(interrupts))
     if interrupts:

@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_SEP, ROOT_KEY, START
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
-from superstep_compat._internal._constants import START
 from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
 from superstep_compat.errors import (
     EmptyInputError,
@@ -72,7 +72,7 @@ class GraphRun(Checkpointing):
 
     def __init__(
         self,
-        graph: CompiledStateGraph,
+        graph: CompiledStateGraph[Any, Any, Any, Any],
         input: Any,
         config: Mapping[str, Any],
         *,
@@ -90,11 +90,19 @@ class GraphRun(Checkpointing):
         self.link: ChildLink | None = configurable.get(CHILD_KEY)
         self.subgraphs = subgraphs or (self.link is not None and self.link.subgraphs)
         self.modes = frozenset(modes) | (self.link.modes if self.link is not None else frozenset())
-        self.context = coerce_context(graph.spec.context_schema, context)
+        # As LangGraph's Runtime.merge: a graph run inside a task (a tool calling an agent)
+        # takes the task's context and store unless it is given its own.
+        parent = configurable.get(CONFIG_KEY_RUNTIME)
+        own = coerce_context(graph.spec.context_schema, context)
+        self.context = own or (parent.context if parent is not None else None)
+        self.store = graph.store or (parent.store if parent is not None else None)
         self.before = _names(interrupt_before, graph.interrupt_before_nodes)
         self.after = _names(interrupt_after, graph.interrupt_after_nodes)
         self.thread_id: str | None = configurable.get("thread_id")
         self.ns: str = configurable.get("checkpoint_ns", "") or ""
+        if self.link is not None and (count := next(self.link.calls)):
+            self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
+            self.config["configurable"] = {**configurable, "checkpoint_ns": self.ns}
         self.saver: BaseCheckpointSaver | None = graph.saver_for(self.config)
         if self.saver is None and self.link is not None and graph.checkpointer is None:
             self.saver = self.link.saver  # a subgraph keeps its checkpoints in the parent's saver
@@ -150,7 +158,7 @@ class GraphRun(Checkpointing):
         return RunContext(
             config=self.config,
             context=self.context,
-            store=self.graph.store,
+            store=self.store,
             step=self.step + 1,
             stop=self.stop,
             emit=self._emit_transient,
@@ -208,6 +216,8 @@ class GraphRun(Checkpointing):
                     values=record.values,
                 )
         else:
+            if record is not None:
+                ex.abandon_pending()  # new input: LangGraph drops the tasks a run left
             events.extend(self._checkpoint(ex, "input", next_=(START,), values=self._values(ex)))
             ex.send(External(INPUT_EVENT, inp))
         # LangGraph counts a continued thread's budget from the step after its checkpoint.
@@ -348,7 +358,7 @@ class GraphRun(Checkpointing):
             return
         ns, mode, data = event
         if mode in link.modes:
-            link.emit(mode, data, ns or tuple(link.ns.split("|")))  # type: ignore[call-arg]
+            link.emit(mode, data, ns or tuple(self.ns.split(NS_SEP)))  # type: ignore[call-arg]
 
     async def _aevents(self) -> AsyncIterator[Event]:
         ex, events = self._prepare()
@@ -425,7 +435,7 @@ class GraphRun(Checkpointing):
         if outcome.written:
             self.values_shown = True
             if "values" in modes:
-                yield ((), "values", self.last_values)
+                yield ((), "values", self.values_chunk)
         next_: tuple[str, ...] | None = None
         if self.saver is not None:
             pending = pending_activations(ex, self.graph.node_order)
@@ -487,13 +497,14 @@ class GraphRun(Checkpointing):
             self._last_values = None
             self.values_shown = True
             if "values" in self.modes:
-                yield ((), "values", self.last_values)
+                yield ((), "values", self.values_chunk)
 
     def _interrupt_events(self, interrupts: tuple[Interrupt[Any], ...]) -> Iterator[Event]:
         if "updates" in self.modes:
             yield ((), "updates", {"__interrupt__": interrupts})
         if "values" in self.modes and self.last_values is not None:
-            yield ((), "values", {**self.last_values, "__interrupt__": interrupts})
+            chunk = {"__interrupt__": interrupts}  # a root state's value is not shown
+            yield ((), "values", chunk if self.is_root else {**self.last_values, **chunk})
 
     def _apply_command(self, ex: Execution) -> Iterator[Event]:
         """A top-level `Command` without ``resume`` on an existing thread writes onto the
@@ -502,7 +513,7 @@ class GraphRun(Checkpointing):
         self._last_values = None
         self.values_shown = True
         if "values" in self.modes:
-            yield ((), "values", self.last_values)
+            yield ((), "values", self.values_chunk)
         record = self.record
         if record is None or self.saver is None:
             return
@@ -578,6 +589,17 @@ class GraphRun(Checkpointing):
             committed = self._committed
             self._last_values = {k: committed[k] for k in keys if k in committed}
         return self._last_values
+
+    @property
+    def is_root(self) -> bool:
+        """Whether the state is one value (a schema without fields: ``__root__``)."""
+        return bool(self.graph.state_channels == (ROOT_KEY,))
+
+    @property
+    def values_chunk(self) -> Any:
+        """What the ``values`` stream shows: the state channels, a root state's bare value."""
+        values = self.last_values
+        return values.get(ROOT_KEY) if self.is_root and values is not None else values
 
     def _finish(self, ex: Execution) -> Iterator[Event]:
         """A run that committed no step still answers with the thread's current values; one

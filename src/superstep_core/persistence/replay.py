@@ -68,6 +68,8 @@ def apply_input(ex: Execution, entry: tuple[Any, ...]) -> StepOutcome | None:
         )
     elif kind == "retry_failed":
         ex.retry_failed()
+    elif kind == "abandon":
+        ex.abandon_pending()
     elif kind == "audit":
         pass  # who made the edit that follows, and when: a note for history, not an input
     else:

@@ -149,6 +149,7 @@ class Execution:
         self._timer_generation = 0
         self._ephemeral_live: set[str] = set()
         self._has_ephemeral = any(c.ephemeral for c in graph.channels.values())
+        self._untracked = frozenset(n for n, c in graph.channels.items() if c.untracked)
         for name, channel in graph.channels.items():
             initial = channel.initial()
             if initial is not MISSING:
@@ -312,6 +313,22 @@ class Execution:
             self.trace.append(record)
         return written
 
+    def abandon_pending(self) -> tuple[str, ...]:
+        """End every activation that still has work: queued, suspended on an interrupt or
+        left by a failed superstep, and clear the failure (a new input replaces the work a
+        previous run left, as LangGraph drops a thread's pending tasks on new input).
+        Committed values, versions and join barriers stay. Returns the ended ids."""
+        self.input_log.append(("abandon",))
+        ended = list(dict.fromkeys(aid for aid, _ in self.queue))
+        ended += [i.id for i in self.instances.values() if i.state == "suspended"]
+        self.queue.clear()
+        for aid in ended:
+            inst = self.instances.get(aid)
+            if inst is not None:
+                self._end(inst)
+        self.failure = None
+        return tuple(dict.fromkeys(ended))
+
     def retry_failed(self) -> None:
         """Clear a failure so the failed superstep (still queued) runs again."""
         self.input_log.append(("retry_failed",))
@@ -348,7 +365,8 @@ class Execution:
         return ExecutionState(
             self.graph.identity,
             self.execution_id,
-            self.values,  # every commit builds a new dict, so this one is never mutated
+            # every commit builds a new dict, so this one is never mutated
+            self.values if not self._untracked else self._tracked_values(),
             dict(self.versions),
             self.step,
             list(self.queue),
@@ -365,6 +383,10 @@ class Execution:
             (self._seq, self._lineages, self._timer_generation),
             sorted(self._ephemeral_live),
         )
+
+    def _tracked_values(self) -> dict[str, Any]:
+        untracked = self._untracked
+        return {k: v for k, v in self.values.items() if k not in untracked}
 
     @classmethod
     def restore(
