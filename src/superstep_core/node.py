@@ -221,9 +221,15 @@ class FailureClass(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Failure:
+    """Why an activation failed. ``retry``: the retry decision the failure carries (a node
+    whose failures retry under different policies, e.g. LangGraph's list of `RetryPolicy`
+    where the first whose ``retry_on`` matches decides); it overrides the node's own
+    ``retry`` for this failure. It applies only to a `FailureClass.RETRYABLE` failure."""
+
     failure_class: FailureClass
     message: str
     error_type: str = "Error"
+    retry: RetryPolicy | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,8 +240,12 @@ class FailActivation:
     failure: Failure
 
     @classmethod
-    def retryable(cls, message: str, error_type: str = "Error") -> FailActivation:
-        return cls(Failure(FailureClass.RETRYABLE, message, error_type))
+    def retryable(
+        cls, message: str, error_type: str = "Error", *, retry: RetryPolicy | None = None
+    ) -> FailActivation:
+        """A retryable failure; ``retry`` (if given) decides its attempts and backoff
+        instead of the node's policy."""
+        return cls(Failure(FailureClass.RETRYABLE, message, error_type, retry))
 
     @classmethod
     def permanent(cls, message: str, error_type: str = "Error") -> FailActivation:
@@ -268,19 +278,24 @@ class Reaction:
 class RetryPolicy:
     """Retries of retryable failures: attempt ``n`` (1-based) waits
     ``min(initial_interval * backoff_factor ** (n - 1), max_interval)`` seconds before attempt
-    ``n + 1``; at most ``max_attempts`` attempts in all. No jitter: the runtime is
-    deterministic (a host may add jitter when it realises the wait)."""
+    ``n + 1``; at most ``max_attempts`` attempts in all (counting attempts that failed
+    under any policy). ``jitter``: up to that many seconds added at random to each wait;
+    the runtime stays deterministic (the wait's timer carries the bound, and the host draws
+    the extra time when it arms the timer, from its own random source)."""
 
     max_attempts: int = 3
     initial_interval: float = 0.5
     backoff_factor: float = 2.0
     max_interval: float = 128.0
+    jitter: float = 0.0
 
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
             raise ValueError(f"RetryPolicy.max_attempts must be >= 1, got {self.max_attempts}")
         if self.initial_interval < 0 or self.max_interval < 0:
             raise ValueError("RetryPolicy intervals must be >= 0 seconds")
+        if self.jitter < 0:
+            raise ValueError(f"RetryPolicy.jitter must be >= 0 seconds, got {self.jitter}")
 
     def backoff(self, attempt: int) -> float:
         """Seconds to wait after failed attempt ``attempt`` (1-based)."""

@@ -14,7 +14,7 @@ from weakref import WeakKeyDictionary
 
 from superstep_compat._internal._constants import START
 from superstep_compat.pregel._task import TaskOutcome, TaskRunner
-from superstep_compat.types import Send
+from superstep_compat.types import RetryPolicy, Send
 from superstep_core.node import (
     Activate,
     Activated,
@@ -36,11 +36,12 @@ from superstep_core.node import (
     Spawn,
     SuspendActivation,
 )
+from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._run import GraphRun
 
-__all__ = ["current_run_context", "task_node"]
+__all__ = ["current_run_context", "engine_retry", "task_node"]
 
 current_run_context: contextvars.ContextVar[GraphRun | None] = contextvars.ContextVar(
     "superstep_compat_graph_run", default=None
@@ -63,9 +64,10 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
         memo = ctx.memory.get("memo")
         if run.saved and (saved := run.take_saved(name, task_id, values, arg)) is not None:
             return replay(run, ctx, saved)  # finished before its step failed: not run again
-        if ctx.batch_size == 1 and not run.async_mode:
+        if ctx.batch_size == 1 and not run.async_mode and ctx.attempt == 1:
             # Alone in its superstep: run the task here rather than as a "call" effect, which
-            # would cost a host hand-off and a second superstep for the same result.
+            # would cost a host hand-off and a second superstep for the same result. Not a
+            # retry: its result may wait for held siblings, so it must come as an event.
             outcome = runner.run(name, values, arg, resume, run_ctx, task_id, attempt, memo)
             run.inline_results.append((task_id, outcome))
             if outcome.memo:
@@ -153,8 +155,13 @@ def settle(outcome: TaskOutcome) -> Reaction:
     """Turn a task's outcome into the node's reaction."""
     if outcome.error is not None:
         error = outcome.error
-        cls = FailureClass.RETRYABLE if outcome.retry is not None else FailureClass.PERMANENT
-        return Reaction(disposition=FailActivation(Failure(cls, str(error), type(error).__name__)))
+        policy = outcome.retry
+        if policy is None:
+            failure = Failure(FailureClass.PERMANENT, str(error), type(error).__name__)
+        else:  # the failure carries the policy that matched it: the engine retries with it
+            retry = engine_retry(policy)
+            failure = Failure(FailureClass.RETRYABLE, str(error), type(error).__name__, retry)
+        return Reaction(disposition=FailActivation(failure))
     if outcome.interrupts:
         return Reaction(disposition=SuspendActivation(outcome.interrupts))
     control: list[ControlAction] = [Activate(goto) for goto in outcome.gotos]
@@ -165,3 +172,18 @@ def settle(outcome: TaskOutcome) -> Reaction:
 
 
 _COMPLETE = CompleteActivation()  # immutable: one instance serves every activation
+
+LANGGRAPH_JITTER = 1.0
+"""LangGraph's jitter: up to one second added at random to each retry's wait."""
+
+
+def engine_retry(policy: RetryPolicy) -> EngineRetryPolicy:
+    """The engine's form of a LangGraph `RetryPolicy` (``retry_on`` stays with the façade,
+    which picks the policy that matches a failure: LangGraph's "first match decides")."""
+    return EngineRetryPolicy(
+        max_attempts=policy.max_attempts,
+        initial_interval=policy.initial_interval,
+        backoff_factor=policy.backoff_factor,
+        max_interval=policy.max_interval,
+        jitter=LANGGRAPH_JITTER if policy.jitter else 0.0,
+    )

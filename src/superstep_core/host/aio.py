@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import random
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
@@ -37,6 +38,7 @@ class AsyncHost:
         on_step: AsyncStepCallback | None = None,
         ledger: EffectLedger | None = None,
         max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
+        rng: random.Random | None = None,
     ) -> None:
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.clock: Clock = clock or SystemClock()
@@ -44,6 +46,7 @@ class AsyncHost:
         self.ledger = ledger
         self.max_supersteps = max_supersteps
         self.performed: dict[str, int] = {}
+        self.rng = rng if rng is not None else random.Random()
         self._timers: dict[str, TimerTable] = {}
         self._runs = 0
 
@@ -100,7 +103,7 @@ class AsyncHost:
         stream: StreamMultiplexer | None = None,
     ) -> AsyncIterator[StepOutcome]:
         """See `Host.iterate`."""
-        timers = self._timers.setdefault(ex.execution_id, TimerTable())
+        timers = self._timers.setdefault(ex.execution_id, TimerTable(self.rng))
         steps = 0
         recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
         while ex.failure is None:

@@ -6,6 +6,7 @@ are delivered in request order, so the execution stays deterministic. Given a
 
 from __future__ import annotations
 
+import random
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -39,7 +40,8 @@ class Host:
     results so a recovered execution never performs a completed effect twice;
     ``max_supersteps`` bounds each run call (default `DEFAULT_MAX_SUPERSTEPS`; ``None``: no
     bound): past it the run raises `SuperstepLimitError` naming the cycle it went round, and
-    the execution stays consistent at its last committed superstep.
+    the execution stays consistent at its last committed superstep. ``rng``: the random
+    source of retry jitter (`random.Random`; seed one in tests).
 
     The run methods take an optional ``stream`` (one `StreamMultiplexer` per execution): after
     each committed superstep (and after ``on_step``, so a checkpoint written there precedes
@@ -58,6 +60,7 @@ class Host:
         on_step: StepCallback | None = None,
         ledger: EffectLedger | None = None,
         max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
+        rng: random.Random | None = None,
     ) -> None:
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.clock: Clock = clock or SystemClock()
@@ -66,6 +69,7 @@ class Host:
         self.ledger = ledger
         self.max_supersteps = max_supersteps
         self.performed: dict[str, int] = {}
+        self.rng = rng if rng is not None else random.Random()
         self._timers: dict[str, TimerTable] = {}
         self._pool: ThreadPoolExecutor | None = None
         self._runs = 0
@@ -148,7 +152,7 @@ class Host:
         """`run`, one superstep at a time: yields each superstep's outcome after its effects
         were performed and their results queued. Closing the generator stops the run
         between supersteps (the execution stays consistent and can be driven again)."""
-        timers = self._timers.setdefault(ex.execution_id, TimerTable())
+        timers = self._timers.setdefault(ex.execution_id, TimerTable(self.rng))
         steps = 0
         recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
         while ex.failure is None:
