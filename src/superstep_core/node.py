@@ -69,11 +69,15 @@ class External:
 @dataclass(frozen=True, slots=True)
 class EffectFailure:
     """Why an effect failed: the exception's type name and message, and whether it may be
-    retried (HTTP 429/5xx, timeouts, ...)."""
+    retried (HTTP 429/5xx, timeouts, ...). For an effect the host stopped at a timeout (type
+    ``"EffectTimeoutError"``): ``elapsed``, the seconds it ran on the host's clock, and
+    ``timeout``, which limit it passed (``"run"`` or ``"idle"``)."""
 
     type: str
     message: str
     retryable: bool = False
+    elapsed: float | None = None
+    timeout: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,11 +125,19 @@ class Effect:
     argument. The special kind ``"call"`` takes ``request`` as a zero-argument callable and
     calls it (in-process work such as a user function). ``tag`` comes back on the
     `EffectCompleted` so a node can tell its effects apart; it never affects dispatch.
+    ``timeout``: seconds (on the host's clock) the effect may run; ``idle_timeout``: seconds
+    it may run without signalling progress (`superstep_core.host.heartbeat`). Past either,
+    the host cancels it and delivers a retryable failure of type ``"EffectTimeoutError"``
+    (the asyncio host cancels the coroutine; a thread cannot be cancelled, so the thread
+    host reports a run overrun when the call returns, discarding its result, and does not
+    watch idleness).
     """
 
     kind: str
     request: Any = None
     tag: str = ""
+    timeout: float | None = None
+    idle_timeout: float | None = None
 
 
 # --- control actions ----------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from superstep_compat._internal._constants import START
-from superstep_compat.pregel._task import TaskOutcome, TaskRunner
+from superstep_compat.pregel._task import TaskOutcome, TaskRunner, as_seconds
 from superstep_compat.types import RetryPolicy, Send
 from superstep_core.node import (
     Activate,
@@ -41,7 +41,7 @@ from superstep_core.node import RetryPolicy as EngineRetryPolicy
 if TYPE_CHECKING:
     from superstep_compat.pregel._run import GraphRun
 
-__all__ = ["current_run_context", "engine_retry", "task_node"]
+__all__ = ["current_run_context", "engine_retry", "outcome_of", "task_node"]
 
 current_run_context: contextvars.ContextVar[GraphRun | None] = contextvars.ContextVar(
     "superstep_compat_graph_run", default=None
@@ -50,6 +50,10 @@ current_run_context: contextvars.ContextVar[GraphRun | None] = contextvars.Conte
 
 def task_node(name: str, runner: TaskRunner) -> NodeFn:
     """The engine reducer of façade node ``name``."""
+
+    timeout = runner.spec.nodes[name].timeout if name in runner.spec.nodes else None
+    run_timeout = as_seconds(timeout.run_timeout) if timeout is not None else None
+    idle_timeout = as_seconds(timeout.idle_timeout) if timeout is not None else None
 
     def request(ctx: NodeContext, arg: Any, resume: list[Any]) -> Reaction:
         run = current_run_context.get()
@@ -78,7 +82,10 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
             async def call_async() -> TaskOutcome:
                 return await runner.arun(name, values, arg, resume, run_ctx, task_id, attempt, memo)
 
-            effect = Effect("call", call_async, tag=name)
+            # the host stops the task at its run timeout, on the host's clock
+            effect = Effect(
+                "call", call_async, tag=name, timeout=run_timeout, idle_timeout=idle_timeout
+            )
         else:
 
             def call() -> TaskOutcome:
@@ -105,8 +112,8 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
             ctx.memory["resume"] = resume
             return request(ctx, ctx.memory.get("arg"), resume)
         if isinstance(event, EffectCompleted):
-            outcome = event.result
-            if not isinstance(outcome, TaskOutcome):
+            outcome = outcome_of(runner, name, event)
+            if outcome is None:
                 failure = event.error
                 message = failure.message if failure else "task returned no outcome"
                 return Reaction(disposition=FailActivation.permanent(message, "TaskError"))
@@ -116,6 +123,20 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
         return Reaction(disposition=RemainActive())
 
     return react
+
+
+def outcome_of(runner: TaskRunner, name: str, event: EffectCompleted) -> TaskOutcome | None:
+    """The task outcome an effect's result stands for: the outcome itself, or for a task the
+    host stopped at its timeout, LangGraph's `NodeTimeoutError` (retried as its policies
+    say); ``None`` for anything else."""
+    if isinstance(event.result, TaskOutcome):
+        return event.result
+    failure = event.error
+    if failure is not None and failure.type == "EffectTimeoutError":
+        if failure.timeout == "idle":
+            return runner.timed_out(name, failure.elapsed or 0.0, "idle")
+        return runner.timed_out(name, failure.elapsed or 0.0, "run")
+    return None
 
 
 def replay(run: GraphRun, ctx: NodeContext, outcome: TaskOutcome) -> Reaction:

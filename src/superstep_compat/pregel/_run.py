@@ -41,6 +41,7 @@ from superstep_compat.pregel._checkpointing import (
     task_id_for,
     task_records,
 )
+from superstep_compat.pregel._node import outcome_of
 from superstep_compat.pregel._task import (
     CHILD_KEY,
     ChildLink,
@@ -578,11 +579,12 @@ class GraphRun(Checkpointing):
     def _failed_results(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
         """The outcomes of the superstep that failed (still queued: it did not commit)."""
         self.failed_results = self._take_inline()
-        self.failed_results.extend(
-            (aid, ev.result)
-            for aid, ev in ex.queue
-            if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome)
-        )
+        runner = self.graph.runner
+        for aid, ev in ex.queue:
+            if isinstance(ev, EffectCompleted):
+                outcome = outcome_of(runner, node_of(aid), ev)  # a timeout: NodeTimeoutError
+                if outcome is not None:
+                    self.failed_results.append((aid, outcome))
         return self.failed_results
 
     def _raise_failure(self, ex: Execution) -> None:

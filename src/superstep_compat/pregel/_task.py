@@ -21,16 +21,18 @@ from contextvars import copy_context
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from langchain_core.runnables.config import var_child_runnable_config
 
 from superstep_compat._internal._constants import END, PRIVATE, PULL, PUSH, START, TAG_HIDDEN
+from superstep_compat._internal._policies import sync_timeout_unsupported
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import (
     GraphBubbleUp,
     GraphInterrupt,
     InvalidUpdateError,
+    NodeTimeoutError,
     ParentCommand,
 )
 from superstep_compat.graph._schema import coerce_state
@@ -41,6 +43,7 @@ from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, attach
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send
 from superstep_core.channel import MISSING, Channel
+from superstep_core.host import heartbeat as _heartbeat
 
 __all__ = ["RunContext", "TaskOutcome", "TaskRunner"]
 
@@ -240,6 +243,8 @@ class TaskRunner:
         memo: dict[str, Any] | None = None,
     ) -> Any:
         config = self._task_config(node, run, task_id, resume)
+        if node.timeout is not None and not in_loop:  # LangGraph's check, before any attempt
+            return TaskOutcome(error=sync_timeout_unsupported(node.name))
         try:
             state = arg if arg is not None else self.read(node.input_schema, values, run)
         except Exception as e:
@@ -279,7 +284,7 @@ class TaskRunner:
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step)
         kwargs: dict[str, Any] = {}
-        writer = self._writer(run)
+        writer = self._writer(run, node)
         if node.accepts:
             if "config" in node.accepts:
                 kwargs["config"] = config
@@ -296,6 +301,7 @@ class TaskRunner:
                     context=run.context,
                     store=run.store,
                     stream_writer=writer,
+                    heartbeat=_heartbeat if node.timeout is not None else _noop_heartbeat,
                     previous=run.previous,
                 )
         hook = _TaskContext(resume, f"{node.name}:{task_id}", run, node.name)
@@ -395,6 +401,21 @@ class TaskRunner:
         local = Command(update=command.update, goto=command.goto)
         return self._outcome(node, local, values, run)
 
+    def timed_out(self, name: str, elapsed: float, kind: Literal["run", "idle"]) -> TaskOutcome:
+        """The outcome of node ``name``'s task stopped at its ``kind`` timeout after
+        ``elapsed`` seconds: LangGraph's `NodeTimeoutError`, with the retry policy that
+        matches it."""
+        node = self.spec.nodes[name]
+        policy = node.timeout
+        error = NodeTimeoutError(
+            name,
+            elapsed,
+            kind=kind,
+            run_timeout=as_seconds(policy.run_timeout if policy else None),
+            idle_timeout=as_seconds(policy.idle_timeout if policy else None),
+        )
+        return self._failure(node, error)
+
     def _failure(self, node: NodeSpec, error: BaseException, subgraph_ns: str = "") -> TaskOutcome:
         if isinstance(error, GraphInterrupt):
             interrupts = tuple(i for group in error.args for i in _as_tuple(group))
@@ -410,11 +431,19 @@ class TaskRunner:
                 break
         return TaskOutcome(error=error, retry=retry)
 
-    def _writer(self, run: RunContext) -> Callable[[Any], None]:
+    def _writer(self, run: RunContext, node: NodeSpec | None = None) -> Callable[[Any], None]:
+        # under an idle timeout refreshed "auto"matically, a custom chunk is progress
+        auto = node is not None and node.timeout is not None and node.timeout.refresh_on == "auto"
         if run.emit is None or "custom" not in run.stream_modes:
-            return _noop
+            return _heartbeat_writer if auto else _noop
         emit = run.emit
-        return lambda chunk: emit("custom", chunk)
+
+        def write(chunk: Any) -> None:
+            if auto:
+                _heartbeat()
+            emit("custom", chunk)
+
+        return write
 
     def _outcome(
         self,
@@ -699,6 +728,21 @@ def _as_tuple(value: Any) -> tuple[Any, ...]:
 
 def _noop(_: Any) -> None:
     return None
+
+
+def _noop_heartbeat() -> None:
+    return None
+
+
+def _heartbeat_writer(_: Any) -> None:
+    _heartbeat()
+
+
+def as_seconds(value: Any) -> float | None:
+    """A timeout in seconds (a number or a timedelta; None stays None)."""
+    if value is None:
+        return None
+    return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
 
 
 def _retry_on(policy: RetryPolicy, error: Exception) -> bool:

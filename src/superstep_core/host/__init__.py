@@ -13,9 +13,11 @@ from superstep_core.host.clock import Clock, SystemClock, VirtualClock, WallCloc
 from superstep_core.host.effects import (
     EffectContext,
     EffectLedger,
+    EffectTimeoutError,
     Handler,
     RetryableEffectError,
     classify,
+    heartbeat,
 )
 from superstep_core.host.stream import (
     CHUNK_OVERHEAD,
@@ -42,6 +44,7 @@ __all__ = [
     "DurableRunner",
     "EffectContext",
     "EffectLedger",
+    "EffectTimeoutError",
     "Handler",
     "Host",
     "RecoveryError",
@@ -60,6 +63,7 @@ __all__ = [
     "WallClock",
     "classify",
     "estimate_size",
+    "heartbeat",
     "resume_from_store",
 ]
 

@@ -6,6 +6,7 @@ request order.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import random
 from collections import deque
@@ -14,7 +15,17 @@ from typing import Any
 
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock, SystemClock
-from superstep_core.host.effects import EffectLedger, Handler, completed, failed, resolve
+from superstep_core.host.effects import (
+    EffectLedger,
+    EffectTimeoutError,
+    Handler,
+    Progress,
+    completed,
+    failed,
+    resolve,
+    unwatched,
+    watched,
+)
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, _check_limit, _push_step
 from superstep_core.host.timers import TimerTable
@@ -143,12 +154,11 @@ class AsyncHost:
             self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1
             try:
                 call = resolve(self.handlers, request, execution_id)
-                if inspect.iscoroutinefunction(call):
-                    value = await call()
+                effect = request.effect
+                if effect.timeout is None and effect.idle_timeout is None:
+                    value = await _invoke(call)
                 else:
-                    value = await asyncio.get_running_loop().run_in_executor(None, call)
-                    if inspect.isawaitable(value):
-                        value = await value
+                    value = await self._within(request, call)
                 result = completed(request, value)
             except Exception as e:
                 return failed(request, e)
@@ -159,3 +169,48 @@ class AsyncHost:
         if len(requests) == 1:
             return [await one(requests[0])]
         return list(await asyncio.gather(*(one(r) for r in requests)))
+
+    async def _within(self, request: EffectRequest, call: Callable[[], Any]) -> Any:
+        """``call``'s result, or `EffectTimeoutError` once its effect's ``timeout`` has
+        passed on the host's clock, or its ``idle_timeout`` without a `heartbeat` (the call
+        is then cancelled)."""
+        run, idle = request.effect.timeout, request.effect.idle_timeout
+        clock = self.clock
+        started = clock.now()
+        progress = Progress(clock.now)
+        token = watched(progress)  # the work's task copies this context
+        try:
+            work = asyncio.ensure_future(_invoke(call))
+        finally:
+            unwatched(token)
+        while True:
+            now = clock.now()
+            limits = []
+            if run is not None:
+                limits.append((started + run - now, run, "run"))
+            if idle is not None:
+                limits.append((progress.last + idle - now, idle, "idle"))
+            wait, limit, kind = min(limits)
+            if wait <= 0:
+                break
+            deadline = asyncio.ensure_future(clock.asleep(wait))
+            try:
+                await asyncio.wait({work, deadline}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                deadline.cancel()
+            if work.done():
+                return work.result()
+        work.cancel()
+        with contextlib.suppress(BaseException):
+            await work  # let it unwind (a thread in an executor runs on, its result unused)
+        raise EffectTimeoutError(request, limit, clock.now() - started, kind)
+
+
+async def _invoke(call: Callable[[], Any]) -> Any:
+    """Await a coroutine function; run a plain callable in the loop's default executor."""
+    if inspect.iscoroutinefunction(call):
+        return await call()
+    value = await asyncio.get_running_loop().run_in_executor(None, call)
+    if inspect.isawaitable(value):
+        value = await value
+    return value

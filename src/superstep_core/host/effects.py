@@ -9,6 +9,7 @@ callable (sync, or returning an awaitable under the asyncio host).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -18,11 +19,13 @@ from superstep_core.runtime import EffectRequest
 __all__ = [
     "EffectContext",
     "EffectLedger",
+    "EffectTimeoutError",
     "Handler",
     "RetryableEffectError",
     "classify",
     "completed",
     "failed",
+    "heartbeat",
     "resolve",
 ]
 
@@ -43,6 +46,57 @@ Handler = Callable[[Any, EffectContext], Any]
 
 class RetryableEffectError(Exception):
     """Raise from a handler to mark a failure as retryable (e.g. HTTP 429 or 503)."""
+
+
+class EffectTimeoutError(Exception):
+    """An effect ran past its ``timeout`` (``kind="run"``) or its ``idle_timeout`` without
+    progress (``kind="idle"``), in seconds on the host's clock. Retryable."""
+
+    retryable = True
+
+    def __init__(
+        self, request: EffectRequest, timeout: float, elapsed: float, kind: str = "run"
+    ) -> None:
+        what = "idle timeout" if kind == "idle" else "timeout"
+        super().__init__(
+            f"effect {request.effect_id} of node {request.node!r} exceeded its {what} of "
+            f"{timeout:.3f}s (elapsed: {elapsed:.3f}s)"
+        )
+        self.timeout = timeout
+        self.elapsed = elapsed
+        self.kind = kind
+
+
+class Progress:
+    """The progress of one effect the host watches for idleness: `heartbeat` moves
+    ``last`` to the host clock's reading."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self._now = now
+        self.last = now()
+
+    def touch(self) -> None:
+        self.last = self._now()
+
+
+_progress: ContextVar[Progress | None] = ContextVar("superstep_effect_progress", default=None)
+
+
+def heartbeat() -> None:
+    """Signal that the effect running in this context is making progress (refreshes its
+    ``idle_timeout``). Does nothing outside an effect the host watches."""
+    progress = _progress.get()
+    if progress is not None:
+        progress.touch()
+
+
+def watched(progress: Progress) -> Token[Progress | None]:
+    """Make ``progress`` the one `heartbeat` touches in this context (until reset)."""
+    return _progress.set(progress)
+
+
+def unwatched(token: Token[Progress | None]) -> None:
+    _progress.reset(token)
 
 
 class EffectLedger(Protocol):
@@ -94,5 +148,8 @@ def completed(request: EffectRequest, result: Any) -> EffectCompleted:
 
 
 def failed(request: EffectRequest, error: BaseException) -> EffectCompleted:
-    failure = EffectFailure(type(error).__name__, str(error), classify(error))
+    if isinstance(error, EffectTimeoutError):
+        failure = EffectFailure(type(error).__name__, str(error), True, error.elapsed, error.kind)
+    else:
+        failure = EffectFailure(type(error).__name__, str(error), classify(error))
     return EffectCompleted(request.effect_id, error=failure, tag=request.effect.tag)

@@ -16,7 +16,14 @@ from typing import Any
 from superstep_core.errors import SuperstepLimitError
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock, SystemClock
-from superstep_core.host.effects import EffectLedger, Handler, completed, failed, resolve
+from superstep_core.host.effects import (
+    EffectLedger,
+    EffectTimeoutError,
+    Handler,
+    completed,
+    failed,
+    resolve,
+)
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.timers import TimerTable
 from superstep_core.node import EffectCompleted, External
@@ -223,8 +230,14 @@ class Host:
 
     def _call(self, request: EffectRequest, call: Callable[[], Any]) -> EffectCompleted:
         self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1
+        timeout = request.effect.timeout
+        started = self.clock.now() if timeout is not None else 0.0
         try:
-            result = completed(request, call())
+            value = call()
+            if timeout is not None and (elapsed := self.clock.now() - started) > timeout:
+                # a thread cannot be cancelled: the overrun is reported once it returns
+                raise EffectTimeoutError(request, timeout, elapsed)
+            result = completed(request, value)
         except Exception as e:
             result = failed(request, e)
         if self.ledger is not None and result.error is None:
