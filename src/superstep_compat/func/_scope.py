@@ -26,10 +26,8 @@ import concurrent.futures
 import hashlib
 import random
 import threading
-import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextvars import ContextVar, copy_context
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from superstep_compat._internal import workers
@@ -37,7 +35,7 @@ from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.func._journal import TaskJournal
-from superstep_compat.pregel._task import RunContext, _TaskContext, task_uuid
+from superstep_compat.pregel._task import RunContext, _now, _TaskContext, task_uuid
 from superstep_compat.types import CachePolicy, Interrupt, RetryPolicy
 from superstep_core.persistence import Codec
 
@@ -203,7 +201,7 @@ class RootScope(_TaskContext):
         if "tasks" in run.stream_modes:
             run.emit("tasks", payload)
         if "debug" in run.stream_modes:
-            stamp = datetime.now(UTC).isoformat()
+            stamp = _now(run.clock)
             run.emit(
                 "debug", {"step": run.step, "timestamp": stamp, "type": kind, "payload": payload}
             )
@@ -414,11 +412,11 @@ def _run_sync(
             result = task.func(*args, **kwargs)
             break
         except Exception as error:
-            delay = _retry_delay(task.retry_policy, error, attempt)
+            delay = _retry_delay(task.retry_policy, error, attempt, root.run.rng)
             if delay is None:
                 raise
             attempt += 1
-            time.sleep(delay)
+            root.run.clock.sleep(delay)
     if cache_key is not None:
         assert task.cache_policy is not None
         root.cache.set({cache_key: (result, task.cache_policy.ttl)})
@@ -445,11 +443,11 @@ async def _run_async(
             result = await task.func(*args, **kwargs)
             break
         except Exception as error:
-            delay = _retry_delay(task.retry_policy, error, attempt)
+            delay = _retry_delay(task.retry_policy, error, attempt, root.run.rng)
             if delay is None:
                 raise
             attempt += 1
-            await asyncio.sleep(delay)
+            await root.run.clock.asleep(delay)
     if cache_key is not None:
         assert task.cache_policy is not None
         await root.cache.aset({cache_key: (result, task.cache_policy.ttl)})
@@ -477,8 +475,12 @@ def _finish(root: RootScope, task: TaskFunction[Any, Any], key: str, value: Any,
     return value
 
 
-def _retry_delay(policies: Sequence[RetryPolicy], error: Exception, attempt: int) -> float | None:
-    """Seconds to wait before the next attempt, or None to give up."""
+def _retry_delay(
+    policies: Sequence[RetryPolicy], error: Exception, attempt: int, rng: random.Random
+) -> float | None:
+    """Seconds to wait before the next attempt (LangGraph's rule: the first policy whose
+    ``retry_on`` matches decides; jitter from the run's ``rng``), or None to give up. The
+    wait runs on the run's clock. (This loop goes once @task calls are engine effects.)"""
     if isinstance(error, GraphBubbleUp):
         return None
     for policy in policies:
@@ -488,7 +490,7 @@ def _retry_delay(policies: Sequence[RetryPolicy], error: Exception, attempt: int
             return None
         delay = min(policy.max_interval, policy.initial_interval * policy.backoff_factor**attempt)
         if policy.jitter:
-            delay += random.uniform(0, 1)
+            delay += rng.uniform(0, 1)
         return delay
     return None
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 import threading
 from collections.abc import AsyncIterator, Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -51,16 +52,29 @@ from superstep_compat.pregel._task import (
     task_uuid,
 )
 from superstep_compat.types import Command, Interrupt
-from superstep_core.host import AsyncHost, Host
+from superstep_core.host import AsyncHost, Clock, Host, WallClock
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import Execution, StepOutcome
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import CompiledStateGraph
 
-__all__ = ["INPUT_EVENT", "GraphRun", "new_checkpoint_id", "pending_tasks"]
+__all__ = [
+    "CLOCK_KEY",
+    "INPUT_EVENT",
+    "RANDOM_KEY",
+    "GraphRun",
+    "new_checkpoint_id",
+    "pending_tasks",
+]
 
 INPUT_EVENT = "__input__"
+CLOCK_KEY = "__superstep_clock"
+"""Configurable key of the run's clock (a `superstep_core.host.Clock` reading seconds since the
+epoch; `WallClock` by default): retry backoff, timeouts and timestamps all read it, so a test
+gives a `VirtualClock` and never waits. Subgraphs inherit it with the config."""
+RANDOM_KEY = "__superstep_random"
+"""Configurable key of the run's `random.Random` (retry jitter); a seeded one in tests."""
 DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 DURABILITY_KEY = "__pregel_durability"
 
@@ -105,6 +119,8 @@ class GraphRun(Checkpointing):
                 "thread_id, checkpoint_ns, checkpoint_id"
             )
         self.durable = (durability or configurable.get(DURABILITY_KEY)) != "exit"
+        self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
+        self.rng: random.Random = configurable.get(RANDOM_KEY) or random.Random()
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -158,6 +174,8 @@ class GraphRun(Checkpointing):
             subgraphs=self.subgraphs,
             cache=self.graph.cache,
             checkpoint_id=None if self.record is None else self.record.checkpoint_id,
+            clock=self.clock,
+            rng=self.rng,
         )
 
     def _prepare(self) -> tuple[Execution, list[Event]]:
@@ -310,7 +328,7 @@ class GraphRun(Checkpointing):
     def _events(self) -> Iterator[Event]:
         ex, events = self._prepare()
         yield from events
-        host = Host(max_workers=8)
+        host = Host(max_workers=8, clock=self.clock, rng=self.rng)
         try:
             for outcome in self._guarded(host.iterate(ex), ex):
                 yield from self._drain()
@@ -333,7 +351,7 @@ class GraphRun(Checkpointing):
             yield e
         from superstep_compat.pregel import _node
 
-        host = AsyncHost()
+        host = AsyncHost(clock=self.clock, rng=self.rng)
         self.async_mode = True
         token = _node.current_run_context.set(self)
         try:
@@ -547,7 +565,7 @@ class GraphRun(Checkpointing):
                 "debug",
                 {
                     "step": self.step + 1,
-                    "timestamp": _now(),
+                    "timestamp": _now(self.clock),
                     "type": "task_result",
                     "payload": payload,
                 },

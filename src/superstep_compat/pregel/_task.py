@@ -14,6 +14,7 @@ import asyncio
 import hashlib
 import inspect
 import logging
+import random
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -43,6 +44,7 @@ from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, attach
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send
 from superstep_core.channel import MISSING, Channel
+from superstep_core.host import Clock, WallClock
 from superstep_core.host import heartbeat as _heartbeat
 
 __all__ = ["RunContext", "TaskOutcome", "TaskRunner"]
@@ -89,6 +91,10 @@ class RunContext:
     """A `Send` task's index among the step's pushed tasks (LangGraph's push path)."""
     trace: TaskRun | None = None
     """The task's callback run, when the config carries callbacks."""
+    clock: Clock = field(default_factory=WallClock)
+    """The run's clock (seconds since the epoch): timestamps, and the waits of @task retries."""
+    rng: random.Random = field(default_factory=random.Random)
+    """The run's random source (the jitter of @task retries)."""
 
 
 class _TaskContext:
@@ -279,7 +285,12 @@ class TaskRunner:
             if "debug" in run.stream_modes:
                 run.emit(
                     "debug",
-                    {"step": run.step, "timestamp": _now(), "type": "task", "payload": start},
+                    {
+                        "step": run.step,
+                        "timestamp": _now(run.clock),
+                        "type": "task",
+                        "payload": start,
+                    },
                 )
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step)
@@ -706,8 +717,13 @@ def task_uuid(run: RunContext, activation_id: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{thread}/{run.checkpoint_ns}/{activation_id}"))
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat()
+_WALL = WallClock()
+
+
+def _now(clock: Clock | None = None) -> str:
+    """An ISO timestamp (UTC) of ``clock`` (seconds since the epoch; the wall clock unless
+    a run injected another, see `_run.CLOCK_KEY`)."""
+    return datetime.fromtimestamp((clock or _WALL).now(), UTC).isoformat()
 
 
 def current_run() -> tuple[RunContext, dict[str, Any]] | None:
