@@ -52,7 +52,7 @@ from superstep_compat.pregel._task import (
     task_uuid,
 )
 from superstep_compat.types import Command, Interrupt
-from superstep_core.host import AsyncHost, Clock, Host, WallClock
+from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, WallClock
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import Execution, StepOutcome
 
@@ -62,6 +62,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CLOCK_KEY",
     "INPUT_EVENT",
+    "LEDGER_KEY",
     "RANDOM_KEY",
     "GraphRun",
     "new_checkpoint_id",
@@ -75,6 +76,11 @@ epoch; `WallClock` by default): retry backoff, timeouts and timestamps all read 
 gives a `VirtualClock` and never waits. Subgraphs inherit it with the config."""
 RANDOM_KEY = "__superstep_random"
 """Configurable key of the run's `random.Random` (retry jitter); a seeded one in tests."""
+LEDGER_KEY = "__superstep_ledger"
+"""Configurable key of an `EffectLedger` for the run's host: every task performed as an
+effect is recorded in it, and a task whose effect id it already holds is not run again (its
+recorded outcome stands in). Effect ids derive from the thread and the activation, so a run
+repeated on the same input replays from the ledger."""
 DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 DURABILITY_KEY = "__pregel_durability"
 
@@ -121,6 +127,7 @@ class GraphRun(Checkpointing):
         self.durable = (durability or configurable.get(DURABILITY_KEY)) != "exit"
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
         self.rng: random.Random = configurable.get(RANDOM_KEY) or random.Random()
+        self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -328,7 +335,7 @@ class GraphRun(Checkpointing):
     def _events(self) -> Iterator[Event]:
         ex, events = self._prepare()
         yield from events
-        host = Host(max_workers=8, clock=self.clock, rng=self.rng)
+        host = Host(max_workers=8, clock=self.clock, rng=self.rng, ledger=self.ledger)
         try:
             for outcome in self._guarded(host.iterate(ex), ex):
                 yield from self._drain()
@@ -351,7 +358,7 @@ class GraphRun(Checkpointing):
             yield e
         from superstep_compat.pregel import _node
 
-        host = AsyncHost(clock=self.clock, rng=self.rng)
+        host = AsyncHost(clock=self.clock, rng=self.rng, ledger=self.ledger)
         self.async_mode = True
         token = _node.current_run_context.set(self)
         try:
