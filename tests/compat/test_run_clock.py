@@ -117,3 +117,19 @@ def test_debug_timestamps_read_the_injected_clock() -> None:
     chunks = list(app.stream({"out": ""}, _config(clock), stream_mode="debug"))
     stamps = {chunk["timestamp"] for chunk in chunks if chunk["type"] in ("task", "task_result")}
     assert stamps == {"1970-01-02T00:00:00+00:00"}
+
+
+def test_an_async_task_timeout_elapses_on_the_injected_clock() -> None:
+    @task(timeout=900.0)
+    async def hang(x: int) -> int:
+        await asyncio.Event().wait()
+        return x
+
+    @entrypoint()
+    async def main(x: int) -> int:
+        return int(await hang(x))
+
+    clock = VirtualClock()
+    with pytest.raises(NodeTimeoutError) as caught:
+        asyncio.run(main.ainvoke(1, _config(clock)))
+    assert (caught.value.node, caught.value.elapsed) == ("hang", 900.0)

@@ -33,10 +33,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from superstep_compat._internal import workers
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat._internal.context import task_context_var
-from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
+from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeTimeoutError
 from superstep_compat.func._journal import TaskJournal
-from superstep_compat.pregel._task import RunContext, _now, _TaskContext, task_uuid
+from superstep_compat.pregel._task import RunContext, _now, _TaskContext, as_seconds, task_uuid
 from superstep_compat.types import CachePolicy, Interrupt, RetryPolicy
+from superstep_core.host import Clock, DeadlineExceeded, within
 from superstep_core.persistence import Codec
 
 if TYPE_CHECKING:
@@ -438,9 +439,14 @@ async def _run_async(
         if cache_key in hit:
             return _finish(root, task, key, hit[cache_key], cached=True)
     attempt = 0
+    clock = root.run.clock
+    limits = task.timeout
     while True:
         try:
-            result = await task.func(*args, **kwargs)
+            if limits is None:
+                result = await task.func(*args, **kwargs)
+            else:
+                result = await _timed(task, clock, limits, args, kwargs)
             break
         except Exception as error:
             delay = _retry_delay(task.retry_policy, error, attempt, root.run.rng)
@@ -452,6 +458,22 @@ async def _run_async(
         assert task.cache_policy is not None
         await root.cache.aset({cache_key: (result, task.cache_policy.ttl)})
     return _finish(root, task, key, result)
+
+
+async def _timed(
+    task: TaskFunction[Any, Any], clock: Clock, limits: Any, args: Any, kwargs: Any
+) -> Any:
+    """One attempt of an async task under its `TimeoutPolicy`, on the run's clock (the
+    host's deadline mechanism); past a limit, LangGraph's `NodeTimeoutError`."""
+    run, idle = as_seconds(limits.run_timeout), as_seconds(limits.idle_timeout)
+    try:
+        return await within(
+            clock, lambda: task.func(*args, **kwargs), timeout=run, idle_timeout=idle
+        )
+    except DeadlineExceeded as e:
+        raise NodeTimeoutError(
+            task.name, e.elapsed, kind=e.kind, run_timeout=run, idle_timeout=idle
+        ) from None
 
 
 def _cached_key(root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs: Any) -> Any:

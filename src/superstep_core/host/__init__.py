@@ -10,6 +10,7 @@ from typing import Any
 
 from superstep_core.host.aio import AsyncHost
 from superstep_core.host.clock import Clock, SystemClock, VirtualClock, WallClock
+from superstep_core.host.deadlines import DeadlineExceeded, heartbeat, within
 from superstep_core.host.effects import (
     EffectContext,
     EffectLedger,
@@ -17,7 +18,6 @@ from superstep_core.host.effects import (
     Handler,
     RetryableEffectError,
     classify,
-    heartbeat,
 )
 from superstep_core.host.stream import (
     CHUNK_OVERHEAD,
@@ -40,6 +40,7 @@ __all__ = [
     "TRANSIENT_MODES",
     "AsyncHost",
     "Clock",
+    "DeadlineExceeded",
     "DurableExecution",
     "DurableRunner",
     "EffectContext",
@@ -65,6 +66,7 @@ __all__ = [
     "estimate_size",
     "heartbeat",
     "resume_from_store",
+    "within",
 ]
 
 # The durable runner pulls in the codec and the stores: load it on first use, so importing

@@ -6,7 +6,6 @@ request order.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import random
 from collections import deque
@@ -15,16 +14,14 @@ from typing import Any
 
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock, SystemClock
+from superstep_core.host.deadlines import DeadlineExceeded, within
 from superstep_core.host.effects import (
     EffectLedger,
     EffectTimeoutError,
     Handler,
-    Progress,
     completed,
     failed,
     resolve,
-    unwatched,
-    watched,
 )
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, _check_limit, _push_step
@@ -174,36 +171,16 @@ class AsyncHost:
         """``call``'s result, or `EffectTimeoutError` once its effect's ``timeout`` has
         passed on the host's clock, or its ``idle_timeout`` without a `heartbeat` (the call
         is then cancelled)."""
-        run, idle = request.effect.timeout, request.effect.idle_timeout
-        clock = self.clock
-        started = clock.now()
-        progress = Progress(clock.now)
-        token = watched(progress)  # the work's task copies this context
+        effect = request.effect
         try:
-            work = asyncio.ensure_future(_invoke(call))
-        finally:
-            unwatched(token)
-        while True:
-            now = clock.now()
-            limits = []
-            if run is not None:
-                limits.append((started + run - now, run, "run"))
-            if idle is not None:
-                limits.append((progress.last + idle - now, idle, "idle"))
-            wait, limit, kind = min(limits)
-            if wait <= 0:
-                break
-            deadline = asyncio.ensure_future(clock.asleep(wait))
-            try:
-                await asyncio.wait({work, deadline}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                deadline.cancel()
-            if work.done():
-                return work.result()
-        work.cancel()
-        with contextlib.suppress(BaseException):
-            await work  # let it unwind (a thread in an executor runs on, its result unused)
-        raise EffectTimeoutError(request, limit, clock.now() - started, kind)
+            return await within(
+                self.clock,
+                lambda: _invoke(call),
+                timeout=effect.timeout,
+                idle_timeout=effect.idle_timeout,
+            )
+        except DeadlineExceeded as e:
+            raise EffectTimeoutError(request, e.limit, e.elapsed, e.kind) from None
 
 
 async def _invoke(call: Callable[[], Any]) -> Any:

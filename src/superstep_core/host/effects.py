@@ -9,7 +9,6 @@ callable (sync, or returning an awaitable under the asyncio host).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from contextvars import ContextVar, Token
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -25,7 +24,6 @@ __all__ = [
     "classify",
     "completed",
     "failed",
-    "heartbeat",
     "resolve",
 ]
 
@@ -65,38 +63,6 @@ class EffectTimeoutError(Exception):
         self.timeout = timeout
         self.elapsed = elapsed
         self.kind = kind
-
-
-class Progress:
-    """The progress of one effect the host watches for idleness: `heartbeat` moves
-    ``last`` to the host clock's reading."""
-
-    def __init__(self, now: Callable[[], float]) -> None:
-        self._now = now
-        self.last = now()
-
-    def touch(self) -> None:
-        self.last = self._now()
-
-
-_progress: ContextVar[Progress | None] = ContextVar("superstep_effect_progress", default=None)
-
-
-def heartbeat() -> None:
-    """Signal that the effect running in this context is making progress (refreshes its
-    ``idle_timeout``). Does nothing outside an effect the host watches."""
-    progress = _progress.get()
-    if progress is not None:
-        progress.touch()
-
-
-def watched(progress: Progress) -> Token[Progress | None]:
-    """Make ``progress`` the one `heartbeat` touches in this context (until reset)."""
-    return _progress.set(progress)
-
-
-def unwatched(token: Token[Progress | None]) -> None:
-    _progress.reset(token)
 
 
 class EffectLedger(Protocol):

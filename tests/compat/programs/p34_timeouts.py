@@ -10,6 +10,7 @@ from typing import TypedDict
 
 from langgraph.config import get_stream_writer
 from langgraph.errors import NodeTimeoutError
+from langgraph.func import entrypoint, task
 from langgraph.graph import START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import RetryPolicy, TimeoutPolicy
@@ -143,6 +144,42 @@ async def scenarios() -> dict:
 
     out["stream_on_timeout"] = await aattempt(task_events())
     out["task_events"] = events
+
+    def sync_task() -> str:
+        @task(timeout=1.0)
+        def plain(x: int) -> int:
+            return x
+
+        return "decorated"
+
+    out["task_sync_refused"] = attempt(sync_task)
+
+    @task(timeout=0.3)
+    async def hanging(x: int) -> int:
+        await asyncio.Event().wait()
+        return x
+
+    @entrypoint()
+    async def calls_hanging(x: int) -> int:
+        return await hanging(x)
+
+    out["task_timeout"] = await aattempt(calls_hanging.ainvoke(1))
+
+    task_tries: list[int] = []
+
+    @task(timeout=0.3, retry_policy=RetryPolicy(initial_interval=0.0, jitter=False))
+    async def slow_first_task(x: int) -> int:
+        task_tries.append(x)
+        if len(task_tries) == 1:
+            await asyncio.Event().wait()
+        return x * 10
+
+    @entrypoint()
+    async def calls_slow_first(x: int) -> int:
+        return await slow_first_task(x)
+
+    out["task_timeout_retried"] = await aattempt(calls_slow_first.ainvoke(4))
+    out["task_tries"] = len(task_tries)
     return out
 
 
