@@ -24,9 +24,11 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any, Literal
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables.config import var_child_runnable_config
 
 from superstep_compat._internal._constants import END, PRIVATE, PULL, PUSH, START, TAG_HIDDEN
+from superstep_compat._internal._merge import merge_configs
 from superstep_compat._internal._policies import sync_timeout_unsupported
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import (
@@ -44,7 +46,7 @@ from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, attach
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send
 from superstep_core.channel import MISSING, Channel
-from superstep_core.host import Clock, WallClock
+from superstep_core.host import Clock, WallClock, current_heartbeat
 from superstep_core.host import heartbeat as _heartbeat
 
 __all__ = ["RunContext", "TaskOutcome", "TaskRunner"]
@@ -294,6 +296,11 @@ class TaskRunner:
                 )
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step)
+        limits = node.timeout
+        if limits is not None and limits.idle_timeout is not None and limits.refresh_on == "auto":
+            # LangGraph's "auto": any LangChain callback event inside the node is progress
+            beat = _ProgressHandler(current_heartbeat())
+            config = merge_configs(config, {"callbacks": [beat]})  # type: ignore[arg-type]
         kwargs: dict[str, Any] = {}
         writer = self._writer(run, node)
         if node.accepts:
@@ -748,6 +755,26 @@ def _noop(_: Any) -> None:
 
 def _noop_heartbeat() -> None:
     return None
+
+
+class _ProgressHandler(BaseCallbackHandler):
+    """Counts every LangChain callback event of a node's run as progress of its task (the
+    idle timeout's "auto" refresh); inherited by the runs inside the node."""
+
+    run_inline = True  # no thread hop: a heartbeat only records the clock's reading
+
+    def __init__(self, beat: Callable[[], None]) -> None:
+        self._beat = beat
+
+    def __getattribute__(self, name: str) -> Any:
+        if name.startswith("on_"):
+            beat = object.__getattribute__(self, "_beat")
+
+            def touched(*args: Any, **kwargs: Any) -> None:
+                beat()
+
+            return touched
+        return object.__getattribute__(self, name)
 
 
 def _heartbeat_writer(_: Any) -> None:

@@ -10,7 +10,12 @@ from typing import Any
 
 from superstep_core.host.aio import AsyncHost
 from superstep_core.host.clock import Clock, SystemClock, VirtualClock, WallClock
-from superstep_core.host.deadlines import DeadlineExceeded, heartbeat, within
+from superstep_core.host.deadlines import (
+    DeadlineExceeded,
+    current_heartbeat,
+    heartbeat,
+    within,
+)
 from superstep_core.host.effects import (
     EffectContext,
     EffectLedger,
@@ -63,6 +68,7 @@ __all__ = [
     "VirtualClock",
     "WallClock",
     "classify",
+    "current_heartbeat",
     "estimate_size",
     "heartbeat",
     "resume_from_store",

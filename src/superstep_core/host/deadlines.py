@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from superstep_core.host.clock import Clock
 
-__all__ = ["DeadlineExceeded", "Progress", "heartbeat", "within"]
+__all__ = ["DeadlineExceeded", "Progress", "current_heartbeat", "heartbeat", "within"]
 
 
 class DeadlineExceeded(Exception):
@@ -50,6 +50,17 @@ def heartbeat() -> None:
     progress = _progress.get()
     if progress is not None:
         progress.touch()
+
+
+def current_heartbeat() -> Callable[[], None]:
+    """The `heartbeat` of the work running in this context, bound now: callable from any
+    thread or context later (a callback handler, say); a no-op outside watched work."""
+    progress = _progress.get()
+    return progress.touch if progress is not None else _nothing
+
+
+def _nothing() -> None:
+    return None
 
 
 async def within(

@@ -8,6 +8,7 @@ import asyncio
 from datetime import timedelta
 from typing import TypedDict
 
+from langchain_core.runnables import RunnableLambda
 from langgraph.config import get_stream_writer
 from langgraph.errors import NodeTimeoutError
 from langgraph.func import entrypoint, task
@@ -127,6 +128,24 @@ async def scenarios() -> dict:
 
     out["custom_chunks"] = await aattempt(stream())
     out["custom_chunks_seen"] = chunks
+
+    async def double(x: int) -> int:
+        return 2 * x
+
+    step = RunnableLambda(double)
+
+    async def calls_runnables(state: State) -> dict:
+        total = 0
+        for i in range(12):  # 0.6 s in all, past the idle limit, but never 0.5 s silent
+            await asyncio.sleep(0.05)
+            total += await step.ainvoke(i)  # its callback events count as progress
+        return {"out": f"total {total}"}
+
+    app = build(calls_runnables, timeout=TimeoutPolicy(idle_timeout=0.5)).compile()
+    out["callback_events_are_progress"] = await aattempt(app.ainvoke({"out": ""}))
+    only_beats = TimeoutPolicy(idle_timeout=0.5, refresh_on="heartbeat")
+    app = build(calls_runnables, timeout=only_beats).compile()
+    out["callback_events_are_not_heartbeats"] = await aattempt(app.ainvoke({"out": ""}))
 
     events = []
 
