@@ -406,6 +406,8 @@ class GraphRun(Checkpointing):
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
         if not outcome.committed:
+            if ex.failure is None:  # held for a retry: a failed attempt is no task result
+                self._take_inline()
             return False  # a failed superstep: `_failed_results` reports its tasks
         results = self._take_inline()
         for aid, ev in outcome.delivered:

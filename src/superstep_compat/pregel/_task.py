@@ -275,7 +275,8 @@ class TaskRunner:
                     except Exception as e:
                         return self._failure(node, e)
                 return out
-        if run.emit is not None and ("tasks" in run.stream_modes or "debug" in run.stream_modes):
+        streams_tasks = "tasks" in run.stream_modes or "debug" in run.stream_modes
+        if run.emit is not None and streams_tasks and attempt == 1:  # once, not per retry
             start = {
                 "id": task_uuid(run, task_id),
                 "name": node.name,

@@ -101,6 +101,34 @@ def fan_out(is_async: bool, fail: dict[int, int]) -> dict:
     }
 
 
+def chain_retried() -> dict:
+    """A sync node retried twice, then its successor: one step each, one task start event."""
+    calls: list[int] = []
+
+    def flaky(state: State) -> dict:
+        calls.append(1)
+        if len(calls) < 3:
+            raise ValueError(f"attempt {len(calls)}")
+        return {"out": "ok"}
+
+    def after(state: State) -> dict:
+        return {"out": state["out"] + "!"}
+
+    b = StateGraph(State)
+    b.add_node("n", flaky, retry_policy=RetryPolicy(retry_on=ValueError, **FAST))
+    b.add_node("m", after)
+    b.add_edge(START, "n")
+    b.add_edge("n", "m")
+    app = b.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "c"}}
+    chunks = [
+        [mode, {k: v for k, v in data.items() if k != "id"} if mode == "tasks" else data]
+        for mode, data in app.stream({"out": ""}, config, stream_mode=["updates", "tasks"])
+    ]
+    history = [(s.metadata["step"], list(s.next)) for s in app.get_state_history(config)]
+    return {"chunks": chunks, "history": history, "calls": len(calls)}
+
+
 def run() -> dict:
     key_then_type = [
         RetryPolicy(retry_on=KeyError, max_attempts=2, **FAST),
@@ -116,6 +144,7 @@ def run() -> dict:
         "fan_async": fan_out(True, {3: 2}),
         "fan_two_flaky": fan_out(False, {2: 1, 4: 2}),
         "fan_exhausted": _raised(lambda: fan_out(False, {3: 5})),
+        "chain_retried": chain_retried(),
     }
 
 
