@@ -1,7 +1,10 @@
-"""The engine package never names the LangGraph façade or LangGraph as a module to import: no
+"""The engine package never names the LangGraph façade, the agent server (superstep_server) or
+LangGraph as a module to import: no
 import statement, no ``importlib.import_module``/``__import__`` call and no string constant
 outside docstrings that is such a module name (the CLI reaches the façade only through the
-``superstep.plugins`` entry point)."""
+``superstep.plugins`` entry point). The one exception is LangGraph's checkpoint protocol,
+``langgraph.checkpoint`` of the ``langgraph-checkpoint`` package, through which the engine
+stores its threads."""
 
 from __future__ import annotations
 
@@ -12,7 +15,12 @@ from pathlib import Path
 import superstep_core
 
 ROOT = Path(superstep_core.__file__).parent
-FACADE = re.compile(r"^(superstep_compat|langgraph)(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+FACADE = re.compile(r"^(superstep_compat|superstep_server|langgraph)(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+PROTOCOL = re.compile(r"^langgraph\.checkpoint(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+
+
+def _facade(name: str) -> bool:
+    return bool(FACADE.match(name)) and not PROTOCOL.match(name)
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -32,16 +40,14 @@ def _offences(path: Path, root: Path = ROOT) -> list[str]:
     out: list[str] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            out += [
-                f"{where}:{node.lineno} import {a.name}" for a in node.names if FACADE.match(a.name)
-            ]
-        elif isinstance(node, ast.ImportFrom) and node.module and FACADE.match(node.module):
+            out += [f"{where}:{node.lineno} import {a.name}" for a in node.names if _facade(a.name)]
+        elif isinstance(node, ast.ImportFrom) and node.module and _facade(node.module):
             out.append(f"{where}:{node.lineno} from {node.module} import ...")
         elif (
             isinstance(node, ast.Constant)
             and isinstance(node.value, str)
             and id(node) not in docstrings
-            and FACADE.match(node.value.strip())
+            and _facade(node.value.strip())
             and not node.value.endswith(".json")
         ):
             out.append(f"{where}:{node.lineno} names {node.value!r}")
@@ -55,5 +61,11 @@ def test_no_module_of_the_engine_names_the_facade_or_langgraph() -> None:
 
 def test_the_check_catches_a_module_name_in_a_string(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
-    sample.write_text('"""Names langgraph in a docstring: fine."""\nPACKAGES = ("langgraph",)\n')
-    assert [o.split(" ", 1)[1] for o in _offences(sample, tmp_path)] == ["names 'langgraph'"]
+    sample.write_text(
+        '"""Names langgraph in a docstring: fine."""\nPACKAGES = ("langgraph",)\n'
+        "from langgraph.graph import StateGraph\nfrom langgraph.checkpoint.base import X\n"
+    )
+    assert sorted(o.split(" ", 1)[1] for o in _offences(sample, tmp_path)) == [
+        "from langgraph.graph import ...",
+        "names 'langgraph'",
+    ]

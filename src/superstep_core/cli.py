@@ -65,7 +65,7 @@ from superstep_core.cli_document import (
     resume_document_thread,
     run_json_target,
 )
-from superstep_core.cli_drivers import TargetDriver, driver_for, drivers
+from superstep_core.cli_drivers import TargetDriver, commands, driver_for, drivers
 from superstep_core.cli_engine import (
     resume_engine_thread,
     run_durable,
@@ -143,7 +143,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
             )
         return _driver(obj, args.target).run(obj, _payload(module, args.input), args, console)
     with CliDatabase(args.db) as db, db.hold(args.thread):
-        if db.runs().get(args.thread) is not None or DurableRunner(db.store()).exists(args.thread):
+        if db.runs().get(args.thread) is not None or DurableRunner(db.saver()).exists(args.thread):
             raise UsageError(
                 f"thread {args.thread!r} already exists in {db.shown}: continue it with "
                 f"`superstep resume --thread {args.thread}`, or pick another id"
@@ -236,15 +236,15 @@ def _no_record(args: argparse.Namespace) -> UsageError:
 def cmd_resume(args: argparse.Namespace, console: Console) -> int:
     value = parse_json(args.value, "--value")
     with CliDatabase(args.db) as db, db.hold(args.thread):
-        if args.target is None and is_document_run(db.store(), args.thread):
+        if args.target is None and is_document_run(db.saver(), args.thread):
             return resume_document_thread(args, console, db)
-        if (recorded := plan_thread(DurableRunner(db.store()), args.thread)) is not None:
+        if (recorded := plan_thread(DurableRunner(db.saver()), args.thread)) is not None:
             runner = DurableRunner(
-                db.store(), max_workers=args.workers, leases=db.leases(), owner=db.owner
+                db.saver(), max_workers=args.workers, leases=db.leases(), owner=db.owner
             )
             return resume_plan(runner, recorded, args, console)
         target = _recorded_target(db, args, console)
-        engine_thread = DurableRunner(db.store()).exists(args.thread)
+        engine_thread = DurableRunner(db.saver()).exists(args.thread)
         if target is None:
             found = any(d.find_thread(args.db, args.thread) for d in drivers())
             if engine_thread or found:
@@ -262,6 +262,12 @@ def cmd_resume(args: argparse.Namespace, console: Console) -> int:
                 return driver.resume(obj, value, args, console)
         if record is None:
             raise _no_thread(args, db.shown)
+        if engine_thread or any(d.find_thread(args.db, args.thread) for d in drivers()):
+            # it has checkpoints, of a graph of another kind than the one named
+            raise UsageError(
+                f"thread {args.thread!r} has checkpoints that {target} cannot continue (the "
+                f"thread ran {record.target}): leave --target out, or name that graph"
+            )
         # killed before its first checkpoint: start it from what was recorded
         if args.value is not None:
             raise UsageError(
@@ -286,7 +292,7 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
     with CliDatabase(args.db, read_only=True) as db:
         if db.exists:
             try:
-                rows = _history_rows(DurableRunner(db.store()).history(args.thread))
+                rows = _history_rows(DurableRunner(db.saver()).history(args.thread))
             except UnknownThreadError:
                 rows = None
         shown = db.shown
@@ -337,7 +343,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
     with CliDatabase(args.db, read_only=True) as db:
         if not db.exists:
             raise _no_thread(args, db.shown)
-        runner = DurableRunner(db.store())
+        runner = DurableRunner(db.saver())
         if not runner.exists(args.thread):
             if any(d.find_thread(args.db, args.thread) for d in drivers()):
                 raise UsageError(
@@ -346,7 +352,7 @@ def cmd_replay(args: argparse.Namespace, console: Console) -> int:
                     f"it with `superstep history --thread {args.thread}`"
                 )
             raise _no_thread(args, db.shown)
-        if args.target is None and is_document_run(db.store(), args.thread):
+        if args.target is None and is_document_run(db.saver(), args.thread):
             return replay_document_thread(args, db)
         if (recorded := plan_thread(runner, args.thread)) is not None:
             graph = replay_graph(recorded, args.thread).graph
@@ -505,6 +511,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_plan_commands(sub)
     add_document_arguments(run, resume)
     add_document_commands(sub)
+    for _name, install in commands():  # plugin subcommands (`superstep serve`, ...)
+        install(sub)
     return parser
 
 

@@ -1,5 +1,8 @@
-"""The database ``--db`` names, as the ``superstep`` commands use it: the checkpoint store, the
+"""The database ``--db`` names, as the ``superstep`` commands use it: the checkpoint saver, the
 thread leases and the run records, opened once, read-only for commands that only look.
+`open_saver` is the one place a ``--db`` value becomes a LangGraph `BaseCheckpointSaver`
+(`SqliteCheckpointSaver` for a file, `PostgresCheckpointSaver` for a URL), for engine threads
+and LangGraph graphs alike.
 
 ``--db`` is a SQLite file path (default ``.superstep/superstep.db``) or a ``postgresql://`` /
 ``postgres://`` URL; any other ``scheme://`` is refused (never taken for a file name). A wrong
@@ -19,13 +22,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from superstep_core.checkpoint import CheckpointStore, SqliteCheckpointStore
+from superstep_core.checkpoint import (
+    BaseCheckpointSaver,
+    PreviousFormatError,
+    SqliteCheckpointSaver,
+)
 from superstep_core.cli_support import DEFAULT_DB, UsageError, first_line, redact
 from superstep_core.host.lease import HeldLease, LeaseHeldError, LeaseStore, process_owner
 from superstep_core.host.lease_sql import SqliteLeaseStore
 from superstep_core.host.run_records import RunRecords, SqliteRunRecords
 
-__all__ = ["CliDatabase", "check_db", "database_error"]
+__all__ = ["CliDatabase", "check_db", "database_error", "open_saver"]
 
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 _POSTGRES = ("postgresql", "postgres")
@@ -60,7 +67,7 @@ class CliDatabase:
         self.shown = redact(self.where)
         self.read_only = read_only
         self.postgres = _SCHEME.match(self.where) is not None
-        self._store: CheckpointStore | None = None
+        self._saver: BaseCheckpointSaver[Any] | None = None
         self._leases: LeaseStore | None = None
         self._runs: RunRecords | None = None
         self.owner = process_owner()
@@ -101,18 +108,11 @@ class CliDatabase:
 
     # --- the stores --------------------------------------------------------------------------
 
-    def store(self) -> CheckpointStore:
-        """The engine's checkpoint store (read-only when the command only looks)."""
-        if self._store is None:
-            self._store = self._opening(self._open_store)
-        return self._store
-
-    def _open_store(self) -> CheckpointStore:
-        if self.postgres:
-            from superstep_core.checkpoint.postgres import PostgresCheckpointStore
-
-            return PostgresCheckpointStore(self.where, min_size=1, max_size=4)
-        return SqliteCheckpointStore(self.where, read_only=self.read_only)
+    def saver(self) -> BaseCheckpointSaver[Any]:
+        """The checkpoint saver (read-only when the command only looks)."""
+        if self._saver is None:
+            self._saver = self._opening(lambda: open_saver(self.where, read_only=self.read_only))
+        return self._saver
 
     def leases(self) -> LeaseStore:
         if self.read_only:
@@ -153,6 +153,7 @@ class CliDatabase:
     def hold(self, thread: str) -> Iterator[HeldLease]:
         """The thread's lease for the rest of the command; `UsageError` naming the owner when
         another process holds it."""
+        self.saver()  # first: a database this version cannot read is refused before any write
         try:
             held = HeldLease(self.leases(), thread, self.owner).__enter__()
         except LeaseHeldError as e:
@@ -168,10 +169,15 @@ class CliDatabase:
             held.__exit__(None, None, None)
 
     def close(self) -> None:
-        for store in (self._store, self._leases, self._runs):
+        if self._saver is not None:
+            close = getattr(self._saver, "close", None)  # ours have close(); InMemorySaver not
+            if close is not None:
+                close()
+        for store in (self._leases, self._runs):
             if store is not None:
                 store.close()
-        self._store = self._leases = self._runs = None
+        self._saver = None
+        self._leases = self._runs = None
 
     def __enter__(self) -> CliDatabase:
         return self
@@ -180,10 +186,27 @@ class CliDatabase:
         self.close()
 
 
+def open_saver(db: str, *, read_only: bool = False) -> BaseCheckpointSaver[Any]:
+    """The checkpoint saver of ``--db`` value ``db`` (checked with `check_db`): a
+    `PostgresCheckpointSaver` for a ``postgresql://`` URL (a small pool), otherwise a
+    `SqliteCheckpointSaver` on the file (``read_only``: it must exist and is never written).
+    The caller closes it. Raises `PreviousFormatError` for a database of the engine's earlier
+    checkpoint format, ``sqlite3``/``psycopg`` errors for one that cannot be opened (see
+    `database_error`)."""
+    if _SCHEME.match(check_db(db)) is not None:
+        from superstep_core.checkpoint.postgres import PostgresCheckpointSaver
+
+        return PostgresCheckpointSaver(db, min_size=1, max_size=4)
+    return SqliteCheckpointSaver(db, read_only=read_only)
+
+
 def database_error(error: BaseException, db: CliDatabase | None = None) -> UsageError | None:
     """A one-line `UsageError` for a database failure (damaged file, full disk, read-only
-    file, lost connection), or ``None`` when ``error`` is not one."""
+    file, lost connection, the engine's earlier checkpoint format), or ``None`` when
+    ``error`` is not one."""
     where = f"--db {db.shown!r}" if db is not None else "the database"
+    if isinstance(error, PreviousFormatError):  # it names the file; a URL is named here
+        return UsageError(f"{where}: {error}" if db is not None and db.postgres else str(error))
     text = redact(first_line(error))
     if isinstance(error, sqlite3.DatabaseError):
         lowered = text.lower()

@@ -307,7 +307,7 @@ def _runner(
     db: CliDatabase, versions: VersionStore, args: argparse.Namespace, sink: Any
 ) -> DocumentRunner:
     return DocumentRunner(
-        db.store(),
+        db.saver(),
         versions,
         tools=_tools(args.tools),
         on_event=sink,
@@ -348,12 +348,12 @@ def replay_document_thread(args: argparse.Namespace, db: CliDatabase) -> int:
     """``superstep replay --thread ID`` of a document run, on the version it recorded."""
     versions = open_versions(db)
     try:
-        runner = DocumentRunner(db.store(), versions)
+        runner = DocumentRunner(db.saver(), versions)
         try:
             graph = runner.compile(runner.version_of(args.thread).document).graph
         except (DocumentError, RunNotFoundError, VersionNotFoundError) as e:
             raise UsageError(str(e)) from e
-        report = DurableRunner(db.store()).replay(graph, args.thread)
+        report = DurableRunner(db.saver()).replay(graph, args.thread)
     finally:
         versions.close()
     if report.matched:

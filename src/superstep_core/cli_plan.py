@@ -38,8 +38,9 @@ from superstep_core.cli_support import (
     UsageError,
     absolute_target,
     load_target,
-    open_store,
+    open_db_saver,
     to_json,
+    whole_number_at_least,
 )
 from superstep_core.host import Host
 from superstep_core.host.durable import DurableRunner, RecoveryError
@@ -148,7 +149,11 @@ def add_plan_run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--compensate", action="store_true", help="plans: undo a failed run's succeeded steps"
     )
-    run.add_argument("--max-cost-minor", type=int, help="plans: the budget ceiling, in minor units")
+    run.add_argument(
+        "--max-cost-minor",
+        type=whole_number_at_least(0),
+        help="plans: the budget ceiling, in minor units",
+    )
 
 
 def run_plan(doc: Any, args: argparse.Namespace, console: Console) -> int:
@@ -162,8 +167,6 @@ def run_plan(doc: Any, args: argparse.Namespace, console: Console) -> int:
             f"{path} is a plan: name its handlers with --handlers module:attr (a mapping of "
             f"step kind -> handler(request, ctx))"
         )
-    if args.max_cost_minor is not None and args.max_cost_minor < 0:
-        raise UsageError(f"--max-cost-minor must be >= 0, got {args.max_cost_minor}")
     workflow = _workflow(doc, path)
     options = {"compensate": args.compensate, "max_cost_minor": args.max_cost_minor}
     pg = _compile(workflow, _handlers(args.handlers), path, options)
@@ -188,10 +191,10 @@ def run_plan(doc: Any, args: argparse.Namespace, console: Console) -> int:
         "handlers_sha256": None if handlers_file is None else _sha256(handlers_file),
         **options,
     }
-    store = open_store(args.db)
+    saver = open_db_saver(args.db)
     try:
         runner = DurableRunner(
-            store, pg.handlers, on_step=_progress(console), max_workers=args.workers
+            saver, pg.handlers, on_step=_progress(console), max_workers=args.workers
         )
         if runner.exists(args.thread):
             raise UsageError(
@@ -206,7 +209,7 @@ def run_plan(doc: Any, args: argparse.Namespace, console: Console) -> int:
             raise UsageError(f"cannot persist thread {args.thread!r}: {e}") from None
         return _report(pg, ex, time.perf_counter() - started, args, console)
     finally:
-        store.close()
+        saver.close()
 
 
 # --- resume and replay --------------------------------------------------------------------
@@ -296,7 +299,9 @@ def add_plan_commands(sub: Any) -> None:
         required=True,
         help='JSON file {"succeeded": [...], "failed": [...], "in_flight": [...]}',
     )
-    status.add_argument("--max-cost-minor", type=int, help="the budget ceiling, in minor units")
+    status.add_argument(
+        "--max-cost-minor", type=whole_number_at_least(0), help="the budget ceiling, in minor units"
+    )
     status.add_argument("--json", action="store_true", help="print the report as JSON")
     status.set_defaults(handler=cmd_plan_status)
 

@@ -1,15 +1,13 @@
-"""The ``store`` fixture: every contract test runs against each `CheckpointStore`."""
+"""Saver fixtures: the engine's savers on SQLite (always) and PostgreSQL (when
+``SUPERSTEP_POSTGRES_URL`` is set; each test gets a schema of its own, dropped afterwards)."""
 
 from __future__ import annotations
 
 import os
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
-
-from superstep_core.checkpoint import CheckpointStore, MemoryCheckpointStore, SqliteCheckpointStore
 
 POSTGRES_URL_VAR = "SUPERSTEP_POSTGRES_URL"
 
@@ -18,37 +16,29 @@ def postgres_url() -> str:
     url = os.environ.get(POSTGRES_URL_VAR)
     if not url:
         pytest.skip(
-            f"{POSTGRES_URL_VAR} is unset: PostgreSQL store tests skipped "
+            f"{POSTGRES_URL_VAR} is unset: PostgreSQL saver tests skipped "
             f"(set it to e.g. postgresql://postgres@127.0.0.1:5432/test)"
         )
     return url
 
 
-@pytest.fixture
-def postgres_store() -> Iterator[CheckpointStore]:
-    """A PostgreSQL store in a schema of its own, dropped afterwards."""
+def fresh_schema() -> str:
+    return f"superstep_test_{os.getpid()}_{uuid.uuid4().hex[:10]}"
+
+
+def drop_schema(url: str, schema: str) -> None:
     import psycopg
 
-    from superstep_core.checkpoint.postgres import PostgresCheckpointStore
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
+
+@pytest.fixture
+def postgres_schema() -> Iterator[tuple[str, str]]:
+    """``(url, schema)``: a schema name no other test uses, dropped afterwards."""
     url = postgres_url()
-    schema = f"superstep_test_{os.getpid()}_{uuid.uuid4().hex[:10]}"
-    store = PostgresCheckpointStore(url, schema=schema, min_size=1, max_size=2)
+    schema = fresh_schema()
     try:
-        yield store
+        yield url, schema
     finally:
-        store.close()
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-
-
-@pytest.fixture(params=["memory", "sqlite", "postgres"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[CheckpointStore]:
-    if request.param == "memory":
-        yield MemoryCheckpointStore()
-    elif request.param == "sqlite":
-        sqlite = SqliteCheckpointStore(tmp_path / "superstep.db")
-        yield sqlite
-        sqlite.close()
-    else:
-        yield request.getfixturevalue("postgres_store")
+        drop_schema(url, schema)

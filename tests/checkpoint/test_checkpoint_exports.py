@@ -5,30 +5,34 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.memory import InMemorySaver
+
 import superstep_core.checkpoint as checkpoint
 
 
 def test_checkpoint_exports_exactly_the_documented_names() -> None:
     assert sorted(checkpoint.__all__) == sorted(
         [
-            "CheckpointStore",
-            "Checkpoint",
-            "LoadedCheckpoint",
-            "PendingWrite",
-            "checkpoint_id",
-            "parse_checkpoint_id",
-            "MemoryCheckpointStore",
-            "SqliteCheckpointStore",
+            "BaseCheckpointSaver",
+            "CheckpointTuple",
+            "InMemorySaver",
+            "SqliteCheckpointSaver",
             "CheckpointError",
-            "InputLogConflictError",
-            "MissingBlobError",
+            "PreviousFormatError",
         ]
     )
     for name in checkpoint.__all__:
         assert getattr(checkpoint, name).__doc__, name
 
 
-def test_importing_the_stores_needs_neither_psycopg_nor_the_codec() -> None:
+def test_the_protocol_and_the_memory_saver_are_langgraphs_own() -> None:
+    assert checkpoint.BaseCheckpointSaver is BaseCheckpointSaver
+    assert checkpoint.InMemorySaver is InMemorySaver
+    assert issubclass(checkpoint.SqliteCheckpointSaver, BaseCheckpointSaver)
+
+
+def test_importing_the_savers_needs_neither_psycopg_nor_the_codec() -> None:
     code = (
         "import sys, superstep_core.checkpoint; "
         "print(sorted(m for m in ('psycopg', 'superstep_core.persistence') if m in sys.modules))"

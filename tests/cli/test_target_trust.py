@@ -12,8 +12,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-import orjson
 import pytest
+from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
 from superstep_core.cli import main
 
@@ -41,13 +41,15 @@ def _error(capsys: pytest.CaptureFixture[str]) -> str:
 def _point_thread_at(target: str) -> None:
     """What an attacker with write access to the database does: every recorded target of
     every thread now names ``target``."""
+    serde = JsonPlusSerializer()
     conn = sqlite3.connect(".superstep/superstep.db")
     with conn:
-        for rowid, metadata in conn.execute("SELECT rowid, metadata FROM checkpoints"):
-            changed = {**orjson.loads(metadata), "target": target}
+        rows = conn.execute("SELECT rowid, metadata_type, metadata FROM superstep_checkpoints")
+        for rowid, kind, metadata in rows.fetchall():
+            changed = {**serde.loads_typed((kind, metadata)), "target": target}
             conn.execute(
-                "UPDATE checkpoints SET metadata=? WHERE rowid=?",
-                (orjson.dumps(changed).decode(), rowid),
+                "UPDATE superstep_checkpoints SET metadata_type=?, metadata=? WHERE rowid=?",
+                (*serde.dumps_typed(changed), rowid),
             )
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         if "superstep_runs" in tables:

@@ -18,8 +18,9 @@ from typing import Any
 
 import pytest
 
-from superstep_core.checkpoint import MemoryCheckpointStore
+from superstep_core.checkpoint import InMemorySaver
 from superstep_core.document import DocumentRunner, MemoryVersionStore, RunEvent
+from superstep_core.host.thread_checkpoints import EFFECT
 
 from .conftest import OrderService, document, edge, load
 
@@ -28,17 +29,18 @@ class ProcessDied(BaseException):
     """Stands for SIGKILL: escapes every handler, as a dead process does."""
 
 
-class LedgerWatch(MemoryCheckpointStore):
-    """A memory store that says when an effect result has been recorded."""
+class LedgerWatch(InMemorySaver):
+    """LangGraph's memory saver, saying when an effect result has been recorded in the ledger
+    (a pending write on the ledger channel)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.recorded = threading.Event()
 
-    def record_effect(self, thread_id: str, key: str, result: bytes) -> bytes:
-        out = super().record_effect(thread_id, key, result)
-        self.recorded.set()
-        return out
+    def put_writes(self, config: Any, writes: Any, task_id: str, task_path: str = "") -> None:
+        super().put_writes(config, writes, task_id, task_path)
+        if any(channel == EFFECT for channel, _ in writes):
+            self.recorded.set()
 
 
 def _refund_with(audit: dict[str, Any]) -> dict[str, Any]:
@@ -126,7 +128,10 @@ def _ledger_rows(db: Path, thread: str) -> int:
         return 0
     try:
         with sqlite3.connect(db) as conn:
-            row = conn.execute("SELECT count(*) FROM effects WHERE thread_id = ?", (thread,))
+            row = conn.execute(
+                "SELECT count(*) FROM superstep_writes WHERE thread_id = ? AND channel = ?",
+                (thread, EFFECT),
+            )
             return int(row.fetchone()[0])
     except sqlite3.OperationalError:
         return 0

@@ -57,4 +57,4 @@ def test_a_valid_document_compiles_runs_to_ok_and_replays(raw: dict[str, Any], f
     result = runner.start(doc, {"flag": flag}, run_id="p")
     assert result.status == "ok", result.error
     assert set(result.values.get("log", [])) <= {n["id"] for n in raw["nodes"]}
-    assert DurableRunner(runner.store).replay(compiled.graph, "p").matched
+    assert DurableRunner(runner.saver).replay(compiled.graph, "p").matched

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from superstep_core.checkpoint import MemoryCheckpointStore
+from superstep_core.checkpoint import InMemorySaver
 from superstep_core.document import (
     EVENT_TYPES,
     DocumentRunner,
@@ -35,7 +35,7 @@ def _tool(node_id: str, function: str, output: str, **args: Any) -> dict[str, An
 
 def _runner(clocks: Clocks, events: list[RunEvent] | None = None, **kw: Any) -> DocumentRunner:
     return DocumentRunner(
-        kw.pop("store", None) or MemoryCheckpointStore(),
+        kw.pop("store", None) or InMemorySaver(),
         kw.pop("versions", None) or MemoryVersionStore(),
         clock=clocks.clock,
         wall_clock=clocks.wall,
@@ -121,14 +121,14 @@ def test_parallel_branches_merge_objects_and_the_join_runs_once(clocks: Clocks) 
 
 def test_input_that_is_not_a_state_field_or_of_the_wrong_type_is_refused(clocks: Clocks) -> None:
     raw = document([llm("a", "x", "out")], [edge("start", "a")])
-    store = MemoryCheckpointStore()
+    store = InMemorySaver()
     with pytest.raises(InputError) as caught:
         _runner(clocks, store=store).start(load(raw), {"txt": "a", "out": 3})
     assert [str(p) for p in caught.value.problems] == [
         "input key 'txt': is not a state field of the document (text, out)",
         "input key 'out': must be of type 'string', got integer",
     ]
-    assert store.list("", "") == []  # nothing stored for a refused run
+    assert list(store.list(None)) == []  # nothing stored for a refused run
 
 
 def _approval() -> Any:
@@ -152,7 +152,7 @@ def test_a_human_node_waits_then_takes_a_checked_answer(clocks: Clocks) -> None:
 def test_a_waiting_run_expires_when_its_timeout_passes_even_across_a_restart(
     clocks: Clocks,
 ) -> None:
-    store, versions = MemoryCheckpointStore(), MemoryVersionStore()
+    store, versions = InMemorySaver(), MemoryVersionStore()
     _runner(clocks, store=store, versions=versions).start(
         _approval(), {"request": "car", "amount": 9000.0}, run_id="x"
     )
@@ -189,7 +189,7 @@ def test_a_failed_node_keeps_the_last_checkpoint_and_a_retry_calls_it_again(
     broken["on"] = False  # the cause is fixed
     retried = runner.resume("f", retry=True, actor="ops")
     assert (retried.status, retried.values["out"]) == ("ok", "fine")
-    (edit,) = [h for h in DurableRunner(runner.store).history("f") if h.source == "edit"]
+    (edit,) = [h for h in DurableRunner(runner.saver).history("f") if h.source == "edit"]
     assert edit.actor == "ops"
 
 
@@ -265,7 +265,7 @@ def test_a_run_past_its_deadline_stops_with_timeout(clocks: Clocks) -> None:
 
 
 def test_a_waiting_run_continues_on_its_version_after_a_newer_one_is_saved(clocks: Clocks) -> None:
-    store, versions = MemoryCheckpointStore(), MemoryVersionStore()
+    store, versions = InMemorySaver(), MemoryVersionStore()
     runner = _runner(clocks, store=store, versions=versions)
     doc = _approval()
     runner.start(doc, {"request": "desk", "amount": 500.0}, run_id="v")

@@ -4,7 +4,7 @@ what appending it to 10 does."""
 
 from __future__ import annotations
 
-from superstep_core.checkpoint import MemoryCheckpointStore
+from superstep_core.checkpoint import InMemorySaver
 from superstep_core.host.durable import DurableExecution, DurableRunner
 from superstep_core.node import External
 
@@ -22,7 +22,7 @@ def bytes_of_one_turn(messages: int) -> int:
 
 def conversation(messages: int) -> DurableExecution:
     """A thread whose ``messages`` channel holds ``messages`` messages (one edit)."""
-    runner = DurableRunner(MemoryCheckpointStore(), handlers, permissions={"loader": "*"})
+    runner = DurableRunner(InMemorySaver(), handlers, permissions={"loader": "*"})
     dx = runner.start(graph, "t")
     dx.run()
     dx.edit([("messages", f"{i}: {MESSAGE}") for i in range(messages)], actor="loader")

@@ -19,9 +19,10 @@ from typing import Any
 import orjson
 import pytest
 
-from superstep_core.checkpoint import CheckpointStore, MemoryCheckpointStore, SqliteCheckpointStore
+from superstep_core.checkpoint import BaseCheckpointSaver, InMemorySaver, SqliteCheckpointSaver
 from superstep_core.cli import to_json
 from superstep_core.host.durable import DurableRunner
+from superstep_core.host.thread_checkpoints import ThreadCheckpoints
 
 from . import killable_pipeline
 
@@ -107,7 +108,7 @@ def _comparable(values: Mapping[str, Any]) -> dict[str, Any]:
 def _in_process(
     workdir: Path,
     monkeypatch: pytest.MonkeyPatch,
-    store: CheckpointStore,
+    store: BaseCheckpointSaver,
     thread: str,
     payload: Any = None,
 ) -> dict[str, Any]:
@@ -137,7 +138,7 @@ def baseline(documents: Path, tmp_path_factory: pytest.TempPathFactory) -> Itera
     keys, so the killed runs use the same id)."""
     workdir = tmp_path_factory.mktemp("baseline")
     with pytest.MonkeyPatch.context() as monkeypatch:
-        store = MemoryCheckpointStore()
+        store = InMemorySaver()
         yield _in_process(
             workdir, monkeypatch, store, "pipeline-thread", _input(documents, workdir)
         )
@@ -149,7 +150,7 @@ def _kill(
     kill_points: list[str],
     db: list[str],
     thread: str,
-    store: CheckpointStore | None = None,
+    store: BaseCheckpointSaver | None = None,
 ) -> None:
     """Run the thread in a subprocess killed at the first point, then resume it in
     subprocesses killed at each further point. ``store``: the one ``db`` names (default: the
@@ -158,10 +159,10 @@ def _kill(
     payload = orjson.dumps(_input(documents, workdir)).decode()
     path = workdir / ".superstep" / "superstep.db"
     path.parent.mkdir(exist_ok=True)
-    ledger = store or SqliteCheckpointStore(path)
+    ledger = store or SqliteCheckpointSaver(path)
 
     def recorded(key: str) -> bool:
-        return ledger.get_effect(thread, key) is not None
+        return key in ThreadCheckpoints(ledger, thread).effects()
 
     try:
         # One effect at a time: then no other effect can complete between the test's
@@ -196,7 +197,7 @@ def test_killed_pipeline_resumes_to_the_uninterrupted_result_performing_each_eff
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _kill(documents, tmp_path, kill_points, [], "pipeline-thread")
-    store = SqliteCheckpointStore(tmp_path / ".superstep" / "superstep.db")
+    store = SqliteCheckpointSaver(tmp_path / ".superstep" / "superstep.db")
     try:
         result = _in_process(tmp_path, monkeypatch, store, "pipeline-thread")
     finally:
@@ -239,10 +240,10 @@ def test_killed_pipeline_resumes_on_postgres(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from superstep_core.checkpoint.postgres import PostgresCheckpointStore
+    from superstep_core.checkpoint.postgres import PostgresCheckpointSaver
 
     thread = f"pg-{uuid.uuid4().hex[:12]}"  # a fresh thread in the shared database
-    store = PostgresCheckpointStore(postgres_url, min_size=1, max_size=2)
+    store = PostgresCheckpointSaver(postgres_url, min_size=1, max_size=2)
     try:
         _kill(documents, tmp_path, kill_points, ["--db", postgres_url], thread, store)
         result = _in_process(tmp_path, monkeypatch, store, thread)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from superstep_core import Graph, Reducer, compute_node
-from superstep_core.checkpoint import MemoryCheckpointStore
+from superstep_core.checkpoint import InMemorySaver
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.durable import DurableRunner
 from superstep_core.persistence.replay import ReplayError, replay
@@ -85,7 +85,7 @@ def test_a_replay_names_a_committed_superstep_that_fails_when_replayed() -> None
 def test_a_thread_finished_by_a_retry_replays_and_keeps_every_superstep_in_history() -> None:
     outside = Outside()
     graph = _graph(outside)
-    runner = DurableRunner(MemoryCheckpointStore())
+    runner = DurableRunner(InMemorySaver())
     with runner.start(graph, "t1") as dx:
         assert dx.run().status is Status.FAILED
     outside.broken = False
@@ -111,7 +111,7 @@ def test_a_thread_finished_by_a_retry_replays_and_keeps_every_superstep_in_histo
 def test_recovering_a_failed_thread_keeps_the_failure_without_running_the_node_again() -> None:
     outside = Outside()
     graph = _graph(outside)
-    runner = DurableRunner(MemoryCheckpointStore())
+    runner = DurableRunner(InMemorySaver())
     with runner.start(graph, "t1") as dx:
         failure = dx.run().failure
     calls = outside.calls

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from superstep_core.checkpoint import CheckpointStore, MemoryCheckpointStore, SqliteCheckpointStore
+from superstep_core.checkpoint import BaseCheckpointSaver, InMemorySaver, SqliteCheckpointSaver
 from superstep_core.errors import StaleResumeError
 from superstep_core.host.durable import DurableExecution, DurableRunner, PermissionDeniedError
 from superstep_core.node import External
@@ -54,7 +54,7 @@ operations = st.lists(
 )
 
 
-def _runner(store: CheckpointStore) -> DurableRunner:
+def _runner(store: BaseCheckpointSaver) -> DurableRunner:
     return DurableRunner(store, handlers, permissions=PERMISSIONS, wall_clock=lambda: WALL)
 
 
@@ -74,7 +74,7 @@ def _drive(dx: DurableExecution, ops: list[tuple[str, Any]]) -> None:
             dx.edit({"last": value}, actor="bob")
 
 
-def _assert_round_trip(store: CheckpointStore, ops: list[tuple[str, Any]]) -> None:
+def _assert_round_trip(store: BaseCheckpointSaver, ops: list[tuple[str, Any]]) -> None:
     runner = _runner(store)
     with runner.start(graph, "thread") as dx:
         _drive(dx, ops)
@@ -97,7 +97,7 @@ def _assert_round_trip(store: CheckpointStore, ops: list[tuple[str, Any]]) -> No
 def test_any_execution_survives_the_memory_store_and_replays_exactly(
     ops: list[tuple[str, Any]],
 ) -> None:
-    _assert_round_trip(MemoryCheckpointStore(), ops)
+    _assert_round_trip(InMemorySaver(), ops)
 
 
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -105,7 +105,7 @@ def test_any_execution_survives_the_memory_store_and_replays_exactly(
 def test_any_execution_survives_the_sqlite_store_and_replays_exactly(
     tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, Any]]
 ) -> None:
-    store = SqliteCheckpointStore(tmp_path_factory.mktemp("db") / "superstep.db")
+    store = SqliteCheckpointSaver(tmp_path_factory.mktemp("db") / "superstep.db")
     try:
         _assert_round_trip(store, ops)
     finally:
@@ -113,7 +113,7 @@ def test_any_execution_survives_the_sqlite_store_and_replays_exactly(
 
 
 def test_edits_are_audited_with_actor_permission_and_host_timestamp() -> None:
-    runner = _runner(MemoryCheckpointStore())
+    runner = _runner(InMemorySaver())
     with runner.start(graph, "t") as dx:
         dx.run()
         dx.edit({"last": "fixed"}, actor="bob")
@@ -127,7 +127,7 @@ def test_edits_are_audited_with_actor_permission_and_host_timestamp() -> None:
 
 
 def test_an_edit_outside_the_allow_list_is_refused_and_changes_nothing() -> None:
-    runner = _runner(MemoryCheckpointStore())
+    runner = _runner(InMemorySaver())
     with runner.start(graph, "t") as dx:
         dx.run()
         before = dx.execution.snapshot()
@@ -140,7 +140,7 @@ def test_an_edit_outside_the_allow_list_is_refused_and_changes_nothing() -> None
 
 
 def test_a_stale_resume_of_a_stored_interrupt_raises_and_changes_nothing(tmp_path: Path) -> None:
-    store = SqliteCheckpointStore(tmp_path / "superstep.db")
+    store = SqliteCheckpointSaver(tmp_path / "superstep.db")
     runner = _runner(store)
     with runner.start(graph, "t") as dx:
         dx.send(External("ask", "ok?"))

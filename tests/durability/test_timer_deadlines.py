@@ -18,7 +18,7 @@ from superstep_core import (
     SuspendActivation,
     TimerElapsed,
 )
-from superstep_core.checkpoint import MemoryCheckpointStore
+from superstep_core.checkpoint import InMemorySaver
 from superstep_core.host.durable import DurableRunner
 from superstep_core.node import Event
 from superstep_core.testing import VirtualClock
@@ -38,14 +38,14 @@ def _waiter(suspend: bool) -> Graph:
     return Graph("waiter").with_channels(fired=LastValue()).add_node("wait", wait).start_at("wait")
 
 
-def _started(store: MemoryCheckpointStore, clock: VirtualClock, suspend: bool = False) -> None:
+def _started(store: InMemorySaver, clock: VirtualClock, suspend: bool = False) -> None:
     runner = DurableRunner(store, clock=clock)
     dx = runner.start(_waiter(suspend).compile(), "t")
     dx.run(until=clock.now())  # arms the timer and returns: the process "dies" here
 
 
 def test_a_recovered_timer_fires_at_its_recorded_deadline_not_a_full_delay_later() -> None:
-    store = MemoryCheckpointStore()
+    store = InMemorySaver()
     _started(store, VirtualClock(1000.0))
     later = VirtualClock(1045.0)  # the new process starts 45 s later
     ex = DurableRunner(store, clock=later).recover(_waiter(False).compile(), "t").run()
@@ -55,7 +55,7 @@ def test_a_recovered_timer_fires_at_its_recorded_deadline_not_a_full_delay_later
 
 
 def test_an_overdue_timer_fires_at_once_after_recovery() -> None:
-    store = MemoryCheckpointStore()
+    store = InMemorySaver()
     _started(store, VirtualClock(1000.0))
     later = VirtualClock(1200.0)
     ex = DurableRunner(store, clock=later).recover(_waiter(False).compile(), "t").run()
@@ -64,7 +64,7 @@ def test_an_overdue_timer_fires_at_once_after_recovery() -> None:
 
 
 def test_a_suspended_activation_gets_its_due_timer_but_is_not_waited_on() -> None:
-    store = MemoryCheckpointStore()
+    store = InMemorySaver()
     clock = VirtualClock(0.0)
     _started(store, clock, suspend=True)
     dx = DurableRunner(store, clock=VirtualClock(30.0)).recover(_waiter(True).compile(), "t")

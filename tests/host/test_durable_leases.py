@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from superstep_core.checkpoint import MemoryCheckpointStore
+from superstep_core.checkpoint import InMemorySaver
 from superstep_core.host.durable import DurableRunner
 from superstep_core.host.lease import LeaseHeldError, LeaseLostError, MemoryLeaseStore
 from superstep_core.runtime import Status
@@ -16,7 +16,7 @@ from . import charging_graph
 from .conftest import WallClock
 
 
-def _runner(store: MemoryCheckpointStore, leases: MemoryLeaseStore, owner: str) -> DurableRunner:
+def _runner(store: InMemorySaver, leases: MemoryLeaseStore, owner: str) -> DurableRunner:
     return DurableRunner(store, charging_graph.handlers, leases=leases, owner=owner)
 
 
@@ -25,7 +25,7 @@ def test_a_second_runner_is_refused_while_the_first_holds_the_thread(
 ) -> None:
     ledger = tmp_path / "ledger"
     monkeypatch.setenv("SUPERSTEP_CHARGE_LEDGER", str(ledger))
-    store, leases = MemoryCheckpointStore(), MemoryLeaseStore()
+    store, leases = InMemorySaver(), MemoryLeaseStore()
     with _runner(store, leases, "h:1:one").start(charging_graph.graph, "pay") as dx:
         dx.run()
     first = _runner(store, leases, "h:1:one").recover(charging_graph.graph, "pay")
@@ -44,7 +44,7 @@ def test_a_runner_whose_lease_was_taken_stops_before_performing_an_effect(
     ledger = tmp_path / "ledger"
     monkeypatch.setenv("SUPERSTEP_CHARGE_LEDGER", str(ledger))
     clock = WallClock()
-    store, leases = MemoryCheckpointStore(), MemoryLeaseStore(clock)
+    store, leases = InMemorySaver(), MemoryLeaseStore(clock)
     with _runner(store, leases, "h:1:one").start(charging_graph.graph, "pay") as dx:
         dx.run()
         assert dx.lease is not None
@@ -57,7 +57,7 @@ def test_a_runner_whose_lease_was_taken_stops_before_performing_an_effect(
 
 
 def test_a_failed_start_releases_the_lease() -> None:
-    store, leases = MemoryCheckpointStore(), MemoryLeaseStore()
+    store, leases = InMemorySaver(), MemoryLeaseStore()
     with _runner(store, leases, "h:1:one").start(charging_graph.graph, "pay"):
         pass
     with pytest.raises(ValueError, match="already exists"):

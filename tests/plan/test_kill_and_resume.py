@@ -19,8 +19,9 @@ from typing import Any
 import orjson
 import pytest
 
-from superstep_core.checkpoint import CheckpointStore, MemoryCheckpointStore, SqliteCheckpointStore
+from superstep_core.checkpoint import BaseCheckpointSaver, InMemorySaver, SqliteCheckpointSaver
 from superstep_core.host.durable import DurableRunner
+from superstep_core.host.thread_checkpoints import ThreadCheckpoints
 from superstep_core.plan import validate_workflow
 from superstep_core.plan.runner import OUTCOMES, plan_graph, plan_outcomes
 
@@ -91,12 +92,12 @@ def _run_killed(
     assert proc.returncode == -signal.SIGKILL
 
 
-def _durable_in(store: CheckpointStore, thread: str) -> Callable[[str], bool]:
+def _durable_in(store: BaseCheckpointSaver, thread: str) -> Callable[[str], bool]:
     runner = DurableRunner(store)
 
     def durable(line: str) -> bool:
         step, key = line.split(" ", 1)
-        if store.get_effect(thread, key) is not None:
+        if key in ThreadCheckpoints(store, thread).effects():
             return True
         # A failed step is not in the effect ledger; it is durable once committed.
         return runner.exists(thread) and step in (
@@ -115,7 +116,7 @@ def _uninterrupted(
     monkeypatch.delenv("SUPERSTEP_BLOCK_AT", raising=False)
     workflow = validate_workflow(orjson.loads(PLAN.read_bytes()))
     pg = plan_graph(workflow, getattr(killable_invoice, attr), compensate=True)
-    with DurableRunner(MemoryCheckpointStore(), pg.handlers).start(pg.graph, thread) as dx:
+    with DurableRunner(InMemorySaver(), pg.handlers).start(pg.graph, thread) as dx:
         ex = dx.run()
     return {
         "report": pg.report(ex.values).as_document(),
@@ -130,7 +131,7 @@ def _kill_then_resume(
     attr: str,
     thread: str,
     db: list[str],
-    store: CheckpointStore,
+    store: BaseCheckpointSaver,
 ) -> dict[str, Any]:
     durable = _durable_in(store, thread)
     handlers = f"{KILLABLE}:{attr}"
@@ -180,7 +181,7 @@ def test_a_killed_plan_run_resumes_to_the_uninterrupted_result_performing_each_s
     workdir = tmp_path / "killed"
     workdir.mkdir()
     (workdir / ".superstep").mkdir()
-    store = SqliteCheckpointStore(workdir / ".superstep" / "superstep.db")
+    store = SqliteCheckpointSaver(workdir / ".superstep" / "superstep.db")
     try:
         resumed = _kill_then_resume(workdir, kill_points, attr, "invoice-1", [], store)
     finally:
@@ -204,13 +205,13 @@ def test_a_killed_plan_run_resumes_on_postgres(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from superstep_core.checkpoint.postgres import PostgresCheckpointStore
+    from superstep_core.checkpoint.postgres import PostgresCheckpointSaver
 
     thread = f"plan-{uuid.uuid4().hex[:12]}"  # a fresh thread in the shared database
     baseline = _uninterrupted(thread, attr, tmp_path / "baseline", monkeypatch)
     workdir = tmp_path / "killed"
     workdir.mkdir()
-    store = PostgresCheckpointStore(postgres_url, min_size=1, max_size=2)
+    store = PostgresCheckpointSaver(postgres_url, min_size=1, max_size=2)
     try:
         resumed = _kill_then_resume(
             workdir, kill_points, attr, thread, ["--db", postgres_url], store

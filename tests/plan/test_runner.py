@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from superstep_core import EffectCompleted, EffectContext, Execution, Host, Status
-from superstep_core.checkpoint import MemoryCheckpointStore
+from superstep_core.checkpoint import InMemorySaver
 from superstep_core.host.durable import DurableRunner
 from superstep_core.plan import (
     WorkflowError,
@@ -318,7 +318,7 @@ def test_the_graph_version_follows_the_plan_and_its_options() -> None:
 
 
 def test_a_durable_plan_run_recovers_from_its_store_without_performing_again() -> None:
-    store = MemoryCheckpointStore()
+    store = InMemorySaver()
     rec = Recorder(["work", "pay", "undo"], failing=["review"])
     pg = plan_graph(INVOICE, rec.handlers, compensate=True)
     runner = DurableRunner(store, pg.handlers)

@@ -1,43 +1,30 @@
-"""Checkpoint stores: where committed supersteps, pending writes, the effect ledger and the
-input log of each thread are kept, behind one protocol (`CheckpointStore`).
+"""Checkpoint savers: where the committed supersteps of threads are kept, through LangGraph's
+checkpoint protocol (`BaseCheckpointSaver` of the real ``langgraph-checkpoint`` package).
 
-`MemoryCheckpointStore` and `SqliteCheckpointStore` are importable from here;
-`PostgresCheckpointStore` lives in ``superstep_core.checkpoint.postgres`` so that importing this
-package never needs psycopg (an optional dependency: ``superstep[postgres]``).
+Any `BaseCheckpointSaver` can hold an engine thread (see `superstep_core.host.checkpoints`
+for how an execution maps onto checkpoints). Shipped here: `SqliteCheckpointSaver` (one file,
+the embedded default; importable from this package), `PostgresCheckpointSaver` (in
+``superstep_core.checkpoint.postgres``, so that importing this package never needs psycopg, an
+optional dependency: ``superstep[postgres]``) and LangGraph's own `InMemorySaver`, re-exported.
 
 Must never import: the runtime, the host, the llm layer, compat, or superstep_core.persistence
-(the stores hold bytes; the caller encodes them).
+(a saver holds values; the caller encodes them).
 """
 
-from superstep_core.checkpoint.errors import (
-    CheckpointError,
-    InputLogConflictError,
-    MissingBlobError,
-)
-from superstep_core.checkpoint.memory import MemoryCheckpointStore
-from superstep_core.checkpoint.model import (
-    Checkpoint,
-    LoadedCheckpoint,
-    PendingWrite,
-    checkpoint_id,
-    parse_checkpoint_id,
-)
-from superstep_core.checkpoint.protocol import CheckpointStore
-from superstep_core.checkpoint.sqlite import SqliteCheckpointStore
+from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
+from langgraph.checkpoint.memory import InMemorySaver
+
+from superstep_core.checkpoint.errors import CheckpointError, PreviousFormatError
+from superstep_core.checkpoint.sqlite import SqliteCheckpointSaver
 
 __all__ = [  # noqa: RUF022 - grouped by concept
-    # protocol and values
-    "CheckpointStore",
-    "Checkpoint",
-    "LoadedCheckpoint",
-    "PendingWrite",
-    "checkpoint_id",
-    "parse_checkpoint_id",
-    # stores
-    "MemoryCheckpointStore",
-    "SqliteCheckpointStore",
+    # the protocol
+    "BaseCheckpointSaver",
+    "CheckpointTuple",
+    # savers
+    "InMemorySaver",
+    "SqliteCheckpointSaver",
     # errors
     "CheckpointError",
-    "InputLogConflictError",
-    "MissingBlobError",
+    "PreviousFormatError",
 ]

@@ -2,7 +2,7 @@
 
     result = run_document(doc, {"message": "my card was charged twice"})
     result.status        # ok | error | cancelled | timeout | paused | waiting | expired
-    runner = DocumentRunner(store, versions)      # a CheckpointStore and a VersionStore
+    runner = DocumentRunner(saver, versions)      # a BaseCheckpointSaver and a VersionStore
     runner.resume(result.run_id, answer={"approved": True})
 
 A run saves its document as a version (`VersionStore.save`: unchanged content reuses the
@@ -35,7 +35,7 @@ from typing import Any, Final
 import httpx
 from langchain_core.language_models import BaseChatModel
 
-from superstep_core.checkpoint import CheckpointStore, MemoryCheckpointStore
+from superstep_core.checkpoint import BaseCheckpointSaver, InMemorySaver
 from superstep_core.document.channels import EVENTS, RETRIES, VISITS
 from superstep_core.document.compile import CompiledDocument, compile_document
 from superstep_core.document.errors import InputError, Problem, RunNotFoundError
@@ -116,7 +116,8 @@ class _Run:
 
 
 class DocumentRunner:
-    """Starts and resumes document runs on ``store`` (default: in memory) with versions in
+    """Starts and resumes document runs on ``saver`` (any `BaseCheckpointSaver`; default an
+    `InMemorySaver`) with versions in
     ``versions`` (default: in memory).
 
     ``models``/``resolver``: how llm nodes' model references become models (default:
@@ -130,7 +131,7 @@ class DocumentRunner:
 
     def __init__(
         self,
-        store: CheckpointStore | None = None,
+        saver: BaseCheckpointSaver[Any] | None = None,
         versions: VersionStore | None = None,
         *,
         models: Mapping[str, BaseChatModel] | None = None,
@@ -146,7 +147,7 @@ class DocumentRunner:
     ) -> None:
         self.leases = leases
         self.owner = owner
-        self.store = store if store is not None else MemoryCheckpointStore()
+        self.saver = saver if saver is not None else InMemorySaver()
         self.versions = versions if versions is not None else MemoryVersionStore()
         self.models = dict(models or {})
         self.resolver = resolver
@@ -182,7 +183,7 @@ class DocumentRunner:
         compiled = self.compile(doc)
         initial = compiled.initial(input)
         run_id = run_id or f"run-{uuid.uuid4().hex[:12]}"
-        if DurableRunner(self.store).exists(run_id):
+        if DurableRunner(self.saver).exists(run_id):
             raise ValueError(f"run {run_id!r} already exists: resume it or pick another id")
         version, _ = self.versions.save(doc)
         run = self._new_run(run_id, compiled, version, recovered=False)
@@ -245,17 +246,17 @@ class DocumentRunner:
     def version_of(self, run_id: str) -> Version:
         """The document version run ``run_id`` started on. Raises `RunNotFoundError`."""
         try:
-            meta = DurableRunner(self.store).latest_metadata(run_id)
+            meta = DurableRunner(self.saver).latest_metadata(run_id)
         except UnknownThreadError:
-            raise RunNotFoundError(f"no run {run_id!r} in the store") from None
+            raise RunNotFoundError(f"no run {run_id!r} in the saver") from None
         if meta.get("kind") != RUN_KIND:
             raise RunNotFoundError(f"thread {run_id!r} is not a document run")
         return self.versions.get(str(meta["document"]), int(meta["version"]))
 
     def is_run(self, run_id: str) -> bool:
-        """Whether the store holds a document run ``run_id``."""
+        """Whether the saver holds a document run ``run_id``."""
         try:
-            meta = DurableRunner(self.store).latest_metadata(run_id)
+            meta = DurableRunner(self.saver).latest_metadata(run_id)
         except UnknownThreadError:
             return False
         return meta.get("kind") == RUN_KIND
@@ -276,7 +277,7 @@ class DocumentRunner:
 
     def _durable(self, run: _Run) -> DurableRunner:
         return DurableRunner(
-            self.store,
+            self.saver,
             run.handlers.handlers(),
             clock=self.clock,
             wall_clock=self.wall_clock,
@@ -497,7 +498,7 @@ def run_document(
     input: Any = None,
     *,
     run_id: str | None = None,
-    store: CheckpointStore | None = None,
+    saver: BaseCheckpointSaver[Any] | None = None,
     versions: VersionStore | None = None,
     step: bool = False,
     deadline: float | None = None,
@@ -508,5 +509,5 @@ def run_document(
     ``options`` are `DocumentRunner`'s (``models``, ``tools``, ``on_event``, ``clock``...).
     Raises `DocumentError` / `InputError` before anything runs."""
     loaded = doc if isinstance(doc, Document) else load_document(doc)
-    runner = DocumentRunner(store, versions, **options)
+    runner = DocumentRunner(saver, versions, **options)
     return runner.start(loaded, input, run_id=run_id, step=step, deadline=deadline, cancel=cancel)

@@ -1,7 +1,7 @@
 """The host: the only layer that performs I/O. It runs effects (threads or asyncio), realises
 timers, times retry backoff, reports every superstep, multiplexes each execution's stream
-(`StreamMultiplexer`), and (`DurableRunner`) checkpoints executions to a store so they survive
-their process.
+(`StreamMultiplexer`), and (`DurableRunner`) checkpoints executions to a LangGraph checkpoint
+saver so they survive their process.
 
 Must never import: llm, compat.
 """
@@ -71,18 +71,18 @@ __all__ = [
     "current_heartbeat",
     "estimate_size",
     "heartbeat",
-    "resume_from_store",
+    "resume_from_saver",
     "within",
 ]
 
-# The durable runner pulls in the codec and the stores: load it on first use, so importing
+# The durable runner pulls in the codec and the savers: load it on first use, so importing
 # the engine stays light (`from superstep_core.host import DurableRunner` still works).
 _DURABLE = {
     "DurableExecution",
     "DurableRunner",
     "RecoveryError",
     "UnknownThreadError",
-    "resume_from_store",
+    "resume_from_saver",
 }
 
 

@@ -1,10 +1,13 @@
-"""Durable executions: an execution that survives its process, on a `CheckpointStore`.
+"""Durable executions: an execution that survives its process, on any LangGraph
+`BaseCheckpointSaver` (`superstep_core.host.thread_checkpoints` maps it onto checkpoints).
 
-After every committed superstep a `DurableExecution` writes a checkpoint holding only the
-channels whose version changed (see `superstep_core.persistence.durable`), with the rest of the
-execution in the header. Every input is appended to the store's input log before the checkpoint
-that covers it, and every completed effect's result is recorded in the store's ledger as soon as
-it completes, before the superstep that consumes it commits. `DurableRunner.recover` rebuilds
+After every committed superstep a `DurableExecution` writes a checkpoint whose ``new_versions``
+name only the channels whose version changed (see `superstep_core.persistence.durable`), with
+the rest of the execution in its header channel. Every input is in the thread's input log no
+later than the checkpoint that covers it (the record a superstep logged is committed with its
+checkpoint; later ones are pending writes of the latest checkpoint), and every completed
+effect's result is recorded in the ledger (a pending write) as soon as it completes, before the
+superstep that consumes it commits. `DurableRunner.recover` rebuilds
 an execution from the latest checkpoint, applies the inputs logged after it, performs the
 effects whose results never arrived (a result in the ledger is replayed, never performed
 again) and continues. `DurableRunner.replay` rebuilds a thread from its input log alone and
@@ -14,8 +17,8 @@ timestamp from the host's wall clock are committed with the edit and listed in `
 
 A superstep that fails commits nothing, so it writes no checkpoint: its failure goes to the
 input log (a replay or a recovery applies it from there rather than running the superstep
-again, which after a retry would succeed) and is noted in the last checkpoint's metadata, for
-`history`; `DurableExecution.retry_failed` runs it again.
+again, which after a retry would succeed) and is noted on the last checkpoint as an
+``__error__`` pending write, for `history`; `DurableExecution.retry_failed` runs it again.
 
 With ``leases`` (a `LeaseStore`), a thread has one owner at a time: `DurableRunner.start`,
 `recover` and `fork` take the thread's lease before anything is written or performed (a second
@@ -38,7 +41,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
-from superstep_core.checkpoint import Checkpoint, CheckpointStore, LoadedCheckpoint
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock, WallClock
 from superstep_core.host.durable_records import (
@@ -52,6 +56,7 @@ from superstep_core.host.durable_records import (
 from superstep_core.host.effects import Handler
 from superstep_core.host.lease import DEFAULT_TTL, HeldLease, LeaseStore
 from superstep_core.host.sync import Host
+from superstep_core.host.thread_checkpoints import StoredStep, ThreadCheckpoints
 from superstep_core.host.timers import TimerTable
 from superstep_core.node import Effect, External
 from superstep_core.persistence import Codec
@@ -86,7 +91,7 @@ __all__ = [
     "ReplayReport",
     "StoreLedger",
     "UnknownThreadError",
-    "resume_from_store",
+    "resume_from_saver",
 ]
 
 Permission = str | Collection[str]
@@ -105,7 +110,7 @@ class DurableExecution:
         *,
         writer: ChannelWriter,
         header: StepHeader | None = None,
-        parent_id: str | None = None,
+        loaded: StoredStep | None = None,
         metadata: Mapping[str, Any] | None = None,
         lease: HeldLease | None = None,
     ) -> None:
@@ -113,21 +118,27 @@ class DurableExecution:
         self.lease = lease
         self.execution = execution
         self.thread_id = thread_id
-        self.store = runner.store
+        self.saver = runner.saver
         self.codec = runner.codec
         self.metadata = dict(metadata or {})
         self.checkpoint_bytes: list[int] = []  # header + blob bytes of each checkpoint written
+        self.checkpoints = ThreadCheckpoints(runner.saver, thread_id)
         self._writer = writer
         self._requests: dict[str, EffectRequest] = {}
         self._armed: dict[tuple[str, str], TimerRequest] = {}
         self._inputs = 0
-        self._parent = parent_id
-        self._last: Checkpoint | None = None
+        # (step, id, parent id) of the latest checkpoint written or loaded
+        self._last: tuple[int, str, str | None] | None = None
+        if loaded is not None:
+            self.checkpoints.follow(loaded)
+            self._last = (loaded.step, loaded.checkpoint_id, loaded.parent_id)
         self._host = Host(
             runner.handlers,
             clock=runner.clock or WallClock(),
             max_workers=runner.max_workers,
-            ledger=StoreLedger(runner.store, thread_id, runner.codec),
+            ledger=StoreLedger(
+                self.checkpoints, runner.codec, loaded.effects if loaded is not None else None
+            ),
         )
         self._timers = TimerTable()
         if header is not None:
@@ -286,23 +297,33 @@ class DurableExecution:
                 self._armed[key] = timer
         self._timers.apply(outcome.timers, self._host.clock.now())
 
-    def _flush_inputs(self) -> None:
-        """Append the inputs logged since the last flush as one input-log record. The store
-        holds the log, so the in-memory one is cleared."""
+    def _take_inputs(self) -> tuple[int, bytes] | None:
+        """The inputs logged since the last flush as one input-log record ``(seq, bytes)``, or
+        ``None``; the saver is to hold them, so the in-memory log is cleared."""
         log = self.execution.input_log
-        if log:
-            self.store.append_input(self.thread_id, self._inputs, encode_inputs(log, self.codec))
-            self._inputs += 1
-            log.clear()
+        if not log:
+            return None
+        record = (self._inputs, encode_inputs(log, self.codec))
+        self._inputs += 1
+        log.clear()
+        return record
+
+    def _flush_inputs(self) -> None:
+        """Write the inputs logged since the last flush as a pending write of the latest
+        checkpoint (between supersteps: an answer, an event, delivered results)."""
+        record = self._take_inputs()
+        if record is not None:
+            self.checkpoints.log_input(*record)
 
     def _record_failure(self) -> None:
         """A superstep failed and committed nothing. Its failure goes to the input log (which
         recovery applies after the last checkpoint, so that checkpoint is left as committed)
-        and is noted in that checkpoint's metadata, for `history`."""
-        self._flush_inputs()
-        last, failure = self._last, self.execution.failure
-        if last is None or failure is None:  # pragma: no cover - a started thread has both
+        and is noted on that checkpoint as an ``__error__`` pending write, for `history`."""
+        record = self._take_inputs()
+        failure = self.execution.failure
+        if record is None or self._last is None or failure is None:  # pragma: no cover
             return
+        self.checkpoints.log_input(*record)
         noted = {
             "step": failure.step,
             "node": failure.node,
@@ -310,10 +331,7 @@ class DurableExecution:
             "error_type": failure.error_type,
             "message": failure.message,
         }
-        failures = [*last.metadata.get("failures", ()), noted]
-        checkpoint = replace(last, metadata={**last.metadata, "failures": failures})
-        self.store.put(checkpoint, {})  # the same step again: only the metadata changes
-        self._last = checkpoint
+        self.checkpoints.record_failure(record[0], noted)
 
     def _checkpoint(
         self,
@@ -323,7 +341,7 @@ class DurableExecution:
         written: tuple[str, ...] = (),
         audit: Mapping[str, Any] | None = None,
     ) -> None:
-        self._flush_inputs()
+        record = self._take_inputs()
         ex = self.execution
         state = ex.snapshot()
         stored, blobs, layout = self._writer.split(state.values, state.versions)
@@ -340,23 +358,35 @@ class DurableExecution:
             tuple(d for d in deadlines if d is not None) if None not in deadlines else (),
         )
         data = encode_header(header, self.codec)
+        changed = list(outcome.written if outcome is not None else written)
         metadata = {
             **self.metadata,
             "source": source,
             "step": ex.step,
             "status": ex.status.value,
-            "written": list(outcome.written if outcome is not None else written),
+            "written": changed,
             "trace": _digest(ex, source),
             "execution_id": ex.execution_id,
             **(audit or {}),
         }
         last = self._last
-        parent = last.parent_id if last is not None and last.step == ex.step else self._parent
-        checkpoint = Checkpoint(self.thread_id, "", ex.step, parent, data, stored, metadata)
-        self.store.put(checkpoint, blobs)
+        if last is None:
+            parent = None
+        else:  # the same superstep again replaces its checkpoint, under the same parent
+            parent = last[2] if last[0] == ex.step else last[1]
+        cid = self.checkpoints.put(
+            ex.step,
+            parent,
+            data,
+            stored,
+            blobs,
+            metadata,
+            ts=self.runner.wall_clock().isoformat(),
+            written=changed,
+            input_record=record,
+        )
         self.checkpoint_bytes.append(len(data) + sum(len(b) for b in blobs.values()))
-        self._last = checkpoint
-        self._parent = checkpoint.id
+        self._last = (ex.step, cid, parent)
 
     def _catch_up(self) -> None:
         """Perform (or replay from the ledger) the awaited effects whose results never
@@ -396,7 +426,9 @@ def _digest(ex: Execution, source: str) -> str:
 
 
 class DurableRunner:
-    """Starts, recovers, replays and forks durable executions on ``store``.
+    """Starts, recovers, replays and forks durable executions on ``saver`` (any LangGraph
+    `BaseCheckpointSaver`: `SqliteCheckpointSaver`, `PostgresCheckpointSaver`, `InMemorySaver`,
+    LangGraph's official savers, a community saver).
 
     ``handlers``, ``max_workers`` as for `Host`; ``clock``: the host's clock (default
     `WallClock`: timer deadlines are recorded on it and stay absolute across a restart);
@@ -411,7 +443,7 @@ class DurableRunner:
 
     def __init__(
         self,
-        store: CheckpointStore,
+        saver: BaseCheckpointSaver[Any],
         handlers: Mapping[str, Handler] | None = None,
         *,
         codec: Codec | None = None,
@@ -424,7 +456,7 @@ class DurableRunner:
         owner: str | None = None,
         lease_ttl: float = DEFAULT_TTL,
     ) -> None:
-        self.store = store
+        self.saver = saver
         self.leases = leases
         self.owner = owner
         self.lease_ttl = lease_ttl
@@ -437,7 +469,8 @@ class DurableRunner:
         self.on_step = on_step
 
     def exists(self, thread_id: str) -> bool:
-        return bool(self.store.list(thread_id, "", limit=1))
+        """Whether the saver holds a checkpoint of ``thread_id``."""
+        return ThreadCheckpoints(self.saver, thread_id).exists()
 
     def start(
         self,
@@ -479,21 +512,20 @@ class DurableRunner:
         loaded = self._load(thread_id)
         header, state = self._state(loaded)
         ex = self._restore(graph, state, thread_id)
-        known = known_from(state.values, state.versions, loaded.checkpoint.versions, header.layout)
+        known = known_from(state.values, state.versions, _stored_names(loaded), header.layout)
         writer = ChannelWriter(graph.channels, self.codec, known)
-        metadata = {k: v for k, v in loaded.checkpoint.metadata.items() if k not in _OWN_KEYS}
+        metadata = {k: v for k, v in loaded.metadata.items() if k not in _OWN_KEYS}
         dx = DurableExecution(
             self,
             ex,
             thread_id,
             writer=writer,
             header=header,
-            parent_id=loaded.checkpoint.id,
+            loaded=loaded,
             metadata=metadata,
             lease=lease,
         )
-        dx._last = loaded.checkpoint
-        for seq, data in self.store.read_inputs(thread_id):
+        for seq, data in loaded.inputs:
             if seq < header.inputs:
                 continue
             audit: dict[str, Any] | None = None
@@ -545,7 +577,7 @@ class DurableRunner:
         header, state = self._state(loaded)
         ex = self._restore(graph, state, new_thread_id)
         writer = ChannelWriter(graph.channels, self.codec)
-        base = {k: v for k, v in loaded.checkpoint.metadata.items() if k not in _OWN_KEYS}
+        base = {k: v for k, v in loaded.metadata.items() if k not in _OWN_KEYS}
         header = replace(header, inputs=0)
         dx = DurableExecution(
             self,
@@ -556,20 +588,20 @@ class DurableRunner:
             metadata={**base, **(metadata or {})},
             lease=lease,
         )
-        ex.input_log.append(("fork", thread_id, loaded.checkpoint.id))
+        ex.input_log.append(("fork", thread_id, loaded.checkpoint_id))
         dx._checkpoint("fork")
         return dx
 
     def replay(self, graph: CompiledGraph, thread_id: str) -> ReplayReport:
         """Rebuild the thread from its input log alone (nothing is performed) and compare it
         with every stored checkpoint: state and trace digest at each superstep."""
-        checkpoints = self.store.list(thread_id, "")
-        if not checkpoints:
-            raise UnknownThreadError(f"no thread {thread_id!r} in the store")
-        execution_id = str(checkpoints[0].metadata.get("execution_id", thread_id))
-        entries = [
-            e for _, d in self.store.read_inputs(thread_id) for e in decode_inputs(d, self.codec)
-        ]
+        checkpoints = self._history(thread_id)
+        execution_id = str(checkpoints[-1].metadata.get("execution_id", thread_id))
+        log: dict[int, bytes] = {}
+        for checkpoint in checkpoints:
+            for seq, data in checkpoint.inputs:
+                log.setdefault(seq, data)
+        entries = [e for _, d in sorted(log.items()) for e in decode_inputs(d, self.codec)]
         seen: dict[int, tuple[ExecutionState, str]] = {}
 
         def hook(ex: Execution, kind: str, outcome: StepOutcome | None) -> None:
@@ -588,8 +620,8 @@ class DurableRunner:
         except ValueError as e:
             return ReplayReport(False, len(entries), len(checkpoints), [str(e)], None)
         mismatches: list[str] = []
-        for checkpoint in reversed(checkpoints):
-            stored = self._state(self._load(thread_id, checkpoint.id))[1]
+        for checkpoint in checkpoints:
+            stored = self._state(checkpoint)[1]
             got = seen.get(checkpoint.step)
             if got is None:
                 mismatches.append(f"superstep {checkpoint.step}: not reached by the replay")
@@ -603,16 +635,13 @@ class DurableRunner:
         """The thread's checkpoints, oldest first, each followed by the supersteps that failed
         on top of it (status ``"failed"``, nothing written, ``failure`` set). Raises
         `UnknownThreadError`."""
-        checkpoints = self.store.list(thread_id, "")
-        if not checkpoints:
-            raise UnknownThreadError(f"no thread {thread_id!r} in the store")
         out: list[HistoryEntry] = []
-        for c in reversed(checkpoints):
+        for c in self._history(thread_id):
             m = c.metadata
             out.append(
                 HistoryEntry(
                     c.step,
-                    c.id,
+                    c.checkpoint_id,
                     str(m.get("source", "")),
                     str(m.get("status", "")),
                     tuple(m.get("written", ())),
@@ -622,19 +651,24 @@ class DurableRunner:
                     m,
                 )
             )
-            for f in m.get("failures", ()):
+            for f in c.failures:
                 failure = f"node {f['node']!r} failed: {f['error_type']}: {f['message']}"
                 out.append(
-                    HistoryEntry(f["step"], c.id, "loop", "failed", (), metadata=f, failure=failure)
+                    HistoryEntry(
+                        f["step"],
+                        c.checkpoint_id,
+                        "loop",
+                        "failed",
+                        (),
+                        metadata=f,
+                        failure=failure,
+                    )
                 )
         return out
 
     def latest_metadata(self, thread_id: str) -> Mapping[str, Any]:
         """The metadata of the thread's latest checkpoint. Raises `UnknownThreadError`."""
-        checkpoints = self.store.list(thread_id, "", limit=1)
-        if not checkpoints:
-            raise UnknownThreadError(f"no thread {thread_id!r} in the store")
-        return checkpoints[0].metadata
+        return self._load(thread_id).metadata
 
     def load_state(self, thread_id: str, checkpoint_id: str | None = None) -> ExecutionState:
         """The `ExecutionState` stored at a checkpoint (the latest by default)."""
@@ -656,15 +690,27 @@ class DurableRunner:
             held.__exit__(None, None, None)
             raise
 
-    def _load(self, thread_id: str, checkpoint_id: str | None = None) -> LoadedCheckpoint:
-        loaded = self.store.get(thread_id, "", checkpoint_id)
+    def _load(self, thread_id: str, checkpoint_id: str | None = None) -> StoredStep:
+        try:
+            loaded = ThreadCheckpoints(self.saver, thread_id).load(checkpoint_id)
+        except ValueError as e:
+            raise RecoveryError(f"thread {thread_id!r}: {e}") from None
         if loaded is None:
             what = f"checkpoint {checkpoint_id!r} of thread" if checkpoint_id else "thread"
             raise UnknownThreadError(f"no {what} {thread_id!r} in the store")
         return loaded
 
-    def _state(self, loaded: LoadedCheckpoint) -> tuple[StepHeader, ExecutionState]:
-        header = decode_header(loaded.checkpoint.header, self.codec)
+    def _history(self, thread_id: str) -> builtins.list[StoredStep]:
+        try:
+            checkpoints = ThreadCheckpoints(self.saver, thread_id).history()
+        except ValueError as e:
+            raise RecoveryError(f"thread {thread_id!r}: {e}") from None
+        if not checkpoints:
+            raise UnknownThreadError(f"no thread {thread_id!r} in the store")
+        return checkpoints
+
+    def _state(self, loaded: StoredStep) -> tuple[StepHeader, ExecutionState]:
+        header = decode_header(loaded.header, self.codec)
         values = join_values(loaded.values, header.layout, self.codec)
         return header, replace(header.state, values=values)
 
@@ -687,18 +733,26 @@ _OWN_KEYS = frozenset(
         "permission",
         "timestamp",
         "failures",
+        "parents",
     }
 )
 
 
-def resume_from_store(
+def _stored_names(loaded: StoredStep) -> dict[str, int]:
+    """What a `ChannelWriter` needs of a loaded checkpoint: the stored names (channels and
+    segments) it holds. Their versions are the saver's; the writer only compares the engine's
+    channel versions, which come from the state."""
+    return dict.fromkeys(loaded.values, 0)
+
+
+def resume_from_saver(
     graph: CompiledGraph,
-    store: CheckpointStore,
+    saver: BaseCheckpointSaver[Any],
     thread_id: str,
     handlers: Mapping[str, Handler] | None = None,
     **options: Any,
 ) -> Execution:
-    """Recover ``thread_id`` from ``store`` and run it on (see `DurableRunner.recover`)."""
-    runner = DurableRunner(store, handlers, **options)
+    """Recover ``thread_id`` from ``saver`` and run it on (see `DurableRunner.recover`)."""
+    runner = DurableRunner(saver, handlers, **options)
     with runner.recover(graph, thread_id) as dx:
         return dx.run()

@@ -1,17 +1,18 @@
 """The values and errors of durable executions (`superstep_core.host.durable`): the errors a
-stored thread raises, the effect ledger on a store, and what `history` and `replay` report.
+stored thread raises, the effect ledger on a saver, and what `history` and `replay` report.
 
 Must never import: the llm layer, compat.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from superstep_core.checkpoint import CheckpointStore
 from superstep_core.errors import SuperstepError
+from superstep_core.host.thread_checkpoints import ThreadCheckpoints
 from superstep_core.node import EffectCompleted
 from superstep_core.persistence import Codec
 from superstep_core.runtime import Execution
@@ -40,15 +41,27 @@ class RecoveryError(SuperstepError):
 
 
 class StoreLedger:
-    """The host's `EffectLedger` on a store's effect ledger, for one thread."""
+    """The host's `EffectLedger` for one thread: each completed effect's result is recorded
+    as a pending write of the thread's latest checkpoint (`ThreadCheckpoints.record_effect`)
+    the moment it completes; lookups are answered from memory, seeded with the entries of the
+    checkpoint a recovery starts from (``recorded``: key -> result bytes). Results are
+    consumed by the next superstep, so the latest checkpoint's entries are all a recovery
+    can still need. Safe to call from the host's worker threads."""
 
-    def __init__(self, store: CheckpointStore, thread_id: str, codec: Codec) -> None:
-        self.store = store
-        self.thread_id = thread_id
+    def __init__(
+        self,
+        checkpoints: ThreadCheckpoints,
+        codec: Codec,
+        recorded: Mapping[str, bytes] | None = None,
+    ) -> None:
+        self.checkpoints = checkpoints
         self.codec = codec
+        self._lock = threading.Lock()
+        self._recorded: dict[str, bytes] = dict(recorded or {})
 
     def recorded(self, effect_id: str) -> EffectCompleted | None:
-        data = self.store.get_effect(self.thread_id, effect_id)
+        with self._lock:
+            data = self._recorded.get(effect_id)
         if data is None:
             return None
         value = self.codec.loads(data)
@@ -56,7 +69,11 @@ class StoreLedger:
 
     def record(self, completed: EffectCompleted) -> None:
         data = self.codec.dumps(completed, completed.effect_id, kind="result of effect")
-        self.store.record_effect(self.thread_id, completed.effect_id, data)
+        with self._lock:
+            if completed.effect_id in self._recorded:  # write-once: the first result stays
+                return
+            self._recorded[completed.effect_id] = data
+        self.checkpoints.record_effect(completed.effect_id, data)
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,6 +98,7 @@ class _Staged:
         "dispositions",
         "effects",
         "ended",
+        "errors",
         "failures",
         "issued",
         "memory",
@@ -115,6 +116,7 @@ class _Staged:
         self.deactivations: list[str] = []
         self.dispositions: list[tuple[Instance, Any, dict[str, Any], bool]] = []
         self.failures: list[tuple[Instance, Failure]] = []
+        self.errors: dict[str, Exception] = {}  # what a reducer raised, by activation id
         # several events for one instance in one superstep react in turn: each sees the
         # memory and effect count the previous one left; after a final disposition the
         # instance takes no more events
@@ -456,7 +458,8 @@ class Execution:
         consumed: list[tuple[Instance, str]] = []
         state = MappingProxyType(self.values)
         instances = self.instances
-        called: dict[int, tuple[Reaction, list[tuple[str, Any]]] | Exception] = {}
+        nodes = self.graph.nodes
+        called: dict[int, Any] = {}  # reducer results of retried activations, run first
         released = False
         waiting: list[tuple[str, Event]] = []  # settled retries, waiting with the held events
         if self.held:
@@ -499,13 +502,36 @@ class Execution:
             outcome.delivered.append((aid, event))
             if record is not None:
                 record.delivered.append((aid, type(event).__name__))
-            self._react(inst, event, state, step, staged, size, called.get(k))
+            spec = nodes[inst.node]
+            if called and k in called:  # a retried activation's reducer already ran
+                memory = staged.memory[inst.id]
+                result = called[k]
+                if isinstance(result, Exception):
+                    self._reducer_failed(inst, memory, staged, result)
+                else:
+                    self._stage(inst, spec, result, memory, staged)
+            else:
+                # The reducer is called here, not in a helper, so that a façade task run
+                # inline (a subgraph inside a node) costs one Python frame less per level.
+                memory = dict(staged.memory.get(inst.id, inst.memory))
+                staged.memory[inst.id] = memory
+                ctx = NodeContext(
+                    inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step, size
+                )
+                try:
+                    reaction = spec.fn(ctx, event)
+                except Exception as e:  # a reducer bug fails its activation, not the interpreter
+                    self._reducer_failed(inst, memory, staged, e)
+                else:
+                    self._stage(inst, spec, reaction, memory, staged)
             if not isinstance(staged.dispositions[-1][1], RemainActive | SuspendActivation):
                 staged.ended.add(aid)
         if staged.failures and any(not self._absorbs_failure(i, f) for i, f in staged.failures):
             inst, failure = next(
                 (i, f) for i, f in staged.failures if not self._absorbs_failure(i, f)
             )
+            if inst.id in staged.errors:  # callers re-raise what the reducer raised
+                self.last_error = staged.errors[inst.id]
             return self._fail(
                 inst.node, inst.id, failure.error_type, failure.message, outcome, record
             )
@@ -547,25 +573,23 @@ class Execution:
             self.trace.append(record)
         return outcome
 
-    def _call(
+    def _reducer_failed(
+        self, inst: Instance, memory: dict[str, Any], staged: _Staged, e: Exception
+    ) -> None:
+        staged.errors[inst.id] = e
+        staged.failures.append((inst, Failure(FailureClass.PERMANENT, str(e), type(e).__name__)))
+        staged.dispositions.append((inst, FailActivation(staged.failures[-1][1]), memory, False))
+
+    def _stage(
         self,
         inst: Instance,
-        event: Event,
-        state: Mapping[str, Any],
-        step: int,
+        spec: NodeSpec,
+        reaction: Any,
+        memory: dict[str, Any],
         staged: _Staged,
-        batch_size: int,
-    ) -> tuple[Reaction, list[tuple[str, Any]]] | Exception:
-        """Call the node's reducer for ``event`` (its memory staged): its checked reaction
-        and writes, or the exception it (or the check) raised."""
-        spec = self.graph.nodes[inst.node]
-        memory = dict(staged.memory.get(inst.id, inst.memory))
-        staged.memory[inst.id] = memory
-        ctx = NodeContext(
-            inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step, batch_size
-        )
+    ) -> None:
+        """Stage what ``inst``'s reducer returned: writes, control, effects, disposition."""
         try:
-            reaction = spec.fn(ctx, event)
             if not isinstance(reaction, Reaction):
                 raise TypeError(
                     f"node {inst.node!r} returned {type(reaction).__name__}, expected a Reaction"
@@ -579,32 +603,9 @@ class Execution:
                     raise UndeclaredChannelError(
                         inst.node, channel, list(spec.writes), node_writes=True
                     )
-        except Exception as e:  # a reducer bug fails its activation, never the interpreter
-            return e
-        return reaction, pairs
-
-    def _react(
-        self,
-        inst: Instance,
-        event: Event,
-        state: Mapping[str, Any],
-        step: int,
-        staged: _Staged,
-        batch_size: int = 1,
-        called: tuple[Reaction, list[tuple[str, Any]]] | Exception | None = None,
-    ) -> None:
-        """React to ``event`` (``called``: the reducer's result, when it already ran) and
-        stage what the reaction produced."""
-        spec = self.graph.nodes[inst.node]
-        if called is None:
-            called = self._call(inst, event, state, step, staged, batch_size)
-        memory = staged.memory[inst.id]
-        if isinstance(called, Exception):
-            failure = Failure(FailureClass.PERMANENT, str(called), type(called).__name__)
-            staged.failures.append((inst, failure))
-            staged.dispositions.append((inst, FailActivation(failure), memory, False))
+        except Exception as e:  # a malformed reaction fails its activation, like a raise
+            self._reducer_failed(inst, memory, staged, e)
             return
-        reaction, pairs = called
         disposition = reaction.disposition
         if isinstance(disposition, FailActivation):
             staged.failures.append((inst, disposition.failure))
@@ -689,16 +690,38 @@ class Execution:
 
     # --- holding a superstep for retries -------------------------------------------------
 
+    def _call(
+        self,
+        inst: Instance,
+        event: Event,
+        state: Mapping[str, Any],
+        step: int,
+        staged: _Staged,
+        batch_size: int,
+    ) -> Any:
+        """Call the node's reducer for ``event`` (its memory staged): what it returned (not
+        yet checked: `_stage` does that), or what it raised."""
+        spec = self.graph.nodes[inst.node]
+        memory = dict(staged.memory.get(inst.id, inst.memory))
+        staged.memory[inst.id] = memory
+        ctx = NodeContext(
+            inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step, batch_size
+        )
+        try:
+            return spec.fn(ctx, event)
+        except Exception as e:  # a reducer bug fails its activation, never the interpreter
+            return e
+
     def _call_holding(
         self, batch: list[tuple[str, Event]], state: Mapping[str, Any], step: int, staged: _Staged
-    ) -> tuple[dict[int, tuple[Reaction, list[tuple[str, Any]]] | Exception], set[str], bool]:
+    ) -> tuple[dict[int, Any], set[str], bool]:
         """Run the reducers of the retried (``holding``) activations' events in ``batch``
         first, to learn which settle in this superstep. Returns their results by batch index
         (reused, never run twice), the activations that settled, and whether the held events
         are released: every retried activation settled, or one failed for good (the whole
         superstep then fails, and runs again whole after `retry_failed`)."""
         holding = {i.id for i in self.instances.values() if i.holding}
-        results: dict[int, tuple[Reaction, list[tuple[str, Any]]] | Exception] = {}
+        results: dict[int, Any] = {}
         settled: set[str] = set()
         done: set[str] = set()  # no later event of theirs in this superstep is theirs to take
         pending: set[str] = set()
@@ -709,7 +732,7 @@ class Execution:
                 continue
             result = self._call(inst, event, state, step, staged, len(batch))
             results[k] = result
-            disposition = None if isinstance(result, Exception) else result[0].disposition
+            disposition = result.disposition if isinstance(result, Reaction) else None
             if isinstance(disposition, RemainActive):
                 pending.add(aid)
                 continue
