@@ -41,7 +41,7 @@ from superstep_compat.graph._spec import (
     is_async,
 )
 from superstep_compat.pregel._channels import engine_channel
-from superstep_compat.pregel._compile import CompiledStateGraph, _modes, _shape, engine_retry
+from superstep_compat.pregel._compile import CompiledStateGraph, _modes, _shape
 from superstep_compat.pregel._run import INPUT_EVENT, Event, GraphRun
 from superstep_compat.types import (
     CachePolicy,
@@ -188,15 +188,14 @@ def _annotation(func: Callable[..., Any], *, first_parameter: bool) -> Any:
 def _engine(spec: GraphSpec, runner: EntrypointRunner, name: str) -> CompiledGraph:
     """One engine node, activated by the input event itself (no separate START step)."""
     node = runner.node
-    retry = engine_retry(node)
     g = Graph(name, version="langgraph-func")
     g.with_channels({key: engine_channel(ch) for key, ch in spec.channels.items()})
     g.add_node(
         node.name,
         entry_node(runner),
         may_activate=(),
-        retry=retry,
         coalesce=True,
+        retry_holds_step=True,  # a failure carries its matching policy (`_node.settle`)
     )
     g.route(INPUT_EVENT, None, node.name)
     return g.compile()

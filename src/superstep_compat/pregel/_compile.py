@@ -21,7 +21,7 @@ from superstep_compat._internal._constants import END, INTERRUPT, ROOT_KEY, STAR
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.checkpoint.base import BaseCheckpointSaver
 from superstep_compat.graph._schema import json_schema_of
-from superstep_compat.graph._spec import GraphSpec, NodeSpec
+from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._node import task_node
@@ -33,7 +33,6 @@ from superstep_compat.types import GraphOutput, Interrupt
 from superstep_compat.typing import ContextT, InputT, OutputT, StateT
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
 from superstep_core.host.stream import StreamAbandoned, StreamMultiplexer
-from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
 __all__ = ["CompiledStateGraph", "compile_state_graph"]
 
@@ -50,14 +49,16 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
     every = [ANY_NODE]  # gotos, Sends and conditional edges may reach any node
     g.add_node(START, task_node(START, runner), may_activate=every)
     for node in spec.nodes.values():
-        retry = engine_retry(node)
+        # No node-wide retry policy: a failure carries the policy whose retry_on matched it
+        # (see `_node.settle`), and a retry holds its step (LangGraph's step ends when all
+        # its tasks have, retries included).
         g.add_node(
             node.name,
             task_node(node.name, runner),
             may_activate=every,
-            retry=retry,
             coalesce=True,
             defer=node.defer,
+            retry_holds_step=True,
         )
     g.route(INPUT_EVENT, None, START)
     for source, target in sorted(spec.edges):
@@ -490,20 +491,6 @@ def _ended_by(error: BaseException) -> BaseException:
     if isinstance(error, GeneratorExit | asyncio.CancelledError):
         return StreamAbandoned("the stream's run stopped early: its caller stopped reading")
     return error
-
-
-def engine_retry(node: NodeSpec) -> EngineRetryPolicy | None:
-    """The engine's retry policy for a node's first `RetryPolicy` (None: no retries). Only
-    the first is the engine's: which exceptions retry is decided per task by the façade."""
-    policy = (node.retry_policy or (None,))[0]
-    if policy is None:
-        return None
-    return EngineRetryPolicy(
-        max_attempts=policy.max_attempts,
-        initial_interval=policy.initial_interval,
-        backoff_factor=policy.backoff_factor,
-        max_interval=policy.max_interval,
-    )
 
 
 def _output_values(run: GraphRun) -> dict[str, Any]:

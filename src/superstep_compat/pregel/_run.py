@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 import threading
 from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,7 @@ from superstep_compat.pregel._checkpointing import (
     task_id_for,
     task_records,
 )
+from superstep_compat.pregel._node import outcome_of
 from superstep_compat.pregel._task import (
     CHILD_KEY,
     ChildLink,
@@ -50,16 +52,35 @@ from superstep_compat.pregel._task import (
     task_uuid,
 )
 from superstep_compat.types import Command, Interrupt
-from superstep_core.host import AsyncHost, Host
+from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, WallClock
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import Execution, StepOutcome
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import CompiledStateGraph
 
-__all__ = ["INPUT_EVENT", "GraphRun", "new_checkpoint_id", "pending_tasks"]
+__all__ = [
+    "CLOCK_KEY",
+    "INPUT_EVENT",
+    "LEDGER_KEY",
+    "RANDOM_KEY",
+    "GraphRun",
+    "new_checkpoint_id",
+    "pending_tasks",
+]
 
 INPUT_EVENT = "__input__"
+CLOCK_KEY = "__superstep_clock"
+"""Configurable key of the run's clock (a `superstep_core.host.Clock` reading seconds since the
+epoch; `WallClock` by default): retry backoff, timeouts and timestamps all read it, so a test
+gives a `VirtualClock` and never waits. Subgraphs inherit it with the config."""
+RANDOM_KEY = "__superstep_random"
+"""Configurable key of the run's `random.Random` (retry jitter); a seeded one in tests."""
+LEDGER_KEY = "__superstep_ledger"
+"""Configurable key of an `EffectLedger` for the run's host: every task performed as an
+effect is recorded in it, and a task whose effect id it already holds is not run again (its
+recorded outcome stands in). Effect ids derive from the thread and the activation, so a run
+repeated on the same input replays from the ledger."""
 DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 DURABILITY_KEY = "__pregel_durability"
 
@@ -112,6 +133,9 @@ class GraphRun(Checkpointing):
                 "thread_id, checkpoint_ns, checkpoint_id"
             )
         self.durable = (durability or configurable.get(DURABILITY_KEY)) != "exit"
+        self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
+        self.rng: random.Random = configurable.get(RANDOM_KEY) or random.Random()
+        self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -168,6 +192,8 @@ class GraphRun(Checkpointing):
             subgraphs=self.subgraphs,
             cache=self.graph.cache,
             checkpoint_id=None if self.record is None else self.record.checkpoint_id,
+            clock=self.clock,
+            rng=self.rng,
         )
 
     def _prepare(self) -> tuple[Execution, list[Event]]:
@@ -308,7 +334,7 @@ class GraphRun(Checkpointing):
         forwarded = self._forwarded if forwarding else _as_is
         ex, events = self._prepare()
         yield from forwarded(events)
-        host = Host(max_workers=8)
+        host = Host(max_workers=8, clock=self.clock, rng=self.rng, ledger=self.ledger)
         try:
             token = _node.current_run_context.set(self)
             try:
@@ -366,7 +392,7 @@ class GraphRun(Checkpointing):
             yield e
         from superstep_compat.pregel import _node
 
-        host = AsyncHost()
+        host = AsyncHost(clock=self.clock, rng=self.rng, ledger=self.ledger)
         self.async_mode = True
         token = _node.current_run_context.set(self)
         try:
@@ -403,6 +429,8 @@ class GraphRun(Checkpointing):
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
         if not outcome.committed:
+            if ex.failure is None:  # held for a retry: a failed attempt is no task result
+                self._take_inline()
             return False  # a failed superstep: `_failed_results` reports its tasks
         results = self._take_inline()
         for aid, ev in outcome.delivered:
@@ -574,7 +602,7 @@ class GraphRun(Checkpointing):
                 "debug",
                 {
                     "step": self.step + 1,
-                    "timestamp": _now(),
+                    "timestamp": _now(self.clock),
                     "type": "task_result",
                     "payload": payload,
                 },
@@ -617,11 +645,12 @@ class GraphRun(Checkpointing):
     def _failed_results(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
         """The outcomes of the superstep that failed (still queued: it did not commit)."""
         self.failed_results = self._take_inline()
-        self.failed_results.extend(
-            (aid, ev.result)
-            for aid, ev in ex.queue
-            if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome)
-        )
+        runner = self.graph.runner
+        for aid, ev in ex.queue:
+            if isinstance(ev, EffectCompleted):
+                outcome = outcome_of(runner, node_of(aid), ev)  # a timeout: NodeTimeoutError
+                if outcome is not None:
+                    self.failed_results.append((aid, outcome))
         return self.failed_results
 
     def _raise_failure(self, ex: Execution) -> None:

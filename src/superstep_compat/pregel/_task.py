@@ -15,6 +15,7 @@ import hashlib
 import inspect
 import itertools
 import logging
+import random
 import uuid
 from collections import defaultdict
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -23,8 +24,9 @@ from contextvars import copy_context
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables.config import var_child_runnable_config
 
 from superstep_compat._internal._constants import (
@@ -39,11 +41,14 @@ from superstep_compat._internal._constants import (
     START,
     TAG_HIDDEN,
 )
+from superstep_compat._internal._merge import merge_configs
+from superstep_compat._internal._policies import sync_timeout_unsupported
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import (
     GraphBubbleUp,
     GraphInterrupt,
     InvalidUpdateError,
+    NodeTimeoutError,
     ParentCommand,
 )
 from superstep_compat.graph._schema import coerce_state
@@ -56,6 +61,8 @@ from superstep_compat.pregel._resume import resume_adapter, validated_resume
 from superstep_compat.pregel._tools import ToolsHandler
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send, interrupt_id_from_ns
 from superstep_core.channel import MISSING, Channel
+from superstep_core.host import Clock, WallClock, current_heartbeat
+from superstep_core.host import heartbeat as _heartbeat
 
 __all__ = ["RunContext", "TaskOutcome", "TaskRunner"]
 
@@ -101,6 +108,10 @@ class RunContext:
     """A `Send` task's index among the step's pushed tasks (LangGraph's push path)."""
     trace: TaskRun | None = None
     """The task's callback run, when the config carries callbacks."""
+    clock: Clock = field(default_factory=WallClock)
+    """The run's clock (seconds since the epoch): timestamps, and the waits of @task retries."""
+    rng: random.Random = field(default_factory=random.Random)
+    """The run's random source (the jitter of @task retries)."""
 
 
 class _TaskContext:
@@ -264,6 +275,8 @@ class TaskRunner:
         memo: dict[str, Any] | None = None,
     ) -> Any:
         config = self._task_config(node, run, task_id, resume)
+        if node.timeout is not None and not in_loop:  # LangGraph's check, before any attempt
+            return TaskOutcome(error=sync_timeout_unsupported(node.name))
         try:
             state = arg if arg is not None else self.read(node.input_schema, values, run)
         except Exception as e:
@@ -286,7 +299,8 @@ class TaskRunner:
                     except Exception as e:
                         return self._failure(node, e)
                 return out
-        if run.emit is not None and ("tasks" in run.stream_modes or "debug" in run.stream_modes):
+        streams_tasks = "tasks" in run.stream_modes or "debug" in run.stream_modes
+        if run.emit is not None and streams_tasks and attempt == 1:  # once, not per retry
             start = {
                 "id": task_uuid(run, task_id),
                 "name": node.name,
@@ -298,12 +312,22 @@ class TaskRunner:
             if "debug" in run.stream_modes:
                 run.emit(
                     "debug",
-                    {"step": run.step, "timestamp": _now(), "type": "task", "payload": start},
+                    {
+                        "step": run.step,
+                        "timestamp": _now(run.clock),
+                        "type": "task",
+                        "payload": start,
+                    },
                 )
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step)
+        limits = node.timeout
+        if limits is not None and limits.idle_timeout is not None and limits.refresh_on == "auto":
+            # LangGraph's "auto": any LangChain callback event inside the node is progress
+            beat = _ProgressHandler(current_heartbeat())
+            config = merge_configs(config, {"callbacks": [beat]})  # type: ignore[arg-type]
         kwargs: dict[str, Any] = {}
-        writer = self._writer(run)
+        writer = self._writer(run, node)
         if node.accepts:
             if "config" in node.accepts:
                 kwargs["config"] = config
@@ -314,7 +338,9 @@ class TaskRunner:
             if "previous" in node.accepts:
                 kwargs["previous"] = run.previous
             if "runtime" in node.accepts:
-                kwargs["runtime"] = _runtime(run, writer)
+                kwargs["runtime"] = _runtime(
+                    run, writer, _heartbeat if node.timeout is not None else _noop_heartbeat
+                )
         hook = _TaskContext(resume, f"{node.name}:{task_id}", run, node.name)
         hook.memo = dict(memo or {})
         hook.subgraph_ns = config["configurable"]["checkpoint_ns"]
@@ -426,6 +452,21 @@ class TaskRunner:
         local = Command(update=command.update, goto=command.goto)
         return self._outcome(node, local, values, run)
 
+    def timed_out(self, name: str, elapsed: float, kind: Literal["run", "idle"]) -> TaskOutcome:
+        """The outcome of node ``name``'s task stopped at its ``kind`` timeout after
+        ``elapsed`` seconds: LangGraph's `NodeTimeoutError`, with the retry policy that
+        matches it."""
+        node = self.spec.nodes[name]
+        policy = node.timeout
+        error = NodeTimeoutError(
+            name,
+            elapsed,
+            kind=kind,
+            run_timeout=as_seconds(policy.run_timeout if policy else None),
+            idle_timeout=as_seconds(policy.idle_timeout if policy else None),
+        )
+        return self._failure(node, error)
+
     def _failure(self, node: NodeSpec, error: BaseException, subgraph_ns: str = "") -> TaskOutcome:
         if isinstance(error, GraphInterrupt):
             interrupts = tuple(i for group in error.args for i in _as_tuple(group))
@@ -441,11 +482,19 @@ class TaskRunner:
                 break
         return TaskOutcome(error=error, retry=retry)
 
-    def _writer(self, run: RunContext) -> Callable[[Any], None]:
+    def _writer(self, run: RunContext, node: NodeSpec | None = None) -> Callable[[Any], None]:
+        # under an idle timeout refreshed "auto"matically, a custom chunk is progress
+        auto = node is not None and node.timeout is not None and node.timeout.refresh_on == "auto"
         if run.emit is None or "custom" not in run.stream_modes:
-            return _noop
+            return _heartbeat_writer if auto else _noop
         emit = run.emit
-        return lambda chunk: emit("custom", chunk)
+
+        def write(chunk: Any) -> None:
+            if auto:
+                _heartbeat()
+            emit("custom", chunk)
+
+        return write
 
     def _outcome(
         self,
@@ -754,8 +803,13 @@ def task_uuid(run: RunContext, activation_id: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{thread}/{run.checkpoint_ns}/{activation_id}"))
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat()
+_WALL = WallClock()
+
+
+def _now(clock: Clock | None = None) -> str:
+    """An ISO timestamp (UTC) of ``clock`` (seconds since the epoch; the wall clock unless
+    a run injected another, see `_run.CLOCK_KEY`)."""
+    return datetime.fromtimestamp((clock or _WALL).now(), UTC).isoformat()
 
 
 def current_run() -> tuple[RunContext, dict[str, Any]] | None:
@@ -778,6 +832,41 @@ def _noop(_: Any) -> None:
     return None
 
 
+def _noop_heartbeat() -> None:
+    return None
+
+
+class _ProgressHandler(BaseCallbackHandler):
+    """Counts every LangChain callback event of a node's run as progress of its task (the
+    idle timeout's "auto" refresh); inherited by the runs inside the node."""
+
+    run_inline = True  # no thread hop: a heartbeat only records the clock's reading
+
+    def __init__(self, beat: Callable[[], None]) -> None:
+        self._beat = beat
+
+    def __getattribute__(self, name: str) -> Any:
+        if name.startswith("on_"):
+            beat = object.__getattribute__(self, "_beat")
+
+            def touched(*args: Any, **kwargs: Any) -> None:
+                beat()
+
+            return touched
+        return object.__getattribute__(self, name)
+
+
+def _heartbeat_writer(_: Any) -> None:
+    _heartbeat()
+
+
+def as_seconds(value: Any) -> float | None:
+    """A timeout in seconds (a number or a timedelta; None stays None)."""
+    if value is None:
+        return None
+    return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
+
+
 def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
     retry_on: Any = policy.retry_on
     if isinstance(retry_on, type) and issubclass(retry_on, BaseException):
@@ -787,12 +876,19 @@ def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
     return bool(retry_on(error))
 
 
-def _runtime(run: RunContext, writer: Callable[[Any], None]) -> Any:
-    """The `Runtime` a task's code sees (context, store, stream writer, previous)."""
+def _runtime(
+    run: RunContext, writer: Callable[[Any], None], heartbeat: Callable[[], None] | None = None
+) -> Any:
+    """The `Runtime` a task's code sees (context, store, stream writer, previous, and the
+    heartbeat of a node with an idle timeout)."""
     from superstep_compat.runtime import Runtime
 
     return Runtime(
-        context=run.context, store=run.store, stream_writer=writer, previous=run.previous
+        context=run.context,
+        store=run.store,
+        stream_writer=writer,
+        heartbeat=heartbeat or _noop_heartbeat,
+        previous=run.previous,
     )
 
 

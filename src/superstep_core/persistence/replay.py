@@ -110,7 +110,8 @@ def replay(
             outcome = apply_input(ex, entry)
         except Exception as e:
             raise ReplayError(index, entry, f"{type(e).__name__}: {e}") from e
-        if entry == ("superstep",) and outcome is not None and not outcome.committed:
+        held = ex.failure is None  # a superstep held for a retry commits nothing either
+        if entry == ("superstep",) and outcome is not None and not outcome.committed and not held:
             f = ex.failure
             assert f is not None
             raise ReplayError(
