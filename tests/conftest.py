@@ -1,6 +1,6 @@
 """Every test session keeps the list of code its CLI runs named (`superstep_core.cli_trust`)
 in a file of its own, never in the user's home; subprocesses inherit it. Under xdist, a line
-per finished test file shows progress."""
+per finished test file shows progress. Hypothesis runs without deadlines."""
 
 from __future__ import annotations
 
@@ -11,6 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
+
+# No hypothesis deadlines: an example that takes 276 ms on a loaded machine (200 ms is the
+# default) failed `make test`; speed is measured in benchmarks, never in unit tests.
+settings.register_profile("superstep", deadline=None)
+settings.load_profile("superstep")
 
 if "SUPERSTEP_TRUST_FILE" not in os.environ:
     os.environ["SUPERSTEP_TRUST_FILE"] = str(
