@@ -286,7 +286,7 @@ async def test_bad_run_requests(client: Any, live: LiveServer) -> None:
         await client.runs.wait(tid, "no-such-graph", input={})
     assert no_graph.value.response.status_code == 404
     with pytest.raises(UnprocessableEntityError) as events_mode:
-        await client.runs.create(tid, "two", input={"x": 1}, stream_mode="events")
+        await client.runs.create(tid, "two", input={"x": 1}, stream_mode="tools")
     assert "not supported" in str(events_mode.value)
     with pytest.raises(UnprocessableEntityError) as both:
         await client.runs.create(tid, "two", input={"x": 1}, command={"resume": 1})
@@ -374,3 +374,28 @@ async def test_messages_mode_partial_and_metadata(client: Any) -> None:
     partials = [d[0]["content"] for e, d in events if e == "messages/partial"]
     assert partials[-1] == "hello there"  # the message so far, growing
     assert all(b.startswith(a) for a, b in itertools.pairwise(partials))
+
+
+async def test_events_mode(client: Any) -> None:
+    events = await _events(
+        client.runs.stream(
+            None,
+            "chat",
+            input={"messages": [{"role": "user", "content": "hi"}]},
+            stream_mode=["events", "values"],
+        )
+    )
+    kinds = [d["event"] for e, d in events if e == "events"]
+    assert "on_chat_model_stream" in kinds and "on_chain_start" in kinds
+    streamed = "".join(
+        d["data"]["chunk"]["content"]
+        for e, d in events
+        if e == "events" and d["event"] == "on_chat_model_stream"
+    )
+    assert streamed == "hello there"
+    values = [d for e, d in events if e == "values"]
+    assert values[-1]["messages"][-1]["content"] == "hello there"
+    assert not any(
+        e == "events" and d["event"] == "on_chain_stream" and not d.get("parent_ids")
+        for e, d in events
+    )  # the root graph's chunks come as their own modes, not as events
