@@ -14,7 +14,10 @@ stopped at an interrupt), or ``{"__error__": {"error", "message"}}``.
 
 Why sync ``stream`` in threads: the checkpoint savers LangGraph ships for SQLite are
 synchronous (their async methods refuse), nodes are often blocking code, and a thread per
-worker keeps the event loop free for HTTP.
+worker keeps the event loop free for HTTP. Only ``events`` runs the graph's async API
+(``astream_events``): it needs a saver with async methods, which the façade's savers have;
+LangGraph's own sync ``SqliteSaver`` refuses them (`superstep_server.saver` would then build
+an ``AsyncSqliteSaver`` for such runs).
 """
 
 from __future__ import annotations
