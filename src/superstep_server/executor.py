@@ -243,11 +243,32 @@ def _continues(graph: Any, row: Mapping[str, Any]) -> bool:
     return bool((snapshot.metadata or {}).get("run_id") == row["run_id"])
 
 
+def _publisher(ctx: RunContext, row: Mapping[str, Any], worker: str) -> Any:
+    """Publish to this process's stream of the run; when the run was asked for in another
+    process (its ``origin`` is another pool), also keep each event in the database, where
+    that process's followers read them."""
+    pool = worker.rsplit("/", 1)[0]
+    relayed = row.get("origin") is not None and row.get("origin") != pool
+    seq = 0
+
+    def publish(run_id: str, event: str, data: bytes) -> None:
+        nonlocal seq
+        ctx.streams.publish(run_id, event, data)
+        if relayed:
+            try:
+                ctx.runs.add_event(run_id, seq, event, data)
+            except Exception:  # a lost event must not fail the run
+                log.exception("run %s: cannot relay event %d", run_id, seq)
+        seq += 1
+
+    return publish
+
+
 def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
     """Run a claimed run to its end; never raises (a failure is the run's ``error``)."""
     run_id = row["run_id"]
     kwargs = serde.loads(row["kwargs"]) or {}
-    publish = ctx.streams.publish
+    publish = _publisher(ctx, row, worker)
     cancel = ctx.cancel_flag(run_id)
     status = "success"
     output: Any = None
