@@ -138,8 +138,7 @@ class Runs:
             )
             merged = {**current_meta, **thread_meta}
             tx.execute(
-                "UPDATE server_threads SET status = 'busy', metadata = ?, updated_at = ? "
-                "WHERE thread_id = ?",
+                "UPDATE server_threads SET metadata = ?, updated_at = ? WHERE thread_id = ?",
                 (serde.dumps(merged).decode(), at, thread_id),
             )
         return self.get(thread_id, run_id), cancelled
@@ -240,12 +239,6 @@ class Runs:
         try:
             with self.db.transaction() as tx:
                 rows = tx.execute(sql, params)
-                if rows:
-                    tx.execute(
-                        "UPDATE server_threads SET status = 'busy', updated_at = ? "
-                        "WHERE thread_id = ?",
-                        (at, rows[0]["thread_id"]),
-                    )
         except Exception as e:
             if self.db.is_unique_violation(e):  # another worker started this thread's run
                 return None

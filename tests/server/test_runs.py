@@ -399,3 +399,16 @@ async def test_events_mode(client: Any) -> None:
         e == "events" and d["event"] == "on_chain_stream" and not d.get("parent_ids")
         for e, d in events
     )  # the root graph's chunks come as their own modes, not as events
+
+
+async def test_a_cancelled_queued_run_leaves_the_thread_as_it_was(client: Any) -> None:
+    thread = await client.threads.create()
+    tid = thread["thread_id"]
+    await client.runs.wait(tid, "review", input={"text": "q", "log": []})  # interrupted
+    assert (await client.threads.get(tid))["status"] == "interrupted"
+    later = await client.runs.create(tid, "review", command={"resume": "later"}, after_seconds=3600)
+    assert (await client.threads.get(tid))["status"] == "busy"
+    assert [t["thread_id"] for t in await client.threads.search(status="busy", ids=[tid])] == [tid]
+    await client.runs.cancel(tid, later["run_id"])
+    assert (await client.runs.get(tid, later["run_id"]))["status"] == "interrupted"
+    assert (await client.threads.get(tid))["status"] == "interrupted"
