@@ -412,3 +412,14 @@ async def test_a_cancelled_queued_run_leaves_the_thread_as_it_was(client: Any) -
     await client.runs.cancel(tid, later["run_id"])
     assert (await client.runs.get(tid, later["run_id"]))["status"] == "interrupted"
     assert (await client.threads.get(tid))["status"] == "interrupted"
+
+
+async def test_on_run_created_reads_the_content_location(client: Any) -> None:
+    seen: list[Any] = []
+    thread = await client.threads.create()
+    events = await _events(
+        client.runs.stream(thread["thread_id"], "two", input={"x": 1}, on_run_created=seen.append)
+    )
+    assert seen == [{"run_id": events[0][1]["run_id"], "thread_id": thread["thread_id"]}]
+    made = await client.runs.create(None, "two", input={"x": 1}, on_run_created=seen.append)
+    assert seen[-1] == {"run_id": made["run_id"], "thread_id": None}
