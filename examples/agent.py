@@ -5,8 +5,11 @@ Superstep façade:
     /work/.venv-langgraph/bin/python examples/agent.py      # real LangGraph
     .venv/bin/python -m superstep_compat examples/agent.py   # the same file on Superstep
 
-Both print the same transcript. The chat model is scripted (no network, no API key): it asks
-for tools on a user turn and summarises once the tool results are in.
+Both print the same transcript. `graph` is served over the LangGraph server API with
+`superstep serve --config examples/langgraph.json` (README, "Serving an agent").
+
+The chat model is scripted (no network, no API key): it asks for tools on a user turn and
+summarises once the tool results are in.
 
 The human reviewer is simulated by `REVIEWS`: the graph pauses with `interrupt()` before the
 tools run, the process "restarts" (a new SqliteSaver on the same database file), and the run
@@ -160,7 +163,7 @@ def human_review(state: MessagesState) -> Command[Literal["tools", "agent"]]:
     return Command(goto="agent", update={"messages": rejected})
 
 
-def build(checkpointer: SqliteSaver) -> Any:
+def build(checkpointer: SqliteSaver | None) -> Any:
     builder = StateGraph(MessagesState)
     builder.add_node("agent", agent)
     builder.add_node("human_review", human_review)
@@ -169,6 +172,11 @@ def build(checkpointer: SqliteSaver) -> Any:
     builder.add_conditional_edges("agent", route_after_agent)
     builder.add_edge("tools", "agent")
     return builder.compile(checkpointer=checkpointer)
+
+
+# The graph `superstep serve --config examples/langgraph.json` serves (LangGraph's own server
+# takes the same file); the server gives it its checkpointer.
+graph = build(None)
 
 
 # --- a scripted session ----------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The engine package never names the LangGraph façade or LangGraph as a module to import: no
+"""The engine package never names the LangGraph façade, the agent server (superstep_server) or
+LangGraph as a module to import: no
 import statement, no ``importlib.import_module``/``__import__`` call and no string constant
 outside docstrings that is such a module name (the CLI reaches the façade only through the
 ``superstep.plugins`` entry point). The one exception is LangGraph's checkpoint protocol,
@@ -14,7 +15,7 @@ from pathlib import Path
 import superstep_core
 
 ROOT = Path(superstep_core.__file__).parent
-FACADE = re.compile(r"^(superstep_compat|langgraph)(\.[A-Za-z_][A-Za-z0-9_]*)*$")
+FACADE = re.compile(r"^(superstep_compat|superstep_server|langgraph)(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 PROTOCOL = re.compile(r"^langgraph\.checkpoint(\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 

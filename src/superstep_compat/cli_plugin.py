@@ -34,6 +34,7 @@ from superstep_core.cli_support import (
     DEFAULT_DB,
     UsageError,
     absolute_target,
+    asked,
     first_line,
     is_postgres,
     redact,
@@ -232,6 +233,10 @@ class FacadeDriver:
                 _print(console, summarise(shown, 2000))
         if "config" in kwargs:
             self._report_interrupts(obj, args, console, kwargs["config"])
+        elif isinstance(result, Mapping) and result.get("__interrupt__"):
+            for interrupt in result["__interrupt__"]:
+                _print(console, f"waiting: the graph asks {asked(interrupt.value)}")
+            _print(console, "  (run it with --thread ID to answer it later with superstep resume)")
         return 0
 
     def _report_interrupts(
@@ -242,10 +247,10 @@ class FacadeDriver:
             pending = list(getattr(obj.get_state(config), "interrupts", ()))
         except Exception:  # a graph without state access: nothing to report
             return
-        db = f" --db {redact(args.db)}" if args.db else ""
+        db = f" --db {_shell(redact(args.db))}" if args.db else ""
         for interrupt in pending:
             which = f" --activation {interrupt.id}" if len(pending) > 1 else ""
-            _print(console, f"waiting: the graph asks {summarise(interrupt.value, 300)}")
+            _print(console, f"waiting: the graph asks {asked(interrupt.value)}")
             _print(
                 console,
                 f"  answer with: superstep resume --thread {_shell(args.thread)}{db}{which} "

@@ -65,7 +65,7 @@ from superstep_core.cli_document import (
     resume_document_thread,
     run_json_target,
 )
-from superstep_core.cli_drivers import TargetDriver, driver_for, drivers
+from superstep_core.cli_drivers import TargetDriver, commands, driver_for, drivers
 from superstep_core.cli_engine import (
     resume_engine_thread,
     run_durable,
@@ -262,6 +262,12 @@ def cmd_resume(args: argparse.Namespace, console: Console) -> int:
                 return driver.resume(obj, value, args, console)
         if record is None:
             raise _no_thread(args, db.shown)
+        if engine_thread or any(d.find_thread(args.db, args.thread) for d in drivers()):
+            # it has checkpoints, of a graph of another kind than the one named
+            raise UsageError(
+                f"thread {args.thread!r} has checkpoints that {target} cannot continue (the "
+                f"thread ran {record.target}): leave --target out, or name that graph"
+            )
         # killed before its first checkpoint: start it from what was recorded
         if args.value is not None:
             raise UsageError(
@@ -505,6 +511,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_plan_commands(sub)
     add_document_arguments(run, resume)
     add_document_commands(sub)
+    for _name, install in commands():  # plugin subcommands (`superstep serve`, ...)
+        install(sub)
     return parser
 
 

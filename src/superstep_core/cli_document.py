@@ -33,7 +33,7 @@ from rich.console import Console
 
 from superstep_core.checkpoint import BaseCheckpointSaver
 from superstep_core.cli_db import CliDatabase
-from superstep_core.cli_support import DEFAULT_DB
+from superstep_core.cli_support import DEFAULT_DB, seconds
 from superstep_core.host.durable import DurableRunner, RecoveryError, UnknownThreadError
 
 __all__ = [
@@ -56,13 +56,13 @@ def add_document_arguments(run: argparse.ArgumentParser, resume: argparse.Argume
     """The options documents add to ``run`` and ``resume``."""
     run.add_argument("--events", action="store_true", help="documents: print events as JSON lines")
     run.add_argument("--step", action="store_true", help="documents: run one superstep, pause")
-    run.add_argument("--timeout", type=float, help="documents: stop the run after S seconds")
+    run.add_argument("--timeout", type=seconds, help="documents: stop the run after S seconds")
     run.add_argument("--tools", help="documents: Python tools, FILE.py:attr (name -> function)")
     resume.add_argument("--events", action="store_true", help="documents: print run events")
     resume.add_argument("--step", action="store_true", help="documents: run one superstep")
     resume.add_argument("--node", help="documents: the human node --value answers")
     resume.add_argument("--tools", help="documents: Python tools, FILE.py:attr")
-    resume.add_argument("--timeout", type=float, help="documents: stop after S seconds")
+    resume.add_argument("--timeout", type=seconds, help="documents: stop after S seconds")
 
 
 def _command(name: str) -> Any:

@@ -10,12 +10,22 @@ Must never import compat, and names no package of it, not even as a string.
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rich.console import Console
 
-__all__ = ["TargetDriver", "ThreadFound", "driver_for", "drivers", "register"]
+__all__ = [
+    "CommandInstaller",
+    "TargetDriver",
+    "ThreadFound",
+    "commands",
+    "driver_for",
+    "drivers",
+    "register",
+    "register_command",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,3 +93,22 @@ def drivers() -> tuple[TargetDriver, ...]:
 def driver_for(obj: Any) -> TargetDriver | None:
     """The first registered driver that accepts ``obj``."""
     return next((d for d in _DRIVERS if d.accepts(obj)), None)
+
+
+CommandInstaller = Callable[[Any], None]
+"""Adds one subcommand to the command line: called with the ``add_subparsers`` object of
+`argparse` (``sub.add_parser(name, ...)``, then ``set_defaults(handler=f)`` where
+``f(args, console) -> int`` is the exit status)."""
+
+_COMMANDS: dict[str, CommandInstaller] = {}
+
+
+def register_command(name: str, install: CommandInstaller) -> None:
+    """Add subcommand ``name`` from a plugin (``superstep serve`` comes from the server
+    package this way); a later registration of the same name replaces the earlier one."""
+    _COMMANDS[name] = install
+
+
+def commands() -> tuple[tuple[str, CommandInstaller], ...]:
+    """The registered plugin subcommands, in registration order."""
+    return tuple(_COMMANDS.items())

@@ -20,7 +20,7 @@ from typing import Any
 from rich.console import Console
 
 from superstep_core.cli_db import CliDatabase
-from superstep_core.cli_support import UsageError, redact, summarise, to_json
+from superstep_core.cli_support import UsageError, asked, redact, summarise, to_json
 from superstep_core.errors import StaleResumeError, UnknownInterruptError
 from superstep_core.graph import CompiledGraph
 from superstep_core.host import EffectContext, Handler, Host
@@ -236,7 +236,7 @@ def report(
         for name, value in ex.values.items():
             _print(console, f"  {name}: {summarise(value)}")
     for activation, value in ex.interrupts:
-        _print(console, f"waiting: {activation} asks {summarise(value, 300)}")
+        _print(console, f"waiting: {activation} asks {asked(value)}")
         if args is not None and args.thread is not None:
             which = f"--activation {activation} " if len(ex.interrupts) > 1 else ""
             _print(console, f"  answer with: {_command(args, which + '--value JSON')}")

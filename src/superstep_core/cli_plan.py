@@ -40,6 +40,7 @@ from superstep_core.cli_support import (
     load_target,
     open_db_saver,
     to_json,
+    whole_number_at_least,
 )
 from superstep_core.host import Host
 from superstep_core.host.durable import DurableRunner, RecoveryError
@@ -148,7 +149,11 @@ def add_plan_run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument(
         "--compensate", action="store_true", help="plans: undo a failed run's succeeded steps"
     )
-    run.add_argument("--max-cost-minor", type=int, help="plans: the budget ceiling, in minor units")
+    run.add_argument(
+        "--max-cost-minor",
+        type=whole_number_at_least(0),
+        help="plans: the budget ceiling, in minor units",
+    )
 
 
 def run_plan(doc: Any, args: argparse.Namespace, console: Console) -> int:
@@ -162,8 +167,6 @@ def run_plan(doc: Any, args: argparse.Namespace, console: Console) -> int:
             f"{path} is a plan: name its handlers with --handlers module:attr (a mapping of "
             f"step kind -> handler(request, ctx))"
         )
-    if args.max_cost_minor is not None and args.max_cost_minor < 0:
-        raise UsageError(f"--max-cost-minor must be >= 0, got {args.max_cost_minor}")
     workflow = _workflow(doc, path)
     options = {"compensate": args.compensate, "max_cost_minor": args.max_cost_minor}
     pg = _compile(workflow, _handlers(args.handlers), path, options)
@@ -296,7 +299,9 @@ def add_plan_commands(sub: Any) -> None:
         required=True,
         help='JSON file {"succeeded": [...], "failed": [...], "in_flight": [...]}',
     )
-    status.add_argument("--max-cost-minor", type=int, help="the budget ceiling, in minor units")
+    status.add_argument(
+        "--max-cost-minor", type=whole_number_at_least(0), help="the budget ceiling, in minor units"
+    )
     status.add_argument("--json", action="store_true", help="print the report as JSON")
     status.set_defaults(handler=cmd_plan_status)
 

@@ -8,12 +8,15 @@ Must never import compat (a LangGraph-style target is only ever duck-typed here)
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import importlib
 import importlib.machinery
 import importlib.util
+import math
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -136,13 +139,18 @@ def target_source(target: str) -> tuple[str, str]:
 
 
 _URL_PASSWORD = re.compile(r"(?P<head>[a-zA-Z][a-zA-Z0-9+.-]*://[^:/@\s]*:)[^@\s]*@")
-_KV_PASSWORD = re.compile(r"(?P<head>\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE)
+# a URL's query parameter ends at the next parameter (a password holding "&" is %-encoded)
+_QUERY_PASSWORD = re.compile(r"(?P<head>[?&]password=)[^&#\s'\"]*", re.IGNORECASE)
+_KV_PASSWORD = re.compile(
+    r"(?P<head>(?<![?&])\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)", re.IGNORECASE
+)
 
 
 def redact(text: str) -> str:
     """``text`` with the password of every database URL or ``key=value`` DSN in it replaced
     by ``***`` (``postgresql://user:***@host/db``), for anything printed or logged."""
     text = _URL_PASSWORD.sub(lambda m: m["head"] + "***@", text)
+    text = _QUERY_PASSWORD.sub(lambda m: m["head"] + "***", text)
     return _KV_PASSWORD.sub(lambda m: m["head"] + "***", text)
 
 
@@ -185,6 +193,42 @@ def summarise(value: Any, limit: int = 100) -> str:
     if isinstance(value, list | tuple) and len(value) > 3:
         return f"{len(value)} items, first: {summarise(value[0], limit)}"
     text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def whole_number_at_least(low: int) -> Callable[[str], int]:
+    """An argparse ``type``: a whole number ``>= low`` (else a one-line usage error)."""
+
+    def count(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{value} is below {low}")
+        return value
+
+    return count
+
+
+def seconds(text: str) -> float:
+    """An argparse ``type``: a positive, finite number of seconds."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a positive number of seconds")
+    return value
+
+
+def asked(value: Any, limit: int = 300) -> str:
+    """What an interrupt asks, as the JSON an answer is given in (``--value``) when it is
+    plain data, else its ``repr`` (see `summarise`); one line, cut at ``limit``."""
+    try:
+        text = orjson.dumps(value).decode()
+    except TypeError:
+        return summarise(value, limit)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -41,6 +41,12 @@ BAD = [
     ["run", GRAPH, "--thread", "t", "--db", "damaged.db"],
     ["run", GRAPH, "--thread", "t", "--db", "."],
     ["run", GRAPH, "--bogus-option"],
+    ["run", GRAPH, "--timeout", "-5"],
+    ["run", GRAPH, "--timeout", "nan"],
+    ["run", GRAPH, "--timeout", "0"],
+    ["run", GRAPH, "--max-cost-minor", "-5"],
+    ["resume", "--thread", "nope", "--timeout", "inf"],
+    ["plan", "status", "plan.json", "--state", "s.json", "--max-cost-minor", "-1"],
     # resume
     ["resume"],
     ["resume", "--thread", ""],

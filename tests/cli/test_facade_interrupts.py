@@ -30,9 +30,33 @@ def test_an_interrupt_prints_the_question_and_the_command_that_answers_it(
 ) -> None:
     assert main(["run", TARGET, "--thread", "pay"]) == 0
     err = capsys.readouterr().err
-    assert "waiting: the graph asks {'question': 'charge?', 'amount': 10}" in err
+    assert 'waiting: the graph asks {"question":"charge?","amount":10}' in err  # as JSON
     assert "answer with: superstep resume --thread pay --value JSON" in err
     assert "Interrupt(" not in err
+
+
+def test_without_a_thread_the_run_still_says_what_it_waits_for(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["run", TARGET]) == 0
+    err = capsys.readouterr().err
+    assert 'waiting: the graph asks {"question":"charge?","amount":10}' in err
+    assert "(run it with --thread ID to answer it later with superstep resume)" in err
+
+
+def test_the_printed_command_is_quoted_for_the_shell_and_runs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import shlex
+
+    assert main(["run", TARGET, "--thread", "it's mine", "--db", "my dir/x.db"]) == 0
+    err = capsys.readouterr().err
+    line = next(x for x in err.splitlines() if "answer with:" in x)
+    command = line.split("answer with: ", 1)[1].replace("--value JSON", "--value true --json")
+    argv = shlex.split(command)
+    assert argv[:6] == ["superstep", "resume", "--thread", "it's mine", "--db", "my dir/x.db"]
+    assert main(argv[1:]) == 0
+    assert orjson.loads(capsys.readouterr().out.splitlines()[-1])["approved"] is True
 
 
 def test_the_printed_command_answers_the_interrupt(capsys: pytest.CaptureFixture[str]) -> None:

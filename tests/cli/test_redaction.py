@@ -24,6 +24,15 @@ PASSWORD = "hunter2-not-for-logs"
         ("host=db password=pw user=bob", "host=db password=*** user=bob"),
         ("host=db password='a b' user=bob", "host=db password=*** user=bob"),
         ("error at mysql://root:toor@h/db: refused", "error at mysql://root:***@h/db: refused"),
+        # a password in the query: hidden up to the next parameter, the rest kept
+        (
+            "--db 'postgresql://bob@db/x?password=pw&sslmode=bogus': bad",
+            "--db 'postgresql://bob@db/x?password=***&sslmode=bogus': bad",
+        ),
+        (
+            "postgresql://db/x?sslmode=require&PASSWORD=pw",
+            "postgresql://db/x?sslmode=require&PASSWORD=***",
+        ),
     ],
 )
 def test_redact_hides_the_password_of_urls_and_dsns(text: str, shown: str) -> None:

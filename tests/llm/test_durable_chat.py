@@ -64,3 +64,40 @@ def test_a_chat_node_thread_dies_mid_call_resumes_and_stores_no_api_key(tmp_path
     stored = b"".join(p.read_bytes() for p in tmp_path.iterdir())
     assert API_KEY.encode() not in stored
     assert b"openai:gpt-4o-mini" in stored  # the reference is what was stored
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "https://user:proxy-pass-0123456789@proxy.example/v1",
+        "https://proxy.example/v1?api-key=proxy-pass-0123456789&x=1",
+    ],
+    ids=["userinfo", "query"],
+)
+def test_a_credential_in_the_base_url_is_not_stored(tmp_path: Path, base_url: str) -> None:
+    model = init(
+        "openai:gpt-4o-mini", api_key=API_KEY, base_url=base_url, transport=MockTransport(["ok"])
+    )
+    store = SqliteCheckpointSaver(tmp_path / "threads.db")
+    ex = DurableRunner(store, llm_handlers()).start(_graph(model), "t1", payload="hi").run()
+    store.close()
+    assert ex.status is Status.COMPLETED  # the host still finds the model it was given
+    stored = b"".join(p.read_bytes() for p in tmp_path.iterdir())
+    assert b"proxy-pass-0123456789" not in stored and API_KEY.encode() not in stored
+    assert b"proxy.example" in stored  # the rest of the URL is kept
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://u:pw@h/v1", "https://u:***@h/v1"),
+        ("https://token@h/v1", "https://***@h/v1"),
+        ("https://h/v1?key=AIza&alt=sse", "https://h/v1?key=***&alt=sse"),
+        ("https://h/v1?api-version=2024-10-21", "https://h/v1?api-version=2024-10-21"),
+        ("https://h/v1", "https://h/v1"),
+    ],
+)
+def test_redact_url(url: str, shown: str) -> None:
+    from superstep_core.llm.redaction import redact_url
+
+    assert redact_url(url) == shown

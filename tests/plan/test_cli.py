@@ -223,7 +223,7 @@ CYCLIC = {
         pytest.param(
             {},
             ["run", PLAN, "--handlers", HANDLERS, "--max-cost-minor", "-1"],
-            "--max-cost-minor must be >= 0",
+            "argument --max-cost-minor: -1 is below 0",
             id="ceiling",
         ),
         pytest.param(

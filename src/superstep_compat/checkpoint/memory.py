@@ -6,8 +6,14 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
+from superstep_compat.checkpoint._plain import lists_for_tuples
 from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord, PendingWrite
-from superstep_compat.checkpoint.serde import default_codec, encode_writes, resolve_codec
+from superstep_compat.checkpoint.serde import (
+    _shallow_copy,
+    default_codec,
+    encode_writes,
+    resolve_codec,
+)
 from superstep_core.persistence import Codec
 
 __all__ = ["InMemorySaver", "MemorySaver"]
@@ -34,6 +40,7 @@ class InMemorySaver(BaseCheckpointSaver):
         self.codec: Codec = _codec_for(serde)
 
     def save(self, record: CheckpointRecord) -> None:
+        record = _as_stored(record)
         with self._lock:
             records = self._threads.setdefault(record.thread_id, {}).setdefault(
                 record.checkpoint_ns, []
@@ -88,6 +95,19 @@ class InMemorySaver(BaseCheckpointSaver):
             saved = list(self._writes.get((thread_id, ns, checkpoint_id), {}).items())
         loads = self.codec.loads
         return [(task_id, channel, loads(data)) for (task_id, _), (channel, data) in saved]
+
+
+def _as_stored(record: CheckpointRecord) -> CheckpointRecord:
+    """``record`` as a round trip through a serializer gives it back (LangGraph's savers: a
+    tuple in state is a list); the record itself when its state holds no tuple."""
+    values = lists_for_tuples(record.values)
+    engine = record.engine
+    engine_values = lists_for_tuples(engine.values) if engine is not None else None
+    if values is record.values and (engine is None or engine_values is engine.values):
+        return record
+    if engine is not None:
+        engine = _shallow_copy(engine, values=engine_values)
+    return _shallow_copy(record, values=values, engine=engine)
 
 
 def _codec_for(serde: object | None) -> Codec:

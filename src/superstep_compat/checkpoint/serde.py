@@ -184,13 +184,14 @@ def encode_record(record: CheckpointRecord, codec: Codec) -> EncodedRecord:
     `UnsupportedTypeError` naming the channel when a value cannot be written."""
     blobs: dict[str, bytes] = {}
     seen: dict[int, str] = {}
+    state_codec = codec.with_tuples_as_lists()  # LangGraph: state tuples come back as lists
 
     def refs(values: Mapping[str, Any]) -> dict[str, str]:
         out: dict[str, str] = {}
         for channel, value in values.items():
             digest = seen.get(id(value))
             if digest is None:
-                data = codec.dumps(value, channel)
+                data = state_codec.dumps(value, channel)
                 digest = hashlib.blake2b(data, digest_size=16).hexdigest()
                 blobs[digest] = data
                 seen[id(value)] = digest

@@ -333,7 +333,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
 
         runs: list[GraphRun] = []
 
-        def call(cfg: dict[str, Any]) -> Any:
+        def start(cfg: dict[str, Any]) -> GraphRun:
             run = GraphRun(
                 self,
                 input,
@@ -345,6 +345,10 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 durability=durability,
             )
             runs.append(run)
+            return run
+
+        def call(cfg: dict[str, Any]) -> Any:
+            run = start(cfg)
             if stream_mode != "values":
                 modes, single = _modes(stream_mode)
                 return [
@@ -356,8 +360,16 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
                 pass
             return _output(run, version)
 
+        merged = self._config(config)
+        if stream_mode == "values" and not merged.get("callbacks"):
+            # No callback run to open: the run is driven from this frame (a subgraph inside a
+            # node pays each frame once per nesting level; LangGraph reaches a depth of 160).
+            run = start(merged)
+            for _ in run.events():
+                pass
+            return _output(run, version)
         final = partial(_final_values, runs)
-        return traced_call(self.name or "LangGraph", self._config(config), input, call, final)
+        return traced_call(self.name or "LangGraph", merged, input, call, final)
 
     async def ainvoke(  # type: ignore[override]
         self,
@@ -502,10 +514,16 @@ def _final_values(runs: list[GraphRun]) -> Any:
 
 
 def _output(run: GraphRun, version: str) -> Any:
-    values = _output_values(run)
+    """``invoke``'s result (LangGraph's: the last ``values`` chunk; None when the run showed
+    none, as when no channel was written; v1 adds the interrupts, v2 wraps both)."""
     interrupts: list[Interrupt[Any]] = list(run.interrupts)
+    if not run.values_shown and not interrupts:
+        return GraphOutput(None, ()) if version == "v2" else None
+    values = _output_values(run)
     if version == "v2":
         return GraphOutput(values, tuple(interrupts))
     if interrupts:
+        if not run.values_shown:
+            return {"__interrupt__": interrupts}
         values["__interrupt__"] = interrupts
     return values

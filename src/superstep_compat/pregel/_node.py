@@ -9,6 +9,7 @@ re-runs an interrupted node from its first line).
 from __future__ import annotations
 
 import contextvars
+from contextvars import copy_context
 from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
@@ -50,7 +51,36 @@ current_run_context: contextvars.ContextVar[GraphRun | None] = contextvars.Conte
 def task_node(name: str, runner: TaskRunner) -> NodeFn:
     """The engine reducer of façade node ``name``."""
 
-    def request(ctx: NodeContext, arg: Any, resume: list[Any]) -> Reaction:
+    def react(ctx: NodeContext, event: Event) -> Reaction:
+        # One function, not a dispatcher and a helper: a subgraph run inline inside a node
+        # pays this frame once per nesting level (LangGraph reaches a depth of 160).
+        if isinstance(event, Activated | External):
+            # A Send's task takes the Send's arg as its whole input; any other activation
+            # (an edge, a join, a goto) reads the state.
+            payload = event.payload
+            if isinstance(payload, Send):
+                arg = payload.arg
+                ctx.memory["push"] = _push_index(ctx)
+            else:
+                arg = payload if name == START else None
+            ctx.memory["arg"] = arg
+            resume: list[Any] = []
+            ctx.memory["resume"] = resume
+        elif isinstance(event, Resumed):
+            resume = [*ctx.memory.get("resume", []), event.value]
+            ctx.memory["resume"] = resume
+            arg = ctx.memory.get("arg")
+        elif isinstance(event, EffectCompleted):
+            outcome = event.result
+            if not isinstance(outcome, TaskOutcome):
+                failure = event.error
+                message = failure.message if failure else "task returned no outcome"
+                return Reaction(disposition=FailActivation.permanent(message, "TaskError"))
+            if outcome.memo:
+                ctx.memory["memo"] = outcome.memo
+            return settle(outcome)
+        else:
+            return Reaction(disposition=RemainActive())
         run = current_run_context.get()
         if run is None:
             raise RuntimeError(f"node {name!r} activated outside a façade run")
@@ -66,7 +96,21 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
         if ctx.batch_size == 1 and not run.async_mode:
             # Alone in its superstep: run the task here rather than as a "call" effect, which
             # would cost a host hand-off and a second superstep for the same result.
-            outcome = runner.run(name, values, arg, resume, run_ctx, task_id, attempt, memo)
+            if name == START:
+                outcome = runner.run(name, values, arg, resume, run_ctx, task_id, attempt, memo)
+            else:  # `TaskRunner.run` without its frame (see above)
+                outcome = copy_context().run(
+                    runner._run_node,
+                    runner.spec.nodes[name],
+                    values,
+                    arg,
+                    resume,
+                    run_ctx,
+                    task_id,
+                    attempt,
+                    False,
+                    memo,
+                )
             run.inline_results.append((task_id, outcome))
             if outcome.memo:
                 ctx.memory["memo"] = outcome.memo
@@ -84,34 +128,6 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
 
             effect = Effect("call", call, tag=name)
         return Reaction(effects=[effect], disposition=RemainActive())
-
-    def react(ctx: NodeContext, event: Event) -> Reaction:
-        if isinstance(event, Activated | External):
-            # A Send's task takes the Send's arg as its whole input; any other activation
-            # (an edge, a join, a goto) reads the state.
-            payload = event.payload
-            if isinstance(payload, Send):
-                arg = payload.arg
-                ctx.memory["push"] = _push_index(ctx)
-            else:
-                arg = payload if name == START else None
-            ctx.memory["arg"] = arg
-            ctx.memory["resume"] = []
-            return request(ctx, arg, [])
-        if isinstance(event, Resumed):
-            resume = [*ctx.memory.get("resume", []), event.value]
-            ctx.memory["resume"] = resume
-            return request(ctx, ctx.memory.get("arg"), resume)
-        if isinstance(event, EffectCompleted):
-            outcome = event.result
-            if not isinstance(outcome, TaskOutcome):
-                failure = event.error
-                message = failure.message if failure else "task returned no outcome"
-                return Reaction(disposition=FailActivation.permanent(message, "TaskError"))
-            if outcome.memo:
-                ctx.memory["memo"] = outcome.memo
-            return settle(outcome)
-        return Reaction(disposition=RemainActive())
 
     return react
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import threading
-from collections.abc import AsyncIterator, Generator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -113,6 +113,9 @@ class GraphRun(Checkpointing):
         self.interrupts: list[Interrupt[Any]] = []
         self._committed: Mapping[str, Any] | None = None
         self._last_values: dict[str, Any] | None = None
+        # Whether the run showed the state at least once (a ``values`` chunk, streamed or
+        # not): LangGraph's ``invoke`` returns None for a run that never did.
+        self.values_shown = False
         self.record: CheckpointRecord | None = None
         self.last_saved: CheckpointRecord | None = None
         self.step = -2  # a new thread's input checkpoint is step -1
@@ -211,6 +214,7 @@ class GraphRun(Checkpointing):
         self.start_step = self.step + 1 if continuing and forked is None else self.step
         if continuing and record is not None:
             events = self._continue(ex, record, forked)
+            self.values_shown = not self._command_input  # it shows the state it starts from
         return ex, events
 
     @property
@@ -283,12 +287,52 @@ class GraphRun(Checkpointing):
     def events(self) -> Iterator[Event]:
         """Run to the end (or a breakpoint), yielding (namespace, mode, data) events. A
         subgraph's run also forwards them to its parent's stream, and raises
-        `GraphInterrupt` when it stops on an interrupt, so the parent's task suspends."""
-        for event in self._events():
-            self._forward(event)
-            yield event
+        `GraphInterrupt` when it stops on an interrupt, so the parent's task suspends.
+
+        One generator drives the host directly (no wrapper generators): a subgraph run
+        inline inside a node pays each frame here once per nesting level."""
+        from superstep_compat.pregel import _node
+
+        link = self.link
+        forwarding = link is not None and link.emit is not None and link.subgraphs
+        forwarded = self._forwarded if forwarding else _as_is
+        ex, events = self._prepare()
+        yield from forwarded(events)
+        host = Host(max_workers=8)
+        try:
+            token = _node.current_run_context.set(self)
+            try:
+                for outcome in host.iterate(ex):
+                    _node.current_run_context.set(self)
+                    yield from forwarded(self._drain())
+                    stop = yield from forwarded(self._after_superstep(ex, outcome))
+                    if stop:
+                        break
+            finally:
+                _reset(_node.current_run_context, token)
+            yield from forwarded(self._drain())
+            if ex.failure is not None:
+                yield from forwarded(self._task_events(self._failed_results(ex)))
+                self._raise_failure(ex)
+            yield from forwarded(self._finish(ex))
+        finally:
+            host.close()
+            if not self.durable:
+                self._save_final()
         if self.link is not None and self.interrupts:
             raise GraphInterrupt(tuple(self.interrupts))
+
+    def _forwarded(self, events: Iterable[Event]) -> Generator[Event, None, Any]:
+        """``events``, each also forwarded to the parent's stream; returns their return value."""
+        forward = self._forward
+        it = iter(events)
+        while True:
+            try:
+                event = next(it)
+            except StopIteration as done:
+                return done.value
+            forward(event)
+            yield event
 
     async def aevents(self) -> AsyncIterator[Event]:
         """`events` on asyncio: coroutine tasks are awaited on the running loop."""
@@ -305,26 +349,6 @@ class GraphRun(Checkpointing):
         ns, mode, data = event
         if mode in link.modes:
             link.emit(mode, data, ns or tuple(link.ns.split("|")))  # type: ignore[call-arg]
-
-    def _events(self) -> Iterator[Event]:
-        ex, events = self._prepare()
-        yield from events
-        host = Host(max_workers=8)
-        try:
-            for outcome in self._guarded(host.iterate(ex), ex):
-                yield from self._drain()
-                stop = yield from self._after_superstep(ex, outcome)
-                if stop:
-                    break
-            yield from self._drain()
-            if ex.failure is not None:
-                yield from self._task_events(self._failed_results(ex))
-                self._raise_failure(ex)
-            yield from self._finish(ex)
-        finally:
-            host.close()
-            if not self.durable:
-                self._save_final()
 
     async def _aevents(self) -> AsyncIterator[Event]:
         ex, events = self._prepare()
@@ -362,17 +386,6 @@ class GraphRun(Checkpointing):
             if not self.durable:
                 self._save_final()
 
-    def _guarded(self, steps: Iterator[StepOutcome], ex: Execution) -> Iterator[StepOutcome]:
-        from superstep_compat.pregel import _node
-
-        token = _node.current_run_context.set(self)
-        try:
-            for outcome in steps:
-                _node.current_run_context.set(self)
-                yield outcome
-        finally:
-            _reset(_node.current_run_context, token)
-
     def task_context(self) -> RunContext:
         """The run context handed to the tasks of the superstep being built."""
         return self._run_context()
@@ -409,8 +422,10 @@ class GraphRun(Checkpointing):
         self.step += 1
         self._committed = ex.values  # a new dict per commit: holding it copies nothing
         self._last_values = None
-        if "values" in modes and outcome.written:
-            yield ((), "values", self.last_values)
+        if outcome.written:
+            self.values_shown = True
+            if "values" in modes:
+                yield ((), "values", self.last_values)
         next_: tuple[str, ...] | None = None
         if self.saver is not None:
             pending = pending_activations(ex, self.graph.node_order)
@@ -470,6 +485,7 @@ class GraphRun(Checkpointing):
         if wrote:
             self._committed = ex.values
             self._last_values = None
+            self.values_shown = True
             if "values" in self.modes:
                 yield ((), "values", self.last_values)
 
@@ -484,6 +500,7 @@ class GraphRun(Checkpointing):
         checkpoint the thread is at (LangGraph's writes of no task), not a step of its own."""
         self._committed = ex.values
         self._last_values = None
+        self.values_shown = True
         if "values" in self.modes:
             yield ((), "values", self.last_values)
         record = self.record
@@ -656,3 +673,7 @@ def _names(given: Sequence[str] | str | None, default: frozenset[str]) -> frozen
 
 def _as_list(value: Any) -> list[Any]:
     return list(value) if isinstance(value, tuple | list) else [value]
+
+
+def _as_is(events: Iterable[Event]) -> Generator[Event, None, Any]:
+    return (yield from events)

@@ -47,6 +47,7 @@ from langchain_core.runnables import Runnable, RunnableBinding
 from pydantic import BaseModel
 
 from superstep_core.llm.model import ChatModel
+from superstep_core.llm.redaction import redact_url
 from superstep_core.llm.registry import init
 from superstep_core.node import (
     Activated,
@@ -106,6 +107,8 @@ _SETTINGS = (
     "extra_body",
     "replies",
 )
+
+_URL_SETTINGS = ("base_url", "token_url")
 
 # Models a node was built with in this process, by `model_key`: a host resolving a reference
 # prefers the very object the graph was given (its credentials and transport included). A new
@@ -190,6 +193,9 @@ def model_reference(model: BaseChatModel) -> tuple[str, dict[str, Any]]:
         settings = {
             name: getattr(model, name) for name in _SETTINGS if name in model.model_fields_set
         }
+        for name in _URL_SETTINGS:  # a proxy's URL may carry a credential: never stored
+            if isinstance(settings.get(name), str):
+                settings[name] = redact_url(settings[name])
         return f"{model.provider}:{model.model}", settings
     return f"instance:{type(model).__qualname__}", {}
 

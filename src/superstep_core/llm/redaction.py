@@ -18,8 +18,15 @@ import logging
 import threading
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-__all__ = ["SENSITIVE_HEADERS", "protect_loggers", "redact_secrets", "register_secret"]
+__all__ = [
+    "SENSITIVE_HEADERS",
+    "protect_loggers",
+    "redact_secrets",
+    "redact_url",
+    "register_secret",
+]
 
 SENSITIVE_HEADERS = frozenset(
     {
@@ -122,3 +129,33 @@ def protect_loggers() -> None:
         logger = logging.getLogger(name)
         if _FILTER not in logger.filters:
             logger.addFilter(_FILTER)
+
+
+# query parameters that carry a credential (``?key=`` for Gemini, ``?api-key=`` for Azure-style
+# proxies, SAS ``sig``, ``access_token``, ...): matched on the lower-cased name
+_SECRET_PARAMS = ("key", "token", "secret", "password", "sig", "auth", "credential")
+
+
+def redact_url(url: str) -> str:
+    """``url`` with the password of its user info and the values of credential query
+    parameters (`_SECRET_PARAMS`) replaced by ``***``; the same string when it holds none."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return MASK  # not a URL we can take apart: show nothing of it
+    netloc = parts.netloc
+    if "@" in netloc:
+        userinfo, _, host = netloc.rpartition("@")
+        user, colon, _ = userinfo.partition(":")
+        netloc = f"{user}:{MASK}@{host}" if colon else f"{MASK}@{host}"
+    query = parts.query
+    if query:
+        pairs = parse_qsl(query, keep_blank_values=True)
+        cleaned = [
+            (k, MASK if any(word in k.lower() for word in _SECRET_PARAMS) else v) for k, v in pairs
+        ]
+        if cleaned != pairs:
+            query = urlencode(cleaned, safe="*")
+    if netloc == parts.netloc and query == parts.query:
+        return url
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))

@@ -86,11 +86,26 @@ class Codec:
     """Encodes values to bytes and back; see the module docstring for the supported types.
 
     ``registry``: the classes this codec accepts beyond the built-in types (default: the shared
-    `default_registry`). A codec holds no other state and is safe to share between threads.
+    `default_registry`). ``tuples_as_lists``: write a tuple as a plain msgpack array, read back
+    as a list, as LangGraph's serializer does with state (dict keys and set elements keep their
+    tuples: they must stay hashable). A codec holds no other state and is safe to share between
+    threads.
     """
 
-    def __init__(self, registry: TypeRegistry | None = None) -> None:
+    def __init__(
+        self, registry: TypeRegistry | None = None, *, tuples_as_lists: bool = False
+    ) -> None:
         self.registry = registry if registry is not None else default_registry
+        self.tuples_as_lists = tuples_as_lists
+        # keys and set elements: lowered by a codec that keeps tuples
+        self._lower_hashable = Codec(self.registry)._lower if tuples_as_lists else self._lower
+        self._as_lists: Codec | None = self if tuples_as_lists else None
+
+    def with_tuples_as_lists(self) -> Codec:
+        """This codec (same registry) writing tuples as lists; see ``tuples_as_lists``."""
+        if self._as_lists is None:
+            self._as_lists = Codec(self.registry, tuples_as_lists=True)
+        return self._as_lists
 
     def register(
         self,
@@ -165,6 +180,8 @@ class Codec:
         if t is dict or t is Fields:
             return self._lower_dict(v, t is Fields)
         if t is tuple:
+            if self.tuples_as_lists:
+                return self._lower_list(v)
             return _Ext(_TUPLE, _packb(self._lower_list(v)))
         if t is set or t is frozenset:
             return _Ext(_SET if t is set else _FROZENSET, self._canonical_set(v))
@@ -217,7 +234,7 @@ class Codec:
         flat: list[Any] = []
         for k, item in d.items():
             try:
-                flat.append(self._lower(k))
+                flat.append(self._lower_hashable(k))
             except _Refused as refused:
                 refused.segments.append(f"[<key {k!r}>]")
                 raise
@@ -232,7 +249,7 @@ class Codec:
         lowered: list[tuple[bytes, Any]] = []
         for item in items:
             try:
-                low = self._lower(item)
+                low = self._lower_hashable(item)
             except _Refused as refused:
                 refused.segments.append("[<set element>]")
                 raise

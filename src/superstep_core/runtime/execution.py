@@ -91,6 +91,7 @@ class _Staged:
         "dispositions",
         "effects",
         "ended",
+        "errors",
         "failures",
         "issued",
         "memory",
@@ -108,6 +109,7 @@ class _Staged:
         self.deactivations: list[str] = []
         self.dispositions: list[tuple[Instance, Any, dict[str, Any], bool]] = []
         self.failures: list[tuple[Instance, Failure]] = []
+        self.errors: dict[str, Exception] = {}  # what a reducer raised, by activation id
         # several events for one instance in one superstep react in turn: each sees the
         # memory and effect count the previous one left; after a final disposition the
         # instance takes no more events
@@ -445,6 +447,7 @@ class Execution:
         consumed: list[tuple[Instance, str]] = []
         state = MappingProxyType(self.values)
         instances = self.instances
+        nodes = self.graph.nodes
         size = len(batch)
         order: Iterable[int] = (
             range(1)
@@ -468,13 +471,28 @@ class Execution:
             outcome.delivered.append((aid, event))
             if record is not None:
                 record.delivered.append((aid, type(event).__name__))
-            self._react(inst, event, state, step, staged, size)
+            # The reducer is called here, not in a helper, so that a façade task run inline
+            # (a subgraph inside a node) costs one Python frame less per nesting level.
+            spec = nodes[inst.node]
+            memory = dict(staged.memory.get(inst.id, inst.memory))
+            staged.memory[inst.id] = memory
+            ctx = NodeContext(
+                inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step, size
+            )
+            try:
+                reaction = spec.fn(ctx, event)
+            except Exception as e:  # a reducer bug fails its activation, never the interpreter
+                self._reducer_failed(inst, memory, staged, e)
+            else:
+                self._stage(inst, spec, reaction, memory, staged)
             if not isinstance(staged.dispositions[-1][1], RemainActive | SuspendActivation):
                 staged.ended.add(aid)
         if staged.failures and any(not self._absorbs_failure(i, f) for i, f in staged.failures):
             inst, failure = next(
                 (i, f) for i, f in staged.failures if not self._absorbs_failure(i, f)
             )
+            if inst.id in staged.errors:  # callers re-raise what the reducer raised
+                self.last_error = staged.errors[inst.id]
             return self._fail(
                 inst.node, inst.id, failure.error_type, failure.message, outcome, record
             )
@@ -509,23 +527,23 @@ class Execution:
             self.trace.append(record)
         return outcome
 
-    def _react(
+    def _reducer_failed(
+        self, inst: Instance, memory: dict[str, Any], staged: _Staged, e: Exception
+    ) -> None:
+        staged.errors[inst.id] = e
+        staged.failures.append((inst, Failure(FailureClass.PERMANENT, str(e), type(e).__name__)))
+        staged.dispositions.append((inst, FailActivation(staged.failures[-1][1]), memory, False))
+
+    def _stage(
         self,
         inst: Instance,
-        event: Event,
-        state: Mapping[str, Any],
-        step: int,
+        spec: NodeSpec,
+        reaction: Any,
+        memory: dict[str, Any],
         staged: _Staged,
-        batch_size: int = 1,
     ) -> None:
-        spec = self.graph.nodes[inst.node]
-        memory = dict(staged.memory.get(inst.id, inst.memory))
-        staged.memory[inst.id] = memory
-        ctx = NodeContext(
-            inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step, batch_size
-        )
+        """Stage what ``inst``'s reducer returned: writes, control, effects, disposition."""
         try:
-            reaction = spec.fn(ctx, event)
             if not isinstance(reaction, Reaction):
                 raise TypeError(
                     f"node {inst.node!r} returned {type(reaction).__name__}, expected a Reaction"
@@ -539,13 +557,8 @@ class Execution:
                     raise UndeclaredChannelError(
                         inst.node, channel, list(spec.writes), node_writes=True
                     )
-        except Exception as e:  # a reducer bug fails its activation, never the interpreter
-            staged.failures.append(
-                (inst, Failure(FailureClass.PERMANENT, str(e), type(e).__name__))
-            )
-            staged.dispositions.append(
-                (inst, FailActivation(staged.failures[-1][1]), memory, False)
-            )
+        except Exception as e:  # a malformed reaction fails its activation, like a raise
+            self._reducer_failed(inst, memory, staged, e)
             return
         disposition = reaction.disposition
         if isinstance(disposition, FailActivation):

@@ -1,0 +1,326 @@
+"""Runs: background (``POST .../runs``), ``/stream`` (SSE), ``/wait``, ``/batch``, join,
+join-stream, cancel, list, get and delete; on a thread or stateless (``/runs/...``: a thread
+made for the run, deleted after it unless ``on_completion`` is ``keep``).
+
+Headers as the reference sends them: ``Content-Location`` names the run, ``Location`` the
+URL that rejoins it (its stream, or ``/join`` for ``/wait``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+from starlette.routing import Route
+
+from superstep_server import serde
+from superstep_server.bodies import CancelMany, check
+from superstep_server.errors import ApiError
+from superstep_server.http import (
+    blocking,
+    json_body,
+    json_response,
+    query_bool,
+    query_int,
+    sse_frame,
+)
+from superstep_server.run_requests import create_run_from_body
+
+__all__ = ["routes"]
+
+
+def _server(request: Request) -> Any:
+    return request.app.state.server
+
+
+async def _start(request: Request, body: dict[str, Any], stateless: bool) -> dict[str, Any]:
+    server = _server(request)
+    thread_id = None if stateless else str(request.path_params["thread_id"])
+    created = await blocking(create_run_from_body, server, thread_id, body)
+    run = created["run"]
+    if server.workers.size:  # else other processes run it: followers read the database
+        server.streams.open(run["run_id"])
+    for run_id in created["cancelled"]:
+        server.ctx.cancel_flag(run_id).set()
+    server.workers.wake()
+    return created
+
+
+def _locations(run: dict[str, Any], stateless: bool, tail: str) -> dict[str, str]:
+    if stateless:
+        return {"Content-Location": f"/runs/{run['run_id']}"}
+    base = f"/threads/{run['thread_id']}/runs/{run['run_id']}"
+    return {"Content-Location": base, "Location": base + tail}
+
+
+async def _background(request: Request, stateless: bool) -> Response:
+    body = await json_body(request)
+    created = await _start(request, body, stateless)
+    run = created["run"]
+    return json_response(run, headers=_locations(run, stateless, ""))
+
+
+async def create_run(request: Request) -> Response:
+    return await _background(request, stateless=False)
+
+
+async def create_stateless(request: Request) -> Response:
+    return await _background(request, stateless=True)
+
+
+async def batch(request: Request) -> Response:
+    body = await json_body(request, allow_list=True)
+    if not isinstance(body, list):
+        raise ApiError(422, "request body must be a list of runs")
+    runs = []
+    for i, item in enumerate(body):
+        if not isinstance(item, dict):
+            raise ApiError(422, f"[{i}]: must be a JSON object")
+        runs.append((await _start(request, item, stateless=True))["run"])
+    return json_response(runs)
+
+
+IDLE_SECONDS = 0.5
+"""How long a follower waits for an event before it looks in the database whether the run
+ended in another process."""
+HEARTBEAT_EVERY = 10
+"""An SSE heartbeat comment after this many idle periods without an event (5 s)."""
+
+
+async def _ended(server: Any, run_id: str) -> tuple[bool, Any]:
+    """Whether the run ended (by the database), and its output if so."""
+    row = await blocking(server.runs.row, run_id)
+    if row is None:
+        return True, None
+    if row["status"] in ("pending", "running"):
+        return False, None
+    return True, serde.loads(row["output"])
+
+
+async def _wait_for_end(server: Any, run_id: str) -> Any:
+    """The run's output once it ended: followed in memory when this process runs it, read
+    from the database when another process does (polled, or checked while idle)."""
+    stream = server.streams.get(run_id)
+    if stream is not None:
+        async for event in stream.follow(idle_seconds=IDLE_SECONDS):
+            if event is None:
+                ended, output = await _ended(server, run_id)
+                if ended and not stream.done:
+                    return output
+        return stream.output
+    while True:
+        row = await blocking(server.runs.row, run_id)
+        if row is None:
+            raise ApiError(404, f"Run {run_id!r} not found")
+        if row["status"] not in ("pending", "running"):
+            return serde.loads(row["output"])
+        await asyncio.sleep(0.05)
+
+
+async def _wait(request: Request, stateless: bool) -> Response:
+    body = await json_body(request)
+    server = _server(request)
+    created = await _start(request, body, stateless)
+    run = created["run"]
+    output = await _wait_for_end(server, run["run_id"])
+    return json_response(output, headers=_locations(run, stateless, "/join"))
+
+
+async def wait_run(request: Request) -> Response:
+    return await _wait(request, stateless=False)
+
+
+async def wait_stateless(request: Request) -> Response:
+    return await _wait(request, stateless=True)
+
+
+def _sse(
+    server: Any, run_id: str, *, after: int, with_ids: bool, cancel_on_disconnect: bool
+) -> AsyncIterator[bytes]:
+    async def frames() -> AsyncIterator[bytes]:
+        stream = server.streams.get(run_id)
+        if stream is None:
+            await _wait_for_end(server, run_id)  # run elsewhere: nothing kept here to replay
+            return
+        finished = False
+        idle = 0
+        try:
+            async for event in stream.follow(after, idle_seconds=IDLE_SECONDS):
+                if event is None:
+                    idle += 1
+                    if idle % HEARTBEAT_EVERY == 0:
+                        yield b": heartbeat\r\n\r\n"
+                    ended, _output = await _ended(server, run_id)
+                    if ended and not stream.done:  # run by another process: its events
+                        break  # are not relayed across processes yet
+                    continue
+                yield sse_frame(event.event, event.data, event.id if with_ids else None)
+            finished = True
+        finally:
+            if not finished and cancel_on_disconnect:
+                await blocking(server.runs.request_cancel, [run_id], "interrupt")
+                server.ctx.cancel_flag(run_id).set()
+
+    return frames()
+
+
+def _streaming(frames: AsyncIterator[bytes], headers: dict[str, str]) -> StreamingResponse:
+    return StreamingResponse(
+        frames,
+        media_type="text/event-stream",
+        headers={**headers, "Cache-Control": "no-store"},
+    )
+
+
+async def _stream(request: Request, stateless: bool) -> Response:
+    body = await json_body(request)
+    server = _server(request)
+    created = await _start(request, body, stateless)
+    run = created["run"]
+    frames = _sse(
+        server,
+        run["run_id"],
+        after=-1,
+        with_ids=bool(run["kwargs"].get("resumable")),
+        cancel_on_disconnect=created["on_disconnect"] == "cancel",
+    )
+    return _streaming(frames, _locations(run, stateless, "/stream"))
+
+
+async def stream_run(request: Request) -> Response:
+    return await _stream(request, stateless=False)
+
+
+async def stream_stateless(request: Request) -> Response:
+    return await _stream(request, stateless=True)
+
+
+def _last_event_id(request: Request) -> int:
+    raw = request.headers.get("last-event-id")
+    if raw is None or raw == "-1":
+        return -1
+    try:
+        return int(raw)
+    except ValueError:
+        raise ApiError(422, f"Last-Event-ID: {raw!r} is not an event id of this server") from None
+
+
+async def join_stream(request: Request) -> Response:
+    server = _server(request)
+    thread_id, run_id = request.path_params["thread_id"], request.path_params["run_id"]
+    run = await blocking(server.runs.get, thread_id, run_id)
+    frames = _sse(
+        server,
+        run_id,
+        after=_last_event_id(request),
+        with_ids=True,
+        cancel_on_disconnect=query_bool(request, "cancel_on_disconnect"),
+    )
+    return _streaming(frames, {"Content-Location": f"/threads/{thread_id}/runs/{run['run_id']}"})
+
+
+async def join(request: Request) -> Response:
+    server = _server(request)
+    thread_id, run_id = request.path_params["thread_id"], request.path_params["run_id"]
+    await blocking(server.runs.get, thread_id, run_id)
+    return json_response(await _wait_for_end(server, run_id))
+
+
+async def list_runs(request: Request) -> Response:
+    server = _server(request)
+    thread_id = request.path_params["thread_id"]
+    await blocking(server.threads.get, thread_id)
+    found = await blocking(
+        server.runs.search,
+        thread_id,
+        limit=query_int(request, "limit", 10),
+        offset=query_int(request, "offset", 0),
+        status=request.query_params.get("status"),
+    )
+    return json_response(found)
+
+
+async def get_run(request: Request) -> Response:
+    server = _server(request)
+    thread_id, run_id = request.path_params["thread_id"], request.path_params["run_id"]
+    return json_response(await blocking(server.runs.get, thread_id, run_id))
+
+
+async def delete_run(request: Request) -> Response:
+    server = _server(request)
+    thread_id, run_id = request.path_params["thread_id"], request.path_params["run_id"]
+    await blocking(server.runs.delete, thread_id, run_id)
+    return Response(status_code=204)
+
+
+def _action(request: Request) -> str:
+    action = request.query_params.get("action", "interrupt")
+    if action == "rollback":
+        raise ApiError(422, "action: 'rollback' is not supported by this server yet")
+    if action != "interrupt":
+        raise ApiError(422, f"action: {action!r} is not one of interrupt, rollback")
+    return action
+
+
+async def cancel(request: Request) -> Response:
+    server = _server(request)
+    thread_id, run_id = request.path_params["thread_id"], request.path_params["run_id"]
+    action = _action(request)
+    run = await blocking(server.runs.get, thread_id, run_id)
+    if run["status"] not in ("pending", "running"):
+        raise ApiError(409, f"Run {run_id!r} is {run['status']}: nothing to cancel")
+    await blocking(server.runs.request_cancel, [run_id], action)
+    server.ctx.cancel_flag(run_id).set()
+    if query_bool(request, "wait"):
+        await _wait_for_end(server, run_id)
+        return Response(status_code=204)
+    return Response(status_code=202)
+
+
+async def cancel_many(request: Request) -> Response:
+    server = _server(request)
+    body = check(CancelMany, await json_body(request))
+    action = _action(request)
+    status = body.get("status")
+    if status is not None and status not in ("pending", "running", "all"):
+        raise ApiError(422, f"status: {status!r} is not one of pending, running, all")
+    run_ids = [str(r) for r in body.get("run_ids") or []]
+    if body.get("thread_id"):
+        rows = await blocking(server.runs.inflight, str(body["thread_id"]))
+        run_ids += [r["run_id"] for r in rows if status in (None, "all", r["status"])]
+    elif status is not None:
+        rows = await blocking(
+            server.db.execute,
+            "SELECT run_id, status FROM server_runs WHERE status IN ('pending', 'running')",
+        )
+        run_ids += [r["run_id"] for r in rows if status in ("all", r["status"])]
+    if not run_ids:
+        raise ApiError(422, "give run_ids, thread_id or status: which runs to cancel")
+    await blocking(server.runs.request_cancel, run_ids, action)
+    for run_id in run_ids:
+        server.ctx.cancel_flag(run_id).set()
+    return Response(status_code=204)
+
+
+def routes() -> list[Route]:
+    base = "/threads/{thread_id}/runs"
+    run = base + "/{run_id}"
+    return [
+        Route("/runs", create_stateless, methods=["POST"]),
+        Route("/runs/stream", stream_stateless, methods=["POST"]),
+        Route("/runs/wait", wait_stateless, methods=["POST"]),
+        Route("/runs/batch", batch, methods=["POST"]),
+        Route("/runs/cancel", cancel_many, methods=["POST"]),
+        Route(base, create_run, methods=["POST"]),
+        Route(base, list_runs, methods=["GET"]),
+        Route(base + "/stream", stream_run, methods=["POST"]),
+        Route(base + "/wait", wait_run, methods=["POST"]),
+        Route(run, get_run, methods=["GET"]),
+        Route(run, delete_run, methods=["DELETE"]),
+        Route(run + "/join", join, methods=["GET"]),
+        Route(run + "/stream", join_stream, methods=["GET"]),
+        Route(run + "/cancel", cancel, methods=["POST"]),
+    ]

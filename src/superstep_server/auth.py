@@ -1,0 +1,44 @@
+"""Optional API-key auth: with a key configured, every request but ``/ok`` must carry it in
+the ``x-api-key`` header (what the ``langgraph-sdk`` clients send for ``api_key=``); others
+are answered 401 ``{"detail": ...}``. Compared in constant time; the key is never logged."""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from superstep_server import serde
+
+__all__ = ["ApiKeyMiddleware"]
+
+OPEN_PATHS = frozenset({"/ok"})
+
+
+class ApiKeyMiddleware:
+    """ASGI middleware (plain ASGI, so streamed answers pass through untouched)."""
+
+    def __init__(self, app: Any, api_key: str) -> None:
+        self.app = app
+        self.key = api_key.encode()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["path"] in OPEN_PATHS:
+            await self.app(scope, receive, send)
+            return
+        given = dict(scope.get("headers") or ()).get(b"x-api-key")
+        if given is not None and hmac.compare_digest(given, self.key):
+            await self.app(scope, receive, send)
+            return
+        detail = "missing x-api-key header" if given is None else "invalid x-api-key"
+        body = serde.dumps({"detail": f"Unauthorized: {detail}"})
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 401,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

@@ -1,0 +1,181 @@
+"""``superstep serve``: registered on the ``superstep`` command line through the
+``superstep.plugins`` entry point (the engine's CLI never names this package).
+
+    superstep serve [--config langgraph.json] [--host 127.0.0.1] [--port 2024]
+                    [--db PATH|postgresql://...] [--workers N]
+    superstep worker [--config langgraph.json] --db postgresql://... [--workers N]
+
+Serves the graphs of ``langgraph.json`` (default: the one in the working directory) with
+the LangGraph server API on uvicorn (with ``SUPERSTEP_API_KEY`` set, requests must carry that
+key in ``x-api-key``); threads, runs and the store are kept in ``--db``
+(SQLite by default, ``.superstep/superstep.db``: everything survives a restart; or a
+PostgreSQL URL). Binds 127.0.0.1 unless ``--host`` says otherwise. ``superstep worker`` runs
+the queued runs of servers on the same PostgreSQL database, without HTTP (``serve --workers
+0`` then serves the API only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+from rich.console import Console
+
+__all__ = ["cmd_serve", "install"]
+
+
+def install() -> None:
+    """The ``superstep.plugins`` entry point: adds ``serve`` (importing nothing heavy: the
+    server's libraries load only when it runs)."""
+    from superstep_core.cli_drivers import register_command
+
+    register_command("serve", _add_parser)
+    register_command("worker", _add_worker_parser)
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535)")
+    return port
+
+
+def _workers(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if count < 0:
+        raise argparse.ArgumentTypeError("a number of workers, 0 or more")
+    return count
+
+
+def _add_parser(sub: Any) -> None:
+    serve = sub.add_parser("serve", help="serve langgraph.json's graphs over the LangGraph API")
+    serve.add_argument(
+        "--config", default="langgraph.json", help="the langgraph.json (default ./langgraph.json)"
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=_port, default=2024, help="port (default 2024)")
+    serve.add_argument(
+        "--db", help="SQLite file or postgresql:// URL (default .superstep/superstep.db)"
+    )
+    serve.add_argument(
+        "--workers", type=_workers, default=4, help="runs executed at once (default 4)"
+    )
+    serve.set_defaults(handler=cmd_serve)
+
+
+def _add_worker_parser(sub: Any) -> None:
+    worker = sub.add_parser(
+        "worker", help="run the queued runs of servers on a PostgreSQL database (no HTTP)"
+    )
+    worker.add_argument(
+        "--config", default="langgraph.json", help="the langgraph.json (default ./langgraph.json)"
+    )
+    worker.add_argument("--db", required=True, help="the servers' postgresql:// URL")
+    worker.add_argument(
+        "--workers", type=_workers, default=4, help="runs executed at once (default 4)"
+    )
+    worker.set_defaults(handler=cmd_worker)
+
+
+def _load(args: argparse.Namespace) -> dict[str, Any]:
+    """The graphs of ``--config``, loaded (raises `UsageError` naming what is wrong)."""
+    from superstep_core.cli_support import UsageError, load_target
+    from superstep_server.config import ConfigError, load_config
+    from superstep_server.graphs import check_servable
+
+    try:
+        config = load_config(args.config)
+    except ConfigError as e:
+        raise UsageError(str(e)) from e
+    graphs = {graph_id: load_target(target)[0] for graph_id, target in config.graphs.items()}
+    for graph_id, obj in graphs.items():
+        try:
+            check_servable(graph_id, obj, config.graphs[graph_id])
+        except ValueError as e:
+            raise UsageError(str(e)) from e
+    return graphs
+
+
+def cmd_worker(args: argparse.Namespace, console: Console) -> int:
+    import asyncio
+    import signal
+
+    from superstep_core.cli_support import UsageError, redact
+    from superstep_server.db import is_postgres_url
+
+    if not is_postgres_url(args.db):
+        raise UsageError(
+            f"--db {args.db!r}: workers in other processes share a PostgreSQL database "
+            f"(with SQLite, `superstep serve` runs its own workers)"
+        )
+    if args.workers < 1:
+        raise UsageError("--workers: a worker process needs at least one worker")
+    graphs = _load(args)
+    from superstep_server.app import Server
+
+    async def work() -> None:
+        server = Server(database=args.db, graphs=graphs, workers=args.workers)
+        loop = asyncio.get_running_loop()
+        server.open(loop)
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        console.print(
+            f"worker {server.workers.name}: {args.workers} workers on {redact(args.db)} "
+            f"for {', '.join(graphs)}",
+            highlight=False,
+            markup=False,
+        )
+        try:
+            await stop.wait()
+        finally:
+            server.close()
+
+    asyncio.run(work())
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, console: Console) -> int:
+    from superstep_core.cli_support import DEFAULT_DB, UsageError, redact
+
+    try:
+        import uvicorn
+
+        from superstep_server.app import create_app
+    except ImportError as e:
+        raise UsageError(
+            f"superstep serve needs the server extra ({e.name} is missing): "
+            f"pip install 'superstep[server]'"
+        ) from e
+    database = args.db or DEFAULT_DB
+    if args.workers == 0 and not database.startswith(("postgresql://", "postgres://")):
+        raise UsageError(
+            "--workers 0 serves the API only: its runs need `superstep worker` processes on "
+            "the same PostgreSQL database (--db postgresql://...)"
+        )
+    graphs = _load(args)
+    api_key = os.environ.get("SUPERSTEP_API_KEY") or None
+    app = create_app(database=database, graphs=graphs, workers=args.workers, api_key=api_key)
+    console.print(
+        f"serving {', '.join(graphs)} on http://{args.host}:{args.port} "
+        f"(threads in {redact(database)}, "
+        f"{args.workers} worker{'s' if args.workers != 1 else ''})",
+        highlight=False,
+        markup=False,
+    )
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        lifespan="on",
+        timeout_graceful_shutdown=5,  # open streams must not hold a stop forever
+    )
+    return 0

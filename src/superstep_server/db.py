@@ -1,0 +1,246 @@
+"""The server's own tables (assistants, threads, runs, store items) on SQLite or PostgreSQL,
+behind one small interface: SQL is written once with ``?`` placeholders (rewritten to
+psycopg's ``%s``), JSON is kept as text, times as ISO 8601 UTC text (ordered as text).
+
+SQLite (the embedded default): one connection in WAL mode shared by the server's threads
+under a lock; a transaction is ``BEGIN IMMEDIATE`` (one writer at a time). PostgreSQL: a
+psycopg connection pool; a transaction is one pooled connection.
+
+Checkpoints are not here: the façade's saver keeps them (`superstep_server.saver`), in the
+same SQLite file or PostgreSQL database.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+__all__ = ["Database", "Tx", "is_postgres_url", "open_database"]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS server_assistants (
+    assistant_id TEXT PRIMARY KEY,
+    graph_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    config TEXT NOT NULL,
+    context TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS server_assistant_versions (
+    assistant_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    graph_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    config TEXT NOT NULL,
+    context TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (assistant_id, version));
+CREATE TABLE IF NOT EXISTS server_threads (
+    thread_id TEXT PRIMARY KEY,
+    status TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    config TEXT NOT NULL,
+    state_values TEXT,
+    interrupts TEXT NOT NULL,
+    error TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    state_updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS server_runs (
+    run_id TEXT PRIMARY KEY,
+    thread_id TEXT NOT NULL,
+    assistant_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    kwargs TEXT NOT NULL,
+    multitask_strategy TEXT NOT NULL,
+    temporary INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    worker TEXT,
+    lease_until DOUBLE PRECISION,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    cancel_action TEXT,
+    origin TEXT,
+    not_before DOUBLE PRECISION,
+    webhook TEXT,
+    output TEXT);
+CREATE UNIQUE INDEX IF NOT EXISTS server_runs_one_running_per_thread
+    ON server_runs (thread_id) WHERE status = 'running';
+CREATE INDEX IF NOT EXISTS server_runs_by_status ON server_runs (status, created_at);
+CREATE INDEX IF NOT EXISTS server_runs_by_thread ON server_runs (thread_id, created_at);
+CREATE TABLE IF NOT EXISTS server_crons (
+    cron_id TEXT PRIMARY KEY,
+    assistant_id TEXT NOT NULL,
+    thread_id TEXT,
+    schedule TEXT NOT NULL,
+    timezone TEXT,
+    payload TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    on_run_completed TEXT,
+    end_time TEXT,
+    enabled INTEGER NOT NULL,
+    next_run_date TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS server_crons_due ON server_crons (enabled, next_run_date);
+CREATE TABLE IF NOT EXISTS server_store (
+    prefix TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (prefix, key))
+"""
+
+
+def is_postgres_url(where: str) -> bool:
+    return where.startswith(("postgresql://", "postgres://"))
+
+
+class Tx(Protocol):
+    """One transaction: statements run in order, committed together."""
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        """Run ``sql`` (``?`` placeholders); the rows it returns, as dicts."""
+        ...
+
+
+class Database(Protocol):
+    """The server's tables: `transaction` for several statements, `execute` for one."""
+
+    kind: str
+    where: str
+
+    def transaction(self) -> Any:
+        """A context manager yielding a `Tx`; committed when the block ends, rolled back on
+        an exception."""
+        ...
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]: ...
+
+    def is_unique_violation(self, error: BaseException) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+class _SqliteTx:
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        cur = self.conn.execute(sql, tuple(params))
+        if cur.description is None:
+            return []
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, row)) for row in cur.fetchall()]
+
+
+class SqliteDatabase:
+    """The tables in one SQLite file (created with its directory when missing)."""
+
+    kind = "sqlite"
+
+    def __init__(self, path: str) -> None:
+        self.where = path
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")
+        self.conn.execute("PRAGMA busy_timeout=10000")
+        self.lock = threading.RLock()
+        with self.lock:
+            self.conn.executescript(SCHEMA)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Tx]:
+        with self.lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield _SqliteTx(self.conn)
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self.lock:
+            return _SqliteTx(self.conn).execute(sql, params)
+
+    def is_unique_violation(self, error: BaseException) -> bool:
+        return isinstance(error, sqlite3.IntegrityError) and "UNIQUE" in str(error)
+
+    def close(self) -> None:
+        with self.lock:
+            self.conn.close()
+
+
+class _PostgresTx:
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self.conn.cursor() as cur:
+            cur.execute(sql.replace("?", "%s"), tuple(params))
+            if cur.description is None:
+                return []
+            names = [d.name for d in cur.description]
+            return [dict(zip(names, row)) for row in cur.fetchall()]
+
+
+class PostgresDatabase:
+    """The tables in a PostgreSQL database, through a psycopg connection pool."""
+
+    kind = "postgres"
+
+    def __init__(self, url: str, *, max_size: int = 10) -> None:
+        import psycopg
+        from psycopg_pool import ConnectionPool
+
+        self.where = url
+        self._psycopg = psycopg
+        self.pool: Any = ConnectionPool(
+            url,
+            min_size=1,
+            max_size=max_size,
+            kwargs={"autocommit": True, "prepare_threshold": None},
+            open=True,
+        )
+        with self.pool.connection() as conn, conn.transaction():
+            # one server at a time creates the tables (CREATE ... IF NOT EXISTS races)
+            conn.execute("SELECT pg_advisory_xact_lock(7716161)")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Tx]:
+        with self.pool.connection() as conn, conn.transaction():
+            yield _PostgresTx(conn)
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+        with self.pool.connection() as conn:
+            return _PostgresTx(conn).execute(sql, params)
+
+    def is_unique_violation(self, error: BaseException) -> bool:
+        return isinstance(error, self._psycopg.errors.UniqueViolation)
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def open_database(where: str, *, pool_size: int = 10) -> Database:
+    """The server's tables at ``where``: a ``postgresql://`` URL or a SQLite file path."""
+    if is_postgres_url(where):
+        return PostgresDatabase(where, max_size=pool_size)
+    return SqliteDatabase(where)

@@ -1,0 +1,307 @@
+"""Running one claimed run: the graph's public ``stream`` in a worker thread, its chunks
+published as SSE events the way the LangGraph server names them, then the run's status,
+output and the thread's status written back.
+
+Events: ``metadata`` first (``{"run_id", "attempt"}``); then one event per chunk of the
+requested modes: ``values``, ``updates``, ``custom``, ``debug``, ``tasks``,
+``checkpoints``, ``messages`` for the ``messages-tuple`` mode (``[message, metadata]``),
+``messages/metadata``, ``messages/partial`` and ``messages/complete`` for ``messages``;
+with ``stream_subgraphs`` a subgraph's chunks are named ``mode|ns`` (``updates|child:1``);
+``error`` (``{"error", "message"}``) when the graph raises. The run's output (``/wait``,
+``/join``) is the last ``values`` chunk of the root graph (with ``__interrupt__`` when it
+stopped at an interrupt), or ``{"__error__": {"error", "message"}}``.
+
+Why sync ``stream`` in threads: the checkpoint savers LangGraph ships for SQLite are
+synchronous (their async methods refuse), nodes are often blocking code, and a thread per
+worker keeps the event loop free for HTTP.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from superstep_server import serde
+from superstep_server.state import checkpoint_of, interrupts_by_task, status_after
+
+__all__ = ["GRAPH_MODES", "SUPPORTED_MODES", "Cancelled", "RunContext", "execute_run"]
+
+log = logging.getLogger("superstep.server")
+
+SUPPORTED_MODES = (
+    "values",
+    "updates",
+    "custom",
+    "debug",
+    "tasks",
+    "checkpoints",
+    "messages-tuple",
+    "messages",
+)
+GRAPH_MODES = {"messages-tuple": "messages"}
+
+
+class Cancelled(Exception):
+    """The run was cancelled (``interrupt``) while it ran."""
+
+
+class RunContext:
+    """What a run needs from the server: the tables, graphs, streams and cancel flags."""
+
+    def __init__(
+        self,
+        *,
+        assistants: Any,
+        threads: Any,
+        runs: Any,
+        graphs: Any,
+        streams: Any,
+    ) -> None:
+        self.assistants = assistants
+        self.threads = threads
+        self.runs = runs
+        self.graphs = graphs
+        self.streams = streams
+        self.cancel_flags: dict[str, threading.Event] = {}
+        self.lock = threading.Lock()
+
+    def cancel_flag(self, run_id: str) -> threading.Event:
+        with self.lock:
+            flag = self.cancel_flags.get(run_id)
+            if flag is None:
+                flag = self.cancel_flags[run_id] = threading.Event()
+            return flag
+
+    def drop_flag(self, run_id: str) -> None:
+        with self.lock:
+            self.cancel_flags.pop(run_id, None)
+
+
+def _command(spec: Mapping[str, Any]) -> Any:
+    from superstep_compat.types import Command, Send
+
+    def goto(target: Any) -> Any:
+        if isinstance(target, Mapping) and "node" in target:
+            return Send(target["node"], target.get("input", target.get("arg")))
+        return target
+
+    kwargs: dict[str, Any] = {}
+    if "resume" in spec:
+        kwargs["resume"] = spec["resume"]
+    if spec.get("update") is not None:
+        update = spec["update"]
+        kwargs["update"] = [tuple(u) for u in update] if isinstance(update, list) else update
+    if spec.get("goto") is not None:
+        target = spec["goto"]
+        kwargs["goto"] = [goto(t) for t in target] if isinstance(target, list) else goto(target)
+    return Command(**kwargs)
+
+
+def _config(
+    assistant: Mapping[str, Any], kwargs: Mapping[str, Any], row: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The assistant's config under the run's, with the thread and the run named."""
+    base = dict(assistant.get("config") or {})
+    given = dict(kwargs.get("config") or {})
+    config: dict[str, Any] = {**base, **given}
+    configurable = {**(base.get("configurable") or {}), **(given.get("configurable") or {})}
+    configurable["thread_id"] = row["thread_id"]
+    configurable.setdefault("checkpoint_ns", "")
+    for key, value in (kwargs.get("checkpoint") or {}).items():
+        if value is not None and key != "thread_id":
+            configurable[key] = value
+    if kwargs.get("checkpoint_id"):
+        configurable["checkpoint_id"] = kwargs["checkpoint_id"]
+    configurable.setdefault("graph_id", assistant["graph_id"])
+    configurable.setdefault("assistant_id", assistant["assistant_id"])
+    configurable.setdefault("run_id", row["run_id"])
+    config["configurable"] = configurable
+    config["metadata"] = {
+        **(config.get("metadata") or {}),
+        "run_id": row["run_id"],
+        "thread_id": row["thread_id"],
+        "graph_id": assistant["graph_id"],
+        "assistant_id": assistant["assistant_id"],
+        "run_attempt": row["attempt"],
+    }
+    return config
+
+
+def _debug_payload(chunk: Any) -> Any:
+    """A debug ``checkpoint`` chunk carries ``checkpoint``/``parent_checkpoint`` objects
+    beside its configs, as the reference adds them."""
+    if isinstance(chunk, Mapping) and chunk.get("type") == "checkpoint":
+        payload = dict(chunk.get("payload") or {})
+        payload["checkpoint"] = checkpoint_of(payload.get("config"))
+        payload["parent_checkpoint"] = checkpoint_of(payload.get("parent_config"))
+        return {**chunk, "payload": payload}
+    return chunk
+
+
+class _MessageAccumulator:
+    """The ``messages`` stream mode as the reference writes it, from LangGraph's
+    ``(message, metadata)`` pairs: ``messages/metadata`` (``{id: {"metadata": ...}}``) the
+    first time a message id is seen, then ``messages/partial`` with the message so far for
+    a streamed chunk, or ``messages/complete`` for a whole message."""
+
+    def __init__(self) -> None:
+        self.seen: dict[str, Any] = {}
+
+    def add(self, pair: Any) -> list[tuple[str, Any]]:
+        message, metadata = pair
+        message_id = getattr(message, "id", None)
+        if message_id is None:
+            return []
+        out: list[tuple[str, Any]] = []
+        is_chunk = type(message).__name__.endswith("Chunk")
+        if message_id not in self.seen:
+            self.seen[message_id] = message
+            out.append(("messages/metadata", {message_id: {"metadata": metadata}}))
+        elif is_chunk:
+            self.seen[message_id] = self.seen[message_id] + message
+        else:
+            self.seen[message_id] = message
+        name = "messages/partial" if is_chunk else "messages/complete"
+        out.append((name, [self.seen[message_id]]))
+        return out
+
+
+def _continues(graph: Any, row: Mapping[str, Any]) -> bool:
+    """A run on its second attempt (its worker died) whose first attempt already saved a
+    checkpoint: it continues from there instead of taking its input again."""
+    if int(row["attempt"]) <= 1:
+        return False
+    snapshot = graph.get_state({"configurable": {"thread_id": row["thread_id"]}})
+    return bool((snapshot.metadata or {}).get("run_id") == row["run_id"])
+
+
+def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
+    """Run a claimed run to its end; never raises (a failure is the run's ``error``)."""
+    run_id = row["run_id"]
+    kwargs = serde.loads(row["kwargs"]) or {}
+    publish = ctx.streams.publish
+    cancel = ctx.cancel_flag(run_id)
+    status = "success"
+    output: Any = None
+    failure: BaseException | None = None
+    graph: Any = None
+    try:
+        publish(run_id, "metadata", serde.dumps({"run_id": run_id, "attempt": row["attempt"]}))
+        assistant = ctx.assistants.get(row["assistant_id"])
+        graph = ctx.graphs.get(assistant["graph_id"])
+        config = _config(assistant, kwargs, row)
+        if _continues(graph, row):
+            payload: Any = None
+        elif kwargs.get("command"):
+            payload = _command(kwargs["command"])
+        else:
+            payload = kwargs.get("input")
+        user_modes: list[str] = list(kwargs.get("stream_mode") or ["values"])
+        modes = sorted({GRAPH_MODES.get(m, m) for m in user_modes} | {"values"})
+        subgraphs = bool(kwargs.get("subgraphs"))
+        options: dict[str, Any] = {}
+        for key in ("interrupt_before", "interrupt_after", "durability"):
+            if kwargs.get(key) is not None:
+                options[key] = kwargs[key]
+        context = kwargs.get("context") or assistant.get("context") or None
+        if context is not None:
+            options["context"] = context
+        chunks = graph.stream(payload, config, stream_mode=modes, subgraphs=True, **options)
+        messages = _MessageAccumulator()
+        try:
+            for ns, mode, chunk in chunks:
+                if cancel.is_set():
+                    raise Cancelled
+                if mode == "values" and not ns:
+                    output = chunk
+                wanted = [m for m in user_modes if GRAPH_MODES.get(m, m) == mode]
+                if not wanted or (ns and not subgraphs):
+                    continue
+                suffix = f"|{'|'.join(ns)}" if ns else ""
+                if mode == "messages":
+                    if "messages-tuple" in wanted:
+                        publish(run_id, "messages" + suffix, serde.dumps(chunk))
+                    if "messages" in wanted:
+                        for name, data in messages.add(chunk):
+                            publish(run_id, name + suffix, serde.dumps(data))
+                    continue
+                data = _debug_payload(chunk) if mode == "debug" else chunk
+                publish(run_id, mode + suffix, serde.dumps(data))
+        finally:
+            close = getattr(chunks, "close", None)
+            if callable(close):
+                close()
+    except Cancelled:
+        status = "interrupted"
+    except Exception as e:
+        status = "error"
+        failure = e
+        log.info("run %s failed: %s: %s", run_id, type(e).__name__, e)
+        publish(run_id, "error", serde.dumps({"error": type(e).__name__, "message": str(e)}))
+    _settle(ctx, row, worker, graph, status, output, failure)
+
+
+def _settle(
+    ctx: RunContext,
+    row: Mapping[str, Any],
+    worker: str,
+    graph: Any,
+    status: str,
+    output: Any,
+    failure: BaseException | None,
+) -> None:
+    """Write the thread's status and values, then the run's end; close its stream."""
+    run_id, thread_id = row["run_id"], row["thread_id"]
+    error = None if failure is None else {"error": type(failure).__name__, "message": str(failure)}
+    thread_update: dict[str, Any] = {"status": "error", "error": error}
+    try:
+        if graph is not None and not row.get("temporary"):
+            snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
+            thread_update = {
+                "status": "error" if failure is not None else status_after(snapshot),
+                "values": serde.jsonable(snapshot.values),
+                "interrupts": interrupts_by_task(snapshot),
+                "error": error,
+            }
+    except Exception:  # the run's own end must still be written
+        log.exception("run %s: cannot read thread %s", run_id, thread_id)
+
+    def update_thread(tx: Any) -> None:
+        if not row.get("temporary"):
+            ctx.threads.set_status(thread_id, tx=tx, **thread_update)
+
+    result = {"__error__": error} if error is not None else serde.jsonable(output)
+    ended = False
+    try:
+        ended = ctx.runs.finish(run_id, worker, status, result, then=update_thread)
+        if ended and row.get("temporary"):
+            # a stateless run's thread (on_completion=delete); the run row stays a while
+            ctx.threads.delete(thread_id, keep_runs=True)
+    except Exception:
+        log.exception("run %s: cannot record its end", run_id)
+    finally:
+        ctx.drop_flag(run_id)
+        ctx.streams.close(run_id, result)
+    if ended and row.get("webhook"):  # after the waiters have their answer
+        _notify(str(row["webhook"]), row, status, result)
+
+
+def _notify(url: str, row: Mapping[str, Any], status: str, result: Any) -> None:
+    """POST the ended run (the API's run object with its ``status`` and ``values``, the
+    output) to its webhook; a failing webhook is logged, never the run's failure."""
+    import httpx
+
+    from superstep_server.runs import run_out
+
+    body = {**run_out(dict(row)), "status": status, "values": result}
+    try:
+        httpx.post(
+            url,
+            content=serde.dumps(body),
+            headers={"content-type": "application/json"},
+            timeout=10.0,
+        )
+    except httpx.HTTPError as e:
+        log.warning("run %s: webhook %s failed: %s", row["run_id"], url, e)

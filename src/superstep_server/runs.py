@@ -1,0 +1,303 @@
+"""Runs and the queue they wait in, in the database.
+
+A run is created ``pending``; a worker claims the oldest pending run whose thread has no
+running run (``UPDATE ... WHERE run_id = (SELECT ... FOR UPDATE SKIP LOCKED)`` on
+PostgreSQL; SQLite has one writer, so its claim is the same statement in an immediate
+transaction), holds a lease it renews, and ends the run (``success``, ``error``,
+``interrupted``, ``timeout``). A partial unique index allows one ``running`` run per thread:
+two workers racing for two runs of one thread cannot both win. A run whose lease expired
+(its worker died) is put back to ``pending``; its next attempt continues from the thread's
+last checkpoint.
+
+``multitask_strategy`` when the thread already has a pending or running run: ``reject``
+answers 409, ``enqueue`` queues behind it, ``interrupt`` cancels it (pending runs at once,
+a running one at its next step) and queues the new run.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from superstep_server import serde
+from superstep_server.db import Database, Tx
+from superstep_server.errors import ApiError, conflict, not_found
+from superstep_server.rows import now, page
+
+__all__ = ["RUN_STATUSES", "Runs", "run_out"]
+
+RUN_STATUSES = ("pending", "running", "error", "success", "timeout", "interrupted")
+INFLIGHT = ("pending", "running")
+
+
+def run_out(row: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "run_id": row["run_id"],
+        "thread_id": row["thread_id"],
+        "assistant_id": row["assistant_id"],
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+        "status": row["status"],
+        "metadata": serde.loads(row["metadata"]) or {},
+        "kwargs": serde.loads(row["kwargs"]) or {},
+        "multitask_strategy": row["multitask_strategy"],
+    }
+
+
+class Runs:
+    def __init__(self, db: Database, *, lease_seconds: float = 30.0) -> None:
+        self.db = db
+        self.lease_seconds = lease_seconds
+
+    # --- creating --------------------------------------------------------------------------
+
+    def create(
+        self,
+        *,
+        thread_id: str,
+        assistant: dict[str, Any],
+        kwargs: dict[str, Any],
+        metadata: dict[str, Any],
+        multitask_strategy: str,
+        if_not_exists: str,
+        temporary: bool,
+        insert_thread: Any,
+        origin: str | None = None,
+        after_seconds: float | None = None,
+        webhook: str | None = None,
+    ) -> tuple[dict[str, Any], list[str]]:
+        """Queue a run on ``thread_id``; returns it and the ids of the runs it cancels
+        (``interrupt`` strategy). ``insert_thread(tx, thread_id, metadata)`` creates a missing
+        thread when ``if_not_exists == "create"``. ``origin`` names the worker pool of the
+        process that took the request: its workers get the run first (its followers are
+        in that process). ``after_seconds``: no worker takes it before then. ``webhook``: a
+        URL told of the run's end (`superstep_server.executor`)."""
+        run_id = str(uuid.uuid4())
+        at = now()
+        thread_meta = {"graph_id": assistant["graph_id"], "assistant_id": assistant["assistant_id"]}
+        cancelled: list[str] = []
+        with self.db.transaction() as tx:
+            found = tx.execute(
+                "SELECT metadata FROM server_threads WHERE thread_id = ?", (thread_id,)
+            )
+            if not found:
+                if if_not_exists != "create":
+                    raise not_found(f"Thread {thread_id!r} not found")
+                insert_thread(tx, thread_id, thread_meta)
+                current_meta: dict[str, Any] = dict(thread_meta)
+            else:
+                current_meta = serde.loads(found[0]["metadata"]) or {}
+            inflight = tx.execute(
+                "SELECT run_id, status FROM server_runs WHERE thread_id = ? "
+                "AND status IN ('pending', 'running') ORDER BY created_at",
+                (thread_id,),
+            )
+            if inflight:
+                if multitask_strategy == "reject":
+                    raise conflict(
+                        f"Thread {thread_id!r} is already running a task (run "
+                        f"{inflight[0]['run_id']}). Wait for it to finish or choose a "
+                        f"different multitask strategy"
+                    )
+                if multitask_strategy == "interrupt":
+                    for run in inflight:
+                        cancelled.append(run["run_id"])
+                        if run["status"] == "pending":
+                            tx.execute(
+                                "UPDATE server_runs SET status = 'interrupted', updated_at = ? "
+                                "WHERE run_id = ?",
+                                (at, run["run_id"]),
+                            )
+                        else:
+                            tx.execute(
+                                "UPDATE server_runs SET cancel_action = 'interrupt' "
+                                "WHERE run_id = ?",
+                                (run["run_id"],),
+                            )
+            tx.execute(
+                "INSERT INTO server_runs (run_id, thread_id, assistant_id, status, metadata, "
+                "kwargs, multitask_strategy, temporary, created_at, updated_at, origin, "
+                "not_before, webhook) VALUES (?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    run_id,
+                    thread_id,
+                    assistant["assistant_id"],
+                    serde.dumps(metadata).decode(),
+                    serde.dumps(kwargs).decode(),
+                    multitask_strategy,
+                    1 if temporary else 0,
+                    at,
+                    at,
+                    origin,
+                    None if after_seconds is None else time.time() + after_seconds,
+                    webhook,
+                ),
+            )
+            merged = {**current_meta, **thread_meta}
+            tx.execute(
+                "UPDATE server_threads SET status = 'busy', metadata = ?, updated_at = ? "
+                "WHERE thread_id = ?",
+                (serde.dumps(merged).decode(), at, thread_id),
+            )
+        return self.get(thread_id, run_id), cancelled
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def row(self, run_id: str) -> dict[str, Any] | None:
+        rows = self.db.execute("SELECT * FROM server_runs WHERE run_id = ?", (run_id,))
+        return rows[0] if rows else None
+
+    def get(self, thread_id: str | None, run_id: str) -> dict[str, Any]:
+        row = self.row(run_id)
+        if row is None or (thread_id is not None and row["thread_id"] != thread_id):
+            where = f" on thread {thread_id!r}" if thread_id else ""
+            raise not_found(f"Run {run_id!r} not found{where}")
+        return run_out(row)
+
+    def search(
+        self, thread_id: str, *, limit: int, offset: int, status: str | None
+    ) -> list[dict[str, Any]]:
+        if status is not None and status not in RUN_STATUSES:
+            raise ApiError(422, f"status: {status!r} is not one of {', '.join(RUN_STATUSES)}")
+        rows = self.db.execute(
+            "SELECT * FROM server_runs WHERE thread_id = ? ORDER BY created_at DESC",
+            (thread_id,),
+        )
+        found = [run_out(r) for r in rows if status is None or r["status"] == status]
+        return page(found, limit, offset)
+
+    def inflight(self, thread_id: str) -> list[dict[str, Any]]:
+        return self.db.execute(
+            "SELECT * FROM server_runs WHERE thread_id = ? AND status IN ('pending', 'running')",
+            (thread_id,),
+        )
+
+    def delete(self, thread_id: str, run_id: str) -> None:
+        run = self.get(thread_id, run_id)
+        if run["status"] in INFLIGHT:
+            raise conflict(f"Run {run_id!r} is {run['status']}: cancel it before deleting it")
+        self.db.execute("DELETE FROM server_runs WHERE run_id = ?", (run_id,))
+
+    # --- cancelling ------------------------------------------------------------------------
+
+    def request_cancel(self, run_ids: Sequence[str], action: str) -> list[str]:
+        """Cancel runs: pending ones end ``interrupted`` now; running ones are flagged and
+        stopped by their worker at the next step. Returns the flagged running runs."""
+        running: list[str] = []
+        at = now()
+        with self.db.transaction() as tx:
+            for run_id in run_ids:
+                rows = tx.execute("SELECT status FROM server_runs WHERE run_id = ?", (run_id,))
+                if not rows:
+                    continue
+                if rows[0]["status"] == "pending":
+                    tx.execute(
+                        "UPDATE server_runs SET status = 'interrupted', updated_at = ? "
+                        "WHERE run_id = ?",
+                        (at, run_id),
+                    )
+                elif rows[0]["status"] == "running":
+                    tx.execute(
+                        "UPDATE server_runs SET cancel_action = ? WHERE run_id = ?",
+                        (action, run_id),
+                    )
+                    running.append(run_id)
+        return running
+
+    def cancel_requested(self, run_id: str) -> str | None:
+        rows = self.db.execute("SELECT cancel_action FROM server_runs WHERE run_id = ?", (run_id,))
+        return rows[0]["cancel_action"] if rows else None
+
+    # --- the queue -------------------------------------------------------------------------
+
+    def claim(
+        self, worker: str, *, origin: str | None = None, grace_seconds: float = 2.0
+    ) -> dict[str, Any] | None:
+        """Claim the oldest pending run whose thread has no running run; ``None`` if there
+        is none (or another worker won the race for it). A worker of pool ``origin`` takes
+        its own pool's runs first, and another pool's only once they waited
+        ``grace_seconds`` (the process that took a run's request streams it from memory)."""
+        lock = " FOR UPDATE SKIP LOCKED" if self.db.kind == "postgres" else ""
+        sql = (
+            "UPDATE server_runs SET status = 'running', worker = ?, lease_until = ?, "
+            "attempt = attempt + 1, updated_at = ? WHERE run_id = ("
+            "SELECT r.run_id FROM server_runs r WHERE r.status = 'pending' "
+            "AND (r.origin IS NULL OR r.origin = ? OR r.created_at < ?) "
+            "AND (r.not_before IS NULL OR r.not_before <= ?) AND NOT EXISTS ("
+            "SELECT 1 FROM server_runs o WHERE o.thread_id = r.thread_id "
+            "AND o.status = 'running') "
+            "ORDER BY CASE WHEN r.origin = ? THEN 0 ELSE 1 END, r.created_at LIMIT 1"
+            + lock
+            + ") RETURNING *"
+        )
+        at = now()
+        waited = datetime.fromtimestamp(time.time() - grace_seconds, UTC).isoformat()
+        clock = time.time()
+        params = (worker, clock + self.lease_seconds, at, origin, waited, clock, origin)
+        try:
+            with self.db.transaction() as tx:
+                rows = tx.execute(sql, params)
+                if rows:
+                    tx.execute(
+                        "UPDATE server_threads SET status = 'busy', updated_at = ? "
+                        "WHERE thread_id = ?",
+                        (at, rows[0]["thread_id"]),
+                    )
+        except Exception as e:
+            if self.db.is_unique_violation(e):  # another worker started this thread's run
+                return None
+            raise
+        return rows[0] if rows else None
+
+    def renew(self, run_id: str, worker: str) -> bool:
+        """Extend the lease; False when the run is no longer this worker's."""
+        rows = self.db.execute(
+            "UPDATE server_runs SET lease_until = ? WHERE run_id = ? AND worker = ? "
+            "AND status = 'running' RETURNING run_id",
+            (time.time() + self.lease_seconds, run_id, worker),
+        )
+        return bool(rows)
+
+    def finish(
+        self,
+        run_id: str,
+        worker: str,
+        status: str,
+        output: Any,
+        then: Callable[[Tx], None] | None = None,
+    ) -> bool:
+        """End a run this worker holds (False, and nothing written, when it holds it no
+        longer); ``then(tx)`` writes more in the same transaction (the thread's status)."""
+        with self.db.transaction() as tx:
+            rows = tx.execute(
+                "UPDATE server_runs SET status = ?, output = ?, worker = NULL, "
+                "lease_until = NULL, updated_at = ? WHERE run_id = ? AND worker = ? "
+                "AND status = 'running' RETURNING run_id",
+                (status, serde.dumps(output).decode(), now(), run_id, worker),
+            )
+            if rows and then is not None:
+                then(tx)
+        return bool(rows)
+
+    def sweep(self, *, keep_stateless_seconds: float = 600.0) -> int:
+        """Put runs whose lease expired back in the queue (how many); forget stateless runs
+        that ended more than ``keep_stateless_seconds`` ago (their threads are gone)."""
+        rows = self.db.execute(
+            "UPDATE server_runs SET status = 'pending', worker = NULL, lease_until = NULL "
+            "WHERE status = 'running' AND lease_until < ? RETURNING run_id",
+            (time.time(),),
+        )
+        cutoff = datetime.fromtimestamp(time.time() - keep_stateless_seconds, UTC).isoformat()
+        self.db.execute(
+            "DELETE FROM server_runs WHERE temporary = 1 "
+            "AND status NOT IN ('pending', 'running') AND updated_at < ?",
+            (cutoff,),
+        )
+        return len(rows)
+
+    def output(self, run_id: str) -> Any:
+        rows = self.db.execute("SELECT output FROM server_runs WHERE run_id = ?", (run_id,))
+        return serde.loads(rows[0]["output"]) if rows else None

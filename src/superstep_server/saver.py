@@ -1,0 +1,64 @@
+"""The one place the server builds a checkpoint saver (the façade's savers keep the threads'
+checkpoints; the server's state, history and forks are views of them).
+
+The façade's savers are being moved onto LangGraph's checkpoint protocol (the official
+``langgraph-checkpoint-sqlite`` and ``-postgres`` savers); their module paths stay
+``superstep_compat.checkpoint.sqlite.SqliteSaver`` and ``superstep_compat.checkpoint.postgres
+.PostgresSaver``, and the server uses only their constructors and ``setup``: graphs are run
+through their public sync API in worker threads, which both generations of savers support.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from superstep_server.db import is_postgres_url
+
+__all__ = ["open_saver"]
+
+
+@contextmanager
+def open_saver(where: str, *, pool_size: int = 10) -> Iterator[Any]:
+    """A checkpoint saver on ``where`` (a SQLite file path or a ``postgresql://`` URL, then
+    on a pool of ``pool_size`` connections so workers do not queue on one), set up (its
+    tables exist) and closed when the block ends."""
+    if is_postgres_url(where):
+        from psycopg_pool import ConnectionPool
+
+        from superstep_compat.checkpoint.postgres import PostgresSaver
+
+        pool: Any = ConnectionPool(
+            where,
+            min_size=1,
+            max_size=pool_size,
+            kwargs={"autocommit": True, "prepare_threshold": 0},
+            open=True,
+        )
+        try:
+            pg_saver = PostgresSaver(pool)
+            pg_saver.setup()
+            yield pg_saver
+        finally:
+            pool.close()
+        return
+    from superstep_compat.checkpoint.sqlite import SqliteSaver
+
+    if where != ":memory:":
+        Path(where).parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(where, check_same_thread=False)
+    # As the engine's own SQLite store: WAL with synchronous=NORMAL survives a killed process
+    # (a power loss may drop the last commits); the default rollback journal with FULL costs
+    # several fsyncs per checkpoint, most of a short run's time.
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA busy_timeout=10000")
+    try:
+        saver = SqliteSaver(conn)
+        saver.setup()
+        yield saver
+    finally:
+        conn.close()

@@ -1,0 +1,209 @@
+"""Thread state as the API shows it: views of the checkpoints through the served graph's
+public methods (``get_state``, ``update_state``, ``get_state_history``).
+
+Shapes (``langgraph_sdk.schema.ThreadState``): ``values``, ``next``, ``tasks`` (``id``,
+``name``, ``path``, ``error``, ``interrupts``, ``checkpoint``, ``state``, ``result``),
+``metadata``, ``created_at``, ``checkpoint`` and ``parent_checkpoint`` (``thread_id``,
+``checkpoint_ns``, ``checkpoint_id``, ``checkpoint_map``), ``interrupts``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from superstep_server import serde
+from superstep_server.errors import ApiError, not_found
+from superstep_server.graphs import GraphRegistry
+from superstep_server.rows import count_field
+from superstep_server.threads import Threads
+
+
+def _refused() -> tuple[type[Exception], ...]:
+    from superstep_compat.errors import InvalidUpdateError
+
+    return (ValueError, KeyError, TypeError, InvalidUpdateError)
+
+
+_REFUSED = _refused()
+"""What a graph raises for an update it refuses (a bad node name, values that do not fit)."""
+
+__all__ = ["StateViews", "checkpoint_of", "interrupts_by_task", "state_json", "status_after"]
+
+
+def checkpoint_of(config: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """The ``checkpoint`` object of a config (``None`` for none)."""
+    if not config:
+        return None
+    c = config.get("configurable", {})
+    if "thread_id" not in c:
+        return None
+    return {
+        "thread_id": c.get("thread_id"),
+        "checkpoint_ns": c.get("checkpoint_ns", ""),
+        "checkpoint_id": c.get("checkpoint_id"),
+        "checkpoint_map": c.get("checkpoint_map"),
+    }
+
+
+def _interrupt(i: Any) -> dict[str, Any]:
+    return {"value": serde.jsonable(i.value), "id": i.id}
+
+
+def _task(task: Any) -> dict[str, Any]:
+    state = task.state
+    sub_state: Any = None
+    sub_checkpoint: Any = None
+    if state is not None and hasattr(state, "values") and hasattr(state, "next"):
+        sub_state = state_json(state)
+    elif isinstance(state, Mapping):
+        sub_checkpoint = checkpoint_of(state)
+    return {
+        "id": task.id,
+        "name": task.name,
+        "path": serde.jsonable(list(task.path)) if getattr(task, "path", None) else [],
+        "error": None if task.error is None else repr(task.error),
+        "interrupts": [_interrupt(i) for i in task.interrupts],
+        "checkpoint": sub_checkpoint,
+        "state": sub_state,
+        "result": serde.jsonable(task.result) if task.result is not None else None,
+    }
+
+
+def state_json(snapshot: Any) -> dict[str, Any]:
+    """A ``StateSnapshot`` as the API writes a thread state."""
+    return {
+        "values": serde.jsonable(snapshot.values),
+        "next": list(snapshot.next),
+        "tasks": [_task(t) for t in snapshot.tasks],
+        "metadata": serde.jsonable(snapshot.metadata or {}),
+        "created_at": snapshot.created_at,
+        "checkpoint": checkpoint_of(snapshot.config),
+        "parent_checkpoint": checkpoint_of(snapshot.parent_config),
+        "interrupts": [_interrupt(i) for i in getattr(snapshot, "interrupts", ())],
+    }
+
+
+def interrupts_by_task(snapshot: Any) -> dict[str, list[dict[str, Any]]]:
+    """The pending interrupts of a snapshot, by task id (the thread's ``interrupts``)."""
+    return {t.id: [_interrupt(i) for i in t.interrupts] for t in snapshot.tasks if t.interrupts}
+
+
+def status_after(snapshot: Any) -> str:
+    """The thread status a snapshot means once no run is on it: ``interrupted`` when it
+    waits (an ``interrupt()`` or a breakpoint: tasks left to run), else ``idle``."""
+    return "interrupted" if snapshot.next or getattr(snapshot, "interrupts", ()) else "idle"
+
+
+class StateViews:
+    def __init__(self, graphs: GraphRegistry, threads: Threads) -> None:
+        self.graphs = graphs
+        self.threads = threads
+
+    def graph_of(self, thread_id: str) -> Any:
+        """The graph a thread runs: its ``graph_id`` metadata (set by its first run or at
+        creation), else the only served graph."""
+        thread = self.threads.get(thread_id)
+        graph_id = thread["metadata"].get("graph_id")
+        if graph_id is None and len(self.graphs.ids()) == 1:
+            graph_id = self.graphs.ids()[0]
+        if graph_id is None:
+            raise ApiError(
+                409,
+                f"Thread {thread_id!r} has no graph yet: run it once, or create it with graph_id",
+            )
+        if graph_id not in self.graphs:
+            raise not_found(f"Thread {thread_id!r} runs graph {graph_id!r}, not served here")
+        return self.graphs.get(graph_id)
+
+    @staticmethod
+    def _config(thread_id: str, checkpoint: Mapping[str, Any] | None) -> dict[str, Any]:
+        configurable: dict[str, Any] = {"thread_id": thread_id, "checkpoint_ns": ""}
+        for key, value in (checkpoint or {}).items():
+            if value is not None and key != "thread_id":
+                configurable[key] = value
+        return {"configurable": configurable}
+
+    def get(
+        self, thread_id: str, checkpoint: Mapping[str, Any] | None = None, subgraphs: bool = False
+    ) -> dict[str, Any]:
+        graph = self.graph_of(thread_id)
+        snapshot = graph.get_state(self._config(thread_id, checkpoint), subgraphs=subgraphs)
+        if checkpoint and checkpoint.get("checkpoint_id") and snapshot.created_at is None:
+            raise not_found(
+                f"Thread {thread_id!r} has no checkpoint {checkpoint['checkpoint_id']!r}"
+            )
+        return state_json(snapshot)
+
+    def update(
+        self,
+        thread_id: str,
+        values: Any,
+        *,
+        as_node: str | None = None,
+        checkpoint: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        graph = self.graph_of(thread_id)
+        if as_node is not None and as_node not in getattr(graph, "nodes", {as_node: None}):
+            nodes = ", ".join(repr(n) for n in getattr(graph, "nodes", {}) if n != "__start__")
+            raise ApiError(422, f"as_node: {as_node!r} is not a node of the graph ({nodes})")
+        try:
+            at = self._config(thread_id, checkpoint)
+            config = graph.update_state(at, values, as_node=as_node)
+        except _REFUSED as e:
+            raise ApiError(422, f"cannot update thread {thread_id!r}: {e}") from e
+        snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
+        self.threads.set_status(
+            thread_id,
+            status_after(snapshot),
+            values=serde.jsonable(snapshot.values),
+            interrupts=interrupts_by_task(snapshot),
+        )
+        return {"checkpoint": checkpoint_of(config)}
+
+    def apply_supersteps(self, thread_id: str, supersteps: list[Any]) -> None:
+        """Seed a new thread: each superstep's updates (``values`` written ``as_node``)
+        become one checkpoint (the graph's ``bulk_update_state``). Raises `ApiError` 422."""
+        from superstep_compat.types import StateUpdate
+
+        graph = self.graph_of(thread_id)
+        steps: list[list[Any]] = []
+        for i, step in enumerate(supersteps):
+            updates = step.get("updates") if isinstance(step, Mapping) else None
+            if not isinstance(updates, list) or not updates:
+                raise ApiError(422, f"supersteps[{i}].updates: a non-empty list of updates")
+            batch = []
+            for j, update in enumerate(updates):
+                where = f"supersteps[{i}].updates[{j}]"
+                if not isinstance(update, Mapping) or not isinstance(update.get("as_node"), str):
+                    raise ApiError(422, f"{where}: an object with as_node (a node name)")
+                if update.get("command") is not None:
+                    raise ApiError(422, f"{where}.command: not supported by this server yet")
+                batch.append(StateUpdate(update.get("values"), update["as_node"]))
+            steps.append(batch)
+        try:
+            graph.bulk_update_state({"configurable": {"thread_id": thread_id}}, steps)
+        except _REFUSED as e:
+            raise ApiError(422, f"supersteps: cannot apply them: {e}") from e
+        snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
+        self.threads.set_status(
+            thread_id,
+            status_after(snapshot),
+            values=serde.jsonable(snapshot.values),
+            interrupts=interrupts_by_task(snapshot),
+        )
+
+    def history(self, thread_id: str, body: Mapping[str, Any]) -> list[dict[str, Any]]:
+        graph = self.graph_of(thread_id)
+        limit = count_field(body, "limit", 10, least=1)
+        before = body.get("before")
+        if isinstance(before, str):
+            before = {"checkpoint_id": before}
+        before_config = self._config(thread_id, before) if before else None
+        snapshots = graph.get_state_history(
+            self._config(thread_id, body.get("checkpoint")),
+            filter=body.get("metadata") or None,
+            before=before_config,
+            limit=limit,
+        )
+        return [state_json(s) for s in snapshots]

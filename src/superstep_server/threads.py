@@ -1,0 +1,175 @@
+"""Threads: rows kept beside the checkpoints (metadata, status, the latest values and
+pending interrupts, for search and for ``GET /threads/{id}``); the state itself is read from
+the checkpoints (`superstep_server.state`)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from superstep_server import serde
+from superstep_server.db import Database, Tx
+from superstep_server.errors import ApiError, conflict, not_found
+from superstep_server.rows import contains, now, page, paging, sort_rows
+
+__all__ = ["THREAD_STATUSES", "Threads", "thread_out"]
+
+THREAD_STATUSES = ("idle", "busy", "interrupted", "error")
+
+
+def thread_out(row: dict[str, Any]) -> dict[str, Any]:
+    out = {
+        "thread_id": row["thread_id"],
+        "created_at": row["created_at"],
+        "updated_at": row["updated_at"],
+        "state_updated_at": row["state_updated_at"],
+        "metadata": serde.loads(row["metadata"]) or {},
+        "status": row["status"],
+        "config": serde.loads(row["config"]) or {},
+        "values": serde.loads(row["state_values"]),
+        "interrupts": serde.loads(row["interrupts"]) or {},
+    }
+    if row.get("error"):
+        out["error"] = serde.loads(row["error"])
+    return out
+
+
+class Threads:
+    def __init__(self, db: Database, saver: Any) -> None:
+        self.db = db
+        self.saver = saver
+
+    def insert(
+        self, tx: Tx, thread_id: str, metadata: dict[str, Any], *, config: Any = None
+    ) -> None:
+        at = now()
+        tx.execute(
+            "INSERT INTO server_threads (thread_id, status, metadata, config, state_values, "
+            "interrupts, error, created_at, updated_at, state_updated_at) "
+            "VALUES (?, 'idle', ?, ?, NULL, '{}', NULL, ?, ?, ?)",
+            (
+                thread_id,
+                serde.dumps(metadata).decode(),
+                serde.dumps(config or {}).decode(),
+                at,
+                at,
+                at,
+            ),
+        )
+
+    def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        thread_id = str(body.get("thread_id") or uuid.uuid4())
+        metadata = body.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            raise ApiError(422, "metadata: must be a JSON object")
+        with self.db.transaction() as tx:
+            found = tx.execute("SELECT * FROM server_threads WHERE thread_id = ?", (thread_id,))
+            if found:
+                if body.get("if_exists") == "do_nothing":
+                    return thread_out(found[0])
+                raise conflict(f"Thread {thread_id!r} already exists")
+            self.insert(tx, thread_id, metadata)
+        return self.get(thread_id)
+
+    def row(self, thread_id: str) -> dict[str, Any] | None:
+        rows = self.db.execute("SELECT * FROM server_threads WHERE thread_id = ?", (thread_id,))
+        return rows[0] if rows else None
+
+    def get(self, thread_id: str) -> dict[str, Any]:
+        row = self.row(thread_id)
+        if row is None:
+            raise not_found(f"Thread {thread_id!r} not found")
+        return thread_out(row)
+
+    def patch(self, thread_id: str, body: dict[str, Any]) -> dict[str, Any]:
+        current = self.get(thread_id)
+        metadata = body.get("metadata")
+        if metadata is not None and not isinstance(metadata, dict):
+            raise ApiError(422, "metadata: must be a JSON object")
+        merged = {**current["metadata"], **(metadata or {})}
+        self.db.execute(
+            "UPDATE server_threads SET metadata = ?, updated_at = ? WHERE thread_id = ?",
+            (serde.dumps(merged).decode(), now(), thread_id),
+        )
+        return self.get(thread_id)
+
+    def merge_metadata(self, thread_id: str, metadata: dict[str, Any]) -> None:
+        row = self.row(thread_id)
+        if row is None:
+            return
+        merged = {**(serde.loads(row["metadata"]) or {}), **metadata}
+        self.db.execute(
+            "UPDATE server_threads SET metadata = ? WHERE thread_id = ?",
+            (serde.dumps(merged).decode(), thread_id),
+        )
+
+    def delete(self, thread_id: str, *, keep_runs: bool = False) -> None:
+        """Delete the thread, its checkpoints and (unless ``keep_runs``: a stateless run's
+        thread, whose run's output a waiter in another process may still read; `Runs.sweep`
+        removes such runs later) its runs."""
+        self.get(thread_id)
+        with self.db.transaction() as tx:
+            if not keep_runs:
+                tx.execute("DELETE FROM server_runs WHERE thread_id = ?", (thread_id,))
+            tx.execute("DELETE FROM server_threads WHERE thread_id = ?", (thread_id,))
+        self.saver.delete_thread(thread_id)
+
+    def set_status(
+        self,
+        thread_id: str,
+        status: str,
+        *,
+        values: Any = None,
+        interrupts: dict[str, Any] | None = None,
+        error: Any = None,
+        tx: Tx | None = None,
+    ) -> None:
+        """Record a thread's status with its latest values, pending interrupts and error
+        (in ``tx`` when given: with the end of the run that changed them)."""
+        at = now()
+        (tx or self.db).execute(
+            "UPDATE server_threads SET status = ?, state_values = ?, interrupts = ?, "
+            "error = ?, updated_at = ?, state_updated_at = ? WHERE thread_id = ?",
+            (
+                status,
+                None if values is None else serde.dumps(values).decode(),
+                serde.dumps(interrupts or {}).decode(),
+                None if error is None else serde.dumps(error).decode(),
+                at,
+                at,
+                thread_id,
+            ),
+        )
+
+    def _filtered(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        status = body.get("status")
+        if status is not None and status not in THREAD_STATUSES:
+            raise ApiError(422, f"status: {status!r} is not one of {', '.join(THREAD_STATUSES)}")
+        rows = self.db.execute("SELECT * FROM server_threads")
+        found = [thread_out(r) for r in rows]
+        if body.get("ids"):
+            wanted = {str(i) for i in body["ids"]}
+            found = [t for t in found if t["thread_id"] in wanted]
+        if status:
+            found = [t for t in found if t["status"] == status]
+        if body.get("metadata"):
+            found = [t for t in found if contains(t["metadata"], body["metadata"])]
+        if body.get("values"):
+            found = [t for t in found if contains(t["values"], body["values"])]
+        return found
+
+    def search(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+        found = self._filtered(body)
+        sort_by = body.get("sort_by") or "created_at"
+        allowed = ("thread_id", "status", "created_at", "updated_at", "state_updated_at")
+        if sort_by not in allowed:
+            raise ApiError(422, f"sort_by: {sort_by!r} is not one of {', '.join(allowed)}")
+        found = sort_rows(found, sort_by, body.get("sort_order"))
+        rows = page(found, *paging(body))
+        select = body.get("select")
+        if select:
+            rows = [{k: r[k] for k in select if k in r} for r in rows]
+        return rows
+
+    def count(self, body: dict[str, Any]) -> int:
+        return len(self._filtered(body))

@@ -1,0 +1,108 @@
+"""The workers of one ``serve`` process: threads that claim runs from the database queue
+(`superstep_server.runs.Runs.claim`), run them (`superstep_server.executor.execute_run`)
+and renew their lease while they run.
+
+A worker sleeps until a run is queued in this process (`WorkerPool.wake`) or for
+``poll_seconds`` (runs queued by another process on the same PostgreSQL database, and the
+sweep that re-queues the runs of a worker whose lease expired). The lease keeper also reads
+the run's cancel flag from the database, so a cancel reaches a run whatever process took
+the request.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable
+
+from superstep_server.executor import RunContext, execute_run
+
+__all__ = ["WorkerPool"]
+
+log = logging.getLogger("superstep.server")
+
+
+class WorkerPool:
+    def __init__(
+        self,
+        ctx: RunContext,
+        size: int,
+        *,
+        poll_seconds: float = 0.5,
+        on_tick: Callable[[], int] | None = None,
+    ) -> None:
+        self.ctx = ctx
+        self.on_tick = on_tick
+        self.size = size
+        self.poll_seconds = poll_seconds
+        self.name = f"{os.uname().nodename}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        self.ctx.runs.sweep()
+        for i in range(self.size):
+            thread = threading.Thread(
+                target=self._loop, args=(f"{self.name}/{i}",), name=f"superstep-worker-{i}"
+            )
+            thread.daemon = True
+            thread.start()
+            self._threads.append(thread)
+
+    def wake(self) -> None:
+        self._wake.set()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stopping.set()
+        self._wake.set()
+        for thread in self._threads:
+            thread.join(timeout)
+
+    def _loop(self, worker: str) -> None:
+        swept_at = 0.0
+        while not self._stopping.is_set():
+            self._wake.wait(self.poll_seconds)
+            self._wake.clear()
+            try:
+                if self.on_tick is not None and worker.endswith("/0") and self.on_tick():
+                    self._wake.set()  # crons queued runs (one worker per process fires them)
+                if time.monotonic() - swept_at > self.ctx.runs.lease_seconds / 2:
+                    swept_at = time.monotonic()
+                    if self.ctx.runs.sweep():
+                        self._wake.set()
+                while not self._stopping.is_set():
+                    row = self.ctx.runs.claim(worker, origin=self.name)
+                    if row is None:
+                        break
+                    self._wake.set()  # another run may be waiting: let a sibling look
+                    self._run(row, worker)
+            except Exception:  # a broken database must not end the worker
+                log.exception("worker %s: cannot claim a run", worker)
+                self._stopping.wait(self.poll_seconds)
+
+    def _run(self, row: dict[str, object], worker: str) -> None:
+        run_id = str(row["run_id"])
+        done = threading.Event()
+        keeper = threading.Thread(target=self._keep_lease, args=(run_id, worker, done), daemon=True)
+        keeper.start()
+        try:
+            execute_run(self.ctx, row, worker)
+        finally:
+            done.set()
+            keeper.join()
+
+    def _keep_lease(self, run_id: str, worker: str, done: threading.Event) -> None:
+        period = max(self.ctx.runs.lease_seconds / 3, 0.05)
+        flag = self.ctx.cancel_flag(run_id)
+        while not done.wait(min(period, 1.0)):
+            try:
+                if self.ctx.runs.cancel_requested(run_id):
+                    flag.set()
+                if not self.ctx.runs.renew(run_id, worker):
+                    flag.set()  # the run is not ours any more: stop at the next step
+            except Exception:
+                log.exception("run %s: cannot renew its lease", run_id)

@@ -1,0 +1,179 @@
+"""Graphs the server tests serve (built on the façade)."""
+
+from __future__ import annotations
+
+import operator
+import threading
+from typing import Annotated, Any, TypedDict
+
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+from langchain_core.messages import AIMessage
+
+from superstep_compat.config import get_store, get_stream_writer
+from superstep_compat.graph import START, MessagesState, StateGraph
+from superstep_compat.types import Command, interrupt
+
+
+class Numbers(TypedDict):
+    x: int
+
+
+def add_one(state: Numbers) -> dict[str, int]:
+    return {"x": state["x"] + 1}
+
+
+def double(state: Numbers) -> dict[str, int]:
+    return {"x": state["x"] * 2}
+
+
+def two_nodes() -> Any:
+    """a: x+1, then b: x*2."""
+    builder = StateGraph(Numbers)
+    builder.add_node("a", add_one)
+    builder.add_node("b", double)
+    builder.add_edge(START, "a")
+    builder.add_edge("a", "b")
+    return builder.compile()
+
+
+class Review(TypedDict):
+    text: str
+    log: Annotated[list[str], operator.add]
+
+
+def draft(state: Review) -> dict[str, Any]:
+    return {"text": state["text"] + " (drafted)", "log": ["draft"]}
+
+
+def review(state: Review) -> dict[str, Any]:
+    answer = interrupt({"question": "approve?", "text": state["text"]})
+    return {"text": f"{state['text']} -> {answer}", "log": ["review"]}
+
+
+def publish(state: Review) -> dict[str, Any]:
+    get_stream_writer()({"published": state["text"]})
+    return {"log": ["publish"]}
+
+
+def jump(state: Review) -> Command[Any]:
+    return Command(goto="publish", update={"log": ["jump"]})
+
+
+def reviewed() -> Any:
+    """draft -> review (interrupt) -> publish (writes a custom chunk); ``jump`` is reached
+    only by a ``goto``."""
+    builder = StateGraph(Review)
+    builder.add_node("draft", draft)
+    builder.add_node("review", review)
+    builder.add_node("publish", publish)
+    builder.add_node("jump", jump)
+    builder.add_edge(START, "draft")
+    builder.add_edge("draft", "review")
+    builder.add_edge("review", "publish")
+    return builder.compile()
+
+
+def failing() -> Any:
+    def boom(state: Numbers) -> dict[str, int]:
+        raise ValueError(f"boom at x={state['x']}")
+
+    builder = StateGraph(Numbers)
+    builder.add_node("a", add_one)
+    builder.add_node("boom", boom)
+    builder.add_edge(START, "a")
+    builder.add_edge("a", "boom")
+    return builder.compile()
+
+
+class Gate:
+    """Holds a node until the test opens it (no clocks: the test decides when it moves)."""
+
+    def __init__(self) -> None:
+        self.entered = threading.Event()
+        self.opened = threading.Event()
+        self.calls = 0
+
+    def reset(self) -> None:
+        self.entered.clear()
+        self.opened.clear()
+        self.calls = 0
+
+
+GATE = Gate()
+
+
+def gated() -> Any:
+    """a -> wait (blocks until GATE opens) -> b."""
+
+    def wait(state: Numbers) -> dict[str, int]:
+        GATE.calls += 1
+        GATE.entered.set()
+        if not GATE.opened.wait(60):
+            raise TimeoutError("the test never opened the gate")
+        return {"x": state["x"] + 100}
+
+    builder = StateGraph(Numbers)
+    builder.add_node("a", add_one)
+    builder.add_node("wait", wait)
+    builder.add_node("b", double)
+    builder.add_edge(START, "a")
+    builder.add_edge("a", "wait")
+    builder.add_edge("wait", "b")
+    return builder.compile()
+
+
+def nested() -> Any:
+    """outer: child (a subgraph: a -> b) then a."""
+    child = two_nodes()
+    builder = StateGraph(Numbers)
+    builder.add_node("child", child)
+    builder.add_node("a", add_one)
+    builder.add_edge(START, "child")
+    builder.add_edge("child", "a")
+    return builder.compile()
+
+
+def chat() -> Any:
+    """One node calling a fake chat model (for ``messages-tuple``)."""
+    model = GenericFakeChatModel(messages=iter([AIMessage("hello there", id="ai-1")] * 100))
+
+    def respond(state: MessagesState) -> dict[str, Any]:
+        return {"messages": [model.invoke(state["messages"])]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("respond", respond)
+    builder.add_edge(START, "respond")
+    return builder.compile()
+
+
+class Visit(TypedDict):
+    user: str
+    visits: int
+
+
+def remember() -> Any:
+    """Counts a user's visits in the store (``get_store()``: the API's store)."""
+
+    def count(state: Visit) -> dict[str, Any]:
+        store = get_store()
+        found = store.get(("visits", state["user"]), "count")
+        visits = (found.value["n"] if found else 0) + 1
+        store.put(("visits", state["user"]), "count", {"n": visits})
+        return {"visits": visits}
+
+    builder = StateGraph(Visit)
+    builder.add_node("count", count)
+    builder.add_edge(START, "count")
+    return builder.compile()
+
+
+def all_graphs() -> dict[str, Any]:
+    return {
+        "two": two_nodes(),
+        "review": reviewed(),
+        "failing": failing(),
+        "gated": gated(),
+        "nested": nested(),
+        "chat": chat(),
+        "remember": remember(),
+    }

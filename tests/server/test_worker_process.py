@@ -1,0 +1,90 @@
+"""``superstep serve --workers 0`` (the API only) and ``superstep worker`` processes on one
+PostgreSQL database, driven by the official ``langgraph-sdk`` client (skipped without
+``SUPERSTEP_POSTGRES_URL``)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import httpx
+from langgraph_sdk import get_client
+
+from server.conftest import _free_port, postgres_schema
+
+SUPERSTEP = Path(sys.executable).parent / "superstep"
+GRAPH = """
+from typing import TypedDict
+from superstep_compat.graph import START, StateGraph
+import os
+
+class S(TypedDict):
+    x: int
+    pid: int
+
+def a(state: S) -> dict:
+    return {"x": state["x"] + 1, "pid": os.getpid()}
+
+builder = StateGraph(S)
+builder.add_node("a", a)
+builder.add_edge(START, "a")
+graph = builder.compile()
+"""
+
+
+async def test_api_only_server_and_a_worker_process(tmp_path: Path) -> None:
+    with postgres_schema() as url:
+        await _api_and_worker(tmp_path, url)
+
+
+async def _api_and_worker(tmp_path: Path, url: str) -> None:
+    (tmp_path / "one.py").write_text(GRAPH)
+    (tmp_path / "langgraph.json").write_text('{"graphs": {"one": "./one.py:graph"}}')
+    config = str(tmp_path / "langgraph.json")
+    port = _free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    api = subprocess.Popen(
+        [
+            str(SUPERSTEP),
+            "serve",
+            "--config",
+            config,
+            "--port",
+            str(port),
+            "--db",
+            url,
+            "--workers",
+            "0",
+        ],
+        env=env,
+    )
+    worker = subprocess.Popen(
+        [str(SUPERSTEP), "worker", "--config", config, "--db", url, "--workers", "2"], env=env
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(600):
+            assert api.poll() is None and worker.poll() is None
+            try:
+                if httpx.get(f"{base}/ok", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                threading.Event().wait(0.05)
+        client = get_client(url=base, api_key=None)
+        out = await client.runs.wait(None, "one", input={"x": 1, "pid": 0})
+        assert out["x"] == 2
+        assert out["pid"] == worker.pid  # run by the worker process, not the API's
+        thread = await client.threads.create()
+        run = await client.runs.create(thread["thread_id"], "one", input={"x": 5, "pid": 0})
+        assert (await client.runs.join(thread["thread_id"], run["run_id"]))["x"] == 6
+        assert (await client.threads.get(thread["thread_id"]))["status"] == "idle"
+    finally:
+        for process in (api, worker):
+            process.send_signal(signal.SIGTERM)
+        for process in (api, worker):
+            process.wait(30)
+    assert worker.returncode == 0
