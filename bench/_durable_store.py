@@ -7,8 +7,18 @@ from typing import Any
 
 
 def open_store(kind: str, tmp: Path) -> Any:
+    """``memory``, ``sqlite`` (a file in ``tmp``) or ``postgres`` (SUPERSTEP_POSTGRES_URL, the
+    schema ``superstep_bench``)."""
     from superstep_core.checkpoint import InMemorySaver, SqliteCheckpointSaver
 
     if kind == "memory":
         return InMemorySaver()
+    if kind == "postgres":
+        import os
+
+        from superstep_core.checkpoint.postgres import PostgresCheckpointSaver
+
+        return PostgresCheckpointSaver(
+            os.environ["SUPERSTEP_POSTGRES_URL"], schema="superstep_bench"
+        )
     return SqliteCheckpointSaver(tmp / "bench.db")

@@ -85,3 +85,23 @@ def test_a_thread_moves_from_one_saver_to_another_and_continues(tmp_path: Path) 
         assert dx.execution.values["last"] == "yes"
     assert moved.replay(graph, "moved").matched
     target.close()
+
+
+def test_a_langgraph_thread_in_the_same_saver_is_not_an_engine_thread(tmp_path: Path) -> None:
+    from langgraph.checkpoint.base import empty_checkpoint
+
+    from superstep_core.host.durable import RecoveryError
+
+    saver = SqliteCheckpointSaver(tmp_path / "shared.db")
+    config: Any = {"configurable": {"thread_id": "lg", "checkpoint_ns": ""}}
+    checkpoint = empty_checkpoint()
+    checkpoint["channel_values"] = {"messages": ["hi"]}
+    checkpoint["channel_versions"] = {"messages": saver.get_next_version(None, None)}
+    saver.put(config, checkpoint, {"source": "loop", "step": 0}, checkpoint["channel_versions"])
+    runner = _runner(saver)
+    assert not runner.exists("lg")
+    with pytest.raises(ValueError, match="already exists"):
+        runner.start(graph, "lg")
+    with pytest.raises(RecoveryError, match="not an engine checkpoint"):
+        runner.recover(graph, "lg")
+    saver.close()

@@ -471,7 +471,11 @@ class DurableRunner:
         self.on_step = on_step
 
     def exists(self, thread_id: str) -> bool:
-        """Whether the saver holds a checkpoint of ``thread_id``."""
+        """Whether the saver holds an engine thread ``thread_id`` (a thread a LangGraph graph
+        wrote, in the same saver, is not one; `start` and `fork` refuse its id too)."""
+        return ThreadCheckpoints(self.saver, thread_id).is_engine_thread()
+
+    def _taken(self, thread_id: str) -> bool:
         return ThreadCheckpoints(self.saver, thread_id).exists()
 
     def start(
@@ -487,7 +491,7 @@ class DurableRunner:
         ``metadata`` (JSON-able) is kept on every checkpoint. Raises ``ValueError`` when the
         thread exists, `LeaseHeldError` when another owner holds its lease."""
         with self._leased(thread_id) as lease:
-            if self.exists(thread_id):
+            if self._taken(thread_id):
                 raise ValueError(
                     f"thread {thread_id!r} already exists: recover it or pick a new id"
                 )
@@ -573,7 +577,7 @@ class DurableRunner:
         metadata: Mapping[str, Any] | None,
         lease: HeldLease | None,
     ) -> DurableExecution:
-        if self.exists(new_thread_id):
+        if self._taken(new_thread_id):
             raise ValueError(f"thread {new_thread_id!r} already exists: pick a new id")
         loaded = self._load(thread_id, checkpoint_id)
         header, state = self._state(loaded)

@@ -280,7 +280,13 @@ class ThreadCheckpoints:
         self._latest = step.checkpoint_id
 
     def exists(self) -> bool:
+        """Whether the thread has any checkpoint (the engine's or a LangGraph graph's)."""
         return self.saver.get_tuple(self._config()) is not None
+
+    def is_engine_thread(self) -> bool:
+        """Whether the thread's latest checkpoint was written by the engine."""
+        found = self.saver.get_tuple(self._config())
+        return found is not None and STEP in found.checkpoint["channel_values"]
 
     def history(self) -> builtins.list[StoredStep]:
         """Every checkpoint of the thread, oldest first."""
