@@ -43,9 +43,21 @@ def foreign(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseChec
     url = request.getfixturevalue("postgres_url")
     with PostgresSaver.from_conn_string(url) as saver:
         saver.setup()
+        _forget_threads(saver)  # a database kept from an earlier (killed) run starts clean
         yield saver
-        for thread in ("thread", "moved", *(f"fork-{i}" for i in range(60))):
-            saver.delete_thread(thread)
+        _forget_threads(saver)
+
+
+def _forget_threads(saver: BaseCheckpointSaver[Any]) -> None:
+    """Delete every thread a round trip writes: ``thread``, ``moved``, a fork per step."""
+    with saver.conn.cursor() as cur:  # type: ignore[attr-defined]
+        cur.execute(
+            "SELECT DISTINCT thread_id FROM checkpoints"
+            " WHERE thread_id IN ('thread', 'moved') OR thread_id LIKE 'fork-%'"
+        )
+        threads = [row["thread_id"] for row in cur.fetchall()]
+    for thread in threads:
+        saver.delete_thread(thread)
 
 
 @pytest.mark.parametrize("ops", OPS, ids=["interrupt-edit", "burst-queue"])
