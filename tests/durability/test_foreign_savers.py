@@ -40,12 +40,24 @@ def foreign(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseChec
         yield SqliteSaver(conn)
         conn.close()
         return
+    import uuid
+
+    import psycopg
+
     url = request.getfixturevalue("postgres_url")
-    with PostgresSaver.from_conn_string(url) as saver:
-        saver.setup()
-        yield saver
-        for thread in ("thread", "moved", *(f"fork-{i}" for i in range(60))):
-            saver.delete_thread(thread)
+    schema = f"lg_saver_{uuid.uuid4().hex[:12]}"  # its tables are unqualified: a schema of its own
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    joiner = "&" if "?" in url else "?"
+    try:
+        with PostgresSaver.from_conn_string(
+            f"{url}{joiner}options=-csearch_path%3D{schema}"
+        ) as saver:
+            saver.setup()
+            yield saver
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.mark.parametrize("ops", OPS, ids=["interrupt-edit", "burst-queue"])
