@@ -13,7 +13,9 @@ StateT_co = TypeVar("StateT_co", covariant=True)
 StateT_contra = TypeVar("StateT_contra", contravariant=True)
 ContextT = TypeVar("ContextT", default=None)
 ContextT_contra = TypeVar("ContextT_contra", contravariant=True)
-InputT = TypeVar("InputT", bound=Any)
-OutputT = TypeVar("OutputT", bound=Any)
+# As LangGraph: the input and output schemas default to the state schema, so
+# ``CompiledStateGraph[S]`` and ``Pregel[Any]`` are valid with fewer arguments.
+InputT = TypeVar("InputT", bound=Any, default=StateT)
+OutputT = TypeVar("OutputT", bound=Any, default=StateT)
 NodeInputT = TypeVar("NodeInputT")
 NodeInputT_contra = TypeVar("NodeInputT_contra", contravariant=True)

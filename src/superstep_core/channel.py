@@ -85,9 +85,11 @@ class ReducerError(SuperstepError):
 class Channel:
     """A combining strategy. Subclasses override `combine` (and `initial` when a channel has a
     value before any write). ``ephemeral`` channels are cleared one superstep after their
-    last write."""
+    last write. ``untracked`` channels hold their value while the execution runs but are left
+    out of its `snapshot` (so never checkpointed: a restored execution starts them empty)."""
 
     ephemeral: bool = False
+    untracked: bool = False
 
     def initial(self) -> Any:
         return MISSING

@@ -92,6 +92,7 @@ from superstep_core.cli_support import (
     target_source,
     to_json,
 )
+from superstep_core.cli_trust import remember, trusted
 from superstep_core.errors import SuperstepError, SuperstepLimitError
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.durable import DurableRunner, UnknownThreadError
@@ -151,6 +152,7 @@ def cmd_run(args: argparse.Namespace, console: Console) -> int:
         source, digest = target_source(args.target)
         obj, module = load_target(args.target)
         target = absolute_target(args.target)
+        remember(target, digest)  # the user named it: `resume` may load it again
         db.runs().record(RunRecord(args.thread, target, source, digest, args.input, time.time()))
         return _start(obj, module, args.input, _with(args, target=target), console, db)
 
@@ -215,6 +217,12 @@ def _recorded_target(db: CliDatabase, args: argparse.Namespace, console: Console
         raise UsageError(
             f"thread {args.thread!r} was started on {record.target} ({record.source}, sha256 "
             f"{record.digest[:12]}), which {why}: check it, then pass --target to load it"
+        )
+    if not trusted(record.target, record.digest):  # the database never chooses code
+        raise UsageError(
+            f"thread {args.thread!r} names {record.target} as its graph, which was not run "
+            f"from this machine's command line by this user (the database may come from "
+            f"elsewhere, or have been edited): check it, then pass --target to load it"
         )
     return record.target
 

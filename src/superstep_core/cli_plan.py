@@ -42,6 +42,7 @@ from superstep_core.cli_support import (
     to_json,
     whole_number_at_least,
 )
+from superstep_core.cli_trust import remember, trusted
 from superstep_core.host import Host
 from superstep_core.host.durable import DurableRunner, RecoveryError
 from superstep_core.persistence import CodecError
@@ -191,6 +192,7 @@ def run_plan(doc: Any, args: argparse.Namespace, console: Console) -> int:
         "handlers_sha256": None if handlers_file is None else _sha256(handlers_file),
         **options,
     }
+    remember(recorded["handlers"], recorded["handlers_sha256"])  # the user named them
     saver = open_db_saver(args.db)
     try:
         runner = DurableRunner(
@@ -235,6 +237,12 @@ def _recorded_graph(
             f"restore it, or start a new thread"
         )
     spec = handlers or str(recorded["handlers"])
+    if handlers is None and not trusted(spec, recorded.get("handlers_sha256")):
+        raise UsageError(  # the database never chooses code
+            f"thread {thread!r} names handlers {spec}, which were not given to a run from "
+            f"this machine's command line by this user (the database may come from elsewhere, "
+            f"or have been edited): check them, then name them with --handlers"
+        )
     if handlers is None and recorded.get("handlers_sha256") is not None:
         source = _handlers_file(spec)
         if source is None or not source.is_file() or _sha256(source) != recorded["handlers_sha256"]:

@@ -51,7 +51,11 @@ class NodeSpec:
     validation; ``[ANY_NODE]``: any node, all counted reachable from it); its retry policy;
     and whether activations requested for it in one superstep coalesce into one (``coalesce``:
     LangGraph's "a node runs once per step"); ``defer``: its activations wait until nothing
-    else is queued or awaited (LangGraph's ``defer=True``)."""
+    else is queued or awaited (LangGraph's ``defer=True``); ``retry_holds_step``: when one
+    of its activations fails and is retried, the other events of that superstep wait and are
+    delivered again, with the retried activation's, in the superstep where it settles (so
+    the step commits once, in canonical order: LangGraph's "a step ends when all its tasks
+    have", retries included)."""
 
     key: str
     fn: NodeFn
@@ -61,6 +65,7 @@ class NodeSpec:
     coalesce: bool = False
     defer: bool = False
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    retry_holds_step: bool = False
 
 
 def _always(_: Any) -> bool:
@@ -114,6 +119,7 @@ class Graph:
         coalesce: bool = False,
         defer: bool = False,
         metadata: Mapping[str, Any] | None = None,
+        retry_holds_step: bool = False,
     ) -> Graph:
         """Add node ``key`` whose reducer is ``fn(ctx, event) -> Reaction``.
 
@@ -133,6 +139,7 @@ class Graph:
             coalesce=coalesce,
             defer=defer,
             metadata=dict(metadata or {}),
+            retry_holds_step=retry_holds_step,
         )
         return self
 

@@ -69,11 +69,15 @@ class External:
 @dataclass(frozen=True, slots=True)
 class EffectFailure:
     """Why an effect failed: the exception's type name and message, and whether it may be
-    retried (HTTP 429/5xx, timeouts, ...)."""
+    retried (HTTP 429/5xx, timeouts, ...). For an effect the host stopped at a timeout (type
+    ``"EffectTimeoutError"``): ``elapsed``, the seconds it ran on the host's clock, and
+    ``timeout``, which limit it passed (``"run"`` or ``"idle"``)."""
 
     type: str
     message: str
     retryable: bool = False
+    elapsed: float | None = None
+    timeout: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,11 +125,19 @@ class Effect:
     argument. The special kind ``"call"`` takes ``request`` as a zero-argument callable and
     calls it (in-process work such as a user function). ``tag`` comes back on the
     `EffectCompleted` so a node can tell its effects apart; it never affects dispatch.
+    ``timeout``: seconds (on the host's clock) the effect may run; ``idle_timeout``: seconds
+    it may run without signalling progress (`superstep_core.host.heartbeat`). Past either,
+    the host cancels it and delivers a retryable failure of type ``"EffectTimeoutError"``
+    (the asyncio host cancels the coroutine; a thread cannot be cancelled, so the thread
+    host reports a run overrun when the call returns, discarding its result, and does not
+    watch idleness).
     """
 
     kind: str
     request: Any = None
     tag: str = ""
+    timeout: float | None = None
+    idle_timeout: float | None = None
 
 
 # --- control actions ----------------------------------------------------------------------
@@ -221,9 +233,15 @@ class FailureClass(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Failure:
+    """Why an activation failed. ``retry``: the retry decision the failure carries (a node
+    whose failures retry under different policies, e.g. LangGraph's list of `RetryPolicy`
+    where the first whose ``retry_on`` matches decides); it overrides the node's own
+    ``retry`` for this failure. It applies only to a `FailureClass.RETRYABLE` failure."""
+
     failure_class: FailureClass
     message: str
     error_type: str = "Error"
+    retry: RetryPolicy | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,8 +252,12 @@ class FailActivation:
     failure: Failure
 
     @classmethod
-    def retryable(cls, message: str, error_type: str = "Error") -> FailActivation:
-        return cls(Failure(FailureClass.RETRYABLE, message, error_type))
+    def retryable(
+        cls, message: str, error_type: str = "Error", *, retry: RetryPolicy | None = None
+    ) -> FailActivation:
+        """A retryable failure; ``retry`` (if given) decides its attempts and backoff
+        instead of the node's policy."""
+        return cls(Failure(FailureClass.RETRYABLE, message, error_type, retry))
 
     @classmethod
     def permanent(cls, message: str, error_type: str = "Error") -> FailActivation:
@@ -268,19 +290,24 @@ class Reaction:
 class RetryPolicy:
     """Retries of retryable failures: attempt ``n`` (1-based) waits
     ``min(initial_interval * backoff_factor ** (n - 1), max_interval)`` seconds before attempt
-    ``n + 1``; at most ``max_attempts`` attempts in all. No jitter: the runtime is
-    deterministic (a host may add jitter when it realises the wait)."""
+    ``n + 1``; at most ``max_attempts`` attempts in all (counting attempts that failed
+    under any policy). ``jitter``: up to that many seconds added at random to each wait;
+    the runtime stays deterministic (the wait's timer carries the bound, and the host draws
+    the extra time when it arms the timer, from its own random source)."""
 
     max_attempts: int = 3
     initial_interval: float = 0.5
     backoff_factor: float = 2.0
     max_interval: float = 128.0
+    jitter: float = 0.0
 
     def __post_init__(self) -> None:
         if self.max_attempts < 1:
             raise ValueError(f"RetryPolicy.max_attempts must be >= 1, got {self.max_attempts}")
         if self.initial_interval < 0 or self.max_interval < 0:
             raise ValueError("RetryPolicy intervals must be >= 0 seconds")
+        if self.jitter < 0:
+            raise ValueError(f"RetryPolicy.jitter must be >= 0 seconds, got {self.jitter}")
 
     def backoff(self, attempt: int) -> float:
         """Seconds to wait after failed attempt ``attempt`` (1-based)."""

@@ -140,31 +140,82 @@ async def wait_stateless(request: Request) -> Response:
 def _sse(
     server: Any, run_id: str, *, after: int, with_ids: bool, cancel_on_disconnect: bool
 ) -> AsyncIterator[bytes]:
+    """The run's events as SSE frames after event ``after``: from this process's memory
+    while this process runs it, else from the events the running process keeps in the
+    database (`superstep_server.executor`)."""
+
     async def frames() -> AsyncIterator[bytes]:
-        stream = server.streams.get(run_id)
-        if stream is None:
-            await _wait_for_end(server, run_id)  # run elsewhere: nothing kept here to replay
-            return
         finished = False
-        idle = 0
         try:
-            async for event in stream.follow(after, idle_seconds=IDLE_SECONDS):
-                if event is None:
+            stream = server.streams.get(run_id)
+            last = after
+            if stream is not None:
+                idle = 0
+                async for event in stream.follow(after, idle_seconds=IDLE_SECONDS):
+                    if event is not None:
+                        last = event.id
+                        yield sse_frame(event.event, event.data, event.id if with_ids else None)
+                        continue
                     idle += 1
                     if idle % HEARTBEAT_EVERY == 0:
                         yield b": heartbeat\r\n\r\n"
-                    ended, _output = await _ended(server, run_id)
-                    if ended and not stream.done:  # run by another process: its events
-                        break  # are not relayed across processes yet
-                    continue
-                yield sse_frame(event.event, event.data, event.id if with_ids else None)
-            finished = True
+                    if await _run_elsewhere(server, run_id):
+                        break  # read what its process relays
+                else:
+                    finished = True
+            if not finished:
+                async for frame in _relayed(server, run_id, last, with_ids):
+                    yield frame
+                finished = True
         finally:
             if not finished and cancel_on_disconnect:
                 await blocking(server.runs.request_cancel, [run_id], "interrupt")
                 server.ctx.cancel_flag(run_id).set()
 
     return frames()
+
+
+async def _run_elsewhere(server: Any, run_id: str) -> bool:
+    """Whether another process runs (or ran) the run this process streams from memory."""
+    row = await blocking(server.runs.row, run_id)
+    if row is None:
+        return False
+    worker = row.get("worker") or ""
+    if row["status"] == "running":
+        return not worker.startswith(server.workers.name + "/")
+    if row["status"] == "pending":
+        return False
+    stream = server.streams.get(run_id)
+    if stream is not None and not stream.done:
+        # ended: by this process's worker if its stream closes now (the close follows the
+        # run's end in the database by a moment), else by another process
+        await asyncio.sleep(0.2)
+    return stream is None or not stream.done
+
+
+async def _relayed(server: Any, run_id: str, after: int, with_ids: bool) -> AsyncIterator[bytes]:
+    """Frames of the events kept in the database, until the run ended and all are sent."""
+    idle = 0
+    while True:
+        rows = await blocking(server.runs.events_after, run_id, after)
+        for row in rows:
+            after = int(row["seq"])
+            data = row["data"].encode()
+            yield sse_frame(row["event"], data, after if with_ids else None)
+        if rows:
+            idle = 0
+            continue
+        ended, _output = await _ended(server, run_id)
+        if ended:
+            for row in await blocking(server.runs.events_after, run_id, after):
+                yield sse_frame(
+                    row["event"], row["data"].encode(), row["seq"] if with_ids else None
+                )
+            return
+        idle += 1
+        if idle % 100 == 0:
+            yield b": heartbeat\r\n\r\n"
+        await asyncio.sleep(0.05)
 
 
 def _streaming(frames: AsyncIterator[bytes], headers: dict[str, str]) -> StreamingResponse:

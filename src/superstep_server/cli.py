@@ -2,8 +2,9 @@
 ``superstep.plugins`` entry point (the engine's CLI never names this package).
 
     superstep serve [--config langgraph.json] [--host 127.0.0.1] [--port 2024]
-                    [--db PATH|postgresql://...] [--workers N]
+                    [--db PATH|postgresql://...] [--workers N] [--lease SECONDS]
     superstep worker [--config langgraph.json] --db postgresql://... [--workers N]
+                     [--lease SECONDS]
 
 Serves the graphs of ``langgraph.json`` (default: the one in the working directory) with
 the LangGraph server API on uvicorn (with ``SUPERSTEP_API_KEY`` set, requests must carry that
@@ -54,6 +55,16 @@ def _workers(text: str) -> int:
     return count
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError("a number of seconds above 0")
+    return value
+
+
 def _add_parser(sub: Any) -> None:
     serve = sub.add_parser("serve", help="serve langgraph.json's graphs over the LangGraph API")
     serve.add_argument(
@@ -66,6 +77,12 @@ def _add_parser(sub: Any) -> None:
     )
     serve.add_argument(
         "--workers", type=_workers, default=4, help="runs executed at once (default 4)"
+    )
+    serve.add_argument(
+        "--lease",
+        type=_seconds,
+        default=30.0,
+        help="seconds a claimed run stays a worker's without renewal (default 30)",
     )
     serve.set_defaults(handler=cmd_serve)
 
@@ -80,6 +97,13 @@ def _add_worker_parser(sub: Any) -> None:
     worker.add_argument("--db", required=True, help="the servers' postgresql:// URL")
     worker.add_argument(
         "--workers", type=_workers, default=4, help="runs executed at once (default 4)"
+    )
+    worker.add_argument(
+        "--lease",
+        type=_seconds,
+        default=30.0,
+        help="seconds a claimed run stays this worker's without renewal; a dead worker's "
+        "runs are taken over after it (default 30)",
     )
     worker.set_defaults(handler=cmd_worker)
 
@@ -121,7 +145,9 @@ def cmd_worker(args: argparse.Namespace, console: Console) -> int:
     from superstep_server.app import Server
 
     async def work() -> None:
-        server = Server(database=args.db, graphs=graphs, workers=args.workers)
+        server = Server(
+            database=args.db, graphs=graphs, workers=args.workers, lease_seconds=args.lease
+        )
         loop = asyncio.get_running_loop()
         server.open(loop)
         stop = asyncio.Event()
@@ -162,7 +188,13 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         )
     graphs = _load(args)
     api_key = os.environ.get("SUPERSTEP_API_KEY") or None
-    app = create_app(database=database, graphs=graphs, workers=args.workers, api_key=api_key)
+    app = create_app(
+        database=database,
+        graphs=graphs,
+        workers=args.workers,
+        api_key=api_key,
+        lease_seconds=args.lease,
+    )
     console.print(
         f"serving {', '.join(graphs)} on http://{args.host}:{args.port} "
         f"(threads in {redact(database)}, "

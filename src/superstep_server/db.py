@@ -78,6 +78,12 @@ CREATE UNIQUE INDEX IF NOT EXISTS server_runs_one_running_per_thread
     ON server_runs (thread_id) WHERE status = 'running';
 CREATE INDEX IF NOT EXISTS server_runs_by_status ON server_runs (status, created_at);
 CREATE INDEX IF NOT EXISTS server_runs_by_thread ON server_runs (thread_id, created_at);
+CREATE TABLE IF NOT EXISTS server_run_events (
+    run_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (run_id, seq));
 CREATE TABLE IF NOT EXISTS server_crons (
     cron_id TEXT PRIMARY KEY,
     assistant_id TEXT NOT NULL,

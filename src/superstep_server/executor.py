@@ -5,7 +5,8 @@ output and the thread's status written back.
 Events: ``metadata`` first (``{"run_id", "attempt"}``); then one event per chunk of the
 requested modes: ``values``, ``updates``, ``custom``, ``debug``, ``tasks``,
 ``checkpoints``, ``messages`` for the ``messages-tuple`` mode (``[message, metadata]``),
-``messages/metadata``, ``messages/partial`` and ``messages/complete`` for ``messages``;
+``messages/metadata``, ``messages/partial`` and ``messages/complete`` for ``messages``,
+``events`` (LangChain's ``astream_events`` v2, run with ``asyncio.run`` in the worker thread);
 with ``stream_subgraphs`` a subgraph's chunks are named ``mode|ns`` (``updates|child:1``);
 ``error`` (``{"error", "message"}``) when the graph raises. The run's output (``/wait``,
 ``/join``) is the last ``values`` chunk of the root graph (with ``__interrupt__`` when it
@@ -13,11 +14,15 @@ stopped at an interrupt), or ``{"__error__": {"error", "message"}}``.
 
 Why sync ``stream`` in threads: the checkpoint savers LangGraph ships for SQLite are
 synchronous (their async methods refuse), nodes are often blocking code, and a thread per
-worker keeps the event loop free for HTTP.
+worker keeps the event loop free for HTTP. Only ``events`` runs the graph's async API
+(``astream_events``): it needs a saver with async methods, which the façade's savers have;
+LangGraph's own sync ``SqliteSaver`` refuses them (`superstep_server.saver` would then build
+an ``AsyncSqliteSaver`` for such runs).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from collections.abc import Mapping
@@ -39,6 +44,7 @@ SUPPORTED_MODES = (
     "checkpoints",
     "messages-tuple",
     "messages",
+    "events",
 )
 GRAPH_MODES = {"messages-tuple": "messages"}
 
@@ -140,6 +146,66 @@ def _debug_payload(chunk: Any) -> Any:
     return chunk
 
 
+class _Relay:
+    """Publishes a run's stream chunks as the SSE events the client asked for; keeps the
+    root graph's last ``values`` chunk (the run's output)."""
+
+    def __init__(self, run_id: str, publish: Any, user_modes: list[str], subgraphs: bool) -> None:
+        self.run_id = run_id
+        self.publish = publish
+        self.user_modes = user_modes
+        self.subgraphs = subgraphs
+        self.messages = _MessageAccumulator()
+        self.output: Any = None
+
+    def chunk(self, ns: tuple[str, ...], mode: str, chunk: Any) -> None:
+        if mode == "values" and not ns:
+            self.output = chunk
+        wanted = [m for m in self.user_modes if GRAPH_MODES.get(m, m) == mode]
+        if not wanted or (ns and not self.subgraphs):
+            return
+        suffix = f"|{'|'.join(ns)}" if ns else ""
+        if mode == "messages":
+            if "messages-tuple" in wanted:
+                self.publish(self.run_id, "messages" + suffix, serde.dumps(chunk))
+            if "messages" in wanted:
+                for name, data in self.messages.add(chunk):
+                    self.publish(self.run_id, name + suffix, serde.dumps(data))
+            return
+        data = _debug_payload(chunk) if mode == "debug" else chunk
+        self.publish(self.run_id, mode + suffix, serde.dumps(data))
+
+    def event(self, event: Mapping[str, Any]) -> None:
+        self.publish(self.run_id, "events", serde.dumps(event))
+
+
+async def _with_events(
+    graph: Any,
+    payload: Any,
+    config: dict[str, Any],
+    modes: list[str],
+    options: dict[str, Any],
+    relay: _Relay,
+    cancel: threading.Event,
+) -> None:
+    """The ``events`` mode: LangChain's ``astream_events`` (v2) of the graph, each event
+    relayed (but those tagged ``langsmith:hidden``), the root graph's ``on_chain_stream``
+    chunks handled as the other modes' chunks (as the reference does)."""
+    events = graph.astream_events(
+        payload, config, version="v2", stream_mode=modes, subgraphs=True, **options
+    )
+    async for event in events:
+        if cancel.is_set():
+            raise Cancelled
+        if "langsmith:hidden" in (event.get("tags") or ()):
+            continue
+        if event.get("event") == "on_chain_stream" and not event.get("parent_ids"):
+            ns, mode, chunk = event["data"]["chunk"]
+            relay.chunk(tuple(ns), mode, chunk)
+        else:
+            relay.event(event)
+
+
 class _MessageAccumulator:
     """The ``messages`` stream mode as the reference writes it, from LangGraph's
     ``(message, metadata)`` pairs: ``messages/metadata`` (``{id: {"metadata": ...}}``) the
@@ -177,11 +243,32 @@ def _continues(graph: Any, row: Mapping[str, Any]) -> bool:
     return bool((snapshot.metadata or {}).get("run_id") == row["run_id"])
 
 
+def _publisher(ctx: RunContext, row: Mapping[str, Any], worker: str) -> Any:
+    """Publish to this process's stream of the run; when the run was asked for in another
+    process (its ``origin`` is another pool), also keep each event in the database, where
+    that process's followers read them."""
+    pool = worker.rsplit("/", 1)[0]
+    relayed = row.get("origin") is not None and row.get("origin") != pool
+    seq = 0
+
+    def publish(run_id: str, event: str, data: bytes) -> None:
+        nonlocal seq
+        ctx.streams.publish(run_id, event, data)
+        if relayed:
+            try:
+                ctx.runs.add_event(run_id, seq, event, data)
+            except Exception:  # a lost event must not fail the run
+                log.exception("run %s: cannot relay event %d", run_id, seq)
+        seq += 1
+
+    return publish
+
+
 def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
     """Run a claimed run to its end; never raises (a failure is the run's ``error``)."""
     run_id = row["run_id"]
     kwargs = serde.loads(row["kwargs"]) or {}
-    publish = ctx.streams.publish
+    publish = _publisher(ctx, row, worker)
     cancel = ctx.cancel_flag(run_id)
     status = "success"
     output: Any = None
@@ -199,8 +286,7 @@ def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
         else:
             payload = kwargs.get("input")
         user_modes: list[str] = list(kwargs.get("stream_mode") or ["values"])
-        modes = sorted({GRAPH_MODES.get(m, m) for m in user_modes} | {"values"})
-        subgraphs = bool(kwargs.get("subgraphs"))
+        modes = sorted({GRAPH_MODES.get(m, m) for m in user_modes if m != "events"} | {"values"})
         options: dict[str, Any] = {}
         for key in ("interrupt_before", "interrupt_after", "durability"):
             if kwargs.get(key) is not None:
@@ -208,31 +294,21 @@ def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
         context = kwargs.get("context") or assistant.get("context") or None
         if context is not None:
             options["context"] = context
-        chunks = graph.stream(payload, config, stream_mode=modes, subgraphs=True, **options)
-        messages = _MessageAccumulator()
-        try:
-            for ns, mode, chunk in chunks:
-                if cancel.is_set():
-                    raise Cancelled
-                if mode == "values" and not ns:
-                    output = chunk
-                wanted = [m for m in user_modes if GRAPH_MODES.get(m, m) == mode]
-                if not wanted or (ns and not subgraphs):
-                    continue
-                suffix = f"|{'|'.join(ns)}" if ns else ""
-                if mode == "messages":
-                    if "messages-tuple" in wanted:
-                        publish(run_id, "messages" + suffix, serde.dumps(chunk))
-                    if "messages" in wanted:
-                        for name, data in messages.add(chunk):
-                            publish(run_id, name + suffix, serde.dumps(data))
-                    continue
-                data = _debug_payload(chunk) if mode == "debug" else chunk
-                publish(run_id, mode + suffix, serde.dumps(data))
-        finally:
-            close = getattr(chunks, "close", None)
-            if callable(close):
-                close()
+        relay = _Relay(run_id, publish, user_modes, bool(kwargs.get("subgraphs")))
+        if "events" in user_modes:
+            asyncio.run(_with_events(graph, payload, config, modes, options, relay, cancel))
+        else:
+            chunks = graph.stream(payload, config, stream_mode=modes, subgraphs=True, **options)
+            try:
+                for ns, mode, chunk in chunks:
+                    if cancel.is_set():
+                        raise Cancelled
+                    relay.chunk(ns, mode, chunk)
+            finally:
+                close = getattr(chunks, "close", None)
+                if callable(close):
+                    close()
+        output = relay.output
     except Cancelled:
         status = "interrupted"
     except Exception as e:

@@ -14,7 +14,7 @@ from superstep_server.executor import SUPPORTED_MODES
 
 __all__ = ["KNOWN_MODES", "check_run_body", "create_run_from_body"]
 
-KNOWN_MODES = (*SUPPORTED_MODES, "messages", "events", "tools", "lifecycle")
+KNOWN_MODES = (*SUPPORTED_MODES, "tools", "lifecycle")
 STRATEGIES = ("reject", "interrupt", "enqueue")
 
 

@@ -138,8 +138,7 @@ class Runs:
             )
             merged = {**current_meta, **thread_meta}
             tx.execute(
-                "UPDATE server_threads SET status = 'busy', metadata = ?, updated_at = ? "
-                "WHERE thread_id = ?",
+                "UPDATE server_threads SET metadata = ?, updated_at = ? WHERE thread_id = ?",
                 (serde.dumps(merged).decode(), at, thread_id),
             )
         return self.get(thread_id, run_id), cancelled
@@ -240,12 +239,6 @@ class Runs:
         try:
             with self.db.transaction() as tx:
                 rows = tx.execute(sql, params)
-                if rows:
-                    tx.execute(
-                        "UPDATE server_threads SET status = 'busy', updated_at = ? "
-                        "WHERE thread_id = ?",
-                        (at, rows[0]["thread_id"]),
-                    )
         except Exception as e:
             if self.db.is_unique_violation(e):  # another worker started this thread's run
                 return None
@@ -284,7 +277,8 @@ class Runs:
 
     def sweep(self, *, keep_stateless_seconds: float = 600.0) -> int:
         """Put runs whose lease expired back in the queue (how many); forget stateless runs
-        that ended more than ``keep_stateless_seconds`` ago (their threads are gone)."""
+        that ended more than ``keep_stateless_seconds`` ago (their threads are gone), and the
+        relayed events of all runs that ended that long ago."""
         rows = self.db.execute(
             "UPDATE server_runs SET status = 'pending', worker = NULL, lease_until = NULL "
             "WHERE status = 'running' AND lease_until < ? RETURNING run_id",
@@ -292,11 +286,33 @@ class Runs:
         )
         cutoff = datetime.fromtimestamp(time.time() - keep_stateless_seconds, UTC).isoformat()
         self.db.execute(
+            "DELETE FROM server_run_events WHERE run_id IN (SELECT run_id FROM server_runs "
+            "WHERE status NOT IN ('pending', 'running') AND updated_at < ?)",
+            (cutoff,),
+        )
+        self.db.execute(
             "DELETE FROM server_runs WHERE temporary = 1 "
             "AND status NOT IN ('pending', 'running') AND updated_at < ?",
             (cutoff,),
         )
         return len(rows)
+
+    # --- events relayed between processes ---------------------------------------------------
+
+    def add_event(self, run_id: str, seq: int, event: str, data: bytes) -> None:
+        """Keep one stream event of a run whose followers are in another process."""
+        self.db.execute(
+            "INSERT INTO server_run_events (run_id, seq, event, data) VALUES (?, ?, ?, ?)",
+            (run_id, seq, event, data.decode()),
+        )
+
+    def events_after(self, run_id: str, after: int) -> list[dict[str, Any]]:
+        """The kept events of a run with ``seq`` above ``after``, in order."""
+        return self.db.execute(
+            "SELECT seq, event, data FROM server_run_events WHERE run_id = ? AND seq > ? "
+            "ORDER BY seq",
+            (run_id, after),
+        )
 
     def output(self, run_id: str) -> Any:
         rows = self.db.execute("SELECT output FROM server_runs WHERE run_id = ?", (run_id,))

@@ -17,6 +17,15 @@ __all__ = ["THREAD_STATUSES", "Threads", "thread_out"]
 THREAD_STATUSES = ("idle", "busy", "interrupted", "error")
 
 
+SELECT_THREADS = (
+    "SELECT t.*, EXISTS (SELECT 1 FROM server_runs r WHERE r.thread_id = t.thread_id "
+    "AND r.status IN ('pending', 'running')) AS busy FROM server_threads t"
+)
+"""Threads with ``busy``: whether a run is pending or running on them. A thread is busy
+while it has one, whatever status its last run left (so a cancelled queued run leaves no
+thread busy)."""
+
+
 def thread_out(row: dict[str, Any]) -> dict[str, Any]:
     out = {
         "thread_id": row["thread_id"],
@@ -24,7 +33,7 @@ def thread_out(row: dict[str, Any]) -> dict[str, Any]:
         "updated_at": row["updated_at"],
         "state_updated_at": row["state_updated_at"],
         "metadata": serde.loads(row["metadata"]) or {},
-        "status": row["status"],
+        "status": "busy" if row.get("busy") else row["status"],
         "config": serde.loads(row["config"]) or {},
         "values": serde.loads(row["state_values"]),
         "interrupts": serde.loads(row["interrupts"]) or {},
@@ -63,7 +72,7 @@ class Threads:
         if not isinstance(metadata, dict):
             raise ApiError(422, "metadata: must be a JSON object")
         with self.db.transaction() as tx:
-            found = tx.execute("SELECT * FROM server_threads WHERE thread_id = ?", (thread_id,))
+            found = tx.execute(SELECT_THREADS + " WHERE t.thread_id = ?", (thread_id,))
             if found:
                 if body.get("if_exists") == "do_nothing":
                     return thread_out(found[0])
@@ -72,7 +81,7 @@ class Threads:
         return self.get(thread_id)
 
     def row(self, thread_id: str) -> dict[str, Any] | None:
-        rows = self.db.execute("SELECT * FROM server_threads WHERE thread_id = ?", (thread_id,))
+        rows = self.db.execute(SELECT_THREADS + " WHERE t.thread_id = ?", (thread_id,))
         return rows[0] if rows else None
 
     def get(self, thread_id: str) -> dict[str, Any]:
@@ -145,7 +154,7 @@ class Threads:
         status = body.get("status")
         if status is not None and status not in THREAD_STATUSES:
             raise ApiError(422, f"status: {status!r} is not one of {', '.join(THREAD_STATUSES)}")
-        rows = self.db.execute("SELECT * FROM server_threads")
+        rows = self.db.execute(SELECT_THREADS)
         found = [thread_out(r) for r in rows]
         if body.get("ids"):
             wanted = {str(i) for i in body["ids"]}

@@ -94,6 +94,79 @@ def test_resume_says_when_the_recorded_file_changed_and_loads_it_when_named(
     )
 
 
+def _forge_run_record(target: Path) -> None:
+    """An attacker who also writes the file's true path and SHA-256 into the run record, so
+    that the recorded file is "unchanged"."""
+    import hashlib
+
+    digest = hashlib.sha256(target.read_bytes()).hexdigest()
+    conn = sqlite3.connect(".superstep/superstep.db")
+    with conn:
+        conn.execute(
+            "UPDATE superstep_runs SET target=?, source=?, digest=?",
+            (f"{target}:graph", str(target), digest),
+        )
+    conn.close()
+
+
+@pytest.mark.parametrize("command", ["resume", "replay"])
+def test_a_forged_record_naming_an_unchanged_file_the_user_never_ran_is_refused(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["run", "asking_graph_copy.py:graph", "--thread", "t"]) == 0
+    _forge_run_record(Path("evil.py").resolve())
+    capsys.readouterr()
+    argv = [command, "--thread", "t"] + (["--value", "1"] if command == "resume" else [])
+    assert main(argv) == 2
+    error = _error(capsys)
+    assert "was not run from this machine's command line by this user" in error
+    assert "pass --target" in error
+    assert not Path("PWNED").exists()
+
+
+def test_a_thread_recorded_elsewhere_is_continued_once_the_user_names_its_target(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert main(["run", "asking_graph_copy.py:graph", "--thread", "t"]) == 0
+    monkeypatch.setenv("SUPERSTEP_TRUST_FILE", str(tmp_path / "another-machine"))
+    capsys.readouterr()
+    assert main(["resume", "--thread", "t", "--value", "1"]) == 2
+    assert "pass --target" in _error(capsys)
+    target = ["--target", "asking_graph_copy.py:graph"]
+    assert main(["resume", "--thread", "t", "--value", "1", *target]) == 0
+
+
+def test_a_plan_thread_never_imports_handlers_an_edited_database_names(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    plans = Path(__file__).parents[2] / "examples" / "plans"
+    for name in ("invoice.json", "invoice_handlers.py"):
+        shutil.copy(plans / name, name)
+    Path("evil_handlers.py").write_text(
+        "from pathlib import Path\nPath('PWNED').write_text('imported')\nhandlers = {}\n"
+    )
+    argv = ["run", "invoice.json", "--handlers", "invoice_handlers.py:handlers"]
+    assert main([*argv, "--thread", "p"]) == 0
+    serde = JsonPlusSerializer()
+    conn = sqlite3.connect(".superstep/superstep.db")
+    with conn:
+        rows = conn.execute("SELECT rowid, metadata_type, metadata FROM superstep_checkpoints")
+        for rowid, kind, metadata in rows.fetchall():
+            meta = serde.loads_typed((kind, metadata))
+            if "plan" in meta:  # a module name (no file, no hash) instead of the handlers
+                meta["plan"] = {**meta["plan"], "handlers": "evil_handlers:handlers"}
+                meta["plan"]["handlers_sha256"] = None
+                conn.execute(
+                    "UPDATE superstep_checkpoints SET metadata_type=?, metadata=? WHERE rowid=?",
+                    (*serde.dumps_typed(meta), rowid),
+                )
+    conn.close()
+    capsys.readouterr()
+    assert main(["resume", "--thread", "p"]) == 2
+    assert "name them with --handlers" in _error(capsys)
+    assert not Path("PWNED").exists()
+
+
 def test_history_of_a_facade_thread_imports_nothing_its_metadata_names(tmp_path: Path) -> None:
     script = f"""
 import sqlite3, sys

@@ -146,6 +146,34 @@ def test_ephemeral_is_visible_in_the_next_superstep_then_cleared() -> None:
     assert seen == ["hi", MISSING]
 
 
+class _Untracked(LastValue):
+    untracked = True
+
+
+def test_untracked_channel_is_kept_while_running_and_left_out_of_snapshots() -> None:
+    seen: list[Any] = []
+
+    def read(ctx: NodeContext, event: Event) -> Reaction:
+        seen.append(ctx.state.get("count", MISSING))
+        return Reaction()
+
+    g = (
+        Graph("g")
+        .with_channels(count=_Untracked(), kept=LastValue())
+        .add_node("a", writes(count=1, kept=2))
+        .add_node("b", read)
+        .start_at("a")
+        .connect("a", "b")
+    )
+    compiled = g.compile()
+    ex = drain(Execution.start(compiled, "run"))
+    assert seen == [1]
+    assert ex.values == {"count": 1, "kept": 2}
+    snap = ex.snapshot()
+    assert snap.values == {"kept": 2}
+    assert Execution.restore(compiled, snap).values == {"kept": 2}
+
+
 def test_ephemeral_with_several_writers_keeps_the_last_in_canonical_order() -> None:
     ex = _fan({"flash": Ephemeral()}, b=writes(flash="b"), a=writes(flash="a"))
     # canonical writer order is a, b: the last write is b's

@@ -51,6 +51,7 @@ class GraphPlan:
     connects: list[tuple[str, str]]
     joins: list[tuple[str, list[str], str, int, bool]]  # name, sources, target, n, tolerant
     results: list[int]
+    holds: bool = False  # retries hold their superstep (`retry_holds_step`)
 
 
 def _node(plan: NodePlan) -> NodeFn:
@@ -96,7 +97,7 @@ def graph_plans(draw: st.DrawFn) -> GraphPlan:
             n = draw(st.integers(1, len(kids)))
             joins.append((f"j{parent}", kids, f"t{parent}", n, draw(st.booleans())))
     results = draw(st.lists(st.integers(-3, 9), min_size=1, max_size=8))
-    return GraphPlan(nodes, connects, joins, results)
+    return GraphPlan(nodes, connects, joins, results, draw(st.booleans()))
 
 
 def build(plan: GraphPlan) -> CompiledGraph:
@@ -107,6 +108,7 @@ def build(plan: GraphPlan) -> CompiledGraph:
             _node(node),
             may_activate=[child for child, _ in node.spawns],
             retry=RetryPolicy(max_attempts=2, initial_interval=0),
+            retry_holds_step=plan.holds,
         )
     for source, target in plan.connects:
         g.connect(source, target)

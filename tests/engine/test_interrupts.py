@@ -162,3 +162,17 @@ def test_an_edit_does_not_activate_again_a_coalescing_node_waiting_on_an_interru
         ex.run_superstep()
     assert ex.values == {"answer": "yes", "note": "edited"}
     assert ex.status is Status.COMPLETED
+
+
+def test_abandon_pending_ends_suspended_and_queued_activations_and_keeps_values() -> None:
+    ex = drain(Execution.start(_graph("a", "b"), "run"))
+    ex.resume("for b", "b:2")
+    drain(ex)
+    ex.resume("for a", "a:1")  # queued, not yet run
+    assert ex.abandon_pending() == ("a:1",)
+    assert ex.interrupts == [] and not ex.queue
+    assert ex.values["answers"] == (("b", "for b"),)
+    assert ex.input_log[-1] == ("abandon",)
+    again = drain(Execution.start(_graph("a", "b"), "run"))
+    assert again.abandon_pending() == ("a:1", "b:2")
+    assert again.status is Status.COMPLETED

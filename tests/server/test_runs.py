@@ -286,7 +286,7 @@ async def test_bad_run_requests(client: Any, live: LiveServer) -> None:
         await client.runs.wait(tid, "no-such-graph", input={})
     assert no_graph.value.response.status_code == 404
     with pytest.raises(UnprocessableEntityError) as events_mode:
-        await client.runs.create(tid, "two", input={"x": 1}, stream_mode="events")
+        await client.runs.create(tid, "two", input={"x": 1}, stream_mode="tools")
     assert "not supported" in str(events_mode.value)
     with pytest.raises(UnprocessableEntityError) as both:
         await client.runs.create(tid, "two", input={"x": 1}, command={"resume": 1})
@@ -374,3 +374,52 @@ async def test_messages_mode_partial_and_metadata(client: Any) -> None:
     partials = [d[0]["content"] for e, d in events if e == "messages/partial"]
     assert partials[-1] == "hello there"  # the message so far, growing
     assert all(b.startswith(a) for a, b in itertools.pairwise(partials))
+
+
+async def test_events_mode(client: Any) -> None:
+    events = await _events(
+        client.runs.stream(
+            None,
+            "chat",
+            input={"messages": [{"role": "user", "content": "hi"}]},
+            stream_mode=["events", "values"],
+        )
+    )
+    kinds = [d["event"] for e, d in events if e == "events"]
+    assert "on_chat_model_stream" in kinds and "on_chain_start" in kinds
+    streamed = "".join(
+        d["data"]["chunk"]["content"]
+        for e, d in events
+        if e == "events" and d["event"] == "on_chat_model_stream"
+    )
+    assert streamed == "hello there"
+    values = [d for e, d in events if e == "values"]
+    assert values[-1]["messages"][-1]["content"] == "hello there"
+    assert not any(
+        e == "events" and d["event"] == "on_chain_stream" and not d.get("parent_ids")
+        for e, d in events
+    )  # the root graph's chunks come as their own modes, not as events
+
+
+async def test_a_cancelled_queued_run_leaves_the_thread_as_it_was(client: Any) -> None:
+    thread = await client.threads.create()
+    tid = thread["thread_id"]
+    await client.runs.wait(tid, "review", input={"text": "q", "log": []})  # interrupted
+    assert (await client.threads.get(tid))["status"] == "interrupted"
+    later = await client.runs.create(tid, "review", command={"resume": "later"}, after_seconds=3600)
+    assert (await client.threads.get(tid))["status"] == "busy"
+    assert [t["thread_id"] for t in await client.threads.search(status="busy", ids=[tid])] == [tid]
+    await client.runs.cancel(tid, later["run_id"])
+    assert (await client.runs.get(tid, later["run_id"]))["status"] == "interrupted"
+    assert (await client.threads.get(tid))["status"] == "interrupted"
+
+
+async def test_on_run_created_reads_the_content_location(client: Any) -> None:
+    seen: list[Any] = []
+    thread = await client.threads.create()
+    events = await _events(
+        client.runs.stream(thread["thread_id"], "two", input={"x": 1}, on_run_created=seen.append)
+    )
+    assert seen == [{"run_id": events[0][1]["run_id"], "thread_id": thread["thread_id"]}]
+    made = await client.runs.create(None, "two", input={"x": 1}, on_run_created=seen.append)
+    assert seen[-1] == {"run_id": made["run_id"], "thread_id": None}

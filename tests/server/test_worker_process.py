@@ -82,6 +82,27 @@ async def _api_and_worker(tmp_path: Path, url: str) -> None:
         run = await client.runs.create(thread["thread_id"], "one", input={"x": 5, "pid": 0})
         assert (await client.runs.join(thread["thread_id"], run["run_id"]))["x"] == 6
         assert (await client.threads.get(thread["thread_id"]))["status"] == "idle"
+        # the worker process relays the run's events: the API server streams them
+        parts = [
+            (p.event, p.data)
+            async for p in client.runs.stream(
+                thread["thread_id"],
+                "one",
+                input={"x": 7, "pid": 0},
+                stream_mode=["values", "updates"],
+                stream_resumable=True,
+            )
+        ]
+        assert [e for e, _ in parts] == ["metadata", "values", "updates", "values"]
+        assert parts[-1][1]["x"] == 8 and parts[-1][1]["pid"] == worker.pid
+        run_id = parts[0][1]["run_id"]
+        again = [
+            (p.event, p.data)
+            async for p in client.runs.join_stream(thread["thread_id"], run_id, last_event_id="1")
+        ]
+        assert again == parts[2:]
+        stateless = [e async for e in client.runs.stream(None, "one", input={"x": 1, "pid": 0})]
+        assert [p.event for p in stateless] == ["metadata", "values", "values"]
     finally:
         for process in (api, worker):
             process.send_signal(signal.SIGTERM)

@@ -19,6 +19,8 @@ __all__ = [
     "default_cache_key",
     "default_retry_on",
     "omit_payload",
+    "supports_timeout",
+    "sync_timeout_unsupported",
 ]
 
 # Exceptions that indicate a bug or bad input, not a transient failure. OSError covers
@@ -116,27 +118,52 @@ class TimeoutPolicy:
     refresh_on: Literal["auto", "heartbeat"] = "auto"
 
 
-def _seconds(value: float | timedelta | None) -> float | None:
+def _seconds(value: float | timedelta | None, field: str) -> float | None:
     if value is None:
         return None
-    if isinstance(value, timedelta):
-        return value.total_seconds()
-    return float(value)
+    seconds = value.total_seconds() if isinstance(value, timedelta) else float(value)
+    if seconds <= 0:
+        raise ValueError(f"{field} must be greater than 0")
+    return seconds
 
 
 def coerce_timeout_policy(
     timeout: float | timedelta | TimeoutPolicy | None,
 ) -> TimeoutPolicy | None:
-    """A number or timedelta becomes a run timeout in seconds; a policy is normalised."""
+    """A number or timedelta becomes a run timeout in seconds; a policy is normalised (its
+    timeouts in positive seconds; neither set: no policy). Raises LangGraph's `ValueError`s
+    for a timeout <= 0 or an unknown ``refresh_on``."""
     if timeout is None:
         return None
-    if isinstance(timeout, TimeoutPolicy):
-        return TimeoutPolicy(
-            run_timeout=_seconds(timeout.run_timeout),
-            idle_timeout=_seconds(timeout.idle_timeout),
-            refresh_on=timeout.refresh_on,
-        )
-    return TimeoutPolicy(run_timeout=_seconds(timeout))
+    policy = timeout if isinstance(timeout, TimeoutPolicy) else TimeoutPolicy(run_timeout=timeout)
+    if policy.refresh_on not in ("auto", "heartbeat"):
+        raise ValueError("refresh_on must be 'auto' or 'heartbeat'")
+    run = _seconds(policy.run_timeout, "run_timeout")
+    idle = _seconds(policy.idle_timeout, "idle_timeout")
+    if run is None and idle is None:
+        return None
+    return TimeoutPolicy(run_timeout=run, idle_timeout=idle, refresh_on=policy.refresh_on)
+
+
+def sync_timeout_unsupported(name: str, kind: Literal["Node", "Task"] = "Node") -> ValueError:
+    """LangGraph's error for a timeout on a sync node or task: a thread cannot be cancelled."""
+    return ValueError(
+        "Node timeouts are only supported for async nodes because sync Python execution "
+        f"cannot be safely cancelled in-process. {kind} {name!r} is sync."
+    )
+
+
+def supports_timeout(action: Any, is_async: bool) -> bool:
+    """Whether a node can run under a timeout: an async function, or a Runnable with its
+    own ``ainvoke`` (a compiled graph, a chain)."""
+    if is_async:
+        return True
+    ainvoke = getattr(type(action), "ainvoke", None)
+    if ainvoke is None:
+        return False
+    from langchain_core.runnables import Runnable
+
+    return ainvoke is not Runnable.ainvoke
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

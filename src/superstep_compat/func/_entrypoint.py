@@ -12,12 +12,14 @@ the single return value and adds the chunks LangGraph emits around interrupts an
 
 from __future__ import annotations
 
+import inspect
+import typing
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from langchain_core.runnables import RunnableConfig
+from langchain_core.runnables import Runnable, RunnableConfig
 
 from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._policies import coerce_timeout_policy
@@ -39,7 +41,7 @@ from superstep_compat.graph._spec import (
     is_async,
 )
 from superstep_compat.pregel._channels import engine_channel
-from superstep_compat.pregel._compile import CompiledStateGraph, _modes, _shape, engine_retry
+from superstep_compat.pregel._compile import CompiledStateGraph, _modes, _shape
 from superstep_compat.pregel._run import INPUT_EVENT, Event, GraphRun
 from superstep_compat.types import (
     CachePolicy,
@@ -171,24 +173,35 @@ def _spec(func: Callable[..., Any], name: str, **options: Any) -> GraphSpec:
     )
 
 
+def _annotation(func: Callable[..., Any], *, first_parameter: bool) -> Any:
+    """The annotation of ``func``'s first parameter (or its return), `Any` when none."""
+    try:
+        hints = typing.get_type_hints(func)
+        params = list(inspect.signature(func).parameters)
+    except Exception:
+        return Any
+    if first_parameter:
+        return hints.get(params[0], Any) if params else Any
+    return hints.get("return", Any)
+
+
 def _engine(spec: GraphSpec, runner: EntrypointRunner, name: str) -> CompiledGraph:
     """One engine node, activated by the input event itself (no separate START step)."""
     node = runner.node
-    retry = engine_retry(node)
     g = Graph(name, version="langgraph-func")
     g.with_channels({key: engine_channel(ch) for key, ch in spec.channels.items()})
     g.add_node(
         node.name,
         entry_node(runner),
         may_activate=(),
-        retry=retry,
         coalesce=True,
+        retry_holds_step=True,  # a failure carries its matching policy (`_node.settle`)
     )
     g.route(INPUT_EVENT, None, node.name)
     return g.compile()
 
 
-class EntrypointGraph(CompiledStateGraph):
+class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
     """The `Pregel` an `@entrypoint` returns: invoke / stream / get_state over one node."""
 
     def __init__(
@@ -232,6 +245,28 @@ class EntrypointGraph(CompiledStateGraph):
         self.input_channels = START_CHANNEL
         self.stream_channels = END_CHANNEL
         self.stream_mode = "updates"
+
+    # --- schemas: the function's first parameter and return annotations -------------------
+
+    @property
+    def InputType(self) -> Any:
+        return _annotation(self.func, first_parameter=True)
+
+    @property
+    def OutputType(self) -> Any:
+        returned = _annotation(self.func, first_parameter=False)
+        if typing.get_origin(returned) is entrypoint.final:
+            return typing.get_args(returned)[0]  # entrypoint.final[value, save]: the value
+        # ``-> None`` is LangGraph's annotation as written (None): a schema without fields
+        return None if returned is type(None) else returned
+
+    def get_input_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
+        """LangChain's JSON schema of `InputType` (``{title}Input``), as LangGraph."""
+        return Runnable.get_input_jsonschema(self, config)
+
+    def get_output_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
+        """LangChain's JSON schema of `OutputType` (``{title}Output``), as LangGraph."""
+        return Runnable.get_output_jsonschema(self, config)
 
     # --- running -------------------------------------------------------------------------
 

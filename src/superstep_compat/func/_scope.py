@@ -26,19 +26,18 @@ import concurrent.futures
 import hashlib
 import random
 import threading
-import time
 from collections.abc import Callable, Generator, Iterator, Sequence
 from contextvars import ContextVar, copy_context
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from superstep_compat._internal import workers
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat._internal.context import task_context_var
-from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
+from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeTimeoutError
 from superstep_compat.func._journal import TaskJournal
-from superstep_compat.pregel._task import RunContext, _TaskContext, task_uuid
+from superstep_compat.pregel._task import RunContext, _now, _TaskContext, as_seconds, task_uuid
 from superstep_compat.types import CachePolicy, Interrupt, RetryPolicy
+from superstep_core.host import Clock, DeadlineExceeded, within
 from superstep_core.persistence import Codec
 
 if TYPE_CHECKING:
@@ -203,7 +202,7 @@ class RootScope(_TaskContext):
         if "tasks" in run.stream_modes:
             run.emit("tasks", payload)
         if "debug" in run.stream_modes:
-            stamp = datetime.now(UTC).isoformat()
+            stamp = _now(run.clock)
             run.emit(
                 "debug", {"step": run.step, "timestamp": stamp, "type": kind, "payload": payload}
             )
@@ -414,11 +413,11 @@ def _run_sync(
             result = task.func(*args, **kwargs)
             break
         except Exception as error:
-            delay = _retry_delay(task.retry_policy, error, attempt)
+            delay = _retry_delay(task.retry_policy, error, attempt, root.run.rng)
             if delay is None:
                 raise
             attempt += 1
-            time.sleep(delay)
+            root.run.clock.sleep(delay)
     if cache_key is not None:
         assert task.cache_policy is not None
         root.cache.set({cache_key: (result, task.cache_policy.ttl)})
@@ -440,20 +439,41 @@ async def _run_async(
         if cache_key in hit:
             return _finish(root, task, key, hit[cache_key], cached=True)
     attempt = 0
+    clock = root.run.clock
+    limits = task.timeout
     while True:
         try:
-            result = await task.func(*args, **kwargs)
+            if limits is None:
+                result = await task.func(*args, **kwargs)
+            else:
+                result = await _timed(task, clock, limits, args, kwargs)
             break
         except Exception as error:
-            delay = _retry_delay(task.retry_policy, error, attempt)
+            delay = _retry_delay(task.retry_policy, error, attempt, root.run.rng)
             if delay is None:
                 raise
             attempt += 1
-            await asyncio.sleep(delay)
+            await root.run.clock.asleep(delay)
     if cache_key is not None:
         assert task.cache_policy is not None
         await root.cache.aset({cache_key: (result, task.cache_policy.ttl)})
     return _finish(root, task, key, result)
+
+
+async def _timed(
+    task: TaskFunction[Any, Any], clock: Clock, limits: Any, args: Any, kwargs: Any
+) -> Any:
+    """One attempt of an async task under its `TimeoutPolicy`, on the run's clock (the
+    host's deadline mechanism); past a limit, LangGraph's `NodeTimeoutError`."""
+    run, idle = as_seconds(limits.run_timeout), as_seconds(limits.idle_timeout)
+    try:
+        return await within(
+            clock, lambda: task.func(*args, **kwargs), timeout=run, idle_timeout=idle
+        )
+    except DeadlineExceeded as e:
+        raise NodeTimeoutError(
+            task.name, e.elapsed, kind=e.kind, run_timeout=run, idle_timeout=idle
+        ) from None
 
 
 def _cached_key(root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs: Any) -> Any:
@@ -477,8 +497,12 @@ def _finish(root: RootScope, task: TaskFunction[Any, Any], key: str, value: Any,
     return value
 
 
-def _retry_delay(policies: Sequence[RetryPolicy], error: Exception, attempt: int) -> float | None:
-    """Seconds to wait before the next attempt, or None to give up."""
+def _retry_delay(
+    policies: Sequence[RetryPolicy], error: Exception, attempt: int, rng: random.Random
+) -> float | None:
+    """Seconds to wait before the next attempt (LangGraph's rule: the first policy whose
+    ``retry_on`` matches decides; jitter from the run's ``rng``), or None to give up. The
+    wait runs on the run's clock. (This loop goes once @task calls are engine effects.)"""
     if isinstance(error, GraphBubbleUp):
         return None
     for policy in policies:
@@ -488,7 +512,7 @@ def _retry_delay(policies: Sequence[RetryPolicy], error: Exception, attempt: int
             return None
         delay = min(policy.max_interval, policy.initial_interval * policy.backoff_factor**attempt)
         if policy.jitter:
-            delay += random.uniform(0, 1)
+            delay += rng.uniform(0, 1)
         return delay
     return None
 

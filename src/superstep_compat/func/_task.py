@@ -11,6 +11,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, ParamSpec, TypeVar, overload
 
+from superstep_compat._internal._policies import coerce_timeout_policy, sync_timeout_unsupported
 from superstep_compat.func._scope import SyncAsyncFuture, current_scope
 from superstep_compat.graph._spec import is_async
 from superstep_compat.types import CachePolicy, RetryPolicy
@@ -42,8 +43,10 @@ class TaskFunction(Generic[P, T]):
         else:
             self.retry_policy = tuple(retry_policy)
         self.cache_policy = cache_policy
-        self.timeout = timeout
+        self.timeout = coerce_timeout_policy(timeout)
         self.is_async = is_async(func)
+        if self.timeout is not None and not self.is_async:
+            raise sync_timeout_unsupported(self.name, "Task")
         functools.update_wrapper(self, func)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> SyncAsyncFuture[Any]:

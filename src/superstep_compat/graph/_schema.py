@@ -22,6 +22,7 @@ from typing_extensions import is_typeddict
 from superstep_compat._internal._constants import ROOT_KEY
 from superstep_compat.channels.base import BaseChannel
 from superstep_compat.channels.binop import BinaryOperatorAggregate
+from superstep_compat.channels.delta import DeltaChannel
 from superstep_compat.channels.last_value import LastValue
 from superstep_compat.managed.base import ManagedValueSpec, is_managed_value
 
@@ -91,12 +92,17 @@ def channel_for_annotation(key: str, annotation: Any) -> BaseChannel[Any, Any] |
         last = meta[-1] if meta else None
         if is_managed_value(last):
             return last
-        if isinstance(last, BaseChannel):
-            spec = last.copy()
-            spec.key = key
-            return spec
-        if isinstance(last, type) and issubclass(last, BaseChannel):
-            return last(annotation.__origin__, key=key)  # type: ignore[call-arg]
+        # LangGraph takes the first channel among all the metadata, so that further
+        # annotations (langchain's ``Annotated[T, EphemeralValue, PrivateStateAttr]``) keep it.
+        for item in meta:
+            if isinstance(item, DeltaChannel):
+                return item.in_schema(_strip_required(annotation.__origin__), key)
+            if isinstance(item, BaseChannel):
+                spec = item.copy()
+                spec.key = key
+                return spec
+            if isinstance(item, type) and issubclass(item, BaseChannel):
+                return item(annotation.__origin__, key=key)  # type: ignore[call-arg]
         if callable(last) and not isinstance(last, type):
             _check_reducer(last)
             return BinaryOperatorAggregate(annotation, last, key=key)

@@ -133,6 +133,45 @@ class NodeSpec:
     is_async: bool = False
     accepts: frozenset[str] = frozenset()
 
+    # As LangGraph's ``compiled.nodes[name]`` (a PregelNode): the node's action as a runnable
+    # that can be called on its own, with the node's metadata merged into the config.
+
+    @functools.cached_property
+    def bound(self) -> Any:
+        """The action as a `Runnable` (a function: a `RunnableCallable` named after the
+        node, which injects config, runtime, store and writer from the config)."""
+        from langchain_core.runnables import Runnable
+
+        from superstep_compat._internal._runnable import RunnableCallable
+
+        if isinstance(self.action, Runnable):
+            return self.action
+        if self.is_async:
+            return RunnableCallable(None, self.action, name=self.name, trace=False)
+        return RunnableCallable(self.action, name=self.name, trace=False)
+
+    def _config(self, config: Any) -> Any:
+        from superstep_compat._internal._merge import merge_configs
+
+        return merge_configs({"metadata": dict(self.metadata or {}), "tags": []}, config)
+
+    def invoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        """Run the node's action on ``input`` (outside any graph run)."""
+        return self.bound.invoke(input, self._config(config), **kwargs)
+
+    async def ainvoke(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        """`invoke` on asyncio."""
+        return await self.bound.ainvoke(input, self._config(config), **kwargs)
+
+    def stream(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        """The action's `Runnable.stream`."""
+        yield from self.bound.stream(input, self._config(config), **kwargs)
+
+    async def astream(self, input: Any, config: Any = None, **kwargs: Any) -> Any:
+        """The action's `Runnable.astream`."""
+        async for chunk in self.bound.astream(input, self._config(config), **kwargs):
+            yield chunk
+
 
 @dataclass(frozen=True)
 class BranchSpec:

@@ -14,10 +14,14 @@ import warnings
 from collections import defaultdict
 from collections.abc import Callable, Hashable, Sequence
 from datetime import timedelta
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Generic, Self
 
 from superstep_compat._internal._constants import END, RESERVED_NODE_CHARS, START
-from superstep_compat._internal._policies import coerce_timeout_policy
+from superstep_compat._internal._policies import (
+    coerce_timeout_policy,
+    supports_timeout,
+    sync_timeout_unsupported,
+)
 from superstep_compat.channels.base import BaseChannel
 from superstep_compat.channels.last_value import LastValue
 from superstep_compat.graph._schema import SchemaInfo, input_schema_of, schema_info
@@ -37,16 +41,12 @@ from superstep_compat.types import (
     TimeoutPolicy,
     TracePolicy,
 )
+from superstep_compat.typing import ContextT, InputT, OutputT, StateT
 from superstep_compat.warnings import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
 
 __all__ = ["CompiledStateGraph", "StateGraph"]  # noqa: F822 - resolved lazily
 
 logger = logging.getLogger(__name__)
-
-StateT = TypeVar("StateT")
-ContextT = TypeVar("ContextT")
-InputT = TypeVar("InputT")
-OutputT = TypeVar("OutputT")
 
 
 def _deprecated_kwarg(kwargs: dict[str, Any], old: str, new: str, category: type[Warning]) -> Any:
@@ -429,6 +429,9 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
                 (list(before) if before != "*" else []) + (list(after) if after != "*" else [])
             )
         )
+        for node in self.nodes.values():
+            if node.timeout is not None and not supports_timeout(node.action, node.is_async):
+                raise sync_timeout_unsupported(node.name)
         self.compiled = True
         from superstep_compat.pregel._compile import (  # type: ignore[import-not-found]
             compile_state_graph,

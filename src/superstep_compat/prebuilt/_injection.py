@@ -21,6 +21,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, InjectedToolArg
 from langchain_core.tools.base import _DirectlyInjectedToolArg, get_all_basemodel_annotations
 
+from superstep_compat.pregel._tools import tool_call_writer
 from superstep_compat.store.base import BaseStore
 
 __all__ = [
@@ -67,6 +68,13 @@ class ToolRuntime(_DirectlyInjectedToolArg, Generic[ContextT, StateT]):
     tools: list[BaseTool] = field(default_factory=list)
     execution_info: Any = None
     server_info: Any = None
+
+    def emit_output_delta(self, delta: Any) -> None:
+        """Stream ``delta`` (a partial output) as this call's ``tool-output-delta`` event of
+        the ``tools`` stream mode; nothing when the run does not stream ``tools``."""
+        writer = tool_call_writer.get()
+        if writer is not None:
+            writer(delta)
 
 
 @dataclass(frozen=True)
@@ -151,7 +159,8 @@ def injected_args_of(tool: BaseTool) -> InjectedArgs:
     store: str | None = None
     runtime: str | None = None
     for name, hint in _parameter_hints(tool).items():
-        if _is_runtime_hint(hint):
+        # As LangGraph: a parameter named ``runtime`` gets the ToolRuntime whatever its hint.
+        if name == "runtime" or _is_runtime_hint(hint):
             runtime = name
             continue
         marker = _marker(hint, InjectedState)

@@ -5,8 +5,8 @@ A ``tools`` event's data is ``{"event": "tool-started" | "tool-output-delta" |
 "tool-finished" | "tool-error", "tool_call_id", "tool_name"?, "input"?, "delta"?, "output"?,
 "message"?}``. Only events at the transformer's own scope are projected; every event stays in
 the main log (wire consumers rebuild the handles from it). Opt-in:
-``compile(transformers=[ToolCallTransformer])``. The graph emits ``tools`` events only where
-the core streams that mode; without them ``run.tool_calls`` is empty.
+``compile(transformers=[ToolCallTransformer])``; the events come from the ``tools`` stream
+mode (`superstep_compat.pregel._tools`).
 """
 
 from __future__ import annotations

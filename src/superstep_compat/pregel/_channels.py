@@ -15,6 +15,7 @@ from superstep_compat.channels.base import BaseChannel
 from superstep_compat.channels.binop import BinaryOperatorAggregate
 from superstep_compat.channels.ephemeral_value import EphemeralValue
 from superstep_compat.channels.last_value import LastValue
+from superstep_compat.channels.untracked_value import UntrackedValue
 from superstep_compat.errors import ErrorCode, InvalidUpdateError, create_error_message
 from superstep_compat.types import Overwrite
 from superstep_core.channel import MISSING, Channel, Write
@@ -76,6 +77,7 @@ class SpecStrategy(Channel):
     def __init__(self, spec: BaseChannel[Any, Any]) -> None:
         self.spec = spec
         self.ephemeral = isinstance(spec, EphemeralValue)
+        self.untracked = isinstance(spec, UntrackedValue)  # never checkpointed, as LangGraph
 
     def initial(self) -> Any:
         value = self.spec.initial()

@@ -12,16 +12,16 @@ import asyncio
 import copy
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any, Self, cast
+from typing import Any, Generic, Self, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import ensure_config, var_child_runnable_config
 
-from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._constants import END, INTERRUPT, ROOT_KEY, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.checkpoint.base import BaseCheckpointSaver
 from superstep_compat.graph._schema import json_schema_of
-from superstep_compat.graph._spec import GraphSpec, NodeSpec
+from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._node import task_node
@@ -30,14 +30,14 @@ from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
 from superstep_compat.types import GraphOutput, Interrupt
+from superstep_compat.typing import ContextT, InputT, OutputT, StateT
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
 from superstep_core.host.stream import StreamAbandoned, StreamMultiplexer
-from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
 __all__ = ["CompiledStateGraph", "compile_state_graph"]
 
 
-def compile_state_graph(builder: Any, **options: Any) -> CompiledStateGraph:
+def compile_state_graph(builder: Any, **options: Any) -> CompiledStateGraph[Any, Any, Any, Any]:
     """Called by `StateGraph.compile()` after validation."""
     return CompiledStateGraph(builder, **options)
 
@@ -49,14 +49,16 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
     every = [ANY_NODE]  # gotos, Sends and conditional edges may reach any node
     g.add_node(START, task_node(START, runner), may_activate=every)
     for node in spec.nodes.values():
-        retry = engine_retry(node)
+        # No node-wide retry policy: a failure carries the policy whose retry_on matched it
+        # (see `_node.settle`), and a retry holds its step (LangGraph's step ends when all
+        # its tasks have, retries included).
         g.add_node(
             node.name,
             task_node(node.name, runner),
             may_activate=every,
-            retry=retry,
             coalesce=True,
             defer=node.defer,
+            retry_holds_step=True,
         )
     g.route(INPUT_EVENT, None, START)
     for source, target in sorted(spec.edges):
@@ -71,7 +73,9 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
     return g.compile()
 
 
-class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
+class CompiledStateGraph(
+    SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]
+):
     """A compiled `StateGraph`: a langchain-core `Runnable` with LangGraph's Pregel API."""
 
     is_superstep_graph = True  # lets a parent graph's task recognise a subgraph
@@ -489,20 +493,6 @@ def _ended_by(error: BaseException) -> BaseException:
     return error
 
 
-def engine_retry(node: NodeSpec) -> EngineRetryPolicy | None:
-    """The engine's retry policy for a node's first `RetryPolicy` (None: no retries). Only
-    the first is the engine's: which exceptions retry is decided per task by the façade."""
-    policy = (node.retry_policy or (None,))[0]
-    if policy is None:
-        return None
-    return EngineRetryPolicy(
-        max_attempts=policy.max_attempts,
-        initial_interval=policy.initial_interval,
-        backoff_factor=policy.backoff_factor,
-        max_interval=policy.max_interval,
-    )
-
-
 def _output_values(run: GraphRun) -> dict[str, Any]:
     last = run.last_values or {}
     return {k: last[k] for k in run.graph.output_channels if k in last}
@@ -520,6 +510,14 @@ def _output(run: GraphRun, version: str) -> Any:
     if not run.values_shown and not interrupts:
         return GraphOutput(None, ()) if version == "v2" else None
     values = _output_values(run)
+    if run.graph.output_channels == (ROOT_KEY,):
+        # A root state is returned bare; when interrupted LangGraph shows only the interrupts.
+        if interrupts:
+            return (
+                GraphOutput({}, tuple(interrupts)) if version == "v2" else {INTERRUPT: interrupts}
+            )
+        value = values.get(ROOT_KEY)
+        return GraphOutput(value, ()) if version == "v2" else value
     if version == "v2":
         return GraphOutput(values, tuple(interrupts))
     if interrupts:

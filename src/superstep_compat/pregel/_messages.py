@@ -166,7 +166,7 @@ def _handler_in(callbacks: Any) -> MessagesHandler | None:
     return next((h for h in reversed(callbacks) if isinstance(h, MessagesHandler)), None)
 
 
-def attach(config: dict[str, Any], handler: MessagesHandler) -> dict[str, Any]:
+def attach(config: dict[str, Any], handler: BaseCallbackHandler) -> dict[str, Any]:
     """``config`` with ``handler`` added to its callbacks (list or manager)."""
     callbacks = config.get("callbacks")
     if callbacks is None:

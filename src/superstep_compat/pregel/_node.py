@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from superstep_compat._internal._constants import START
-from superstep_compat.pregel._task import TaskOutcome, TaskRunner
-from superstep_compat.types import Send
+from superstep_compat.pregel._task import TaskOutcome, TaskRunner, as_seconds
+from superstep_compat.types import RetryPolicy, Send
 from superstep_core.node import (
     Activate,
     Activated,
@@ -37,11 +37,12 @@ from superstep_core.node import (
     Spawn,
     SuspendActivation,
 )
+from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._run import GraphRun
 
-__all__ = ["current_run_context", "task_node"]
+__all__ = ["current_run_context", "engine_retry", "outcome_of", "task_node"]
 
 current_run_context: contextvars.ContextVar[GraphRun | None] = contextvars.ContextVar(
     "superstep_compat_graph_run", default=None
@@ -50,6 +51,10 @@ current_run_context: contextvars.ContextVar[GraphRun | None] = contextvars.Conte
 
 def task_node(name: str, runner: TaskRunner) -> NodeFn:
     """The engine reducer of façade node ``name``."""
+
+    timeout = runner.spec.nodes[name].timeout if name in runner.spec.nodes else None
+    run_timeout = as_seconds(timeout.run_timeout) if timeout is not None else None
+    idle_timeout = as_seconds(timeout.idle_timeout) if timeout is not None else None
 
     def react(ctx: NodeContext, event: Event) -> Reaction:
         # One function, not a dispatcher and a helper: a subgraph run inline inside a node
@@ -71,8 +76,8 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
             ctx.memory["resume"] = resume
             arg = ctx.memory.get("arg")
         elif isinstance(event, EffectCompleted):
-            outcome = event.result
-            if not isinstance(outcome, TaskOutcome):
+            outcome = outcome_of(runner, name, event)
+            if outcome is None:
                 failure = event.error
                 message = failure.message if failure else "task returned no outcome"
                 return Reaction(disposition=FailActivation.permanent(message, "TaskError"))
@@ -93,9 +98,10 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
         memo = ctx.memory.get("memo")
         if run.saved and (saved := run.take_saved(name, task_id, values, arg)) is not None:
             return replay(run, ctx, saved)  # finished before its step failed: not run again
-        if ctx.batch_size == 1 and not run.async_mode:
+        if ctx.batch_size == 1 and not run.async_mode and ctx.attempt == 1:
             # Alone in its superstep: run the task here rather than as a "call" effect, which
-            # would cost a host hand-off and a second superstep for the same result.
+            # would cost a host hand-off and a second superstep for the same result. Not a
+            # retry: its result may wait for held siblings, so it must come as an event.
             if name == START:
                 outcome = runner.run(name, values, arg, resume, run_ctx, task_id, attempt, memo)
             else:  # `TaskRunner.run` without its frame (see above)
@@ -120,7 +126,10 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
             async def call_async() -> TaskOutcome:
                 return await runner.arun(name, values, arg, resume, run_ctx, task_id, attempt, memo)
 
-            effect = Effect("call", call_async, tag=name)
+            # the host stops the task at its run timeout, on the host's clock
+            effect = Effect(
+                "call", call_async, tag=name, timeout=run_timeout, idle_timeout=idle_timeout
+            )
         else:
 
             def call() -> TaskOutcome:
@@ -130,6 +139,20 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
         return Reaction(effects=[effect], disposition=RemainActive())
 
     return react
+
+
+def outcome_of(runner: TaskRunner, name: str, event: EffectCompleted) -> TaskOutcome | None:
+    """The task outcome an effect's result stands for: the outcome itself, or for a task the
+    host stopped at its timeout, LangGraph's `NodeTimeoutError` (retried as its policies
+    say); ``None`` for anything else."""
+    if isinstance(event.result, TaskOutcome):
+        return event.result
+    failure = event.error
+    if failure is not None and failure.type == "EffectTimeoutError":
+        if failure.timeout == "idle":
+            return runner.timed_out(name, failure.elapsed or 0.0, "idle")
+        return runner.timed_out(name, failure.elapsed or 0.0, "run")
+    return None
 
 
 def replay(run: GraphRun, ctx: NodeContext, outcome: TaskOutcome) -> Reaction:
@@ -169,8 +192,13 @@ def settle(outcome: TaskOutcome) -> Reaction:
     """Turn a task's outcome into the node's reaction."""
     if outcome.error is not None:
         error = outcome.error
-        cls = FailureClass.RETRYABLE if outcome.retry is not None else FailureClass.PERMANENT
-        return Reaction(disposition=FailActivation(Failure(cls, str(error), type(error).__name__)))
+        policy = outcome.retry
+        if policy is None:
+            failure = Failure(FailureClass.PERMANENT, str(error), type(error).__name__)
+        else:  # the failure carries the policy that matched it: the engine retries with it
+            retry = engine_retry(policy)
+            failure = Failure(FailureClass.RETRYABLE, str(error), type(error).__name__, retry)
+        return Reaction(disposition=FailActivation(failure))
     if outcome.interrupts:
         return Reaction(disposition=SuspendActivation(outcome.interrupts))
     control: list[ControlAction] = [Activate(goto) for goto in outcome.gotos]
@@ -181,3 +209,18 @@ def settle(outcome: TaskOutcome) -> Reaction:
 
 
 _COMPLETE = CompleteActivation()  # immutable: one instance serves every activation
+
+LANGGRAPH_JITTER = 1.0
+"""LangGraph's jitter: up to one second added at random to each retry's wait."""
+
+
+def engine_retry(policy: RetryPolicy) -> EngineRetryPolicy:
+    """The engine's form of a LangGraph `RetryPolicy` (``retry_on`` stays with the façade,
+    which picks the policy that matches a failure: LangGraph's "first match decides")."""
+    return EngineRetryPolicy(
+        max_attempts=policy.max_attempts,
+        initial_interval=policy.initial_interval,
+        backoff_factor=policy.backoff_factor,
+        max_interval=policy.max_interval,
+        jitter=LANGGRAPH_JITTER if policy.jitter else 0.0,
+    )

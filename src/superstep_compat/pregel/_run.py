@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import random
 import threading
 from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
+from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_SEP, ROOT_KEY, START
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
-from superstep_compat._internal._constants import START
 from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
 from superstep_compat.errors import (
     EmptyInputError,
@@ -41,6 +42,7 @@ from superstep_compat.pregel._checkpointing import (
     task_id_for,
     task_records,
 )
+from superstep_compat.pregel._node import outcome_of
 from superstep_compat.pregel._task import (
     CHILD_KEY,
     ChildLink,
@@ -50,16 +52,35 @@ from superstep_compat.pregel._task import (
     task_uuid,
 )
 from superstep_compat.types import Command, Interrupt
-from superstep_core.host import AsyncHost, Host
+from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, WallClock
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import Execution, StepOutcome
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import CompiledStateGraph
 
-__all__ = ["INPUT_EVENT", "GraphRun", "new_checkpoint_id", "pending_tasks"]
+__all__ = [
+    "CLOCK_KEY",
+    "INPUT_EVENT",
+    "LEDGER_KEY",
+    "RANDOM_KEY",
+    "GraphRun",
+    "new_checkpoint_id",
+    "pending_tasks",
+]
 
 INPUT_EVENT = "__input__"
+CLOCK_KEY = "__superstep_clock"
+"""Configurable key of the run's clock (a `superstep_core.host.Clock` reading seconds since the
+epoch; `WallClock` by default): retry backoff, timeouts and timestamps all read it, so a test
+gives a `VirtualClock` and never waits. Subgraphs inherit it with the config."""
+RANDOM_KEY = "__superstep_random"
+"""Configurable key of the run's `random.Random` (retry jitter); a seeded one in tests."""
+LEDGER_KEY = "__superstep_ledger"
+"""Configurable key of an `EffectLedger` for the run's host: every task performed as an
+effect is recorded in it, and a task whose effect id it already holds is not run again (its
+recorded outcome stands in). Effect ids derive from the thread and the activation, so a run
+repeated on the same input replays from the ledger."""
 DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 DURABILITY_KEY = "__pregel_durability"
 
@@ -72,7 +93,7 @@ class GraphRun(Checkpointing):
 
     def __init__(
         self,
-        graph: CompiledStateGraph,
+        graph: CompiledStateGraph[Any, Any, Any, Any],
         input: Any,
         config: Mapping[str, Any],
         *,
@@ -90,11 +111,19 @@ class GraphRun(Checkpointing):
         self.link: ChildLink | None = configurable.get(CHILD_KEY)
         self.subgraphs = subgraphs or (self.link is not None and self.link.subgraphs)
         self.modes = frozenset(modes) | (self.link.modes if self.link is not None else frozenset())
-        self.context = coerce_context(graph.spec.context_schema, context)
+        # As LangGraph's Runtime.merge: a graph run inside a task (a tool calling an agent)
+        # takes the task's context and store unless it is given its own.
+        parent = configurable.get(CONFIG_KEY_RUNTIME)
+        own = coerce_context(graph.spec.context_schema, context)
+        self.context = own or (parent.context if parent is not None else None)
+        self.store = graph.store or (parent.store if parent is not None else None)
         self.before = _names(interrupt_before, graph.interrupt_before_nodes)
         self.after = _names(interrupt_after, graph.interrupt_after_nodes)
         self.thread_id: str | None = configurable.get("thread_id")
         self.ns: str = configurable.get("checkpoint_ns", "") or ""
+        if self.link is not None and (count := next(self.link.calls)):
+            self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
+            self.config["configurable"] = {**configurable, "checkpoint_ns": self.ns}
         self.saver: BaseCheckpointSaver | None = graph.saver_for(self.config)
         if self.saver is None and self.link is not None and graph.checkpointer is None:
             self.saver = self.link.saver  # a subgraph keeps its checkpoints in the parent's saver
@@ -104,6 +133,9 @@ class GraphRun(Checkpointing):
                 "thread_id, checkpoint_ns, checkpoint_id"
             )
         self.durable = (durability or configurable.get(DURABILITY_KEY)) != "exit"
+        self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
+        self.rng: random.Random = configurable.get(RANDOM_KEY) or random.Random()
+        self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -150,7 +182,7 @@ class GraphRun(Checkpointing):
         return RunContext(
             config=self.config,
             context=self.context,
-            store=self.graph.store,
+            store=self.store,
             step=self.step + 1,
             stop=self.stop,
             emit=self._emit_transient,
@@ -160,6 +192,8 @@ class GraphRun(Checkpointing):
             subgraphs=self.subgraphs,
             cache=self.graph.cache,
             checkpoint_id=None if self.record is None else self.record.checkpoint_id,
+            clock=self.clock,
+            rng=self.rng,
         )
 
     def _prepare(self) -> tuple[Execution, list[Event]]:
@@ -208,6 +242,8 @@ class GraphRun(Checkpointing):
                     values=record.values,
                 )
         else:
+            if record is not None:
+                ex.abandon_pending()  # new input: LangGraph drops the tasks a run left
             events.extend(self._checkpoint(ex, "input", next_=(START,), values=self._values(ex)))
             ex.send(External(INPUT_EVENT, inp))
         # LangGraph counts a continued thread's budget from the step after its checkpoint.
@@ -298,7 +334,7 @@ class GraphRun(Checkpointing):
         forwarded = self._forwarded if forwarding else _as_is
         ex, events = self._prepare()
         yield from forwarded(events)
-        host = Host(max_workers=8)
+        host = Host(max_workers=8, clock=self.clock, rng=self.rng, ledger=self.ledger)
         try:
             token = _node.current_run_context.set(self)
             try:
@@ -348,7 +384,7 @@ class GraphRun(Checkpointing):
             return
         ns, mode, data = event
         if mode in link.modes:
-            link.emit(mode, data, ns or tuple(link.ns.split("|")))  # type: ignore[call-arg]
+            link.emit(mode, data, ns or tuple(self.ns.split(NS_SEP)))  # type: ignore[call-arg]
 
     async def _aevents(self) -> AsyncIterator[Event]:
         ex, events = self._prepare()
@@ -356,7 +392,7 @@ class GraphRun(Checkpointing):
             yield e
         from superstep_compat.pregel import _node
 
-        host = AsyncHost()
+        host = AsyncHost(clock=self.clock, rng=self.rng, ledger=self.ledger)
         self.async_mode = True
         token = _node.current_run_context.set(self)
         try:
@@ -393,6 +429,8 @@ class GraphRun(Checkpointing):
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
         if not outcome.committed:
+            if ex.failure is None:  # held for a retry: a failed attempt is no task result
+                self._take_inline()
             return False  # a failed superstep: `_failed_results` reports its tasks
         results = self._take_inline()
         for aid, ev in outcome.delivered:
@@ -425,7 +463,7 @@ class GraphRun(Checkpointing):
         if outcome.written:
             self.values_shown = True
             if "values" in modes:
-                yield ((), "values", self.last_values)
+                yield ((), "values", self.values_chunk)
         next_: tuple[str, ...] | None = None
         if self.saver is not None:
             pending = pending_activations(ex, self.graph.node_order)
@@ -487,13 +525,14 @@ class GraphRun(Checkpointing):
             self._last_values = None
             self.values_shown = True
             if "values" in self.modes:
-                yield ((), "values", self.last_values)
+                yield ((), "values", self.values_chunk)
 
     def _interrupt_events(self, interrupts: tuple[Interrupt[Any], ...]) -> Iterator[Event]:
         if "updates" in self.modes:
             yield ((), "updates", {"__interrupt__": interrupts})
         if "values" in self.modes and self.last_values is not None:
-            yield ((), "values", {**self.last_values, "__interrupt__": interrupts})
+            chunk = {"__interrupt__": interrupts}  # a root state's value is not shown
+            yield ((), "values", chunk if self.is_root else {**self.last_values, **chunk})
 
     def _apply_command(self, ex: Execution) -> Iterator[Event]:
         """A top-level `Command` without ``resume`` on an existing thread writes onto the
@@ -502,7 +541,7 @@ class GraphRun(Checkpointing):
         self._last_values = None
         self.values_shown = True
         if "values" in self.modes:
-            yield ((), "values", self.last_values)
+            yield ((), "values", self.values_chunk)
         record = self.record
         if record is None or self.saver is None:
             return
@@ -563,7 +602,7 @@ class GraphRun(Checkpointing):
                 "debug",
                 {
                     "step": self.step + 1,
-                    "timestamp": _now(),
+                    "timestamp": _now(self.clock),
                     "type": "task_result",
                     "payload": payload,
                 },
@@ -578,6 +617,17 @@ class GraphRun(Checkpointing):
             committed = self._committed
             self._last_values = {k: committed[k] for k in keys if k in committed}
         return self._last_values
+
+    @property
+    def is_root(self) -> bool:
+        """Whether the state is one value (a schema without fields: ``__root__``)."""
+        return bool(self.graph.state_channels == (ROOT_KEY,))
+
+    @property
+    def values_chunk(self) -> Any:
+        """What the ``values`` stream shows: the state channels, a root state's bare value."""
+        values = self.last_values
+        return values.get(ROOT_KEY) if self.is_root and values is not None else values
 
     def _finish(self, ex: Execution) -> Iterator[Event]:
         """A run that committed no step still answers with the thread's current values; one
@@ -595,11 +645,12 @@ class GraphRun(Checkpointing):
     def _failed_results(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
         """The outcomes of the superstep that failed (still queued: it did not commit)."""
         self.failed_results = self._take_inline()
-        self.failed_results.extend(
-            (aid, ev.result)
-            for aid, ev in ex.queue
-            if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome)
-        )
+        runner = self.graph.runner
+        for aid, ev in ex.queue:
+            if isinstance(ev, EffectCompleted):
+                outcome = outcome_of(runner, node_of(aid), ev)  # a timeout: NodeTimeoutError
+                if outcome is not None:
+                    self.failed_results.append((aid, outcome))
         return self.failed_results
 
     def _raise_failure(self, ex: Execution) -> None:

@@ -13,24 +13,42 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import inspect
+import itertools
 import logging
+import random
 import uuid
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables.config import var_child_runnable_config
 
-from superstep_compat._internal._constants import END, PRIVATE, PULL, PUSH, START, TAG_HIDDEN
+from superstep_compat._internal._constants import (
+    CONFIG_KEY_READ,
+    CONFIG_KEY_RUNTIME,
+    CONFIG_KEY_SEND,
+    END,
+    PRIVATE,
+    PULL,
+    PUSH,
+    ROOT_KEY,
+    START,
+    TAG_HIDDEN,
+)
+from superstep_compat._internal._merge import merge_configs
+from superstep_compat._internal._policies import sync_timeout_unsupported
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import (
     GraphBubbleUp,
     GraphInterrupt,
     InvalidUpdateError,
+    NodeTimeoutError,
     ParentCommand,
 )
 from superstep_compat.graph._schema import coerce_state
@@ -39,8 +57,12 @@ from superstep_compat.graph._writes import node_writes
 from superstep_compat.managed.base import StepInfo
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, attach
-from superstep_compat.types import Command, Interrupt, RetryPolicy, Send
+from superstep_compat.pregel._resume import resume_adapter, validated_resume
+from superstep_compat.pregel._tools import ToolsHandler
+from superstep_compat.types import Command, Interrupt, RetryPolicy, Send, interrupt_id_from_ns
 from superstep_core.channel import MISSING, Channel
+from superstep_core.host import Clock, WallClock, current_heartbeat
+from superstep_core.host import heartbeat as _heartbeat
 
 __all__ = ["RunContext", "TaskOutcome", "TaskRunner"]
 
@@ -86,6 +108,10 @@ class RunContext:
     """A `Send` task's index among the step's pushed tasks (LangGraph's push path)."""
     trace: TaskRun | None = None
     """The task's callback run, when the config carries callbacks."""
+    clock: Clock = field(default_factory=WallClock)
+    """The run's clock (seconds since the epoch): timestamps, and the waits of @task retries."""
+    rng: random.Random = field(default_factory=random.Random)
+    """The run's random source (the jitter of @task retries)."""
 
 
 class _TaskContext:
@@ -108,9 +134,18 @@ class _TaskContext:
     def interrupt(self, value: Any, response_schema: Any) -> Any:
         i = self.index
         self.index += 1
+        adapter = resume_adapter(response_schema)
         if i < len(self.resume):
-            return self.resume[i]
-        raise GraphInterrupt((Interrupt.from_ns(value, f"{self.ns}|{i}"),))
+            answer = self.resume[i]
+            return answer if adapter is None else validated_resume(adapter, answer)
+        # As LangGraph's, the id differs per thread (its task ids do) and is stable within one
+        # thread, so a resume by id finds the same interrupt again.
+        thread = (self.run.config.get("configurable") or {}).get("thread_id", "")
+        where = f"{thread}|{self.run.checkpoint_ns}|{self.ns}|{i}"
+        schema = response_schema if adapter is None else adapter.json_schema()
+        raise GraphInterrupt(
+            (Interrupt(value, interrupt_id_from_ns(where), response_schema=schema),)
+        )
 
     def push_message(self, message: Any, state_key: str | None) -> None:
         if self.handler is not None:
@@ -240,6 +275,8 @@ class TaskRunner:
         memo: dict[str, Any] | None = None,
     ) -> Any:
         config = self._task_config(node, run, task_id, resume)
+        if node.timeout is not None and not in_loop:  # LangGraph's check, before any attempt
+            return TaskOutcome(error=sync_timeout_unsupported(node.name))
         try:
             state = arg if arg is not None else self.read(node.input_schema, values, run)
         except Exception as e:
@@ -262,7 +299,8 @@ class TaskRunner:
                     except Exception as e:
                         return self._failure(node, e)
                 return out
-        if run.emit is not None and ("tasks" in run.stream_modes or "debug" in run.stream_modes):
+        streams_tasks = "tasks" in run.stream_modes or "debug" in run.stream_modes
+        if run.emit is not None and streams_tasks and attempt == 1:  # once, not per retry
             start = {
                 "id": task_uuid(run, task_id),
                 "name": node.name,
@@ -274,12 +312,22 @@ class TaskRunner:
             if "debug" in run.stream_modes:
                 run.emit(
                     "debug",
-                    {"step": run.step, "timestamp": _now(), "type": "task", "payload": start},
+                    {
+                        "step": run.step,
+                        "timestamp": _now(run.clock),
+                        "type": "task",
+                        "payload": start,
+                    },
                 )
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step)
+        limits = node.timeout
+        if limits is not None and limits.idle_timeout is not None and limits.refresh_on == "auto":
+            # LangGraph's "auto": any LangChain callback event inside the node is progress
+            beat = _ProgressHandler(current_heartbeat())
+            config = merge_configs(config, {"callbacks": [beat]})  # type: ignore[arg-type]
         kwargs: dict[str, Any] = {}
-        writer = self._writer(run)
+        writer = self._writer(run, node)
         if node.accepts:
             if "config" in node.accepts:
                 kwargs["config"] = config
@@ -290,17 +338,20 @@ class TaskRunner:
             if "previous" in node.accepts:
                 kwargs["previous"] = run.previous
             if "runtime" in node.accepts:
-                from superstep_compat.runtime import Runtime
-
-                kwargs["runtime"] = Runtime(
-                    context=run.context,
-                    store=run.store,
-                    stream_writer=writer,
-                    previous=run.previous,
+                kwargs["runtime"] = _runtime(
+                    run, writer, _heartbeat if node.timeout is not None else _noop_heartbeat
                 )
         hook = _TaskContext(resume, f"{node.name}:{task_id}", run, node.name)
         hook.memo = dict(memo or {})
         hook.subgraph_ns = config["configurable"]["checkpoint_ns"]
+        # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
+        # sent are the task's own, before its return value's; a fresh read sees them.
+        configurable = config["configurable"]
+        configurable[CONFIG_KEY_SEND] = hook.pushed.extend
+        configurable[CONFIG_KEY_READ] = partial(self.read_local, values, hook.pushed)
+        # The task's runtime (LangGraph's CONFIG_KEY_RUNTIME): a graph invoked inside the task
+        # (from a tool, say) inherits its context and store.
+        configurable[CONFIG_KEY_RUNTIME] = kwargs.get("runtime") or _runtime(run, writer)
         handler = None
         if run.emit is not None and "messages" in run.stream_modes:
             handler = MessagesHandler(run.emit, config, run.subgraphs)
@@ -309,6 +360,12 @@ class TaskRunner:
             if "config" in kwargs:
                 kwargs["config"] = config
         hook.handler = handler
+        if run.emit is not None and "tools" in run.stream_modes:
+            config = attach(
+                config, ToolsHandler(run.emit, config["metadata"]["langgraph_checkpoint_ns"])
+            )
+            if "config" in kwargs:
+                kwargs["config"] = config
         hook.cache_key = cache_key
         action = node.action
         tokens = _bind(hook, run, config)
@@ -395,6 +452,21 @@ class TaskRunner:
         local = Command(update=command.update, goto=command.goto)
         return self._outcome(node, local, values, run)
 
+    def timed_out(self, name: str, elapsed: float, kind: Literal["run", "idle"]) -> TaskOutcome:
+        """The outcome of node ``name``'s task stopped at its ``kind`` timeout after
+        ``elapsed`` seconds: LangGraph's `NodeTimeoutError`, with the retry policy that
+        matches it."""
+        node = self.spec.nodes[name]
+        policy = node.timeout
+        error = NodeTimeoutError(
+            name,
+            elapsed,
+            kind=kind,
+            run_timeout=as_seconds(policy.run_timeout if policy else None),
+            idle_timeout=as_seconds(policy.idle_timeout if policy else None),
+        )
+        return self._failure(node, error)
+
     def _failure(self, node: NodeSpec, error: BaseException, subgraph_ns: str = "") -> TaskOutcome:
         if isinstance(error, GraphInterrupt):
             interrupts = tuple(i for group in error.args for i in _as_tuple(group))
@@ -410,11 +482,19 @@ class TaskRunner:
                 break
         return TaskOutcome(error=error, retry=retry)
 
-    def _writer(self, run: RunContext) -> Callable[[Any], None]:
+    def _writer(self, run: RunContext, node: NodeSpec | None = None) -> Callable[[Any], None]:
+        # under an idle timeout refreshed "auto"matically, a custom chunk is progress
+        auto = node is not None and node.timeout is not None and node.timeout.refresh_on == "auto"
         if run.emit is None or "custom" not in run.stream_modes:
-            return _noop
+            return _heartbeat_writer if auto else _noop
         emit = run.emit
-        return lambda chunk: emit("custom", chunk)
+
+        def write(chunk: Any) -> None:
+            if auto:
+                _heartbeat()
+            emit("custom", chunk)
+
+        return write
 
     def _outcome(
         self,
@@ -468,10 +548,11 @@ class TaskRunner:
         for position, branch in enumerate(branches.values(), first + 1):
             state = self.read(branch.input_schema or self.spec.state_schema, local, run)
             path = branch.path
+            call = self._router_call(branch, run, trace, position)
             if trace is not None:
-                result = trace.route(position, path, state, _call_router)
+                result = trace.route(position, path, state, call)
             else:
-                result = _call_router(path, state)
+                result = call(path, state)
             items = result if isinstance(result, list | tuple) else [result]
             ends = branch.ends
             dests = [i if ends is None or isinstance(i, Send) else ends[i] for i in items]
@@ -482,6 +563,29 @@ class TaskRunner:
                     raise InvalidUpdateError("Cannot send a packet to the END node")
             self._gotos(dests, out, branch.source, run)
 
+    def _router_call(
+        self, branch: BranchSpec, run: RunContext, trace: Any, position: int
+    ) -> Callable[[Any, Any], Any]:
+        """How to call a router: with the parameters it declares injected as LangGraph's
+        routers get them (``config``: the router's run config, ``runtime``, ``store``,
+        ``writer``, ``previous``)."""
+        accepts = branch.accepts
+        if not accepts:
+            return _call_router
+        kwargs: dict[str, Any] = {}
+        writer = self._writer(run)
+        if "config" in accepts:
+            kwargs["config"] = trace.child_config(position) if trace is not None else run.config
+        if "writer" in accepts:
+            kwargs["writer"] = writer
+        if "store" in accepts:
+            kwargs["store"] = run.store
+        if "previous" in accepts:
+            kwargs["previous"] = run.previous
+        if "runtime" in accepts:
+            kwargs["runtime"] = _runtime(run, writer)
+        return partial(_call_router, injected=kwargs)
+
     def _writer_count(self, branches: Mapping[str, BranchSpec]) -> int:
         """How many writers LangGraph puts before a node's routers: the node's action and
         its state write (START: the input write), and one per outgoing edge (join or not)."""
@@ -490,6 +594,25 @@ class TaskRunner:
         count += sum(1 for s, t in self.spec.edges if s == source and t != END)
         count += sum(1 for ss, t in self.spec.waiting_edges if source in ss and t != END)
         return count
+
+    def read_local(
+        self,
+        values: Mapping[str, Any],
+        written: Sequence[tuple[str, Any]],
+        select: str | Sequence[str],
+        fresh: bool = False,
+    ) -> Any:
+        """LangGraph's ``CONFIG_KEY_READ``: one channel's value (None when empty) or a dict of
+        the selected channels that have one (KeyError for a key that is no channel);
+        ``fresh`` applies the task's writes so far."""
+        keys = [select] if isinstance(select, str) else select
+        for key in keys:
+            if key not in self.channel_keys:
+                raise KeyError(key)
+        state = self.local_state(values, written) if fresh else values
+        if isinstance(select, str):
+            return state.get(select)
+        return {key: state[key] for key in select if key in state}
 
     def local_state(
         self, values: Mapping[str, Any], writes: Sequence[tuple[str, Any]]
@@ -587,6 +710,9 @@ class ChildLink:
     modes: frozenset[str]
     subgraphs: bool
     ns: str
+    # Graph runs started under this link so far: LangGraph gives the second and later runs
+    # of a subgraph in one task the namespace ``ns|1``, ``ns|2``, ... (count() is atomic).
+    calls: Iterator[int] = field(default_factory=itertools.count)
 
 
 _Tokens = tuple[Any, Any, Any]
@@ -677,8 +803,13 @@ def task_uuid(run: RunContext, activation_id: str) -> str:
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{thread}/{run.checkpoint_ns}/{activation_id}"))
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat()
+_WALL = WallClock()
+
+
+def _now(clock: Clock | None = None) -> str:
+    """An ISO timestamp (UTC) of ``clock`` (seconds since the epoch; the wall clock unless
+    a run injected another, see `_run.CLOCK_KEY`)."""
+    return datetime.fromtimestamp((clock or _WALL).now(), UTC).isoformat()
 
 
 def current_run() -> tuple[RunContext, dict[str, Any]] | None:
@@ -701,6 +832,41 @@ def _noop(_: Any) -> None:
     return None
 
 
+def _noop_heartbeat() -> None:
+    return None
+
+
+class _ProgressHandler(BaseCallbackHandler):
+    """Counts every LangChain callback event of a node's run as progress of its task (the
+    idle timeout's "auto" refresh); inherited by the runs inside the node."""
+
+    run_inline = True  # no thread hop: a heartbeat only records the clock's reading
+
+    def __init__(self, beat: Callable[[], None]) -> None:
+        self._beat = beat
+
+    def __getattribute__(self, name: str) -> Any:
+        if name.startswith("on_"):
+            beat = object.__getattribute__(self, "_beat")
+
+            def touched(*args: Any, **kwargs: Any) -> None:
+                beat()
+
+            return touched
+        return object.__getattribute__(self, name)
+
+
+def _heartbeat_writer(_: Any) -> None:
+    _heartbeat()
+
+
+def as_seconds(value: Any) -> float | None:
+    """A timeout in seconds (a number or a timedelta; None stays None)."""
+    if value is None:
+        return None
+    return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
+
+
 def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
     retry_on: Any = policy.retry_on
     if isinstance(retry_on, type) and issubclass(retry_on, BaseException):
@@ -710,13 +876,42 @@ def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
     return bool(retry_on(error))
 
 
-def _call_router(path: Any, state: Any) -> Any:
+def _runtime(
+    run: RunContext, writer: Callable[[Any], None], heartbeat: Callable[[], None] | None = None
+) -> Any:
+    """The `Runtime` a task's code sees (context, store, stream writer, previous, and the
+    heartbeat of a node with an idle timeout)."""
+    from superstep_compat.runtime import Runtime
+
+    return Runtime(
+        context=run.context,
+        store=run.store,
+        stream_writer=writer,
+        heartbeat=heartbeat or _noop_heartbeat,
+        previous=run.previous,
+    )
+
+
+def _call_router(path: Any, state: Any, injected: Mapping[str, Any] | None = None) -> Any:
     if hasattr(path, "invoke") and not inspect.isfunction(path):
         return path.invoke(state)
-    result = path(state)
+    result = path(state, **injected) if injected else path(state)
     if inspect.isawaitable(result):
-        result = asyncio.run(_await(result))
+        result = _run_awaitable(result)
     return result
+
+
+def _run_awaitable(awaitable: Any) -> Any:
+    """The result of an async router. Routers run where the task concludes; in an async run
+    this thread's loop is busy with the task, so the router gets a loop of its own on a helper
+    thread (with this context: config, runtime)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(_await(awaitable))
+    context = copy_context()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="superstep-router") as pool:
+        return pool.submit(context.run, asyncio.run, _await(awaitable)).result()
 
 
 def _close(trace: TaskRun, result: Any, outcome: TaskOutcome | BaseException) -> None:
@@ -736,6 +931,8 @@ def _update_chunk(writes: Sequence[tuple[str, Any]]) -> Any:
     list of one-key dicts, one per write, when it wrote a channel more than once."""
     if not writes:
         return None
+    if writes[0][0] == ROOT_KEY:  # a root state: the bare value (a list of them)
+        return writes[0][1] if len(writes) == 1 else [value for _, value in writes]
     chunk = dict(writes)
     if len(chunk) < len(writes):
         return [{key: value} for key, value in writes]

@@ -10,9 +10,16 @@ from typing import Any
 
 from superstep_core.host.aio import AsyncHost
 from superstep_core.host.clock import Clock, SystemClock, VirtualClock, WallClock
+from superstep_core.host.deadlines import (
+    DeadlineExceeded,
+    current_heartbeat,
+    heartbeat,
+    within,
+)
 from superstep_core.host.effects import (
     EffectContext,
     EffectLedger,
+    EffectTimeoutError,
     Handler,
     RetryableEffectError,
     classify,
@@ -38,10 +45,12 @@ __all__ = [
     "TRANSIENT_MODES",
     "AsyncHost",
     "Clock",
+    "DeadlineExceeded",
     "DurableExecution",
     "DurableRunner",
     "EffectContext",
     "EffectLedger",
+    "EffectTimeoutError",
     "Handler",
     "Host",
     "RecoveryError",
@@ -59,8 +68,11 @@ __all__ = [
     "VirtualClock",
     "WallClock",
     "classify",
+    "current_heartbeat",
     "estimate_size",
+    "heartbeat",
     "resume_from_saver",
+    "within",
 ]
 
 # The durable runner pulls in the codec and the savers: load it on first use, so importing

@@ -7,13 +7,22 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import random
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock, SystemClock
-from superstep_core.host.effects import EffectLedger, Handler, completed, failed, resolve
+from superstep_core.host.deadlines import DeadlineExceeded, within
+from superstep_core.host.effects import (
+    EffectLedger,
+    EffectTimeoutError,
+    Handler,
+    completed,
+    failed,
+    resolve,
+)
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, _check_limit, _push_step
 from superstep_core.host.timers import TimerTable
@@ -37,6 +46,7 @@ class AsyncHost:
         on_step: AsyncStepCallback | None = None,
         ledger: EffectLedger | None = None,
         max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
+        rng: random.Random | None = None,
     ) -> None:
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.clock: Clock = clock or SystemClock()
@@ -44,6 +54,7 @@ class AsyncHost:
         self.ledger = ledger
         self.max_supersteps = max_supersteps
         self.performed: dict[str, int] = {}
+        self.rng = rng if rng is not None else random.Random()
         self._timers: dict[str, TimerTable] = {}
         self._runs = 0
 
@@ -100,7 +111,7 @@ class AsyncHost:
         stream: StreamMultiplexer | None = None,
     ) -> AsyncIterator[StepOutcome]:
         """See `Host.iterate`."""
-        timers = self._timers.setdefault(ex.execution_id, TimerTable())
+        timers = self._timers.setdefault(ex.execution_id, TimerTable(self.rng))
         steps = 0
         recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
         while ex.failure is None:
@@ -140,12 +151,11 @@ class AsyncHost:
             self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1
             try:
                 call = resolve(self.handlers, request, execution_id)
-                if inspect.iscoroutinefunction(call):
-                    value = await call()
+                effect = request.effect
+                if effect.timeout is None and effect.idle_timeout is None:
+                    value = await _invoke(call)
                 else:
-                    value = await asyncio.get_running_loop().run_in_executor(None, call)
-                    if inspect.isawaitable(value):
-                        value = await value
+                    value = await self._within(request, call)
                 result = completed(request, value)
             except Exception as e:
                 return failed(request, e)
@@ -156,3 +166,28 @@ class AsyncHost:
         if len(requests) == 1:
             return [await one(requests[0])]
         return list(await asyncio.gather(*(one(r) for r in requests)))
+
+    async def _within(self, request: EffectRequest, call: Callable[[], Any]) -> Any:
+        """``call``'s result, or `EffectTimeoutError` once its effect's ``timeout`` has
+        passed on the host's clock, or its ``idle_timeout`` without a `heartbeat` (the call
+        is then cancelled)."""
+        effect = request.effect
+        try:
+            return await within(
+                self.clock,
+                lambda: _invoke(call),
+                timeout=effect.timeout,
+                idle_timeout=effect.idle_timeout,
+            )
+        except DeadlineExceeded as e:
+            raise EffectTimeoutError(request, e.limit, e.elapsed, e.kind) from None
+
+
+async def _invoke(call: Callable[[], Any]) -> Any:
+    """Await a coroutine function; run a plain callable in the loop's default executor."""
+    if inspect.iscoroutinefunction(call):
+        return await call()
+    value = await asyncio.get_running_loop().run_in_executor(None, call)
+    if inspect.isawaitable(value):
+        value = await value
+    return value

@@ -177,6 +177,8 @@ class DurableExecution:
                 self._note(outcome)
                 if outcome.committed:
                     self._checkpoint("loop", outcome)
+                elif ex.failure is None:  # held for a retry: the log keeps the superstep
+                    self._flush_inputs()
                 else:
                     self._record_failure()
                 if self.runner.on_step is not None:

@@ -18,6 +18,7 @@ from superstep_core.runtime import EffectRequest
 __all__ = [
     "EffectContext",
     "EffectLedger",
+    "EffectTimeoutError",
     "Handler",
     "RetryableEffectError",
     "classify",
@@ -43,6 +44,25 @@ Handler = Callable[[Any, EffectContext], Any]
 
 class RetryableEffectError(Exception):
     """Raise from a handler to mark a failure as retryable (e.g. HTTP 429 or 503)."""
+
+
+class EffectTimeoutError(Exception):
+    """An effect ran past its ``timeout`` (``kind="run"``) or its ``idle_timeout`` without
+    progress (``kind="idle"``), in seconds on the host's clock. Retryable."""
+
+    retryable = True
+
+    def __init__(
+        self, request: EffectRequest, timeout: float, elapsed: float, kind: str = "run"
+    ) -> None:
+        what = "idle timeout" if kind == "idle" else "timeout"
+        super().__init__(
+            f"effect {request.effect_id} of node {request.node!r} exceeded its {what} of "
+            f"{timeout:.3f}s (elapsed: {elapsed:.3f}s)"
+        )
+        self.timeout = timeout
+        self.elapsed = elapsed
+        self.kind = kind
 
 
 class EffectLedger(Protocol):
@@ -94,5 +114,8 @@ def completed(request: EffectRequest, result: Any) -> EffectCompleted:
 
 
 def failed(request: EffectRequest, error: BaseException) -> EffectCompleted:
-    failure = EffectFailure(type(error).__name__, str(error), classify(error))
+    if isinstance(error, EffectTimeoutError):
+        failure = EffectFailure(type(error).__name__, str(error), True, error.elapsed, error.kind)
+    else:
+        failure = EffectFailure(type(error).__name__, str(error), classify(error))
     return EffectCompleted(request.effect_id, error=failure, tag=request.effect.tag)

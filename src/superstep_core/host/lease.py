@@ -300,7 +300,8 @@ class HeldLease:
             return False
         except Exception as e:  # a dropped connection: keep trying until it expires
             _log.warning("thread %r: renewing the lease failed: %s", self.key, e)
-            if time.time() >= lease.expires_at:
+            now = getattr(self.store, "clock", time.time)  # the clock the lease expires on
+            if now() >= lease.expires_at:
                 self._lost = LeaseLostError(
                     f"thread {self.key!r}: the lease expired while it could not be renewed "
                     f"({type(e).__name__}); stopped before doing more"

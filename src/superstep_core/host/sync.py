@@ -6,6 +6,7 @@ are delivered in request order, so the execution stays deterministic. Given a
 
 from __future__ import annotations
 
+import random
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -15,7 +16,14 @@ from typing import Any
 from superstep_core.errors import SuperstepLimitError
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock, SystemClock
-from superstep_core.host.effects import EffectLedger, Handler, completed, failed, resolve
+from superstep_core.host.effects import (
+    EffectLedger,
+    EffectTimeoutError,
+    Handler,
+    completed,
+    failed,
+    resolve,
+)
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.timers import TimerTable
 from superstep_core.node import EffectCompleted, External
@@ -39,7 +47,8 @@ class Host:
     results so a recovered execution never performs a completed effect twice;
     ``max_supersteps`` bounds each run call (default `DEFAULT_MAX_SUPERSTEPS`; ``None``: no
     bound): past it the run raises `SuperstepLimitError` naming the cycle it went round, and
-    the execution stays consistent at its last committed superstep.
+    the execution stays consistent at its last committed superstep. ``rng``: the random
+    source of retry jitter (`random.Random`; seed one in tests).
 
     The run methods take an optional ``stream`` (one `StreamMultiplexer` per execution): after
     each committed superstep (and after ``on_step``, so a checkpoint written there precedes
@@ -58,6 +67,7 @@ class Host:
         on_step: StepCallback | None = None,
         ledger: EffectLedger | None = None,
         max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
+        rng: random.Random | None = None,
     ) -> None:
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.clock: Clock = clock or SystemClock()
@@ -66,6 +76,7 @@ class Host:
         self.ledger = ledger
         self.max_supersteps = max_supersteps
         self.performed: dict[str, int] = {}
+        self.rng = rng if rng is not None else random.Random()
         self._timers: dict[str, TimerTable] = {}
         self._pool: ThreadPoolExecutor | None = None
         self._runs = 0
@@ -148,7 +159,7 @@ class Host:
         """`run`, one superstep at a time: yields each superstep's outcome after its effects
         were performed and their results queued. Closing the generator stops the run
         between supersteps (the execution stays consistent and can be driven again)."""
-        timers = self._timers.setdefault(ex.execution_id, TimerTable())
+        timers = self._timers.setdefault(ex.execution_id, TimerTable(self.rng))
         steps = 0
         recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
         while ex.failure is None:
@@ -219,8 +230,14 @@ class Host:
 
     def _call(self, request: EffectRequest, call: Callable[[], Any]) -> EffectCompleted:
         self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1
+        timeout = request.effect.timeout
+        started = self.clock.now() if timeout is not None else 0.0
         try:
-            result = completed(request, call())
+            value = call()
+            if timeout is not None and (elapsed := self.clock.now() - started) > timeout:
+                # a thread cannot be cancelled: the overrun is reported once it returns
+                raise EffectTimeoutError(request, timeout, elapsed)
+            result = completed(request, value)
         except Exception as e:
             result = failed(request, e)
         if self.ledger is not None and result.error is None:

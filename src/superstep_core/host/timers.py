@@ -1,9 +1,11 @@
 """The host's timer table: armed timers ordered by due time (a reading of the host's clock),
-re-arming and cancelling."""
+re-arming and cancelling, and the random extra time a request's ``jitter`` asks for (drawn
+here, in the host, so the runtime stays deterministic)."""
 
 from __future__ import annotations
 
 import heapq
+import random
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,21 +26,26 @@ class DueTimer:
 
 class TimerTable:
     """Armed timers of one execution. Stale entries (re-armed or cancelled) stay in the heap
-    and are skipped; the runtime drops stale firings anyway, so this is only economy."""
+    and are skipped; the runtime drops stale firings anyway, so this is only economy.
+    ``rng``: the source of jitter (a seeded `random.Random` in tests; by default one seeded
+    from the system)."""
 
-    def __init__(self) -> None:
+    def __init__(self, rng: random.Random | None = None) -> None:
+        self._rng = rng if rng is not None else random.Random()
         self._heap: list[DueTimer] = []
         self._current: dict[tuple[str, str], int] = {}
         self._due: dict[tuple[str, str], float] = {}
         self._order = 0
 
     def apply(self, requests: list[TimerRequest], now: float) -> None:
-        """Arm (``now + delay``) or cancel each of ``requests``, in order."""
+        """Arm (``now + delay``, plus up to ``jitter`` seconds drawn at random) or cancel
+        each of ``requests``, in order."""
         for r in requests:
             if r.delay is None:
                 self._current.pop((r.activation_id, r.timer_id), None)
                 continue
-            self.arm(r, now + r.delay)
+            extra = self._rng.uniform(0, r.jitter) if r.jitter > 0 else 0.0
+            self.arm(r, now + r.delay + extra)
 
     def arm(self, request: TimerRequest, due: float) -> None:
         """Arm ``request`` to fire at clock reading ``due`` (a recorded deadline: when it

@@ -68,6 +68,8 @@ def apply_input(ex: Execution, entry: tuple[Any, ...]) -> StepOutcome | None:
         )
     elif kind == "retry_failed":
         ex.retry_failed()
+    elif kind == "abandon":
+        ex.abandon_pending()
     elif kind == "audit":
         pass  # who made the edit that follows, and when: a note for history, not an input
     else:
@@ -108,7 +110,8 @@ def replay(
             outcome = apply_input(ex, entry)
         except Exception as e:
             raise ReplayError(index, entry, f"{type(e).__name__}: {e}") from e
-        if entry == ("superstep",) and outcome is not None and not outcome.committed:
+        held = ex.failure is None  # a superstep held for a retry commits nothing either
+        if entry == ("superstep",) and outcome is not None and not outcome.committed and not held:
             f = ex.failure
             assert f is not None
             raise ReplayError(

@@ -8,6 +8,12 @@ credits joins and queues the next events. A superstep that fails (a permanent no
 under FailFast, a channel conflict) commits nothing: the execution keeps its last committed
 state and its queue, and `retry_failed()` runs the same superstep again.
 
+An activation of a node with ``retry_holds_step`` that fails with a retry left holds its
+superstep: nothing commits, the other events of the superstep wait (``held``), and the failed
+activation is retried (after its backoff). In the superstep where every retried activation
+settles (completes, suspends, ends, or fails for good), the held events are delivered again
+beside it and the superstep commits once, in canonical order.
+
 Inputs (effect results, timer firings, external events, resumes) only enter between
 supersteps, and every one is appended to ``input_log``; replaying the log on a fresh execution
 rebuilds the identical execution.
@@ -60,6 +66,7 @@ from superstep_core.node import (
     RemainActive,
     RequestTimer,
     Resumed,
+    RetryPolicy,
     Spawn,
     SuspendActivation,
     TimerElapsed,
@@ -140,6 +147,7 @@ class Execution:
         self.barriers: dict[tuple[str, tuple[int, ...]], Barrier] = {}
         self.outputs: list[tuple[str, Any]] = []
         self.deferred: list[tuple[str, tuple[int, ...], Any]] = []
+        self.held: list[tuple[str, Event]] = []
         self.failure: ExecutionFailure | None = None
         self.trace: list[TraceRecord] = []
         self.input_log: list[tuple[Any, ...]] = []
@@ -149,6 +157,7 @@ class Execution:
         self._timer_generation = 0
         self._ephemeral_live: set[str] = set()
         self._has_ephemeral = any(c.ephemeral for c in graph.channels.values())
+        self._untracked = frozenset(n for n, c in graph.channels.items() if c.untracked)
         for name, channel in graph.channels.items():
             initial = channel.initial()
             if initial is not MISSING:
@@ -312,6 +321,22 @@ class Execution:
             self.trace.append(record)
         return written
 
+    def abandon_pending(self) -> tuple[str, ...]:
+        """End every activation that still has work: queued, suspended on an interrupt or
+        left by a failed superstep, and clear the failure (a new input replaces the work a
+        previous run left, as LangGraph drops a thread's pending tasks on new input).
+        Committed values, versions and join barriers stay. Returns the ended ids."""
+        self.input_log.append(("abandon",))
+        ended = list(dict.fromkeys(aid for aid, _ in self.queue))
+        ended += [i.id for i in self.instances.values() if i.state == "suspended"]
+        self.queue.clear()
+        for aid in ended:
+            inst = self.instances.get(aid)
+            if inst is not None:
+                self._end(inst)
+        self.failure = None
+        return tuple(dict.fromkeys(ended))
+
     def retry_failed(self) -> None:
         """Clear a failure so the failed superstep (still queued) runs again."""
         self.input_log.append(("retry_failed",))
@@ -348,7 +373,8 @@ class Execution:
         return ExecutionState(
             self.graph.identity,
             self.execution_id,
-            self.values,  # every commit builds a new dict, so this one is never mutated
+            # every commit builds a new dict, so this one is never mutated
+            self.values if not self._untracked else self._tracked_values(),
             dict(self.versions),
             self.step,
             list(self.queue),
@@ -364,7 +390,12 @@ class Execution:
             self.failure,
             (self._seq, self._lineages, self._timer_generation),
             sorted(self._ephemeral_live),
+            list(self.held),
         )
+
+    def _tracked_values(self) -> dict[str, Any]:
+        untracked = self._untracked
+        return {k: v for k, v in self.values.items() if k not in untracked}
 
     @classmethod
     def restore(
@@ -396,6 +427,7 @@ class Execution:
         ex.failure = snap.failure
         ex._seq, ex._lineages, ex._timer_generation = snap.counters
         ex._ephemeral_live = set(snap.ephemeral_live)
+        ex.held = snap.held
         return ex
 
     # --- status --------------------------------------------------------------------------
@@ -440,6 +472,7 @@ class Execution:
             raise RuntimeError(f"execution {self.execution_id!r} has no queued events")
         self.input_log.append(("superstep",))
         batch = list(self.queue)
+        queued = len(batch)
         step = self.step + 1
         record = TraceRecord(step) if self.record_trace else None
         outcome = StepOutcome(step=step, committed=False)
@@ -448,6 +481,26 @@ class Execution:
         state = MappingProxyType(self.values)
         instances = self.instances
         nodes = self.graph.nodes
+        called: dict[int, Any] = {}  # reducer results of retried activations, run first
+        released = False
+        waiting: list[tuple[str, Event]] = []  # settled retries, waiting with the held events
+        if self.held:
+            results, settled, released = self._call_holding(batch, state, step, staged)
+            if released:
+                called = {k + len(self.held): r for k, r in results.items()}
+                batch = [*self.held, *batch]
+            elif settled:
+                rest: list[tuple[str, Event]] = []
+                for k, item in enumerate(batch):
+                    if item[0] in settled:
+                        waiting.append(item)
+                        continue
+                    if k in results:
+                        called[len(rest)] = results[k]
+                    rest.append(item)
+                batch = rest
+                if not batch:
+                    return self._wait(waiting, queued, outcome, record)
         size = len(batch)
         order: Iterable[int] = (
             range(1)
@@ -471,20 +524,28 @@ class Execution:
             outcome.delivered.append((aid, event))
             if record is not None:
                 record.delivered.append((aid, type(event).__name__))
-            # The reducer is called here, not in a helper, so that a façade task run inline
-            # (a subgraph inside a node) costs one Python frame less per nesting level.
             spec = nodes[inst.node]
-            memory = dict(staged.memory.get(inst.id, inst.memory))
-            staged.memory[inst.id] = memory
-            ctx = NodeContext(
-                inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step, size
-            )
-            try:
-                reaction = spec.fn(ctx, event)
-            except Exception as e:  # a reducer bug fails its activation, never the interpreter
-                self._reducer_failed(inst, memory, staged, e)
+            if called and k in called:  # a retried activation's reducer already ran
+                memory = staged.memory[inst.id]
+                result = called[k]
+                if isinstance(result, Exception):
+                    self._reducer_failed(inst, memory, staged, result)
+                else:
+                    self._stage(inst, spec, result, memory, staged)
             else:
-                self._stage(inst, spec, reaction, memory, staged)
+                # The reducer is called here, not in a helper, so that a façade task run
+                # inline (a subgraph inside a node) costs one Python frame less per level.
+                memory = dict(staged.memory.get(inst.id, inst.memory))
+                staged.memory[inst.id] = memory
+                ctx = NodeContext(
+                    inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step, size
+                )
+                try:
+                    reaction = spec.fn(ctx, event)
+                except Exception as e:  # a reducer bug fails its activation, not the interpreter
+                    self._reducer_failed(inst, memory, staged, e)
+                else:
+                    self._stage(inst, spec, reaction, memory, staged)
             if not isinstance(staged.dispositions[-1][1], RemainActive | SuspendActivation):
                 staged.ended.add(aid)
         if staged.failures and any(not self._absorbs_failure(i, f) for i, f in staged.failures):
@@ -496,6 +557,9 @@ class Execution:
             return self._fail(
                 inst.node, inst.id, failure.error_type, failure.message, outcome, record
             )
+        holds = [(i, f) for i, f in staged.failures if self._holds_step(i, f)]
+        if holds:
+            return self._hold(holds, batch, queued, released, waiting, staged, outcome, record)
         try:
             written = self._commit_writes(staged.writes)
         except ChannelConflictError as e:
@@ -511,11 +575,15 @@ class Execution:
         except Exception as e:  # a strategy's own error (not a SuperstepError: a façade's)
             self.last_error = e
             return self._fail("-", "-", type(e).__name__, f"reducer failed: {e}", outcome, record)
-        if size == len(self.queue):
+        if queued == len(self.queue):
             self.queue.clear()
         else:
-            for _ in batch:
+            for _ in range(queued):
                 self.queue.popleft()
+        if released:
+            self._release()
+        elif waiting:
+            self._add_waiting(waiting)
         self.step = step
         for inst, effect_id in consumed:
             inst.pending_effects.discard(effect_id)
@@ -626,12 +694,159 @@ class Execution:
         """A failure that does not fail the superstep: a retryable one with a retry left, or
         one that every join the node feeds handles itself."""
         joins = self.graph.joins_of.get(inst.node, ())
-        retry = failure.failure_class is FailureClass.RETRYABLE and self._retry_left(inst)
+        retry = self._retry_left(inst, failure)
         return retry or (bool(joins) and all(not isinstance(j.on_failure, FailFast) for j in joins))
 
-    def _retry_left(self, inst: Instance) -> bool:
+    def _retry_policy(self, inst: Instance, failure: Failure) -> RetryPolicy | None:
+        """The policy that decides a failure's retry: the one it carries, else its node's."""
+        return failure.retry or self.graph.nodes[inst.node].retry
+
+    def _retry_left(self, inst: Instance, failure: Failure) -> bool:
+        if failure.failure_class is not FailureClass.RETRYABLE:
+            return False
+        policy = self._retry_policy(inst, failure)
+        return policy is not None and inst.attempt < policy.max_attempts
+
+    def _holds_step(self, inst: Instance, failure: Failure) -> bool:
+        return self.graph.nodes[inst.node].retry_holds_step and self._retry_left(inst, failure)
+
+    # --- holding a superstep for retries -------------------------------------------------
+
+    def _call(
+        self,
+        inst: Instance,
+        event: Event,
+        state: Mapping[str, Any],
+        step: int,
+        staged: _Staged,
+        batch_size: int,
+    ) -> Any:
+        """Call the node's reducer for ``event`` (its memory staged): what it returned (not
+        yet checked: `_stage` does that), or what it raised."""
         spec = self.graph.nodes[inst.node]
-        return spec.retry is not None and inst.attempt < spec.retry.max_attempts
+        memory = dict(staged.memory.get(inst.id, inst.memory))
+        staged.memory[inst.id] = memory
+        ctx = NodeContext(
+            inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step, batch_size
+        )
+        try:
+            return spec.fn(ctx, event)
+        except Exception as e:  # a reducer bug fails its activation, never the interpreter
+            return e
+
+    def _call_holding(
+        self, batch: list[tuple[str, Event]], state: Mapping[str, Any], step: int, staged: _Staged
+    ) -> tuple[dict[int, Any], set[str], bool]:
+        """Run the reducers of the retried (``holding``) activations' events in ``batch``
+        first, to learn which settle in this superstep. Returns their results by batch index
+        (reused, never run twice), the activations that settled, and whether the held events
+        are released: every retried activation settled, or one failed for good (the whole
+        superstep then fails, and runs again whole after `retry_failed`)."""
+        holding = {i.id for i in self.instances.values() if i.holding}
+        results: dict[int, Any] = {}
+        settled: set[str] = set()
+        done: set[str] = set()  # no later event of theirs in this superstep is theirs to take
+        pending: set[str] = set()
+        doomed = False
+        for k, (aid, event) in enumerate(batch):
+            inst = self.instances.get(aid)
+            if aid not in holding or inst is None or aid in done:
+                continue
+            result = self._call(inst, event, state, step, staged, len(batch))
+            results[k] = result
+            disposition = result.disposition if isinstance(result, Reaction) else None
+            if isinstance(disposition, RemainActive):
+                pending.add(aid)
+                continue
+            done.add(aid)
+            pending.discard(aid)
+            if disposition is None or (
+                isinstance(disposition, FailActivation)
+                and not self._absorbs_failure(inst, disposition.failure)
+            ):
+                doomed = True
+            elif isinstance(disposition, FailActivation) and self._holds_step(
+                inst, disposition.failure
+            ):
+                pending.add(aid)  # it holds the superstep again
+            else:
+                settled.add(aid)
+        released = doomed or (not pending and holding <= settled)
+        return results, settled, released
+
+    def _wait(
+        self,
+        waiting: list[tuple[str, Event]],
+        queued: int,
+        outcome: StepOutcome,
+        record: TraceRecord | None,
+    ) -> StepOutcome:
+        """A superstep whose only events were retries that settled while others still run:
+        their events join the held ones; nothing commits."""
+        for _ in range(queued):
+            self.queue.popleft()
+        self._add_waiting(waiting)
+        outcome.delivered.clear()
+        if record is not None:
+            record.dropped.append(f"{len(waiting)} settled retry event(s) held")
+            self.trace.append(record)
+        return outcome
+
+    def _add_waiting(self, waiting: list[tuple[str, Event]]) -> None:
+        self.held.extend(waiting)
+        for aid, _ in waiting:
+            inst = self.instances.get(aid)
+            if inst is not None:
+                inst.holding = False
+
+    def _hold(
+        self,
+        holds: list[tuple[Instance, Failure]],
+        batch: list[tuple[str, Event]],
+        queued: int,
+        released: bool,
+        waiting: list[tuple[str, Event]],
+        staged: _Staged,
+        outcome: StepOutcome,
+        record: TraceRecord | None,
+    ) -> StepOutcome:
+        """Commit nothing: retry the failed activations of ``holds`` and keep the other
+        events of ``batch`` (and ``waiting``) until they settle."""
+        retried = {inst.id for inst, _ in holds}
+        instances = self.instances
+        kept = [] if released else [*self.held, *waiting]
+        again: list[tuple[str, Event]] = []  # a retry in progress is never held: it runs on
+        for aid, event in batch:
+            inst = instances.get(aid)
+            if inst is None or aid in retried:
+                continue
+            (again if inst.holding and not released else kept).append((aid, event))
+        for aid, _ in waiting:
+            if aid in instances:
+                instances[aid].holding = False
+        for _ in range(queued):
+            self.queue.popleft()
+        self.queue.extendleft(reversed(again))
+        if released:
+            self._release()
+        self.held = kept
+        for inst, failure in holds:
+            inst.holding = True
+            self._retry(inst, failure, outcome, record)
+            if record is not None:
+                record.dispositions.append((inst.id, "FailActivation"))
+        outcome.delivered.clear()
+        if record is not None:
+            record.dropped.append(
+                f"{len(kept)} event(s) held for the retry of {', '.join(sorted(retried))}"
+            )
+            self.trace.append(record)
+        return outcome
+
+    def _release(self) -> None:
+        self.held = []
+        for inst in self.instances.values():
+            inst.holding = False
 
     def _commit_writes(self, writes: dict[str, list[Write]]) -> tuple[str, ...]:
         channels = self.graph.channels
@@ -736,6 +951,7 @@ class Execution:
         """Nothing queued, awaited or suspended: deferred activations may run."""
         return (
             not self.queue
+            and not self.held
             and not self.awaited
             and all(i.state != "suspended" for i in self.instances.values())
         )
@@ -827,22 +1043,8 @@ class Execution:
         outcome: StepOutcome,
         record: TraceRecord | None,
     ) -> list[tuple[str, tuple[int, ...], Any, int, str]]:
-        spec = self.graph.nodes[inst.node]
-        if failure.failure_class is FailureClass.RETRYABLE and self._retry_left(inst):
-            assert spec.retry is not None
-            delay = spec.retry.backoff(inst.attempt)
-            inst.attempt += 1
-            inst.memory = {}
-            inst.effects_issued = 0
-            for eid in inst.pending_effects:
-                self.awaited.pop(eid, None)
-            inst.pending_effects.clear()
-            inst.state = "retrying"
-            if delay > 0:
-                self._arm(inst.id, _RETRY_TIMER, delay, None, outcome, record)
-            else:
-                inst.state = "active"
-                self.queue.append((inst.id, Activated(inst.payload)))
+        if self._retry_left(inst, failure):
+            self._retry(inst, failure, outcome, record)
             return []
         self._end(inst)
         out: list[tuple[str, tuple[int, ...], Any, int, str]] = []
@@ -862,6 +1064,26 @@ class Execution:
             ):
                 out.extend(self._credit(join, inst, None, succeeded=False))
         return out
+
+    def _retry(
+        self, inst: Instance, failure: Failure, outcome: StepOutcome, record: TraceRecord | None
+    ) -> None:
+        """Start attempt+1 of ``inst`` afresh, after the backoff of the deciding policy."""
+        policy = self._retry_policy(inst, failure)
+        assert policy is not None
+        delay = policy.backoff(inst.attempt)
+        inst.attempt += 1
+        inst.memory = {}
+        inst.effects_issued = 0
+        for eid in inst.pending_effects:
+            self.awaited.pop(eid, None)
+        inst.pending_effects.clear()
+        inst.state = "retrying"
+        if delay > 0 or policy.jitter > 0:
+            self._arm(inst.id, _RETRY_TIMER, delay, None, outcome, record, policy.jitter)
+        else:
+            inst.state = "active"
+            self.queue.append((inst.id, Activated(inst.payload)))
 
     def _check_barriers(self, outcome: StepOutcome, record: TraceRecord | None) -> None:
         """At quiescence an unfired barrier whose join must not stay incomplete fails the
@@ -934,6 +1156,7 @@ class Execution:
         payload: Any,
         outcome: StepOutcome,
         record: TraceRecord | None,
+        jitter: float = 0.0,
     ) -> None:
         self._timer_generation += 1
         generation = self._timer_generation
@@ -941,7 +1164,7 @@ class Execution:
             self.timers.pop((aid, timer_id), None)
         else:
             self.timers[(aid, timer_id)] = generation
-        outcome.timers.append(TimerRequest(aid, timer_id, generation, delay, payload))
+        outcome.timers.append(TimerRequest(aid, timer_id, generation, delay, payload, jitter))
         if record is not None:
             record.timers.append(
                 f"{aid}/{timer_id}#{generation}" + ("" if delay is not None else " cancelled")
@@ -949,6 +1172,11 @@ class Execution:
 
     def _end(self, inst: Instance) -> None:
         self.instances.pop(inst.id, None)
+        if inst.holding:  # ended while retried (deactivated): what it held runs without it
+            inst.holding = False
+            if not any(i.holding for i in self.instances.values()):
+                self.queue.extend(self.held)
+                self.held = []
         for eid in inst.pending_effects:
             self.awaited.pop(eid, None)
         for key in [k for k in self.timers if k[0] == inst.id] if self.timers else ():
@@ -964,6 +1192,9 @@ class Execution:
         record: TraceRecord | None,
     ) -> StepOutcome:
         self.failure = ExecutionFailure(node, aid, error_type, message, self.step + 1)
+        if self.held:  # the held events belong to the failed superstep: it runs again whole
+            self.queue.extendleft(reversed(self.held))
+            self._release()
         if record is not None:
             record.failure = f"{node} ({aid}): {error_type}: {message}"
             self.trace.append(record)
@@ -1006,6 +1237,7 @@ def _copied(state: ExecutionState) -> ExecutionState:
         state.failure,
         state.counters,
         list(state.ephemeral_live),
+        list(state.held),
     )
 
 
@@ -1044,6 +1276,7 @@ def _instance_copy(i: Instance) -> Instance:
         i.interrupt,
         i.suspended_at,
         i.spawned,
+        i.holding,
     )
 
 

@@ -37,7 +37,9 @@ class Status(Enum):
 class Instance:
     """A live activation of a node. ``seq`` orders activations canonically (``spawned``:
     started by a `Spawn`, ordered after the others in spawn order); ``state`` is
-    ``"active"``, ``"suspended"`` (awaiting `Resumed`) or ``"retrying"`` (awaiting backoff)."""
+    ``"active"``, ``"suspended"`` (awaiting `Resumed`) or ``"retrying"`` (awaiting backoff).
+    ``holding``: it is being retried while the other events of the superstep it failed in
+    wait for it (a node with ``retry_holds_step``; see `Execution`)."""
 
     id: str
     node: str
@@ -52,6 +54,7 @@ class Instance:
     interrupt: Any = None
     suspended_at: int = -1
     spawned: bool = False
+    holding: bool = False
 
 
 @dataclass(slots=True)
@@ -76,13 +79,15 @@ class EffectRequest:
 @dataclass(frozen=True, slots=True)
 class TimerRequest:
     """Arm (``delay`` seconds from now) or, with ``delay=None``, cancel a timer. The host
-    answers with ``Execution.fire_timer(activation_id, timer_id, generation)``."""
+    answers with ``Execution.fire_timer(activation_id, timer_id, generation)``. ``jitter``:
+    the host adds a random 0..``jitter`` seconds to the delay (a retry backoff's)."""
 
     activation_id: str
     timer_id: str
     generation: int
     delay: float | None
     payload: Any = None
+    jitter: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,3 +133,5 @@ class ExecutionState:
     failure: ExecutionFailure | None
     counters: tuple[int, int, int]
     ephemeral_live: list[str]
+    held: list[tuple[str, Any]] = field(default_factory=list)
+    """Events of a superstep waiting for its retrying (``holding``) activations."""

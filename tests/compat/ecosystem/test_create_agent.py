@@ -26,12 +26,7 @@ PROGRAMS = sorted((HERE / "programs").glob("e[0-9]*.py"))
 DRIVER = ROOT / "tests" / "compat" / "programs" / "_driver.py"
 ECOSYSTEM = Path(os.environ.get("SUPERSTEP_ECOSYSTEM_PATH", ROOT / ".venv" / "ecosystem"))
 
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "e04_run_limit_resets": (
-        "core: a channel LangGraph does not carry across invocations (the middleware's "
-        "UntrackedValue run counter) is carried, so the second run starts over its limit"
-    ),
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 pytestmark = pytest.mark.skipif(
     not (ECOSYSTEM / "langchain").is_dir() or langgraph_python() is None,

@@ -41,7 +41,6 @@ package under the shim (the lead's checkpoint-protocol work)."""
 _PREGEL_INTERNAL = "the core's Pregel internals (task algorithm, channel writes, PregelNode)"
 PENDING_CORE: dict[str, str] = {
     "langgraph._internal._scratchpad:PregelScratchpad": _PREGEL_INTERNAL,
-    "langgraph.channels.delta:DeltaChannel": "DeltaChannel: a channel of the core",
     "langgraph.pregel._algo:PregelTaskWrites": _PREGEL_INTERNAL,
     "langgraph.pregel._algo:_proc_input": _PREGEL_INTERNAL,
     "langgraph.pregel._algo:_scratchpad": _PREGEL_INTERNAL,

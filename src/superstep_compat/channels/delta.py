@@ -1,0 +1,93 @@
+"""`DeltaChannel`: a reducer channel whose reducer folds a whole step's writes in one call.
+
+LangGraph 1.2 (beta) stores such a channel as a chain of writes with periodic snapshots; the
+façade stores its value like any other channel, which is observably the same (values, state,
+history, streams). The reducer contract is LangGraph's: ``reducer(state, [w1, w2, ...])``,
+deterministic and batching-invariant.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from superstep_compat.channels.base import MISSING, BaseChannel
+from superstep_compat.channels.binop import _overwrite_value, initial_value_of
+from superstep_compat.errors import ErrorCode, InvalidUpdateError, create_error_message
+
+__all__ = ["DeltaChannel"]
+
+
+class DeltaChannel(BaseChannel[Any, Any]):
+    """Folds each step's writes with ``reducer(current, writes)`` (one call per step); starts
+    at ``typ()`` (``list`` when no type is given; in a schema the annotated type). One
+    `Overwrite` per step replaces the value (``None``: ``typ()``) and drops the step's other
+    writes; two are an `InvalidUpdateError`. ``snapshot_frequency`` (> 0) is kept for
+    LangGraph's API; the façade stores every value whole."""
+
+    def __init__(
+        self,
+        reducer: Callable[[Any, Sequence[Any]], Any],
+        typ: Any = None,
+        *,
+        snapshot_frequency: int = 100,
+        key: str = "",
+    ) -> None:
+        if snapshot_frequency <= 0:
+            raise ValueError(f"snapshot_frequency must be a positive int, got {snapshot_frequency}")
+        super().__init__(list if typ is None else typ, key)
+        self.reducer = reducer
+        self.snapshot_frequency = snapshot_frequency
+        self.value = initial_value_of(self.typ)
+
+    def initial(self) -> Any:
+        return initial_value_of(self.typ)
+
+    def _empty(self) -> Any:
+        value = initial_value_of(self.typ)
+        if value is MISSING:
+            raise TypeError(f"DeltaChannel {self.key!r}: cannot build an empty {self.typ!r}")
+        return value
+
+    def update(self, values: Sequence[Any]) -> bool:
+        if not values:
+            return False
+        overwrites = [v for v in map(_overwrite_value, values) if v is not MISSING]
+        if len(overwrites) > 1:
+            raise InvalidUpdateError(
+                create_error_message(
+                    message="Can receive only one Overwrite value per super-step.",
+                    error_code=ErrorCode.INVALID_CONCURRENT_GRAPH_UPDATE,
+                )
+            )
+        if overwrites:
+            (replacement,) = overwrites
+            self.value = self._empty() if replacement is None else copy.copy(replacement)
+            return True
+        base = self._empty() if self.value is MISSING else self.value
+        self.value = self.reducer(base, list(values))
+        return True
+
+    def in_schema(self, annotation: Any, key: str) -> DeltaChannel:
+        """This channel for a schema key annotated ``annotation`` (its value type)."""
+        return DeltaChannel(
+            self.reducer, annotation, snapshot_frequency=self.snapshot_frequency, key=key
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, DeltaChannel)
+            and self.snapshot_frequency == other.snapshot_frequency
+            and self.reducer == other.reducer
+        )
+
+    def __hash__(self) -> int:
+        return hash((DeltaChannel, self.snapshot_frequency))
+
+    def _spec_key(self) -> tuple[Any, ...]:
+        return (self.reducer, self.snapshot_frequency)
+
+    def __repr__(self) -> str:
+        name = getattr(self.reducer, "__name__", repr(self.reducer))
+        return f"DeltaChannel({name}, {self.typ!r})"
