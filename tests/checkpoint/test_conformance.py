@@ -1,6 +1,6 @@
 """LangGraph's checkpointer conformance suite (``langgraph-checkpoint-conformance``) against
 every saver the engine ships: base capabilities (put, put_writes, get_tuple, list,
-delete_thread) and the extended ones each saver implements (copy_thread, prune)."""
+delete_thread) and the extended ones (delete_for_runs, copy_thread, prune)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,16 @@ def _assert_passed(report: CapabilityReport, implemented: set[str]) -> None:
     assert tested == implemented, report.results
 
 
-_IMPLEMENTED = {"put", "put_writes", "get_tuple", "list", "delete_thread", "copy_thread", "prune"}
+_IMPLEMENTED = {
+    "put",
+    "put_writes",
+    "get_tuple",
+    "list",
+    "delete_thread",
+    "delete_for_runs",
+    "copy_thread",
+    "prune",
+}
 
 
 async def test_sqlite_saver_passes_the_conformance_suite() -> None:

@@ -40,24 +40,24 @@ def foreign(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseChec
         yield SqliteSaver(conn)
         conn.close()
         return
+    import uuid
+
+    import psycopg
+
     url = request.getfixturevalue("postgres_url")
-    with PostgresSaver.from_conn_string(url) as saver:
-        saver.setup()
-        _forget_threads(saver)  # a database kept from an earlier (killed) run starts clean
-        yield saver
-        _forget_threads(saver)
-
-
-def _forget_threads(saver: BaseCheckpointSaver[Any]) -> None:
-    """Delete every thread a round trip writes: ``thread``, ``moved``, a fork per step."""
-    with saver.conn.cursor() as cur:  # type: ignore[attr-defined]
-        cur.execute(
-            "SELECT DISTINCT thread_id FROM checkpoints"
-            " WHERE thread_id IN ('thread', 'moved') OR thread_id LIKE 'fork-%'"
-        )
-        threads = [row["thread_id"] for row in cur.fetchall()]
-    for thread in threads:
-        saver.delete_thread(thread)
+    schema = f"lg_saver_{uuid.uuid4().hex[:12]}"  # its tables are unqualified: a schema of its own
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{schema}"')
+    joiner = "&" if "?" in url else "?"
+    try:
+        with PostgresSaver.from_conn_string(
+            f"{url}{joiner}options=-csearch_path%3D{schema}"
+        ) as saver:
+            saver.setup()
+            yield saver
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.mark.parametrize("ops", OPS, ids=["interrupt-edit", "burst-queue"])

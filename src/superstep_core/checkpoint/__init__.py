@@ -1,7 +1,7 @@
 """Checkpoint savers: where the committed supersteps of threads are kept, through LangGraph's
 checkpoint protocol (`BaseCheckpointSaver` of the real ``langgraph-checkpoint`` package).
 
-Any `BaseCheckpointSaver` can hold an engine thread (see `superstep_core.host.checkpoints`
+Any `BaseCheckpointSaver` can hold an engine thread (see `superstep_core.host.thread_checkpoints`
 for how an execution maps onto checkpoints). Shipped here: `SqliteCheckpointSaver` (one file,
 the embedded default; importable from this package), `PostgresCheckpointSaver` (in
 ``superstep_core.checkpoint.postgres``, so that importing this package never needs psycopg, an

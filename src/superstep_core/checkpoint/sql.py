@@ -241,6 +241,35 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
             for table in (CHECKPOINTS, BLOBS, WRITES):
                 cur.execute(self.q(f"DELETE FROM {table} WHERE thread_id=?"), (str(thread_id),))
 
+    def delete_for_runs(self, run_ids: Sequence[str]) -> None:
+        """Delete the checkpoints (and their pending writes) whose metadata ``run_id`` is one
+        of ``run_ids``. Metadata is stored through the serde, so this reads every checkpoint's
+        metadata (one pass over the table); channel values stay (other checkpoints may name
+        them)."""
+        wanted = {str(r) for r in run_ids}
+        if not wanted:
+            return
+        with self._write() as cur:
+            cur.execute(
+                self.q(
+                    f"SELECT thread_id, checkpoint_ns, checkpoint_id, metadata_type, metadata "
+                    f"FROM {CHECKPOINTS}"
+                )
+            )
+            doomed = [
+                (thread, ns, checkpoint_id)
+                for thread, ns, checkpoint_id, kind, data in cur.fetchall()
+                if str(self.serde.loads_typed((kind, _bytes(data))).get("run_id")) in wanted
+            ]
+            for table in (CHECKPOINTS, WRITES):
+                cur.executemany(
+                    self.q(
+                        f"DELETE FROM {table} WHERE thread_id=? AND checkpoint_ns=? "
+                        "AND checkpoint_id=?"
+                    ),
+                    doomed,
+                )
+
     def copy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         """Copy every checkpoint, blob and pending write of ``source_thread_id`` to
         ``target_thread_id`` (rows the target already has are kept)."""
@@ -370,6 +399,9 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
 
     async def adelete_thread(self, thread_id: str) -> None:
         await asyncio.to_thread(self.delete_thread, thread_id)
+
+    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
+        await asyncio.to_thread(self.delete_for_runs, run_ids)
 
     async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
         await asyncio.to_thread(self.copy_thread, source_thread_id, target_thread_id)

@@ -72,8 +72,9 @@ class StoreLedger:
         with self._lock:
             if completed.effect_id in self._recorded:  # write-once: the first result stays
                 return
-            self._recorded[completed.effect_id] = data
         self.checkpoints.record_effect(completed.effect_id, data)
+        with self._lock:  # known once the saver holds it
+            self._recorded.setdefault(completed.effect_id, data)
 
 
 @dataclass(frozen=True, slots=True)
