@@ -15,8 +15,9 @@ from functools import partial
 from typing import Any, Generic, Self, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import ensure_config, var_child_runnable_config
+from langchain_core.runnables.config import var_child_runnable_config
 
+from superstep_compat._internal._config import ensure_config
 from superstep_compat._internal._constants import END, INTERRUPT, ROOT_KEY, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.checkpoint.base import BaseCheckpointSaver
@@ -155,10 +156,10 @@ class CompiledStateGraph(
         return bound
 
     def _config(self, config: RunnableConfig | None) -> dict[str, Any]:
-        if self.config:
-            config = cast(RunnableConfig, merge_configs(self.config, config))
-        merged = dict(ensure_config(config))
-        given = config or {}
+        # LangGraph's merge (configurable merged key by key over the ambient run's), so a
+        # graph bound with_config(...) and invoked inside a task keeps the task's link.
+        merged = dict(ensure_config(self.config, config) if self.config else ensure_config(config))
+        given = {**(self.config or {}), **(config or {})}
         parent = var_child_runnable_config.get() or {}
         if "recursion_limit" not in given and "recursion_limit" not in parent:
             merged["recursion_limit"] = DEFAULT_RECURSION_LIMIT  # not langchain's 25

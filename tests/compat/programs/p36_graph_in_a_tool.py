@@ -34,7 +34,10 @@ def inner_node(s: S, runtime: Runtime[Ctx]) -> dict[str, Any]:
 inner_builder = StateGraph(S, context_schema=Ctx)
 inner_builder.add_node("inner", inner_node)
 inner_builder.add_edge(START, "inner")
-inner = inner_builder.compile(name="sub")
+# bound with its own config (as create_agent's graphs are): still a subgraph of the caller
+inner = inner_builder.compile(name="sub").with_config(
+    {"recursion_limit": 50, "metadata": {"bound": True}}
+)
 
 
 @tool
