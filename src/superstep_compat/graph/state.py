@@ -138,6 +138,19 @@ class _NodeDefaults:
         self.timeout: TimeoutPolicy | None = None
 
 
+def _warn_invalid_state_schema(schema: Any) -> None:
+    """As LangGraph: a schema that is neither a class nor a parameterised type (``Annotated
+    [list, add]``) gets a UserWarning, since its updates cannot be interpreted reliably."""
+    if isinstance(schema, type) or typing.get_args(schema):
+        return
+    warnings.warn(
+        f"Invalid state_schema: {schema}. Expected a type or Annotated[type, reducer]. "
+        "Please provide a valid schema to ensure correct updates.\n"
+        " See: https://langchain-ai.github.io/langgraph/reference/graphs/#stategraph",
+        stacklevel=3,
+    )
+
+
 class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
     """A graph whose nodes read and write a shared state described by ``state_schema``.
 
@@ -183,6 +196,7 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
     def _add_schema(self, schema: Any) -> None:
         if schema in self.schemas:
             return
+        _warn_invalid_state_schema(schema)
         info = schema_info(schema)
         self.schemas[schema] = info
         for key, channel in info.channels.items():

@@ -11,6 +11,7 @@ Must never import: the engine (`superstep_core`) or the compiler.
 from __future__ import annotations
 
 import asyncio
+import warnings
 from collections.abc import Awaitable, Callable, Sequence
 from contextvars import copy_context
 from dataclasses import dataclass, replace
@@ -81,11 +82,25 @@ class ToolCallRequest:
     state: Any
     runtime: ToolRuntime[Any, Any]
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        # As LangGraph: assigning a field after construction works but is deprecated.
+        if name in self.__dataclass_fields__ and name in self.__dict__:
+            warnings.warn(
+                f"Setting attribute '{name}' on ToolCallRequest is deprecated. Use the "
+                "override() method instead to create a new instance with modified values.",
+                DeprecationWarning,
+                stacklevel=2,
+            )
+        object.__setattr__(self, name, value)
+
     def override(self, **overrides: Any) -> ToolCallRequest:
-        """A copy with ``tool_call``, ``tool`` or ``state`` replaced."""
-        if "state" in overrides:
-            overrides["runtime"] = replace(self.runtime, state=overrides["state"])
-        return replace(self, **overrides)
+        """A copy with ``tool_call``, ``tool`` or ``state`` replaced; a new ``state`` also
+        becomes the runtime's state (when the runtime is a `ToolRuntime`: outside a graph it
+        may be None or a test double)."""
+        request = replace(self, **overrides)
+        if "state" in overrides and isinstance(request.runtime, ToolRuntime):
+            request = replace(request, runtime=replace(request.runtime, state=request.state))
+        return request
 
 
 ToolCallWrapper: TypeAlias = Callable[[ToolCallRequest, Callable[[ToolCallRequest], Any]], Any]

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import dataclasses
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
 from typing import Any, Generic, Self, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import ensure_config, var_child_runnable_config
+from langchain_core.runnables.config import var_child_runnable_config
+from pydantic import BaseModel, TypeAdapter
+from typing_extensions import is_typeddict
 
+from superstep_compat._internal._config import ensure_config
 from superstep_compat._internal._constants import END, INTERRUPT, ROOT_KEY, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.checkpoint.base import BaseCheckpointSaver
@@ -139,6 +143,20 @@ class CompiledStateGraph(
         info = spec.schemas[spec.output_schema]
         return json_schema_of(spec.output_schema, info, spec.channels, self.get_name("Output"))
 
+    def get_context_jsonschema(self) -> dict[str, Any] | None:
+        """The JSON schema of the graph's ``context_schema`` (None without one); ValueError
+        for a schema that is not a pydantic model, TypedDict or dataclass (LangGraph's)."""
+        schema = self.spec.context_schema
+        if schema is None:
+            return None
+        if isinstance(schema, type) and issubclass(schema, BaseModel):
+            return schema.model_json_schema()
+        if is_typeddict(schema) or dataclasses.is_dataclass(schema):
+            return TypeAdapter(schema).json_schema()
+        raise ValueError(
+            f"Invalid context schema type: {schema}. Must be a BaseModel, TypedDict or dataclass."
+        )
+
     def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver | None:
         """The saver of a run: the compiled checkpointer (``None``/``False``: none)."""
         saver = self.checkpointer
@@ -156,10 +174,10 @@ class CompiledStateGraph(
         return bound
 
     def _config(self, config: RunnableConfig | None) -> dict[str, Any]:
-        if self.config:
-            config = cast(RunnableConfig, merge_configs(self.config, config))
-        merged = dict(ensure_config(config))
-        given = config or {}
+        # LangGraph's merge (configurable merged key by key over the ambient run's), so a
+        # graph bound with_config(...) and invoked inside a task keeps the task's link.
+        merged = dict(ensure_config(self.config, config) if self.config else ensure_config(config))
+        given = {**(self.config or {}), **(config or {})}
         parent = var_child_runnable_config.get() or {}
         if "recursion_limit" not in given and "recursion_limit" not in parent:
             merged["recursion_limit"] = DEFAULT_RECURSION_LIMIT  # not langchain's 25

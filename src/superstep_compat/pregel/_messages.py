@@ -22,12 +22,12 @@ from uuid import UUID
 from langchain_core.callbacks import BaseCallbackHandler, BaseCallbackManager
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatGenerationChunk, GenerationChunk
-from langchain_core.tracers._streaming import _StreamingCallbackHandler
+from langchain_core.tracers._streaming import _StreamingCallbackHandler, _V2StreamingCallbackHandler
 from pydantic import BaseModel
 
 from superstep_compat.constants import TAG_NOSTREAM
 
-__all__ = ["MessagesHandler", "attach", "messages_in"]
+__all__ = ["MessagesHandler", "MessagesHandlerV2", "attach", "messages_in"]
 
 
 class MessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
@@ -134,6 +134,54 @@ class MessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
                 return
             self.seen.add(message.id)
         self.emit("messages", (message, meta))
+
+
+class MessagesHandlerV2(MessagesHandler, _V2StreamingCallbackHandler):
+    """The ``messages`` handler of a v3 streaming run (``CONFIG_KEY_STREAM_MESSAGES_V2`` in
+    the config), as LangGraph 1.2's: being a langchain-core v2 streaming handler makes a chat
+    model report protocol events (``message-start``, ``content-block-start`` / ``-delta`` /
+    ``-finish``, ``message-finish``) through ``on_stream_event``; each is emitted as
+    ``(event, metadata + run_id)``, the run id tying a message's events together. Token
+    chunks are not emitted; a model that streamed is not emitted again when it ends."""
+
+    def __init__(
+        self, emit: Callable[[str, Any], None], config: dict[str, Any], subgraphs: bool
+    ) -> None:
+        super().__init__(emit, config, subgraphs)
+        self.streamed: set[UUID] = set()
+
+    def on_llm_new_token(self, token: Any, *, run_id: UUID, **kwargs: Any) -> Any:
+        """Nothing: a v3 run streams protocol events, not chunks."""
+
+    def on_stream_event(
+        self,
+        event: Any,
+        *,
+        run_id: UUID,
+        parent_run_id: UUID | None = None,
+        tags: list[str] | None = None,
+        **kwargs: Any,
+    ) -> Any:
+        meta = self.runs.get(run_id)
+        if meta is None:
+            return
+        if event.get("event") == "message-start":
+            self.streamed.add(run_id)
+            if message_id := event.get("message_id"):
+                self.seen.add(message_id)
+        self.emit("messages", (event, {**meta, "run_id": str(run_id)}))
+
+    def on_llm_end(self, response: Any, *, run_id: UUID, **kwargs: Any) -> Any:
+        if run_id in self.streamed:
+            self.streamed.discard(run_id)
+            meta = self.runs.pop(run_id, None)
+            generations = getattr(response, "generations", None)
+            if meta is not None and generations and generations[0]:
+                message = getattr(generations[0][0], "message", None)
+                if message is not None and message.id:
+                    self.seen.add(message.id)  # the node returning it does not repeat it
+            return
+        super().on_llm_end(response, run_id=run_id, **kwargs)
 
 
 def messages_in(value: Any) -> Iterator[BaseMessage]:

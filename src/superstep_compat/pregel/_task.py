@@ -33,6 +33,7 @@ from superstep_compat._internal._constants import (
     CONFIG_KEY_READ,
     CONFIG_KEY_RUNTIME,
     CONFIG_KEY_SEND,
+    CONFIG_KEY_STREAM_MESSAGES_V2,
     END,
     PRIVATE,
     PULL,
@@ -56,7 +57,7 @@ from superstep_compat.graph._spec import BranchSpec, GraphSpec, NodeSpec
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.managed.base import StepInfo
 from superstep_compat.pregel._callbacks import TaskRun
-from superstep_compat.pregel._messages import MessagesHandler, attach
+from superstep_compat.pregel._messages import MessagesHandler, MessagesHandlerV2, attach
 from superstep_compat.pregel._resume import resume_adapter, validated_resume
 from superstep_compat.pregel._tools import ToolsHandler
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send, interrupt_id_from_ns
@@ -354,7 +355,10 @@ class TaskRunner:
         configurable[CONFIG_KEY_RUNTIME] = kwargs.get("runtime") or _runtime(run, writer)
         handler = None
         if run.emit is not None and "messages" in run.stream_modes:
-            handler = MessagesHandler(run.emit, config, run.subgraphs)
+            v2 = (run.config.get("configurable") or {}).get(CONFIG_KEY_STREAM_MESSAGES_V2)
+            handler = (MessagesHandlerV2 if v2 else MessagesHandler)(
+                run.emit, config, run.subgraphs
+            )
             handler.see(arg if arg is not None else values)
             config = attach(config, handler)
             if "config" in kwargs:

@@ -1,7 +1,8 @@
 """A graph invoked inside a tool (an agent calling a sub-agent): it takes the calling task's
 runtime context and store unless given its own, and streams as a subgraph of the caller
 (``subgraphs=True``). A tool parameter named ``runtime`` gets the ToolRuntime whatever its
-annotation."""
+annotation. `ToolCallRequest.override` outside a graph (runtime None) and the deprecation of
+assigning its fields."""
 
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -11,6 +12,7 @@ from langchain_core.tools import tool
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.message import add_messages
 from langgraph.prebuilt import ToolNode
+from langgraph.prebuilt.tool_node import ToolCallRequest
 from langgraph.runtime import Runtime
 from langgraph.store.memory import InMemoryStore
 from typing_extensions import TypedDict
@@ -34,7 +36,10 @@ def inner_node(s: S, runtime: Runtime[Ctx]) -> dict[str, Any]:
 inner_builder = StateGraph(S, context_schema=Ctx)
 inner_builder.add_node("inner", inner_node)
 inner_builder.add_edge(START, "inner")
-inner = inner_builder.compile(name="sub")
+# bound with its own config (as create_agent's graphs are): still a subgraph of the caller
+inner = inner_builder.compile(name="sub").with_config(
+    {"recursion_limit": 50, "metadata": {"bound": True}}
+)
 
 
 @tool
@@ -81,4 +86,22 @@ def run() -> dict[str, Any]:
         node, update = next(iter(data.items()))
         contents = [m.content for m in (update or {}).get("messages", [])]
         events.append([[n.split(":")[0] for n in ns], mode, node, contents])
-    return {"events": events}
+    return {"events": events, "override": _override()}
+
+
+def _override() -> list[Any]:
+    import warnings
+
+    call = {"name": "by_name", "args": {"x": 1}, "id": "9", "type": "tool_call"}
+    request = ToolCallRequest(tool_call=call, tool=by_name, state={"a": 1}, runtime=None)
+    changed = request.override(state={"a": 2}, tool_call={**call, "args": {"x": 2}})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        request.state = {"a": 3}
+    return [
+        changed.state,
+        changed.tool_call["args"],
+        changed.runtime,
+        request.state,
+        [w.category.__name__ for w in caught],
+    ]

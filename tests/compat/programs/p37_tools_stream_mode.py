@@ -1,9 +1,12 @@
 """The ``tools`` stream mode: each tool call's started / output-delta / finished / error
 events (``ToolRuntime.emit_output_delta``), a subgraph's tool calls under its namespace only
-with ``subgraphs=True``, and v3 streaming's ``run.tool_calls`` built from them."""
+with ``subgraphs=True``, and v3 streaming's ``run.tool_calls`` built from them. In a v3 run
+the ``messages`` mode carries a chat model's protocol events (message-start, content-block
+start/delta/finish, message-finish), which ``run.messages`` assembles."""
 
 from typing import Annotated, Any
 
+from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, ToolMessage
 from langchain_core.tools import tool
 from langgraph.graph import START, StateGraph
@@ -82,4 +85,24 @@ def run() -> dict[str, Any]:
         deltas = list(call.output_deltas)
         calls.append([call.tool_call_id, call.tool_name, deltas, call.error, call.completed])
     out["v3"] = sorted(calls)
+    out["v3_messages"] = _v3_messages()
     return out
+
+
+def _v3_messages() -> dict[str, Any]:
+    chat = GenericFakeChatModel(messages=iter([AIMessage(content="final answer")]))
+
+    def talk(s: S) -> dict[str, Any]:
+        return {"messages": [chat.invoke(s["messages"])]}
+
+    g = StateGraph(S)
+    g.add_node(talk)
+    g.add_edge(START, "talk")
+    run = g.compile().stream_events({"messages": [("user", "hi")]}, version="v3")
+    events = []
+    for event in run:
+        if event["method"] == "messages":
+            data, meta = event["params"]["data"]
+            kept = {k: v for k, v in data.items() if k not in ("id", "message_id")}
+            events.append([kept, meta.get("langgraph_node"), "run_id" in meta])
+    return {"events": events}
