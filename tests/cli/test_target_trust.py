@@ -147,18 +147,23 @@ def test_a_plan_thread_never_imports_handlers_an_edited_database_names(
     )
     argv = ["run", "invoice.json", "--handlers", "invoice_handlers.py:handlers"]
     assert main([*argv, "--thread", "p"]) == 0
+    serde = JsonPlusSerializer()
     conn = sqlite3.connect(".superstep/superstep.db")
     with conn:
-        for rowid, metadata in conn.execute("SELECT rowid, metadata FROM checkpoints"):
-            meta = orjson.loads(metadata)
+        rows = conn.execute("SELECT rowid, metadata_type, metadata FROM superstep_checkpoints")
+        edited = 0
+        for rowid, kind, metadata in rows.fetchall():
+            meta = serde.loads_typed((kind, metadata))
             if "plan" in meta:  # a module name (no file, no hash) instead of the handlers
                 meta["plan"] = {**meta["plan"], "handlers": "evil_handlers:handlers"}
                 meta["plan"]["handlers_sha256"] = None
                 conn.execute(
-                    "UPDATE checkpoints SET metadata=? WHERE rowid=?",
-                    (orjson.dumps(meta).decode(), rowid),
+                    "UPDATE superstep_checkpoints SET metadata_type=?, metadata=? WHERE rowid=?",
+                    (*serde.dumps_typed(meta), rowid),
                 )
+                edited += 1
     conn.close()
+    assert edited, "no plan record found: the test would prove nothing"
     capsys.readouterr()
     assert main(["resume", "--thread", "p"]) == 2
     assert "name them with --handlers" in _error(capsys)
