@@ -8,9 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.timeout(900)  # three interpreters start, on a machine the whole suite loads
 def test_a_run_on_workers_names_each_file_as_it_finishes() -> None:
     files = ["tests/engine/test_validation.py", "tests/engine/test_lifecycle.py"]
     xdist = ["-n", "2", "--dist", "loadfile", "-p", "no:cacheprovider"]
@@ -19,7 +22,7 @@ def test_a_run_on_workers_names_each_file_as_it_finishes() -> None:
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=850,
     )
     assert done.returncode == 0, done.stdout[-2000:]
     lines = [line.strip() for line in done.stdout.splitlines() if "  done " in line]

@@ -151,6 +151,7 @@ def test_a_plan_thread_never_imports_handlers_an_edited_database_names(
     conn = sqlite3.connect(".superstep/superstep.db")
     with conn:
         rows = conn.execute("SELECT rowid, metadata_type, metadata FROM superstep_checkpoints")
+        edited = 0
         for rowid, kind, metadata in rows.fetchall():
             meta = serde.loads_typed((kind, metadata))
             if "plan" in meta:  # a module name (no file, no hash) instead of the handlers
@@ -160,7 +161,9 @@ def test_a_plan_thread_never_imports_handlers_an_edited_database_names(
                     "UPDATE superstep_checkpoints SET metadata_type=?, metadata=? WHERE rowid=?",
                     (*serde.dumps_typed(meta), rowid),
                 )
+                edited += 1
     conn.close()
+    assert edited, "no plan record found: the test would prove nothing"
     capsys.readouterr()
     assert main(["resume", "--thread", "p"]) == 2
     assert "name them with --handlers" in _error(capsys)
