@@ -249,11 +249,6 @@ async def test_multitask_interrupt_cancels_the_running_run(client: Any, gate: An
     assert (await client.runs.get(tid, third["run_id"]))["status"] == "interrupted"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="façade divergence: new input on a thread left with pending tasks (a cancelled "
-    "run) raises InvalidUpdateError; LangGraph 1.2 starts over from the input",
-)
 async def test_new_input_after_an_interrupted_run(client: Any, gate: Any) -> None:
     thread = await client.threads.create()
     tid = thread["thread_id"]
