@@ -12,6 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+import orjson
 import pytest
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
