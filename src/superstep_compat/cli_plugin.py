@@ -342,7 +342,7 @@ def _read_only_saver(where: str) -> Iterator[Any]:
     conn = connect_read_only(path)
     with closing(conn):
         found = conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='compat_checkpoints'"
+            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='checkpoints'"
         ).fetchone()
         if not found:
             yield None

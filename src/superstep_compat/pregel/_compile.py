@@ -16,10 +16,10 @@ from typing import Any, Self, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import ensure_config, var_child_runnable_config
+from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._merge import merge_configs
-from superstep_compat.checkpoint.base import BaseCheckpointSaver
 from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec, NodeSpec
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
@@ -135,7 +135,7 @@ class CompiledStateGraph(SnapshotsMixin, Runnable[Any, Any]):
         info = spec.schemas[spec.output_schema]
         return json_schema_of(spec.output_schema, info, spec.channels, self.get_name("Output"))
 
-    def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver | None:
+    def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver[Any] | None:
         """The saver of a run: the compiled checkpointer (``None``/``False``: none)."""
         saver = self.checkpointer
         if saver is None or saver is False or saver is True:

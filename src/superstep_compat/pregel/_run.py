@@ -20,11 +20,11 @@ import threading
 from collections.abc import AsyncIterator, Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel
 
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat._internal._constants import START
-from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
 from superstep_compat.errors import (
     EmptyInputError,
     ErrorCode,
@@ -41,6 +41,15 @@ from superstep_compat.pregel._checkpointing import (
     task_id_for,
     task_records,
 )
+from superstep_compat.pregel._lgcheckpoint import (
+    RESUME,
+    build_checkpoint,
+    get_tuple,
+    load_record,
+    pending_writes,
+    put_task_writes,
+)
+from superstep_compat.pregel._record import CheckpointRecord, config_of
 from superstep_compat.pregel._task import (
     CHILD_KEY,
     ChildLink,
@@ -95,7 +104,7 @@ class GraphRun(Checkpointing):
         self.after = _names(interrupt_after, graph.interrupt_after_nodes)
         self.thread_id: str | None = configurable.get("thread_id")
         self.ns: str = configurable.get("checkpoint_ns", "") or ""
-        self.saver: BaseCheckpointSaver | None = graph.saver_for(self.config)
+        self.saver: BaseCheckpointSaver[Any] | None = graph.saver_for(self.config)
         if self.saver is None and self.link is not None and graph.checkpointer is None:
             self.saver = self.link.saver  # a subgraph keeps its checkpoints in the parent's saver
         if self.saver is not None and self.thread_id is None:
@@ -104,6 +113,7 @@ class GraphRun(Checkpointing):
                 "thread_id, checkpoint_ns, checkpoint_id"
             )
         self.durable = (durability or configurable.get(DURABILITY_KEY)) != "exit"
+        self.step_writes = self.durable
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -115,6 +125,7 @@ class GraphRun(Checkpointing):
         self._last_values: dict[str, Any] | None = None
         self.record: CheckpointRecord | None = None
         self.last_saved: CheckpointRecord | None = None
+        self._saved_versions: dict[str, Any] | None = None
         self.step = -2  # a new thread's input checkpoint is step -1
         self.start_step = -1
         self.async_mode = False
@@ -165,12 +176,14 @@ class GraphRun(Checkpointing):
         requested_id = (self.config.get("configurable") or {}).get("checkpoint_id")
         record = None
         if self.saver is not None and self.thread_id is not None:
-            record = self.saver.load(self.thread_id, self.ns, requested_id)
+            record = load_record(self.saver, self.thread_id, self.ns, requested_id)
         execution_id = self.thread_id or "run"
         if record is not None and record.engine is not None:
             ex = Execution.restore(graph.engine, record.engine, record_trace=False)
             self.step = record.step
             self.record = self.last_saved = record
+            if record.checkpoint is not None:
+                self._saved_versions = dict(record.checkpoint["channel_versions"])
         else:
             ex = Execution(graph.engine, execution_id, record_trace=False)
         inp = self.input
@@ -190,8 +203,15 @@ class GraphRun(Checkpointing):
                 raise EmptyInputError("Received no input for __start__")
             if requested_id is None:
                 self._saved_answers(ex, record)
-            latest = self.saver.load(record.thread_id, self.ns, None) if self.saver else None
-            replaying = latest is not None and latest.checkpoint_id != record.checkpoint_id
+            latest = (
+                get_tuple(self.saver, config_of(record.thread_id, self.ns, None))
+                if self.saver
+                else None
+            )
+            replaying = (
+                latest is not None
+                and latest.config["configurable"]["checkpoint_id"] != record.checkpoint_id
+            )
             if requested_id is not None and replaying and (record.next or ex.queue):
                 # the fork's tasks are the checkpoint's (an input checkpoint's START has no
                 # activation yet: it is keyed by name)
@@ -205,7 +225,9 @@ class GraphRun(Checkpointing):
                     values=record.values,
                 )
         else:
-            events.extend(self._checkpoint(ex, "input", next_=(START,), values=self._values(ex)))
+            events.extend(
+                self._checkpoint(ex, "input", next_=(START,), values=self._values(ex), start=inp)
+            )
             ex.send(External(INPUT_EVENT, inp))
         # LangGraph counts a continued thread's budget from the step after its checkpoint.
         self.start_step = self.step + 1 if continuing and forked is None else self.step
@@ -244,39 +266,45 @@ class GraphRun(Checkpointing):
 
     def _resume_one(self, ex: Execution, activation_id: str, value: Any) -> None:
         """Answer ``activation_id``'s interrupt, the answer saved first (LangGraph's
-        ``__resume__`` write): a run that dies before the answered task finishes continues
-        with it (`_saved_answers`) instead of asking again."""
+        ``__resume__`` write: the task's answers so far): a run that dies before the answered
+        task finishes continues with it (`_saved_answers`) instead of asking again."""
         record = self.record
-        if self.saver is not None and record is not None and self.saver.keeps_writes:
+        if self.saver is not None and record is not None:
             inst = ex.instances.get(activation_id)
-            given = len(inst.memory.get("resume", ())) if inst is not None else 0
-            task_id = task_id_for(record.checkpoint_id, activation_id)
-            answer = [activation_id, given, value]
-            self.saver.save_writes(
+            given = list(inst.memory.get("resume", ())) if inst is not None else []
+            task = next((t for t in record.tasks if t.key == activation_id), None)
+            task_id = (
+                task.id if task is not None else task_id_for(record.checkpoint_id, activation_id)
+            )
+            put_task_writes(
+                self.saver,
                 record.thread_id,
                 record.checkpoint_ns,
                 record.checkpoint_id,
                 task_id,
-                [(RESUME, answer)],
+                [(RESUME, [*given, value])],
             )
         ex.resume(value, activation_id)
 
     def _saved_answers(self, ex: Execution, record: CheckpointRecord) -> None:
         """Apply the answers given to ``record``'s interrupts by a run that then died (or
         failed) before the answered task finished (see `_resume_one`)."""
-        if self.saver is None or not self.saver.keeps_writes or not ex.interrupts:
+        if self.saver is None or not ex.interrupts:
             return
         waiting = {aid for aid, _ in ex.interrupts}
-        writes = self.saver.load_writes(
-            record.thread_id, record.checkpoint_ns, record.checkpoint_id
+        by_id = {t.id: t.key for t in record.tasks if t.key}
+        by_id.update((task_id_for(record.checkpoint_id, aid), aid) for aid in waiting)
+        writes = pending_writes(
+            self.saver, record.thread_id, record.checkpoint_ns, record.checkpoint_id
         )
-        for _, channel, answer in writes:
-            if channel != RESUME or not isinstance(answer, list) or len(answer) != 3:
+        for task_id, channel, answers in writes:
+            aid = by_id.get(task_id)
+            if channel != RESUME or aid is None or not isinstance(answers, list) or not answers:
                 continue
-            aid, given, value = answer
             inst = ex.instances.get(aid)
+            given = len(answers) - 1
             if aid in waiting and inst is not None and len(inst.memory.get("resume", ())) == given:
-                ex.resume(value, aid)
+                ex.resume(answers[-1], aid)
 
     # --- the loop --------------------------------------------------------------------------
 
@@ -496,6 +524,8 @@ class GraphRun(Checkpointing):
         fresh = task_records(record.checkpoint_id, [p for p in pending if p[1] not in known])
         record.tasks = [known[key] if key in known else fresh.pop(0) for _, key in pending]
         record.engine = ex.snapshot()
+        record.triggers = self._pending_triggers(ex, pending)
+        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
         if self.durable or record is self.last_saved:
             self._save(record)
         yield from self._checkpoint_events(record, record.parent_id)
@@ -619,9 +649,6 @@ def coerce_context(schema: Any, context: Any) -> Any:
     if dataclasses.is_dataclass(schema) or issubclass(schema, BaseModel):
         return schema(**context)
     return context
-
-
-RESUME = "__resume__"  # a special write (`SPECIAL_WRITES`): one per task, replaced when saved
 
 
 def _raised_several(ex: Execution, activation_id: str) -> bool:
