@@ -8,7 +8,6 @@ Must never import: the engine's runtime or host.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from typing import (
 )
 
 from langchain_core.messages.tool import ToolOutputMixin
+from xxhash import xxh3_128_hexdigest
 
 from superstep_compat._internal._constants import NS_SEP, OVERWRITE, ROOT_KEY
 from superstep_compat._internal._policies import (
@@ -218,8 +218,9 @@ def _object_fields(value: Any) -> list[tuple[str, Any]] | None:
 
 
 def interrupt_id_from_ns(namespace: str) -> str:
-    """A stable 32-hex-character id derived from a checkpoint namespace."""
-    return hashlib.blake2b(namespace.encode(), digest_size=16).hexdigest()
+    """The 32-hex-character id LangGraph derives from a task's checkpoint namespace (xxh3-128):
+    a thread's interrupts keep their ids whichever of LangGraph and Superstep raised them."""
+    return xxh3_128_hexdigest(namespace.encode())
 
 
 @dataclass(init=False, slots=True, eq=True)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -32,9 +32,12 @@ from superstep_compat._internal._constants import START
 from superstep_compat.pregel._lgcheckpoint import (
     ERROR,
     INTERRUPT,
+    PULL,
+    PUSH,
     START_CHANNEL,
     TASKS,
     build_checkpoint,
+    lg_task_id,
     pending_writes,
     put_task_writes,
     write_checkpoint,
@@ -49,8 +52,10 @@ __all__ = [
     "Checkpointing",
     "new_checkpoint_id",
     "node_of",
+    "node_triggers",
     "pending_activations",
     "pending_tasks",
+    "push_indexes",
     "saved_outcome",
     "task_id_for",
     "task_records",
@@ -100,6 +105,30 @@ def pending_tasks(ex: Execution, order: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(name for name, _ in pending_activations(ex, order))
 
 
+def node_triggers(spec: Any, name: str) -> tuple[str, ...]:
+    """LangGraph's trigger channels of node ``name`` of a `GraphSpec`: ``__start__`` for START,
+    else ``branch:to:<name>`` and the channel of each join (waiting edge) into it."""
+    if name == START:
+        return (START_CHANNEL,)
+    joins = tuple(
+        f"join:{'+'.join(sources)}:{target}"
+        for sources, target in spec.waiting_edges
+        if target == name
+    )
+    return (BRANCH_PREFIX + name, *joins)
+
+
+def push_indexes(ex: Execution, pending: Iterable[tuple[str, str]]) -> dict[str, int]:
+    """The pending tasks that run a `Send` (push tasks), by key: their index among the
+    checkpoint's ``__pregel_tasks``."""
+    out: dict[str, int] = {}
+    for name, key in pending:
+        inst = ex.instances.get(key)
+        if name != START and inst is not None and inst.spawned and isinstance(inst.payload, Send):
+            out[key] = len(out)
+    return out
+
+
 def trigger_channels(
     ex: Execution, pending: Iterable[tuple[str, str]], start: Any = _MISSING
 ) -> dict[str, Any]:
@@ -126,12 +155,33 @@ def trigger_channels(
     return out
 
 
-def task_records(checkpoint_id: str, pending: Iterable[tuple[str, str]]) -> list[TaskRecord]:
-    """The `TaskRecord`s of a checkpoint's pending (node, key) tasks."""
-    return [
-        TaskRecord(task_id_for(checkpoint_id, key), name, ("__pregel_pull", name), key=key)
-        for name, key in pending
-    ]
+def task_records(
+    checkpoint_id: str,
+    pending: Iterable[tuple[str, str]],
+    *,
+    step: int | None = None,
+    ns: str = "",
+    triggers_of: Callable[[str], Sequence[str]] | None = None,
+    pushes: Mapping[str, int] | None = None,
+) -> list[TaskRecord]:
+    """The `TaskRecord`s of a checkpoint's pending (node, key) tasks, with LangGraph's task
+    ids and paths when the checkpoint's ``step`` and the nodes' triggers are given (push
+    tasks: their index in ``pushes``)."""
+    out: list[TaskRecord] = []
+    for name, key in pending:
+        index = (pushes or {}).get(key)
+        if index is not None:
+            path: tuple[Any, ...] = (PUSH, index, False)
+            parts: tuple[str, ...] = (PUSH, str(index))
+        else:
+            path = (PULL, name)
+            parts = (PULL, *sorted(triggers_of(name))) if triggers_of is not None else ()
+        if step is None or not parts:
+            task_id = task_id_for(checkpoint_id, key)
+        else:
+            task_id = lg_task_id(checkpoint_id, ns, step + 1, name, *parts)
+        out.append(TaskRecord(task_id, name, path, key=key))
+    return out
 
 
 def find_task(record: CheckpointRecord, activation_id: str) -> TaskRecord | None:
@@ -239,14 +289,7 @@ class Checkpointing:
 
     def _triggers_of(self, name: str) -> tuple[str, ...]:
         """The channels whose new versions trigger node ``name`` (LangGraph's triggers)."""
-        if name == START:
-            return (START_CHANNEL,)
-        joins = tuple(
-            f"join:{'+'.join(sources)}:{target}"
-            for sources, target in self.graph.spec.waiting_edges
-            if target == name
-        )
-        return (BRANCH_PREFIX + name, *joins)
+        return node_triggers(self.graph.spec, name)
 
     def _pending_triggers(
         self, ex: Execution, pending: Sequence[tuple[str, str]], start: Any = _MISSING
@@ -309,7 +352,14 @@ class Checkpointing:
             source=source,
             values=dict(values),
             next=next_,
-            tasks=task_records(checkpoint_id, pending),
+            tasks=task_records(
+                checkpoint_id,
+                pending,
+                step=self.step,
+                ns=self.ns,
+                triggers_of=self._triggers_of,
+                pushes=push_indexes(ex, pending),
+            ),
             metadata=metadata,
             created_at=datetime.now(UTC).isoformat(),
             engine=ex.snapshot(),
@@ -374,7 +424,9 @@ class Checkpointing:
         # time travel runs the step's finished tasks again; continuing hands their work back
         if forked is None and record.finished:
             self.saved = self._load_finished(ex, record) or None
-            served = {task_id_for(record.checkpoint_id, aid) for aid in self.saved or ()}
+            served = {
+                task.id for aid in self.saved or () if (task := find_task(record, aid)) is not None
+            }
             self._cached = [
                 (t.name, t.result)
                 for t in record.tasks
@@ -522,7 +574,8 @@ class Checkpointing:
         for aid, ev in ex.queue:
             if not isinstance(ev, Activated):
                 continue
-            saved = by_task.get(task_id_for(record.checkpoint_id, aid))
+            task = find_task(record, aid)
+            saved = None if task is None else by_task.get(task.id)
             outcome = None if saved is None else saved_outcome(saved)
             if outcome is not None:
                 out[aid] = outcome

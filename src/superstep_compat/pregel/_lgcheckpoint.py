@@ -24,12 +24,14 @@ Never imports the host or the engine's persistence stores.
 from __future__ import annotations
 
 import asyncio
+import binascii
 import threading
 from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, TypeVar
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
+from xxhash import xxh3_128_hexdigest
 
 from superstep_compat._internal._policies import CachePolicy, TimeoutPolicy
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, TaskRecord, config_of
@@ -55,6 +57,7 @@ __all__ = [
     "engine_codec",
     "get_tuple",
     "is_state_channel",
+    "lg_task_id",
     "list_records",
     "load_record",
     "pending_writes",
@@ -75,6 +78,24 @@ NO_WRITES = "__no_writes__"
 _T = TypeVar("_T")
 _R = TypeVar("_R")
 _LG_CHANNELS = frozenset({START_CHANNEL, TASKS, ENGINE_CHANNEL, "__previous__", "__end__"})
+
+
+PULL = "__pregel_pull"
+PUSH = "__pregel_push"
+
+
+def lg_task_id(checkpoint_id: str, ns: str, step: int, name: str, *path: str) -> str:
+    """LangGraph's id of a task of checkpoint ``checkpoint_id`` (its ``step`` is the
+    checkpoint's plus one): xxh3-128 of the id's bytes, the task's namespace (``name``
+    below ``ns``), the step, the name and its path (``PULL`` and the sorted triggers, or
+    ``PUSH`` and the `Send`'s index), shaped as a uuid."""
+    task_ns = f"{ns}|{name}" if ns else name
+    try:
+        raw = binascii.unhexlify(checkpoint_id.replace("-", ""))
+    except (binascii.Error, ValueError):
+        raw = checkpoint_id.encode()
+    digest = xxh3_128_hexdigest(raw + "".join((task_ns, str(step), name, *path)).encode())
+    return f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}"
 
 
 def is_state_channel(name: str) -> bool:

@@ -38,6 +38,7 @@ from superstep_compat.pregel._checkpointing import (
     node_of,
     pending_activations,
     pending_tasks,
+    push_indexes,
     task_id_for,
     task_records,
 )
@@ -168,6 +169,9 @@ class GraphRun(Checkpointing):
             subgraphs=self.subgraphs,
             cache=self.graph.cache,
             checkpoint_id=None if self.record is None else self.record.checkpoint_id,
+            task_ids={}
+            if self.record is None
+            else {t.key: t.id for t in self.record.tasks if t.key},
         )
 
     def _prepare(self) -> tuple[Execution, list[Event]]:
@@ -521,7 +525,14 @@ class GraphRun(Checkpointing):
         record.values = dict(self.last_values or {})
         record.next = tuple(name for name, _ in pending)
         known = {t.key: t for t in record.tasks if t.key}  # keep what they raised or did
-        fresh = task_records(record.checkpoint_id, [p for p in pending if p[1] not in known])
+        fresh = task_records(
+            record.checkpoint_id,
+            [p for p in pending if p[1] not in known],
+            step=record.step,
+            ns=record.checkpoint_ns,
+            triggers_of=self._triggers_of,
+            pushes=push_indexes(ex, pending),
+        )
         record.tasks = [known[key] if key in known else fresh.pop(0) for _, key in pending]
         record.engine = ex.snapshot()
         record.triggers = self._pending_triggers(ex, pending)

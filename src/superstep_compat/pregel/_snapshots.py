@@ -22,7 +22,9 @@ from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.pregel._checkpointing import (
     new_checkpoint_id,
+    node_triggers,
     pending_activations,
+    push_indexes,
     task_records,
     trigger_channels,
 )
@@ -289,7 +291,14 @@ class SnapshotsMixin:
             source="update",
             values={k: ex.values[k] for k in self.state_channels if k in ex.values},
             next=tuple(name for name, _ in pending),
-            tasks=task_records(checkpoint_id, pending),
+            tasks=task_records(
+                checkpoint_id,
+                pending,
+                step=step,
+                ns=ns,
+                triggers_of=lambda name: node_triggers(self.spec, name),
+                pushes=push_indexes(ex, pending),
+            ),
             metadata={"source": "update", "step": step, "parents": {}},
             created_at=datetime.now(UTC).isoformat(),
             engine=ex.snapshot(),
@@ -297,7 +306,13 @@ class SnapshotsMixin:
             triggers=trigger_channels(ex, pending),
         )
         base = None if record is None else record.checkpoint
-        build_checkpoint(saver, new, base, ran=[n for n in moved if n in self.nodes])
+        build_checkpoint(
+            saver,
+            new,
+            base,
+            ran=[n for n in moved if n in self.nodes],
+            triggers_of=lambda name: node_triggers(self.spec, name),
+        )
         held = None if base is None else base["channel_versions"]
         write_checkpoint(saver, new, held)
         return config_of(thread, ns, checkpoint_id)

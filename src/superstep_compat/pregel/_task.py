@@ -84,6 +84,9 @@ class RunContext:
     checkpoint_id: str | None = None  # the checkpoint the step runs from (its pending writes)
     push: int | None = None
     """A `Send` task's index among the step's pushed tasks (LangGraph's push path)."""
+    task_ids: Mapping[str, str] = field(default_factory=dict)
+    """LangGraph's id of each task of the checkpoint the step runs from, by engine key (an
+    activation id, or a node name for a task not numbered yet)."""
     trace: TaskRun | None = None
     """The task's callback run, when the config carries callbacks."""
 
@@ -672,7 +675,13 @@ def no_sync_function(name: str) -> TypeError:
 
 
 def task_uuid(run: RunContext, activation_id: str) -> str:
-    """LangGraph-shaped task id, stable for one activation of one thread."""
+    """The task's id: LangGraph's (see `_lgcheckpoint.lg_task_id`) when the run checkpoints,
+    else a LangGraph-shaped id stable for one activation of one thread."""
+    ids = run.task_ids
+    if ids:
+        found = ids.get(activation_id) or ids.get(activation_id.rsplit(":", 1)[0])
+        if found is not None:
+            return found
     thread = (run.config.get("configurable") or {}).get("thread_id", "")
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{thread}/{run.checkpoint_ns}/{activation_id}"))
 
