@@ -348,3 +348,33 @@ def ensure_valid_checkpointer(checkpointer: Checkpointer) -> Checkpointer:
         f"`True`, `False`, or `None`. Received {type(checkpointer).__name__}. Pass a proper "
         "saver (e.g., InMemorySaver, AsyncPostgresSaver)."
     )
+
+
+# --- the wire names of the types a checkpoint holds ------------------------------------------
+#
+# A saver's serializer (LangGraph's JsonPlusSerializer) writes a class as (module, name, data)
+# and rebuilds it by importing that module. These types are written under LangGraph's module,
+# ``langgraph.types``, so a thread Superstep wrote reads back as LangGraph's types in a
+# LangGraph process (and is on its list of safe types), and one LangGraph wrote reads back as
+# these. ``langgraph.types`` resolves to this module under the shim; without it, and without
+# a real LangGraph installed, it is registered as this module's name for the serializer.
+_WIRE_MODULE = "langgraph.types"
+for _cls in (Send, Command, Interrupt, Overwrite, PregelTask, StateSnapshot):
+    _cls.__module__ = _WIRE_MODULE
+
+
+def _register_wire_module() -> None:
+    import importlib.util
+    import sys
+
+    if _WIRE_MODULE in sys.modules:
+        return
+    try:
+        real = importlib.util.find_spec(_WIRE_MODULE)
+    except (ImportError, ValueError):
+        real = None
+    if real is None:
+        sys.modules[_WIRE_MODULE] = sys.modules[__name__]
+
+
+_register_wire_module()
