@@ -20,15 +20,15 @@ Never imports the host or the engine's persistence.
 from __future__ import annotations
 
 import threading
-import time
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.base.id import uuid6
 
-from superstep_compat._internal._constants import START
+from superstep_compat._internal._constants import END, START
 from superstep_compat.pregel._lgcheckpoint import (
     ERROR,
     INTERRUPT,
@@ -112,7 +112,7 @@ def node_triggers(spec: Any, name: str) -> tuple[str, ...]:
         return (START_CHANNEL,)
     joins = tuple(
         f"join:{'+'.join(sources)}:{target}"
-        for sources, target in spec.waiting_edges
+        for sources, target in getattr(spec, "waiting_edges", ())
         if target == name
     )
     return (BRANCH_PREFIX + name, *joins)
@@ -197,18 +197,45 @@ def find_task(record: CheckpointRecord, activation_id: str) -> TaskRecord | None
     return None
 
 
-def outcome_writes(outcome: TaskOutcome) -> list[tuple[str, Any]]:
-    """A finished task's outcome as pending writes (LangGraph's channel names for control)."""
+def edge_writes(spec: Any, name: str) -> list[tuple[str, Any]]:
+    """The writes LangGraph's node ``name`` makes for its static edges: ``branch:to:<target>``
+    for each plain edge, ``join:<sources>:<target>`` (its own name) for each join it feeds."""
+    out: list[tuple[str, Any]] = [
+        (BRANCH_PREFIX + target, None)
+        for source, target in sorted(getattr(spec, "edges", ()))
+        if source == name and target != END
+    ]
+    out.extend(
+        (f"join:{'+'.join(sources)}:{target}", name)
+        for sources, target in sorted(getattr(spec, "waiting_edges", ()))
+        if name in sources and target != END
+    )
+    return out
+
+
+def outcome_writes(
+    outcome: TaskOutcome, edges: Sequence[tuple[str, Any]] = ()
+) -> list[tuple[str, Any]]:
+    """A finished task's outcome as pending writes (LangGraph's channel names for control);
+    ``edges``: its node's static edge writes (`edge_writes`)."""
     writes = list(outcome.writes)
+    if not outcome.skip_edges:
+        writes.extend(edges)
     writes.extend((BRANCH_PREFIX + goto, None) for goto in outcome.gotos)
     writes.extend((SEND_CHANNEL, send) for send in outcome.sends)
     return writes or [(NO_WRITES, None)]
 
 
-def saved_outcome(writes: Sequence[tuple[str, Any]]) -> TaskOutcome | None:
-    """The outcome saved as ``writes`` by `outcome_writes` (None: the task did not finish)."""
+def saved_outcome(
+    writes: Sequence[tuple[str, Any]], edges: Sequence[tuple[str, Any]] = ()
+) -> TaskOutcome | None:
+    """The outcome saved as ``writes`` by `outcome_writes` (None: the task did not finish);
+    the static edge writes (``edges``) are the engine's edges, not the task's control."""
     out = TaskOutcome(cached=True)
+    static = {channel for channel, _ in edges}
     for channel, value in writes:
+        if channel in static or channel.startswith("join:"):
+            continue
         if channel.startswith(BRANCH_PREFIX):
             out.gotos.append(channel[len(BRANCH_PREFIX) :])
         elif channel == SEND_CHANNEL and isinstance(value, Send):
@@ -287,6 +314,10 @@ class Checkpointing:
             writes,
         )
 
+    def _outcome_writes(self, name: str, result: TaskOutcome) -> list[tuple[str, Any]]:
+        """Task ``name``'s pending writes as LangGraph writes them (its edges included)."""
+        return outcome_writes(result, edge_writes(self.graph.spec, name))
+
     def _triggers_of(self, name: str) -> tuple[str, ...]:
         """The channels whose new versions trigger node ``name`` (LangGraph's triggers)."""
         return node_triggers(self.graph.spec, name)
@@ -328,14 +359,14 @@ class Checkpointing:
                 if task.path[:1] == ("__pregel_pull",):
                     pulled.add(task.name)
                 if keep and task.id not in parent.finished:
-                    self._put_writes(parent, task.id, outcome_writes(result))
+                    self._put_writes(parent, task.id, self._outcome_writes(task.name, result))
             if parent.finished:  # the tasks that finished before the step did ran in it too
                 for t in parent.tasks:
                     if t.id in parent.finished:
                         ran_names.add(t.name)
                         if t.path[:1] == ("__pregel_pull",):
                             pulled.add(t.name)
-        checkpoint_id = new_checkpoint_id()
+        checkpoint_id = new_checkpoint_id(self.step)
         metadata = {
             k: v
             for k, v in (self.config.get("metadata") or {}).items()
@@ -499,7 +530,7 @@ class Checkpointing:
                 if task is not None:
                     task.result = result.update
                     done.append(task.id)
-                    writes.append((task.id, outcome_writes(result)))
+                    writes.append((task.id, self._outcome_writes(task.name, result)))
             record.finished = tuple(done)
             record.current_values = self._values(ex)
         record.interrupts = tuple(self.interrupts)
@@ -548,7 +579,7 @@ class Checkpointing:
             if task is None or aid == failed_aid:
                 continue
             if result.error is None and not result.interrupts and not result.skip_edges:
-                out.append((task.id, outcome_writes(result)))
+                out.append((task.id, self._outcome_writes(task.name, result)))
                 task.result = result.update
                 done.append(task.id)
                 writes.extend(result.writes)
@@ -576,21 +607,19 @@ class Checkpointing:
                 continue
             task = find_task(record, aid)
             saved = None if task is None else by_task.get(task.id)
-            outcome = None if saved is None else saved_outcome(saved)
+            edges = edge_writes(self.graph.spec, node_of(aid))
+            outcome = None if saved is None else saved_outcome(saved, edges)
             if outcome is not None:
                 out[aid] = outcome
         return out
 
 
 _id_lock = threading.Lock()
-_last_id = [0]
 
 
-def new_checkpoint_id() -> str:
-    """A uuid-shaped, time-ordered id: later calls sort after earlier ones."""
+def new_checkpoint_id(step: int | None = None) -> str:
+    """LangGraph's checkpoint id: a uuid6 (time-ordered, so later checkpoints sort after
+    earlier ones whichever of LangGraph and Superstep wrote them) whose clock sequence is the
+    checkpoint's ``step``."""
     with _id_lock:
-        now = max(time.time_ns() // 1000, _last_id[0] + 1)
-        _last_id[0] = now
-    t = f"{now:015x}"  # 15 hex digits of microseconds, all kept: ids sort by time
-    r = uuid.uuid4().hex
-    return f"{t[:8]}-{t[8:12]}-6{t[12:15]}-8{r[:3]}-{r[3:15]}"
+        return str(uuid6(clock_seq=step))

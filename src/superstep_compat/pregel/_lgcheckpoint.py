@@ -53,6 +53,7 @@ __all__ = [
     "RESUME",
     "START_CHANNEL",
     "TASKS",
+    "apply_pending",
     "build_checkpoint",
     "engine_codec",
     "get_tuple",
@@ -225,7 +226,13 @@ def _engine_blob(record: CheckpointRecord) -> Any:
         extra = {k: v for k, v in engine.values.items() if values.get(k, missing) is not v}
         engine = _shallow_copy(engine, values={})
     header = _shallow_copy(
-        record, values={}, engine=engine, checkpoint=None, triggers={}, tasks=list(record.tasks)
+        record,
+        values={},
+        engine=engine,
+        checkpoint=None,
+        triggers={},
+        tasks=list(record.tasks),
+        pending=[],
     )
     payload = [record.checkpoint_id, header, engine_keys, extra, list(record.values)]
     try:
@@ -447,7 +454,8 @@ def record_of(
         k: v for k, v in all_values.items() if k not in record.values and k != ENGINE_CHANNEL
     }
     record.checkpoint = dict(checkpoint)
-    apply_pending(record, found.pending_writes or [])
+    record.pending = list(found.pending_writes or [])
+    apply_pending(record, record.pending)
     return record
 
 

@@ -96,8 +96,11 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
             else:
                 arg = payload if name == START else None
             ctx.memory["arg"] = arg
-            ctx.memory["resume"] = []
-            return request(ctx, arg, [])
+            # answers the activation already has: none, except for a task continued from a
+            # checkpoint LangGraph wrote (its ``__resume__`` writes, see `_lgrestore`)
+            answers = list(ctx.memory.get("resume") or [])
+            ctx.memory["resume"] = answers
+            return request(ctx, arg, answers)
         if isinstance(event, Resumed):
             resume = [*ctx.memory.get("resume", []), event.value]
             ctx.memory["resume"] = resume

@@ -62,6 +62,8 @@ class CheckpointRecord:
     # The LangGraph checkpoint this record was read from or last written as (its versions
     # are the base of the next checkpoint's).
     checkpoint: dict[str, Any] | None = None
+    # its pending writes, as read (not part of what is written)
+    pending: list[PendingWrite] = field(default_factory=list)
 
 
 def config_of(thread_id: str, ns: str, checkpoint_id: str | None) -> dict[str, Any]:

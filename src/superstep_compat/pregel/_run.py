@@ -50,6 +50,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     pending_writes,
     put_task_writes,
 )
+from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answers
 from superstep_compat.pregel._record import CheckpointRecord, config_of
 from superstep_compat.pregel._task import (
     CHILD_KEY,
@@ -182,6 +183,9 @@ class GraphRun(Checkpointing):
         if self.saver is not None and self.thread_id is not None:
             record = load_record(self.saver, self.thread_id, self.ns, requested_id)
         execution_id = self.thread_id or "run"
+        rebuilt = record is not None and record.engine is None
+        if record is not None and rebuilt:
+            rebuild(graph, record, record.pending)  # a checkpoint LangGraph wrote
         if record is not None and record.engine is not None:
             ex = Execution.restore(graph.engine, record.engine, record_trace=False)
             self.step = record.step
@@ -195,8 +199,12 @@ class GraphRun(Checkpointing):
             inp = Command(resume=self.link.resume[-1])  # the parent's answer to our interrupt
         continuing = record is not None and (inp is None or isinstance(inp, Command))
         forked: list[Event] | None = None
+        if rebuilt and record is not None and requested_id is None and continuing:
+            answer = inp.resume if isinstance(inp, Command) and inp.resume is not None else None
+            self._answer_rebuilt(ex, record, NO_ANSWER if answer is None else answer)
         if isinstance(inp, Command) and inp.resume is not None:
-            self._resume(ex, inp.resume)
+            if not rebuilt:
+                self._resume(ex, inp.resume)
             if inp.update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=inp.update, goto=inp.goto)))
         elif isinstance(inp, Command):
@@ -205,7 +213,7 @@ class GraphRun(Checkpointing):
         elif inp is None:
             if record is None:
                 raise EmptyInputError("Received no input for __start__")
-            if requested_id is None:
+            if requested_id is None and not rebuilt:
                 self._saved_answers(ex, record)
             latest = (
                 get_tuple(self.saver, config_of(record.thread_id, self.ns, None))
@@ -267,6 +275,22 @@ class GraphRun(Checkpointing):
                 "interrupts#handling-multiple-interrupts."
             )
         self._resume_one(ex, next(iter(activations)), value)
+
+    def _answer_rebuilt(self, ex: Execution, record: CheckpointRecord, answer: Any) -> None:
+        """Give the interrupted tasks of a thread rebuilt from LangGraph's checkpoint their
+        answers (saved first, as LangGraph's ``__resume__`` writes)."""
+        answers = resume_answers(ex, record, record.pending, answer)
+        if self.saver is None or answer is NO_ANSWER:
+            return
+        for task_id, given in answers.items():
+            put_task_writes(
+                self.saver,
+                record.thread_id,
+                record.checkpoint_ns,
+                record.checkpoint_id,
+                task_id,
+                [(RESUME, given)],
+            )
 
     def _resume_one(self, ex: Execution, activation_id: str, value: Any) -> None:
         """Answer ``activation_id``'s interrupt, the answer saved first (LangGraph's

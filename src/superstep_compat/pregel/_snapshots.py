@@ -34,6 +34,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     load_record,
     write_checkpoint,
 )
+from superstep_compat.pregel._lgrestore import rebuild
 from superstep_compat.pregel._record import CheckpointRecord, config_of
 from superstep_compat.pregel._task import RunContext, TaskOutcome, TaskRunner
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
@@ -145,6 +146,8 @@ class SnapshotsMixin:
         conf = config.get("configurable", {})
         checkpoint_id = conf.get("checkpoint_id")
         record = load_record(saver, conf["thread_id"], conf.get("checkpoint_ns", ""), checkpoint_id)
+        if record is not None and record.engine is None:
+            rebuild(self, record, record.pending)  # a checkpoint LangGraph wrote
         if record is None:
             empty = cast(RunnableConfig, {"configurable": dict(conf)})
             return StateSnapshot({}, (), empty, None, None, None, (), ())
@@ -174,6 +177,8 @@ class SnapshotsMixin:
             before=before,
             limit=limit,
         ):
+            if record.engine is None:
+                rebuild(self, record, record.pending)
             yield snapshot_of(record)
 
     async def aget_state_history(
@@ -255,6 +260,8 @@ class SnapshotsMixin:
         conf = config.get("configurable", {})
         thread, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
         record = load_record(saver, thread, ns, conf.get("checkpoint_id"))
+        if record is not None and record.engine is None:
+            rebuild(self, record, record.pending)
         if record is not None and record.engine is not None:
             ex = Execution.restore(self.engine, record.engine, record_trace=False)
         else:
@@ -281,7 +288,7 @@ class SnapshotsMixin:
             ex.edit((), writer="__update__", as_node=as_node)
         step = (record.step if record is not None else -1) + 1
         pending = pending_activations(ex, self.node_order)
-        checkpoint_id = new_checkpoint_id()
+        checkpoint_id = new_checkpoint_id(step)
         new = CheckpointRecord(
             thread_id=thread,
             checkpoint_ns=ns,

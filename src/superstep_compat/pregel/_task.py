@@ -113,7 +113,8 @@ class _TaskContext:
         self.index += 1
         if i < len(self.resume):
             return self.resume[i]
-        raise GraphInterrupt((Interrupt.from_ns(value, f"{self.ns}|{i}"),))
+        # LangGraph's id: the task's namespace, suffixed by the answers it already has
+        raise GraphInterrupt((Interrupt.from_ns(value, f"{self.ns}|{i}" if i else self.ns),))
 
     def push_message(self, message: Any, state_key: str | None) -> None:
         if self.handler is not None:
@@ -301,7 +302,8 @@ class TaskRunner:
                     stream_writer=writer,
                     previous=run.previous,
                 )
-        hook = _TaskContext(resume, f"{node.name}:{task_id}", run, node.name)
+        # interrupts are named by LangGraph's task namespace ("<node>:<task id>")
+        hook = _TaskContext(resume, f"{node.name}:{task_uuid(run, task_id)}", run, node.name)
         hook.memo = dict(memo or {})
         hook.subgraph_ns = config["configurable"]["checkpoint_ns"]
         handler = None
