@@ -180,3 +180,32 @@ def test_state_with_messages_and_reducers_round_trips(saver: Any) -> None:
     messages = graph.get_state(cfg).values["messages"]
     assert [type(m) for m in messages] == [HumanMessage, AIMessage, HumanMessage, AIMessage]
     assert [m.content for m in messages] == ["hello", "hi", "again", "hi"]
+
+
+def test_a_saver_asserting_checkpoints_are_never_mutated_holds_a_thread() -> None:
+    # LangGraph's own test fixture: every put checks the stored parent against its copy
+    from collections import defaultdict
+
+    class AssertImmutable(InMemorySaver):
+        def __init__(self) -> None:
+            super().__init__()
+            self.copies: defaultdict[str, dict[str, Any]] = defaultdict(dict)
+            self.checked = 0
+
+        def put(self, config: Any, checkpoint: Any, metadata: Any, new_versions: Any) -> Any:
+            saved = super().get(config)
+            if saved is not None:
+                assert (
+                    self.serde.loads_typed(
+                        self.copies[config["configurable"]["thread_id"]][saved["id"]]
+                    )
+                    == saved
+                )
+                self.checked += 1
+            thread = config["configurable"]["thread_id"]
+            self.copies[thread][checkpoint["id"]] = self.serde.dumps_typed(checkpoint)
+            return super().put(config, checkpoint, metadata, new_versions)
+
+    saver = AssertImmutable()
+    assert script(approval_graph(saver)) == script(approval_graph(InMemorySaver()))
+    assert saver.checked >= 3
