@@ -2,13 +2,13 @@
 graphs that have ``invoke`` (``run``, ``resume``, ``history`` and ``graph`` of them), registered
 through the ``superstep.plugins`` entry point together with the import shim.
 
-``--thread`` is the graph's ``thread_id``. A graph compiled without a checkpointer is given a
-`SqliteSaver` on ``--db`` (default ``.superstep/superstep.db``; the façade's tables do not
-collide with the engine's), so the thread is kept and ``resume``/``history`` find it; the
-target is recorded in the checkpoints' metadata (``superstep_target``), for display only: the
-command line loads code only from a target the user names or one whose file it checked against
-the run record. A graph with its own checkpointer keeps its threads there (``--db`` is then
-refused; an in-memory one is warned about, as nothing outlives the process).
+``--thread`` is the graph's ``thread_id``. A graph compiled without a checkpointer is given
+the official `SqliteSaver` in a file beside ``--db`` (`facade_db`: by default
+``.superstep/superstep.langgraph.db``), so the thread is kept and ``resume``/``history`` find
+it; the target is recorded in the checkpoints' metadata (``superstep_target``), for display
+only: the command line loads code only from a target the user names or one whose file it
+checked against the run record. A graph with its own checkpointer keeps its threads there
+(``--db`` is then refused; an in-memory one is warned about, as nothing outlives the process).
 
 Façade names used: `superstep_compat.shim.install`, `superstep_compat.types.Command`,
 `superstep_compat.checkpoint.sqlite.SqliteSaver`, and the public graph methods ``invoke``,
@@ -183,7 +183,7 @@ class FacadeDriver:
                 f"given a SQLite saver; pass a file path, or compile the graph with a "
                 f"PostgresSaver"
             )
-        where = args.db or DEFAULT_DB
+        where = facade_db(args.db or DEFAULT_DB)
         saver = stack.enter_context(_sqlite_saver(where))
         try:
             obj.checkpointer = saver
@@ -321,6 +321,14 @@ def _shell(text: str) -> str:
     return shlex.quote(text)
 
 
+def facade_db(db: str) -> str:
+    """The file that keeps façade threads for ``--db`` ``db``: beside it, ``<stem>.langgraph
+    <suffix>``. The official SqliteSaver's tables (``checkpoints``, ``writes``) would collide
+    with the engine's checkpoint store's in one file until both share one stack."""
+    path = Path(db)
+    return str(path.with_name(f"{path.stem}.langgraph{path.suffix or '.db'}"))
+
+
 @contextmanager
 def _sqlite_saver(where: str) -> Iterator[Any]:
     from superstep_compat.checkpoint.sqlite import SqliteSaver
@@ -336,25 +344,31 @@ def _sqlite_saver(where: str) -> Iterator[Any]:
 
 @contextmanager
 def _read_only_saver(where: str) -> Iterator[Any]:
-    """A saver on ``where`` opened read-only; ``None`` when the file or the façade's tables
-    are missing (nothing is created)."""
+    """A saver on the file of ``--db`` ``where`` that holds LangGraph checkpoints (``where``
+    itself, a graph's own SqliteSaver's file, else `facade_db`), opened read-only; ``None``
+    when neither has the official saver's tables (nothing is created)."""
     from superstep_compat.checkpoint.sqlite import SqliteSaver
 
-    path = Path(where)
-    if not path.is_file():
+    for candidate in (where, facade_db(where)):
+        path = Path(candidate)
+        if path.is_file():
+            conn = connect_read_only(path)
+            if _has_saver_tables(conn):
+                break
+            conn.close()
+    else:
         yield None
         return
-    conn = connect_read_only(path)
     with closing(conn):
-        found = conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE type='table' AND name='compat_checkpoints'"
-        ).fetchone()
-        if not found:
-            yield None
-            return
         saver = SqliteSaver(conn)
         saver.is_setup = True  # the tables exist; setting up would write to a read-only file
         yield saver
+
+
+def _has_saver_tables(conn: sqlite3.Connection) -> bool:
+    """Whether ``conn``'s database has the official SqliteSaver's ``checkpoints`` table."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(checkpoints)").fetchall()}
+    return {"checkpoint_ns", "checkpoint_id", "parent_checkpoint_id"} <= columns
 
 
 def _written(before: Mapping[str, Any] | None, after: Mapping[str, Any]) -> list[str]:

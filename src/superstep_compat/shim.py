@@ -6,11 +6,14 @@ app.py``, and the environment switch ``SUPERSTEP_AS_LANGGRAPH=1``, read at inter
 by the ``superstep_as_langgraph.pth`` file the package installs into site-packages (so
 ``SUPERSTEP_AS_LANGGRAPH=1 pytest`` runs a project's own tests on Superstep).
 
-Subpackages named in ``real`` (`REAL_SUBPACKAGES` by default) are left to the installed
-`langgraph*` distributions, e.g. ``("checkpoint", "store", "cache")`` from
-`langgraph-checkpoint`: then ``langgraph`` itself is a namespace package whose search path is
-the real distributions' (so ``import langgraph.checkpoint.base`` finds the real module) while
-every other ``langgraph.X`` is still ``superstep_compat.X``.
+``langgraph.checkpoint``, ``langgraph.store`` and ``langgraph.cache`` (`PROTOCOL_SUBPACKAGES`)
+are always the real modules of the `langgraph-checkpoint` distributions (a dependency of
+Superstep; the official savers ``langgraph.checkpoint.sqlite``/``.postgres`` when installed):
+the façade writes its checkpoints through that protocol. Further subpackages named in
+``real`` (default `REAL_SUBPACKAGES`) are left to the installed distributions too.
+``langgraph`` itself is then a namespace package whose search path is the real
+distributions' (so ``import langgraph.checkpoint.base`` finds the real module) while every
+other ``langgraph.X`` is ``superstep_compat.X``.
 """
 
 from __future__ import annotations
@@ -24,14 +27,23 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-__all__ = ["REAL_SUBPACKAGES", "LangGraphAliasFinder", "install", "uninstall"]
+__all__ = [
+    "PROTOCOL_SUBPACKAGES",
+    "REAL_SUBPACKAGES",
+    "LangGraphAliasFinder",
+    "install",
+    "uninstall",
+]
 
 _SOURCE = "langgraph"
 _TARGET = "superstep_compat"
 
+PROTOCOL_SUBPACKAGES: tuple[str, ...] = ("checkpoint", "store", "cache")
+"""The `langgraph` subpackages of the `langgraph-checkpoint` distributions: always real."""
+
 REAL_SUBPACKAGES: tuple[str, ...] = tuple(os.environ.get("SUPERSTEP_LANGGRAPH_REAL", "").split())
-"""The `langgraph` subpackages `install` leaves to the real distributions by default: none,
-or those named (space-separated) in ``SUPERSTEP_LANGGRAPH_REAL``."""
+"""Further `langgraph` subpackages `install` leaves to the real distributions by default:
+those named (space-separated) in ``SUPERSTEP_LANGGRAPH_REAL``."""
 
 
 class _AliasLoader(importlib.abc.Loader):
@@ -54,7 +66,7 @@ class LangGraphAliasFinder(importlib.abc.MetaPathFinder):
     the ``real`` subpackages (and everything under them)."""
 
     def __init__(self, real: Sequence[str] = ()) -> None:
-        self.real = tuple(real)
+        self.real = tuple(dict.fromkeys((*PROTOCOL_SUBPACKAGES, *real)))
 
     def find_spec(
         self,
@@ -94,8 +106,8 @@ def _real_namespace(real: Sequence[str]) -> importlib.machinery.ModuleSpec:
 
 def install(real: Sequence[str] | None = None) -> None:
     """Put the alias finder first on `sys.meta_path` (idempotent: a second call changes
-    nothing). ``real``: subpackages left to the real distributions (default
-    `REAL_SUBPACKAGES`)."""
+    nothing). ``real``: subpackages left to the real distributions besides
+    `PROTOCOL_SUBPACKAGES` (default `REAL_SUBPACKAGES`)."""
     if not any(isinstance(f, LangGraphAliasFinder) for f in sys.meta_path):
         chosen = REAL_SUBPACKAGES if real is None else tuple(real)
         sys.meta_path.insert(0, LangGraphAliasFinder(chosen))

@@ -8,7 +8,6 @@ Must never import: the engine's runtime or host.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from typing import (
 )
 
 from langchain_core.messages.tool import ToolOutputMixin
+from xxhash import xxh3_128_hexdigest
 
 from superstep_compat._internal._constants import NS_SEP, OVERWRITE, ROOT_KEY
 from superstep_compat._internal._policies import (
@@ -218,8 +218,9 @@ def _object_fields(value: Any) -> list[tuple[str, Any]] | None:
 
 
 def interrupt_id_from_ns(namespace: str) -> str:
-    """A stable 32-hex-character id derived from a checkpoint namespace."""
-    return hashlib.blake2b(namespace.encode(), digest_size=16).hexdigest()
+    """The 32-hex-character id LangGraph derives from a task's checkpoint namespace (xxh3-128):
+    a thread's interrupts keep their ids whichever of LangGraph and Superstep raised them."""
+    return xxh3_128_hexdigest(namespace.encode())
 
 
 @dataclass(init=False, slots=True, eq=True)
@@ -347,3 +348,33 @@ def ensure_valid_checkpointer(checkpointer: Checkpointer) -> Checkpointer:
         f"`True`, `False`, or `None`. Received {type(checkpointer).__name__}. Pass a proper "
         "saver (e.g., InMemorySaver, AsyncPostgresSaver)."
     )
+
+
+# --- the wire names of the types a checkpoint holds ------------------------------------------
+#
+# A saver's serializer (LangGraph's JsonPlusSerializer) writes a class as (module, name, data)
+# and rebuilds it by importing that module. These types are written under LangGraph's module,
+# ``langgraph.types``, so a thread Superstep wrote reads back as LangGraph's types in a
+# LangGraph process (and is on its list of safe types), and one LangGraph wrote reads back as
+# these. ``langgraph.types`` resolves to this module under the shim; without it, and without
+# a real LangGraph installed, it is registered as this module's name for the serializer.
+_WIRE_MODULE = "langgraph.types"
+for _cls in (Send, Command, Interrupt, Overwrite, PregelTask, StateSnapshot):
+    _cls.__module__ = _WIRE_MODULE
+
+
+def _register_wire_module() -> None:
+    import importlib.util
+    import sys
+
+    if _WIRE_MODULE in sys.modules:
+        return
+    try:
+        real = importlib.util.find_spec(_WIRE_MODULE)
+    except (ImportError, ValueError):
+        real = None
+    if real is None:
+        sys.modules[_WIRE_MODULE] = sys.modules[__name__]
+
+
+_register_wire_module()

@@ -4,11 +4,12 @@ writes a client reads, and the other way round."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from superstep_compat.store.base import (
+from langgraph.store.base import (
     BaseStore,
     GetOp,
     Item,
@@ -19,6 +20,7 @@ from superstep_compat.store.base import (
     SearchItem,
     SearchOp,
 )
+
 from superstep_server.store import Store
 
 __all__ = ["DatabaseStore"]
@@ -37,6 +39,10 @@ class DatabaseStore(BaseStore):
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         return [self._one(op) for op in ops]
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        # the table is reached through blocking drivers: off the event loop, as one batch
+        return await asyncio.to_thread(self.batch, list(ops))
 
     def _one(self, op: Op) -> Result:
         if isinstance(op, GetOp):

@@ -101,7 +101,7 @@ def test_activation_names_the_interrupt_the_value_answers(
 
     from superstep_compat.checkpoint.sqlite import SqliteSaver
 
-    graph.checkpointer = SqliteSaver(sqlite3.connect(".superstep/superstep.db"))
+    graph.checkpointer = SqliteSaver(sqlite3.connect(".superstep/superstep.langgraph.db"))
     (pending,) = graph.get_state({"configurable": {"thread_id": "pay"}}).interrupts
     argv = ["resume", "--thread", "pay", "--value", "true", "--activation", pending.id]
     assert main([*argv, "--json"]) == 0

@@ -12,7 +12,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import orjson
 import pytest
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 
@@ -179,7 +178,7 @@ from superstep_compat.checkpoint.sqlite import SqliteSaver
 from asking_graph_copy import facade
 import pathlib
 pathlib.Path(".superstep").mkdir(exist_ok=True)
-facade.checkpointer = SqliteSaver(sqlite3.connect(".superstep/superstep.db"))
+facade.checkpointer = SqliteSaver(sqlite3.connect(".superstep/superstep.langgraph.db"))
 facade.invoke({{"n": 1}}, {{"configurable": {{"thread_id": "x"}},
                "metadata": {{"superstep_target": {str(tmp_path / "evil.py")!r} + ":facade"}}}})
 """

@@ -29,11 +29,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 KNOWN_DIFFERENCES: dict[str, str] = {
-    "p22_sqlite_custom_state": (
-        "documented difference: the SQLite saver refuses to serialise an unregistered user "
-        "class (UnsupportedTypeError); LangGraph pickles it via msgpack ext. p24 shows the "
-        "same program passing after superstep_core.persistence.register"
-    ),
     "p32_stream_v3_subgraph_lifecycle": (
         "core: a subgraph's namespace segment is `node:<activation>`, not `node:<task id>`, "
         "so v3's lifecycle cannot match it to its parent task's result: `completed` comes at "

@@ -67,7 +67,8 @@ def test_variable_unset_empty_or_zero_leaves_langgraph_alone(
 ) -> None:
     env = _env() if value is None else _env(SUPERSTEP_AS_LANGGRAPH=value)
     done = _python(_start_with_site(site_with_pth), env=env, cwd=site_with_pth)
-    assert "No module named 'langgraph" in done.stderr  # langgraph.checkpoint is installed
+    # (``langgraph`` itself is langgraph-checkpoint's namespace package: only its own parts)
+    assert "No module named 'langgraph.graph'" in done.stderr
 
 
 def test_real_subpackages_come_from_the_installed_distribution(tmp_path: Path) -> None:
@@ -83,15 +84,3 @@ def test_real_subpackages_come_from_the_installed_distribution(tmp_path: Path) -
     env = _env(PYTHONPATH=f"{ROOT / 'src'}{os.pathsep}{tmp_path / 'real'}")
     done = _python(code, env=env, cwd=tmp_path)
     assert done.stdout.strip() == "real checkpoint superstep_compat.graph", done.stderr
-
-
-@pytest.mark.skip(reason="langgraph-checkpoint is a dependency: the project venv always has it")
-def test_real_subpackages_without_a_distribution_is_a_clear_import_error(tmp_path: Path) -> None:
-    code = (
-        "from superstep_compat.shim import install; install(real=('checkpoint',));"
-        "import langgraph.checkpoint"
-    )
-    done = _python(code, env=_env(), cwd=tmp_path)
-    assert "langgraph.checkpoint should come from the installed langgraph distributions" in (
-        done.stderr
-    )

@@ -1,1 +1,3 @@
-"""`langgraph.checkpoint`: savers that keep a thread's checkpoints."""
+"""`superstep_compat.checkpoint`: LangGraph's checkpoint protocol and savers, from the real
+`langgraph-checkpoint` distributions (``base``, ``memory``, ``serde``, ``sqlite``, ``postgres``):
+under the shim ``langgraph.checkpoint`` is the real package itself."""

@@ -425,6 +425,7 @@ class _Run(GraphRun):
         self, graph: EntrypointGraph, input: Any, config: Any, *, durability: str, **kw: Any
     ) -> None:
         super().__init__(graph, input, config, **kw)
+        self.step_writes = durability != "exit"
         self.current: Any = None
         self.held: list[Event] = []
         # the node's task result follows its updates chunk: the result it reports, once seen
@@ -453,6 +454,12 @@ class _Run(GraphRun):
         if self.journal is not None and self.record is not None:
             self.journal.attach(self.record.checkpoint_id, fresh=True)
         return events
+
+    def _triggers_of(self, name: str) -> tuple[str, ...]:
+        return (START_CHANNEL,)  # LangGraph's entrypoint runs on its input channel
+
+    def _pending_triggers(self, ex: Any, pending: Any, start: Any = None) -> dict[str, Any]:
+        return {}  # the input (``__start__``) is one of the state values
 
     def _record_interrupts(self, ex: Any, interrupted: Any, finished: Any = ()) -> None:
         self._journal_entry("__interrupt__", list(self.interrupts))

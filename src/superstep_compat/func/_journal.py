@@ -23,9 +23,10 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from superstep_compat.checkpoint.base import BaseCheckpointSaver
-from superstep_compat.checkpoint.serde import default_codec
-from superstep_core.persistence import Codec, UnsupportedTypeError
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from superstep_compat.pregel._lgcheckpoint import pending_writes, put_task_writes
+from superstep_core.persistence import UnsupportedTypeError
 
 __all__ = ["RETURN", "TaskJournal", "resolve_durability"]
 
@@ -50,13 +51,12 @@ class TaskJournal:
     """Pending writes of one run's task calls, on one thread and namespace of a saver."""
 
     def __init__(
-        self, saver: BaseCheckpointSaver, thread_id: str, ns: str, *, durability: str
+        self, saver: BaseCheckpointSaver[Any], thread_id: str, ns: str, *, durability: str
     ) -> None:
         self.saver = saver
         self.thread_id = thread_id
         self.ns = ns
         self.immediate = durability != "exit"
-        self.codec: Codec = getattr(saver, "codec", None) or default_codec()
         self.checkpoint_id: str | None = None
         self._saved: dict[str, Any] | None = None  # task id -> result; None: not read yet
         self._buffer: list[_Batch] = []
@@ -67,10 +67,8 @@ class TaskJournal:
         cls, saver: Any, thread_id: str | None, ns: str, *, durability: str
     ) -> TaskJournal | None:
         """A journal for a run on ``saver``, or None when there is nothing to write to (no
-        saver, no thread, or a saver that keeps no pending writes)."""
+        saver or no thread)."""
         if not isinstance(saver, BaseCheckpointSaver) or thread_id is None:
-            return None
-        if not saver.keeps_writes:
             return None
         return cls(saver, thread_id, ns, durability=durability)
 
@@ -102,7 +100,7 @@ class TaskJournal:
     def _read(self) -> dict[str, Any]:
         if self.checkpoint_id is None:
             return {}
-        writes = self.saver.load_writes(self.thread_id, self.ns, self.checkpoint_id)
+        writes = pending_writes(self.saver, self.thread_id, self.ns, self.checkpoint_id)
         return {task: value for task, channel, value in writes if channel == RETURN}
 
     # --- writing ---------------------------------------------------------------------------
@@ -114,7 +112,6 @@ class TaskJournal:
             if self.immediate:
                 self._save(task_id, [(RETURN, value)], task_path)
             else:
-                self.codec.dumps(value, name, kind="task result")
                 self._hold(task_id, name, [(RETURN, value)], task_path)
         except UnsupportedTypeError as error:
             raise _named(error, name) from None
@@ -152,7 +149,28 @@ class TaskJournal:
             checkpoint_id = self.checkpoint_id
         if checkpoint_id is None:
             return
-        self.saver.save_writes(self.thread_id, self.ns, checkpoint_id, task_id, writes, task_path)
+        try:
+            put_task_writes(
+                self.saver, self.thread_id, self.ns, checkpoint_id, task_id, writes, task_path
+            )
+        except UnsupportedTypeError:
+            raise
+        except TypeError as error:  # the saver's serializer refused a value
+            raise _refused(error, writes) from error
+
+
+def _refused(error: TypeError, writes: Sequence[tuple[str, Any]]) -> UnsupportedTypeError:
+    """The saver's serializer's refusal, as the codec's error naming the channel and type."""
+    message = str(error)
+    type_name = message.rsplit(":", 1)[-1].strip() if ":" in message else "?"
+    channel = writes[0][0] if writes else None
+    return UnsupportedTypeError(
+        where=channel,
+        kind="pending write",
+        path=channel or "value",
+        type_name=type_name,
+        hint=f"the saver's serializer refused it ({message})",
+    )
 
 
 def _named(error: UnsupportedTypeError, name: str) -> UnsupportedTypeError:

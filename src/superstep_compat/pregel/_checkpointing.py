@@ -1,12 +1,13 @@
-"""What a façade run writes to its saver: one LangGraph checkpoint per step, the step that did
-not finish (interrupted or failed), and the pending writes of the tasks that did finish in it;
-and what a run continuing from a checkpoint takes back from it.
+"""What a façade run writes to its saver: one LangGraph checkpoint per step (through the
+LangGraph protocol, see `_lgcheckpoint`), the step that did not finish (interrupted or
+failed), and the pending writes of its tasks; and what a run continuing from a checkpoint
+takes back from it.
 
 A step is atomic in LangGraph: when one of its tasks fails or interrupts, the tasks that
 finished keep their writes as pending writes of the step's checkpoint, and continuing the
 thread re-runs only the others. An interrupted step's finished tasks have already committed in
 the engine (a suspended activation does not hold back its siblings), so only a failed step's
-outcomes are saved with `save_writes`; continuing from that checkpoint hands each saved outcome
+outcomes are saved with ``put_writes``; continuing from that checkpoint hands each saved outcome
 back to its activation (ids are deterministic across `Execution.restore`) instead of running
 it. A checkpoint's tasks are keyed by activation id, so a task id names one activation.
 
@@ -19,20 +20,29 @@ Never imports the host or the engine's persistence.
 from __future__ import annotations
 
 import threading
-import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from superstep_compat._internal._constants import START
-from superstep_compat.checkpoint.base import (
-    BaseCheckpointSaver,
-    CheckpointRecord,
-    PendingWrite,
-    TaskRecord,
-    config_of,
+from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.base.id import uuid6
+
+from superstep_compat._internal._constants import END, START
+from superstep_compat.pregel._lgcheckpoint import (
+    ERROR,
+    INTERRUPT,
+    PULL,
+    PUSH,
+    START_CHANNEL,
+    TASKS,
+    build_checkpoint,
+    lg_task_id,
+    pending_writes,
+    put_task_writes,
+    write_checkpoint,
 )
+from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, TaskRecord, config_of
 from superstep_compat.pregel._task import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.types import Interrupt, Send
 from superstep_core.node import Activated, EffectCompleted
@@ -42,20 +52,24 @@ __all__ = [
     "Checkpointing",
     "new_checkpoint_id",
     "node_of",
+    "node_triggers",
     "pending_activations",
     "pending_tasks",
+    "push_indexes",
     "saved_outcome",
     "task_id_for",
     "task_records",
+    "trigger_channels",
 ]
 
 Event = tuple[tuple[str, ...], str, Any]
 """(namespace, stream mode, data)."""
 
 BRANCH_PREFIX = "branch:to:"
-SEND_CHANNEL = "__pregel_tasks"
+SEND_CHANNEL = TASKS
 NO_WRITES = "__no_writes__"
-ERROR_CHANNEL = "__error__"
+ERROR_CHANNEL = ERROR
+_MISSING: Any = object()
 _CONTROL = (SEND_CHANNEL, NO_WRITES)
 
 
@@ -91,12 +105,83 @@ def pending_tasks(ex: Execution, order: Mapping[str, int]) -> tuple[str, ...]:
     return tuple(name for name, _ in pending_activations(ex, order))
 
 
-def task_records(checkpoint_id: str, pending: Iterable[tuple[str, str]]) -> list[TaskRecord]:
-    """The `TaskRecord`s of a checkpoint's pending (node, key) tasks."""
-    return [
-        TaskRecord(task_id_for(checkpoint_id, key), name, ("__pregel_pull", name), key=key)
-        for name, key in pending
-    ]
+def node_triggers(spec: Any, name: str) -> tuple[str, ...]:
+    """LangGraph's trigger channels of node ``name`` of a `GraphSpec`: ``__start__`` for START,
+    else ``branch:to:<name>`` and the channel of each join (waiting edge) into it."""
+    if name == START:
+        return (START_CHANNEL,)
+    joins = tuple(
+        f"join:{'+'.join(sources)}:{target}"
+        for sources, target in getattr(spec, "waiting_edges", ())
+        if target == name
+    )
+    return (BRANCH_PREFIX + name, *joins)
+
+
+def push_indexes(ex: Execution, pending: Iterable[tuple[str, str]]) -> dict[str, int]:
+    """The pending tasks that run a `Send` (push tasks), by key: their index among the
+    checkpoint's ``__pregel_tasks``."""
+    out: dict[str, int] = {}
+    for name, key in pending:
+        inst = ex.instances.get(key)
+        if name != START and inst is not None and inst.spawned and isinstance(inst.payload, Send):
+            out[key] = len(out)
+    return out
+
+
+def trigger_channels(
+    ex: Execution, pending: Iterable[tuple[str, str]], start: Any = _MISSING
+) -> dict[str, Any]:
+    """LangGraph's channels that trigger the pending (node, key) tasks: ``__start__`` (the
+    input, ``start``), ``branch:to:<node>`` for a pull task, ``__pregel_tasks`` (the `Send`
+    packets of push tasks) and ``join:<sources>:<target>`` (the sources a join has seen)."""
+    out: dict[str, Any] = {}
+    sends: list[Any] = []
+    for name, key in pending:
+        if name == START:
+            if start is not _MISSING:
+                out[START_CHANNEL] = start
+            continue
+        inst = ex.instances.get(key)
+        if inst is not None and inst.spawned and isinstance(inst.payload, Send):
+            sends.append(inst.payload)
+        else:
+            out[BRANCH_PREFIX + name] = None
+    if sends:
+        out[SEND_CHANNEL] = sends
+    for (join, _), barrier in ex.barriers.items():
+        if barrier.completed and not barrier.fired:
+            out[join] = set(barrier.completed)
+    return out
+
+
+def task_records(
+    checkpoint_id: str,
+    pending: Iterable[tuple[str, str]],
+    *,
+    step: int | None = None,
+    ns: str = "",
+    triggers_of: Callable[[str], Sequence[str]] | None = None,
+    pushes: Mapping[str, int] | None = None,
+) -> list[TaskRecord]:
+    """The `TaskRecord`s of a checkpoint's pending (node, key) tasks, with LangGraph's task
+    ids and paths when the checkpoint's ``step`` and the nodes' triggers are given (push
+    tasks: their index in ``pushes``)."""
+    out: list[TaskRecord] = []
+    for name, key in pending:
+        index = (pushes or {}).get(key)
+        if index is not None:
+            path: tuple[Any, ...] = (PUSH, index, False)
+            parts: tuple[str, ...] = (PUSH, str(index))
+        else:
+            path = (PULL, name)
+            parts = (PULL, *sorted(triggers_of(name))) if triggers_of is not None else ()
+        if step is None or not parts:
+            task_id = task_id_for(checkpoint_id, key)
+        else:
+            task_id = lg_task_id(checkpoint_id, ns, step + 1, name, *parts)
+        out.append(TaskRecord(task_id, name, path, key=key))
+    return out
 
 
 def find_task(record: CheckpointRecord, activation_id: str) -> TaskRecord | None:
@@ -112,18 +197,45 @@ def find_task(record: CheckpointRecord, activation_id: str) -> TaskRecord | None
     return None
 
 
-def outcome_writes(outcome: TaskOutcome) -> list[tuple[str, Any]]:
-    """A finished task's outcome as pending writes (LangGraph's channel names for control)."""
+def edge_writes(spec: Any, name: str) -> list[tuple[str, Any]]:
+    """The writes LangGraph's node ``name`` makes for its static edges: ``branch:to:<target>``
+    for each plain edge, ``join:<sources>:<target>`` (its own name) for each join it feeds."""
+    out: list[tuple[str, Any]] = [
+        (BRANCH_PREFIX + target, None)
+        for source, target in sorted(getattr(spec, "edges", ()))
+        if source == name and target != END
+    ]
+    out.extend(
+        (f"join:{'+'.join(sources)}:{target}", name)
+        for sources, target in sorted(getattr(spec, "waiting_edges", ()))
+        if name in sources and target != END
+    )
+    return out
+
+
+def outcome_writes(
+    outcome: TaskOutcome, edges: Sequence[tuple[str, Any]] = ()
+) -> list[tuple[str, Any]]:
+    """A finished task's outcome as pending writes (LangGraph's channel names for control);
+    ``edges``: its node's static edge writes (`edge_writes`)."""
     writes = list(outcome.writes)
+    if not outcome.skip_edges:
+        writes.extend(edges)
     writes.extend((BRANCH_PREFIX + goto, None) for goto in outcome.gotos)
     writes.extend((SEND_CHANNEL, send) for send in outcome.sends)
     return writes or [(NO_WRITES, None)]
 
 
-def saved_outcome(writes: Sequence[tuple[str, Any]]) -> TaskOutcome | None:
-    """The outcome saved as ``writes`` by `outcome_writes` (None: the task did not finish)."""
+def saved_outcome(
+    writes: Sequence[tuple[str, Any]], edges: Sequence[tuple[str, Any]] = ()
+) -> TaskOutcome | None:
+    """The outcome saved as ``writes`` by `outcome_writes` (None: the task did not finish);
+    the static edge writes (``edges``) are the engine's edges, not the task's control."""
     out = TaskOutcome(cached=True)
+    static = {channel for channel, _ in edges}
     for channel, value in writes:
+        if channel in static or channel.startswith("join:"):
+            continue
         if channel.startswith(BRANCH_PREFIX):
             out.gotos.append(channel[len(BRANCH_PREFIX) :])
         elif channel == SEND_CHANNEL and isinstance(value, Send):
@@ -139,7 +251,7 @@ def saved_outcome(writes: Sequence[tuple[str, Any]]) -> TaskOutcome | None:
 class Checkpointing:
     """The checkpoint-writing half of `GraphRun` (which provides these attributes)."""
 
-    saver: BaseCheckpointSaver | None
+    saver: BaseCheckpointSaver[Any] | None
     thread_id: str | None
     ns: str
     step: int
@@ -148,10 +260,13 @@ class Checkpointing:
     modes: frozenset[str]
     interrupts: list[Interrupt[Any]]
     durable: bool
+    step_writes: bool  # whether a finished step's task writes are saved (not with "exit")
     graph: Any
     failed_results: list[tuple[str, TaskOutcome]]
     # the last record the saver holds (with durability "exit", records after it are in memory)
     last_saved: CheckpointRecord | None
+    # the channel versions the saver holds values for (the last checkpoint it was given)
+    _saved_versions: dict[str, Any] | None
     saved: dict[str, TaskOutcome] | None
     _cached: list[tuple[str, Any]]
     _held: bool
@@ -169,17 +284,14 @@ class Checkpointing:
 
     # --- saving ------------------------------------------------------------------------------
 
-    def _save(self, record: CheckpointRecord, parent: CheckpointRecord | None = None) -> None:
-        """Save ``record`` (after ``parent``, whose task results changed, in one go); with
-        durability "exit" its parent is the last record saved."""
+    def _save(self, record: CheckpointRecord) -> None:
+        """``put`` ``record`` (again, when it was saved before: its step stopped part-way);
+        with durability "exit" its parent is the last record saved."""
         assert self.saver is not None
         if not self.durable and record is not self.last_saved:
             last = self.last_saved
             record.parent_id = None if last is None else last.checkpoint_id
-        if parent is None:
-            self.saver.save(record)
-        else:
-            self.saver.save_many((parent, record))
+        self._saved_versions = write_checkpoint(self.saver, record, self._saved_versions)
         self.last_saved = record
 
     def _save_final(self) -> None:
@@ -187,6 +299,34 @@ class Checkpointing:
         record = self.record
         if self.saver is not None and record is not None and record is not self.last_saved:
             self._save(record)
+
+    def _put_writes(
+        self, record: CheckpointRecord, task_id: str, writes: Sequence[tuple[str, Any]]
+    ) -> None:
+        """Save one task's ``writes`` as pending writes of ``record``'s checkpoint."""
+        assert self.saver is not None
+        put_task_writes(
+            self.saver,
+            record.thread_id,
+            record.checkpoint_ns,
+            record.checkpoint_id,
+            task_id,
+            writes,
+        )
+
+    def _outcome_writes(self, name: str, result: TaskOutcome) -> list[tuple[str, Any]]:
+        """Task ``name``'s pending writes as LangGraph writes them (its edges included)."""
+        return outcome_writes(result, edge_writes(self.graph.spec, name))
+
+    def _triggers_of(self, name: str) -> tuple[str, ...]:
+        """The channels whose new versions trigger node ``name`` (LangGraph's triggers)."""
+        return node_triggers(self.graph.spec, name)
+
+    def _pending_triggers(
+        self, ex: Execution, pending: Sequence[tuple[str, str]], start: Any = _MISSING
+    ) -> dict[str, Any]:
+        """The trigger channels of a checkpoint's pending tasks (see `trigger_channels`)."""
+        return trigger_channels(ex, pending, start)
 
     def _checkpoint(
         self,
@@ -197,32 +337,43 @@ class Checkpointing:
         values: dict[str, Any],
         ran: Sequence[tuple[str, TaskOutcome]] = (),
         keys: Sequence[str] | None = None,
+        start: Any = _MISSING,
     ) -> list[Event]:
         """Save a checkpoint (when the run has a saver) and return its stream events.
-        ``keys``: the key of each task in ``next_`` (activation ids; default: node names)."""
+        ``keys``: the key of each task in ``next_`` (activation ids; default: node names);
+        ``start``: the input an input checkpoint holds in ``__start__``."""
         if source in ("input", "fork"):
             self.step += 1
         if self.saver is None or self.thread_id is None:
             return []
         parent = self.record
-        updated: CheckpointRecord | None = None
         ran_names = {node_of(aid) for aid, _ in ran}
+        pulled: set[str] = set()
         if parent is not None and (ran or parent.finished):
+            keep = self.step_writes  # durability "exit" keeps no writes of a finished step
             for aid, result in ran:
                 task = find_task(parent, aid)
-                if task is not None:
-                    task.result = result.update
+                if task is None:
+                    continue
+                task.result = result.update
+                if task.path[:1] == ("__pregel_pull",):
+                    pulled.add(task.name)
+                if keep and task.id not in parent.finished:
+                    self._put_writes(parent, task.id, self._outcome_writes(task.name, result))
             if parent.finished:  # the tasks that finished before the step did ran in it too
-                ran_names.update(t.name for t in parent.tasks if t.id in parent.finished)
-            if self.durable or parent is self.last_saved:
-                updated = parent  # saved with the new record below, in one transaction
-        checkpoint_id = new_checkpoint_id()
+                for t in parent.tasks:
+                    if t.id in parent.finished:
+                        ran_names.add(t.name)
+                        if t.path[:1] == ("__pregel_pull",):
+                            pulled.add(t.name)
+        checkpoint_id = new_checkpoint_id(self.step)
         metadata = {
             k: v
             for k, v in (self.config.get("metadata") or {}).items()
             if not str(k).startswith("langgraph_")
         }
         metadata.update(source=source, step=self.step, parents={})
+        pending = list(zip(next_, next_ if keys is None else keys))
         record = CheckpointRecord(
             thread_id=self.thread_id,
             checkpoint_ns=self.ns,
@@ -232,16 +383,29 @@ class Checkpointing:
             source=source,
             values=dict(values),
             next=next_,
-            tasks=task_records(checkpoint_id, zip(next_, next_ if keys is None else keys)),
+            tasks=task_records(
+                checkpoint_id,
+                pending,
+                step=self.step,
+                ns=self.ns,
+                triggers_of=self._triggers_of,
+                pushes=push_indexes(ex, pending),
+            ),
             metadata=metadata,
             created_at=datetime.now(UTC).isoformat(),
             engine=ex.snapshot(),
             ran=tuple(sorted(ran_names)),
+            triggers=self._pending_triggers(ex, pending, start),
+        )
+        build_checkpoint(
+            self.saver,
+            record,
+            None if parent is None else parent.checkpoint,
+            ran=sorted(pulled),
+            triggers_of=self._triggers_of,
         )
         if self.durable:
-            self._save(record, updated)
-        elif updated is not None:
-            self.saver.save(updated)
+            self._save(record)
         self.record = record
         last = self.last_saved
         parent_id = (
@@ -291,7 +455,9 @@ class Checkpointing:
         # time travel runs the step's finished tasks again; continuing hands their work back
         if forked is None and record.finished:
             self.saved = self._load_finished(ex, record) or None
-            served = {task_id_for(record.checkpoint_id, aid) for aid in self.saved or ()}
+            served = {
+                task.id for aid in self.saved or () if (task := find_task(record, aid)) is not None
+            }
             self._cached = [
                 (t.name, t.result)
                 for t in record.tasks
@@ -344,16 +510,19 @@ class Checkpointing:
         interrupted: Sequence[tuple[str, TaskOutcome]],
         finished: Sequence[tuple[str, TaskOutcome]] = (),
     ) -> None:
-        """The step stopped on interrupts: note them, and the tasks that finished (their
-        writes are committed in the engine, so the live view of the step shows them)."""
+        """The step stopped on interrupts: note them (``__interrupt__`` writes), and the tasks
+        that finished (their writes are committed in the engine, so the live view of the step
+        shows them; LangGraph keeps them as the tasks' pending writes)."""
         record = self.record
         if self.saver is None or record is None:
             return
+        writes: list[tuple[str, list[tuple[str, Any]]]] = []
         for aid, result in interrupted:
             task = find_task(record, aid)
             if task is not None:
                 task.interrupts = tuple(result.interrupts)
                 task.state_ns = result.subgraph_ns
+                writes.append((task.id, [(INTERRUPT, list(result.interrupts))]))
         if finished:
             done = list(record.finished)
             for aid, result in finished:
@@ -361,52 +530,56 @@ class Checkpointing:
                 if task is not None:
                     task.result = result.update
                     done.append(task.id)
+                    writes.append((task.id, self._outcome_writes(task.name, result)))
             record.finished = tuple(done)
             record.current_values = self._values(ex)
         record.interrupts = tuple(self.interrupts)
         record.engine = ex.snapshot()
         self._save(record)
+        for task_id, task_writes in writes:
+            self._put_writes(record, task_id, task_writes)
 
     def _record_failure(self, ex: Execution, error: BaseException | None) -> None:
-        """The step failed: the failed task keeps its error; when it is a task's own failure,
-        the tasks that finished beside it keep their outcomes as pending writes, so that
-        continuing the thread re-runs only the failed task. The engine state stays the one
-        from before the step (which did not commit)."""
+        """The step failed: the failed task keeps its error (an ``__error__`` write); when it
+        is a task's own failure, the tasks that finished beside it keep their outcomes as
+        pending writes, so that continuing the thread re-runs only the failed task. The
+        engine state stays the one from before the step (which did not commit)."""
         record = self.record
         if self.saver is None or record is None or error is None:
             return
         failure = ex.failure
         failed_aid = failure.activation_id if failure is not None else ""
         own = any(aid == failed_aid and r.error is not None for aid, r in self.failed_results)
-        keep = own and self.saver.keeps_writes
+        writes: list[tuple[str, list[tuple[str, Any]]]] = []
         if own:
             task = find_task(record, failed_aid)
             if task is not None:
                 task.error = repr(error)
+                writes.append((task.id, [(ERROR_CHANNEL, repr(error))]))
         else:
             failed = node_of(failed_aid)
             for task in record.tasks:
                 if task.name == failed:
                     task.error = repr(error)
-        if keep:
-            self._keep_finished(ex, record, failed_aid, error)
+        if own:
+            writes.extend(self._keep_finished(ex, record, failed_aid))
         self._save(record)
+        for task_id, task_writes in writes:
+            self._put_writes(record, task_id, task_writes)
 
     def _keep_finished(
-        self, ex: Execution, record: CheckpointRecord, failed_aid: str, error: BaseException
-    ) -> None:
-        assert self.saver is not None and self.thread_id is not None
-        saver, thread, ns, cid = self.saver, self.thread_id, self.ns, record.checkpoint_id
+        self, ex: Execution, record: CheckpointRecord, failed_aid: str
+    ) -> list[tuple[str, list[tuple[str, Any]]]]:
+        """Note the tasks that finished beside the failed one; returns their pending writes."""
         done = list(record.finished)
         writes: list[tuple[str, Any]] = []
+        out: list[tuple[str, list[tuple[str, Any]]]] = []
         for aid, result in self.failed_results:
             task = find_task(record, aid)
-            if task is None:
+            if task is None or aid == failed_aid:
                 continue
-            if aid == failed_aid:
-                saver.save_writes(thread, ns, cid, task.id, [(ERROR_CHANNEL, repr(error))])
-            elif result.error is None and not result.interrupts and not result.skip_edges:
-                saver.save_writes(thread, ns, cid, task.id, outcome_writes(result))
+            if result.error is None and not result.interrupts and not result.skip_edges:
+                out.append((task.id, self._outcome_writes(task.name, result)))
                 task.result = result.update
                 done.append(task.id)
                 writes.extend(result.writes)
@@ -414,16 +587,17 @@ class Checkpointing:
             record.finished = tuple(done)
             local = self.graph.runner.local_state(ex.values, writes)
             record.current_values = {k: local[k] for k in self.graph.state_channels if k in local}
+        return out
 
     def _load_finished(self, ex: Execution, record: CheckpointRecord) -> dict[str, TaskOutcome]:
         """The saved outcomes of ``record``'s finished tasks, by the activation that runs
         each when the step runs again."""
         saver = self.saver
-        if saver is None or not record.finished or not saver.keeps_writes:
+        if saver is None or not record.finished:
             return {}
         by_task: dict[str, list[tuple[str, Any]]] = {}
-        pending: list[PendingWrite] = saver.load_writes(
-            record.thread_id, record.checkpoint_ns, record.checkpoint_id
+        pending: list[PendingWrite] = pending_writes(
+            saver, record.thread_id, record.checkpoint_ns, record.checkpoint_id
         )
         for task_id, channel, value in pending:
             by_task.setdefault(task_id, []).append((channel, value))
@@ -431,22 +605,21 @@ class Checkpointing:
         for aid, ev in ex.queue:
             if not isinstance(ev, Activated):
                 continue
-            saved = by_task.get(task_id_for(record.checkpoint_id, aid))
-            outcome = None if saved is None else saved_outcome(saved)
+            task = find_task(record, aid)
+            saved = None if task is None else by_task.get(task.id)
+            edges = edge_writes(self.graph.spec, node_of(aid))
+            outcome = None if saved is None else saved_outcome(saved, edges)
             if outcome is not None:
                 out[aid] = outcome
         return out
 
 
 _id_lock = threading.Lock()
-_last_id = [0]
 
 
-def new_checkpoint_id() -> str:
-    """A uuid-shaped, time-ordered id: later calls sort after earlier ones."""
+def new_checkpoint_id(step: int | None = None) -> str:
+    """LangGraph's checkpoint id: a uuid6 (time-ordered, so later checkpoints sort after
+    earlier ones whichever of LangGraph and Superstep wrote them) whose clock sequence is the
+    checkpoint's ``step``."""
     with _id_lock:
-        now = max(time.time_ns() // 1000, _last_id[0] + 1)
-        _last_id[0] = now
-    t = f"{now:015x}"  # 15 hex digits of microseconds, all kept: ids sort by time
-    r = uuid.uuid4().hex
-    return f"{t[:8]}-{t[8:12]}-6{t[12:15]}-8{r[:3]}-{r[3:15]}"
+        return str(uuid6(clock_seq=step))

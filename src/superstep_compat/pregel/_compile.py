@@ -17,13 +17,13 @@ from typing import Any, Generic, Self, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel, TypeAdapter
 from typing_extensions import is_typeddict
 
 from superstep_compat._internal._config import ensure_config
 from superstep_compat._internal._constants import END, INTERRUPT, ROOT_KEY, START
 from superstep_compat._internal._merge import merge_configs
-from superstep_compat.checkpoint.base import BaseCheckpointSaver
 from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
@@ -157,7 +157,7 @@ class CompiledStateGraph(
             f"Invalid context schema type: {schema}. Must be a BaseModel, TypedDict or dataclass."
         )
 
-    def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver | None:
+    def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver[Any] | None:
         """The saver of a run: the compiled checkpointer (``None``/``False``: none)."""
         saver = self.checkpointer
         if saver is None or saver is False or saver is True:

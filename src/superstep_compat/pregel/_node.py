@@ -69,7 +69,9 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
             else:
                 arg = payload if name == START else None
             ctx.memory["arg"] = arg
-            resume: list[Any] = []
+            # answers the activation already has: none, except for a task continued from a
+            # checkpoint LangGraph wrote (its ``__resume__`` writes, see `_lgrestore`)
+            resume = list(ctx.memory.get("resume") or [])
             ctx.memory["resume"] = resume
         elif isinstance(event, Resumed):
             resume = [*ctx.memory.get("resume", []), event.value]

@@ -21,11 +21,11 @@ import threading
 from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel
 
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_SEP, ROOT_KEY, START
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
-from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord
 from superstep_compat.errors import (
     EmptyInputError,
     ErrorCode,
@@ -39,10 +39,21 @@ from superstep_compat.pregel._checkpointing import (
     node_of,
     pending_activations,
     pending_tasks,
+    push_indexes,
     task_id_for,
     task_records,
 )
+from superstep_compat.pregel._lgcheckpoint import (
+    RESUME,
+    build_checkpoint,
+    get_tuple,
+    load_record,
+    pending_writes,
+    put_task_writes,
+)
+from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answers
 from superstep_compat.pregel._node import outcome_of
+from superstep_compat.pregel._record import CheckpointRecord, config_of
 from superstep_compat.pregel._task import (
     CHILD_KEY,
     ChildLink,
@@ -124,7 +135,7 @@ class GraphRun(Checkpointing):
         if self.link is not None and (count := next(self.link.calls)):
             self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
             self.config["configurable"] = {**configurable, "checkpoint_ns": self.ns}
-        self.saver: BaseCheckpointSaver | None = graph.saver_for(self.config)
+        self.saver: BaseCheckpointSaver[Any] | None = graph.saver_for(self.config)
         if self.saver is None and self.link is not None and graph.checkpointer is None:
             self.saver = self.link.saver  # a subgraph keeps its checkpoints in the parent's saver
         if self.saver is not None and self.thread_id is None:
@@ -136,6 +147,7 @@ class GraphRun(Checkpointing):
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
         self.rng: random.Random = configurable.get(RANDOM_KEY) or random.Random()
         self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
+        self.step_writes = self.durable
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -150,6 +162,7 @@ class GraphRun(Checkpointing):
         self.values_shown = False
         self.record: CheckpointRecord | None = None
         self.last_saved: CheckpointRecord | None = None
+        self._saved_versions: dict[str, Any] | None = None
         self.step = -2  # a new thread's input checkpoint is step -1
         self.start_step = -1
         self.async_mode = False
@@ -194,6 +207,9 @@ class GraphRun(Checkpointing):
             checkpoint_id=None if self.record is None else self.record.checkpoint_id,
             clock=self.clock,
             rng=self.rng,
+            task_ids={}
+            if self.record is None
+            else {t.key: t.id for t in self.record.tasks if t.key},
         )
 
     def _prepare(self) -> tuple[Execution, list[Event]]:
@@ -202,12 +218,17 @@ class GraphRun(Checkpointing):
         requested_id = (self.config.get("configurable") or {}).get("checkpoint_id")
         record = None
         if self.saver is not None and self.thread_id is not None:
-            record = self.saver.load(self.thread_id, self.ns, requested_id)
+            record = load_record(self.saver, self.thread_id, self.ns, requested_id)
         execution_id = self.thread_id or "run"
+        rebuilt = record is not None and record.engine is None
+        if record is not None and rebuilt:
+            rebuild(graph, record, record.pending)  # a checkpoint LangGraph wrote
         if record is not None and record.engine is not None:
             ex = Execution.restore(graph.engine, record.engine, record_trace=False)
             self.step = record.step
             self.record = self.last_saved = record
+            if record.checkpoint is not None:
+                self._saved_versions = dict(record.checkpoint["channel_versions"])
         else:
             ex = Execution(graph.engine, execution_id, record_trace=False)
         inp = self.input
@@ -215,8 +236,12 @@ class GraphRun(Checkpointing):
             inp = Command(resume=self.link.resume[-1])  # the parent's answer to our interrupt
         continuing = record is not None and (inp is None or isinstance(inp, Command))
         forked: list[Event] | None = None
+        if rebuilt and record is not None and requested_id is None and continuing:
+            answer = inp.resume if isinstance(inp, Command) and inp.resume is not None else None
+            self._answer_rebuilt(ex, record, NO_ANSWER if answer is None else answer)
         if isinstance(inp, Command) and inp.resume is not None:
-            self._resume(ex, inp.resume)
+            if not rebuilt:
+                self._resume(ex, inp.resume)
             if inp.update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=inp.update, goto=inp.goto)))
         elif isinstance(inp, Command):
@@ -225,10 +250,17 @@ class GraphRun(Checkpointing):
         elif inp is None:
             if record is None:
                 raise EmptyInputError("Received no input for __start__")
-            if requested_id is None:
+            if requested_id is None and not rebuilt:
                 self._saved_answers(ex, record)
-            latest = self.saver.load(record.thread_id, self.ns, None) if self.saver else None
-            replaying = latest is not None and latest.checkpoint_id != record.checkpoint_id
+            latest = (
+                get_tuple(self.saver, config_of(record.thread_id, self.ns, None))
+                if self.saver
+                else None
+            )
+            replaying = (
+                latest is not None
+                and latest.config["configurable"]["checkpoint_id"] != record.checkpoint_id
+            )
             if requested_id is not None and replaying and (record.next or ex.queue):
                 # the fork's tasks are the checkpoint's (an input checkpoint's START has no
                 # activation yet: it is keyed by name)
@@ -244,7 +276,9 @@ class GraphRun(Checkpointing):
         else:
             if record is not None:
                 ex.abandon_pending()  # new input: LangGraph drops the tasks a run left
-            events.extend(self._checkpoint(ex, "input", next_=(START,), values=self._values(ex)))
+            events.extend(
+                self._checkpoint(ex, "input", next_=(START,), values=self._values(ex), start=inp)
+            )
             ex.send(External(INPUT_EVENT, inp))
         # LangGraph counts a continued thread's budget from the step after its checkpoint.
         self.start_step = self.step + 1 if continuing and forked is None else self.step
@@ -282,41 +316,63 @@ class GraphRun(Checkpointing):
             )
         self._resume_one(ex, next(iter(activations)), value)
 
-    def _resume_one(self, ex: Execution, activation_id: str, value: Any) -> None:
-        """Answer ``activation_id``'s interrupt, the answer saved first (LangGraph's
-        ``__resume__`` write): a run that dies before the answered task finishes continues
-        with it (`_saved_answers`) instead of asking again."""
-        record = self.record
-        if self.saver is not None and record is not None and self.saver.keeps_writes:
-            inst = ex.instances.get(activation_id)
-            given = len(inst.memory.get("resume", ())) if inst is not None else 0
-            task_id = task_id_for(record.checkpoint_id, activation_id)
-            answer = [activation_id, given, value]
-            self.saver.save_writes(
+    def _answer_rebuilt(self, ex: Execution, record: CheckpointRecord, answer: Any) -> None:
+        """Give the interrupted tasks of a thread rebuilt from LangGraph's checkpoint their
+        answers (saved first, as LangGraph's ``__resume__`` writes)."""
+        answers = resume_answers(ex, record, record.pending, answer)
+        if self.saver is None or answer is NO_ANSWER:
+            return
+        for task_id, given in answers.items():
+            put_task_writes(
+                self.saver,
                 record.thread_id,
                 record.checkpoint_ns,
                 record.checkpoint_id,
                 task_id,
-                [(RESUME, answer)],
+                [(RESUME, given)],
+            )
+
+    def _resume_one(self, ex: Execution, activation_id: str, value: Any) -> None:
+        """Answer ``activation_id``'s interrupt, the answer saved first (LangGraph's
+        ``__resume__`` write: the task's answers so far): a run that dies before the answered
+        task finishes continues with it (`_saved_answers`) instead of asking again."""
+        record = self.record
+        if self.saver is not None and record is not None:
+            inst = ex.instances.get(activation_id)
+            given = list(inst.memory.get("resume", ())) if inst is not None else []
+            task = next((t for t in record.tasks if t.key == activation_id), None)
+            task_id = (
+                task.id if task is not None else task_id_for(record.checkpoint_id, activation_id)
+            )
+            put_task_writes(
+                self.saver,
+                record.thread_id,
+                record.checkpoint_ns,
+                record.checkpoint_id,
+                task_id,
+                [(RESUME, [*given, value])],
             )
         ex.resume(value, activation_id)
 
     def _saved_answers(self, ex: Execution, record: CheckpointRecord) -> None:
         """Apply the answers given to ``record``'s interrupts by a run that then died (or
         failed) before the answered task finished (see `_resume_one`)."""
-        if self.saver is None or not self.saver.keeps_writes or not ex.interrupts:
+        if self.saver is None or not ex.interrupts:
             return
         waiting = {aid for aid, _ in ex.interrupts}
-        writes = self.saver.load_writes(
-            record.thread_id, record.checkpoint_ns, record.checkpoint_id
+        by_id = {t.id: t.key for t in record.tasks if t.key}
+        by_id.update((task_id_for(record.checkpoint_id, aid), aid) for aid in waiting)
+        writes = pending_writes(
+            self.saver, record.thread_id, record.checkpoint_ns, record.checkpoint_id
         )
-        for _, channel, answer in writes:
-            if channel != RESUME or not isinstance(answer, list) or len(answer) != 3:
+        for task_id, channel, answers in writes:
+            aid = by_id.get(task_id)
+            if channel != RESUME or aid is None or not isinstance(answers, list) or not answers:
                 continue
-            aid, given, value = answer
             inst = ex.instances.get(aid)
+            given = len(answers) - 1
             if aid in waiting and inst is not None and len(inst.memory.get("resume", ())) == given:
-                ex.resume(value, aid)
+                ex.resume(answers[-1], aid)
 
     # --- the loop --------------------------------------------------------------------------
 
@@ -549,9 +605,18 @@ class GraphRun(Checkpointing):
         record.values = dict(self.last_values or {})
         record.next = tuple(name for name, _ in pending)
         known = {t.key: t for t in record.tasks if t.key}  # keep what they raised or did
-        fresh = task_records(record.checkpoint_id, [p for p in pending if p[1] not in known])
+        fresh = task_records(
+            record.checkpoint_id,
+            [p for p in pending if p[1] not in known],
+            step=record.step,
+            ns=record.checkpoint_ns,
+            triggers_of=self._triggers_of,
+            pushes=push_indexes(ex, pending),
+        )
         record.tasks = [known[key] if key in known else fresh.pop(0) for _, key in pending]
         record.engine = ex.snapshot()
+        record.triggers = self._pending_triggers(ex, pending)
+        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
         if self.durable or record is self.last_saved:
             self._save(record)
         yield from self._checkpoint_events(record, record.parent_id)
@@ -687,9 +752,6 @@ def coerce_context(schema: Any, context: Any) -> Any:
     if dataclasses.is_dataclass(schema) or issubclass(schema, BaseModel):
         return schema(**context)
     return context
-
-
-RESUME = "__resume__"  # a special write (`SPECIAL_WRITES`): one per task, replaced when saved
 
 
 def _raised_several(ex: Execution, activation_id: str) -> bool:

@@ -13,18 +13,29 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._merge import merge_configs
-from superstep_compat.checkpoint.base import BaseCheckpointSaver, CheckpointRecord, config_of
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.pregel._checkpointing import (
     new_checkpoint_id,
+    node_triggers,
     pending_activations,
+    push_indexes,
     task_records,
+    trigger_channels,
 )
+from superstep_compat.pregel._lgcheckpoint import (
+    build_checkpoint,
+    list_records,
+    load_record,
+    write_checkpoint,
+)
+from superstep_compat.pregel._lgrestore import rebuild
+from superstep_compat.pregel._record import CheckpointRecord, config_of
 from superstep_compat.pregel._task import RunContext, TaskOutcome, TaskRunner
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
 from superstep_core.graph import CompiledGraph
@@ -35,7 +46,7 @@ __all__ = ["SnapshotsMixin", "snapshot_of"]
 
 def snapshot_of(
     record: CheckpointRecord,
-    saver: BaseCheckpointSaver | None = None,
+    saver: BaseCheckpointSaver[Any] | None = None,
     *,
     subgraphs: bool = False,
     live: bool = False,
@@ -89,12 +100,12 @@ def snapshot_of(
 
 
 def _task_state(
-    record: CheckpointRecord, ns: str, saver: BaseCheckpointSaver | None, subgraphs: bool
+    record: CheckpointRecord, ns: str, saver: BaseCheckpointSaver[Any] | None, subgraphs: bool
 ) -> Any:
     if not ns:
         return None
     if subgraphs and saver is not None:
-        child = saver.load(record.thread_id, ns, None)
+        child = load_record(saver, record.thread_id, ns, None)
         if child is not None:
             return snapshot_of(child, saver, subgraphs=True, live=True)
     return {"configurable": {"thread_id": record.thread_id, "checkpoint_ns": ns}}
@@ -119,10 +130,10 @@ class SnapshotsMixin:
         the given config alone."""
         return merge_configs(self.config, config) if self.config else config
 
-    def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver | None:
+    def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver[Any] | None:
         raise NotImplementedError
 
-    def _saver(self, config: Mapping[str, Any]) -> BaseCheckpointSaver:
+    def _saver(self, config: Mapping[str, Any]) -> BaseCheckpointSaver[Any]:
         saver = self.saver_for(config)
         if saver is None:
             raise ValueError("No checkpointer set")
@@ -134,7 +145,9 @@ class SnapshotsMixin:
         saver = self._saver(config)
         conf = config.get("configurable", {})
         checkpoint_id = conf.get("checkpoint_id")
-        record = saver.load(conf["thread_id"], conf.get("checkpoint_ns", ""), checkpoint_id)
+        record = load_record(saver, conf["thread_id"], conf.get("checkpoint_ns", ""), checkpoint_id)
+        if record is not None and record.engine is None:
+            rebuild(self, record, record.pending)  # a checkpoint LangGraph wrote
         if record is None:
             empty = cast(RunnableConfig, {"configurable": dict(conf)})
             return StateSnapshot({}, (), empty, None, None, None, (), ())
@@ -156,13 +169,16 @@ class SnapshotsMixin:
         """Checkpoints newest first."""
         saver = self._saver(config)
         conf = config.get("configurable", {})
-        for record in saver.history(
+        for record in list_records(
+            saver,
             conf["thread_id"],
             conf.get("checkpoint_ns", ""),
             filter=filter,
             before=before,
             limit=limit,
         ):
+            if record.engine is None:
+                rebuild(self, record, record.pending)
             yield snapshot_of(record)
 
     async def aget_state_history(
@@ -237,13 +253,15 @@ class SnapshotsMixin:
         return graph
 
     def _apply_updates(
-        self, saver: BaseCheckpointSaver, config: Mapping[str, Any], updates: list[StateUpdate]
+        self, saver: BaseCheckpointSaver[Any], config: Mapping[str, Any], updates: list[StateUpdate]
     ) -> dict[str, Any]:
         """One superstep of edits: every update's writes committed together, each update's
         node's edges followed, one checkpoint saved."""
         conf = config.get("configurable", {})
         thread, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
-        record = saver.load(thread, ns, conf.get("checkpoint_id"))
+        record = load_record(saver, thread, ns, conf.get("checkpoint_id"))
+        if record is not None and record.engine is None:
+            rebuild(self, record, record.pending)
         if record is not None and record.engine is not None:
             ex = Execution.restore(self.engine, record.engine, record_trace=False)
         else:
@@ -270,7 +288,7 @@ class SnapshotsMixin:
             ex.edit((), writer="__update__", as_node=as_node)
         step = (record.step if record is not None else -1) + 1
         pending = pending_activations(ex, self.node_order)
-        checkpoint_id = new_checkpoint_id()
+        checkpoint_id = new_checkpoint_id(step)
         new = CheckpointRecord(
             thread_id=thread,
             checkpoint_ns=ns,
@@ -280,13 +298,30 @@ class SnapshotsMixin:
             source="update",
             values={k: ex.values[k] for k in self.state_channels if k in ex.values},
             next=tuple(name for name, _ in pending),
-            tasks=task_records(checkpoint_id, pending),
+            tasks=task_records(
+                checkpoint_id,
+                pending,
+                step=step,
+                ns=ns,
+                triggers_of=lambda name: node_triggers(self.spec, name),
+                pushes=push_indexes(ex, pending),
+            ),
             metadata={"source": "update", "step": step, "parents": {}},
             created_at=datetime.now(UTC).isoformat(),
             engine=ex.snapshot(),
             ran=tuple(moved),
+            triggers=trigger_channels(ex, pending),
         )
-        saver.save(new)
+        base = None if record is None else record.checkpoint
+        build_checkpoint(
+            saver,
+            new,
+            base,
+            ran=[n for n in moved if n in self.nodes],
+            triggers_of=lambda name: node_triggers(self.spec, name),
+        )
+        held = None if base is None else base["channel_versions"]
+        write_checkpoint(saver, new, held)
         return config_of(thread, ns, checkpoint_id)
 
     def _as_nodes(self, record: CheckpointRecord | None, updates: list[StateUpdate]) -> list[str]:

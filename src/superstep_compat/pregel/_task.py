@@ -107,6 +107,9 @@ class RunContext:
     checkpoint_id: str | None = None  # the checkpoint the step runs from (its pending writes)
     push: int | None = None
     """A `Send` task's index among the step's pushed tasks (LangGraph's push path)."""
+    task_ids: Mapping[str, str] = field(default_factory=dict)
+    """LangGraph's id of each task of the checkpoint the step runs from, by engine key (an
+    activation id, or a node name for a task not numbered yet)."""
     trace: TaskRun | None = None
     """The task's callback run, when the config carries callbacks."""
     clock: Clock = field(default_factory=WallClock)
@@ -139,14 +142,11 @@ class _TaskContext:
         if i < len(self.resume):
             answer = self.resume[i]
             return answer if adapter is None else validated_resume(adapter, answer)
-        # As LangGraph's, the id differs per thread (its task ids do) and is stable within one
-        # thread, so a resume by id finds the same interrupt again.
-        thread = (self.run.config.get("configurable") or {}).get("thread_id", "")
-        where = f"{thread}|{self.run.checkpoint_ns}|{self.ns}|{i}"
+        # LangGraph's id: the task's namespace (its task id differs per thread and checkpoint),
+        # suffixed by the answers it already has
         schema = response_schema if adapter is None else adapter.json_schema()
-        raise GraphInterrupt(
-            (Interrupt(value, interrupt_id_from_ns(where), response_schema=schema),)
-        )
+        ns = f"{self.ns}|{i}" if i else self.ns
+        raise GraphInterrupt((Interrupt(value, interrupt_id_from_ns(ns), response_schema=schema),))
 
     def push_message(self, message: Any, state_key: str | None) -> None:
         if self.handler is not None:
@@ -342,7 +342,8 @@ class TaskRunner:
                 kwargs["runtime"] = _runtime(
                     run, writer, _heartbeat if node.timeout is not None else _noop_heartbeat
                 )
-        hook = _TaskContext(resume, f"{node.name}:{task_id}", run, node.name)
+        # interrupts are named by LangGraph's task namespace ("<node>:<task id>")
+        hook = _TaskContext(resume, f"{node.name}:{task_uuid(run, task_id)}", run, node.name)
         hook.memo = dict(memo or {})
         hook.subgraph_ns = config["configurable"]["checkpoint_ns"]
         # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
@@ -802,7 +803,13 @@ def no_sync_function(name: str) -> TypeError:
 
 
 def task_uuid(run: RunContext, activation_id: str) -> str:
-    """LangGraph-shaped task id, stable for one activation of one thread."""
+    """The task's id: LangGraph's (see `_lgcheckpoint.lg_task_id`) when the run checkpoints,
+    else a LangGraph-shaped id stable for one activation of one thread."""
+    ids = run.task_ids
+    if ids:
+        found = ids.get(activation_id) or ids.get(activation_id.rsplit(":", 1)[0])
+        if found is not None:
+            return found
     thread = (run.config.get("configurable") or {}).get("thread_id", "")
     return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{thread}/{run.checkpoint_ns}/{activation_id}"))
 

@@ -27,6 +27,16 @@ def postgres_url() -> str:
     return url
 
 
+def in_schema(url: str, schema: str) -> str:
+    """``url`` with ``schema`` first on the search path (the official savers' tables go there)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+    joiner = "&" if "?" in url else "?"
+    return f"{url}{joiner}options=-csearch_path%3D{schema}"
+
+
 @pytest.fixture
 def pg_schema() -> Iterator[tuple[str, str]]:
     """``(url, schema)``: a unique schema, dropped afterwards."""
@@ -57,6 +67,6 @@ def saver(request: pytest.FixtureRequest, db_path: str) -> Iterator[Any]:
     from superstep_compat.checkpoint.postgres import PostgresSaver
 
     url, schema = request.getfixturevalue("pg_schema")
-    with PostgresSaver.from_conn_string(url, schema=schema) as pg:
+    with PostgresSaver.from_conn_string(in_schema(url, schema)) as pg:
         pg.setup()
         yield pg

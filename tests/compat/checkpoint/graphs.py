@@ -72,9 +72,14 @@ def first_half(path: str) -> None:
 
 def first_half_postgres(url: str, schema: str) -> None:
     """Run thread ``t`` up to its interrupt with a PostgreSQL saver."""
+    import psycopg
+
     from superstep_compat.checkpoint.postgres import PostgresSaver
 
-    with PostgresSaver.from_conn_string(url, schema=schema) as saver:
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+    joiner = "&" if "?" in url else "?"
+    with PostgresSaver.from_conn_string(f"{url}{joiner}options=-csearch_path%3D{schema}") as saver:
         saver.setup()
         out = approval_graph(saver).invoke({"log": []}, {"configurable": {"thread_id": "t"}})
         assert "__interrupt__" in out, out

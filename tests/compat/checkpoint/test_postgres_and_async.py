@@ -8,12 +8,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from superstep_compat.checkpoint.memory import InMemorySaver
 from superstep_compat.checkpoint.sqlite.aio import AsyncSqliteSaver
 from superstep_compat.types import Command
 
+from .conftest import in_schema
 from .graphs import approval_graph, script, view
 
 GRAPHS = Path(__file__).with_name("graphs.py")
@@ -32,7 +31,7 @@ def test_a_new_postgres_saver_continues_a_thread_started_in_another_process(
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    with PostgresSaver.from_conn_string(url, schema=schema) as saver:
+    with PostgresSaver.from_conn_string(in_schema(url, schema)) as saver:
         graph = approval_graph(saver)
         cfg = {"configurable": {"thread_id": "t"}}
         assert graph.get_state(cfg).next == ("ask",)
@@ -42,13 +41,15 @@ def test_a_new_postgres_saver_continues_a_thread_started_in_another_process(
 
 
 def test_postgres_saver_on_a_connection_pool(pg_schema: tuple[str, str]) -> None:
+    from psycopg.rows import dict_row
     from psycopg_pool import ConnectionPool
 
     from superstep_compat.checkpoint.postgres import PostgresSaver
 
     url, schema = pg_schema
-    with ConnectionPool(url, min_size=1, max_size=2) as pool:
-        saver = PostgresSaver(pool, schema=schema)
+    kwargs = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+    with ConnectionPool(in_schema(url, schema), min_size=1, max_size=2, kwargs=kwargs) as pool:
+        saver = PostgresSaver(pool)
         saver.setup()
         assert script(approval_graph(saver)) == script(approval_graph(InMemorySaver()))
 
@@ -96,7 +97,7 @@ def test_async_postgres_saver_from_conn_string(pg_schema: tuple[str, str]) -> No
     url, schema = pg_schema
 
     async def main() -> dict[str, Any]:
-        async with AsyncPostgresSaver.from_conn_string(url, schema=schema) as saver:
+        async with AsyncPostgresSaver.from_conn_string(in_schema(url, schema)) as saver:
             await saver.setup()
             return await _async_script(saver)
 
@@ -105,23 +106,18 @@ def test_async_postgres_saver_from_conn_string(pg_schema: tuple[str, str]) -> No
 
 def test_async_postgres_saver_on_an_async_connection(pg_schema: tuple[str, str]) -> None:
     import psycopg
+    from psycopg.rows import dict_row
 
     from superstep_compat.checkpoint.postgres.aio import AsyncPostgresSaver
 
     url, schema = pg_schema
 
     async def main() -> dict[str, Any]:
-        async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
-            saver = AsyncPostgresSaver(conn, schema=schema)
-            try:
-                await saver.setup()
-                return await _async_script(saver)
-            finally:
-                saver.close()
+        async with await psycopg.AsyncConnection.connect(
+            in_schema(url, schema), autocommit=True, prepare_threshold=0, row_factory=dict_row
+        ) as conn:
+            saver = AsyncPostgresSaver(conn)
+            await saver.setup()
+            return await _async_script(saver)
 
     assert asyncio.run(main()) == EXPECTED_ASYNC
-
-
-def test_the_async_sqlite_saver_refuses_a_non_sqlite3_connection() -> None:
-    with pytest.raises(TypeError, match=r"sqlite3\.Connection"):
-        AsyncSqliteSaver(object())  # type: ignore[arg-type]

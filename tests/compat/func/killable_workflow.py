@@ -18,8 +18,8 @@ import json
 import sqlite3
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 from superstep_compat.func import entrypoint, task
@@ -41,14 +41,21 @@ def main(mode: str, style: str, backend: str, target: str, log: str, schema: str
         note(f"ran t{i}")
         return x * 10 + i
 
-    with _saver(backend, target, schema, style) as saver:
-        before = saver.get_tuple(THREAD)
-        channels = [c for _, c, _ in before.pending_writes or []] if before else []
-        call_input = 0 if mode in ("first", "straight") else None
-        if style == "sync":
+    call_input = 0 if mode in ("first", "straight") else None
+    if style == "sync":
+        with _saver(backend, target, schema) as saver:
+            before = saver.get_tuple(THREAD)
+            channels = [c for _, c, _ in before.pending_writes or []] if before else []
             result = _sync_workflow(saver, work).invoke(call_input, THREAD)
-        else:
-            result = asyncio.run(_async_workflow(saver, work).ainvoke(call_input, THREAD))
+    else:
+
+        async def run() -> tuple[Any, list[str]]:
+            async with _async_saver(backend, target, schema) as saver:
+                before = await saver.aget_tuple(THREAD)
+                channels = [c for _, c, _ in before.pending_writes or []] if before else []
+                return await _async_workflow(saver, work).ainvoke(call_input, THREAD), channels
+
+        result, channels = asyncio.run(run())
     print(json.dumps({"result": result, "pending_before": channels}))
 
 
@@ -91,26 +98,45 @@ def _async_workflow(saver: Any, work: Any) -> Any:
     return workflow
 
 
+def _in_schema(target: str, schema: str) -> str:
+    import psycopg
+
+    with psycopg.connect(target, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{schema}"')
+    joiner = "&" if "?" in target else "?"
+    return f"{target}{joiner}options=-csearch_path%3D{schema}"
+
+
 @contextmanager
-def _saver(backend: str, target: str, schema: str, style: str) -> Iterator[Any]:
+def _saver(backend: str, target: str, schema: str) -> Iterator[Any]:
     if backend == "sqlite":
+        from superstep_compat.checkpoint.sqlite import SqliteSaver
+
         conn = sqlite3.connect(target, check_same_thread=False)
         try:
-            if style == "sync":
-                from superstep_compat.checkpoint.sqlite import SqliteSaver
-
-                yield SqliteSaver(conn)
-            else:
-                from superstep_compat.checkpoint.sqlite.aio import AsyncSqliteSaver
-
-                yield AsyncSqliteSaver(conn)
+            yield SqliteSaver(conn)
         finally:
             conn.close()
         return
     from superstep_compat.checkpoint.postgres import PostgresSaver
 
-    with PostgresSaver.from_conn_string(target, schema=schema) as saver:
+    with PostgresSaver.from_conn_string(_in_schema(target, schema)) as saver:
         saver.setup()
+        yield saver
+
+
+@asynccontextmanager
+async def _async_saver(backend: str, target: str, schema: str) -> AsyncIterator[Any]:
+    if backend == "sqlite":
+        from superstep_compat.checkpoint.sqlite.aio import AsyncSqliteSaver
+
+        async with AsyncSqliteSaver.from_conn_string(target) as saver:
+            yield saver
+        return
+    from superstep_compat.checkpoint.postgres.aio import AsyncPostgresSaver
+
+    async with AsyncPostgresSaver.from_conn_string(_in_schema(target, schema)) as saver:
+        await saver.setup()
         yield saver
 
 

@@ -1,0 +1,490 @@
+"""The mapping between the façade's `CheckpointRecord` and LangGraph's checkpoint protocol: what
+a run writes through any `BaseCheckpointSaver` (``put``, ``put_writes``) and how a record is
+read back (``get_tuple``, ``list``).
+
+A record is written as LangGraph writes a step: ``channel_values`` (the state keys, plus the
+triggers of the tasks due next: ``__start__``, ``branch:to:<node>``, ``join:...``,
+``__pregel_tasks``), ``channel_versions`` from the saver's ``get_next_version`` (one new
+version per step for the channels it changed), ``versions_seen`` of the nodes that ran,
+``updated_channels``, metadata ``source``/``step``/``parents``; only the channels changed
+since the saver last saw the thread go in ``new_versions``. Task results, errors, interrupts
+and resume answers are pending writes (LangGraph's channels ``__error__``,
+``__interrupt__``, ``__resume__``).
+
+Besides, the engine's resumable state (`ExecutionState` without its channel values, and the
+record's task bookkeeping) rides in one extra channel, ``__superstep__``, as bytes of the
+engine's typed codec, stamped with the checkpoint's id: LangGraph ignores channels its graph
+does not declare, and a stamp that does not match (a checkpoint LangGraph wrote after
+carrying the channel's version forward) means the state is rebuilt from LangGraph's own
+fields instead (see `_lgrestore`).
+
+Never imports the host or the engine's persistence stores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import binascii
+import threading
+from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
+from dataclasses import fields
+from typing import Any, TypeVar
+
+from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
+from xxhash import xxh3_128_hexdigest
+
+from superstep_compat._internal._policies import CachePolicy, TimeoutPolicy
+from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, TaskRecord, config_of
+from superstep_compat.types import Command, Interrupt, Overwrite, PregelTask, Send, StateSnapshot
+from superstep_core.persistence import (
+    Codec,
+    DecodeError,
+    TypeRegistry,
+    UnsupportedTypeError,
+    default_registry,
+)
+from superstep_core.persistence.execution import engine_registry
+
+__all__ = [
+    "ENGINE_CHANNEL",
+    "ERROR",
+    "INTERRUPT",
+    "NO_WRITES",
+    "RESUME",
+    "START_CHANNEL",
+    "TASKS",
+    "apply_pending",
+    "build_checkpoint",
+    "engine_codec",
+    "get_tuple",
+    "is_state_channel",
+    "lg_task_id",
+    "list_records",
+    "load_record",
+    "pending_writes",
+    "put_task_writes",
+    "record_of",
+    "write_checkpoint",
+]
+
+ENGINE_CHANNEL = "__superstep__"
+START_CHANNEL = "__start__"
+TASKS = "__pregel_tasks"
+BRANCH_PREFIX = "branch:to:"
+JOIN_PREFIX = "join:"
+ERROR = "__error__"
+INTERRUPT = "__interrupt__"
+RESUME = "__resume__"
+NO_WRITES = "__no_writes__"
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+_LG_CHANNELS = frozenset({START_CHANNEL, TASKS, ENGINE_CHANNEL, "__previous__", "__end__"})
+
+
+PULL = "__pregel_pull"
+PUSH = "__pregel_push"
+
+
+def lg_task_id(checkpoint_id: str, ns: str, step: int, name: str, *path: str) -> str:
+    """LangGraph's id of a task of checkpoint ``checkpoint_id`` (its ``step`` is the
+    checkpoint's plus one): xxh3-128 of the id's bytes, the task's namespace (``name``
+    below ``ns``), the step, the name and its path (``PULL`` and the sorted triggers, or
+    ``PUSH`` and the `Send`'s index), shaped as a uuid."""
+    task_ns = f"{ns}|{name}" if ns else name
+    try:
+        raw = binascii.unhexlify(checkpoint_id.replace("-", ""))
+    except (binascii.Error, ValueError):
+        raw = checkpoint_id.encode()
+    digest = xxh3_128_hexdigest(raw + "".join((task_ns, str(step), name, *path)).encode())
+    return f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}"
+
+
+def is_state_channel(name: str) -> bool:
+    """Whether a channel of a LangGraph checkpoint is a state key (not a trigger or ours)."""
+    return not (
+        name in _LG_CHANNELS or name.startswith(BRANCH_PREFIX) or name.startswith(JOIN_PREFIX)
+    )
+
+
+# --- calling a saver ------------------------------------------------------------------------
+
+_bridge_loop: asyncio.AbstractEventLoop | None = None
+_bridge_lock = threading.Lock()
+
+
+def _run_elsewhere(coro: Coroutine[Any, Any, _R]) -> _R:
+    """Run ``coro`` to completion on a private event loop thread and wait for it."""
+    global _bridge_loop
+    with _bridge_lock:
+        if _bridge_loop is None:
+            _bridge_loop = asyncio.new_event_loop()
+            threading.Thread(
+                target=_bridge_loop.run_forever, name="superstep-saver-bridge", daemon=True
+            ).start()
+    return asyncio.run_coroutine_threadsafe(coro, _bridge_loop).result()
+
+
+def _call(saver: Any, method: str, *args: Any) -> Any:
+    """``saver.<method>(*args)``. The official async savers refuse their synchronous twins
+    on the thread of the event loop they were made on (the driver's core is synchronous,
+    so an async run calls from there): their async twin then runs on a private loop
+    thread while this one waits, as the sync twin would have on theirs."""
+    loop = getattr(saver, "loop", None)
+    if loop is not None:
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            return _run_elsewhere(getattr(saver, "a" + method)(*args))
+    return getattr(saver, method)(*args)
+
+
+async def _collect(items: Any) -> list[Any]:
+    return [item async for item in items]
+
+
+def _list(saver: Any, config: Any, **kw: Any) -> Iterator[Any]:
+    loop = getattr(saver, "loop", None)
+    if loop is not None:
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            return iter(_run_elsewhere(_collect(saver.alist(config, **kw))))
+    return iter(saver.list(config, **kw))
+
+
+# --- the engine's state, as one stamped blob --------------------------------------------------
+
+_TAG_PREFIX = "langgraph:"
+
+
+def _ensure(registry: TypeRegistry, cls: type, **functions: Any) -> None:
+    tag = _TAG_PREFIX + cls.__name__
+    handler = registry.for_type(cls)
+    if handler is None or handler.tag != tag:
+        registry.register(cls, tag=tag, **functions)
+
+
+def _registry() -> TypeRegistry:
+    """`default_registry` (so classes given to ``register`` are accepted) with the engine's
+    records and the façade's types."""
+    target = engine_registry(default_registry)
+    for cls in (Command, Interrupt, Overwrite, CachePolicy, TimeoutPolicy):
+        _ensure(target, cls)
+    _ensure(target, CheckpointRecord)
+    _ensure(target, TaskRecord)
+    _ensure(target, Send, encode=lambda s: [s.node, s.arg, s.timeout], decode=_send_from)
+    _ensure(target, PregelTask, encode=list, decode=lambda state: PregelTask(*state))
+    _ensure(target, StateSnapshot, encode=list, decode=lambda state: StateSnapshot(*state))
+    return target
+
+
+def _send_from(state: list[Any]) -> Send:
+    node, arg, timeout = state
+    return Send(node, arg, timeout=timeout)
+
+
+_CODEC = Codec(_registry())
+
+
+def engine_codec() -> Codec:
+    """The codec of the ``__superstep__`` blob: the engine's records and the façade's types,
+    plus whatever is registered with ``superstep_core.persistence.register``."""
+    return _CODEC
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _shallow_copy(obj: _T, **changes: Any) -> _T:
+    """``obj`` with ``changes``, fields copied by reference (cheaper than `replace`)."""
+    cls = type(obj)
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    copy = cls.__new__(cls)
+    for name in names:
+        object.__setattr__(copy, name, changes[name] if name in changes else getattr(obj, name))
+    return copy
+
+
+def _engine_blob(record: CheckpointRecord) -> Any:
+    """The record without what LangGraph's fields already hold, stamped with its id. Values
+    of the engine that are not the record's state values (a step that did not finish) ride
+    along. Encoded as bytes when the engine codec holds every value; else (a class the
+    codec does not know) left to the saver's own serializer."""
+    engine = record.engine
+    engine_keys: list[str] = []
+    extra: dict[str, Any] = {}
+    if engine is not None:
+        values = record.values
+        engine_keys = list(engine.values)
+        missing = object()
+        extra = {k: v for k, v in engine.values.items() if values.get(k, missing) is not v}
+        engine = _shallow_copy(engine, values={})
+    header = _shallow_copy(
+        record,
+        values={},
+        engine=engine,
+        checkpoint=None,
+        triggers={},
+        tasks=list(record.tasks),
+        pending=[],
+    )
+    payload = [record.checkpoint_id, header, engine_keys, extra, list(record.values)]
+    try:
+        return engine_codec().dumps(payload, f"checkpoint {record.checkpoint_id}")
+    except UnsupportedTypeError:
+        return payload
+
+
+def _from_blob(
+    blob: Any, checkpoint_id: str, all_values: Mapping[str, Any]
+) -> CheckpointRecord | None:
+    """The record the blob of checkpoint ``checkpoint_id`` holds (None: it is another
+    checkpoint's, carried forward by LangGraph, or unreadable)."""
+    payload = blob
+    if isinstance(blob, bytes | bytearray):
+        try:
+            payload = engine_codec().loads(bytes(blob))
+        except DecodeError:
+            return None
+    if not (isinstance(payload, list | tuple) and len(payload) == 5):
+        return None
+    stamp, header, engine_keys, extra, value_keys = payload
+    if stamp != checkpoint_id or not isinstance(header, CheckpointRecord):
+        return None
+    values = {k: all_values[k] for k in value_keys if k in all_values}
+    header.values = values
+    if header.engine is not None:
+        header.engine.values = {
+            k: extra[k] if k in extra else values[k]
+            for k in engine_keys
+            if k in extra or k in values
+        }
+    return header
+
+
+# --- writing ----------------------------------------------------------------------------------
+
+
+def build_checkpoint(
+    saver: BaseCheckpointSaver[Any],
+    record: CheckpointRecord,
+    base: Mapping[str, Any] | None,
+    *,
+    ran: Sequence[str] = (),
+    triggers_of: Callable[[str], Sequence[str]] = lambda name: (BRANCH_PREFIX + name,),
+) -> dict[str, Any]:
+    """The LangGraph checkpoint of ``record``, following ``base`` (the checkpoint its step
+    started from; None for a thread's first), kept as ``record.checkpoint`` (without the
+    engine's blob, added when it is written). ``ran``: the nodes whose pull tasks ran in
+    that step (their ``versions_seen`` move on)."""
+    prev_values: Mapping[str, Any] = base["channel_values"] if base else {}
+    versions: dict[str, Any] = dict(base["channel_versions"]) if base else {}
+    seen: dict[str, dict[str, Any]] = (
+        {k: dict(v) for k, v in base["versions_seen"].items()} if base else {}
+    )
+    seen.setdefault("__input__", {})
+    values: dict[str, Any] = {**record.values, **record.triggers}
+    updated = sorted(
+        [k for k, v in values.items() if k not in prev_values or prev_values[k] is not v]
+        + [k for k in prev_values if k not in values and k != ENGINE_CHANNEL]
+    )
+    for name in ran:
+        seen[name] = {ch: versions[ch] for ch in triggers_of(name) if ch in versions}
+    if updated:
+        current = [v for k, v in versions.items() if k != ENGINE_CHANNEL]
+        next_version = saver.get_next_version(max(current) if current else None, None)
+        for k in updated:
+            versions[k] = next_version
+    checkpoint: dict[str, Any] = {
+        "v": 4,
+        "id": record.checkpoint_id,
+        "ts": record.created_at,
+        "channel_values": values,
+        "channel_versions": versions,
+        "versions_seen": seen,
+        "updated_channels": updated,
+    }
+    record.checkpoint = checkpoint
+    return checkpoint
+
+
+def write_checkpoint(
+    saver: BaseCheckpointSaver[Any],
+    record: CheckpointRecord,
+    saved_versions: Mapping[str, Any] | None,
+) -> dict[str, Any]:
+    """``put`` the checkpoint `build_checkpoint` made for ``record`` (or, written before, again
+    under its id: a step that stopped part-way changed its engine state), with the engine's
+    blob. ``saved_versions``: the channel versions the saver already holds values for (only
+    the others go in ``new_versions``). Returns the checkpoint's channel versions."""
+    built = record.checkpoint
+    if built is None:
+        raise ValueError(f"checkpoint {record.checkpoint_id} was never built")
+    versions = dict(built["channel_versions"])
+    versions[ENGINE_CHANNEL] = saver.get_next_version(versions.get(ENGINE_CHANNEL), None)
+    values = dict(built["channel_values"])
+    values[ENGINE_CHANNEL] = _engine_blob(record)
+    checkpoint = {**built, "channel_values": values, "channel_versions": versions}
+    held = saved_versions or {}
+    new_versions = {k: v for k, v in versions.items() if held.get(k) != v}
+    _call(
+        saver,
+        "put",
+        config_of(record.thread_id, record.checkpoint_ns, record.parent_id),
+        checkpoint,
+        dict(record.metadata),
+        new_versions,
+    )
+    record.checkpoint = {**built, "channel_versions": versions}
+    return versions
+
+
+def put_task_writes(
+    saver: BaseCheckpointSaver[Any],
+    thread_id: str,
+    ns: str,
+    checkpoint_id: str,
+    task_id: str,
+    writes: Sequence[tuple[str, Any]],
+    task_path: str = "",
+) -> None:
+    """LangGraph's ``put_writes``: ``writes`` of task ``task_id`` as pending writes of the
+    checkpoint ``checkpoint_id``."""
+    _call(
+        saver,
+        "put_writes",
+        config_of(thread_id, ns, checkpoint_id),
+        list(writes),
+        task_id,
+        task_path,
+    )
+
+
+def pending_writes(
+    saver: BaseCheckpointSaver[Any], thread_id: str, ns: str, checkpoint_id: str
+) -> list[PendingWrite]:
+    """The pending writes of one checkpoint, in the saver's order."""
+    found = get_tuple(saver, config_of(thread_id, ns, checkpoint_id))
+    return list(found.pending_writes or []) if found is not None else []
+
+
+def get_tuple(saver: BaseCheckpointSaver[Any], config: Mapping[str, Any]) -> CheckpointTuple | None:
+    """``saver.get_tuple(config)`` (see `_call`)."""
+    found: CheckpointTuple | None = _call(saver, "get_tuple", config)
+    return found
+
+
+# --- reading ----------------------------------------------------------------------------------
+
+
+def load_record(
+    saver: BaseCheckpointSaver[Any],
+    thread_id: str,
+    ns: str,
+    checkpoint_id: str | None,
+    state_channels: Sequence[str] | None = None,
+) -> CheckpointRecord | None:
+    """The record of checkpoint ``checkpoint_id`` (the thread's latest when None)."""
+    found = get_tuple(saver, config_of(thread_id, ns, checkpoint_id))
+    return None if found is None else record_of(found, state_channels)
+
+
+def list_records(
+    saver: BaseCheckpointSaver[Any],
+    thread_id: str,
+    ns: str = "",
+    *,
+    filter: Mapping[str, Any] | None = None,
+    before: Mapping[str, Any] | None = None,
+    limit: int | None = None,
+    state_channels: Sequence[str] | None = None,
+) -> Iterator[CheckpointRecord]:
+    """The thread's records newest first (``list``'s filters and paging)."""
+    for found in _list(
+        saver,
+        config_of(thread_id, ns, None),
+        filter=dict(filter) if filter else None,
+        before=before,
+        limit=limit,
+    ):
+        yield record_of(found, state_channels)
+
+
+def record_of(
+    found: CheckpointTuple, state_channels: Sequence[str] | None = None
+) -> CheckpointRecord:
+    """The record of one `CheckpointTuple`. A checkpoint Superstep wrote comes back exactly
+    (its engine state included); one LangGraph wrote has ``engine`` None and no tasks: the
+    caller rebuilds them from the graph (see `_lgrestore`)."""
+    checkpoint = found.checkpoint
+    conf = found.config["configurable"]
+    all_values = checkpoint["channel_values"]
+    metadata: dict[str, Any] = dict(found.metadata or {})
+    parent = found.parent_config
+    parent_id = parent["configurable"].get("checkpoint_id") if parent else None
+    record = None
+    blob = all_values.get(ENGINE_CHANNEL)
+    if blob is not None:
+        record = _from_blob(blob, checkpoint["id"], all_values)
+    if record is None:
+        if state_channels is not None:
+            values = {k: all_values[k] for k in state_channels if k in all_values}
+        else:
+            values = {k: v for k, v in all_values.items() if is_state_channel(k)}
+        record = CheckpointRecord(
+            thread_id=conf["thread_id"],
+            checkpoint_ns=conf.get("checkpoint_ns", ""),
+            checkpoint_id=checkpoint["id"],
+            parent_id=parent_id,
+            step=int(metadata.get("step", -1)),
+            source=str(metadata.get("source", "loop")),
+            values=values,
+            next=(),
+            created_at=checkpoint.get("ts", ""),
+        )
+    record.metadata = metadata
+    record.parent_id = parent_id
+    record.triggers = {
+        k: v for k, v in all_values.items() if k not in record.values and k != ENGINE_CHANNEL
+    }
+    record.checkpoint = dict(checkpoint)
+    record.pending = list(found.pending_writes or [])
+    apply_pending(record, record.pending)
+    return record
+
+
+def apply_pending(record: CheckpointRecord, pending: Sequence[PendingWrite]) -> None:
+    """Set each task's result, error and interrupts from the checkpoint's pending writes."""
+    by_task: dict[str, list[tuple[str, Any]]] = {}
+    for task_id, channel, value in pending:
+        by_task.setdefault(task_id, []).append((channel, value))
+    for task in record.tasks:
+        writes = by_task.get(task.id)
+        if not writes:
+            continue
+        result: dict[str, Any] = {}
+        done = False
+        for channel, value in writes:
+            if channel == ERROR:
+                task.error = task.error or _error_text(value)
+            elif channel == INTERRUPT:
+                task.interrupts = task.interrupts or tuple(value)
+            elif channel == NO_WRITES:
+                done = True
+            elif is_state_channel(channel) and not channel.startswith("__"):
+                result[channel] = value
+                done = True
+            elif channel.startswith(BRANCH_PREFIX) or channel == TASKS:
+                done = True
+        if done and task.result is None and result:
+            task.result = result
+
+
+def _error_text(value: Any) -> str:
+    return value if isinstance(value, str) else repr(value)

@@ -1,0 +1,193 @@
+"""Continuing a thread from a checkpoint LangGraph wrote (or one whose ``__superstep__`` blob
+is missing or stale): the engine's state is rebuilt from LangGraph's own fields, as LangGraph
+decides what runs next.
+
+- values: the checkpoint's state channels;
+- pull tasks: each node with a trigger channel (``__start__``, ``branch:to:<node>``, a
+  complete ``join:...``) present and newer than the node's ``versions_seen``;
+- push tasks: the `Send` packets in ``__pregel_tasks``;
+- partial joins: the sources a ``join:...`` channel has seen credit the engine's barrier;
+- pending writes: a task with its writes saved finished (its outcome is handed back rather
+  than run again), one with ``__interrupt__`` waits for an answer, ``__resume__`` holds the
+  answers it has (`resume_answers`), ``__error__`` marks the task that failed.
+
+Nothing private is needed: a thread LangGraph started continues here as LangGraph would.
+Never imports the host or the engine's persistence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from superstep_compat._internal._constants import START
+from superstep_compat.pregel._checkpointing import (
+    edge_writes,
+    node_triggers,
+    pending_activations,
+    push_indexes,
+    saved_outcome,
+    task_records,
+)
+from superstep_compat.pregel._lgcheckpoint import (
+    ERROR,
+    INTERRUPT,
+    RESUME,
+    START_CHANNEL,
+    TASKS,
+    apply_pending,
+)
+from superstep_compat.pregel._record import CheckpointRecord, PendingWrite
+from superstep_compat.types import Send, interrupt_id_from_ns
+from superstep_core.node import External
+from superstep_core.runtime import Execution
+from superstep_core.runtime.records import Barrier
+
+__all__ = ["rebuild", "resume_answers"]
+
+INPUT_EVENT = "__input__"
+
+
+def _newer(version: Any, seen: Any) -> bool:
+    if seen is None:
+        return True
+    try:
+        return bool(version > seen)
+    except TypeError:  # versions of two savers' kinds: LangGraph compares them as strings
+        return str(version) > str(seen)
+
+
+def rebuild(graph: Any, record: CheckpointRecord, pending: Sequence[PendingWrite]) -> Execution:
+    """The engine state of ``record`` (a checkpoint without a usable blob), built from its
+    LangGraph fields; fills ``record``'s ``engine``, ``tasks``, ``next``, ``finished``,
+    ``interrupts`` and ``current_values``."""
+    checkpoint = record.checkpoint or {}
+    all_values: Mapping[str, Any] = checkpoint.get("channel_values", {})
+    versions: Mapping[str, Any] = checkpoint.get("channel_versions", {})
+    seen: Mapping[str, Mapping[str, Any]] = checkpoint.get("versions_seen", {})
+    spec = graph.spec
+    ex = Execution(graph.engine, record.thread_id, record_trace=False)
+    ex.values = {
+        **ex.values,
+        **{k: v for k, v in record.values.items() if k in graph.engine.channels},
+    }
+    joins = {
+        f"join:{'+'.join(sources)}:{target}": (tuple(sources), target)
+        for sources, target in getattr(spec, "waiting_edges", ())
+    }
+
+    def due(name: str) -> bool:
+        for channel in node_triggers(spec, name):
+            if channel not in all_values or channel not in versions:
+                continue
+            if channel in joins and set(all_values[channel] or ()) != set(joins[channel][0]):
+                continue
+            if _newer(versions[channel], seen.get(name, {}).get(channel)):
+                return True
+        return False
+
+    pulls = [name for name in graph.node_order if name != START and due(name)]
+    sends = [s for s in all_values.get(TASKS) or () if isinstance(s, Send)]
+    starting = due(START)
+    if starting:  # the input is delivered when the run goes on, as a new input is
+        ex.send(External(INPUT_EVENT, all_values[START_CHANNEL]))
+    if pulls or sends:
+        ex.edit((), writer="__restore__", activate=pulls, spawn=[(s.node, s) for s in sends])
+    for channel, (sources, target) in joins.items():
+        got = all_values.get(channel)
+        if got and target not in pulls and set(got) != set(sources):
+            ex.barriers[(channel, ())] = Barrier({source: None for source in got})
+    order = graph.node_order
+    found = pending_activations(ex, order)
+    if starting and not any(name == START for name, _ in found):
+        found.insert(0, (START, START))
+    # what LangGraph shows: the channels' values, defaults (an empty reducer list) included
+    record.values = {k: ex.values[k] for k in graph.state_channels if k in ex.values}
+    record.tasks = task_records(
+        record.checkpoint_id,
+        found,
+        step=record.step,
+        ns=record.checkpoint_ns,
+        triggers_of=lambda name: node_triggers(spec, name),
+        pushes=push_indexes(ex, found),
+    )
+    record.next = tuple(name for name, _ in found)
+    apply_pending(record, pending)
+    by_task = _by_task(pending)
+    finished: list[str] = []
+    writes: list[tuple[str, Any]] = []
+    interrupts: list[Any] = []
+    for task in record.tasks:
+        task_writes = by_task.get(task.id, [])
+        interrupts.extend(task.interrupts)
+        if any(c in (ERROR, INTERRUPT) for c, _ in task_writes):
+            continue
+        outcome = saved_outcome(task_writes, edge_writes(spec, task.name)) if task_writes else None
+        if outcome is not None:
+            finished.append(task.id)
+            writes.extend(outcome.writes)
+    record.finished = tuple(finished)
+    record.interrupts = tuple(interrupts)
+    if writes:
+        local = graph.runner.local_state(ex.values, writes)
+        record.current_values = {k: local[k] for k in graph.state_channels if k in local}
+    record.engine = ex.snapshot()
+    return ex
+
+
+def resume_answers(
+    ex: Execution, record: CheckpointRecord, pending: Sequence[PendingWrite], resume: Any
+) -> dict[str, list[Any]]:
+    """Give each interrupted task of a rebuilt execution its answers: those it had
+    (``__resume__``) and, with a `Command`'s ``resume`` (``_NO_ANSWER``: none), the new one
+    (a map by interrupt id, LangGraph's ids; else the one interrupted task's). Returns the
+    answers by task id (to save as ``__resume__``). Raises as LangGraph does when a single
+    value is given to several interrupted tasks."""
+    by_task = _by_task(pending)
+    waiting = [t for t in record.tasks if any(c == INTERRUPT for c, _ in by_task.get(t.id, []))]
+    out: dict[str, list[Any]] = {}
+    is_map = isinstance(resume, Mapping) and any(
+        any(getattr(i, "id", None) in resume for i in t.interrupts) for t in waiting
+    )
+    if resume is not _NO_ANSWER and not is_map and len(waiting) > 1:
+        raise RuntimeError(
+            "When there are multiple pending interrupts, you must specify the interrupt id "
+            "when resuming. Docs: https://docs.langchain.com/oss/python/langgraph/"
+            "interrupts#handling-multiple-interrupts."
+        )
+    for task in waiting:
+        given: list[Any] = []
+        for channel, value in by_task.get(task.id, []):
+            if channel == RESUME:
+                given = list(value) if isinstance(value, list) else [value]
+        if resume is not _NO_ANSWER:
+            ns = (
+                f"{record.checkpoint_ns}|{task.name}:{task.id}"
+                if record.checkpoint_ns
+                else (f"{task.name}:{task.id}")
+            )
+            if is_map:
+                nth = interrupt_id_from_ns(f"{ns}|{len(given)}" if given else ns)
+                first = interrupt_id_from_ns(ns)
+                if nth in resume:
+                    given.append(resume[nth])
+                elif first in resume:
+                    given.append(resume[first])
+            else:
+                given.append(resume)
+        inst = ex.instances.get(task.key)
+        if inst is not None and given:
+            inst.memory["resume"] = list(given)
+            out[task.id] = given
+    return out
+
+
+_NO_ANSWER: Any = object()
+NO_ANSWER = _NO_ANSWER
+
+
+def _by_task(pending: Sequence[PendingWrite]) -> dict[str, list[tuple[str, Any]]]:
+    out: dict[str, list[tuple[str, Any]]] = {}
+    for task_id, channel, value in pending:
+        out.setdefault(task_id, []).append((channel, value))
+    return out

@@ -1,0 +1,74 @@
+"""`CheckpointRecord`: the façade's working view of one LangGraph checkpoint of one thread and
+namespace, what `get_state`, history and continuing a thread read, and what a run builds
+before it is written as a LangGraph checkpoint (`_lgcheckpoint` maps one onto the other).
+
+It holds the state view at that step (``values``), the tasks due next, metadata, and the
+engine's resumable `ExecutionState` (``engine``). Nothing here is stored as is: a saver holds
+LangGraph's `Checkpoint` dict, its metadata and pending writes.
+
+Never imports the host or the engine's persistence.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from superstep_core.runtime import ExecutionState
+
+__all__ = ["CheckpointRecord", "PendingWrite", "TaskRecord", "config_of"]
+
+PendingWrite = tuple[str, str, Any]
+"""One pending write: (task id, channel, value)."""
+
+
+@dataclass
+class TaskRecord:
+    """A task of a checkpoint: pending (no result), finished, failed or interrupted."""
+
+    id: str
+    name: str
+    path: tuple[Any, ...] = ("__pregel_pull", "")
+    error: str | None = None
+    interrupts: tuple[Any, ...] = ()
+    result: Any = None
+    state_ns: str = ""  # the checkpoint namespace of a subgraph this task runs
+    key: str = ""  # the engine activation that runs it (empty: not numbered yet)
+
+
+@dataclass
+class CheckpointRecord:
+    thread_id: str
+    checkpoint_ns: str
+    checkpoint_id: str
+    parent_id: str | None
+    step: int
+    source: str
+    values: dict[str, Any]
+    next: tuple[str, ...]
+    tasks: list[TaskRecord] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    created_at: str = ""
+    engine: ExecutionState | None = None
+    interrupts: tuple[Any, ...] = ()
+    ran: tuple[str, ...] = ()
+    # A step that did not finish (interrupted or failed): the ids of its tasks that did, and
+    # the values with their writes applied (what LangGraph's live `get_state` shows).
+    finished: tuple[str, ...] = ()
+    current_values: dict[str, Any] | None = None
+    # LangGraph's channels besides the state keys that this checkpoint holds: the triggers of
+    # its pending tasks (``branch:to:<node>``, ``__start__``, ``__pregel_tasks``, joins).
+    triggers: dict[str, Any] = field(default_factory=dict)
+    # The LangGraph checkpoint this record was read from or last written as (its versions
+    # are the base of the next checkpoint's).
+    checkpoint: dict[str, Any] | None = None
+    # its pending writes, as read (not part of what is written)
+    pending: list[PendingWrite] = field(default_factory=list)
+
+
+def config_of(thread_id: str, ns: str, checkpoint_id: str | None) -> dict[str, Any]:
+    """A checkpoint's config: ``{"configurable": {thread_id, checkpoint_ns, checkpoint_id}}``."""
+    configurable: dict[str, Any] = {"thread_id": thread_id, "checkpoint_ns": ns}
+    if checkpoint_id is not None:
+        configurable["checkpoint_id"] = checkpoint_id
+    return {"configurable": configurable}
