@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from superstep_core.document import DocumentRunner, check_document, compile_document
@@ -47,6 +47,42 @@ def dags(draw: st.DrawFn) -> dict[str, Any]:
     }
 
 
+def _marks(*ids: str) -> list[dict[str, Any]]:
+    data = {"output_field": "log", "function": "mark"}
+    return [{"id": i, "type": "tool", "data": {**data, "args": {"node": i}}} for i in ids]
+
+
+# Found by this property: label 'yes' of n0 forks into n1 and n2, which join at n3, while label
+# 'no' enters n1 alone, so on 'no' the join waits forever for n2. The validator refuses it now.
+_ONE_LABEL_FORKS_THE_OTHER_ENTERS_ONE_BRANCH = {
+    "name": "random",
+    "state": [
+        {"name": "flag", "type": "boolean"},
+        {"name": "log", "type": "list", "reducer": "append"},
+    ],
+    "nodes": [
+        {
+            "id": "n0",
+            "type": "condition",
+            "data": {"rules": [{"label": "yes", "when": "input.flag == true"}], "default": "no"},
+        },
+        *_marks("n1", "n2", "n3", "n4", "n5"),
+    ],
+    "edges": [
+        edge("start", "n0"),
+        edge("n0", "n1", "yes"),
+        edge("n0", "n2", "yes"),
+        edge("n0", "n1", "no"),
+        edge("n1", "n3"),
+        edge("n2", "n3"),
+        edge("n3", "n4"),
+        edge("n4", "n5"),
+        edge("n5", "end"),
+    ],
+}
+
+
+@example(raw=_ONE_LABEL_FORKS_THE_OTHER_ENTERS_ONE_BRANCH, flag=False)
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(dags(), st.booleans())
 def test_a_valid_document_compiles_runs_to_ok_and_replays(raw: dict[str, Any], flag: bool) -> None:

@@ -246,3 +246,87 @@ def test_a_loop_back_into_a_parallel_branch_is_refused_and_a_loop_to_the_fork_is
     assert any("loop back to 'f'" in p for p in _problems(into_branch))
     to_fork = document(nodes, [*edges, edge("c", "f", "again")], state)
     assert _problems(to_fork) == []
+
+
+def test_a_join_whose_source_one_condition_label_enters_alone_is_refused() -> None:
+    # 'yes' forks into b and c, which join at d; 'no' enters b alone, so d would wait for c.
+    raw = document(
+        [
+            _cond("a", [("yes", "input.flag == true")], "no"),
+            llm("b", "x", "log"),
+            llm("c", "y", "log"),
+            llm("d", "z", "log"),
+        ],
+        [
+            edge("start", "a"),
+            edge("a", "b", "yes"),
+            edge("a", "c", "yes"),
+            edge("a", "b", "no"),
+            edge("b", "d"),
+            edge("c", "d"),
+            edge("d", "end"),
+        ],
+        [
+            {"name": "flag", "type": "boolean"},
+            {"name": "log", "type": "list", "reducer": "append"},
+        ],
+    )
+    assert _one(raw).startswith(
+        "node 'd': joins parallel branches ('b', 'c'), but 'b' is also reached on a path that "
+        "does not start its sibling branches together with it (they fork at 'a';"
+    )
+
+
+def test_a_join_whose_source_a_path_from_outside_the_fork_enters_is_refused() -> None:
+    # a condition's 'no' label enters c below the fork f, so the join at d would wait for b.
+    raw = document(
+        [
+            _cond("a", [("yes", "input.flag == true")], "no"),
+            llm("f", "w", "log"),
+            llm("b", "x", "log"),
+            llm("c", "y", "log"),
+            llm("d", "z", "log"),
+        ],
+        [
+            edge("start", "a"),
+            edge("a", "f", "yes"),
+            edge("a", "c", "no"),
+            edge("f", "b"),
+            edge("f", "c"),
+            edge("b", "d"),
+            edge("c", "d"),
+            edge("d", "end"),
+        ],
+        [
+            {"name": "flag", "type": "boolean"},
+            {"name": "log", "type": "list", "reducer": "append"},
+        ],
+    )
+    assert "node 'd': joins parallel branches ('b', 'c'), but 'c' is also reached" in _one(raw)
+
+
+def test_a_join_both_condition_labels_fork_into_is_accepted() -> None:
+    # both labels start b and c together, so whichever is taken, the join at d fires.
+    raw = document(
+        [
+            _cond("a", [("yes", "input.flag == true")], "no"),
+            llm("b", "x", "log"),
+            llm("c", "y", "log"),
+            llm("d", "z", "log"),
+        ],
+        [
+            edge("start", "a"),
+            edge("a", "b", "yes"),
+            edge("a", "c", "yes"),
+            edge("a", "b", "no"),
+            edge("a", "c", "no"),
+            edge("b", "d"),
+            edge("c", "d"),
+            edge("d", "end"),
+        ],
+        [
+            {"name": "flag", "type": "boolean"},
+            {"name": "log", "type": "list", "reducer": "append"},
+        ],
+    )
+    assert _problems(raw) == []

@@ -41,7 +41,12 @@ class Shape:
     arrival a condition decides (a join cannot wait for those); ``reentries``: node -> (fork,
     predecessor) for a node that both branches reach but only one enters from its own side:
     it would run twice, once beside the other branch (this also catches a loop that goes
-    back below a fork, which makes the branches' nodes reachable from each other)."""
+    back below a fork, which makes the branches' nodes reachable from each other);
+    ``fork_groups``: parallel pair -> every (node, index into its ``groups``) whose group
+    starts both; ``bypassed``: join -> (source, fork node) for a source that some path from
+    ``start`` reaches without passing through any group that starts it together with the
+    join's other sources (a condition's other label, or an edge from outside the fork): on
+    that path the source runs alone and the join waits forever for its siblings."""
 
     successors: dict[str, list[str]] = field(default_factory=dict)
     predecessors: dict[str, list[str]] = field(default_factory=dict)
@@ -51,6 +56,8 @@ class Shape:
     joins: dict[str, list[str]] = field(default_factory=dict)
     conditional: dict[str, list[str]] = field(default_factory=dict)
     reentries: dict[str, tuple[Fork, str]] = field(default_factory=dict)
+    fork_groups: dict[frozenset[str], list[tuple[str, int]]] = field(default_factory=dict)
+    bypassed: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
     def reach(self, roots: Iterable[str], *, avoid: str = "") -> set[str]:
         """Nodes reachable from ``roots`` (themselves included), never entering ``avoid``."""
@@ -128,7 +135,7 @@ def shape(doc: Document) -> Shape:
 
 def _parallel(s: Shape) -> None:
     for fork, groups in s.groups.items():
-        for group in groups:
+        for index, group in enumerate(groups):
             branches = [t for t in group if t != END]
             for i, first in enumerate(branches):
                 for second in branches[i + 1 :]:
@@ -137,7 +144,11 @@ def _parallel(s: Shape) -> None:
                     found = Fork(fork, first, second)
                     for u in a - b:
                         for v in b - a:
-                            s.parallel.setdefault(frozenset((u, v)), found)
+                            pair = frozenset((u, v))
+                            s.parallel.setdefault(pair, found)
+                            starts = s.fork_groups.setdefault(pair, [])
+                            if (fork, index) not in starts:
+                                starts.append((fork, index))
                     _merge_checks(s, found, a, b)
 
 
@@ -175,6 +186,40 @@ def _joins(s: Shape) -> None:
                 conditional.append(p)
         if conditional:
             s.conditional[node] = conditional
+        bypassed: list[tuple[str, str]] = []
+        for p in sources:
+            starts = {
+                start
+                for q in sources
+                if q != p
+                for start in s.fork_groups.get(frozenset((p, q)), ())
+            }
+            if p in _reach_without(s, starts):
+                fork = next(
+                    s.parallel[frozenset((p, q))]
+                    for q in sources
+                    if q != p and frozenset((p, q)) in s.parallel
+                )
+                bypassed.append((p, fork.node))
+        if bypassed:
+            s.bypassed[node] = bypassed
+
+
+def _reach_without(s: Shape, skipped: set[tuple[str, int]]) -> set[str]:
+    """Nodes reachable from ``start`` never following a group in ``skipped`` ((node, index
+    into its ``groups``)): where a join's source is among them, it can run without the
+    branches it is joined with."""
+    seen: set[str] = set()
+    todo = deque([START])
+    while todo:
+        n = todo.popleft()
+        if n in seen or n == END:
+            continue
+        seen.add(n)
+        for index, group in enumerate(s.groups.get(n, ())):
+            if (n, index) not in skipped:
+                todo.extend(group)
+    return seen
 
 
 def _branch_of(s: Shape, fork: Fork, p: str) -> str:

@@ -9,7 +9,8 @@ parse; a condition's edges carry labels its rules (or its default) produce, and 
 has an edge; an llm node's provider is known; a Python tool is registered (when the registry
 is given); every node is reachable from ``start``; every loop passes a condition; parallel
 branches never both write a ``replace`` field; a join never waits for a branch a condition may
-not take.
+not take, nor for a sibling branch that some path into one of its sources does not start (a
+condition's other label, or an edge from outside the fork).
 
 Must never import the runtime, the host or compat.
 """
@@ -383,3 +384,16 @@ def _check_graph(
                 f"join before the condition, or give each outcome its own successor",
             )
         )
+    for node, bypasses in sorted(found.bypassed.items()):
+        joined = ", ".join(repr(s) for s in found.joins[node])
+        for source, forked_at in bypasses:
+            out.append(
+                Problem(
+                    f"node {node!r}",
+                    f"joins parallel branches ({joined}), but {source!r} is also reached on "
+                    f"a path that does not start its sibling branches together with it (they "
+                    f"fork at {forked_at!r}; another condition label or an edge from elsewhere "
+                    f"leads to {source!r} alone), so the join could wait forever: send every "
+                    f"path into all the joined branches, or give that path its own successor",
+                )
+            )
