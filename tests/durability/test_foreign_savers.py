@@ -41,10 +41,13 @@ def foreign(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseChec
         conn.close()
         return
     url = request.getfixturevalue("postgres_url")
+    threads = ("thread", "moved", *(f"fork-{i}" for i in range(200)))  # a burst forks at 60
     with PostgresSaver.from_conn_string(url) as saver:
         saver.setup()
+        for thread in threads:  # what an earlier run on this database may have left
+            saver.delete_thread(thread)
         yield saver
-        for thread in ("thread", "moved", *(f"fork-{i}" for i in range(60))):
+        for thread in threads:
             saver.delete_thread(thread)
 
 
