@@ -91,6 +91,7 @@ from superstep_core.cli_support import (
     redact,
     target_source,
     to_json,
+    whole_number_at_least,
 )
 from superstep_core.cli_trust import remember, trusted
 from superstep_core.errors import SuperstepError, SuperstepLimitError
@@ -417,20 +418,6 @@ def _thread_id(text: str) -> str:
     return text
 
 
-def _count(low: int) -> Any:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{value} is below {low}")
-        return value
-
-    parse.__name__ = "count"
-    return parse
-
-
 def _stream_modes(text: str) -> list[str]:
     modes = [m.strip() for m in text.split(",") if m.strip()]
     unknown = [m for m in modes if m not in STREAM_MODES]
@@ -461,7 +448,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="superstep", description=(__doc__ or "").split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     db_help = f"SQLite file or postgresql:// URL (default {DEFAULT_DB})"
-    workers = {"type": _count(1), "default": 8, "help": "effects performed at once (default 8)"}
+    workers = {
+        "type": whole_number_at_least(1),
+        "default": 8,
+        "help": "effects performed at once (default 8)",
+    }
     run = sub.add_parser("run", help="run a graph to completion (or until it waits)")
     run.add_argument("target", type=_target, help="path/to/file.py:attr or module:attr")
     run.add_argument("--input", help="the input, as JSON")
@@ -469,7 +460,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--workers", **workers)
     run.add_argument(
         "--max-supersteps",
-        type=_count(0),
+        type=whole_number_at_least(0),
         default=DEFAULT_MAX_SUPERSTEPS,
         help=f"stop an engine graph after N supersteps (default {DEFAULT_MAX_SUPERSTEPS:,}; "
         "0: no limit)",
@@ -492,7 +483,9 @@ def build_parser() -> argparse.ArgumentParser:
     answer.add_argument("--retry", action="store_true", help="run a failed superstep again")
     resume.add_argument("--activation", help="which pending interrupt --value answers")
     resume.add_argument(
-        "--expected-step", type=_count(-1), help="refuse if the thread moved past superstep N"
+        "--expected-step",
+        type=whole_number_at_least(-1),
+        help="refuse if the thread moved past superstep N",
     )
     resume.add_argument("--target", type=_target, help="the graph to load (else the recorded one)")
     resume.add_argument("--json", action="store_true", help="print the final result as JSON")
