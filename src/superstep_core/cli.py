@@ -448,7 +448,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="superstep", description=(__doc__ or "").split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     db_help = f"SQLite file or postgresql:// URL (default {DEFAULT_DB})"
-    workers = {
+    workers: dict[str, Any] = {
         "type": whole_number_at_least(1),
         "default": 8,
         "help": "effects performed at once (default 8)",
