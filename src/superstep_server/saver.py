@@ -1,11 +1,10 @@
 """The one place the server builds a checkpoint saver (the façade's savers keep the threads'
 checkpoints; the server's state, history and forks are views of them).
 
-The façade's savers are being moved onto LangGraph's checkpoint protocol (the official
-``langgraph-checkpoint-sqlite`` and ``-postgres`` savers); their module paths stay
-``superstep_compat.checkpoint.sqlite.SqliteSaver`` and ``superstep_compat.checkpoint.postgres
-.PostgresSaver``, and the server uses only their constructors and ``setup``: graphs are run
-through their public sync API in worker threads, which both generations of savers support.
+The savers are LangGraph's official ``langgraph-checkpoint-sqlite`` and ``-postgres`` ones
+(re-exported as ``superstep_compat.checkpoint.sqlite.SqliteSaver`` and
+``superstep_compat.checkpoint.postgres.PostgresSaver``); graphs are run through their public
+sync API in worker threads.
 """
 
 from __future__ import annotations
@@ -19,6 +18,24 @@ from typing import Any
 from superstep_server.db import is_postgres_url
 
 __all__ = ["open_saver"]
+
+# Any fixed 64-bit key: the Postgres advisory lock that serialises saver set-up across processes.
+_SETUP_LOCK = 0x5355_5045_5253_5450  # "SUPERSTP"
+
+
+def _setup_alone(url: str, saver: Any) -> None:
+    """Run ``saver.setup()`` holding a Postgres advisory lock: the official saver's migrations
+    (``CREATE INDEX CONCURRENTLY`` among them) deadlock when a server and a worker process
+    start at once on one database. The lock is held on a connection of its own, so a pool of
+    one connection still has it free for the migrations."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as lock:
+        lock.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+        try:
+            saver.setup()
+        finally:
+            lock.execute("SELECT pg_advisory_unlock(%s)", (_SETUP_LOCK,))
 
 
 @contextmanager
@@ -40,7 +57,7 @@ def open_saver(where: str, *, pool_size: int = 10) -> Iterator[Any]:
         )
         try:
             pg_saver = PostgresSaver(pool)
-            pg_saver.setup()
+            _setup_alone(where, pg_saver)
             yield pg_saver
         finally:
             pool.close()
