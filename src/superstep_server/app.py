@@ -23,6 +23,7 @@ from superstep_server import (
     api_store,
     api_threads,
     openapi,
+    viewer,
 )
 from superstep_server.assistants import Assistants
 from superstep_server.auth import ApiKeyMiddleware
@@ -179,6 +180,7 @@ def create_app(
         *api_runs.routes(),
         *api_store.routes(),
         *openapi.routes(),
+        *viewer.routes(),
     ]
     middleware = [Middleware(ApiKeyMiddleware, api_key=api_key)] if api_key else []
     return Starlette(
