@@ -52,3 +52,41 @@ def test_the_threads_list_filters_by_graph_status_and_metadata_and_links_to_thre
     page.click(f"#threads a[href='#/thread/{ada}']")
     page.wait_for_selector("#graph svg g[data-node='human_review']")
     assert page.text_content("#thread-status") == "idle"
+
+
+def _node(page: Any, name: str) -> Any:
+    return page.locator(f"#graph svg g[data-node='{name}']")
+
+
+def _has_class(locator: Any, name: str) -> bool:
+    return bool(locator.evaluate(f"n => n.classList.contains('{name}')"))
+
+
+def test_a_run_started_in_the_viewer_highlights_its_running_node_then_draws_its_path(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "pipeline")
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    page.fill("#run-input", '{"x": 4}')
+    page.click("#start-run")
+    # `work` is held: while it runs it is the highlighted node, and `plan` no longer is.
+    page.wait_for_selector("#graph svg g[data-node='work'].active")
+    assert served.held()
+    assert not _has_class(_node(page, "plan"), "active")
+    assert page.text_content("#thread-status") == "busy"
+    assert page.is_visible("#cancel-run")
+    screenshot(page, "live-run")
+    served.release()
+    page.wait_for_selector("#thread-status.idle")
+    assert page.locator("#live li").evaluate_all("ls => ls.map(l => l.textContent)") == [
+        "__start__",  # the input step
+        "plan",
+        "work",
+        "report",
+    ]
+    assert not page.locator("#graph svg g.node.active").count()
+    visited = page.get_attribute("#graph", "data-visited")
+    assert visited is not None
+    assert set(visited.split(",")) == {"__start__", "plan", "work", "report", "__end__"}
+    assert page.locator("#graph svg path.edge.visited").count() == 4

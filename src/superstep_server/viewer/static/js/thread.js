@@ -134,7 +134,7 @@ class ThreadPage {
     this.live = live;
     try {
       await stream("POST", `${this.base}/runs/stream`, {
-        assistant_id: this.graphId, stream_mode: ["tasks"], stream_subgraphs: true, ...extra,
+        assistant_id: this.graphId, stream_mode: ["checkpoints", "tasks"], stream_subgraphs: true, ...extra,
       }, (event, data) => {
         live.onEvent(event, data);
         if (event === "error") this.problem.textContent = `run failed: ${data?.message || json(data)}`;
