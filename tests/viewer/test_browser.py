@@ -5,6 +5,7 @@ docs/screenshots/ (the README shows them)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -90,3 +91,114 @@ def test_a_run_started_in_the_viewer_highlights_its_running_node_then_draws_its_
     assert visited is not None
     assert set(visited.split(",")) == {"__start__", "plan", "work", "report", "__end__"}
     assert page.locator("#graph svg path.edge.visited").count() == 4
+
+
+def _run_released(page: Any, served: Any, thread: str, payload: str) -> None:
+    """Open the thread and run it to the end (the held node released beforehand)."""
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    served.release()
+    page.fill("#run-input", payload)
+    page.click("#start-run")
+    page.wait_for_selector("#graph[data-visited*='__end__']")
+    page.wait_for_selector("#thread-status.idle")
+
+
+def _step_row(page: Any, ran: str) -> Any:
+    rows = page.locator("#timeline tr.step-row")
+    for i in range(rows.count()):
+        if rows.nth(i).locator("td").nth(2).text_content() == ran:
+            return rows.nth(i)
+    raise AssertionError(f"no superstep in the timeline ran {ran!r}")
+
+
+def test_opening_a_superstep_shows_its_tasks_writes_and_the_state_diffed_against_the_step_before(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "pipeline")
+    _run_released(page, served, thread, '{"x": 4}')
+    steps = page.locator("#timeline tr.step-row").evaluate_all("rs => rs.map(r => r.dataset.step)")
+    assert steps == ["3", "2", "1", "0", "-1"]
+    _step_row(page, "work").click()
+    page.wait_for_selector("#step-title:has-text('Superstep 2')")
+    assert page.url.endswith(page.get_attribute("#step", "data-checkpoint") or "?")
+    assert page.locator("#step ul.tasks.ran li").evaluate_all(
+        "ls => ls.map(l => l.dataset.task)"
+    ) == ["work"]
+    tree = page.locator("#state-tree")
+    x = tree.locator(".entry.changed[data-key='x']")
+    assert x.locator(".leaf").text_content() == "50"
+    assert x.locator(".was").text_content() == "5"
+    log = tree.locator("details.entry.changed[data-key='log']")
+    assert log.locator(".entry.added[data-key='1'] .leaf").text_content() == '"work"'
+    assert log.locator(".entry[data-key='0']:not(.added):not(.changed)").count() == 1
+    assert page.locator("#step ul.tasks.next li").evaluate_all(
+        "ls => ls.map(l => l.dataset.task)"
+    ) == ["report"]
+    screenshot(page, "step-diff")
+
+    # A deep link opens the same step on a fresh page.
+    link = page.url
+    page.goto("about:blank")
+    page.goto(link)
+    page.wait_for_selector("#step-title:has-text('Superstep 2')")
+    assert page.locator("#timeline tr.selected").get_attribute("data-step") == "2"
+
+
+def test_an_interrupt_shows_its_value_and_resuming_from_the_form_runs_to_the_end(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "agent")
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    question = {"role": "user", "content": "What's the weather in Paris?"}
+    page.fill("#run-input", json.dumps({"messages": [question]}))
+    page.click("#start-run")
+    page.wait_for_selector("#thread-status.interrupted")
+    assert page.is_visible("#interrupt")
+    assert "run these tools?" in (page.text_content("#interrupt pre") or "")
+    assert '"Paris"' in (page.text_content("#interrupt pre") or "")
+    page.wait_for_selector("#graph svg g[data-node='human_review'].waiting")
+    screenshot(page, "interrupt")
+
+    page.fill("#resume-value", '{"approve": true}')
+    page.click("#resume")
+    page.wait_for_selector("#thread-status.idle")
+    assert not page.is_visible("#interrupt")
+    visited = set((page.get_attribute("#graph", "data-visited") or "").split(","))
+    assert {"human_review", "tools", "agent", "__end__"} <= visited
+    state = httpx.get(f"{served.url}/threads/{thread}/state").json()
+    assert state["values"]["messages"][-1]["content"].startswith("Here is what I found.")
+    assert "14°C" in state["values"]["messages"][-1]["content"]
+
+
+def test_forking_from_an_older_checkpoint_with_an_edited_state_runs_from_there(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "pipeline")
+    _run_released(page, served, thread, '{"x": 1}')
+    assert httpx.get(f"{served.url}/threads/{thread}/state").json()["values"]["x"] == 20
+    _step_row(page, "plan").click()  # the state after plan: x = 2, work next
+    page.wait_for_selector("#step-title:has-text('Superstep 1')")
+    page.select_option("#fork-as-node", "plan")
+    page.fill("#fork-values", '{"x": 7}')
+    served.release()
+    page.click("#fork-run")
+    # The fork's run ends at step 4 (the edit is step 2), and the page shows its head.
+    page.wait_for_selector("#timeline tr.step-row[data-step='4']")
+    page.wait_for_selector("#graph[data-visited*='report']")
+    state = httpx.get(f"{served.url}/threads/{thread}/state").json()
+    assert state["values"]["x"] == 70
+    assert state["values"]["log"][-1] == "report x=70"
+    # The fork's steps are the newest in the timeline; the first run's stay in the history.
+    ran = page.locator("#timeline tr.step-row td:nth-child(3)").evaluate_all(
+        "ts => ts.map(t => t.textContent)"
+    )
+    assert ran[:3] == ["report", "work", "state edit"]
+    assert ran.count("work") == 2
+    page.locator("#timeline tr.step-row").nth(2).click()
+    page.wait_for_selector("#step-title:has-text('Superstep 2')")
+    assert page.text_content("#step") and "none: state edit" in page.text_content("#step")
+    x = page.locator("#state-tree .entry.changed[data-key='x']")
+    assert (x.locator(".leaf").text_content(), x.locator(".was").text_content()) == ("7", "2")
+    screenshot(page, "fork")

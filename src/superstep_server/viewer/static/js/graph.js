@@ -63,7 +63,7 @@ export class GraphView {
     const defs = el("defs", {}, svg);
     const marker = el("marker", {
       id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5,
-      markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse",
+      markerWidth: 9, markerHeight: 9, markerUnits: "userSpaceOnUse", orient: "auto-start-reverse",
     }, defs);
     el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrowhead" }, marker);
 

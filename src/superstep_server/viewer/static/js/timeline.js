@@ -12,6 +12,17 @@ function names(tasks) {
   return tasks.map((t) => t.name).join(", ");
 }
 
+// Only a `loop` checkpoint was written by tasks (its parent's); an `input` one holds a run's
+// input, an `update` one a state edit (update_state, a fork's edit).
+function ranInto(snap, parent) {
+  return snap.metadata?.source === "loop" && parent ? parent.tasks : [];
+}
+
+function made(snap) {
+  const source = snap.metadata?.source;
+  return source === "update" ? "state edit" : source === "input" ? "input" : "";
+}
+
 export class Timeline {
   constructor(page, box, stepBox) {
     this.page = page;
@@ -40,7 +51,8 @@ export class Timeline {
     for (let i = 0; i < shown.length; i++) {
       const snap = shown[i];
       const parent = found[i + 1];
-      const ran = parent && parent.checkpoint.checkpoint_id === snap.parent_checkpoint?.checkpoint_id ? parent.tasks : [];
+      const adjacent = parent && parent.checkpoint.checkpoint_id === snap.parent_checkpoint?.checkpoint_id;
+      const ran = ranInto(snap, adjacent ? parent : null);
       this.row(snap, ran);
       this.entries.push(snap);
     }
@@ -55,7 +67,7 @@ export class Timeline {
     const tr = h("tr", { class: "step-row", "data-checkpoint": id, "data-step": snap.metadata?.step },
       h("td", {}, h("a", { href: `#/thread/${this.page.id}/checkpoint/${id}` }, String(snap.metadata?.step ?? "?"))),
       h("td", {}, snap.metadata?.source ?? ""),
-      h("td", {}, names(ran)),
+      h("td", {}, ran.length ? names(ran) : h("i", {}, made(snap))),
       h("td", {}, snap.next.join(", ")),
       h("td", {}, ...flags));
     tr.onclick = (e) => { if (e.target.tagName !== "A") go(`#/thread/${this.page.id}/checkpoint/${id}`); };
@@ -78,7 +90,9 @@ export class Timeline {
         h("span", { class: "small" }, `${snap.metadata?.source ?? ""} · ${when0.toLocaleString()} ${took}`)),
       h("p", { class: "small" }, "checkpoint ", h("code", {}, id),
         parentId ? h("span", {}, " · parent ", h("a", { href: `#/thread/${this.page.id}/checkpoint/${parentId}` }, parentId.slice(0, 13))) : ""));
-    this.stepBox.append(h("h4", {}, "Tasks that ran"), this.tasks(parent ? parent.tasks : [], "ran"));
+    const ran = ranInto(snap, parent);
+    this.stepBox.append(h("h4", {}, "Tasks that ran"),
+      ran.length || !made(snap) ? this.tasks(ran, "ran") : h("p", { class: "small" }, `none: ${made(snap)}`));
     if (snap.tasks.length) this.stepBox.append(h("h4", {}, "Next"), this.tasks(snap.tasks, "next"));
     this.stepBox.append(h("h4", {}, parent ? "State (diff against the step before)" : "State"),
       h("div", { id: "state-tree" }, stateTree(snap.values, parent ? parent.values : undefined)));
