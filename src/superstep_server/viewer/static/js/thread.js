@@ -7,6 +7,8 @@ import { GraphView } from "./graph.js";
 import { LiveRun } from "./live.js";
 import { Timeline } from "./timeline.js";
 
+const PATH_STEPS = 50;
+
 export async function threadView(root, threadId, focus) {
   clear(root);
   const started = performance.now();
@@ -76,15 +78,20 @@ class ThreadPage {
     this.nodeNames = [...this.view.nodes.keys()].filter((n) => n !== "__start__" && n !== "__end__");
   }
 
-  // Thread status, pending interrupt, runs and the newest page of the timeline.
+  // Thread status, pending interrupt, runs and the newest page of the timeline (fetched at
+  // once: the history page is the slow one on a large state).
   async refresh() {
-    this.thread = await get(this.base);
+    const [thread, state, runs] = await Promise.all([
+      get(this.base),
+      this.graphId ? get(`${this.base}/state`).catch(() => null) : null,
+      get(`${this.base}/runs?limit=20`),
+      this.graphId ? this.timeline.load() : null,
+    ]);
+    this.thread = thread;
     this.status.textContent = this.thread.status;
     this.status.className = `status ${this.thread.status}`;
-    const state = this.graphId ? await get(`${this.base}/state`).catch(() => null) : null;
     this.showInterrupt(state);
     if (state) this.view.mark("waiting", state.next || []);
-    const runs = await get(`${this.base}/runs?limit=20`);
     clear(this.runsList);
     for (const run of runs) {
       this.runsList.append(h("li", { "data-run": run.run_id },
@@ -92,7 +99,6 @@ class ThreadPage {
         " ", h("span", { class: `status ${run.status}` }, run.status), " ",
         new Date(run.created_at).toLocaleTimeString()));
     }
-    if (this.graphId) await this.timeline.load();
     if (runs.length && this.thread.status !== "busy") await this.showRunPath(runs[0].run_id);
   }
 
@@ -177,10 +183,11 @@ class ThreadPage {
     }
   }
 
-  // The nodes a run ran, superstep by superstep, from the checkpoints it wrote.
+  // The nodes a run ran, superstep by superstep, from the checkpoints it wrote (its last
+  // PATH_STEPS: each checkpoint read carries a whole state).
   async showRunPath(runId) {
     if (!this.graphId) return;
-    const mine = await post(`${this.base}/history`, { limit: 1000, metadata: { run_id: runId } });
+    const mine = await post(`${this.base}/history`, { limit: PATH_STEPS, metadata: { run_id: runId } });
     if (!mine.length) return;
     mine.reverse();
     const first = mine[0].parent_checkpoint?.checkpoint_id;

@@ -6,7 +6,9 @@ import { get, post, enc } from "./api.js";
 import { h, clear, when, go, json, parseJson } from "./dom.js";
 import { stateTree } from "./tree.js";
 
-const PAGE = 20;
+// Each history entry carries its whole state (the server deserialises every checkpoint of a
+// page): 10 a page keeps a thread of 1,000-message states quick to open.
+const PAGE = 10;
 
 function names(tasks) {
   return tasks.map((t) => t.name).join(", ");
@@ -29,10 +31,12 @@ export class Timeline {
     this.box = box;
     this.stepBox = stepBox;
     this.entries = [];
+    this.known = new Map(); // checkpoint id -> snapshot, from the pages loaded
   }
 
   async load() {
     this.entries = [];
+    this.known.clear();
     clear(this.box);
     this.table = h("table", { class: "timeline" },
       h("tr", {}, ...["step", "source", "ran", "next", ""].map((t) => h("th", {}, t))));
@@ -47,6 +51,7 @@ export class Timeline {
     const body = { limit: PAGE + 1 };
     if (this.entries.length) body.before = { checkpoint_id: this.entries[this.entries.length - 1].checkpoint.checkpoint_id };
     const found = await post(`${this.page.base}/history`, body);
+    for (const snap of found) this.known.set(snap.checkpoint.checkpoint_id, snap);
     const shown = found.slice(0, PAGE);
     for (let i = 0; i < shown.length; i++) {
       const snap = shown[i];
@@ -78,9 +83,10 @@ export class Timeline {
   async open(id) {
     const started = performance.now();
     const base = this.page.base;
-    const snap = await get(`${base}/state/${enc(id)}`);
+    const state = async (cid) => this.known.get(cid) || get(`${base}/state/${enc(cid)}`);
+    const snap = await state(id);
     const parentId = snap.parent_checkpoint?.checkpoint_id;
-    const parent = parentId ? await get(`${base}/state/${enc(parentId)}`) : null;
+    const parent = parentId ? await state(parentId) : null;
     this.box.querySelectorAll("tr.step-row").forEach((tr) => tr.classList.toggle("selected", tr.dataset.checkpoint === id));
     clear(this.stepBox);
     const when0 = new Date(snap.created_at);
