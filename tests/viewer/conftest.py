@@ -58,13 +58,29 @@ def browser() -> Iterator[Any]:
             browser.close()
 
 
+def wait_until_up(process: subprocess.Popen[bytes], url: str) -> None:
+    """Until ``url``/ok answers (raises with the process's output if it exits first)."""
+    for _ in range(600):
+        if process.poll() is not None:
+            out = process.stdout.read().decode() if process.stdout else ""
+            raise AssertionError(f"{process.args} exited {process.returncode}: {out}")
+        try:
+            if httpx.get(f"{url}/ok", timeout=1).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        threading.Event().wait(0.05)
+    raise AssertionError(f"{url} did not answer in 30 s")
+
+
 class Served:
     """`superstep serve` in a process of its own: the example agent (examples/agent.py) and
     the held pipeline (pipeline.py), on SQLite."""
 
-    def __init__(self, url: str, hold: Path) -> None:
+    def __init__(self, url: str, hold: Path, db: Path) -> None:
         self.url = url
         self.hold = hold
+        self.db = db
 
     def release(self) -> None:
         (self.hold / "released").touch()
@@ -101,17 +117,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        for _ in range(600):
-            if process.poll() is not None:
-                out = process.stdout.read().decode() if process.stdout else ""
-                raise AssertionError(f"superstep serve exited {process.returncode}: {out}")
-            try:
-                if httpx.get(f"{url}/ok", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            threading.Event().wait(0.05)
-        yield Served(url, hold)
+        wait_until_up(process, url)
+        yield Served(url, hold, here / "server.db")
     finally:
         (hold / "released").touch()
         process.send_signal(signal.SIGTERM)

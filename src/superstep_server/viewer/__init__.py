@@ -11,11 +11,12 @@ own. Nothing here is built at install time: the wheel ships the files as they ar
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
+if TYPE_CHECKING:  # Starlette loads with the routes: `superstep view`'s parser imports this
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import BaseRoute
 
 __all__ = ["STATIC", "routes"]
 
@@ -24,12 +25,17 @@ STATIC = Path(__file__).resolve().parent / "static"
 
 
 async def _to_page(request: Request) -> Response:
+    from starlette.responses import RedirectResponse
+
     # `/viewer` without its slash: the page's relative asset URLs need the slash.
     return RedirectResponse(url=str(request.url.replace(path="/viewer/")), status_code=308)
 
 
 def routes() -> list[BaseRoute]:
     """``GET /viewer`` (a redirect) and ``/viewer/...`` (the static files)."""
+    from starlette.routing import Mount, Route
+    from starlette.staticfiles import StaticFiles
+
     return [
         Route("/viewer", _to_page, methods=["GET", "HEAD"]),
         Mount("/viewer", app=StaticFiles(directory=STATIC, html=True), name="viewer"),

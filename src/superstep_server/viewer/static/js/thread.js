@@ -15,15 +15,17 @@ export async function threadView(root, threadId, focus) {
   const thread = await get(`/threads/${enc(threadId)}`);
   const info = await get("/info");
   const graphId = thread.metadata?.graph_id || (info.graphs.length === 1 ? info.graphs[0] : null);
-  const page = new ThreadPage(root, thread, graphId);
+  const page = new ThreadPage(root, thread, graphId, !!info.read_only);
   await page.build(focus);
   root.dataset.firstPaintMs = String(Math.round(performance.now() - started));
   return page;
 }
 
 class ThreadPage {
-  constructor(root, thread, graphId) {
+  constructor(root, thread, graphId, readOnly) {
     this.root = root;
+    // `superstep view`: a file read without graph code: no drawing, no runs, no forks.
+    this.readOnly = readOnly;
     this.thread = thread;
     this.id = thread.thread_id;
     this.graphId = graphId;
@@ -55,10 +57,14 @@ class ThreadPage {
         h("section", { class: "panel" }, h("h3", {}, "Graph ",
           h("label", { class: "small" }, xray, " expand subgraphs")), this.graphBox,
           h("h4", {}, "Live supersteps"), this.liveLog),
-        h("section", { class: "panel" },
-          h("h3", {}, "Run"), this.input, h("div", {}, this.startButton, " ", this.cancelButton),
-          this.interruptBox,
-          h("h3", {}, "Runs"), this.runsList)),
+        this.readOnly
+          ? h("section", { class: "panel" }, h("p", { class: "small", id: "read-only" },
+              "Read-only: superstep view reads the file without loading graph code, so it draws no graph and starts no runs."),
+            this.interruptBox)
+          : h("section", { class: "panel" },
+            h("h3", {}, "Run"), this.input, h("div", {}, this.startButton, " ", this.cancelButton),
+            this.interruptBox,
+            h("h3", {}, "Runs"), this.runsList)),
       h("div", { class: "thread-grid" },
         h("section", { class: "panel" }, h("h3", {}, "Supersteps"), this.timelineBox),
         h("section", { class: "panel step-panel" }, this.stepBox)));
@@ -66,7 +72,8 @@ class ThreadPage {
     this.cancelButton.onclick = when(() => this.cancelRun(), problem);
     this.view = new GraphView(this.graphBox);
     this.timeline = new Timeline(this, this.timelineBox, this.stepBox);
-    if (this.graphId) await this.drawGraph(false);
+    if (this.graphId && !this.readOnly) await this.drawGraph(false);
+    else this.graphBox.append(h("p", { class: "small" }, this.readOnly ? "no graph code loaded" : "no graph_id: nothing to draw"));
     await this.refresh();
     if (focus?.checkpoint) await this.timeline.open(focus.checkpoint);
     if (focus?.run) await this.showRunPath(focus.run);
@@ -81,11 +88,12 @@ class ThreadPage {
   // Thread status, pending interrupt, runs and the newest page of the timeline (fetched at
   // once: the history page is the slow one on a large state).
   async refresh() {
+    const readable = this.graphId || this.readOnly;
     const [thread, state, runs] = await Promise.all([
       get(this.base),
-      this.graphId ? get(`${this.base}/state`).catch(() => null) : null,
-      get(`${this.base}/runs?limit=20`),
-      this.graphId ? this.timeline.load() : null,
+      readable ? get(`${this.base}/state`).catch(() => null) : null,
+      this.readOnly ? [] : get(`${this.base}/runs?limit=20`),
+      readable ? this.timeline.load() : null,
     ]);
     this.thread = thread;
     this.status.textContent = this.thread.status;
@@ -107,6 +115,12 @@ class ThreadPage {
     clear(this.interruptBox);
     this.interruptBox.hidden = !pending.length;
     if (!pending.length) return;
+    const asks = pending.map((p) => h("div", { class: "interrupt-value" },
+      h("span", {}, `${p.task.name} asks:`), h("pre", {}, json(p.value))));
+    if (this.readOnly) {
+      this.interruptBox.append(h("h3", {}, "Interrupted"), ...asks);
+      return;
+    }
     const answer = h("textarea", { id: "resume-value", rows: 3, placeholder: "the answer, as JSON" });
     const button = h("button", { id: "resume" }, "Resume");
     button.onclick = when(async () => {
@@ -114,10 +128,7 @@ class ThreadPage {
       const resume = pending.length === 1 ? value : Object.fromEntries(pending.map((p) => [p.id, value]));
       await this.streamRun({ command: { resume } });
     }, this.problem);
-    this.interruptBox.append(h("h3", {}, "Interrupted"),
-      ...pending.map((p) => h("div", { class: "interrupt-value" },
-        h("span", {}, `${p.task.name} asks:`), h("pre", {}, json(p.value)))),
-      answer, h("div", {}, button));
+    this.interruptBox.append(h("h3", {}, "Interrupted"), ...asks, answer, h("div", {}, button));
   }
 
   async startRun() {

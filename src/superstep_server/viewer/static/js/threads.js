@@ -9,8 +9,10 @@ export async function threadsView(root, params) {
   clear(root);
   const info = await get("/info");
   const form = h("form", { class: "filters", id: "filters" },
-    h("label", {}, "graph ", h("select", { name: "graph" }, h("option", { value: "" }, "any"),
-      ...info.graphs.map((g) => h("option", { value: g }, g)))),
+    h("label", {}, "graph ", info.graphs.length
+      ? h("select", { name: "graph" }, h("option", { value: "" }, "any"),
+        ...info.graphs.map((g) => h("option", { value: g }, g)))
+      : h("input", { name: "graph", placeholder: "graph id", size: 10 })),
     h("label", {}, "status ", h("select", { name: "status" },
       ...["", "idle", "busy", "interrupted", "error"].map((s) => h("option", { value: s }, s || "any")))),
     h("label", {}, "metadata ", h("input", { name: "metadata", placeholder: '{"user": "ada"}', size: 24 })),
@@ -26,7 +28,8 @@ export async function threadsView(root, params) {
   const table = h("table", { class: "threads", id: "threads" });
   const pages = h("div", { class: "pager" });
   const problem = h("p", { class: "error" });
-  root.append(h("h2", {}, "Threads"), form, newThread, problem, table, pages);
+  const where = info.read_only ? h("p", { class: "small", id: "read-only" }, `${info.database} (read-only)`) : "";
+  root.append(h("h2", {}, "Threads"), where, form, info.read_only ? "" : newThread, problem, table, pages);
 
   form.onsubmit = (e) => {
     e.preventDefault();

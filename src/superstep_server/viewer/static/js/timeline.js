@@ -102,7 +102,7 @@ export class Timeline {
     if (snap.tasks.length) this.stepBox.append(h("h4", {}, "Next"), this.tasks(snap.tasks, "next"));
     this.stepBox.append(h("h4", {}, parent ? "State (diff against the step before)" : "State"),
       h("div", { id: "state-tree" }, stateTree(snap.values, parent ? parent.values : undefined)));
-    this.stepBox.append(this.forkForm(snap));
+    if (!this.page.readOnly) this.stepBox.append(this.forkForm(snap));
     this.stepBox.dataset.openMs = String(Math.round(performance.now() - started));
     this.stepBox.dataset.checkpoint = id;
   }
