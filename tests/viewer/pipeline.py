@@ -1,7 +1,8 @@
 """A graph the viewer's browser tests serve beside the example agent: plan -> work -> report,
 ``work`` held until the test releases it, so the test can look at the highlighted node while
-it runs. The server runs in another process: the hold is a pair of files in
-``$VIEWER_HOLD_DIR`` (``entered`` written by the node, ``released`` by the test)."""
+it runs; it fails on a negative ``x``. The server runs in another process: the hold is a pair
+of files in ``$VIEWER_HOLD_DIR`` (``entered`` written by the node, ``released`` by the
+test)."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ def plan(state: Steps) -> dict[str, Any]:
 
 
 def work(state: Steps) -> dict[str, Any]:
+    if state["x"] < 0:
+        raise ValueError(f"work cannot take a negative x ({state['x']})")
     hold = _hold_dir()
     (hold / "entered").touch()
     for _ in range(6000):  # up to a minute, then the run fails with a clear error

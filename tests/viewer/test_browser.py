@@ -6,6 +6,7 @@ docs/screenshots/ (the README shows them)."""
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
 import httpx
@@ -202,3 +203,60 @@ def test_forking_from_an_older_checkpoint_with_an_edited_state_runs_from_there(
     x = page.locator("#state-tree .entry.changed[data-key='x']")
     assert (x.locator(".leaf").text_content(), x.locator(".was").text_content()) == ("7", "2")
     screenshot(page, "fork")
+
+
+def test_a_failing_node_shows_its_error_in_the_live_log_the_timeline_and_its_step(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "pipeline")
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    page.fill("#run-input", '{"x": -5}')
+    page.click("#start-run")
+    page.wait_for_selector("#thread-status.error")
+    assert "work cannot take a negative x (-4)" in (page.text_content("#problem") or "")
+    failed = page.locator("#live li.failed")
+    assert failed.text_content() == "work"
+    row = page.locator("#timeline tr.step-row").first
+    assert row.locator(".flag.failed").count() == 1
+    row.click()
+    page.wait_for_selector("#step ul.tasks.next li[data-task='work'] pre.error")
+    assert "negative x (-4)" in (page.text_content("#step ul.tasks.next pre.error") or "")
+
+
+def test_cancelling_a_running_run_from_the_viewer(page: Any, served: Any) -> None:
+    thread = _thread(served.url, "pipeline")
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    page.fill("#run-input", '{"x": 1}')
+    page.click("#start-run")
+    page.wait_for_selector("#graph svg g[data-node='work'].active")
+    page.click("#cancel-run")
+    served.release()  # the held node returns; the run stops at the step's end
+    page.wait_for_selector("#runs li .status.interrupted")
+    page.wait_for_selector("#start-run:not([disabled])")
+    assert page.is_hidden("#cancel-run")
+    runs = httpx.get(f"{served.url}/threads/{thread}/runs").json()
+    assert [r["status"] for r in runs] == ["interrupted"]
+
+
+def test_a_run_started_elsewhere_is_followed_live_when_its_thread_is_opened(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "pipeline")
+    httpx.post(
+        f"{served.url}/threads/{thread}/runs",
+        json={"assistant_id": "pipeline", "input": {"x": 2}},
+    ).raise_for_status()
+    for _ in range(600):
+        if served.held():
+            break
+        threading.Event().wait(0.05)
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    page.wait_for_selector("#graph svg g[data-node='work'].active")
+    assert page.text_content("#thread-status") == "busy"
+    served.release()
+    page.wait_for_selector("#thread-status.idle")
+    assert not page.locator("#graph svg g.node.active").count()
+    visited = set((page.get_attribute("#graph", "data-visited") or "").split(","))
+    assert {"plan", "work", "report", "__end__"} <= visited
