@@ -67,9 +67,11 @@ export class GraphView {
     }, defs);
     el("path", { d: "M 0 0 L 10 5 L 0 10 z", class: "arrowhead" }, marker);
 
+    const clusters = new Map(); // a subgraph's node (xray): marked like the others
     for (const id of parents) {
       const n = g.node(id);
       const cluster = el("g", { class: "cluster", "data-node": id }, svg);
+      clusters.set(id, cluster);
       el("rect", { x: n.x - n.width / 2, y: n.y - n.height / 2, width: n.width, height: n.height, rx: 8 }, cluster);
       const t = el("text", { x: n.x - n.width / 2 + 8, y: n.y - n.height / 2 + 14, class: "cluster-label" }, cluster);
       t.textContent = n.label;
@@ -89,7 +91,7 @@ export class GraphView {
       }
       this.edges.push({ source: ref.v, target: ref.w, path });
     }
-    this.nodes = new Map();
+    this.nodes = new Map(clusters);
     for (const id of g.nodes()) {
       if (parents.has(id)) continue;
       const n = g.node(id);
