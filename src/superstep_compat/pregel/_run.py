@@ -763,8 +763,11 @@ def _raised_several(ex: Execution, activation_id: str) -> bool:
 
 
 def _hit(names: set[str] | frozenset[str], breakpoints: frozenset[str]) -> bool:
-    """Whether any of ``names`` is a breakpoint (``"*"``: every node)."""
-    return bool(names) and ("*" in breakpoints or bool(names & breakpoints))
+    """Whether any of ``names`` is a breakpoint (``"*"``: every node but ``__start__``,
+    which LangGraph hides from breakpoints)."""
+    if "*" in breakpoints:
+        return bool(names - {START})
+    return bool(names & breakpoints)
 
 
 def _reset(var: Any, token: Any) -> None:
