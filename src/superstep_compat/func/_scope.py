@@ -329,6 +329,8 @@ class CallScope:
                 retry=partial(retry_for, task.retry_policy),
             )
             pending = nested.schedule(effect, (root,), loop=loop, context=ctx)
+            # cancelling the caller's future cancels the call (LangGraph's rule)
+            future.add_done_callback(lambda f: pending.cancel() if f.cancelled() else None)
         else:
             effect = NestedEffect(
                 effect_id,
@@ -507,7 +509,9 @@ def _settle(
     hit: list[bool],
 ) -> None:
     """Hand a performed call's outcome to its caller's future, after its stream events (and,
-    for a failure, after saving how it ended)."""
+    for a failure, after saving how it ended). A future its caller cancelled takes nothing."""
+    if future.cancelled():
+        return
     if done.cancelled():
         future.cancel()
         return
