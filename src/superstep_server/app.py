@@ -21,6 +21,7 @@ from superstep_server import (
     api_crons,
     api_runs,
     api_store,
+    api_thread_stream,
     api_threads,
     openapi,
 )
@@ -175,6 +176,7 @@ def create_app(
     routes = [
         *api_assistants.routes(),
         *api_threads.routes(),
+        *api_thread_stream.routes(),
         *api_crons.routes(),
         *api_runs.routes(),
         *api_store.routes(),

@@ -166,6 +166,14 @@ class Runs:
         found = [run_out(r) for r in rows if status is None or r["status"] == status]
         return page(found, limit, offset)
 
+    def of_thread_since(self, thread_id: str, since: str) -> list[dict[str, Any]]:
+        """The thread's runs created at ``since`` or later, oldest first."""
+        return self.db.execute(
+            "SELECT * FROM server_runs WHERE thread_id = ? AND created_at >= ? "
+            "ORDER BY created_at, run_id",
+            (thread_id, since),
+        )
+
     def inflight(self, thread_id: str) -> list[dict[str, Any]]:
         return self.db.execute(
             "SELECT * FROM server_runs WHERE thread_id = ? AND status IN ('pending', 'running')",
