@@ -11,7 +11,8 @@ from typing import Any
 from superstep_server import serde
 from superstep_server.db import Database
 from superstep_server.errors import ApiError, not_found
-from superstep_server.rows import contains, count_field, now, paging
+from superstep_server.json_filters import store_filter, store_matches
+from superstep_server.rows import count_field, now, paging
 
 __all__ = ["Store"]
 
@@ -96,22 +97,31 @@ class Store:
                 422, "query: semantic search needs an index, which this server does not offer"
             )
         joined = ".".join(prefix)
+        clauses: list[str] = []
+        params: list[Any] = []
         if prefix:
-            rows = self.db.execute(
-                "SELECT * FROM server_store WHERE prefix = ? OR prefix LIKE ? ESCAPE '\\' "
-                "ORDER BY updated_at DESC",
-                (joined, _like_escape(joined) + ".%"),
-            )
-        else:
-            rows = self.db.execute("SELECT * FROM server_store ORDER BY updated_at DESC")
-        items = [_item(r, score=True) for r in rows]
+            clauses.append("(prefix = ? OR prefix LIKE ? ESCAPE '\\')")
+            params += [joined, _like_escape(joined) + ".%"]
+        rest: dict[str, Any] = {}
         wanted = body.get("filter")
         if wanted:
-            if not isinstance(wanted, dict):
-                raise ApiError(422, "filter: must be a JSON object")
-            items = [i for i in items if contains(i["value"], wanted)]
+            found = store_filter(self.db.kind, "value", wanted)
+            clauses += found.clauses
+            params += found.params
+            rest = found.rest
         limit, offset = paging(body)
-        return {"items": items[offset : offset + limit]}
+        sql = "SELECT * FROM server_store"
+        if clauses:
+            sql += " WHERE " + " AND ".join(clauses)
+        sql += " ORDER BY updated_at DESC, prefix, key"
+        if not rest:  # SQL decides every condition: it pages too
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        items = [_item(r, score=True) for r in self.db.execute(sql, params)]
+        if rest:
+            items = [i for i in items if store_matches(i["value"], rest)]
+            items = items[offset : offset + limit]
+        return {"items": items}
 
     def namespaces(self, body: dict[str, Any]) -> dict[str, Any]:
         prefix = body.get("prefix") or []
