@@ -108,7 +108,13 @@ CREATE TABLE IF NOT EXISTS server_store (
     value TEXT NOT NULL,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
-    PRIMARY KEY (prefix, key))
+    PRIMARY KEY (prefix, key));
+CREATE TABLE IF NOT EXISTS server_store_vectors (
+    prefix TEXT NOT NULL,
+    key TEXT NOT NULL,
+    field TEXT NOT NULL,
+    vector TEXT NOT NULL,
+    PRIMARY KEY (prefix, key, field))
 """
 
 
