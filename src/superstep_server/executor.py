@@ -244,12 +244,13 @@ def _continues(graph: Any, row: Mapping[str, Any]) -> bool:
     return bool((snapshot.metadata or {}).get("run_id") == row["run_id"])
 
 
-def _publisher(ctx: RunContext, row: Mapping[str, Any], worker: str) -> Any:
+def _publisher(ctx: RunContext, row: Mapping[str, Any], worker: str, resumable: bool) -> Any:
     """Publish to this process's stream of the run; when the run was asked for in another
-    process (its ``origin`` is another pool), also keep each event in the database, where
-    that process's followers read them."""
+    process (its ``origin`` is another pool), or is ``resumable`` (a client may rejoin it
+    after this process forgot it, or restarted), also keep each event in the database,
+    where followers read them."""
     pool = worker.rsplit("/", 1)[0]
-    relayed = row.get("origin") is not None and row.get("origin") != pool
+    relayed = resumable or (row.get("origin") is not None and row.get("origin") != pool)
     seq = 0
 
     def publish(run_id: str, event: str, data: bytes) -> None:
@@ -269,7 +270,7 @@ def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
     """Run a claimed run to its end; never raises (a failure is the run's ``error``)."""
     run_id = row["run_id"]
     kwargs = serde.loads(row["kwargs"]) or {}
-    publish = _publisher(ctx, row, worker)
+    publish = _publisher(ctx, row, worker, bool(kwargs.get("resumable")))
     cancel = ctx.cancel_flag(run_id)
     status = "success"
     output: Any = None

@@ -274,6 +274,20 @@ async def test_resumable_stream_rejoined_with_last_event_id(client: Any) -> None
     assert len(everything) == 4
 
 
+async def test_a_resumable_stream_outlives_the_servers_memory(
+    client: Any, live: LiveServer
+) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    parts = [p async for p in client.runs.stream(tid, "two", input={"x": 1}, stream_resumable=True)]
+    run_id = parts[0].data["run_id"]
+    live.app.state.server.streams.streams.pop(run_id)  # as after keep_seconds, or a restart
+    missed = [
+        (p.id, p.event, p.data)
+        async for p in client.runs.join_stream(tid, run_id, last_event_id="1")
+    ]
+    assert missed == [("2", "values", {"x": 2}), ("3", "values", {"x": 4})]
+
+
 async def test_bad_run_requests(client: Any, live: LiveServer) -> None:
     thread = await client.threads.create()
     tid = thread["thread_id"]
