@@ -24,6 +24,7 @@ from superstep_server import (
     api_thread_stream,
     api_threads,
     openapi,
+    viewer,
 )
 from superstep_server.assistants import Assistants
 from superstep_server.auth import ApiKeyMiddleware
@@ -188,6 +189,7 @@ def create_app(
         *api_runs.routes(),
         *api_store.routes(),
         *openapi.routes(),
+        *viewer.routes(),
     ]
     middleware = [Middleware(ApiKeyMiddleware, api_key=api_key)] if api_key else []
     return Starlette(
