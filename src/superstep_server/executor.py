@@ -7,6 +7,7 @@ requested modes: ``values``, ``updates``, ``custom``, ``debug``, ``tasks``,
 ``checkpoints``, ``messages`` for the ``messages-tuple`` mode (``[message, metadata]``),
 ``messages/metadata``, ``messages/partial`` and ``messages/complete`` for ``messages``,
 ``events`` (LangChain's ``astream_events`` v2, run with ``asyncio.run`` in the worker thread);
+``tools`` and ``lifecycle`` are the graph's own modes of those names, relayed as they come;
 with ``stream_subgraphs`` a subgraph's chunks are named ``mode|ns`` (``updates|child:1``);
 ``error`` (``{"error", "message"}``) when the graph raises. The run's output (``/wait``,
 ``/join``) is the last ``values`` chunk of the root graph (with ``__interrupt__`` when it
@@ -46,6 +47,8 @@ SUPPORTED_MODES = (
     "messages-tuple",
     "messages",
     "events",
+    "tools",
+    "lifecycle",
 )
 GRAPH_MODES = {"messages-tuple": "messages"}
 
