@@ -28,8 +28,9 @@ from superstep_server.http import (
     sse_frame,
 )
 from superstep_server.run_requests import create_run_from_body
+from superstep_server.streams import RunEvent
 
-__all__ = ["routes"]
+__all__ = ["routes", "run_events"]
 
 
 def _server(request: Request) -> Any:
@@ -46,6 +47,7 @@ async def _start(request: Request, body: dict[str, Any], stateless: bool) -> dic
     for run_id in created["cancelled"]:
         server.ctx.cancel_flag(run_id).set()
     server.workers.wake()
+    server.streams.touch_thread(run["thread_id"])
     return created
 
 
@@ -137,36 +139,49 @@ async def wait_stateless(request: Request) -> Response:
     return await _wait(request, stateless=True)
 
 
+def run_events(server: Any, run_id: str, after: int) -> AsyncIterator[RunEvent | None]:
+    """The run's events after event ``after`` until it ended: from this process's memory
+    while this process runs it, else from the events the running process keeps in the
+    database (`superstep_server.executor`). ``None`` now and then while nothing happens
+    (the moment for a heartbeat)."""
+
+    async def events() -> AsyncIterator[RunEvent | None]:
+        stream = server.streams.get(run_id)
+        last = after
+        if stream is not None:
+            idle = 0
+            async for event in stream.follow(after, idle_seconds=IDLE_SECONDS):
+                if event is not None:
+                    last = event.id
+                    yield event
+                    continue
+                idle += 1
+                if idle % HEARTBEAT_EVERY == 0:
+                    yield None
+                if await _run_elsewhere(server, run_id):
+                    break  # read what its process relays
+            else:
+                return
+        async for relayed in _relayed(server, run_id, last):
+            yield relayed
+
+    return events()
+
+
 def _sse(
     server: Any, run_id: str, *, after: int, with_ids: bool, cancel_on_disconnect: bool
 ) -> AsyncIterator[bytes]:
-    """The run's events as SSE frames after event ``after``: from this process's memory
-    while this process runs it, else from the events the running process keeps in the
-    database (`superstep_server.executor`)."""
+    """The run's events (`run_events`) as SSE frames; heartbeat comments while idle."""
 
     async def frames() -> AsyncIterator[bytes]:
         finished = False
         try:
-            stream = server.streams.get(run_id)
-            last = after
-            if stream is not None:
-                idle = 0
-                async for event in stream.follow(after, idle_seconds=IDLE_SECONDS):
-                    if event is not None:
-                        last = event.id
-                        yield sse_frame(event.event, event.data, event.id if with_ids else None)
-                        continue
-                    idle += 1
-                    if idle % HEARTBEAT_EVERY == 0:
-                        yield b": heartbeat\r\n\r\n"
-                    if await _run_elsewhere(server, run_id):
-                        break  # read what its process relays
+            async for event in run_events(server, run_id, after):
+                if event is None:
+                    yield b": heartbeat\r\n\r\n"
                 else:
-                    finished = True
-            if not finished:
-                async for frame in _relayed(server, run_id, last, with_ids):
-                    yield frame
-                finished = True
+                    yield sse_frame(event.event, event.data, event.id if with_ids else None)
+            finished = True
         finally:
             if not finished and cancel_on_disconnect:
                 await blocking(server.runs.request_cancel, [run_id], "interrupt")
@@ -178,13 +193,13 @@ def _sse(
 async def _run_elsewhere(server: Any, run_id: str) -> bool:
     """Whether another process runs (or ran) the run this process streams from memory."""
     row = await blocking(server.runs.row, run_id)
-    if row is None:
-        return False
-    worker = row.get("worker") or ""
-    if row["status"] == "running":
-        return not worker.startswith(server.workers.name + "/")
-    if row["status"] == "pending":
-        return False
+    if row is not None:
+        worker = row.get("worker") or ""
+        if row["status"] == "running":
+            return not worker.startswith(server.workers.name + "/")
+        if row["status"] == "pending":
+            return False
+    # ended, or deleted (cancelled with rollback)
     stream = server.streams.get(run_id)
     if stream is not None and not stream.done:
         # ended: by this process's worker if its stream closes now (the close follows the
@@ -193,28 +208,25 @@ async def _run_elsewhere(server: Any, run_id: str) -> bool:
     return stream is None or not stream.done
 
 
-async def _relayed(server: Any, run_id: str, after: int, with_ids: bool) -> AsyncIterator[bytes]:
-    """Frames of the events kept in the database, until the run ended and all are sent."""
+async def _relayed(server: Any, run_id: str, after: int) -> AsyncIterator[RunEvent | None]:
+    """The events kept in the database, until the run ended and all are sent."""
     idle = 0
     while True:
         rows = await blocking(server.runs.events_after, run_id, after)
         for row in rows:
             after = int(row["seq"])
-            data = row["data"].encode()
-            yield sse_frame(row["event"], data, after if with_ids else None)
+            yield RunEvent(after, row["event"], row["data"].encode())
         if rows:
             idle = 0
             continue
         ended, _output = await _ended(server, run_id)
         if ended:
             for row in await blocking(server.runs.events_after, run_id, after):
-                yield sse_frame(
-                    row["event"], row["data"].encode(), row["seq"] if with_ids else None
-                )
+                yield RunEvent(int(row["seq"]), row["event"], row["data"].encode())
             return
         idle += 1
         if idle % 100 == 0:
-            yield b": heartbeat\r\n\r\n"
+            yield None
         await asyncio.sleep(0.05)
 
 

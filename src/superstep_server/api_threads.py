@@ -8,6 +8,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from superstep_server.api_thread_stream import state_updated
 from superstep_server.bodies import (
     History,
     Prune,
@@ -156,6 +157,7 @@ async def update_state(request: Request) -> Response:
     found = await blocking(
         server.state.update, thread_id, body["values"], as_node=as_node, checkpoint=checkpoint
     )
+    await blocking(state_updated, server, thread_id)
     return json_response(found)
 
 

@@ -21,6 +21,7 @@ from superstep_server import (
     api_crons,
     api_runs,
     api_store,
+    api_thread_stream,
     api_threads,
     openapi,
     viewer,
@@ -38,6 +39,7 @@ from superstep_server.runs import Runs
 from superstep_server.saver import open_saver
 from superstep_server.state import StateViews
 from superstep_server.store import Store
+from superstep_server.store_index import StoreIndex
 from superstep_server.streams import RunStreams
 from superstep_server.threads import Threads
 from superstep_server.workers import WorkerPool
@@ -71,8 +73,10 @@ class Server:
         workers: int = 1,
         lease_seconds: float = 30.0,
         poll_seconds: float = 0.5,
+        store_index: Any = None,
     ) -> None:
         self.database = database
+        self.store_index = store_index
         self.targets = dict(targets or {})
         self.graph_objects = dict(graphs or {})
         self.worker_count = workers
@@ -92,7 +96,7 @@ class Server:
         self.db = open_database(self.database, pool_size=pool)
         self._stack.callback(self.db.close)
         saver = self._stack.enter_context(open_saver(self.database, pool_size=pool))
-        self.store = Store(self.db)
+        self.store = Store(self.db, self.store_index)
         graph_store = DatabaseStore(self.store)
         self.graphs = GraphRegistry()
         self.graphs.load(self.targets, checkpointer=saver, store=graph_store)
@@ -149,12 +153,15 @@ def create_app(
     lease_seconds: float = 30.0,
     poll_seconds: float = 0.5,
     api_key: str | None = None,
+    store_index: Mapping[str, Any] | None = None,
 ) -> Starlette:
     """The server app: ``targets`` (graph id -> ``file.py:attr``, as in ``langgraph.json``)
     and/or ``graphs`` (graph id -> compiled graph) served with their threads in
     ``database`` (a SQLite path or a ``postgresql://`` URL), runs executed by ``workers``
     threads. With ``api_key``, requests must carry it in ``x-api-key``
-    (`superstep_server.auth`)."""
+    (`superstep_server.auth`). ``store_index``: the ``store.index`` of ``langgraph.json``
+    (`superstep_server.store_index`; raises `ValueError` naming a bad key), for semantic
+    store search."""
     server = Server(
         database=database,
         targets=targets,
@@ -162,6 +169,7 @@ def create_app(
         workers=workers,
         lease_seconds=lease_seconds,
         poll_seconds=poll_seconds,
+        store_index=StoreIndex(store_index) if store_index is not None else None,
     )
 
     @asynccontextmanager
@@ -176,6 +184,7 @@ def create_app(
     routes = [
         *api_assistants.routes(),
         *api_threads.routes(),
+        *api_thread_stream.routes(),
         *api_crons.routes(),
         *api_runs.routes(),
         *api_store.routes(),

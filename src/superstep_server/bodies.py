@@ -139,6 +139,7 @@ class StorePut(_Body):
     namespace: Names
     key: StrictStr
     value: Obj
+    index: Literal[False] | Names | None = None
 
 
 class StoreDelete(_Body):

@@ -112,6 +112,12 @@ def _add_worker_parser(sub: Any) -> None:
 
 def _load(args: argparse.Namespace) -> dict[str, Any]:
     """The graphs of ``--config``, loaded (raises `UsageError` naming what is wrong)."""
+    return _load_all(args)[0]
+
+
+def _load_all(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The graphs of ``--config`` and its ``store.index`` (its ``embed`` function loaded
+    when it names a file); raises `UsageError` naming what is wrong."""
     from superstep_core.cli_support import UsageError, load_target
     from superstep_server.config import ConfigError, load_config
     from superstep_server.graphs import check_servable
@@ -126,7 +132,10 @@ def _load(args: argparse.Namespace) -> dict[str, Any]:
             check_servable(graph_id, obj, config.graphs[graph_id])
         except ValueError as e:
             raise UsageError(str(e)) from e
-    return graphs
+    index = config.store_index
+    if index is not None and ".py:" in str(index["embed"]):
+        index = {**index, "embed": load_target(index["embed"])[0]}
+    return graphs, index
 
 
 def cmd_worker(args: argparse.Namespace, console: Console) -> int:
@@ -143,12 +152,17 @@ def cmd_worker(args: argparse.Namespace, console: Console) -> int:
         )
     if args.workers < 1:
         raise UsageError("--workers: a worker process needs at least one worker")
-    graphs = _load(args)
+    graphs, store_index = _load_all(args)
     from superstep_server.app import Server
+    from superstep_server.store_index import StoreIndex
 
     async def work() -> None:
         server = Server(
-            database=args.db, graphs=graphs, workers=args.workers, lease_seconds=args.lease
+            database=args.db,
+            graphs=graphs,
+            workers=args.workers,
+            lease_seconds=args.lease,
+            store_index=StoreIndex(store_index) if store_index is not None else None,
         )
         loop = asyncio.get_running_loop()
         server.open(loop)
@@ -188,15 +202,19 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             "--workers 0 serves the API only: its runs need `superstep worker` processes on "
             "the same PostgreSQL database (--db postgresql://...)"
         )
-    graphs = _load(args)
+    graphs, store_index = _load_all(args)
     api_key = os.environ.get("SUPERSTEP_API_KEY") or None
-    app = create_app(
-        database=database,
-        graphs=graphs,
-        workers=args.workers,
-        api_key=api_key,
-        lease_seconds=args.lease,
-    )
+    try:
+        app = create_app(
+            database=database,
+            graphs=graphs,
+            workers=args.workers,
+            api_key=api_key,
+            lease_seconds=args.lease,
+            store_index=store_index,
+        )
+    except ValueError as e:  # a bad store.index
+        raise UsageError(str(e)) from e
     console.print(
         f"serving {', '.join(graphs)} on http://{args.host}:{args.port} "
         f"(threads in {redact(database)}, "

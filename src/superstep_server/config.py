@@ -1,9 +1,10 @@
 """``langgraph.json``, the file LangGraph projects already have: which graphs to serve
 (``{"graphs": {"agent": "./agent.py:graph"}}``), local ``dependencies`` put on ``sys.path``
 (``"."``, ``"./src"``), and ``env`` (a mapping, or the path of a ``.env`` file) set in the
-environment before the graphs load. Other keys (``python_version``, ``dockerfile_lines``,
-``store``, ``auth``, ...) are read by LangGraph's deployment tools, not by a server, and are
-ignored here.
+environment before the graphs load; ``store.index`` (semantic store search,
+`superstep_server.store_index`). Other keys (``python_version``, ``dockerfile_lines``,
+``auth``, the store's ``ttl``, ...) are read by LangGraph's deployment tools, not by this
+server, and are ignored here.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ class ServerConfig:
     base_dir: Path
     env: dict[str, str] = field(default_factory=dict)
     dependencies: tuple[Path, ...] = ()
+    store_index: dict[str, Any] | None = None
+    """``store.index`` (semantic store search), ``embed`` resolved to an absolute
+    ``path/to/file.py:attr`` when it names a file."""
 
 
 def _env_file(path: Path) -> dict[str, str]:
@@ -98,4 +102,29 @@ def load_config(path: str | Path) -> ServerConfig:
     for directory in reversed(local):
         if str(directory) not in sys.path:
             sys.path.insert(0, str(directory))
-    return ServerConfig(graphs=targets, base_dir=base, env=env, dependencies=local)
+    return ServerConfig(
+        graphs=targets,
+        base_dir=base,
+        env=env,
+        dependencies=local,
+        store_index=_store_index(base, data.get("store"), where),
+    )
+
+
+def _store_index(base: Path, store: Any, where: Path) -> dict[str, Any] | None:
+    if store is None:
+        return None
+    if not isinstance(store, dict):
+        raise ConfigError(f"{where}: 'store' must be an object")
+    index = store.get("index")
+    if index is None:
+        return None
+    if not isinstance(index, dict) or not isinstance(index.get("embed"), str):
+        raise ConfigError(
+            f"{where}: store.index must be an object whose 'embed' is 'provider:model' or "
+            f"'path/to/file.py:function'"
+        )
+    index = dict(index)
+    if ".py:" in index["embed"]:
+        index["embed"] = _target(base, "store.index.embed", index["embed"], where)
+    return index

@@ -12,14 +12,17 @@ same SQLite file or PostgreSQL database.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
 __all__ = ["Database", "Tx", "is_postgres_url", "open_database"]
+
+log = logging.getLogger("superstep.server")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS server_assistants (
@@ -105,7 +108,13 @@ CREATE TABLE IF NOT EXISTS server_store (
     value TEXT NOT NULL,
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
-    PRIMARY KEY (prefix, key))
+    PRIMARY KEY (prefix, key));
+CREATE TABLE IF NOT EXISTS server_store_vectors (
+    prefix TEXT NOT NULL,
+    key TEXT NOT NULL,
+    field TEXT NOT NULL,
+    vector TEXT NOT NULL,
+    PRIMARY KEY (prefix, key, field))
 """
 
 
@@ -135,6 +144,23 @@ class Database(Protocol):
     def execute(self, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]: ...
 
     def is_unique_violation(self, error: BaseException) -> bool: ...
+
+    def notify(self, tx: Tx, channel: str, payload: str = "") -> None:
+        """Tell the database's listeners (`listen`, in any process) ``payload`` on
+        ``channel`` when ``tx`` commits; nothing on SQLite (its processes poll)."""
+        ...
+
+    def listen(
+        self,
+        channels: Sequence[str],
+        on_notify: Callable[[str, str], None],
+        stop: threading.Event,
+    ) -> bool:
+        """Call ``on_notify(channel, payload)`` for each notification on ``channels`` until
+        ``stop`` is set (blocking; reconnects after an error, and calls
+        ``on_notify("", "")`` after each (re)connection: what it missed meanwhile). False
+        at once when the database has no notifications (SQLite)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -185,6 +211,17 @@ class SqliteDatabase:
 
     def is_unique_violation(self, error: BaseException) -> bool:
         return isinstance(error, sqlite3.IntegrityError) and "UNIQUE" in str(error)
+
+    def notify(self, tx: Tx, channel: str, payload: str = "") -> None:
+        return None
+
+    def listen(
+        self,
+        channels: Sequence[str],
+        on_notify: Callable[[str, str], None],
+        stop: threading.Event,
+    ) -> bool:
+        return False
 
     def close(self) -> None:
         with self.lock:
@@ -240,6 +277,33 @@ class PostgresDatabase:
 
     def is_unique_violation(self, error: BaseException) -> bool:
         return isinstance(error, self._psycopg.errors.UniqueViolation)
+
+    def notify(self, tx: Tx, channel: str, payload: str = "") -> None:
+        tx.execute("SELECT pg_notify(?, ?)", (channel, payload))
+
+    def listen(
+        self,
+        channels: Sequence[str],
+        on_notify: Callable[[str, str], None],
+        stop: threading.Event,
+    ) -> bool:
+        # a connection of its own (LISTEN holds it), outside the pool; notifications are
+        # read with a timeout so ``stop`` is seen within a second
+        while not stop.is_set():
+            try:
+                with self._psycopg.connect(self.where, autocommit=True) as conn:
+                    for channel in channels:
+                        conn.execute(f'LISTEN "{channel}"')
+                    on_notify("", "")
+                    while not stop.is_set():
+                        for note in conn.notifies(timeout=1.0):
+                            on_notify(note.channel, note.payload)
+            except Exception:
+                if stop.is_set():
+                    break
+                log.exception("cannot listen for notifications on %s", channels)
+                stop.wait(1.0)
+        return True
 
     def close(self) -> None:
         self.pool.close()

@@ -7,6 +7,7 @@ requested modes: ``values``, ``updates``, ``custom``, ``debug``, ``tasks``,
 ``checkpoints``, ``messages`` for the ``messages-tuple`` mode (``[message, metadata]``),
 ``messages/metadata``, ``messages/partial`` and ``messages/complete`` for ``messages``,
 ``events`` (LangChain's ``astream_events`` v2, run with ``asyncio.run`` in the worker thread);
+``tools`` and ``lifecycle`` are the graph's own modes of those names, relayed as they come;
 with ``stream_subgraphs`` a subgraph's chunks are named ``mode|ns`` (``updates|child:1``);
 ``error`` (``{"error", "message"}``) when the graph raises. The run's output (``/wait``,
 ``/join``) is the last ``values`` chunk of the root graph (with ``__interrupt__`` when it
@@ -46,6 +47,8 @@ SUPPORTED_MODES = (
     "messages-tuple",
     "messages",
     "events",
+    "tools",
+    "lifecycle",
 )
 GRAPH_MODES = {"messages-tuple": "messages"}
 
@@ -244,12 +247,13 @@ def _continues(graph: Any, row: Mapping[str, Any]) -> bool:
     return bool((snapshot.metadata or {}).get("run_id") == row["run_id"])
 
 
-def _publisher(ctx: RunContext, row: Mapping[str, Any], worker: str) -> Any:
+def _publisher(ctx: RunContext, row: Mapping[str, Any], worker: str, resumable: bool) -> Any:
     """Publish to this process's stream of the run; when the run was asked for in another
-    process (its ``origin`` is another pool), also keep each event in the database, where
-    that process's followers read them."""
+    process (its ``origin`` is another pool), or is ``resumable`` (a client may rejoin it
+    after this process forgot it, or restarted), also keep each event in the database,
+    where followers read them."""
     pool = worker.rsplit("/", 1)[0]
-    relayed = row.get("origin") is not None and row.get("origin") != pool
+    relayed = resumable or (row.get("origin") is not None and row.get("origin") != pool)
     seq = 0
 
     def publish(run_id: str, event: str, data: bytes) -> None:
@@ -269,7 +273,7 @@ def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
     """Run a claimed run to its end; never raises (a failure is the run's ``error``)."""
     run_id = row["run_id"]
     kwargs = serde.loads(row["kwargs"]) or {}
-    publish = _publisher(ctx, row, worker)
+    publish = _publisher(ctx, row, worker, bool(kwargs.get("resumable")))
     cancel = ctx.cancel_flag(run_id)
     status = "success"
     output: Any = None

@@ -31,8 +31,8 @@ def _times(item: dict[str, Any]) -> tuple[datetime, datetime]:
 
 
 class DatabaseStore(BaseStore):
-    """`BaseStore` over `superstep_server.store.Store` (no semantic search: a ``query`` is
-    refused, as by the API)."""
+    """`BaseStore` over `superstep_server.store.Store` (a ``query`` ranks by the server's
+    index, refused as by the API when it has none)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -61,7 +61,14 @@ class DatabaseStore(BaseStore):
             if op.value is None:
                 self.store.delete({"namespace": list(op.namespace), "key": op.key})
             else:
-                self.store.put({"namespace": list(op.namespace), "key": op.key, "value": op.value})
+                self.store.put(
+                    {
+                        "namespace": list(op.namespace),
+                        "key": op.key,
+                        "value": op.value,
+                        "index": op.index,
+                    }
+                )
             return None
         if isinstance(op, SearchOp):
             body = {

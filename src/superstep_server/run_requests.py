@@ -14,7 +14,7 @@ from superstep_server.executor import SUPPORTED_MODES
 
 __all__ = ["KNOWN_MODES", "check_run_body", "create_run_from_body"]
 
-KNOWN_MODES = (*SUPPORTED_MODES, "tools", "lifecycle")
+KNOWN_MODES = SUPPORTED_MODES
 STRATEGIES = ("reject", "interrupt", "rollback", "enqueue")
 
 
@@ -41,12 +41,6 @@ def _modes(body: dict[str, Any]) -> list[str]:
         if mode not in KNOWN_MODES:
             raise ApiError(
                 422, f"stream_mode: {mode!r} is not a stream mode ({', '.join(KNOWN_MODES)})"
-            )
-        if mode not in SUPPORTED_MODES:
-            raise ApiError(
-                422,
-                f"stream_mode: {mode!r} is not supported by this server yet (supported: "
-                f"{', '.join(SUPPORTED_MODES)})",
             )
     return modes
 

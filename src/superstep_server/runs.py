@@ -30,9 +30,16 @@ from superstep_server.db import Database, Tx
 from superstep_server.errors import ApiError, conflict, not_found
 from superstep_server.rows import now, page
 
-__all__ = ["RUN_STATUSES", "Runs", "run_out"]
+__all__ = ["API_ONLY", "CANCEL_CHANNEL", "QUEUE_CHANNEL", "RUN_STATUSES", "Runs", "run_out"]
 
 RUN_STATUSES = ("pending", "running", "error", "success", "timeout", "interrupted")
+QUEUE_CHANNEL = "superstep_runs"
+"""Notified (PostgreSQL) when a run may have become claimable: queued, or its thread freed."""
+CANCEL_CHANNEL = "superstep_cancel"
+"""Notified with a run id when a running run is to stop."""
+API_ONLY = ":api-only"
+"""Ends the ``origin`` of a process without workers: no worker of its own will take its runs,
+so others take them at once (no ``grace_seconds``)."""
 INFLIGHT = ("pending", "running")
 
 
@@ -132,6 +139,7 @@ class Runs:
                     webhook,
                 ),
             )
+            self.db.notify(tx, QUEUE_CHANNEL)
             merged = {**current_meta, **thread_meta}
             tx.execute(
                 "UPDATE server_threads SET metadata = ?, updated_at = ? WHERE thread_id = ?",
@@ -165,6 +173,14 @@ class Runs:
         )
         found = [run_out(r) for r in rows if status is None or r["status"] == status]
         return page(found, limit, offset)
+
+    def of_thread_since(self, thread_id: str, since: str) -> list[dict[str, Any]]:
+        """The thread's runs created at ``since`` or later, oldest first."""
+        return self.db.execute(
+            "SELECT * FROM server_runs WHERE thread_id = ? AND created_at >= ? "
+            "ORDER BY created_at, run_id",
+            (thread_id, since),
+        )
 
     def inflight(self, thread_id: str) -> list[dict[str, Any]]:
         return self.db.execute(
@@ -211,6 +227,7 @@ class Runs:
             tx.execute(
                 "UPDATE server_runs SET cancel_action = ? WHERE run_id = ?", (action, run_id)
             )
+            self.db.notify(tx, CANCEL_CHANNEL, run_id)
         elif action == "rollback":
             tx.execute("DELETE FROM server_runs WHERE run_id = ?", (run_id,))
         else:
@@ -244,7 +261,7 @@ class Runs:
             "UPDATE server_runs SET status = 'running', worker = ?, lease_until = ?, "
             "attempt = attempt + 1, updated_at = ? WHERE run_id = ("
             "SELECT r.run_id FROM server_runs r WHERE r.status = 'pending' "
-            "AND (r.origin IS NULL OR r.origin = ? OR r.created_at < ?) "
+            "AND (r.origin IS NULL OR r.origin = ? OR r.origin LIKE ? OR r.created_at < ?) "
             "AND (r.not_before IS NULL OR r.not_before <= ?) AND NOT EXISTS ("
             "SELECT 1 FROM server_runs o WHERE o.thread_id = r.thread_id "
             "AND o.status = 'running') "
@@ -255,7 +272,16 @@ class Runs:
         at = now()
         waited = datetime.fromtimestamp(time.time() - grace_seconds, UTC).isoformat()
         clock = time.time()
-        params = (worker, clock + self.lease_seconds, at, origin, waited, clock, origin)
+        params = (
+            worker,
+            clock + self.lease_seconds,
+            at,
+            origin,
+            "%" + API_ONLY,
+            waited,
+            clock,
+            origin,
+        )
         try:
             with self.db.transaction() as tx:
                 rows = tx.execute(sql, params)
@@ -291,8 +317,10 @@ class Runs:
                 "AND status = 'running' RETURNING run_id",
                 (status, serde.dumps(output).decode(), now(), run_id, worker),
             )
-            if rows and then is not None:
-                then(tx)
+            if rows:
+                self.db.notify(tx, QUEUE_CHANNEL)  # the thread's next run may start
+                if then is not None:
+                    then(tx)
         return bool(rows)
 
     def discard(self, run_id: str, worker: str, then: Callable[[Tx], None] | None = None) -> bool:
@@ -307,6 +335,7 @@ class Runs:
             )
             if rows:
                 tx.execute("DELETE FROM server_run_events WHERE run_id = ?", (run_id,))
+                self.db.notify(tx, QUEUE_CHANNEL)
                 if then is not None:
                     then(tx)
         return bool(rows)
@@ -315,11 +344,14 @@ class Runs:
         """Put runs whose lease expired back in the queue (how many); forget stateless runs
         that ended more than ``keep_stateless_seconds`` ago (their threads are gone), and the
         relayed events of all runs that ended that long ago."""
-        rows = self.db.execute(
-            "UPDATE server_runs SET status = 'pending', worker = NULL, lease_until = NULL "
-            "WHERE status = 'running' AND lease_until < ? RETURNING run_id",
-            (time.time(),),
-        )
+        with self.db.transaction() as tx:
+            rows = tx.execute(
+                "UPDATE server_runs SET status = 'pending', worker = NULL, lease_until = NULL "
+                "WHERE status = 'running' AND lease_until < ? RETURNING run_id",
+                (time.time(),),
+            )
+            if rows:
+                self.db.notify(tx, QUEUE_CHANNEL)
         cutoff = datetime.fromtimestamp(time.time() - keep_stateless_seconds, UTC).isoformat()
         self.db.execute(
             "DELETE FROM server_run_events WHERE run_id IN (SELECT run_id FROM server_runs "

@@ -10,6 +10,7 @@ sync API in worker threads.
 from __future__ import annotations
 
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -27,11 +28,16 @@ def _setup_alone(url: str, saver: Any) -> None:
     """Run ``saver.setup()`` holding a Postgres advisory lock: the official saver's migrations
     (``CREATE INDEX CONCURRENTLY`` among them) deadlock when a server and a worker process
     start at once on one database. The lock is held on a connection of its own, so a pool of
-    one connection still has it free for the migrations."""
+    one connection still has it free for the migrations; it is polled for (every 50 ms), not
+    waited for."""
     import psycopg
 
     with psycopg.connect(url, autocommit=True) as lock:
-        lock.execute("SELECT pg_advisory_lock(%s)", (_SETUP_LOCK,))
+        # Try, never wait inside a statement: a session blocked in pg_advisory_lock is in a
+        # transaction, and the holder's CREATE INDEX CONCURRENTLY waits for every open
+        # transaction to end: each would wait for the other, undetected.
+        while not lock.execute("SELECT pg_try_advisory_lock(%s)", (_SETUP_LOCK,)).fetchone()[0]:  # type: ignore[index]
+            time.sleep(0.05)
         try:
             saver.setup()
         finally:

@@ -1,7 +1,9 @@
 """The long-term store of the API (``/store/items``, ``/store/items/search``,
 ``/store/namespaces``): JSON documents under a namespace (a list of labels without dots) and
 a key. A namespace is kept as its labels joined by dots, so a prefix search is a ``LIKE``.
-Semantic search (``query`` with an index) is not offered: ``query`` is refused."""
+With an index (`superstep_server.store_index`, ``store.index`` of ``langgraph.json``) puts
+keep their texts' vectors in ``server_store_vectors`` and a ``query`` ranks the items by
+similarity; without one a ``query`` is refused (422)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ from typing import Any
 from superstep_server import serde
 from superstep_server.db import Database
 from superstep_server.errors import ApiError, not_found
-from superstep_server.rows import contains, count_field, now, paging
+from superstep_server.json_filters import store_filter, store_matches
+from superstep_server.rows import count_field, now, paging
+from superstep_server.store_index import StoreIndex, cosine
 
 __all__ = ["Store"]
 
@@ -45,8 +49,9 @@ def _item(row: dict[str, Any], *, score: bool = False) -> dict[str, Any]:
 
 
 class Store:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, index: StoreIndex | None = None) -> None:
         self.db = db
+        self.index = index
 
     def put(self, body: dict[str, Any]) -> None:
         namespace = _namespace(body.get("namespace"), "namespace")
@@ -58,13 +63,34 @@ class Store:
         value = body.get("value")
         if not isinstance(value, dict):
             raise ApiError(422, "value: must be a JSON object")
+        vectors: list[tuple[str, list[float]]] = []
+        if self.index is not None:
+            try:
+                texts = self.index.texts(value, body.get("index"))
+            except ValueError as e:
+                raise ApiError(422, str(e)) from e
+            # embedded before the transaction: an embeddings call may take a while
+            embedded = self.index.embed_texts([t for _, t in texts])
+            vectors = [(path, v) for (path, _), v in zip(texts, embedded, strict=True)]
         at = now()
-        self.db.execute(
-            "INSERT INTO server_store (prefix, key, value, created_at, updated_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (prefix, key) DO UPDATE SET "
-            "value = excluded.value, updated_at = excluded.updated_at",
-            (".".join(namespace), key, serde.dumps(value).decode(), at, at),
-        )
+        prefix = ".".join(namespace)
+        with self.db.transaction() as tx:
+            tx.execute(
+                "INSERT INTO server_store (prefix, key, value, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (prefix, key) DO UPDATE SET "
+                "value = excluded.value, updated_at = excluded.updated_at",
+                (prefix, key, serde.dumps(value).decode(), at, at),
+            )
+            if self.index is not None:
+                tx.execute(
+                    "DELETE FROM server_store_vectors WHERE prefix = ? AND key = ?", (prefix, key)
+                )
+                for path, vector in vectors:
+                    tx.execute(
+                        "INSERT INTO server_store_vectors (prefix, key, field, vector) "
+                        "VALUES (?, ?, ?, ?)",
+                        (prefix, key, path, serde.dumps(vector).decode()),
+                    )
 
     def find(self, namespace: Sequence[str], key: str) -> dict[str, Any] | None:
         """The item under ``key`` in ``namespace``, or ``None``."""
@@ -85,33 +111,76 @@ class Store:
         key = body.get("key")
         if not isinstance(key, str):
             raise ApiError(422, "key: must be a string")
-        self.db.execute(
-            "DELETE FROM server_store WHERE prefix = ? AND key = ?", (".".join(ns), key)
-        )
+        with self.db.transaction() as tx:
+            tx.execute("DELETE FROM server_store WHERE prefix = ? AND key = ?", (".".join(ns), key))
+            tx.execute(
+                "DELETE FROM server_store_vectors WHERE prefix = ? AND key = ?",
+                (".".join(ns), key),
+            )
 
     def search(self, body: dict[str, Any]) -> dict[str, Any]:
         prefix = _namespace(body.get("namespace_prefix") or [], "namespace_prefix")
-        if body.get("query"):
+        query = body.get("query")
+        if query is not None and not isinstance(query, str):
+            raise ApiError(422, "query: must be a string")
+        if query and self.index is None:
             raise ApiError(
-                422, "query: semantic search needs an index, which this server does not offer"
+                422,
+                "query: semantic search needs an index (store.index in langgraph.json), "
+                "and this server has none",
             )
         joined = ".".join(prefix)
+        clauses: list[str] = []
+        params: list[Any] = []
         if prefix:
-            rows = self.db.execute(
-                "SELECT * FROM server_store WHERE prefix = ? OR prefix LIKE ? ESCAPE '\\' "
-                "ORDER BY updated_at DESC",
-                (joined, _like_escape(joined) + ".%"),
-            )
-        else:
-            rows = self.db.execute("SELECT * FROM server_store ORDER BY updated_at DESC")
-        items = [_item(r, score=True) for r in rows]
+            clauses.append("(prefix = ? OR prefix LIKE ? ESCAPE '\\')")
+            params += [joined, _like_escape(joined) + ".%"]
+        rest: dict[str, Any] = {}
         wanted = body.get("filter")
         if wanted:
-            if not isinstance(wanted, dict):
-                raise ApiError(422, "filter: must be a JSON object")
-            items = [i for i in items if contains(i["value"], wanted)]
+            found = store_filter(self.db.kind, "value", wanted)
+            clauses += found.clauses
+            params += found.params
+            rest = found.rest
         limit, offset = paging(body)
-        return {"items": items[offset : offset + limit]}
+        sql = "SELECT * FROM server_store"
+        if clauses:
+            sql += " WHERE " + " AND ".join(clauses)
+        sql += " ORDER BY updated_at DESC, prefix, key"
+        if not rest and not query:  # SQL decides every condition: it pages too
+            sql += " LIMIT ? OFFSET ?"
+            params += [limit, offset]
+        rows = self.db.execute(sql, params)
+        items = [_item(r, score=True) for r in rows]
+        if rest:
+            items = [i for i in items if store_matches(i["value"], rest)]
+        if query:
+            items = self._ranked(items, query, clauses, params)
+        if rest or query:
+            items = items[offset : offset + limit]
+        return {"items": items}
+
+    def _ranked(
+        self, items: list[dict[str, Any]], query: str, clauses: list[str], params: list[Any]
+    ) -> list[dict[str, Any]]:
+        """``items`` scored by their nearest vector to ``query``'s, best first; items
+        without vectors after them, unscored."""
+        assert self.index is not None
+        wanted = self.index.embed_query(query)
+        sql = "SELECT prefix, key, vector FROM server_store_vectors"
+        prefix_clauses = [c for c in clauses if c.startswith("(prefix")]
+        if prefix_clauses:
+            sql += " WHERE " + prefix_clauses[0]
+        best: dict[tuple[str, str], float] = {}
+        for row in self.db.execute(sql, params[:2] if prefix_clauses else []):
+            score = cosine(wanted, serde.loads(row["vector"]))
+            where = (row["prefix"], row["key"])
+            if where not in best or score > best[where]:
+                best[where] = score
+        for item in items:
+            item["score"] = best.get((".".join(item["namespace"]), item["key"]))
+        scored = sorted((i for i in items if i["score"] is not None), key=lambda i: -i["score"])
+        return scored + [i for i in items if i["score"] is None]
 
     def namespaces(self, body: dict[str, Any]) -> dict[str, Any]:
         prefix = body.get("prefix") or []

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["RunEvent", "RunStream", "RunStreams"]
+__all__ = ["RunEvent", "RunStream", "RunStreams", "ThreadFeed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +70,21 @@ class RunStream:
                 yield None
 
 
+@dataclass
+class ThreadFeed:
+    """What a thread's followers (``GET /threads/{id}/stream``) learn besides its runs'
+    events: that a run was queued on it, and its state updates (``(event id, data)``), kept
+    while it has followers."""
+
+    followers: int = 0
+    updates: list[tuple[str, bytes]] = field(default_factory=list)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def _wake(self) -> None:
+        changed, self.changed = self.changed, asyncio.Event()
+        changed.set()
+
+
 class RunStreams:
     def __init__(
         self,
@@ -83,6 +98,7 @@ class RunStreams:
         self.keep_at_most = keep_at_most
         self.streams: dict[str, RunStream] = {}
         self.ended: deque[tuple[float, str]] = deque()  # (when, run id), oldest first
+        self.feeds: dict[str, ThreadFeed] = {}
 
     def open(self, run_id: str) -> RunStream:
         """Called on the event loop when a run is created."""
@@ -102,6 +118,37 @@ class RunStreams:
         """From any thread: the run ended with ``output`` (what ``/wait`` answers);
         followers finish after its last event."""
         self.loop.call_soon_threadsafe(self._close, run_id, output)
+
+    def follow_thread(self, thread_id: str) -> ThreadFeed:
+        """On the event loop: a thread stream begins (pair with `unfollow_thread`)."""
+        feed = self.feeds.get(thread_id)
+        if feed is None:
+            feed = self.feeds[thread_id] = ThreadFeed()
+        feed.followers += 1
+        return feed
+
+    def unfollow_thread(self, thread_id: str) -> None:
+        feed = self.feeds.get(thread_id)
+        if feed is not None:
+            feed.followers -= 1
+            if feed.followers <= 0:
+                del self.feeds[thread_id]
+
+    def touch_thread(self, thread_id: str) -> None:
+        """On the event loop: a run was queued on the thread."""
+        feed = self.feeds.get(thread_id)
+        if feed is not None:
+            feed._wake()
+
+    def thread_followed(self, thread_id: str) -> bool:
+        return thread_id in self.feeds
+
+    def publish_state(self, thread_id: str, event_id: str, data: bytes) -> None:
+        """On the event loop: the thread's state was updated (``state_update`` event)."""
+        feed = self.feeds.get(thread_id)
+        if feed is not None:
+            feed.updates.append((event_id, data))
+            feed._wake()
 
     def _publish(self, run_id: str, event: str, data: bytes) -> None:
         self.open(run_id)._append(event, data)

@@ -11,16 +11,21 @@ from superstep_server import serde
 from superstep_server.checkpoints import copy_thread, prune_keep_latest
 from superstep_server.db import Database, Tx
 from superstep_server.errors import ApiError, conflict, not_found
-from superstep_server.rows import contains, now, page, paging, sort_rows
+from superstep_server.json_filters import containment
+from superstep_server.rows import contains, now, page, paging
 
 __all__ = ["THREAD_STATUSES", "Threads", "thread_out"]
 
 THREAD_STATUSES = ("idle", "busy", "interrupted", "error")
 
 
+_INFLIGHT = (
+    "SELECT 1 FROM server_runs r WHERE r.thread_id = t.thread_id "
+    "AND r.status IN ('pending', 'running')"
+)
 SELECT_THREADS = (
-    "SELECT t.*, EXISTS (SELECT 1 FROM server_runs r WHERE r.thread_id = t.thread_id "
-    "AND r.status IN ('pending', 'running')) AS busy FROM server_threads t"
+    f"SELECT t.*, EXISTS ({_INFLIGHT}) AS busy, CASE WHEN EXISTS ({_INFLIGHT}) "
+    "THEN 'busy' ELSE t.status END AS shown_status FROM server_threads t"
 )
 """Threads with ``busy``: whether a run is pending or running on them. A thread is busy
 while it has one, whatever status its last run left (so a cancelled queued run leaves no
@@ -192,35 +197,67 @@ class Threads:
             ),
         )
 
-    def _filtered(self, body: dict[str, Any]) -> list[dict[str, Any]]:
+    def _where(self, body: dict[str, Any]) -> tuple[str, list[Any], dict[str, Any]]:
+        """The search's conditions as SQL (and params), and what SQL cannot decide of the
+        ``metadata``/``values`` filters (`superstep_server.json_filters`), per column."""
         status = body.get("status")
         if status is not None and status not in THREAD_STATUSES:
             raise ApiError(422, f"status: {status!r} is not one of {', '.join(THREAD_STATUSES)}")
-        rows = self.db.execute(SELECT_THREADS)
-        found = [thread_out(r) for r in rows]
+        clauses: list[str] = []
+        params: list[Any] = []
+        rest: dict[str, Any] = {}
         if body.get("ids"):
-            wanted = {str(i) for i in body["ids"]}
-            found = [t for t in found if t["thread_id"] in wanted]
-        if status:
-            found = [t for t in found if t["status"] == status]
-        if body.get("metadata"):
-            found = [t for t in found if contains(t["metadata"], body["metadata"])]
-        if body.get("values"):
-            found = [t for t in found if contains(t["values"], body["values"])]
-        return found
+            ids = [str(i) for i in body["ids"]]
+            clauses.append(f"t.thread_id IN ({', '.join('?' for _ in ids)})")
+            params += ids
+        if status == "busy":
+            clauses.append(f"EXISTS ({_INFLIGHT})")
+        elif status:
+            clauses.append(f"t.status = ? AND NOT EXISTS ({_INFLIGHT})")
+            params.append(status)
+        for field, column in (("metadata", "t.metadata"), ("values", "t.state_values")):
+            if body.get(field):
+                found = containment(self.db.kind, column, body[field], field)
+                clauses += found.clauses
+                params += found.params
+                if found.rest:
+                    rest[field] = found.rest
+        return (" WHERE " + " AND ".join(clauses)) if clauses else "", params, rest
 
     def search(self, body: dict[str, Any]) -> list[dict[str, Any]]:
-        found = self._filtered(body)
         sort_by = body.get("sort_by") or "created_at"
         allowed = ("thread_id", "status", "created_at", "updated_at", "state_updated_at")
         if sort_by not in allowed:
             raise ApiError(422, f"sort_by: {sort_by!r} is not one of {', '.join(allowed)}")
-        found = sort_rows(found, sort_by, body.get("sort_order"))
-        rows = page(found, *paging(body))
+        order = "ASC" if (body.get("sort_order") or "desc").lower() == "asc" else "DESC"
+        limit, offset = paging(body)
+        where, params, rest = self._where(body)
+        # ``status`` sorts by the status the API shows (busy while a run is in flight)
+        key = "shown_status" if sort_by == "status" else f"t.{sort_by}"
+        sql = SELECT_THREADS + where + f" ORDER BY {key} {order}"
+        if not rest:
+            sql += " LIMIT ? OFFSET ?"
+            params = [*params, limit, offset]
+        found = [thread_out(r) for r in self.db.execute(sql, params)]
+        if rest:
+            found = page([t for t in found if _passes(t, rest)], limit, offset)
         select = body.get("select")
         if select:
-            rows = [{k: r[k] for k in select if k in r} for r in rows]
-        return rows
+            found = [{k: r[k] for k in select if k in r} for r in found]
+        return found
 
     def count(self, body: dict[str, Any]) -> int:
-        return len(self._filtered(body))
+        where, params, rest = self._where(body)
+        if not rest:
+            rows = self.db.execute("SELECT COUNT(*) AS n FROM server_threads t" + where, params)
+            return int(rows[0]["n"])
+        return sum(
+            1
+            for r in self.db.execute(SELECT_THREADS + where, params)
+            if _passes(thread_out(r), rest)
+        )
+
+
+def _passes(thread: dict[str, Any], rest: dict[str, Any]) -> bool:
+    """The part of the ``metadata``/``values`` filters SQL left undecided."""
+    return all(contains(thread[field], query) for field, query in rest.items())

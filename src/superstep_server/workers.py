@@ -2,11 +2,14 @@
 (`superstep_server.runs.Runs.claim`), run them (`superstep_server.executor.execute_run`)
 and renew their lease while they run.
 
-A worker sleeps until a run is queued in this process (`WorkerPool.wake`) or for
-``poll_seconds`` (runs queued by another process on the same PostgreSQL database, and the
-sweep that re-queues the runs of a worker whose lease expired). The lease keeper also reads
-the run's cancel flag from the database, so a cancel reaches a run whatever process took
-the request.
+A worker sleeps until a run is queued in this process (`WorkerPool.wake`), until the
+database tells it a run may be claimable (PostgreSQL ``LISTEN``/``NOTIFY`` on
+`superstep_server.runs.QUEUE_CHANNEL`: a run queued or a thread freed by any process), or
+for ``poll_seconds`` (the fallback, and all there is between processes on SQLite; also the
+sweep that re-queues the runs of a worker whose lease expired). A cancel reaches a run
+whatever process took the request: by a notification on
+`superstep_server.runs.CANCEL_CHANNEL`, and by the lease keeper, which reads the run's
+cancel flag from the database.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ import uuid
 from collections.abc import Callable
 
 from superstep_server.executor import RunContext, execute_run
+from superstep_server.runs import API_ONLY, CANCEL_CHANNEL, QUEUE_CHANNEL
 
 __all__ = ["WorkerPool"]
 
@@ -39,12 +43,23 @@ class WorkerPool:
         self.size = size
         self.poll_seconds = poll_seconds
         self.name = f"{os.uname().nodename}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+        if size == 0:
+            self.name += API_ONLY
         self._wake = threading.Event()
         self._stopping = threading.Event()
         self._threads: list[threading.Thread] = []
 
     def start(self) -> None:
         self.ctx.runs.sweep()
+        if self.size and self.ctx.runs.db.kind == "postgres":
+            listener = threading.Thread(
+                target=self.ctx.runs.db.listen,
+                args=([QUEUE_CHANNEL, CANCEL_CHANNEL], self._notified, self._stopping),
+                name="superstep-listener",
+                daemon=True,
+            )
+            listener.start()
+            self._threads.append(listener)
         for i in range(self.size):
             thread = threading.Thread(
                 target=self._loop, args=(f"{self.name}/{i}",), name=f"superstep-worker-{i}"
@@ -55,6 +70,15 @@ class WorkerPool:
 
     def wake(self) -> None:
         self._wake.set()
+
+    def _notified(self, channel: str, payload: str) -> None:
+        if channel == CANCEL_CHANNEL:
+            with self.ctx.lock:
+                flag = self.ctx.cancel_flags.get(payload)
+            if flag is not None:  # the run is running here
+                flag.set()
+            return
+        self.wake()  # a run was queued or a thread freed (or we (re)connected)
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stopping.set()

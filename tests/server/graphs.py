@@ -167,6 +167,29 @@ def remember() -> Any:
     return builder.compile()
 
 
+def tooled() -> Any:
+    """ask (an AI message calling the ``add`` tool) -> tools (LangGraph's ToolNode)."""
+    from langchain_core.tools import tool
+
+    from superstep_compat.prebuilt import ToolNode
+
+    @tool
+    def add(a: int, b: int) -> int:
+        """Add two integers."""
+        return a + b
+
+    def ask(state: MessagesState) -> dict[str, Any]:
+        call = {"name": "add", "args": {"a": 1, "b": 2}, "id": "call-1"}
+        return {"messages": [AIMessage("", tool_calls=[call])]}
+
+    builder = StateGraph(MessagesState)
+    builder.add_node("ask", ask)
+    builder.add_node("tools", ToolNode([add]))
+    builder.add_edge(START, "ask")
+    builder.add_edge("ask", "tools")
+    return builder.compile()
+
+
 def all_graphs() -> dict[str, Any]:
     return {
         "two": two_nodes(),
@@ -176,4 +199,5 @@ def all_graphs() -> dict[str, Any]:
         "nested": nested(),
         "chat": chat(),
         "remember": remember(),
+        "tooled": tooled(),
     }

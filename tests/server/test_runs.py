@@ -274,15 +274,29 @@ async def test_resumable_stream_rejoined_with_last_event_id(client: Any) -> None
     assert len(everything) == 4
 
 
+async def test_a_resumable_stream_outlives_the_servers_memory(
+    client: Any, live: LiveServer
+) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    parts = [p async for p in client.runs.stream(tid, "two", input={"x": 1}, stream_resumable=True)]
+    run_id = parts[0].data["run_id"]
+    live.app.state.server.streams.streams.pop(run_id)  # as after keep_seconds, or a restart
+    missed = [
+        (p.id, p.event, p.data)
+        async for p in client.runs.join_stream(tid, run_id, last_event_id="1")
+    ]
+    assert missed == [("2", "values", {"x": 2}), ("3", "values", {"x": 4})]
+
+
 async def test_bad_run_requests(client: Any, live: LiveServer) -> None:
     thread = await client.threads.create()
     tid = thread["thread_id"]
     with pytest.raises(httpx.HTTPStatusError) as no_graph:  # runs.wait raises httpx's error
         await client.runs.wait(tid, "no-such-graph", input={})
     assert no_graph.value.response.status_code == 404
-    with pytest.raises(UnprocessableEntityError) as events_mode:
-        await client.runs.create(tid, "two", input={"x": 1}, stream_mode="tools")
-    assert "not supported" in str(events_mode.value)
+    with pytest.raises(UnprocessableEntityError) as unknown_mode:
+        await client.runs.create(tid, "two", input={"x": 1}, stream_mode="everything")  # type: ignore[arg-type]
+    assert "'everything' is not a stream mode" in str(unknown_mode.value)
     with pytest.raises(UnprocessableEntityError) as both:
         await client.runs.create(tid, "two", input={"x": 1}, command={"resume": 1})
     assert "input and command" in str(both.value)
@@ -418,3 +432,24 @@ async def test_on_run_created_reads_the_content_location(client: Any) -> None:
     assert seen == [{"run_id": events[0][1]["run_id"], "thread_id": thread["thread_id"]}]
     made = await client.runs.create(None, "two", input={"x": 1}, on_run_created=seen.append)
     assert seen[-1] == {"run_id": made["run_id"], "thread_id": None}
+
+
+async def test_tools_mode(client: Any) -> None:
+    """LangGraph's ``tools`` stream mode (tool-started / tool-finished by tool call id)."""
+    parts = [
+        (p.event, p.data)
+        async for p in client.runs.stream(
+            None, "tooled", input={"messages": []}, stream_mode=["tools", "lifecycle"]
+        )
+    ]
+    assert parts[0][0] == "metadata"
+    tools = [data for event, data in parts if event == "tools"]
+    assert tools[0] == {
+        "event": "tool-started",
+        "tool_call_id": "call-1",
+        "tool_name": "add",
+        "input": {"a": 1, "b": 2},
+    }
+    assert tools[1]["event"] == "tool-finished" and tools[1]["tool_call_id"] == "call-1"
+    assert tools[1]["output"]["content"] == "3" and tools[1]["output"]["type"] == "tool"
+    assert len(tools) == 2

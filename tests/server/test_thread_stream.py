@@ -1,0 +1,94 @@
+"""The thread-level stream (``GET /threads/{id}/stream``) through the official
+``langgraph-sdk`` (``client.threads.join_stream``)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from langgraph_sdk.errors import NotFoundError, UnprocessableEntityError
+
+
+async def _collect(opening: Any, parts: list[Any], until: Any) -> None:
+    stream = await opening  # the SDK's async join_stream is a coroutine giving the stream
+    async for part in stream:
+        parts.append(part)
+        if until(parts):
+            return
+
+
+def _done(n: int) -> Any:
+    return lambda parts: sum(p.data.get("status") == "run_done" for p in parts) >= n
+
+
+async def test_run_modes_follow_each_run_then_run_done(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    parts: list[Any] = []
+    stream = client.threads.join_stream(tid)
+    reader = asyncio.create_task(_collect(stream, parts, _done(2)))
+    await asyncio.sleep(0.3)  # the stream is open before the runs are queued
+    first = await client.runs.create(tid, "two", input={"x": 1})
+    await client.runs.join(tid, first["run_id"])
+    second = await client.runs.create(tid, "two", input={"x": 5}, stream_mode="updates")
+    await asyncio.wait_for(reader, 60)
+    events = [(p.event, p.data) for p in parts]
+    assert events[0] == ("metadata", {"run_id": first["run_id"], "attempt": 1})
+    assert ("values", {"x": 4}) in events
+    done_first = events.index(("metadata", {"status": "run_done", "run_id": first["run_id"]}))
+    assert events[done_first - 1] == ("values", {"x": 4})
+    after = events[done_first + 1 :]
+    assert after[0] == ("metadata", {"run_id": second["run_id"], "attempt": 1})
+    assert ("updates", {"b": {"x": 12}}) in after
+    assert after[-1] == ("metadata", {"status": "run_done", "run_id": second["run_id"]})
+    assert all(p.id for p in parts)
+    # resuming after the first run's end replays the second run only
+    resumed: list[Any] = []
+    again = client.threads.join_stream(tid, last_event_id=parts[done_first].id)
+    await asyncio.wait_for(_collect(again, resumed, _done(1)), 60)
+    assert [(p.event, p.data) for p in resumed] == after
+    # from the start: both runs
+    everything: list[Any] = []
+    replay = client.threads.join_stream(tid, last_event_id="-1")
+    await asyncio.wait_for(_collect(replay, everything, _done(2)), 60)
+    assert [(p.event, p.data) for p in everything] == events
+
+
+async def test_lifecycle_and_state_update_modes(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    lifecycle: list[Any] = []
+    updates: list[Any] = []
+    life = asyncio.create_task(
+        _collect(client.threads.join_stream(tid, stream_mode="lifecycle"), lifecycle, _done(1))
+    )
+    state = asyncio.create_task(
+        _collect(
+            client.threads.join_stream(tid, stream_mode="state_update"),
+            updates,
+            lambda parts: len(parts) >= 1,
+        )
+    )
+    await asyncio.sleep(0.3)
+    run = await client.runs.create(tid, "two", input={"x": 1})
+    await asyncio.wait_for(life, 60)
+    assert [(p.event, p.data) for p in lifecycle] == [
+        ("metadata", {"run_id": run["run_id"], "attempt": 1}),
+        ("metadata", {"status": "run_done", "run_id": run["run_id"]}),
+    ]
+    await client.threads.update_state(tid, {"x": 100}, as_node="b")
+    await asyncio.wait_for(state, 60)
+    [update] = updates
+    assert update.event == "state_update"
+    assert update.data["thread_id"] == tid
+    assert update.data["state"]["values"] == {"x": 100}
+
+
+async def test_thread_stream_errors(client: Any) -> None:
+    with pytest.raises(NotFoundError):
+        missing = "00000000-0000-0000-0000-000000000000"
+        async for _ in await client.threads.join_stream(missing):
+            pass
+    tid = (await client.threads.create())["thread_id"]
+    with pytest.raises(UnprocessableEntityError):
+        async for _ in await client.threads.join_stream(tid, stream_mode="everything"):  # type: ignore[arg-type]
+            pass
