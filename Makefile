@@ -10,7 +10,9 @@ DEVSTAMP := $(VENV)/.installed-dev
 # Real LangGraph (the `bench` extra: pinned langgraph 1.2) in a venv of its own, never imported
 # by the project: the differential tests and `make bench` compare against it side by side.
 # `make bench [REPEAT=5] [BENCH_ARGS='--slope w01 w07 w08']` runs ../shared/bench/run.py with
-# both; `make bench-micro` runs the engine's own hot-path micro-benchmarks in bench/.
+# both, redirecting the Superstep side's `langgraph` to bench/target/superstep_bench_langgraph
+# (the façade, with the real langgraph.checkpoint/store/cache); `make bench-micro` runs the
+# engine's own hot-path micro-benchmarks in bench/.
 SHARED_BENCH ?= ../shared/bench
 REPEAT       ?= 5
 BENCH_ARGS   ?=
@@ -105,6 +107,7 @@ bench-shared:
 bench: bench-shared $(STAMP) $(LG_STAMP)
 	$(PY) $(SHARED_BENCH)/run.py --impl langgraph --impl superstep \
 	    --python-for langgraph=$(abspath $(LG_PY)) --python-for superstep=$(abspath $(PY)) \
+	    --target superstep_bench_langgraph --path-for superstep=$(abspath bench/target) \
 	    --repeat $(REPEAT) $(BENCH_ARGS)
 
 bench-micro: $(DEVSTAMP)

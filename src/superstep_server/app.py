@@ -101,7 +101,7 @@ class Server:
         self.assistants = Assistants(self.db, self.graphs)
         self.assistants.ensure_system()
         self.threads = Threads(self.db, saver)
-        self.runs = Runs(self.db, lease_seconds=self.lease_seconds)
+        self.runs = Runs(self.db, lease_seconds=self.lease_seconds, saver=saver)
         self.crons = Crons(self.db)
         self.state = StateViews(self.graphs, self.threads)
         self.streams = RunStreams(loop)
