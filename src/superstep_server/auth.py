@@ -1,6 +1,7 @@
-"""Optional API-key auth: with a key configured, every request but ``/ok`` must carry it in
-the ``x-api-key`` header (what the ``langgraph-sdk`` clients send for ``api_key=``); others
-are answered 401 ``{"detail": ...}``. Compared in constant time; the key is never logged."""
+"""Optional API-key auth: with a key configured, every request but ``/ok`` and the viewer's
+static files (``/viewer/...``) must carry it in the ``x-api-key`` header (what the
+``langgraph-sdk`` clients send for ``api_key=``); others are answered 401 ``{"detail": ...}``.
+Compared in constant time; the key is never logged."""
 
 from __future__ import annotations
 
@@ -11,7 +12,10 @@ from superstep_server import serde
 
 __all__ = ["ApiKeyMiddleware"]
 
-OPEN_PATHS = frozenset({"/ok"})
+OPEN_PATHS = frozenset({"/ok", "/viewer"})
+OPEN_PREFIXES = ("/viewer/",)
+"""The viewer's static files (`superstep_server.viewer`) hold no data: the page loads without
+the key and asks for it when the API answers 401."""
 
 
 class ApiKeyMiddleware:
@@ -22,7 +26,8 @@ class ApiKeyMiddleware:
         self.key = api_key.encode()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http" or scope["path"] in OPEN_PATHS:
+        path = scope.get("path", "")  # a lifespan scope has none
+        if scope["type"] != "http" or path in OPEN_PATHS or path.startswith(OPEN_PREFIXES):
             await self.app(scope, receive, send)
             return
         given = dict(scope.get("headers") or ()).get(b"x-api-key")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -53,7 +54,7 @@ def test_the_threads_list_filters_by_graph_status_and_metadata_and_links_to_thre
     assert rows.evaluate_all("rs => rs.map(r => r.dataset.thread)") == [ada]
     page.click(f"#threads a[href='#/thread/{ada}']")
     page.wait_for_selector("#graph svg g[data-node='human_review']")
-    assert page.text_content("#thread-status") == "idle"
+    page.wait_for_selector("#thread-status.idle")
 
 
 def _node(page: Any, name: str) -> Any:
@@ -231,7 +232,9 @@ def test_cancelling_a_running_run_from_the_viewer(page: Any, served: Any) -> Non
     page.fill("#run-input", '{"x": 1}')
     page.click("#start-run")
     page.wait_for_selector("#graph svg g[data-node='work'].active")
-    page.click("#cancel-run")
+    with page.expect_response("**/cancel") as cancelled:
+        page.click("#cancel-run")
+    assert cancelled.value.ok
     served.release()  # the held node returns; the run stops at the step's end
     page.wait_for_selector("#runs li .status.interrupted")
     page.wait_for_selector("#start-run:not([disabled])")
@@ -260,3 +263,24 @@ def test_a_run_started_elsewhere_is_followed_live_when_its_thread_is_opened(
     assert not page.locator("#graph svg g.node.active").count()
     visited = set((page.get_attribute("#graph", "data-visited") or "").split(","))
     assert {"plan", "work", "report", "__end__"} <= visited
+
+
+def test_with_an_api_key_the_page_loads_asks_for_the_key_and_then_reads_the_api(
+    page: Any, tmp_path: Path
+) -> None:
+    from server.conftest import LiveServer
+    from superstep_server.app import create_app
+
+    app = create_app(database=str(tmp_path / "keyed.db"), graphs={}, api_key="s3cret")
+    with LiveServer(app) as keyed:
+        assert httpx.get(f"{keyed.url}/viewer/").status_code == 200
+        assert httpx.get(f"{keyed.url}/info").status_code == 401
+        asked: list[str] = []
+        page.on("dialog", lambda d: (asked.append(d.message), d.accept("s3cret")))
+        page.goto(f"{keyed.url}/viewer/")
+        _ready(page)
+        assert asked and "API key" in asked[0]
+        page.reload()
+        _ready(page)
+        assert page.is_visible("#threads")
+        assert page.locator("#threads td").text_content() == "no threads match"

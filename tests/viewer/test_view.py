@@ -64,7 +64,7 @@ def test_superstep_view_shows_a_served_file_read_only_without_its_config(
             "ts => ts.map(t => t.textContent)"
         )
         assert ran == ["report", "work", "plan", "__start__", "input"]
-        assert page.text_content("#thread-status") == "idle"
+        page.wait_for_selector("#thread-status.idle")
         page.locator("#timeline tr.step-row").nth(1).click()
         page.wait_for_selector("#step-title:has-text('Superstep 2')")
         x = page.locator("#state-tree .entry.changed[data-key='x']")

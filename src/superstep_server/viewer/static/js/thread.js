@@ -158,6 +158,7 @@ class ThreadPage {
       }, this.abort.signal);
     } finally {
       live.finish();
+      this.live = null;
       this.abort = null;
       this.startButton.disabled = false;
       this.cancelButton.hidden = true;
