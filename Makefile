@@ -124,3 +124,8 @@ COMPAT_ARGS ?=
 .PHONY: compat-suites
 compat-suites:
 	$(PYTHON) tools/compat_suites.py --suite $(SUITE) --langgraph-git-dir $(LANGGRAPH_GIT_DIR) $(COMPAT_ARGS)
+
+# The README's viewer screenshots (docs/screenshots), rewritten by the browser tests.
+.PHONY: screenshots
+screenshots: $(DEVSTAMP) browser
+	SUPERSTEP_WRITE_SCREENSHOTS=1 $(VENV)/bin/pytest tests/viewer -n0 -p no:cacheprovider

@@ -1,7 +1,7 @@
 """The viewer in a real browser on a served example: the threads list and its filters, a run
 started from the page with the running node highlighted live, a step's diff, an interrupt
 answered, a fork from an older checkpoint. Each writes a screenshot of its view into
-docs/screenshots/ (the README shows them)."""
+docs/screenshots/ (the README shows them) under `make screenshots`."""
 
 from __future__ import annotations
 
