@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
 from langgraph.checkpoint.base.id import uuid6
 
 from superstep_compat._internal._constants import END, START
@@ -367,12 +367,14 @@ class Checkpointing:
                         if t.path[:1] == ("__pregel_pull",):
                             pulled.add(t.name)
         checkpoint_id = new_checkpoint_id(self.step)
-        metadata = {
-            k: v
-            for k, v in (self.config.get("metadata") or {}).items()
-            if not str(k).startswith("langgraph_")
-        }
-        metadata.update(source=source, step=self.step, parents={})
+        # As the saver's ``put`` merges the run config into what LangGraph hands it: the
+        # run's metadata and configurable scalars, minus the thread's own keys.
+        metadata: dict[str, Any] = dict(
+            get_checkpoint_metadata(
+                self.config,  # type: ignore[arg-type]
+                {"source": source, "step": self.step, "parents": {}},  # type: ignore[typeddict-item]
+            )
+        )
         pending = list(zip(next_, next_ if keys is None else keys))
         record = CheckpointRecord(
             thread_id=self.thread_id,

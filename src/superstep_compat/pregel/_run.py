@@ -132,6 +132,8 @@ class GraphRun(Checkpointing):
         self.after = _names(interrupt_after, graph.interrupt_after_nodes)
         self.thread_id: str | None = configurable.get("thread_id")
         self.ns: str = configurable.get("checkpoint_ns", "") or ""
+        if self.link is not None:
+            self.link.started = True
         if self.link is not None and (count := next(self.link.calls)):
             self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
             self.config["configurable"] = {**configurable, "checkpoint_ns": self.ns}

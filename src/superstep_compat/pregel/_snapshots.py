@@ -267,6 +267,9 @@ class SnapshotsMixin:
         else:
             ex = Execution(self.engine, thread, record_trace=False)
         names = self._as_nodes(record, updates)
+        if len(updates) == 1 and updates[0].as_node == END and updates[0].values is None:
+            # LangGraph's "clear": every pending task goes, interrupted ones too
+            ex.abandon_pending()
         writes: list[tuple[str, Any]] = []
         gotos: list[str] = []
         sends: list[Send] = []

@@ -130,10 +130,16 @@ class _TaskContext:
         # Results of work done inside this task (the functional API's @task calls), kept
         # in the activation's memory so a re-run after an interrupt does not redo them.
         self.memo: dict[str, Any] = {}
-        self.subgraph_ns = ""
+        self.link: ChildLink | None = None  # what a subgraph run inside this task inherits
         self.handler: MessagesHandler | None = None
         self.cache_key: tuple[tuple[str, ...], str] | None = None
         self.pushed: list[tuple[str, Any]] = []  # push_message writes, before the return's
+
+    def subgraph_ns(self) -> str:
+        """The checkpoint namespace of the subgraph this task ran, "" if it ran none (its
+        snapshot then names no subgraph state)."""
+        link = self.link
+        return link.ns if link is not None and link.started else ""
 
     def interrupt(self, value: Any, response_schema: Any) -> Any:
         i = self.index
@@ -345,7 +351,7 @@ class TaskRunner:
         # interrupts are named by LangGraph's task namespace ("<node>:<task id>")
         hook = _TaskContext(resume, f"{node.name}:{task_uuid(run, task_id)}", run, node.name)
         hook.memo = dict(memo or {})
-        hook.subgraph_ns = config["configurable"]["checkpoint_ns"]
+        hook.link = config["configurable"].get(CHILD_KEY)
         # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
         # sent are the task's own, before its return value's; a fresh read sees them.
         configurable = config["configurable"]
@@ -432,7 +438,7 @@ class TaskRunner:
             # A subgraph's Command(graph=PARENT) is this node's result in this graph.
             outcome = self._parent_command(node, error.args[0], values, run)
         elif error is not None:
-            outcome = self._failure(node, error, hook.subgraph_ns)
+            outcome = self._failure(node, error, hook.subgraph_ns())
         else:
             try:
                 outcome = self._outcome(node, result, values, run, hook.pushed)
@@ -718,6 +724,8 @@ class ChildLink:
     # Graph runs started under this link so far: LangGraph gives the second and later runs
     # of a subgraph in one task the namespace ``ns|1``, ``ns|2``, ... (count() is atomic).
     calls: Iterator[int] = field(default_factory=itertools.count)
+    started: bool = False
+    """Whether a graph run started under this link (the task ran a subgraph)."""
 
 
 _Tokens = tuple[Any, Any, Any]
