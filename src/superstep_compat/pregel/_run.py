@@ -45,6 +45,7 @@ from superstep_compat.pregel._checkpointing import (
 )
 from superstep_compat.pregel._lgcheckpoint import (
     RESUME,
+    START_CHANNEL,
     build_checkpoint,
     get_tuple,
     load_record,
@@ -263,6 +264,9 @@ class GraphRun(Checkpointing):
                 latest is not None
                 and latest.config["configurable"]["checkpoint_id"] != record.checkpoint_id
             )
+            # An input checkpoint holds its input in ``__start__``, not yet in the engine
+            # (saved before the input was sent): continuing from it sends the input.
+            start = _unsent_input(ex, record)
             if requested_id is not None and replaying and (record.next or ex.queue):
                 # the fork's tasks are the checkpoint's (an input checkpoint's START has no
                 # activation yet: it is keyed by name)
@@ -274,7 +278,10 @@ class GraphRun(Checkpointing):
                     next_=record.next,
                     keys=[key for _, key in pending] if same else None,
                     values=record.values,
+                    **({} if start is _NO_INPUT else {"start": start}),
                 )
+            if start is not _NO_INPUT:
+                ex.send(External(INPUT_EVENT, start))
         else:
             if record is not None:
                 ex.abandon_pending()  # new input: LangGraph drops the tasks a run left
@@ -792,3 +799,16 @@ def _as_list(value: Any) -> list[Any]:
 
 def _as_is(events: Iterable[Event]) -> Generator[Event, None, Any]:
     return (yield from events)
+
+
+_NO_INPUT = object()
+
+
+def _unsent_input(ex: Execution, record: CheckpointRecord) -> Any:
+    """The input of an input checkpoint (``next`` is ``__start__`` alone) that its engine
+    state has not received yet; `_NO_INPUT` for any other checkpoint."""
+    if record.next != (START,) or START_CHANNEL not in record.triggers:
+        return _NO_INPUT
+    if any(node_of(aid) == START for aid, _ in ex.queue):
+        return _NO_INPUT
+    return record.triggers[START_CHANNEL]

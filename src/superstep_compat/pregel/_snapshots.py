@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
 
-from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._constants import END, INPUT, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._spec import GraphSpec
@@ -266,6 +266,8 @@ class SnapshotsMixin:
             ex = Execution.restore(self.engine, record.engine, record_trace=False)
         else:
             ex = Execution(self.engine, thread, record_trace=False)
+        if any(u.as_node == INPUT for u in updates):
+            return self._input_update(saver, config, record, ex, updates)
         names = self._as_nodes(record, updates)
         if len(updates) == 1 and updates[0].as_node == END and updates[0].values is None:
             # LangGraph's "clear": every pending task goes, interrupted ones too
@@ -309,7 +311,7 @@ class SnapshotsMixin:
                 triggers_of=lambda name: node_triggers(self.spec, name),
                 pushes=push_indexes(ex, pending),
             ),
-            metadata={"source": "update", "step": step, "parents": {}},
+            metadata=_metadata(config, "update", step),
             created_at=datetime.now(UTC).isoformat(),
             engine=ex.snapshot(),
             ran=tuple(moved),
@@ -325,6 +327,56 @@ class SnapshotsMixin:
         )
         held = None if base is None else base["channel_versions"]
         write_checkpoint(saver, new, held)
+        return config_of(thread, ns, checkpoint_id)
+
+    def _input_update(
+        self,
+        saver: BaseCheckpointSaver[Any],
+        config: Mapping[str, Any],
+        record: CheckpointRecord | None,
+        ex: Execution,
+        updates: list[StateUpdate],
+    ) -> dict[str, Any]:
+        """An update ``as_node="__input__"``: an input checkpoint, as a run given ``values``
+        saves before its first step (the values wait in ``__start__``; continuing the
+        thread runs ``__start__`` on them)."""
+        if len(updates) > 1:
+            raise InvalidUpdateError("Cannot apply multiple updates when updating as input")
+        values = updates[0].values
+        if values is None:
+            raise InvalidUpdateError(f"Received no input writes for {START}")
+        conf = config.get("configurable", {})
+        thread, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
+        step = -1 if record is None else record.step + 1
+        checkpoint_id = new_checkpoint_id(step)
+        pending = [(START, START)]
+        new = CheckpointRecord(
+            thread_id=thread,
+            checkpoint_ns=ns,
+            checkpoint_id=checkpoint_id,
+            parent_id=None if record is None else record.checkpoint_id,
+            step=step,
+            source="input",
+            values={k: ex.values[k] for k in self.state_channels if k in ex.values},
+            next=(START,),
+            tasks=task_records(
+                checkpoint_id,
+                pending,
+                step=step,
+                ns=ns,
+                triggers_of=lambda name: node_triggers(self.spec, name),
+                pushes=push_indexes(ex, pending),
+            ),
+            metadata=_metadata(config, "input", step),
+            created_at=datetime.now(UTC).isoformat(),
+            engine=ex.snapshot(),
+            triggers=trigger_channels(ex, pending, values),
+        )
+        base = None if record is None else record.checkpoint
+        build_checkpoint(
+            saver, new, base, ran=[], triggers_of=lambda name: node_triggers(self.spec, name)
+        )
+        write_checkpoint(saver, new, None if base is None else base["channel_versions"])
         return config_of(thread, ns, checkpoint_id)
 
     def _as_nodes(self, record: CheckpointRecord | None, updates: list[StateUpdate]) -> list[str]:
@@ -369,6 +421,13 @@ class SnapshotsMixin:
             run = RunContext(config=dict(config), store=self.store)
             self.runner._branch(branches, ex.values, out, run)
         return writes, out.gotos, out.sends
+
+
+def _metadata(config: Mapping[str, Any], source: str, step: int) -> dict[str, Any]:
+    """A checkpoint's metadata as LangGraph's savers store it: the source and step, and the
+    config's metadata and configurable scalars except the thread's own keys."""
+    base = {"source": source, "step": step, "parents": {}}
+    return dict(get_checkpoint_metadata(cast(RunnableConfig, config), cast(Any, base)))
 
 
 def _update_of(update: Any) -> StateUpdate:
