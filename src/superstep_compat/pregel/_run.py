@@ -24,7 +24,13 @@ from typing import TYPE_CHECKING, Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel
 
-from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_SEP, ROOT_KEY, START
+from superstep_compat._internal._constants import (
+    CONFIG_KEY_RUNTIME,
+    NS_END,
+    NS_SEP,
+    ROOT_KEY,
+    START,
+)
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat.errors import (
     EmptyInputError,
@@ -133,13 +139,18 @@ class GraphRun(Checkpointing):
         self.after = _names(interrupt_after, graph.interrupt_after_nodes)
         self.thread_id: str | None = configurable.get("thread_id")
         self.ns: str = configurable.get("checkpoint_ns", "") or ""
-        if self.link is not None:
-            self.link.started = True
         if self.link is not None and (count := next(self.link.calls)):
             self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
             self.config["configurable"] = {**configurable, "checkpoint_ns": self.ns}
+        if self.link is not None and graph.checkpointer is True:
+            # LangGraph's `checkpointer=True` subgraph keeps one history per thread: its
+            # namespace without the task ids ("outer|inner", a repeated call "inner|1").
+            self.ns = NS_SEP.join(part.split(NS_END)[0] for part in self.ns.split(NS_SEP))
+            self.config["configurable"] = {**self.config["configurable"], "checkpoint_ns": self.ns}
+        if self.link is not None and self.link.started is None:
+            self.link.started = self.ns
         self.saver: BaseCheckpointSaver[Any] | None = graph.saver_for(self.config)
-        if self.saver is None and self.link is not None and graph.checkpointer is None:
+        if self.saver is None and self.link is not None and graph.checkpointer in (None, True):
             self.saver = self.link.saver  # a subgraph keeps its checkpoints in the parent's saver
         if self.saver is not None and self.thread_id is None:
             raise ValueError(

@@ -139,7 +139,7 @@ class _TaskContext:
         """The checkpoint namespace of the subgraph this task ran, "" if it ran none (its
         snapshot then names no subgraph state)."""
         link = self.link
-        return link.ns if link is not None and link.started else ""
+        return (link.started or "") if link is not None else ""
 
     def interrupt(self, value: Any, response_schema: Any) -> Any:
         i = self.index
@@ -724,8 +724,9 @@ class ChildLink:
     # Graph runs started under this link so far: LangGraph gives the second and later runs
     # of a subgraph in one task the namespace ``ns|1``, ``ns|2``, ... (count() is atomic).
     calls: Iterator[int] = field(default_factory=itertools.count)
-    started: bool = False
-    """Whether a graph run started under this link (the task ran a subgraph)."""
+    started: str | None = None
+    """The checkpoint namespace of the first graph run started under this link (the task
+    ran a subgraph); None while none has."""
 
 
 _Tokens = tuple[Any, Any, Any]
