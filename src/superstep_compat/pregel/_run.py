@@ -63,6 +63,7 @@ from superstep_compat.pregel._node import outcome_of
 from superstep_compat.pregel._record import CheckpointRecord, config_of
 from superstep_compat.pregel._task import (
     CHILD_KEY,
+    RUN_AGAIN,
     ChildLink,
     RunContext,
     TaskOutcome,
@@ -191,6 +192,9 @@ class GraphRun(Checkpointing):
         self._cached: list[tuple[str, Any]] = []
         self._held = False
         self._command_input = False
+        # The run stopped before the graph finished (an interrupt or a breakpoint): a
+        # subgraph's run then makes its parent's task wait (`GraphInterrupt`).
+        self.stopped = False
 
     # --- stream plumbing -----------------------------------------------------------------
 
@@ -248,6 +252,13 @@ class GraphRun(Checkpointing):
         inp = self.input
         if self.link is not None and self.link.resume and record is not None and ex.interrupts:
             inp = Command(resume=self.link.resume[-1])  # the parent's answer to our interrupt
+        elif (
+            self.link is not None
+            and self.link.resuming
+            and record is not None
+            and (ex.queue or ex.interrupts)
+        ):
+            inp = None  # the parent's task runs again: go on from where we stopped
         continuing = record is not None and (inp is None or isinstance(inp, Command))
         forked: list[Event] | None = None
         if rebuilt and record is not None and requested_id is None and continuing:
@@ -256,6 +267,7 @@ class GraphRun(Checkpointing):
         if isinstance(inp, Command) and inp.resume is not None:
             if not rebuilt:
                 self._resume(ex, inp.resume)
+                _run_again(ex)
             if inp.update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=inp.update, goto=inp.goto)))
         elif isinstance(inp, Command):
@@ -266,6 +278,7 @@ class GraphRun(Checkpointing):
                 raise EmptyInputError("Received no input for __start__")
             if requested_id is None and not rebuilt:
                 self._saved_answers(ex, record)
+                _run_again(ex)
             latest = (
                 get_tuple(self.saver, config_of(record.thread_id, self.ns, None))
                 if self.saver
@@ -431,7 +444,7 @@ class GraphRun(Checkpointing):
             host.close()
             if not self.durable:
                 self._save_final()
-        if self.link is not None and self.interrupts:
+        if self.link is not None and (self.interrupts or self.stopped):
             raise GraphInterrupt(tuple(self.interrupts))
 
     def _forwarded(self, events: Iterable[Event]) -> Generator[Event, None, Any]:
@@ -451,7 +464,7 @@ class GraphRun(Checkpointing):
         async for event in self._aevents():
             self._forward(event)
             yield event
-        if self.link is not None and self.interrupts:
+        if self.link is not None and (self.interrupts or self.stopped):
             raise GraphInterrupt(tuple(self.interrupts))
 
     def _forward(self, event: Event) -> None:
@@ -524,7 +537,7 @@ class GraphRun(Checkpointing):
         completed: list[tuple[str, TaskOutcome]] = []
         interrupted = False
         for item in results:
-            if item[1].interrupts:
+            if item[1].waiting:
                 interrupted = True
             elif item[1].error is None:
                 completed.append(item)
@@ -558,6 +571,7 @@ class GraphRun(Checkpointing):
             if (_hit(names_ran, self.after) and next_) or _hit(set(next_), self.before):
                 if "updates" in modes:
                     yield ((), "updates", {"__interrupt__": ()})
+                self.stopped = True
                 return True
         if self.step >= self.stop:  # LangGraph checks the budget before looking for tasks
             raise GraphRecursionError(
@@ -578,7 +592,8 @@ class GraphRun(Checkpointing):
         """The step stops on interrupts: this superstep's, and those of the step's
         activations still waiting from before (LangGraph runs those again and reports them
         again). Its finished tasks' writes show in a last ``values`` chunk."""
-        interrupted = [(aid, r) for aid, r in results if r.interrupts]
+        interrupted = [(aid, r) for aid, r in results if r.waiting]
+        self.stopped = True
         for _, result in interrupted:
             self.interrupts.extend(result.interrupts)
         if self._held:
@@ -588,7 +603,7 @@ class GraphRun(Checkpointing):
                     waiting = tuple(_as_list(value))
                     self.interrupts.extend(waiting)
                     yield from self._interrupt_events(waiting)
-        finished = [(aid, r) for aid, r in results if not r.interrupts and r.error is None]
+        finished = [(aid, r) for aid, r in results if not r.waiting and r.error is None]
         self._record_interrupts(ex, interrupted, finished)
         record = self.record
         wrote = any(r.writes for _, r in finished) or (
@@ -606,7 +621,8 @@ class GraphRun(Checkpointing):
     def _interrupt_events(self, interrupts: tuple[Interrupt[Any], ...]) -> Iterator[Event]:
         if "updates" in self.modes:
             yield ((), "updates", {"__interrupt__": interrupts})
-        if "values" in self.modes and self.last_values is not None:
+        if "values" in self.modes and self.last_values is not None and interrupts:
+            # a task stopped without values (its subgraph's breakpoint) shows no chunk here
             chunk = {"__interrupt__": interrupts}  # a root state's value is not shown
             yield ((), "values", chunk if self.is_root else {**self.last_values, **chunk})
 
@@ -657,7 +673,7 @@ class GraphRun(Checkpointing):
         ctx = self._run_context() if "tasks" in modes or "debug" in modes else None
         for aid, r in ordered:
             name = node_of(aid)
-            if r.interrupts:
+            if r.waiting:
                 yield from self._interrupt_events(tuple(r.interrupts))
             elif r.error is None and updates and name != START:
                 chunk = {name: r.update}
@@ -823,3 +839,11 @@ def _unsent_input(ex: Execution, record: CheckpointRecord) -> Any:
     if any(node_of(aid) == START for aid, _ in ex.queue):
         return _NO_INPUT
     return record.triggers[START_CHANNEL]
+
+
+def _run_again(ex: Execution) -> None:
+    """Resume the activations that wait without an interrupt (their subgraph stopped at a
+    breakpoint): continuing the thread runs them again, as LangGraph runs the task again."""
+    for aid, value in ex.interrupts:
+        if not _as_list(value):
+            ex.resume(RUN_AGAIN, aid)

@@ -30,6 +30,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables.config import var_child_runnable_config
 
 from superstep_compat._internal._constants import (
+    CONFIG_KEY_NODE_FINISHED,
     CONFIG_KEY_READ,
     CONFIG_KEY_RUNTIME,
     CONFIG_KEY_SEND,
@@ -86,6 +87,14 @@ class TaskOutcome:
     memo: dict[str, Any] | None = None
     subgraph_ns: str = ""
     cached: bool = False
+    stopped: bool = False
+    """A subgraph this task ran stopped at a breakpoint (an interrupt without values): the
+    task waits, and continuing the thread runs it again (the subgraph then goes on)."""
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the task did not finish: it interrupted, or its subgraph stopped."""
+        return bool(self.interrupts) or self.stopped
 
 
 @dataclass
@@ -263,7 +272,13 @@ class TaskRunner:
         configurable["checkpoint_ns"] = ns
         configurable.pop("checkpoint_id", None)
         configurable[CHILD_KEY] = ChildLink(
-            run.saver, list(resume), run.emit, run.stream_modes, run.subgraphs, ns
+            run.saver,
+            _answers(resume),
+            run.emit,
+            run.stream_modes,
+            run.subgraphs,
+            ns,
+            resuming=bool(resume),
         )
         config["metadata"] = metadata
         config["configurable"] = configurable
@@ -349,7 +364,9 @@ class TaskRunner:
                     run, writer, _heartbeat if node.timeout is not None else _noop_heartbeat
                 )
         # interrupts are named by LangGraph's task namespace ("<node>:<task id>")
-        hook = _TaskContext(resume, f"{node.name}:{task_uuid(run, task_id)}", run, node.name)
+        hook = _TaskContext(
+            _answers(resume), f"{node.name}:{task_uuid(run, task_id)}", run, node.name
+        )
         hook.memo = dict(memo or {})
         hook.link = config["configurable"].get(CHILD_KEY)
         # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
@@ -446,6 +463,11 @@ class TaskRunner:
                 outcome = self._failure(node, e)
         if error is None and run.trace is not None:
             _close(run.trace, result, outcome)
+        if outcome.error is None and not outcome.waiting:
+            # LangGraph's private hook: told the name of every node that finished
+            finished = (run.config.get("configurable") or {}).get(CONFIG_KEY_NODE_FINISHED)
+            if finished is not None:
+                finished(node.name)
         outcome.memo = hook.memo or None
         if outcome.error is None and hook.handler is not None:
             for _, value in outcome.writes:
@@ -481,7 +503,9 @@ class TaskRunner:
     def _failure(self, node: NodeSpec, error: BaseException, subgraph_ns: str = "") -> TaskOutcome:
         if isinstance(error, GraphInterrupt):
             interrupts = tuple(i for group in error.args for i in _as_tuple(group))
-            return TaskOutcome(interrupts=interrupts, subgraph_ns=subgraph_ns)
+            return TaskOutcome(
+                interrupts=interrupts, subgraph_ns=subgraph_ns, stopped=not interrupts
+            )
         if isinstance(error, GraphBubbleUp):  # incl. ParentCommand from this graph's node
             return TaskOutcome(error=error)
         if not isinstance(error, Exception):
@@ -707,6 +731,10 @@ class TaskRunner:
 _current_run: Any = __import__("contextvars").ContextVar("superstep_compat_run", default=None)
 
 
+RUN_AGAIN = "__superstep_run_again__"
+"""The answer that resumes a task whose subgraph stopped at a breakpoint: no value for any
+`interrupt()` (it is never handed to one), only "run again"."""
+
 CHILD_KEY = "__superstep_child"
 """Configurable key carrying a child run's link to its parent (`ChildLink`)."""
 
@@ -724,6 +752,9 @@ class ChildLink:
     # Graph runs started under this link so far: LangGraph gives the second and later runs
     # of a subgraph in one task the namespace ``ns|1``, ``ns|2``, ... (count() is atomic).
     calls: Iterator[int] = field(default_factory=itertools.count)
+    resuming: bool = False
+    """The task runs again after it waited (answered, or its subgraph had stopped at a
+    breakpoint): a subgraph with unfinished work goes on from its checkpoint."""
     started: str | None = None
     """The checkpoint namespace of the first graph run started under this link (the task
     ran a subgraph); None while none has."""
@@ -783,6 +814,11 @@ def task_path(name: str, push: int | None) -> tuple[str | int | bool, ...]:
     """LangGraph's path of a task: ``(PULL, name)`` for a node an edge (or a goto)
     triggered, ``(PUSH, index, False)`` for the ``index``-th `Send` task of its step."""
     return (PULL, name) if push is None else (PUSH, push, False)
+
+
+def _answers(resume: Sequence[Any]) -> list[Any]:
+    """A task's answers to its interrupts, without the `RUN_AGAIN` resumptions."""
+    return [r for r in resume if not (isinstance(r, str) and r == RUN_AGAIN)]
 
 
 def _join_ns(parent: str, child: str) -> str:
