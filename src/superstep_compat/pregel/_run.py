@@ -24,7 +24,13 @@ from typing import TYPE_CHECKING, Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel
 
-from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_SEP, ROOT_KEY, START
+from superstep_compat._internal._constants import (
+    CONFIG_KEY_RUNTIME,
+    NS_END,
+    NS_SEP,
+    ROOT_KEY,
+    START,
+)
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat.errors import (
     EmptyInputError,
@@ -135,8 +141,16 @@ class GraphRun(Checkpointing):
         if self.link is not None and (count := next(self.link.calls)):
             self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
             self.config["configurable"] = {**configurable, "checkpoint_ns": self.ns}
+        # The namespace of the run's tasks and stream events; `ns` is its checkpoints'. A
+        # ``checkpointer=True`` subgraph keeps one history per thread: its checkpoints'
+        # namespace drops the task ids (keeping the numbers of further runs in one task).
+        self.task_ns = self.ns
+        if self.link is not None and graph.checkpointer is True:
+            self.ns = NS_SEP.join(part.split(NS_END)[0] for part in self.ns.split(NS_SEP))
+        if self.link is not None and not self.link.checkpoint_ns:
+            self.link.checkpoint_ns = self.ns
         self.saver: BaseCheckpointSaver[Any] | None = graph.saver_for(self.config)
-        if self.saver is None and self.link is not None and graph.checkpointer is None:
+        if self.saver is None and self.link is not None and graph.checkpointer in (None, True):
             self.saver = self.link.saver  # a subgraph keeps its checkpoints in the parent's saver
         if self.saver is not None and self.thread_id is None:
             raise ValueError(
@@ -200,7 +214,7 @@ class GraphRun(Checkpointing):
             stop=self.stop,
             emit=self._emit_transient,
             stream_modes=self.modes,
-            checkpoint_ns=self.ns,
+            checkpoint_ns=self.task_ns,
             saver=self.saver,
             subgraphs=self.subgraphs,
             cache=self.graph.cache,
@@ -462,7 +476,7 @@ class GraphRun(Checkpointing):
             return
         ns, mode, data = event
         if mode in link.modes:
-            link.emit(mode, data, ns or tuple(self.ns.split(NS_SEP)))  # type: ignore[call-arg]
+            link.emit(mode, data, ns or tuple(self.task_ns.split(NS_SEP)))  # type: ignore[call-arg]
 
     async def _aevents(self) -> AsyncIterator[Event]:
         ex, events = self._prepare()

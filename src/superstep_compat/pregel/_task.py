@@ -132,6 +132,7 @@ class _TaskContext:
         # in the activation's memory so a re-run after an interrupt does not redo them.
         self.memo: dict[str, Any] = {}
         self.subgraph_ns = ""
+        self.child: ChildLink | None = None  # the link a subgraph run in this task takes
         self.handler: MessagesHandler | None = None
         self.cache_key: tuple[tuple[str, ...], str] | None = None
         self.pushed: list[tuple[str, Any]] = []  # push_message writes, before the return's
@@ -242,7 +243,9 @@ class TaskRunner:
         from the root graph: "sub:<task>|inner:<task>"), and the link any compiled graph
         invoked while it runs takes as its parent (see `ChildLink`)."""
         config = dict(run.config)
-        ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_id}")
+        # LangGraph's namespace segment: the node and its task id (the activation's, in
+        # LangGraph's terms: derived from the checkpoint the step runs from)
+        ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_uuid(run, task_id)}")
         push = run.push
         metadata = dict(config.get("metadata") or {})
         metadata.update(
@@ -348,6 +351,7 @@ class TaskRunner:
         hook = _TaskContext(resume, f"{node.name}:{task_uuid(run, task_id)}", run, node.name)
         hook.memo = dict(memo or {})
         hook.subgraph_ns = config["configurable"]["checkpoint_ns"]
+        hook.child = config["configurable"][CHILD_KEY]
         # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
         # sent are the task's own, before its return value's; a fresh read sees them.
         configurable = config["configurable"]
@@ -434,7 +438,9 @@ class TaskRunner:
             # A subgraph's Command(graph=PARENT) is this node's result in this graph.
             outcome = self._parent_command(node, error.args[0], values, run)
         elif error is not None:
-            outcome = self._failure(node, error, hook.subgraph_ns)
+            # the namespace of a subgraph the task ran (none: not a subgraph's interrupt)
+            child = hook.child
+            outcome = self._failure(node, error, child.checkpoint_ns if child else "")
         else:
             try:
                 outcome = self._outcome(node, result, values, run, hook.pushed)
@@ -660,7 +666,9 @@ class TaskRunner:
             "langgraph_node": START,
             "langgraph_triggers": (START,),
             "langgraph_path": (PULL, START),
-            "langgraph_checkpoint_ns": _join_ns(run.checkpoint_ns, f"{START}:{task_id}"),
+            "langgraph_checkpoint_ns": _join_ns(
+                run.checkpoint_ns, f"{START}:{task_uuid(run, task_id)}"
+            ),
         }
         run.trace, _ = TaskRun.start(config, START, arg, run.step)
         outcome = self._start(values, arg, run)
@@ -720,6 +728,9 @@ class ChildLink:
     # Graph runs started under this link so far: LangGraph gives the second and later runs
     # of a subgraph in one task the namespace ``ns|1``, ``ns|2``, ... (count() is atomic).
     calls: Iterator[int] = field(default_factory=itertools.count)
+    # The namespace of the checkpoints of the first graph run under this link (set by that
+    # run): where a parent's snapshot finds the state of a subgraph its task interrupted in.
+    checkpoint_ns: str = ""
 
 
 _Tokens = tuple[Any, Any, Any]
