@@ -69,7 +69,7 @@ from superstep_compat.pregel._task import (
     task_uuid,
 )
 from superstep_compat.types import Command, Interrupt
-from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, WallClock
+from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, NestedEffects, WallClock
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import Execution, StepOutcome
 
@@ -161,6 +161,7 @@ class GraphRun(Checkpointing):
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
         self.rng: random.Random = configurable.get(RANDOM_KEY) or random.Random()
         self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
+        self.nested: NestedEffects | None = None  # the host's, once the run has one
         self.step_writes = self.durable
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
@@ -221,6 +222,7 @@ class GraphRun(Checkpointing):
             checkpoint_id=None if self.record is None else self.record.checkpoint_id,
             clock=self.clock,
             rng=self.rng,
+            nested=self.nested,
             task_ids={}
             if self.record is None
             else {t.key: t.id for t in self.record.tasks if t.key},
@@ -427,6 +429,7 @@ class GraphRun(Checkpointing):
         ex, events = self._prepare()
         yield from forwarded(events)
         host = Host(max_workers=8, clock=self.clock, rng=self.rng, ledger=self.ledger)
+        self.nested = host.nested
         try:
             token = _node.current_run_context.set(self)
             try:
@@ -485,6 +488,7 @@ class GraphRun(Checkpointing):
         from superstep_compat.pregel import _node
 
         host = AsyncHost(clock=self.clock, rng=self.rng, ledger=self.ledger)
+        self.nested = host.nested
         self.async_mode = True
         token = _node.current_run_context.set(self)
         try:

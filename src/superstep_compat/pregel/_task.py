@@ -63,7 +63,7 @@ from superstep_compat.pregel._tools import ToolsHandler
 from superstep_compat.pregel.debug import task_payload
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send, interrupt_id_from_ns
 from superstep_core.channel import MISSING, Channel
-from superstep_core.host import Clock, WallClock, current_heartbeat
+from superstep_core.host import Clock, NestedEffects, WallClock, current_heartbeat
 from superstep_core.host import heartbeat as _heartbeat
 
 __all__ = ["RunContext", "TaskOutcome", "TaskRunner"]
@@ -117,6 +117,8 @@ class RunContext:
     """The run's clock (seconds since the epoch): timestamps, and the waits of @task retries."""
     rng: random.Random = field(default_factory=random.Random)
     """The run's random source (the jitter of @task retries)."""
+    nested: NestedEffects | None = None
+    """The run's host's performer of nested effects (the functional API's @task calls)."""
 
 
 class _TaskContext:
@@ -488,12 +490,7 @@ class TaskRunner:
             return TaskOutcome(error=error)
         if not isinstance(error, Exception):
             raise error
-        retry = None
-        for policy in node.retry_policy or ():
-            if _retry_on(policy, error):
-                retry = policy
-                break
-        return TaskOutcome(error=error, retry=retry)
+        return TaskOutcome(error=error, retry=first_matching(node.retry_policy or (), error))
 
     def _writer(self, run: RunContext, node: NodeSpec | None = None) -> Callable[[Any], None]:
         # under an idle timeout refreshed "auto"matically, a custom chunk is progress
@@ -889,6 +886,15 @@ def as_seconds(value: Any) -> float | None:
     if value is None:
         return None
     return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
+
+
+def first_matching(policies: Sequence[RetryPolicy], error: Exception) -> RetryPolicy | None:
+    """LangGraph's rule for a list of retry policies: the first whose ``retry_on`` matches
+    ``error`` decides (attempts, backoff, jitter); None when none matches."""
+    for policy in policies:
+        if _retry_on(policy, error):
+            return policy
+    return None
 
 
 def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
