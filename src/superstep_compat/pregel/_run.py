@@ -60,6 +60,7 @@ from superstep_compat.pregel._lgcheckpoint import (
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answers
 from superstep_compat.pregel._node import outcome_of
 from superstep_compat.pregel._record import CheckpointRecord, config_of
+from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._task import (
     CHILD_KEY,
     ChildLink,
@@ -145,6 +146,7 @@ class GraphRun(Checkpointing):
         # ``checkpointer=True`` subgraph keeps one history per thread: its checkpoints'
         # namespace drops the task ids (keeping the numbers of further runs in one task).
         self.task_ns = self.ns
+        self.replay: ReplayState | None = self.link.replay if self.link is not None else None
         if self.link is not None and graph.checkpointer is True:
             self.ns = NS_SEP.join(part.split(NS_END)[0] for part in self.ns.split(NS_SEP))
         if self.link is not None and not self.link.checkpoint_ns:
@@ -222,6 +224,7 @@ class GraphRun(Checkpointing):
             checkpoint_id=None if self.record is None else self.record.checkpoint_id,
             clock=self.clock,
             rng=self.rng,
+            replay=self.replay,
             nested=self.nested,
             task_ids={}
             if self.record is None
@@ -234,7 +237,22 @@ class GraphRun(Checkpointing):
         requested_id = (self.config.get("configurable") or {}).get("checkpoint_id")
         record = None
         if self.saver is not None and self.thread_id is not None:
-            record = load_record(self.saver, self.thread_id, self.ns, requested_id)
+            if self.replay is not None and requested_id is None:
+                record = self.replay.load(self.saver, self.thread_id, self.ns)
+            else:
+                record = load_record(self.saver, self.thread_id, self.ns, requested_id)
+        if (
+            self.link is None
+            and record is not None
+            and requested_id is not None
+            and not (isinstance(self.input, Command) and self.input.resume is not None)
+        ):
+            # Time travel: the subgraphs start from their checkpoints before the replay
+            # point (a fork's: before the checkpoint it was forked from).
+            point = record.checkpoint_id
+            if record.source in ("update", "fork") and record.parent_id is not None:
+                point = record.parent_id
+            self.replay = ReplayState(point)
         execution_id = self.thread_id or "run"
         if (
             record is not None

@@ -117,6 +117,9 @@ class RunContext:
     """The run's clock (seconds since the epoch): timestamps, and the waits of @task retries."""
     rng: random.Random = field(default_factory=random.Random)
     """The run's random source (the jitter of @task retries)."""
+    replay: Any = None
+    """The root graph's `ReplayState` while it time-travels (subgraphs start from their
+    checkpoints before the replay point); None otherwise."""
     nested: NestedEffects | None = None
     """The run's host's performer of nested effects (the functional API's @task calls)."""
 
@@ -263,7 +266,7 @@ class TaskRunner:
         configurable["checkpoint_ns"] = ns
         configurable.pop("checkpoint_id", None)
         configurable[CHILD_KEY] = ChildLink(
-            run.saver, list(resume), run.emit, run.stream_modes, run.subgraphs, ns
+            run.saver, list(resume), run.emit, run.stream_modes, run.subgraphs, ns, run.replay
         )
         config["metadata"] = metadata
         config["configurable"] = configurable
@@ -722,6 +725,7 @@ class ChildLink:
     modes: frozenset[str]
     subgraphs: bool
     ns: str
+    replay: Any = None  # the root's `ReplayState` while it time-travels
     # Graph runs started under this link so far: LangGraph gives the second and later runs
     # of a subgraph in one task the namespace ``ns|1``, ``ns|2``, ... (count() is atomic).
     calls: Iterator[int] = field(default_factory=itertools.count)
