@@ -250,6 +250,7 @@ class Checkpointing:
     saver: BaseCheckpointSaver[Any] | None
     thread_id: str | None
     ns: str
+    parents: dict[str, str]  # the ancestors' checkpoint ids by namespace (a subgraph's)
     step: int
     record: CheckpointRecord | None
     config: dict[str, Any]
@@ -368,7 +369,7 @@ class Checkpointing:
             for k, v in (self.config.get("metadata") or {}).items()
             if not str(k).startswith("langgraph_")
         }
-        metadata.update(source=source, step=self.step, parents={})
+        metadata.update(source=source, step=self.step, parents=dict(self.parents))
         pending = list(zip(next_, next_ if keys is None else keys))
         record = CheckpointRecord(
             thread_id=self.thread_id,

@@ -142,6 +142,15 @@ class GraphRun(Checkpointing):
         if self.link is not None and (count := next(self.link.calls)):
             self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
             self.config["configurable"] = {**configurable, "checkpoint_ns": self.ns}
+        checkpoint_map: dict[str, str] = dict(configurable.get("checkpoint_map") or {})
+        if self.link is None and self.ns:
+            # A root graph given a subgraph's checkpoint config (a snapshot's) runs from its
+            # own checkpoint of then (``checkpoint_map[""]``; none there: its latest).
+            self.ns = ""
+            own = {k: v for k, v in configurable.items() if k != "checkpoint_id"}
+            if checkpoint_map.get(""):
+                own["checkpoint_id"] = checkpoint_map[""]
+            self.config["configurable"] = {**own, "checkpoint_ns": ""}
         # The namespace of the run's tasks and stream events; `ns` is its checkpoints'. A
         # ``checkpointer=True`` subgraph keeps one history per thread: its checkpoints'
         # namespace drops the task ids (keeping the numbers of further runs in one task).
@@ -151,6 +160,13 @@ class GraphRun(Checkpointing):
             self.ns = NS_SEP.join(part.split(NS_END)[0] for part in self.ns.split(NS_SEP))
         if self.link is not None and not self.link.checkpoint_ns:
             self.link.checkpoint_ns = self.ns
+        # A subgraph's run addressed by the checkpoint map (time travel to one of its
+        # checkpoints) starts from that checkpoint; its checkpoints name their ancestors'.
+        self.addressed: str | None = None
+        self.parents: dict[str, str] = {}
+        if self.link is not None:
+            self.addressed = checkpoint_map.get(self.ns)
+            self.parents = {k: v for k, v in checkpoint_map.items() if k != self.ns}
         self.saver: BaseCheckpointSaver[Any] | None = graph.saver_for(self.config)
         if self.saver is None and self.link is not None and graph.checkpointer in (None, True):
             self.saver = self.link.saver  # a subgraph keeps its checkpoints in the parent's saver
@@ -235,12 +251,15 @@ class GraphRun(Checkpointing):
         graph = self.graph
         events: list[Event] = []
         requested_id = (self.config.get("configurable") or {}).get("checkpoint_id")
+        requested_id = requested_id or self.addressed
         record = None
         if self.saver is not None and self.thread_id is not None:
             if self.replay is not None and requested_id is None:
                 record = self.replay.load(self.saver, self.thread_id, self.ns)
             else:
                 record = load_record(self.saver, self.thread_id, self.ns, requested_id)
+        if self.addressed is not None and record is not None:
+            self.input = None  # it goes on from its checkpoint, whatever its parent passes
         if (
             self.link is None
             and record is not None

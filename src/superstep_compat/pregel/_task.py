@@ -265,6 +265,12 @@ class TaskRunner:
             metadata["thread_id"] = thread  # LangGraph propagates the thread to run metadata
         configurable["checkpoint_ns"] = ns
         configurable.pop("checkpoint_id", None)
+        if run.checkpoint_id is not None:
+            # LangGraph's map of the ancestors' checkpoints, by namespace (root: "")
+            configurable["checkpoint_map"] = {
+                **(configurable.get("checkpoint_map") or {}),
+                run.checkpoint_ns: run.checkpoint_id,
+            }
         configurable[CHILD_KEY] = ChildLink(
             run.saver, list(resume), run.emit, run.stream_modes, run.subgraphs, ns, run.replay
         )
