@@ -250,6 +250,7 @@ class Checkpointing:
     saver: BaseCheckpointSaver[Any] | None
     thread_id: str | None
     ns: str
+    parents: dict[str, str]  # the ancestors' checkpoint ids by namespace (a subgraph's)
     step: int
     record: CheckpointRecord | None
     config: dict[str, Any]
@@ -368,7 +369,7 @@ class Checkpointing:
         metadata: dict[str, Any] = dict(
             get_checkpoint_metadata(
                 self.config,  # type: ignore[arg-type]
-                {"source": source, "step": self.step, "parents": {}},  # type: ignore[typeddict-item]
+                {"source": source, "step": self.step, "parents": dict(self.parents)},  # type: ignore[typeddict-item]
             )
         )
         pending = list(zip(next_, next_ if keys is None else keys))

@@ -61,6 +61,7 @@ from superstep_compat.pregel._lgcheckpoint import (
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answers
 from superstep_compat.pregel._node import outcome_of
 from superstep_compat.pregel._record import CheckpointRecord, config_of
+from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._task import (
     CHILD_KEY,
     RUN_AGAIN,
@@ -143,13 +144,33 @@ class GraphRun(Checkpointing):
         if self.link is not None and (count := next(self.link.calls)):
             self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
             self.config["configurable"] = {**configurable, "checkpoint_ns": self.ns}
+        checkpoint_map: dict[str, str] = dict(configurable.get("checkpoint_map") or {})
+        if self.link is None and self.ns:
+            # A root graph given a subgraph's checkpoint config (a snapshot's) runs from its
+            # own checkpoint of then (``checkpoint_map[""]``; none there: its latest).
+            self.ns = ""
+            own = {k: v for k, v in configurable.items() if k != "checkpoint_id"}
+            if checkpoint_map.get(""):
+                own["checkpoint_id"] = checkpoint_map[""]
+            self.config["configurable"] = {**own, "checkpoint_ns": ""}
+        # A ``checkpointer=True`` subgraph keeps one history per thread: it runs (its
+        # checkpoints, tasks and stream events) under its namespace without the task ids,
+        # keeping the numbers of further runs in one task (LangGraph's own checkpoint config).
+        self.replay: ReplayState | None = self.link.replay if self.link is not None else None
         if self.link is not None and graph.checkpointer is True:
-            # LangGraph's `checkpointer=True` subgraph keeps one history per thread: its
-            # namespace without the task ids ("outer|inner", a repeated call "inner|1").
             self.ns = NS_SEP.join(part.split(NS_END)[0] for part in self.ns.split(NS_SEP))
+            # LangGraph runs it under that namespace: its stream events and its tasks too
             self.config["configurable"] = {**self.config["configurable"], "checkpoint_ns": self.ns}
-        if self.link is not None and self.link.started is None:
-            self.link.started = self.ns
+        self.task_ns = self.ns
+        if self.link is not None and not self.link.checkpoint_ns:
+            self.link.checkpoint_ns = self.ns
+        # A subgraph's run addressed by the checkpoint map (time travel to one of its
+        # checkpoints) starts from that checkpoint; its checkpoints name their ancestors'.
+        self.addressed: str | None = None
+        self.parents: dict[str, str] = {}
+        if self.link is not None:
+            self.addressed = checkpoint_map.get(self.ns)
+            self.parents = {k: v for k, v in checkpoint_map.items() if k != self.ns}
         self.saver: BaseCheckpointSaver[Any] | None = graph.saver_for(self.config)
         if self.saver is None and self.link is not None and graph.checkpointer in (None, True):
             self.saver = self.link.saver  # a subgraph keeps its checkpoints in the parent's saver
@@ -219,13 +240,14 @@ class GraphRun(Checkpointing):
             stop=self.stop,
             emit=self._emit_transient,
             stream_modes=self.modes,
-            checkpoint_ns=self.ns,
+            checkpoint_ns=self.task_ns,
             saver=self.saver,
             subgraphs=self.subgraphs,
             cache=self.graph.cache,
             checkpoint_id=None if self.record is None else self.record.checkpoint_id,
             clock=self.clock,
             rng=self.rng,
+            replay=self.replay,
             nested=self.nested,
             task_ids={}
             if self.record is None
@@ -236,9 +258,27 @@ class GraphRun(Checkpointing):
         graph = self.graph
         events: list[Event] = []
         requested_id = (self.config.get("configurable") or {}).get("checkpoint_id")
+        requested_id = requested_id or self.addressed
         record = None
         if self.saver is not None and self.thread_id is not None:
-            record = load_record(self.saver, self.thread_id, self.ns, requested_id)
+            if self.replay is not None and requested_id is None:
+                record = self.replay.load(self.saver, self.thread_id, self.ns)
+            else:
+                record = load_record(self.saver, self.thread_id, self.ns, requested_id)
+        if self.addressed is not None and record is not None:
+            self.input = None  # it goes on from its checkpoint, whatever its parent passes
+        if (
+            self.link is None
+            and record is not None
+            and requested_id is not None
+            and not (isinstance(self.input, Command) and self.input.resume is not None)
+        ):
+            # Time travel: the subgraphs start from their checkpoints before the replay
+            # point (a fork's: before the checkpoint it was forked from).
+            point = record.checkpoint_id
+            if record.source in ("update", "fork") and record.parent_id is not None:
+                point = record.parent_id
+            self.replay = ReplayState(point)
         execution_id = self.thread_id or "run"
         if (
             record is not None
@@ -498,7 +538,7 @@ class GraphRun(Checkpointing):
             return
         ns, mode, data = event
         if mode in link.modes:
-            link.emit(mode, data, ns or tuple(self.ns.split(NS_SEP)))  # type: ignore[call-arg]
+            link.emit(mode, data, ns or tuple(self.task_ns.split(NS_SEP)))  # type: ignore[call-arg]
 
     async def _aevents(self) -> AsyncIterator[Event]:
         ex, events = self._prepare()

@@ -58,11 +58,7 @@ def snapshot_of(
     it): a step that did not finish shows the writes of its finished tasks, lists only the
     others as ``next`` and their interrupts as pending. Otherwise the snapshot is the record
     of the step: values as it started, every task, every interrupt raised."""
-    parent = (
-        None
-        if record.parent_id is None
-        else config_of(record.thread_id, record.checkpoint_ns, record.parent_id)
-    )
+    parent = None if record.parent_id is None else _config(record, record.parent_id)
     finished = frozenset(record.finished) if live else frozenset()
     tasks = tuple(
         PregelTask(
@@ -88,15 +84,28 @@ def snapshot_of(
     return StateSnapshot(
         values=dict(values),
         next=next_,
-        config=cast(
-            RunnableConfig, config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id)
-        ),
+        config=cast(RunnableConfig, _config(record, record.checkpoint_id)),
         metadata=dict(record.metadata),
         created_at=record.created_at,
         parent_config=cast(RunnableConfig | None, parent),
         tasks=tasks,
         interrupts=interrupts,
     )
+
+
+def _config(record: CheckpointRecord, checkpoint_id: str) -> dict[str, Any]:
+    """The config of checkpoint ``checkpoint_id`` of ``record``'s thread and namespace; a
+    subgraph's carries LangGraph's ``checkpoint_map`` (its ancestors' checkpoints, from the
+    metadata's ``parents``, and its own), so running the root graph with it time-travels
+    to that subgraph checkpoint."""
+    config = config_of(record.thread_id, record.checkpoint_ns, checkpoint_id)
+    if record.checkpoint_ns:
+        parents = record.metadata.get("parents") or {}
+        config["configurable"]["checkpoint_map"] = {
+            **parents,
+            record.checkpoint_ns: checkpoint_id,
+        }
+    return config
 
 
 def _task_state(
@@ -311,7 +320,12 @@ class SnapshotsMixin:
                 triggers_of=lambda name: node_triggers(self.spec, name),
                 pushes=push_indexes(ex, pending),
             ),
-            metadata=_metadata(config, "update", step),
+            metadata=_metadata(
+                config,
+                "update",
+                step,
+                dict(record.metadata.get("parents") or {}) if record else {},
+            ),
             created_at=datetime.now(UTC).isoformat(),
             engine=ex.snapshot(),
             ran=tuple(moved),
@@ -327,7 +341,7 @@ class SnapshotsMixin:
         )
         held = None if base is None else base["channel_versions"]
         write_checkpoint(saver, new, held)
-        return config_of(thread, ns, checkpoint_id)
+        return _config(new, checkpoint_id)
 
     def _input_update(
         self,
@@ -367,7 +381,12 @@ class SnapshotsMixin:
                 triggers_of=lambda name: node_triggers(self.spec, name),
                 pushes=push_indexes(ex, pending),
             ),
-            metadata=_metadata(config, "input", step),
+            metadata=_metadata(
+                config,
+                "input",
+                step,
+                dict(record.metadata.get("parents") or {}) if record else {},
+            ),
             created_at=datetime.now(UTC).isoformat(),
             engine=ex.snapshot(),
             triggers=trigger_channels(ex, pending, values),
@@ -377,7 +396,7 @@ class SnapshotsMixin:
             saver, new, base, ran=[], triggers_of=lambda name: node_triggers(self.spec, name)
         )
         write_checkpoint(saver, new, None if base is None else base["channel_versions"])
-        return config_of(thread, ns, checkpoint_id)
+        return _config(new, checkpoint_id)
 
     def _as_nodes(self, record: CheckpointRecord | None, updates: list[StateUpdate]) -> list[str]:
         """The node each update is written as, checked as LangGraph checks it."""
@@ -423,10 +442,13 @@ class SnapshotsMixin:
         return writes, out.gotos, out.sends
 
 
-def _metadata(config: Mapping[str, Any], source: str, step: int) -> dict[str, Any]:
-    """A checkpoint's metadata as LangGraph's savers store it: the source and step, and the
-    config's metadata and configurable scalars except the thread's own keys."""
-    base = {"source": source, "step": step, "parents": {}}
+def _metadata(
+    config: Mapping[str, Any], source: str, step: int, parents: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """A checkpoint's metadata as LangGraph's savers store it: the source, step and the
+    ancestors' checkpoints, and the config's metadata and configurable scalars except the
+    thread's own keys."""
+    base = {"source": source, "step": step, "parents": parents or {}}
     return dict(get_checkpoint_metadata(cast(RunnableConfig, config), cast(Any, base)))
 
 

@@ -126,6 +126,9 @@ class RunContext:
     """The run's clock (seconds since the epoch): timestamps, and the waits of @task retries."""
     rng: random.Random = field(default_factory=random.Random)
     """The run's random source (the jitter of @task retries)."""
+    replay: Any = None
+    """The root graph's `ReplayState` while it time-travels (subgraphs start from their
+    checkpoints before the replay point); None otherwise."""
     nested: NestedEffects | None = None
     """The run's host's performer of nested effects (the functional API's @task calls)."""
 
@@ -142,16 +145,10 @@ class _TaskContext:
         # Results of work done inside this task (the functional API's @task calls), kept
         # in the activation's memory so a re-run after an interrupt does not redo them.
         self.memo: dict[str, Any] = {}
-        self.link: ChildLink | None = None  # what a subgraph run inside this task inherits
+        self.child: ChildLink | None = None  # the link a subgraph run in this task takes
         self.handler: MessagesHandler | None = None
         self.cache_key: tuple[tuple[str, ...], str] | None = None
         self.pushed: list[tuple[str, Any]] = []  # push_message writes, before the return's
-
-    def subgraph_ns(self) -> str:
-        """The checkpoint namespace of the subgraph this task ran, "" if it ran none (its
-        snapshot then names no subgraph state)."""
-        link = self.link
-        return (link.started or "") if link is not None else ""
 
     def interrupt(self, value: Any, response_schema: Any) -> Any:
         i = self.index
@@ -259,7 +256,9 @@ class TaskRunner:
         from the root graph: "sub:<task>|inner:<task>"), and the link any compiled graph
         invoked while it runs takes as its parent (see `ChildLink`)."""
         config = dict(run.config)
-        ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_id}")
+        # LangGraph's namespace segment: the node and its task id (the activation's, in
+        # LangGraph's terms: derived from the checkpoint the step runs from)
+        ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_uuid(run, task_id)}")
         push = run.push
         metadata = dict(config.get("metadata") or {})
         metadata.update(
@@ -274,6 +273,12 @@ class TaskRunner:
             metadata["thread_id"] = thread  # LangGraph propagates the thread to run metadata
         configurable["checkpoint_ns"] = ns
         configurable.pop("checkpoint_id", None)
+        if run.checkpoint_id is not None:
+            # LangGraph's map of the ancestors' checkpoints, by namespace (root: "")
+            configurable["checkpoint_map"] = {
+                **(configurable.get("checkpoint_map") or {}),
+                run.checkpoint_ns: run.checkpoint_id,
+            }
         configurable[CHILD_KEY] = ChildLink(
             run.saver,
             _answers(resume),
@@ -281,6 +286,7 @@ class TaskRunner:
             run.stream_modes,
             run.subgraphs,
             ns,
+            run.replay,
             resuming=bool(resume),
         )
         config["metadata"] = metadata
@@ -372,7 +378,7 @@ class TaskRunner:
             _answers(resume), f"{node.name}:{task_uuid(run, task_id)}", run, node.name
         )
         hook.memo = dict(memo or {})
-        hook.link = config["configurable"].get(CHILD_KEY)
+        hook.child = config["configurable"][CHILD_KEY]
         # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
         # sent are the task's own, before its return value's; a fresh read sees them.
         configurable = config["configurable"]
@@ -459,7 +465,9 @@ class TaskRunner:
             # A subgraph's Command(graph=PARENT) is this node's result in this graph.
             outcome = self._parent_command(node, error.args[0], values, run)
         elif error is not None:
-            outcome = self._failure(node, error, hook.subgraph_ns())
+            # the namespace of a subgraph the task ran (none: not a subgraph's interrupt)
+            child = hook.child
+            outcome = self._failure(node, error, child.checkpoint_ns if child else "")
         else:
             try:
                 outcome = self._outcome(node, result, values, run, hook.pushed)
@@ -687,7 +695,9 @@ class TaskRunner:
             "langgraph_node": START,
             "langgraph_triggers": (START,),
             "langgraph_path": (PULL, START),
-            "langgraph_checkpoint_ns": _join_ns(run.checkpoint_ns, f"{START}:{task_id}"),
+            "langgraph_checkpoint_ns": _join_ns(
+                run.checkpoint_ns, f"{START}:{task_uuid(run, task_id)}"
+            ),
         }
         run.trace, _ = TaskRun.start(config, START, arg, run.step)
         outcome = self._start(values, arg, run)
@@ -748,15 +758,16 @@ class ChildLink:
     modes: frozenset[str]
     subgraphs: bool
     ns: str
+    replay: Any = None  # the root's `ReplayState` while it time-travels
     # Graph runs started under this link so far: LangGraph gives the second and later runs
     # of a subgraph in one task the namespace ``ns|1``, ``ns|2``, ... (count() is atomic).
     calls: Iterator[int] = field(default_factory=itertools.count)
+    # The namespace of the checkpoints of the first graph run under this link (set by that
+    # run): where a parent's snapshot finds the state of a subgraph its task interrupted in.
+    checkpoint_ns: str = ""
     resuming: bool = False
     """The task runs again after it waited (answered, or its subgraph had stopped at a
     breakpoint): a subgraph with unfinished work goes on from its checkpoint."""
-    started: str | None = None
-    """The checkpoint namespace of the first graph run started under this link (the task
-    ran a subgraph); None while none has."""
 
 
 _Tokens = tuple[Any, Any, Any]
