@@ -408,6 +408,8 @@ class SnapshotsMixin:
                     raise InvalidUpdateError(f"Node {as_node} does not exist")
             return [cast(str, u.as_node) for u in updates]
         values, as_node, _ = updates[0]
+        if as_node is None and len(self.nodes) == 1:
+            as_node = next(iter(self.nodes))  # LangGraph: a graph of one node is written as it
         if as_node is None:
             ran = record.ran if record is not None else ()
             as_node = ran[-1] if len(ran) == 1 else (START if record is None else None)
@@ -421,6 +423,13 @@ class SnapshotsMixin:
             raise InvalidUpdateError(f"Node {as_node} does not exist")
         return [as_node]
 
+    def _node_update_writes(
+        self, as_node: str, values: Any
+    ) -> tuple[list[tuple[str, Any]], list[str | Send]]:
+        """The writes (and gotos) of ``values`` written as node ``as_node`` returned them."""
+        written = node_writes(values, self.runner.channel_keys)
+        return written.writes, written.goto
+
     def _update_writes(
         self, ex: Execution, config: Mapping[str, Any], values: Any, as_node: str
     ) -> tuple[list[tuple[str, Any]], list[str], list[Send]]:
@@ -431,8 +440,7 @@ class SnapshotsMixin:
             writes = self.runner.input_writes(values) if values is not None else []
             targets: list[str | Send] = []
         else:
-            written = node_writes(values, self.runner.channel_keys)
-            writes, targets = written.writes, written.goto
+            writes, targets = self._node_update_writes(as_node, values)
         out = TaskOutcome(writes=writes)
         self.runner._gotos(targets, out, as_node, RunContext(config=dict(config)))
         branches = self.spec.branches.get(as_node)
