@@ -42,7 +42,12 @@ from superstep_compat.pregel._lgcheckpoint import (
     put_task_writes,
     write_checkpoint,
 )
-from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, TaskRecord, config_of
+from superstep_compat.pregel._record import (
+    CheckpointRecord,
+    PendingWrite,
+    TaskRecord,
+    record_config,
+)
 from superstep_compat.pregel._task import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.types import Interrupt, Send
 from superstep_core.node import Activated, EffectCompleted
@@ -416,10 +421,8 @@ class Checkpointing:
         if "checkpoints" not in self.modes and "debug" not in self.modes:
             return []
         payload = {
-            "config": config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id),
-            "parent_config": None
-            if parent_id is None
-            else config_of(record.thread_id, record.checkpoint_ns, parent_id),
+            "config": record_config(record, record.checkpoint_id),
+            "parent_config": None if parent_id is None else record_config(record, parent_id),
             "values": dict(record.values),
             "metadata": dict(record.metadata),
             "next": list(record.next),

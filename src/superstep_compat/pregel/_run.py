@@ -179,7 +179,10 @@ class GraphRun(Checkpointing):
                 "Checkpointer requires one or more of the following 'configurable' keys: "
                 "thread_id, checkpoint_ns, checkpoint_id"
             )
-        self.durable = (durability or configurable.get(DURABILITY_KEY)) != "exit"
+        chosen = durability or configurable.get(DURABILITY_KEY)
+        self.durable = chosen != "exit"
+        if chosen is not None:  # LangGraph's subgraphs inherit it through the config
+            self.config["configurable"] = {**self.config["configurable"], DURABILITY_KEY: chosen}
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
         self.rng: random.Random = configurable.get(RANDOM_KEY) or random.Random()
         self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
@@ -489,6 +492,7 @@ class GraphRun(Checkpointing):
         yield from forwarded(events)
         host = Host(max_workers=8, clock=self.clock, rng=self.rng, ledger=self.ledger)
         self.nested = host.nested
+        completed = False
         try:
             token = _node.current_run_context.set(self)
             try:
@@ -505,12 +509,24 @@ class GraphRun(Checkpointing):
                 yield from forwarded(self._task_events(self._failed_results(ex)))
                 self._raise_failure(ex)
             yield from forwarded(self._finish(ex))
+            completed = True
         finally:
             host.close()
-            if not self.durable:
+            if self._saves_at_exit(completed):
                 self._save_final()
         if self.link is not None and (self.interrupts or self.stopped):
             raise GraphInterrupt(tuple(self.interrupts))
+
+    def _saves_at_exit(self, completed: bool) -> bool:
+        """Durability "exit": whether the run saves its last checkpoint as it ends. A
+        subgraph's run does only when it failed or stopped (the parent's task is then
+        continued from it), or when it keeps one history per thread (``checkpointer=True``:
+        no task ids in its namespace), as LangGraph."""
+        if self.durable:
+            return False
+        if self.link is None or not completed or self.stopped:
+            return True
+        return all(NS_END not in part for part in self.ns.split(NS_SEP))
 
     def _forwarded(self, events: Iterable[Event]) -> Generator[Event, None, Any]:
         """``events``, each also forwarded to the parent's stream; returns their return value."""
@@ -550,6 +566,7 @@ class GraphRun(Checkpointing):
         self.nested = host.nested
         self.async_mode = True
         token = _node.current_run_context.set(self)
+        completed = False
         try:
             async for outcome in host.iterate(ex):
                 _node.current_run_context.set(self)
@@ -572,9 +589,10 @@ class GraphRun(Checkpointing):
                 self._raise_failure(ex)
             for e in self._finish(ex):
                 yield e
+            completed = True
         finally:
             _reset(_node.current_run_context, token)
-            if not self.durable:
+            if self._saves_at_exit(completed):
                 self._save_final()
 
     def task_context(self) -> RunContext:

@@ -35,7 +35,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     write_checkpoint,
 )
 from superstep_compat.pregel._lgrestore import rebuild
-from superstep_compat.pregel._record import CheckpointRecord, config_of
+from superstep_compat.pregel._record import CheckpointRecord, record_config
 from superstep_compat.pregel._task import RunContext, TaskOutcome, TaskRunner
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
 from superstep_core.graph import CompiledGraph
@@ -58,7 +58,7 @@ def snapshot_of(
     it): a step that did not finish shows the writes of its finished tasks, lists only the
     others as ``next`` and their interrupts as pending. Otherwise the snapshot is the record
     of the step: values as it started, every task, every interrupt raised."""
-    parent = None if record.parent_id is None else _config(record, record.parent_id)
+    parent = None if record.parent_id is None else record_config(record, record.parent_id)
     finished = frozenset(record.finished) if live else frozenset()
     tasks = tuple(
         PregelTask(
@@ -84,28 +84,13 @@ def snapshot_of(
     return StateSnapshot(
         values=dict(values),
         next=next_,
-        config=cast(RunnableConfig, _config(record, record.checkpoint_id)),
+        config=cast(RunnableConfig, record_config(record, record.checkpoint_id)),
         metadata=dict(record.metadata),
         created_at=record.created_at,
         parent_config=cast(RunnableConfig | None, parent),
         tasks=tasks,
         interrupts=interrupts,
     )
-
-
-def _config(record: CheckpointRecord, checkpoint_id: str) -> dict[str, Any]:
-    """The config of checkpoint ``checkpoint_id`` of ``record``'s thread and namespace; a
-    subgraph's carries LangGraph's ``checkpoint_map`` (its ancestors' checkpoints, from the
-    metadata's ``parents``, and its own), so running the root graph with it time-travels
-    to that subgraph checkpoint."""
-    config = config_of(record.thread_id, record.checkpoint_ns, checkpoint_id)
-    if record.checkpoint_ns:
-        parents = record.metadata.get("parents") or {}
-        config["configurable"]["checkpoint_map"] = {
-            **parents,
-            record.checkpoint_ns: checkpoint_id,
-        }
-    return config
 
 
 def _task_state(
@@ -341,7 +326,7 @@ class SnapshotsMixin:
         )
         held = None if base is None else base["channel_versions"]
         write_checkpoint(saver, new, held)
-        return _config(new, checkpoint_id)
+        return record_config(new, checkpoint_id)
 
     def _input_update(
         self,
@@ -396,7 +381,7 @@ class SnapshotsMixin:
             saver, new, base, ran=[], triggers_of=lambda name: node_triggers(self.spec, name)
         )
         write_checkpoint(saver, new, None if base is None else base["channel_versions"])
-        return _config(new, checkpoint_id)
+        return record_config(new, checkpoint_id)
 
     def _as_nodes(self, record: CheckpointRecord | None, updates: list[StateUpdate]) -> list[str]:
         """The node each update is written as, checked as LangGraph checks it."""
