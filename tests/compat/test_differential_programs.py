@@ -28,13 +28,7 @@ pytestmark = pytest.mark.skipif(
     not LANGGRAPH_PY.exists(), reason="no langgraph venv at /work/.venv-langgraph"
 )
 
-KNOWN_DIFFERENCES: dict[str, str] = {
-    "p32_stream_v3_subgraph_lifecycle": (
-        "core: a subgraph's namespace segment is `node:<activation>`, not `node:<task id>`, "
-        "so v3's lifecycle cannot match it to its parent task's result: `completed` comes at "
-        "the run's end instead of before the parent's next values"
-    ),
-}
+KNOWN_DIFFERENCES: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ import typing
 import warnings
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
@@ -48,6 +48,7 @@ from superstep_compat.types import (
     Command,
     GraphOutput,
     RetryPolicy,
+    Send,
     StateSnapshot,
     TimeoutPolicy,
 )
@@ -245,6 +246,14 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         self.input_channels = START_CHANNEL
         self.stream_channels = END_CHANNEL
         self.stream_mode = "updates"
+
+    def _node_update_writes(
+        self, as_node: str, values: Any
+    ) -> tuple[list[tuple[str, Any]], list[str | Send]]:
+        """An update written as the entrypoint: what returning ``values`` writes (the
+        result, and the next call's ``previous``; an `entrypoint.final` splits them)."""
+        runner = cast(EntrypointRunner, self.runner)
+        return runner._returned(values).writes, []
 
     # --- schemas: the function's first parameter and return annotations -------------------
 

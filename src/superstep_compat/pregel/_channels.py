@@ -45,7 +45,8 @@ class LastValueStrategy(Channel):
 
 
 class ReducerStrategy(Channel):
-    """``operator(current, write)`` per write; an `Overwrite` replaces the value."""
+    """``operator(current, write)`` per write; an `Overwrite` replaces the value, and the
+    step's other writes are dropped."""
 
     def __init__(self, spec: BinaryOperatorAggregate) -> None:
         self.spec = spec
@@ -67,6 +68,8 @@ class ReducerStrategy(Channel):
                 overwritten = True
                 value = item.value if isinstance(item, Overwrite) else item["__overwrite__"]
                 continue
+            if overwritten:
+                continue  # LangGraph: an Overwrite in a step also drops the writes after it
             value = item if value is MISSING else self.operator(value, item)
         return value
 

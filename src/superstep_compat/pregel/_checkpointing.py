@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
 from langgraph.checkpoint.base.id import uuid6
 
 from superstep_compat._internal._constants import END, START
@@ -42,7 +42,12 @@ from superstep_compat.pregel._lgcheckpoint import (
     put_task_writes,
     write_checkpoint,
 )
-from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, TaskRecord, config_of
+from superstep_compat.pregel._record import (
+    CheckpointRecord,
+    PendingWrite,
+    TaskRecord,
+    record_config,
+)
 from superstep_compat.pregel._task import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.types import Interrupt, Send
 from superstep_core.node import Activated, EffectCompleted
@@ -250,6 +255,7 @@ class Checkpointing:
     saver: BaseCheckpointSaver[Any] | None
     thread_id: str | None
     ns: str
+    parents: dict[str, str]  # the ancestors' checkpoint ids by namespace (a subgraph's)
     step: int
     record: CheckpointRecord | None
     config: dict[str, Any]
@@ -363,12 +369,14 @@ class Checkpointing:
                         if t.path[:1] == ("__pregel_pull",):
                             pulled.add(t.name)
         checkpoint_id = new_checkpoint_id(self.step)
-        metadata = {
-            k: v
-            for k, v in (self.config.get("metadata") or {}).items()
-            if not str(k).startswith("langgraph_")
-        }
-        metadata.update(source=source, step=self.step, parents={})
+        # As the saver's ``put`` merges the run config into what LangGraph hands it: the
+        # run's metadata and configurable scalars, minus the thread's own keys.
+        metadata: dict[str, Any] = dict(
+            get_checkpoint_metadata(
+                self.config,  # type: ignore[arg-type]
+                {"source": source, "step": self.step, "parents": dict(self.parents)},  # type: ignore[typeddict-item]
+            )
+        )
         pending = list(zip(next_, next_ if keys is None else keys))
         record = CheckpointRecord(
             thread_id=self.thread_id,
@@ -413,10 +421,8 @@ class Checkpointing:
         if "checkpoints" not in self.modes and "debug" not in self.modes:
             return []
         payload = {
-            "config": config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id),
-            "parent_config": None
-            if parent_id is None
-            else config_of(record.thread_id, record.checkpoint_ns, parent_id),
+            "config": record_config(record, record.checkpoint_id),
+            "parent_config": None if parent_id is None else record_config(record, parent_id),
             "values": dict(record.values),
             "metadata": dict(record.metadata),
             "next": list(record.next),

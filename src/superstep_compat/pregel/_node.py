@@ -201,7 +201,7 @@ def settle(outcome: TaskOutcome) -> Reaction:
             retry = engine_retry(policy)
             failure = Failure(FailureClass.RETRYABLE, str(error), type(error).__name__, retry)
         return Reaction(disposition=FailActivation(failure))
-    if outcome.interrupts:
+    if outcome.waiting:
         return Reaction(disposition=SuspendActivation(outcome.interrupts))
     control: list[ControlAction] = [Activate(goto) for goto in outcome.gotos]
     control.extend(Spawn(send.node, send, new_lineage=False) for send in outcome.sends)

@@ -16,7 +16,7 @@ from typing import Any
 
 from superstep_core.runtime import ExecutionState
 
-__all__ = ["CheckpointRecord", "PendingWrite", "TaskRecord", "config_of"]
+__all__ = ["CheckpointRecord", "PendingWrite", "TaskRecord", "config_of", "record_config"]
 
 PendingWrite = tuple[str, str, Any]
 """One pending write: (task id, channel, value)."""
@@ -72,3 +72,18 @@ def config_of(thread_id: str, ns: str, checkpoint_id: str | None) -> dict[str, A
     if checkpoint_id is not None:
         configurable["checkpoint_id"] = checkpoint_id
     return {"configurable": configurable}
+
+
+def record_config(record: CheckpointRecord, checkpoint_id: str) -> dict[str, Any]:
+    """The config of checkpoint ``checkpoint_id`` of ``record``'s thread and namespace; a
+    subgraph's carries LangGraph's ``checkpoint_map`` (its ancestors' checkpoints, from the
+    metadata's ``parents``, and its own), so running the root graph with it time-travels
+    to that subgraph checkpoint."""
+    config = config_of(record.thread_id, record.checkpoint_ns, checkpoint_id)
+    if record.checkpoint_ns:
+        parents = record.metadata.get("parents") or {}
+        config["configurable"]["checkpoint_map"] = {
+            **parents,
+            record.checkpoint_ns: checkpoint_id,
+        }
+    return config

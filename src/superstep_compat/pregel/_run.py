@@ -24,7 +24,13 @@ from typing import TYPE_CHECKING, Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel
 
-from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_SEP, ROOT_KEY, START
+from superstep_compat._internal._constants import (
+    CONFIG_KEY_RUNTIME,
+    NS_END,
+    NS_SEP,
+    ROOT_KEY,
+    START,
+)
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat.errors import (
     EmptyInputError,
@@ -45,6 +51,7 @@ from superstep_compat.pregel._checkpointing import (
 )
 from superstep_compat.pregel._lgcheckpoint import (
     RESUME,
+    START_CHANNEL,
     build_checkpoint,
     get_tuple,
     load_record,
@@ -54,8 +61,10 @@ from superstep_compat.pregel._lgcheckpoint import (
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answers
 from superstep_compat.pregel._node import outcome_of
 from superstep_compat.pregel._record import CheckpointRecord, config_of
+from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._task import (
     CHILD_KEY,
+    RUN_AGAIN,
     ChildLink,
     RunContext,
     TaskOutcome,
@@ -135,15 +144,45 @@ class GraphRun(Checkpointing):
         if self.link is not None and (count := next(self.link.calls)):
             self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
             self.config["configurable"] = {**configurable, "checkpoint_ns": self.ns}
+        checkpoint_map: dict[str, str] = dict(configurable.get("checkpoint_map") or {})
+        if self.link is None and self.ns:
+            # A root graph given a subgraph's checkpoint config (a snapshot's) runs from its
+            # own checkpoint of then (``checkpoint_map[""]``; none there: its latest).
+            self.ns = ""
+            own = {k: v for k, v in configurable.items() if k != "checkpoint_id"}
+            if checkpoint_map.get(""):
+                own["checkpoint_id"] = checkpoint_map[""]
+            self.config["configurable"] = {**own, "checkpoint_ns": ""}
+        # A ``checkpointer=True`` subgraph keeps one history per thread: it runs (its
+        # checkpoints, tasks and stream events) under its namespace without the task ids,
+        # keeping the numbers of further runs in one task (LangGraph's own checkpoint config).
+        self.replay: ReplayState | None = self.link.replay if self.link is not None else None
+        if self.link is not None and graph.checkpointer is True:
+            self.ns = NS_SEP.join(part.split(NS_END)[0] for part in self.ns.split(NS_SEP))
+            # LangGraph runs it under that namespace: its stream events and its tasks too
+            self.config["configurable"] = {**self.config["configurable"], "checkpoint_ns": self.ns}
+        self.task_ns = self.ns
+        if self.link is not None and not self.link.checkpoint_ns:
+            self.link.checkpoint_ns = self.ns
+        # A subgraph's run addressed by the checkpoint map (time travel to one of its
+        # checkpoints) starts from that checkpoint; its checkpoints name their ancestors'.
+        self.addressed: str | None = None
+        self.parents: dict[str, str] = {}
+        if self.link is not None:
+            self.addressed = checkpoint_map.get(self.ns)
+            self.parents = {k: v for k, v in checkpoint_map.items() if k != self.ns}
         self.saver: BaseCheckpointSaver[Any] | None = graph.saver_for(self.config)
-        if self.saver is None and self.link is not None and graph.checkpointer is None:
+        if self.saver is None and self.link is not None and graph.checkpointer in (None, True):
             self.saver = self.link.saver  # a subgraph keeps its checkpoints in the parent's saver
         if self.saver is not None and self.thread_id is None:
             raise ValueError(
                 "Checkpointer requires one or more of the following 'configurable' keys: "
                 "thread_id, checkpoint_ns, checkpoint_id"
             )
-        self.durable = (durability or configurable.get(DURABILITY_KEY)) != "exit"
+        chosen = durability or configurable.get(DURABILITY_KEY)
+        self.durable = chosen != "exit"
+        if chosen is not None:  # LangGraph's subgraphs inherit it through the config
+            self.config["configurable"] = {**self.config["configurable"], DURABILITY_KEY: chosen}
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
         self.rng: random.Random = configurable.get(RANDOM_KEY) or random.Random()
         self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
@@ -178,6 +217,9 @@ class GraphRun(Checkpointing):
         self._cached: list[tuple[str, Any]] = []
         self._held = False
         self._command_input = False
+        # The run stopped before the graph finished (an interrupt or a breakpoint): a
+        # subgraph's run then makes its parent's task wait (`GraphInterrupt`).
+        self.stopped = False
 
     # --- stream plumbing -----------------------------------------------------------------
 
@@ -201,13 +243,14 @@ class GraphRun(Checkpointing):
             stop=self.stop,
             emit=self._emit_transient,
             stream_modes=self.modes,
-            checkpoint_ns=self.ns,
+            checkpoint_ns=self.task_ns,
             saver=self.saver,
             subgraphs=self.subgraphs,
             cache=self.graph.cache,
             checkpoint_id=None if self.record is None else self.record.checkpoint_id,
             clock=self.clock,
             rng=self.rng,
+            replay=self.replay,
             nested=self.nested,
             task_ids={}
             if self.record is None
@@ -218,9 +261,27 @@ class GraphRun(Checkpointing):
         graph = self.graph
         events: list[Event] = []
         requested_id = (self.config.get("configurable") or {}).get("checkpoint_id")
+        requested_id = requested_id or self.addressed
         record = None
         if self.saver is not None and self.thread_id is not None:
-            record = load_record(self.saver, self.thread_id, self.ns, requested_id)
+            if self.replay is not None and requested_id is None:
+                record = self.replay.load(self.saver, self.thread_id, self.ns)
+            else:
+                record = load_record(self.saver, self.thread_id, self.ns, requested_id)
+        if self.addressed is not None and record is not None:
+            self.input = None  # it goes on from its checkpoint, whatever its parent passes
+        if (
+            self.link is None
+            and record is not None
+            and requested_id is not None
+            and not (isinstance(self.input, Command) and self.input.resume is not None)
+        ):
+            # Time travel: the subgraphs start from their checkpoints before the replay
+            # point (a fork's: before the checkpoint it was forked from).
+            point = record.checkpoint_id
+            if record.source in ("update", "fork") and record.parent_id is not None:
+                point = record.parent_id
+            self.replay = ReplayState(point)
         execution_id = self.thread_id or "run"
         if (
             record is not None
@@ -249,6 +310,13 @@ class GraphRun(Checkpointing):
         inp = self.input
         if self.link is not None and self.link.resume and record is not None and ex.interrupts:
             inp = Command(resume=self.link.resume[-1])  # the parent's answer to our interrupt
+        elif (
+            self.link is not None
+            and self.link.resuming
+            and record is not None
+            and (ex.queue or ex.interrupts)
+        ):
+            inp = None  # the parent's task runs again: go on from where we stopped
         continuing = record is not None and (inp is None or isinstance(inp, Command))
         forked: list[Event] | None = None
         if rebuilt and record is not None and requested_id is None and continuing:
@@ -257,6 +325,7 @@ class GraphRun(Checkpointing):
         if isinstance(inp, Command) and inp.resume is not None:
             if not rebuilt:
                 self._resume(ex, inp.resume)
+                _run_again(ex)
             if inp.update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=inp.update, goto=inp.goto)))
         elif isinstance(inp, Command):
@@ -267,6 +336,7 @@ class GraphRun(Checkpointing):
                 raise EmptyInputError("Received no input for __start__")
             if requested_id is None and not rebuilt:
                 self._saved_answers(ex, record)
+                _run_again(ex)
             latest = (
                 get_tuple(self.saver, config_of(record.thread_id, self.ns, None))
                 if self.saver
@@ -276,6 +346,9 @@ class GraphRun(Checkpointing):
                 latest is not None
                 and latest.config["configurable"]["checkpoint_id"] != record.checkpoint_id
             )
+            # An input checkpoint holds its input in ``__start__``, not yet in the engine
+            # (saved before the input was sent): continuing from it sends the input.
+            start = _unsent_input(ex, record)
             if requested_id is not None and replaying and (record.next or ex.queue):
                 # the fork's tasks are the checkpoint's (an input checkpoint's START has no
                 # activation yet: it is keyed by name)
@@ -287,7 +360,10 @@ class GraphRun(Checkpointing):
                     next_=record.next,
                     keys=[key for _, key in pending] if same else None,
                     values=record.values,
+                    **({} if start is _NO_INPUT else {"start": start}),
                 )
+            if start is not _NO_INPUT:
+                ex.send(External(INPUT_EVENT, start))
         else:
             if record is not None:
                 ex.abandon_pending()  # new input: LangGraph drops the tasks a run left
@@ -416,6 +492,7 @@ class GraphRun(Checkpointing):
         yield from forwarded(events)
         host = Host(max_workers=8, clock=self.clock, rng=self.rng, ledger=self.ledger)
         self.nested = host.nested
+        completed = False
         try:
             token = _node.current_run_context.set(self)
             try:
@@ -432,12 +509,24 @@ class GraphRun(Checkpointing):
                 yield from forwarded(self._task_events(self._failed_results(ex)))
                 self._raise_failure(ex)
             yield from forwarded(self._finish(ex))
+            completed = True
         finally:
             host.close()
-            if not self.durable:
+            if self._saves_at_exit(completed):
                 self._save_final()
-        if self.link is not None and self.interrupts:
+        if self.link is not None and (self.interrupts or self.stopped):
             raise GraphInterrupt(tuple(self.interrupts))
+
+    def _saves_at_exit(self, completed: bool) -> bool:
+        """Durability "exit": whether the run saves its last checkpoint as it ends. A
+        subgraph's run does only when it failed or stopped (the parent's task is then
+        continued from it), or when it keeps one history per thread (``checkpointer=True``:
+        no task ids in its namespace), as LangGraph."""
+        if self.durable:
+            return False
+        if self.link is None or not completed or self.stopped:
+            return True
+        return all(NS_END not in part for part in self.ns.split(NS_SEP))
 
     def _forwarded(self, events: Iterable[Event]) -> Generator[Event, None, Any]:
         """``events``, each also forwarded to the parent's stream; returns their return value."""
@@ -456,7 +545,7 @@ class GraphRun(Checkpointing):
         async for event in self._aevents():
             self._forward(event)
             yield event
-        if self.link is not None and self.interrupts:
+        if self.link is not None and (self.interrupts or self.stopped):
             raise GraphInterrupt(tuple(self.interrupts))
 
     def _forward(self, event: Event) -> None:
@@ -465,7 +554,7 @@ class GraphRun(Checkpointing):
             return
         ns, mode, data = event
         if mode in link.modes:
-            link.emit(mode, data, ns or tuple(self.ns.split(NS_SEP)))  # type: ignore[call-arg]
+            link.emit(mode, data, ns or tuple(self.task_ns.split(NS_SEP)))  # type: ignore[call-arg]
 
     async def _aevents(self) -> AsyncIterator[Event]:
         ex, events = self._prepare()
@@ -477,6 +566,7 @@ class GraphRun(Checkpointing):
         self.nested = host.nested
         self.async_mode = True
         token = _node.current_run_context.set(self)
+        completed = False
         try:
             async for outcome in host.iterate(ex):
                 _node.current_run_context.set(self)
@@ -499,9 +589,10 @@ class GraphRun(Checkpointing):
                 self._raise_failure(ex)
             for e in self._finish(ex):
                 yield e
+            completed = True
         finally:
             _reset(_node.current_run_context, token)
-            if not self.durable:
+            if self._saves_at_exit(completed):
                 self._save_final()
 
     def task_context(self) -> RunContext:
@@ -530,7 +621,7 @@ class GraphRun(Checkpointing):
         completed: list[tuple[str, TaskOutcome]] = []
         interrupted = False
         for item in results:
-            if item[1].interrupts:
+            if item[1].waiting:
                 interrupted = True
             elif item[1].error is None:
                 completed.append(item)
@@ -564,6 +655,7 @@ class GraphRun(Checkpointing):
             if (_hit(names_ran, self.after) and next_) or _hit(set(next_), self.before):
                 if "updates" in modes:
                     yield ((), "updates", {"__interrupt__": ()})
+                self.stopped = True
                 return True
         if self.step >= self.stop:  # LangGraph checks the budget before looking for tasks
             raise GraphRecursionError(
@@ -584,7 +676,8 @@ class GraphRun(Checkpointing):
         """The step stops on interrupts: this superstep's, and those of the step's
         activations still waiting from before (LangGraph runs those again and reports them
         again). Its finished tasks' writes show in a last ``values`` chunk."""
-        interrupted = [(aid, r) for aid, r in results if r.interrupts]
+        interrupted = [(aid, r) for aid, r in results if r.waiting]
+        self.stopped = True
         for _, result in interrupted:
             self.interrupts.extend(result.interrupts)
         if self._held:
@@ -594,7 +687,7 @@ class GraphRun(Checkpointing):
                     waiting = tuple(_as_list(value))
                     self.interrupts.extend(waiting)
                     yield from self._interrupt_events(waiting)
-        finished = [(aid, r) for aid, r in results if not r.interrupts and r.error is None]
+        finished = [(aid, r) for aid, r in results if not r.waiting and r.error is None]
         self._record_interrupts(ex, interrupted, finished)
         record = self.record
         wrote = any(r.writes for _, r in finished) or (
@@ -612,7 +705,8 @@ class GraphRun(Checkpointing):
     def _interrupt_events(self, interrupts: tuple[Interrupt[Any], ...]) -> Iterator[Event]:
         if "updates" in self.modes:
             yield ((), "updates", {"__interrupt__": interrupts})
-        if "values" in self.modes and self.last_values is not None:
+        if "values" in self.modes and self.last_values is not None and interrupts:
+            # a task stopped without values (its subgraph's breakpoint) shows no chunk here
             chunk = {"__interrupt__": interrupts}  # a root state's value is not shown
             yield ((), "values", chunk if self.is_root else {**self.last_values, **chunk})
 
@@ -663,7 +757,7 @@ class GraphRun(Checkpointing):
         ctx = self._run_context() if "tasks" in modes or "debug" in modes else None
         for aid, r in ordered:
             name = node_of(aid)
-            if r.interrupts:
+            if r.waiting:
                 yield from self._interrupt_events(tuple(r.interrupts))
             elif r.error is None and updates and name != START:
                 chunk = {name: r.update}
@@ -828,3 +922,24 @@ def _as_list(value: Any) -> list[Any]:
 
 def _as_is(events: Iterable[Event]) -> Generator[Event, None, Any]:
     return (yield from events)
+
+
+_NO_INPUT = object()
+
+
+def _unsent_input(ex: Execution, record: CheckpointRecord) -> Any:
+    """The input of an input checkpoint (``next`` is ``__start__`` alone) that its engine
+    state has not received yet; `_NO_INPUT` for any other checkpoint."""
+    if record.next != (START,) or START_CHANNEL not in record.triggers:
+        return _NO_INPUT
+    if any(node_of(aid) == START for aid, _ in ex.queue):
+        return _NO_INPUT
+    return record.triggers[START_CHANNEL]
+
+
+def _run_again(ex: Execution) -> None:
+    """Resume the activations that wait without an interrupt (their subgraph stopped at a
+    breakpoint): continuing the thread runs them again, as LangGraph runs the task again."""
+    for aid, value in ex.interrupts:
+        if not _as_list(value):
+            ex.resume(RUN_AGAIN, aid)

@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver
+from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
 
-from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._constants import END, INPUT, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._spec import GraphSpec
@@ -35,7 +35,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     write_checkpoint,
 )
 from superstep_compat.pregel._lgrestore import rebuild
-from superstep_compat.pregel._record import CheckpointRecord, config_of
+from superstep_compat.pregel._record import CheckpointRecord, record_config
 from superstep_compat.pregel._task import RunContext, TaskOutcome, TaskRunner
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
 from superstep_core.graph import CompiledGraph
@@ -58,11 +58,7 @@ def snapshot_of(
     it): a step that did not finish shows the writes of its finished tasks, lists only the
     others as ``next`` and their interrupts as pending. Otherwise the snapshot is the record
     of the step: values as it started, every task, every interrupt raised."""
-    parent = (
-        None
-        if record.parent_id is None
-        else config_of(record.thread_id, record.checkpoint_ns, record.parent_id)
-    )
+    parent = None if record.parent_id is None else record_config(record, record.parent_id)
     finished = frozenset(record.finished) if live else frozenset()
     tasks = tuple(
         PregelTask(
@@ -88,9 +84,7 @@ def snapshot_of(
     return StateSnapshot(
         values=dict(values),
         next=next_,
-        config=cast(
-            RunnableConfig, config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id)
-        ),
+        config=cast(RunnableConfig, record_config(record, record.checkpoint_id)),
         metadata=dict(record.metadata),
         created_at=record.created_at,
         parent_config=cast(RunnableConfig | None, parent),
@@ -266,7 +260,12 @@ class SnapshotsMixin:
             ex = Execution.restore(self.engine, record.engine, record_trace=False)
         else:
             ex = Execution(self.engine, thread, record_trace=False)
+        if any(u.as_node == INPUT for u in updates):
+            return self._input_update(saver, config, record, ex, updates)
         names = self._as_nodes(record, updates)
+        if len(updates) == 1 and updates[0].as_node == END and updates[0].values is None:
+            # LangGraph's "clear": every pending task goes, interrupted ones too
+            ex.abandon_pending()
         writes: list[tuple[str, Any]] = []
         gotos: list[str] = []
         sends: list[Send] = []
@@ -306,7 +305,12 @@ class SnapshotsMixin:
                 triggers_of=lambda name: node_triggers(self.spec, name),
                 pushes=push_indexes(ex, pending),
             ),
-            metadata={"source": "update", "step": step, "parents": {}},
+            metadata=_metadata(
+                config,
+                "update",
+                step,
+                dict(record.metadata.get("parents") or {}) if record else {},
+            ),
             created_at=datetime.now(UTC).isoformat(),
             engine=ex.snapshot(),
             ran=tuple(moved),
@@ -322,7 +326,62 @@ class SnapshotsMixin:
         )
         held = None if base is None else base["channel_versions"]
         write_checkpoint(saver, new, held)
-        return config_of(thread, ns, checkpoint_id)
+        return record_config(new, checkpoint_id)
+
+    def _input_update(
+        self,
+        saver: BaseCheckpointSaver[Any],
+        config: Mapping[str, Any],
+        record: CheckpointRecord | None,
+        ex: Execution,
+        updates: list[StateUpdate],
+    ) -> dict[str, Any]:
+        """An update ``as_node="__input__"``: an input checkpoint, as a run given ``values``
+        saves before its first step (the values wait in ``__start__``; continuing the
+        thread runs ``__start__`` on them)."""
+        if len(updates) > 1:
+            raise InvalidUpdateError("Cannot apply multiple updates when updating as input")
+        values = updates[0].values
+        if values is None:
+            raise InvalidUpdateError(f"Received no input writes for {START}")
+        conf = config.get("configurable", {})
+        thread, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
+        step = -1 if record is None else record.step + 1
+        checkpoint_id = new_checkpoint_id(step)
+        pending = [(START, START)]
+        new = CheckpointRecord(
+            thread_id=thread,
+            checkpoint_ns=ns,
+            checkpoint_id=checkpoint_id,
+            parent_id=None if record is None else record.checkpoint_id,
+            step=step,
+            source="input",
+            values={k: ex.values[k] for k in self.state_channels if k in ex.values},
+            next=(START,),
+            tasks=task_records(
+                checkpoint_id,
+                pending,
+                step=step,
+                ns=ns,
+                triggers_of=lambda name: node_triggers(self.spec, name),
+                pushes=push_indexes(ex, pending),
+            ),
+            metadata=_metadata(
+                config,
+                "input",
+                step,
+                dict(record.metadata.get("parents") or {}) if record else {},
+            ),
+            created_at=datetime.now(UTC).isoformat(),
+            engine=ex.snapshot(),
+            triggers=trigger_channels(ex, pending, values),
+        )
+        base = None if record is None else record.checkpoint
+        build_checkpoint(
+            saver, new, base, ran=[], triggers_of=lambda name: node_triggers(self.spec, name)
+        )
+        write_checkpoint(saver, new, None if base is None else base["channel_versions"])
+        return record_config(new, checkpoint_id)
 
     def _as_nodes(self, record: CheckpointRecord | None, updates: list[StateUpdate]) -> list[str]:
         """The node each update is written as, checked as LangGraph checks it."""
@@ -334,6 +393,8 @@ class SnapshotsMixin:
                     raise InvalidUpdateError(f"Node {as_node} does not exist")
             return [cast(str, u.as_node) for u in updates]
         values, as_node, _ = updates[0]
+        if as_node is None and len(self.nodes) == 1:
+            as_node = next(iter(self.nodes))  # LangGraph: a graph of one node is written as it
         if as_node is None:
             ran = record.ran if record is not None else ()
             as_node = ran[-1] if len(ran) == 1 else (START if record is None else None)
@@ -347,6 +408,13 @@ class SnapshotsMixin:
             raise InvalidUpdateError(f"Node {as_node} does not exist")
         return [as_node]
 
+    def _node_update_writes(
+        self, as_node: str, values: Any
+    ) -> tuple[list[tuple[str, Any]], list[str | Send]]:
+        """The writes (and gotos) of ``values`` written as node ``as_node`` returned them."""
+        written = node_writes(values, self.runner.channel_keys)
+        return written.writes, written.goto
+
     def _update_writes(
         self, ex: Execution, config: Mapping[str, Any], values: Any, as_node: str
     ) -> tuple[list[tuple[str, Any]], list[str], list[Send]]:
@@ -357,8 +425,7 @@ class SnapshotsMixin:
             writes = self.runner.input_writes(values) if values is not None else []
             targets: list[str | Send] = []
         else:
-            written = node_writes(values, self.runner.channel_keys)
-            writes, targets = written.writes, written.goto
+            writes, targets = self._node_update_writes(as_node, values)
         out = TaskOutcome(writes=writes)
         self.runner._gotos(targets, out, as_node, RunContext(config=dict(config)))
         branches = self.spec.branches.get(as_node)
@@ -366,6 +433,16 @@ class SnapshotsMixin:
             run = RunContext(config=dict(config), store=self.store)
             self.runner._branch(branches, ex.values, out, run)
         return writes, out.gotos, out.sends
+
+
+def _metadata(
+    config: Mapping[str, Any], source: str, step: int, parents: dict[str, str] | None = None
+) -> dict[str, Any]:
+    """A checkpoint's metadata as LangGraph's savers store it: the source, step and the
+    ancestors' checkpoints, and the config's metadata and configurable scalars except the
+    thread's own keys."""
+    base = {"source": source, "step": step, "parents": parents or {}}
+    return dict(get_checkpoint_metadata(cast(RunnableConfig, config), cast(Any, base)))
 
 
 def _update_of(update: Any) -> StateUpdate:

@@ -30,6 +30,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables.config import var_child_runnable_config
 
 from superstep_compat._internal._constants import (
+    CONFIG_KEY_NODE_FINISHED,
     CONFIG_KEY_READ,
     CONFIG_KEY_RUNTIME,
     CONFIG_KEY_SEND,
@@ -87,6 +88,14 @@ class TaskOutcome:
     memo: dict[str, Any] | None = None
     subgraph_ns: str = ""
     cached: bool = False
+    stopped: bool = False
+    """A subgraph this task ran stopped at a breakpoint (an interrupt without values): the
+    task waits, and continuing the thread runs it again (the subgraph then goes on)."""
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the task did not finish: it interrupted, or its subgraph stopped."""
+        return bool(self.interrupts) or self.stopped
 
 
 @dataclass
@@ -117,6 +126,9 @@ class RunContext:
     """The run's clock (seconds since the epoch): timestamps, and the waits of @task retries."""
     rng: random.Random = field(default_factory=random.Random)
     """The run's random source (the jitter of @task retries)."""
+    replay: Any = None
+    """The root graph's `ReplayState` while it time-travels (subgraphs start from their
+    checkpoints before the replay point); None otherwise."""
     nested: NestedEffects | None = None
     """The run's host's performer of nested effects (the functional API's @task calls)."""
 
@@ -133,7 +145,7 @@ class _TaskContext:
         # Results of work done inside this task (the functional API's @task calls), kept
         # in the activation's memory so a re-run after an interrupt does not redo them.
         self.memo: dict[str, Any] = {}
-        self.subgraph_ns = ""
+        self.child: ChildLink | None = None  # the link a subgraph run in this task takes
         self.handler: MessagesHandler | None = None
         self.cache_key: tuple[tuple[str, ...], str] | None = None
         self.pushed: list[tuple[str, Any]] = []  # push_message writes, before the return's
@@ -244,7 +256,9 @@ class TaskRunner:
         from the root graph: "sub:<task>|inner:<task>"), and the link any compiled graph
         invoked while it runs takes as its parent (see `ChildLink`)."""
         config = dict(run.config)
-        ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_id}")
+        # LangGraph's namespace segment: the node and its task id (the activation's, in
+        # LangGraph's terms: derived from the checkpoint the step runs from)
+        ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_uuid(run, task_id)}")
         push = run.push
         metadata = dict(config.get("metadata") or {})
         metadata.update(
@@ -259,8 +273,21 @@ class TaskRunner:
             metadata["thread_id"] = thread  # LangGraph propagates the thread to run metadata
         configurable["checkpoint_ns"] = ns
         configurable.pop("checkpoint_id", None)
+        if run.checkpoint_id is not None:
+            # LangGraph's map of the ancestors' checkpoints, by namespace (root: "")
+            configurable["checkpoint_map"] = {
+                **(configurable.get("checkpoint_map") or {}),
+                run.checkpoint_ns: run.checkpoint_id,
+            }
         configurable[CHILD_KEY] = ChildLink(
-            run.saver, list(resume), run.emit, run.stream_modes, run.subgraphs, ns
+            run.saver,
+            _answers(resume),
+            run.emit,
+            run.stream_modes,
+            run.subgraphs,
+            ns,
+            run.replay,
+            resuming=bool(resume),
         )
         config["metadata"] = metadata
         config["configurable"] = configurable
@@ -347,9 +374,11 @@ class TaskRunner:
                     run, writer, _heartbeat if node.timeout is not None else _noop_heartbeat
                 )
         # interrupts are named by LangGraph's task namespace ("<node>:<task id>")
-        hook = _TaskContext(resume, f"{node.name}:{task_uuid(run, task_id)}", run, node.name)
+        hook = _TaskContext(
+            _answers(resume), f"{node.name}:{task_uuid(run, task_id)}", run, node.name
+        )
         hook.memo = dict(memo or {})
-        hook.subgraph_ns = config["configurable"]["checkpoint_ns"]
+        hook.child = config["configurable"][CHILD_KEY]
         # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
         # sent are the task's own, before its return value's; a fresh read sees them.
         configurable = config["configurable"]
@@ -436,7 +465,9 @@ class TaskRunner:
             # A subgraph's Command(graph=PARENT) is this node's result in this graph.
             outcome = self._parent_command(node, error.args[0], values, run)
         elif error is not None:
-            outcome = self._failure(node, error, hook.subgraph_ns)
+            # the namespace of a subgraph the task ran (none: not a subgraph's interrupt)
+            child = hook.child
+            outcome = self._failure(node, error, child.checkpoint_ns if child else "")
         else:
             try:
                 outcome = self._outcome(node, result, values, run, hook.pushed)
@@ -444,6 +475,11 @@ class TaskRunner:
                 outcome = self._failure(node, e)
         if error is None and run.trace is not None:
             _close(run.trace, result, outcome)
+        if outcome.error is None and not outcome.waiting:
+            # LangGraph's private hook: told the name of every node that finished
+            finished = (run.config.get("configurable") or {}).get(CONFIG_KEY_NODE_FINISHED)
+            if finished is not None:
+                finished(node.name)
         outcome.memo = hook.memo or None
         if outcome.error is None and hook.handler is not None:
             for _, value in outcome.writes:
@@ -479,7 +515,9 @@ class TaskRunner:
     def _failure(self, node: NodeSpec, error: BaseException, subgraph_ns: str = "") -> TaskOutcome:
         if isinstance(error, GraphInterrupt):
             interrupts = tuple(i for group in error.args for i in _as_tuple(group))
-            return TaskOutcome(interrupts=interrupts, subgraph_ns=subgraph_ns)
+            return TaskOutcome(
+                interrupts=interrupts, subgraph_ns=subgraph_ns, stopped=not interrupts
+            )
         if isinstance(error, GraphBubbleUp):  # incl. ParentCommand from this graph's node
             return TaskOutcome(error=error)
         if not isinstance(error, Exception):
@@ -657,7 +695,9 @@ class TaskRunner:
             "langgraph_node": START,
             "langgraph_triggers": (START,),
             "langgraph_path": (PULL, START),
-            "langgraph_checkpoint_ns": _join_ns(run.checkpoint_ns, f"{START}:{task_id}"),
+            "langgraph_checkpoint_ns": _join_ns(
+                run.checkpoint_ns, f"{START}:{task_uuid(run, task_id)}"
+            ),
         }
         run.trace, _ = TaskRun.start(config, START, arg, run.step)
         outcome = self._start(values, arg, run)
@@ -700,6 +740,10 @@ class TaskRunner:
 _current_run: Any = __import__("contextvars").ContextVar("superstep_compat_run", default=None)
 
 
+RUN_AGAIN = "__superstep_run_again__"
+"""The answer that resumes a task whose subgraph stopped at a breakpoint: no value for any
+`interrupt()` (it is never handed to one), only "run again"."""
+
 CHILD_KEY = "__superstep_child"
 """Configurable key carrying a child run's link to its parent (`ChildLink`)."""
 
@@ -714,9 +758,16 @@ class ChildLink:
     modes: frozenset[str]
     subgraphs: bool
     ns: str
+    replay: Any = None  # the root's `ReplayState` while it time-travels
     # Graph runs started under this link so far: LangGraph gives the second and later runs
     # of a subgraph in one task the namespace ``ns|1``, ``ns|2``, ... (count() is atomic).
     calls: Iterator[int] = field(default_factory=itertools.count)
+    # The namespace of the checkpoints of the first graph run under this link (set by that
+    # run): where a parent's snapshot finds the state of a subgraph its task interrupted in.
+    checkpoint_ns: str = ""
+    resuming: bool = False
+    """The task runs again after it waited (answered, or its subgraph had stopped at a
+    breakpoint): a subgraph with unfinished work goes on from its checkpoint."""
 
 
 _Tokens = tuple[Any, Any, Any]
@@ -773,6 +824,11 @@ def task_path(name: str, push: int | None) -> tuple[str | int | bool, ...]:
     """LangGraph's path of a task: ``(PULL, name)`` for a node an edge (or a goto)
     triggered, ``(PUSH, index, False)`` for the ``index``-th `Send` task of its step."""
     return (PULL, name) if push is None else (PUSH, push, False)
+
+
+def _answers(resume: Sequence[Any]) -> list[Any]:
+    """A task's answers to its interrupts, without the `RUN_AGAIN` resumptions."""
+    return [r for r in resume if not (isinstance(r, str) and r == RUN_AGAIN)]
 
 
 def _join_ns(parent: str, child: str) -> str:
