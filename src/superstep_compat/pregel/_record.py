@@ -16,7 +16,7 @@ from typing import Any
 
 from superstep_core.runtime import ExecutionState
 
-__all__ = ["CheckpointRecord", "PendingWrite", "TaskRecord", "config_of"]
+__all__ = ["CheckpointRecord", "PendingWrite", "TaskRecord", "config_of", "step_in_progress"]
 
 PendingWrite = tuple[str, str, Any]
 """One pending write: (task id, channel, value)."""
@@ -72,3 +72,13 @@ def config_of(thread_id: str, ns: str, checkpoint_id: str | None) -> dict[str, A
     if checkpoint_id is not None:
         configurable["checkpoint_id"] = checkpoint_id
     return {"configurable": configurable}
+
+
+def step_in_progress(record: CheckpointRecord) -> bool:
+    """Whether ``record``'s saved engine state is its step part-way done (tasks suspended
+    on interrupts, or finished beside them) rather than the step about to start: time
+    travel and edits start from the checkpoint's own fields instead, as LangGraph's do."""
+    engine = record.engine
+    return bool(record.finished) or (
+        engine is not None and any(i.state == "suspended" for i in engine.instances)
+    )

@@ -35,7 +35,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     write_checkpoint,
 )
 from superstep_compat.pregel._lgrestore import rebuild
-from superstep_compat.pregel._record import CheckpointRecord, config_of
+from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._task import RunContext, TaskOutcome, TaskRunner
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
 from superstep_core.graph import CompiledGraph
@@ -269,6 +269,11 @@ class SnapshotsMixin:
         conf = config.get("configurable", {})
         thread, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
         record = load_record(saver, thread, ns, conf.get("checkpoint_id"))
+        if record is not None and step_in_progress(record):
+            # an edit starts a new checkpoint: its step's tasks run afresh, without the
+            # interrupts, answers and finished tasks' writes of the step in progress
+            record.engine = None
+            record.pending = []
         if record is not None and record.engine is None:
             rebuild(self, record, record.pending)
         if record is not None and record.engine is not None:
