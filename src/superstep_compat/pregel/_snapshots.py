@@ -39,9 +39,17 @@ from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in
 from superstep_compat.pregel._task import RunContext, TaskOutcome, TaskRunner
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
 from superstep_core.graph import CompiledGraph
+from superstep_core.node import External
 from superstep_core.runtime import Execution
 
 __all__ = ["SnapshotsMixin", "snapshot_of"]
+
+COPY = "__copy__"
+"""``as_node`` of an update that copies the checkpoint (a sibling with source "fork")."""
+INPUT = "__input__"
+"""``as_node`` of an update written as the thread's input (source "input")."""
+INPUT_EVENT = "__input__"  # the engine route to START (see `_compile`)
+_NO_START: Any = object()
 
 
 def snapshot_of(
@@ -280,6 +288,93 @@ class SnapshotsMixin:
             ex = Execution.restore(self.engine, record.engine, record_trace=False)
         else:
             ex = Execution(self.engine, thread, record_trace=False)
+        special = {u.as_node for u in updates} & {COPY, INPUT}
+        if special and len(updates) > 1:
+            raise InvalidUpdateError(
+                "Cannot copy checkpoint with multiple updates"
+                if COPY in special
+                else "Cannot apply multiple updates when updating as input"
+            )
+        step = (record.step if record is not None else -1) + 1
+        parent_id = None if record is None else record.checkpoint_id
+        source = "update"
+        start: Any = _NO_START
+        if COPY in special:
+            # a sibling of the checkpoint: its values and tasks, its parent, nothing done
+            if record is None:
+                raise InvalidUpdateError("Cannot copy a non-existent checkpoint")
+            source, parent_id, moved = "fork", record.parent_id, list(record.ran)
+        elif INPUT in special:
+            # the values as a new input of the thread: ``__start__`` is due with them
+            start = updates[0].values
+            if not self.runner.input_writes(start):
+                raise InvalidUpdateError(f"Received no input writes for {START}")
+            ex.send(External(INPUT_EVENT, start))
+            source, moved = "input", []
+            if record is None:
+                step = -1
+        else:
+            moved = self._edit(ex, config, record, updates)
+        pending = pending_activations(ex, self.node_order)
+        if start is not _NO_START and not any(name == START for name, _ in pending):
+            pending.insert(0, (START, START))  # the input waits for it (keyed by name)
+        checkpoint_id = new_checkpoint_id(step)
+        new = CheckpointRecord(
+            thread_id=thread,
+            checkpoint_ns=ns,
+            checkpoint_id=checkpoint_id,
+            parent_id=parent_id,
+            step=step,
+            source=source,
+            values={k: ex.values[k] for k in self.state_channels if k in ex.values},
+            next=tuple(name for name, _ in pending),
+            tasks=task_records(
+                checkpoint_id,
+                pending,
+                step=step,
+                ns=ns,
+                triggers_of=lambda name: node_triggers(self.spec, name),
+                pushes=push_indexes(ex, pending),
+            ),
+            metadata={
+                "source": source,
+                "step": step,
+                "parents": dict(record.metadata.get("parents") or {}) if record else {},
+            },
+            created_at=datetime.now(UTC).isoformat(),
+            engine=ex.snapshot(),
+            ran=tuple(moved),
+            triggers=trigger_channels(ex, pending)
+            if start is _NO_START
+            else trigger_channels(ex, pending, start),
+        )
+        base = None if record is None else record.checkpoint
+        build_checkpoint(
+            saver,
+            new,
+            base,
+            ran=[n for n in moved if n in self.nodes],
+            triggers_of=lambda name: node_triggers(self.spec, name),
+        )
+        held = None if base is None else base["channel_versions"]
+        write_checkpoint(saver, new, held)
+        copied = _config(new, checkpoint_id)
+        values = updates[0].values
+        if COPY in special and isinstance(values, list) and values:
+            # a copy and an edit in one go: the edit is a step of its own on the copy
+            edits = [StateUpdate(item[0], item[1], None) for item in values]
+            return self._apply_updates(saver, copied, edits)
+        return copied
+
+    def _edit(
+        self,
+        ex: Execution,
+        config: Mapping[str, Any],
+        record: CheckpointRecord | None,
+        updates: list[StateUpdate],
+    ) -> list[str]:
+        """Commit ``updates`` as one superstep of ``ex`` (each as its node, whose edges are
+        followed); returns the nodes they were written as."""
         names = self._as_nodes(record, updates)
         writes: list[tuple[str, Any]] = []
         gotos: list[str] = []
@@ -300,47 +395,7 @@ class SnapshotsMixin:
         )
         for as_node in moved[1:]:
             ex.edit((), writer="__update__", as_node=as_node)
-        step = (record.step if record is not None else -1) + 1
-        pending = pending_activations(ex, self.node_order)
-        checkpoint_id = new_checkpoint_id(step)
-        new = CheckpointRecord(
-            thread_id=thread,
-            checkpoint_ns=ns,
-            checkpoint_id=checkpoint_id,
-            parent_id=None if record is None else record.checkpoint_id,
-            step=step,
-            source="update",
-            values={k: ex.values[k] for k in self.state_channels if k in ex.values},
-            next=tuple(name for name, _ in pending),
-            tasks=task_records(
-                checkpoint_id,
-                pending,
-                step=step,
-                ns=ns,
-                triggers_of=lambda name: node_triggers(self.spec, name),
-                pushes=push_indexes(ex, pending),
-            ),
-            metadata={
-                "source": "update",
-                "step": step,
-                "parents": dict(record.metadata.get("parents") or {}) if record else {},
-            },
-            created_at=datetime.now(UTC).isoformat(),
-            engine=ex.snapshot(),
-            ran=tuple(moved),
-            triggers=trigger_channels(ex, pending),
-        )
-        base = None if record is None else record.checkpoint
-        build_checkpoint(
-            saver,
-            new,
-            base,
-            ran=[n for n in moved if n in self.nodes],
-            triggers_of=lambda name: node_triggers(self.spec, name),
-        )
-        held = None if base is None else base["channel_versions"]
-        write_checkpoint(saver, new, held)
-        return _config(new, checkpoint_id)
+        return moved
 
     def _as_nodes(self, record: CheckpointRecord | None, updates: list[StateUpdate]) -> list[str]:
         """The node each update is written as, checked as LangGraph checks it."""
