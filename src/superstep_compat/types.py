@@ -26,7 +26,7 @@ from typing import (
 from langchain_core.messages.tool import ToolOutputMixin
 from xxhash import xxh3_128_hexdigest
 
-from superstep_compat._internal._constants import NS_SEP, OVERWRITE, ROOT_KEY
+from superstep_compat._internal._constants import INTERRUPT, NS_SEP, OVERWRITE, ROOT_KEY
 from superstep_compat._internal._policies import (
     CachePolicy,
     RetryPolicy,
@@ -53,7 +53,7 @@ from superstep_compat._internal._stream_types import (
     ValuesStreamPart,
 )
 from superstep_compat._internal.context import current_task_context
-from superstep_compat.warnings import LangGraphDeprecatedSinceV10
+from superstep_compat.warnings import LangGraphDeprecatedSinceV10, LangGraphDeprecatedSinceV11
 
 if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
@@ -279,10 +279,43 @@ class Overwrite:
 
 @dataclass(frozen=True)
 class GraphOutput(Generic[OutputT]):
-    """What ``invoke(..., version="v2")`` returns: the output and pending interrupts."""
+    """What ``invoke(..., version="v2")`` returns: the output and pending interrupts.
+
+    ``result[key]`` and ``key in result`` (the v1 result's ways) still work, deprecated
+    (`LangGraphDeprecatedSinceV11`): ``"__interrupt__"`` names the interrupts, any other key
+    a key (dict output) or attribute of ``value``; a missing one is a `KeyError`."""
 
     value: OutputT
     interrupts: tuple[Interrupt[Any], ...] = ()
+
+    def __getitem__(self, key: str) -> Any:
+        warnings.warn(
+            "Accessing GraphOutput via `result[key]` is deprecated. Use `result.value` to "
+            "access the output value directly, or `result.interrupts` for interrupts.",
+            LangGraphDeprecatedSinceV11,
+            stacklevel=2,
+        )
+        if key == INTERRUPT:
+            return self.interrupts
+        if isinstance(self.value, dict):
+            return self.value[key]
+        try:
+            return getattr(self.value, key)
+        except AttributeError:
+            raise KeyError(key) from None
+
+    def __contains__(self, key: object) -> bool:
+        warnings.warn(
+            "Accessing GraphOutput via `key in result` is deprecated. Use `result.value` to "
+            "access the output value directly, or `result.interrupts` for interrupts.",
+            LangGraphDeprecatedSinceV11,
+            stacklevel=2,
+        )
+        if key == INTERRUPT:
+            return bool(self.interrupts)
+        if isinstance(self.value, dict):
+            return key in self.value
+        return isinstance(key, str) and hasattr(self.value, key)
 
 
 class PregelTask(NamedTuple):

@@ -11,14 +11,15 @@ from __future__ import annotations
 import asyncio
 import copy
 import dataclasses
+import warnings
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Any, Generic, Self, cast
+from typing import Any, Generic, Self, cast, get_type_hints
 
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, TypeAdapter, create_model
 from typing_extensions import is_typeddict
 
 from superstep_compat._internal._config import ensure_config
@@ -35,6 +36,7 @@ from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
 from superstep_compat.types import GraphOutput, Interrupt
 from superstep_compat.typing import ContextT, InputT, OutputT, StateT
+from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
 from superstep_core.host.stream import StreamAbandoned, StreamMultiplexer
 
@@ -156,6 +158,37 @@ class CompiledStateGraph(
         raise ValueError(
             f"Invalid context schema type: {schema}. Must be a BaseModel, TypedDict or dataclass."
         )
+
+    def config_schema(self, *, include: Sequence[str] | None = None) -> type[BaseModel]:  # type: ignore[override]
+        """Deprecated (`LangGraphDeprecatedSinceV10`): a pydantic model named
+        ``<name>Config`` with field ``configurable`` (the ``context_schema``, when there is
+        one) and the `RunnableConfig` keys named in ``include``."""
+        warnings.warn(
+            "`config_schema` is deprecated. Use `get_context_jsonschema` for the relevant "
+            "schema instead.",
+            category=LangGraphDeprecatedSinceV10,
+            stacklevel=2,
+        )
+        wanted = [i for i in include or () if i != "configurable"]
+        fields: dict[str, Any] = {}
+        if self.spec.context_schema:
+            fields["configurable"] = (self.spec.context_schema, None)
+        for key, hint in get_type_hints(RunnableConfig).items():
+            if key in wanted:
+                fields[key] = (hint, None)
+        model: type[BaseModel] = create_model(self.get_name("Config"), **fields)
+        return model
+
+    def get_config_jsonschema(self, *, include: Sequence[str] | None = None) -> dict[str, Any]:
+        """Deprecated (`LangGraphDeprecatedSinceV10`): `config_schema`'s JSON schema."""
+        warnings.warn(
+            "`get_config_jsonschema` is deprecated. Use `get_context_jsonschema` instead.",
+            category=LangGraphDeprecatedSinceV10,
+            stacklevel=2,
+        )
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=LangGraphDeprecatedSinceV10)
+            return self.config_schema(include=include).model_json_schema()
 
     def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver[Any] | None:
         """The saver of a run: the compiled checkpointer (``None``/``False``: none)."""

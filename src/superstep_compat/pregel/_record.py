@@ -16,7 +16,14 @@ from typing import Any
 
 from superstep_core.runtime import ExecutionState
 
-__all__ = ["CheckpointRecord", "PendingWrite", "TaskRecord", "config_of", "record_config"]
+__all__ = [
+    "CheckpointRecord",
+    "PendingWrite",
+    "TaskRecord",
+    "config_of",
+    "record_config",
+    "step_in_progress",
+]
 
 PendingWrite = tuple[str, str, Any]
 """One pending write: (task id, channel, value)."""
@@ -87,3 +94,13 @@ def record_config(record: CheckpointRecord, checkpoint_id: str) -> dict[str, Any
             record.checkpoint_ns: checkpoint_id,
         }
     return config
+
+
+def step_in_progress(record: CheckpointRecord) -> bool:
+    """Whether ``record``'s saved engine state is its step part-way done (tasks suspended
+    on interrupts, or finished beside them) rather than the step about to start: time
+    travel and edits start from the checkpoint's own fields instead, as LangGraph's do."""
+    engine = record.engine
+    return bool(record.finished) or (
+        engine is not None and any(i.state == "suspended" for i in engine.instances)
+    )

@@ -60,7 +60,7 @@ from superstep_compat.pregel._lgcheckpoint import (
 )
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answers
 from superstep_compat.pregel._node import outcome_of
-from superstep_compat.pregel._record import CheckpointRecord, config_of
+from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._task import (
     CHILD_KEY,
@@ -73,7 +73,7 @@ from superstep_compat.pregel._task import (
 )
 from superstep_compat.types import Command, Interrupt
 from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, NestedEffects, WallClock
-from superstep_core.node import EffectCompleted, External
+from superstep_core.node import Activated, EffectCompleted, External
 from superstep_core.runtime import Execution, StepOutcome
 
 if TYPE_CHECKING:
@@ -288,7 +288,7 @@ class GraphRun(Checkpointing):
             and record.engine is not None
             and self.input is None
             and requested_id is not None
-            and _in_progress(record)
+            and step_in_progress(record)
             and not self._is_latest(record)
         ):
             # Time travel to a step that went on after the checkpoint (interrupted, or
@@ -308,8 +308,15 @@ class GraphRun(Checkpointing):
         else:
             ex = Execution(graph.engine, execution_id, record_trace=False)
         inp = self.input
-        if self.link is not None and self.link.resume and record is not None and ex.interrupts:
-            inp = Command(resume=self.link.resume[-1])  # the parent's answer to our interrupt
+        if (
+            self.link is not None
+            and self.link.resume
+            and record is not None
+            and (ex.interrupts or ex.queue)
+        ):
+            # the parent's answer to our interrupt (our checkpoint may have been edited
+            # since: then the step's tasks run afresh and the first to ask takes it)
+            inp = Command(resume=self.link.resume[-1])
         elif (
             self.link is not None
             and self.link.resuming
@@ -394,7 +401,13 @@ class GraphRun(Checkpointing):
     def _resume(self, ex: Execution, value: Any) -> None:
         suspended = [(aid, intr) for aid, intr in ex.interrupts for intr in _as_list(intr)]
         if not suspended:
-            return  # LangGraph ignores a resume when nothing is pending
+            # LangGraph keeps an answer given when no interrupt waits for the first one
+            # the step raises (its null-task ``__resume__``): the first task due takes it.
+            due = [aid for aid, ev in ex.queue if isinstance(ev, Activated)]
+            inst = ex.instances.get(due[0]) if due else None
+            if inst is not None and node_of(inst.id) != START:
+                inst.memory["resume"] = [*inst.memory.get("resume", ()), value]
+            return
         if (
             isinstance(value, Mapping)
             and value
@@ -872,15 +885,6 @@ def coerce_context(schema: Any, context: Any) -> Any:
     if dataclasses.is_dataclass(schema) or issubclass(schema, BaseModel):
         return schema(**context)
     return context
-
-
-def _in_progress(record: CheckpointRecord) -> bool:
-    """Whether ``record``'s saved engine state is its step part-way done (tasks suspended
-    on interrupts, or finished beside them) rather than the step about to start."""
-    engine = record.engine
-    return bool(record.finished) or (
-        engine is not None and any(i.state == "suspended" for i in engine.instances)
-    )
 
 
 def _raised_several(ex: Execution, activation_id: str) -> bool:

@@ -35,13 +35,24 @@ from superstep_compat.pregel._lgcheckpoint import (
     write_checkpoint,
 )
 from superstep_compat.pregel._lgrestore import rebuild
-from superstep_compat.pregel._record import CheckpointRecord, record_config
+from superstep_compat.pregel._record import (
+    CheckpointRecord,
+    record_config,
+    step_in_progress,
+)
 from superstep_compat.pregel._task import RunContext, TaskOutcome, TaskRunner
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
 from superstep_core.graph import CompiledGraph
+from superstep_core.node import External
 from superstep_core.runtime import Execution
 
 __all__ = ["SnapshotsMixin", "snapshot_of"]
+
+COPY = "__copy__"
+"""``as_node`` of an update that copies the checkpoint (a sibling with source "fork");
+``INPUT`` ("__input__") writes the update as the thread's input (source "input")."""
+INPUT_EVENT = "__input__"  # the engine route to START (see `_compile`)
+_NO_START: Any = object()
 
 
 def snapshot_of(
@@ -254,14 +265,105 @@ class SnapshotsMixin:
         conf = config.get("configurable", {})
         thread, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
         record = load_record(saver, thread, ns, conf.get("checkpoint_id"))
+        if record is not None and step_in_progress(record):
+            # an edit starts a new checkpoint: its step's tasks run afresh, without the
+            # interrupts, answers and finished tasks' writes of the step in progress
+            record.engine = None
+            record.pending = []
         if record is not None and record.engine is None:
             rebuild(self, record, record.pending)
         if record is not None and record.engine is not None:
             ex = Execution.restore(self.engine, record.engine, record_trace=False)
         else:
             ex = Execution(self.engine, thread, record_trace=False)
-        if any(u.as_node == INPUT for u in updates):
-            return self._input_update(saver, config, record, ex, updates)
+        special = {u.as_node for u in updates} & {COPY, INPUT}
+        if special and len(updates) > 1:
+            raise InvalidUpdateError(
+                "Cannot copy checkpoint with multiple updates"
+                if COPY in special
+                else "Cannot apply multiple updates when updating as input"
+            )
+        step = (record.step if record is not None else -1) + 1
+        parent_id = None if record is None else record.checkpoint_id
+        source = "update"
+        start: Any = _NO_START
+        if COPY in special:
+            # a sibling of the checkpoint: its values and tasks, its parent, nothing done
+            if record is None:
+                raise InvalidUpdateError("Cannot copy a non-existent checkpoint")
+            source, parent_id, moved = "fork", record.parent_id, list(record.ran)
+        elif INPUT in special:
+            # the values as a new input of the thread: ``__start__`` is due with them
+            start = updates[0].values
+            if not self.runner.input_writes(start):
+                raise InvalidUpdateError(f"Received no input writes for {START}")
+            ex.send(External(INPUT_EVENT, start))
+            source, moved = "input", []
+            if record is None:
+                step = -1
+        else:
+            moved = self._edit(ex, config, record, updates)
+        pending = pending_activations(ex, self.node_order)
+        if start is not _NO_START and not any(name == START for name, _ in pending):
+            pending.insert(0, (START, START))  # the input waits for it (keyed by name)
+        checkpoint_id = new_checkpoint_id(step)
+        new = CheckpointRecord(
+            thread_id=thread,
+            checkpoint_ns=ns,
+            checkpoint_id=checkpoint_id,
+            parent_id=parent_id,
+            step=step,
+            source=source,
+            values={k: ex.values[k] for k in self.state_channels if k in ex.values},
+            next=tuple(name for name, _ in pending),
+            tasks=task_records(
+                checkpoint_id,
+                pending,
+                step=step,
+                ns=ns,
+                triggers_of=lambda name: node_triggers(self.spec, name),
+                pushes=push_indexes(ex, pending),
+            ),
+            metadata=_metadata(
+                config,
+                source,
+                step,
+                dict(record.metadata.get("parents") or {}) if record else {},
+            ),
+            created_at=datetime.now(UTC).isoformat(),
+            engine=ex.snapshot(),
+            ran=tuple(moved),
+            triggers=trigger_channels(ex, pending)
+            if start is _NO_START
+            else trigger_channels(ex, pending, start),
+        )
+        base = None if record is None else record.checkpoint
+        build_checkpoint(
+            saver,
+            new,
+            base,
+            ran=[n for n in moved if n in self.nodes],
+            triggers_of=lambda name: node_triggers(self.spec, name),
+        )
+        held = None if base is None else base["channel_versions"]
+        write_checkpoint(saver, new, held)
+        copied = record_config(new, checkpoint_id)
+        values = updates[0].values
+        if COPY in special and isinstance(values, list) and values:
+            # a copy and an edit in one go: the edit is a step of its own on the copy
+            edits = [StateUpdate(item[0], item[1], None) for item in values]
+            return self._apply_updates(saver, copied, edits)
+        return copied
+
+    def _edit(
+        self,
+        ex: Execution,
+        config: Mapping[str, Any],
+        record: CheckpointRecord | None,
+        updates: list[StateUpdate],
+    ) -> list[str]:
+        """Commit ``updates`` as one superstep of ``ex`` (each as its node, whose edges are
+        followed); returns the nodes they were written as."""
         names = self._as_nodes(record, updates)
         if len(updates) == 1 and updates[0].as_node == END and updates[0].values is None:
             # LangGraph's "clear": every pending task goes, interrupted ones too
@@ -285,103 +387,7 @@ class SnapshotsMixin:
         )
         for as_node in moved[1:]:
             ex.edit((), writer="__update__", as_node=as_node)
-        step = (record.step if record is not None else -1) + 1
-        pending = pending_activations(ex, self.node_order)
-        checkpoint_id = new_checkpoint_id(step)
-        new = CheckpointRecord(
-            thread_id=thread,
-            checkpoint_ns=ns,
-            checkpoint_id=checkpoint_id,
-            parent_id=None if record is None else record.checkpoint_id,
-            step=step,
-            source="update",
-            values={k: ex.values[k] for k in self.state_channels if k in ex.values},
-            next=tuple(name for name, _ in pending),
-            tasks=task_records(
-                checkpoint_id,
-                pending,
-                step=step,
-                ns=ns,
-                triggers_of=lambda name: node_triggers(self.spec, name),
-                pushes=push_indexes(ex, pending),
-            ),
-            metadata=_metadata(
-                config,
-                "update",
-                step,
-                dict(record.metadata.get("parents") or {}) if record else {},
-            ),
-            created_at=datetime.now(UTC).isoformat(),
-            engine=ex.snapshot(),
-            ran=tuple(moved),
-            triggers=trigger_channels(ex, pending),
-        )
-        base = None if record is None else record.checkpoint
-        build_checkpoint(
-            saver,
-            new,
-            base,
-            ran=[n for n in moved if n in self.nodes],
-            triggers_of=lambda name: node_triggers(self.spec, name),
-        )
-        held = None if base is None else base["channel_versions"]
-        write_checkpoint(saver, new, held)
-        return record_config(new, checkpoint_id)
-
-    def _input_update(
-        self,
-        saver: BaseCheckpointSaver[Any],
-        config: Mapping[str, Any],
-        record: CheckpointRecord | None,
-        ex: Execution,
-        updates: list[StateUpdate],
-    ) -> dict[str, Any]:
-        """An update ``as_node="__input__"``: an input checkpoint, as a run given ``values``
-        saves before its first step (the values wait in ``__start__``; continuing the
-        thread runs ``__start__`` on them)."""
-        if len(updates) > 1:
-            raise InvalidUpdateError("Cannot apply multiple updates when updating as input")
-        values = updates[0].values
-        if values is None:
-            raise InvalidUpdateError(f"Received no input writes for {START}")
-        conf = config.get("configurable", {})
-        thread, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
-        step = -1 if record is None else record.step + 1
-        checkpoint_id = new_checkpoint_id(step)
-        pending = [(START, START)]
-        new = CheckpointRecord(
-            thread_id=thread,
-            checkpoint_ns=ns,
-            checkpoint_id=checkpoint_id,
-            parent_id=None if record is None else record.checkpoint_id,
-            step=step,
-            source="input",
-            values={k: ex.values[k] for k in self.state_channels if k in ex.values},
-            next=(START,),
-            tasks=task_records(
-                checkpoint_id,
-                pending,
-                step=step,
-                ns=ns,
-                triggers_of=lambda name: node_triggers(self.spec, name),
-                pushes=push_indexes(ex, pending),
-            ),
-            metadata=_metadata(
-                config,
-                "input",
-                step,
-                dict(record.metadata.get("parents") or {}) if record else {},
-            ),
-            created_at=datetime.now(UTC).isoformat(),
-            engine=ex.snapshot(),
-            triggers=trigger_channels(ex, pending, values),
-        )
-        base = None if record is None else record.checkpoint
-        build_checkpoint(
-            saver, new, base, ran=[], triggers_of=lambda name: node_triggers(self.spec, name)
-        )
-        write_checkpoint(saver, new, None if base is None else base["channel_versions"])
-        return record_config(new, checkpoint_id)
+        return moved
 
     def _as_nodes(self, record: CheckpointRecord | None, updates: list[StateUpdate]) -> list[str]:
         """The node each update is written as, checked as LangGraph checks it."""
