@@ -28,8 +28,7 @@ import queue
 import random
 import threading
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from superstep_core.host.clock import Clock
 from superstep_core.host.effects import EffectLedger
@@ -43,14 +42,14 @@ IDLE_SECONDS = 30.0
 RetryChooser = Callable[[Exception], RetryPolicy | None]
 
 
-@dataclass(frozen=True, slots=True)
-class NestedEffect:
+class NestedEffect(NamedTuple):
     """One nested effect. ``effect_id``: its idempotency key, derived by the caller so that
     the same call in a re-run of the same work has the same id (the ledger's key); ``work``:
     a zero-argument callable (for `NestedEffects.submit`) or coroutine function (for
     `NestedEffects.perform_async`); ``tag`` comes back on the recorded `EffectCompleted`;
     ``retry``: the policy that decides a failure's retry, or None for a final failure
-    (absent: failures are final)."""
+    (absent: failures are final). A named tuple: one is made per call, and a frozen
+    dataclass costs several times as much to build."""
 
     effect_id: str
     work: Callable[[], Any]
@@ -73,7 +72,6 @@ class NestedEffects:
         self.ledger = ledger
         self.performed: dict[str, int] = {}
         """Attempts made, by effect id (a recorded result makes none)."""
-        self._lock = threading.Lock()
 
     # --- the shared core ---------------------------------------------------------------------
 
@@ -90,8 +88,8 @@ class NestedEffects:
         return ledgers if self.ledger is None else (*ledgers, self.ledger)
 
     def _attempted(self, effect: NestedEffect) -> None:
-        with self._lock:
-            self.performed[effect.effect_id] = self.performed.get(effect.effect_id, 0) + 1
+        # no lock: only the one thread performing an effect counts its attempts
+        self.performed[effect.effect_id] = self.performed.get(effect.effect_id, 0) + 1
 
     def wait_before_retry(
         self, effect: NestedEffect, error: Exception, attempt: int
@@ -141,16 +139,34 @@ class NestedEffects:
         ``effect.work`` runs in the worker thread: bind whatever context it needs in it."""
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
 
-        def job() -> None:
-            try:
-                value = self.perform(effect, ledgers)
-            except BaseException as error:
+        def done(value: Any, error: BaseException | None) -> None:
+            if error is not None:
                 future.set_exception(error)
             else:
                 future.set_result(value)
 
-        _pool.submit(job)
+        self.start(effect, ledgers, done)
         return future
+
+    def start(
+        self,
+        effect: NestedEffect,
+        ledgers: Sequence[EffectLedger],
+        done: Callable[[Any, BaseException | None], None],
+    ) -> None:
+        """`perform` on a worker thread, then ``done(result, None)`` or ``done(None,
+        error)`` in that thread (`submit` without a future of its own: a caller that
+        completes its own future saves one)."""
+
+        def job() -> None:
+            try:
+                value = self.perform(effect, ledgers)
+            except BaseException as error:
+                done(None, error)
+            else:
+                done(value, None)
+
+        _pool.submit(job)
 
     # --- async: the caller's event loop ------------------------------------------------------
 
