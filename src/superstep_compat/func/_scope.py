@@ -75,6 +75,7 @@ T = TypeVar("T")
 OUTSIDE_RUN_MESSAGE = "Called get_config outside of a runnable context"
 SLOTS_KEY = "__interrupt_slots__"
 _codec = Codec()
+_ABSENT = object()
 
 
 class SyncAsyncFuture(concurrent.futures.Future[T]):
@@ -154,15 +155,16 @@ class RootScope(_TaskContext):
 
     def recall(self, key: str) -> tuple[bool, Any]:
         """(True, result) of a finished call: from the memo, else from the pending writes
-        of the checkpoint the run continues from (then remembered in the memo too)."""
-        with self.lock:
-            if key in self.memo:
-                return True, self.memo[key]
+        of the checkpoint the run continues from (then remembered in the memo too). The
+        memo's entries are read and written one dict operation at a time (atomic), without
+        the lock: every call goes through here twice."""
+        value = self.memo.get(key, _ABSENT)
+        if value is not _ABSENT:
+            return True, value
         if self.journal is not None:
             found, value = self.journal.saved_result(self.task_id(key))
             if found:
-                with self.lock:
-                    self.memo[key] = value
+                self.memo[key] = value
                 return True, value
         return False, None
 
@@ -173,8 +175,7 @@ class RootScope(_TaskContext):
             self.journal.result(self.task_id(key), name, value, key)
         elif self.durable:
             _codec.dumps(value, where=name, kind="task result")
-        with self.lock:
-            self.memo[key] = value
+        self.memo[key] = value
 
     # --- the ledger the host consults and records in (keyed by effect id) ---------------
 
@@ -302,6 +303,8 @@ class CallScope:
         if root.streams_tasks:
             start = {"id": root.task_id(key), "name": task.name, "input": (args, kwargs)}
             root.emit_task("task", {**start, "triggers": ("__pregel_push",)})
+        # the ledger, consulted here (the host then only consults its own): a recorded
+        # result is handed back without a hand-off to the host
         found, value = root.recall(key)
         if found:
             future.set_result(value)
@@ -324,7 +327,7 @@ class CallScope:
                 task.name,
                 task.retry_chooser,
             )
-            pending = root.nested.schedule(effect, (root,), loop=loop, context=ctx)
+            pending = root.nested.schedule(effect, (root,), loop=loop, context=ctx, consulted=True)
             # cancelling the caller's future cancels the call (LangGraph's rule)
             future.add_done_callback(lambda f: pending.cancel() if f.cancelled() else None)
             pending.add_done_callback(partial(_settle_task, future, root, task, key, hit))
@@ -335,7 +338,8 @@ class CallScope:
                 task.name,
                 task.retry_chooser,
             )
-            root.nested.start(effect, (root,), partial(_settle, future, root, task, key, hit))
+            settle = partial(_settle, future, root, task, key, hit)
+            root.nested.start(effect, (root,), settle, consulted=True)
         return future
 
 

@@ -76,8 +76,8 @@ class NestedEffects:
     # --- the shared core ---------------------------------------------------------------------
 
     def recorded(self, effect: NestedEffect, ledgers: Sequence[EffectLedger]) -> Any:
-        """The recorded `EffectCompleted` of ``effect`` in the first ledger that holds one,
-        or None (then it must be performed)."""
+        """The recorded `EffectCompleted` of ``effect`` in the first of ``ledgers`` and the
+        host's ledger that holds one, or None (then it must be performed)."""
         for ledger in self._ledgers(ledgers):
             found = ledger.recorded(effect.effect_id)
             if found is not None and found.error is None:
@@ -112,10 +112,14 @@ class NestedEffects:
 
     # --- sync: the host's worker threads -----------------------------------------------------
 
-    def perform(self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = ()) -> Any:
+    def perform(
+        self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = (), consulted: bool = False
+    ) -> Any:
         """Perform ``effect`` in the calling thread (recorded result, else attempts with
-        retry waits) and return its result; the last failure is raised."""
-        found = self.recorded(effect, ledgers)
+        retry waits) and return its result; the last failure is raised. ``consulted``: the
+        caller looked ``effect`` up in ``ledgers`` just before (and found nothing), so only
+        the host's own ledger is consulted here; the result is recorded in all of them."""
+        found = self.recorded(effect, () if consulted else ledgers)
         if found is not None:
             return found.result
         attempt = 0
@@ -153,14 +157,15 @@ class NestedEffects:
         effect: NestedEffect,
         ledgers: Sequence[EffectLedger],
         done: Callable[[Any, BaseException | None], None],
+        consulted: bool = False,
     ) -> None:
         """`perform` on a worker thread, then ``done(result, None)`` or ``done(None,
         error)`` in that thread (`submit` without a future of its own: a caller that
-        completes its own future saves one)."""
+        completes its own future saves one). ``consulted``: as for `perform`."""
 
         def job() -> None:
             try:
-                value = self.perform(effect, ledgers)
+                value = self.perform(effect, ledgers, consulted)
             except BaseException as error:
                 done(None, error)
             else:
@@ -171,11 +176,11 @@ class NestedEffects:
     # --- async: the caller's event loop ------------------------------------------------------
 
     async def perform_async(
-        self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = ()
+        self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = (), consulted: bool = False
     ) -> Any:
         """`perform` for a coroutine function ``effect.work``: attempts are awaited, retry
         waits slept with ``clock.asleep``."""
-        found = self.recorded(effect, ledgers)
+        found = self.recorded(effect, () if consulted else ledgers)
         if found is not None:
             return found.result
         attempt = 0
@@ -200,10 +205,11 @@ class NestedEffects:
         *,
         loop: asyncio.AbstractEventLoop,
         context: Any = None,
+        consulted: bool = False,
     ) -> asyncio.Task[Any]:
         """`perform_async` as a task of ``loop`` (the caller's running loop), run in
         ``context`` (a `contextvars.Context`; default: a copy of the current one)."""
-        return loop.create_task(self.perform_async(effect, ledgers), context=context)
+        return loop.create_task(self.perform_async(effect, ledgers, consulted), context=context)
 
 
 class _ElasticPool:
