@@ -10,7 +10,9 @@ DEVSTAMP := $(VENV)/.installed-dev
 # Real LangGraph (the `bench` extra: pinned langgraph 1.2) in a venv of its own, never imported
 # by the project: the differential tests and `make bench` compare against it side by side.
 # `make bench [REPEAT=5] [BENCH_ARGS='--slope w01 w07 w08']` runs ../shared/bench/run.py with
-# both; `make bench-micro` runs the engine's own hot-path micro-benchmarks in bench/.
+# both, redirecting the Superstep side's `langgraph` to bench/target/superstep_bench_langgraph
+# (the façade, with the real langgraph.checkpoint/store/cache); `make bench-micro` runs the
+# engine's own hot-path micro-benchmarks in bench/.
 SHARED_BENCH ?= ../shared/bench
 REPEAT       ?= 5
 BENCH_ARGS   ?=
@@ -64,7 +66,20 @@ $(ECO_STAMP): | $(PY)
 # subprocess-heavy files stay together); `make pytest PYTEST_ARGS=-n0` runs them serially.
 PYTEST_ARGS ?= -n 2 --dist loadfile
 
-pytest: $(DEVSTAMP) $(LG_STAMP) $(ECO_STAMP)
+# The viewer's browser tests (tests/viewer) drive the distribution's Chromium through
+# Playwright (whose own browser download is not reachable from every machine). Installed here
+# when missing and apt-get can (root); otherwise the tests are skipped with that reason.
+.PHONY: browser
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	    if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	        echo "make: installing chromium from the distribution's packages (browser tests)"; \
+	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    else \
+	        echo "make: no chromium and no root apt-get to install it: the browser tests will be skipped"; \
+	    fi; }
+
+pytest: $(DEVSTAMP) $(LG_STAMP) $(ECO_STAMP) browser
 	@echo "make: pytest $(PYTEST_ARGS) (skipped tests are listed with their reason at the end)"
 	SUPERSTEP_LANGGRAPH_PYTHON=$(abspath $(LG_PY)) $(VENV)/bin/pytest $(PYTEST_ARGS)
 
@@ -92,6 +107,7 @@ bench-shared:
 bench: bench-shared $(STAMP) $(LG_STAMP)
 	$(PY) $(SHARED_BENCH)/run.py --impl langgraph --impl superstep \
 	    --python-for langgraph=$(abspath $(LG_PY)) --python-for superstep=$(abspath $(PY)) \
+	    --target superstep_bench_langgraph --path-for superstep=$(abspath bench/target) \
 	    --repeat $(REPEAT) $(BENCH_ARGS)
 
 bench-micro: $(DEVSTAMP)

@@ -211,3 +211,31 @@ class GraphSpec:
     branches: dict[str, dict[str, BranchSpec]]
     input_keys: tuple[str, ...] = field(default=())
     output_keys: tuple[str, ...] = field(default=())
+
+    @functools.cached_property
+    def static_out(
+        self,
+    ) -> dict[str, tuple[tuple[str, ...], tuple[tuple[tuple[str, ...], str], ...]]]:
+        """By source node: the targets of its plain edges and the joins it feeds
+        (``(sources, target)``), both sorted; computed once per spec (a checkpointed step
+        reads its node's entry)."""
+        targets: dict[str, list[str]] = {}
+        for source, target in self.edges:
+            targets.setdefault(source, []).append(target)
+        joins: dict[str, list[tuple[tuple[str, ...], str]]] = {}
+        for sources, target in sorted(self.waiting_edges):
+            for source in dict.fromkeys(sources):
+                joins.setdefault(source, []).append((sources, target))
+        return {
+            source: (tuple(sorted(targets.get(source, ()))), tuple(joins.get(source, ())))
+            for source in targets.keys() | joins.keys()
+        }
+
+    @functools.cached_property
+    def joins_into(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """By target node: the sources of each join (waiting edge) into it, in a stable
+        order; computed once per spec."""
+        out: dict[str, list[tuple[str, ...]]] = {}
+        for sources, target in sorted(self.waiting_edges):
+            out.setdefault(target, []).append(sources)
+        return {target: tuple(found) for target, found in out.items()}

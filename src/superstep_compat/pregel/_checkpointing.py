@@ -110,12 +110,10 @@ def node_triggers(spec: Any, name: str) -> tuple[str, ...]:
     else ``branch:to:<name>`` and the channel of each join (waiting edge) into it."""
     if name == START:
         return (START_CHANNEL,)
-    joins = tuple(
-        f"join:{'+'.join(sources)}:{target}"
-        for sources, target in getattr(spec, "waiting_edges", ())
-        if target == name
-    )
-    return (BRANCH_PREFIX + name, *joins)
+    joins = spec.joins_into.get(name)
+    if not joins:
+        return (BRANCH_PREFIX + name,)
+    return (BRANCH_PREFIX + name, *(f"join:{'+'.join(sources)}:{name}" for sources in joins))
 
 
 def push_indexes(ex: Execution, pending: Iterable[tuple[str, str]]) -> dict[str, int]:
@@ -200,15 +198,13 @@ def find_task(record: CheckpointRecord, activation_id: str) -> TaskRecord | None
 def edge_writes(spec: Any, name: str) -> list[tuple[str, Any]]:
     """The writes LangGraph's node ``name`` makes for its static edges: ``branch:to:<target>``
     for each plain edge, ``join:<sources>:<target>`` (its own name) for each join it feeds."""
-    out: list[tuple[str, Any]] = [
-        (BRANCH_PREFIX + target, None)
-        for source, target in sorted(getattr(spec, "edges", ()))
-        if source == name and target != END
-    ]
+    found = spec.static_out.get(name)
+    if found is None:
+        return []
+    targets, joins = found
+    out: list[tuple[str, Any]] = [(BRANCH_PREFIX + t, None) for t in targets if t != END]
     out.extend(
-        (f"join:{'+'.join(sources)}:{target}", name)
-        for sources, target in sorted(getattr(spec, "waiting_edges", ()))
-        if name in sources and target != END
+        (f"join:{'+'.join(sources)}:{target}", name) for sources, target in joins if target != END
     )
     return out
 

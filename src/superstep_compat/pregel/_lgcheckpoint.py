@@ -202,6 +202,11 @@ _FIELDS: dict[type, tuple[str, ...]] = {}
 def _shallow_copy(obj: _T, **changes: Any) -> _T:
     """``obj`` with ``changes``, fields copied by reference (cheaper than `replace`)."""
     cls = type(obj)
+    state = getattr(obj, "__dict__", None)
+    if state is not None:  # not a slots class: copy its attributes in one go
+        copy = cls.__new__(cls)
+        copy.__dict__.update(state, **changes)
+        return copy
     names = _FIELDS.get(cls)
     if names is None:
         names = _FIELDS[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
@@ -285,10 +290,11 @@ def build_checkpoint(
     that step (their ``versions_seen`` move on)."""
     prev_values: Mapping[str, Any] = base["channel_values"] if base else {}
     versions: dict[str, Any] = dict(base["channel_versions"]) if base else {}
-    seen: dict[str, dict[str, Any]] = (
-        {k: dict(v) for k, v in base["versions_seen"].items()} if base else {}
-    )
-    seen.setdefault("__input__", {})
+    # A node's entry is replaced when it runs, never changed in place: the entries of nodes
+    # that did not run are shared with ``base`` (copying them all made a step cost O(nodes)).
+    seen: dict[str, dict[str, Any]] = dict(base["versions_seen"]) if base else {}
+    if "__input__" not in seen:
+        seen["__input__"] = {}
     values: dict[str, Any] = {**record.values, **record.triggers}
     updated = sorted(
         [k for k, v in values.items() if k not in prev_values or prev_values[k] is not v]
@@ -297,8 +303,10 @@ def build_checkpoint(
     for name in ran:
         seen[name] = {ch: versions[ch] for ch in triggers_of(name) if ch in versions}
     if updated:
-        current = [v for k, v in versions.items() if k != ENGINE_CHANNEL]
-        next_version = saver.get_next_version(max(current) if current else None, None)
+        engine_version = versions.pop(ENGINE_CHANNEL, None)
+        next_version = saver.get_next_version(max(versions.values()) if versions else None, None)
+        if engine_version is not None:
+            versions[ENGINE_CHANNEL] = engine_version
         for k in updated:
             versions[k] = next_version
     checkpoint: dict[str, Any] = {
@@ -332,7 +340,10 @@ def write_checkpoint(
     values[ENGINE_CHANNEL] = _engine_blob(record)
     checkpoint = {**built, "channel_values": values, "channel_versions": versions}
     held = saved_versions or {}
-    new_versions = {k: v for k, v in versions.items() if held.get(k) != v}
+    try:  # as a set difference: one C-level pass over the versions of every channel
+        new_versions = dict(versions.items() - held.items())
+    except TypeError:  # a saver whose versions are not hashable
+        new_versions = {k: v for k, v in versions.items() if held.get(k) != v}
     _call(
         saver,
         "put",
@@ -432,6 +443,11 @@ def record_of(
     blob = all_values.get(ENGINE_CHANNEL)
     if blob is not None:
         record = _from_blob(blob, checkpoint["id"], all_values)
+        if record is not None:
+            # the saver's row names the thread: a checkpoint copied to another thread
+            # (``copy_thread``) carries the engine state written under the first one
+            record.thread_id = conf["thread_id"]
+            record.checkpoint_ns = conf.get("checkpoint_ns", "")
     if record is None:
         if state_channels is not None:
             values = {k: all_values[k] for k in state_channels if k in all_values}

@@ -60,6 +60,7 @@ from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, MessagesHandlerV2, attach
 from superstep_compat.pregel._resume import resume_adapter, validated_resume
 from superstep_compat.pregel._tools import ToolsHandler
+from superstep_compat.pregel.debug import task_payload
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send, interrupt_id_from_ns
 from superstep_core.channel import MISSING, Channel
 from superstep_core.host import Clock, NestedEffects, WallClock, current_heartbeat
@@ -304,12 +305,13 @@ class TaskRunner:
                 return out
         streams_tasks = "tasks" in run.stream_modes or "debug" in run.stream_modes
         if run.emit is not None and streams_tasks and attempt == 1:  # once, not per retry
-            start = {
-                "id": task_uuid(run, task_id),
-                "name": node.name,
-                "input": state,
-                "triggers": config["metadata"]["langgraph_triggers"],
-            }
+            start = task_payload(
+                task_uuid(run, task_id),
+                node.name,
+                state,
+                config["metadata"]["langgraph_triggers"],
+                config,
+            )
             if "tasks" in run.stream_modes:
                 run.emit("tasks", start)
             if "debug" in run.stream_modes:

@@ -57,6 +57,9 @@ _OBJECT = 12  # [tag, state]
 _BYTEARRAY = 13
 _MISSING = 14
 
+# Types `Codec._lower` returns unchanged (ints are not: a big one becomes an extension).
+_AS_IS = frozenset({str, float, bool, type(None), bytes})
+
 _MIN_INT = -(2**63)
 _MAX_INT = 2**64 - 1
 
@@ -210,7 +213,8 @@ class Codec:
         lower = self._lower
         try:
             for item in items:
-                append(lower(item))
+                # written as is: skips a call per leaf (most of a record's fields)
+                append(item if type(item) in _AS_IS else lower(item))
         except _Refused as refused:
             if indexed:
                 refused.segments.append(f"[{len(out)}]")
@@ -225,7 +229,7 @@ class Codec:
             for key, item in d.items():
                 if type(key) is not str:
                     break  # not a plain-str-keyed map: written as an ext below
-                out[key] = lower(item)
+                out[key] = item if type(item) in _AS_IS else lower(item)
             else:
                 return out
         except _Refused as refused:
