@@ -75,6 +75,7 @@ T = TypeVar("T")
 OUTSIDE_RUN_MESSAGE = "Called get_config outside of a runnable context"
 SLOTS_KEY = "__interrupt_slots__"
 _codec = Codec()
+_ABSENT = object()
 
 
 class SyncAsyncFuture(concurrent.futures.Future[T]):
@@ -110,7 +111,6 @@ class RootScope(_TaskContext):
         # The host's performer of nested effects (a run outside a host, such as a branch
         # function evaluated for `update_state`, gets one on the run's clock of its own).
         self.nested = run.nested or NestedEffects(run.clock, run.rng)
-        self.effect_keys: dict[str, str] = {}  # effect id -> call key, for the ledger view
         self.lock = threading.Lock()
         self.futures: list[concurrent.futures.Future[Any]] = []
         self.raised: dict[str, str] = {}
@@ -155,15 +155,16 @@ class RootScope(_TaskContext):
 
     def recall(self, key: str) -> tuple[bool, Any]:
         """(True, result) of a finished call: from the memo, else from the pending writes
-        of the checkpoint the run continues from (then remembered in the memo too)."""
-        with self.lock:
-            if key in self.memo:
-                return True, self.memo[key]
+        of the checkpoint the run continues from (then remembered in the memo too). The
+        memo's entries are read and written one dict operation at a time (atomic), without
+        the lock: every call goes through here twice."""
+        value = self.memo.get(key, _ABSENT)
+        if value is not _ABSENT:
+            return True, value
         if self.journal is not None:
             found, value = self.journal.saved_result(self.task_id(key))
             if found:
-                with self.lock:
-                    self.memo[key] = value
+                self.memo[key] = value
                 return True, value
         return False, None
 
@@ -174,28 +175,25 @@ class RootScope(_TaskContext):
             self.journal.result(self.task_id(key), name, value, key)
         elif self.durable:
             _codec.dumps(value, where=name, kind="task result")
-        with self.lock:
-            self.memo[key] = value
+        self.memo[key] = value
 
     # --- the ledger the host consults and records in (keyed by effect id) ---------------
 
-    def name_effect(self, effect_id: str, key: str) -> None:
-        with self.lock:
-            self.effect_keys[effect_id] = key
-
     def recorded(self, effect_id: str) -> EffectCompleted | None:
         """`EffectLedger.recorded`: a finished call's result, from the memo or the
-        checkpoint's pending writes."""
-        key = self.effect_keys.get(effect_id)
-        if key is None:
-            return None
-        found, value = self.recall(key)
+        checkpoint's pending writes (effect ids are ``"<ns>/<call key>"``)."""
+        found, value = self.recall(self._key_of(effect_id))
         return EffectCompleted(effect_id, result=value) if found else None
 
     def record(self, completed: EffectCompleted) -> None:
         """`EffectLedger.record`: keep a call's result (`remember`)."""
-        key = self.effect_keys[completed.effect_id]
-        self.remember(key, completed.tag, completed.result)
+        self.remember(self._key_of(completed.effect_id), completed.tag, completed.result)
+
+    def _key_of(self, effect_id: str) -> str:
+        prefix = self.ns + "/"
+        if not effect_id.startswith(prefix):
+            raise KeyError(f"effect {effect_id!r} is not a task call of {self.ns!r}")
+        return effect_id[len(prefix) :]
 
     def record_failure(self, key: str, name: str, error: BaseException) -> None:
         """Save how a call ended without a result: its interrupts, or its error (after its
@@ -302,10 +300,11 @@ class CallScope:
         root = self.root
         key = self.next_key(task.name)
         future: SyncAsyncFuture[Any] = SyncAsyncFuture()
-        effect_id = root.task_id(key)
         if root.streams_tasks:
-            start = {"id": effect_id, "name": task.name, "input": (args, kwargs)}
+            start = {"id": root.task_id(key), "name": task.name, "input": (args, kwargs)}
             root.emit_task("task", {**start, "triggers": ("__pregel_push",)})
+        # the ledger, consulted here (the host then only consults its own): a recorded
+        # result is handed back without a hand-off to the host
         found, value = root.recall(key)
         if found:
             future.set_result(value)
@@ -315,31 +314,32 @@ class CallScope:
             raise RuntimeError("In an sync context async tasks cannot be called")
         scope = CallScope(root, key)
         root.track(future)
-        root.name_effect(effect_id, key)
         ctx = copy_context()
         hit: list[bool] = []  # set when the result came from the cache
-        nested = root.nested
-        pending: concurrent.futures.Future[Any] | asyncio.Task[Any]
+        # the effect id: the call's key under the node task's namespace (unique per thread
+        # and step, deterministic); `RootScope.recorded` reads the key back from it
+        effect_id = f"{root.ns}/{key}"
         if task.is_async:
             assert loop is not None
             effect = NestedEffect(
                 effect_id,
                 partial(_attempt_async, scope, task, args, kwargs, hit),
-                tag=task.name,
-                retry=partial(retry_for, task.retry_policy),
+                task.name,
+                task.retry_chooser,
             )
-            pending = nested.schedule(effect, (root,), loop=loop, context=ctx)
+            pending = root.nested.schedule(effect, (root,), loop=loop, context=ctx, consulted=True)
             # cancelling the caller's future cancels the call (LangGraph's rule)
             future.add_done_callback(lambda f: pending.cancel() if f.cancelled() else None)
+            pending.add_done_callback(partial(_settle_task, future, root, task, key, hit))
         else:
             effect = NestedEffect(
                 effect_id,
                 partial(ctx.run, _attempt_sync, scope, task, args, kwargs, hit),
-                tag=task.name,
-                retry=partial(retry_for, task.retry_policy),
+                task.name,
+                task.retry_chooser,
             )
-            pending = nested.submit(effect, (root,))
-        pending.add_done_callback(lambda done: _settle(done, future, root, task, key, hit))
+            settle = partial(_settle, future, root, task, key, hit)
+            root.nested.start(effect, (root,), settle, consulted=True)
         return future
 
 
@@ -500,27 +500,40 @@ def _cached_key(root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs
     return _cache_key(task, task.cache_policy, args, kwargs)
 
 
-def _settle(
-    done: concurrent.futures.Future[Any] | asyncio.Future[Any],
+def _settle_task(
     future: concurrent.futures.Future[Any],
     root: RootScope,
     task: TaskFunction[Any, Any],
     key: str,
     hit: list[bool],
+    done: asyncio.Task[Any],
+) -> None:
+    """`_settle` for the host's asyncio task of an async call."""
+    if done.cancelled():
+        if not future.cancelled():
+            future.cancel()
+        return
+    error = done.exception()
+    _settle(future, root, task, key, hit, None if error is not None else done.result(), error)
+
+
+def _settle(
+    future: concurrent.futures.Future[Any],
+    root: RootScope,
+    task: TaskFunction[Any, Any],
+    key: str,
+    hit: list[bool],
+    value: Any,
+    error: BaseException | None,
 ) -> None:
     """Hand a performed call's outcome to its caller's future, after its stream events (and,
     for a failure, after saving how it ended). A future its caller cancelled takes nothing."""
     if future.cancelled():
         return
-    if done.cancelled():
-        future.cancel()
-        return
-    error = done.exception()
     if error is not None:
         _result_event(root, task, key, error)
         future.set_exception(error)
         return
-    value = done.result()
     root.emit_update(task.name, value, cached=bool(hit))
     if root.streams_tasks:
         payload: dict[str, Any] = {

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Generic, ParamSpec, TypeVar, overload
 
 from superstep_compat._internal._policies import coerce_timeout_policy, sync_timeout_unsupported
-from superstep_compat.func._scope import SyncAsyncFuture, current_scope
+from superstep_compat.func._scope import SyncAsyncFuture, current_scope, retry_for
 from superstep_compat.graph._spec import is_async
 from superstep_compat.types import CachePolicy, RetryPolicy
 
@@ -42,6 +43,8 @@ class TaskFunction(Generic[P, T]):
             self.retry_policy = (retry_policy,)
         else:
             self.retry_policy = tuple(retry_policy)
+        # LangGraph's list rule as the host's retry chooser (None: failures are final)
+        self.retry_chooser = partial(retry_for, self.retry_policy) if self.retry_policy else None
         self.cache_policy = cache_policy
         self.timeout = coerce_timeout_policy(timeout)
         self.is_async = is_async(func)

@@ -28,8 +28,7 @@ import queue
 import random
 import threading
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from superstep_core.host.clock import Clock
 from superstep_core.host.effects import EffectLedger
@@ -43,14 +42,14 @@ IDLE_SECONDS = 30.0
 RetryChooser = Callable[[Exception], RetryPolicy | None]
 
 
-@dataclass(frozen=True, slots=True)
-class NestedEffect:
+class NestedEffect(NamedTuple):
     """One nested effect. ``effect_id``: its idempotency key, derived by the caller so that
     the same call in a re-run of the same work has the same id (the ledger's key); ``work``:
     a zero-argument callable (for `NestedEffects.submit`) or coroutine function (for
     `NestedEffects.perform_async`); ``tag`` comes back on the recorded `EffectCompleted`;
     ``retry``: the policy that decides a failure's retry, or None for a final failure
-    (absent: failures are final)."""
+    (absent: failures are final). A named tuple: one is made per call, and a frozen
+    dataclass costs several times as much to build."""
 
     effect_id: str
     work: Callable[[], Any]
@@ -73,13 +72,12 @@ class NestedEffects:
         self.ledger = ledger
         self.performed: dict[str, int] = {}
         """Attempts made, by effect id (a recorded result makes none)."""
-        self._lock = threading.Lock()
 
     # --- the shared core ---------------------------------------------------------------------
 
     def recorded(self, effect: NestedEffect, ledgers: Sequence[EffectLedger]) -> Any:
-        """The recorded `EffectCompleted` of ``effect`` in the first ledger that holds one,
-        or None (then it must be performed)."""
+        """The recorded `EffectCompleted` of ``effect`` in the first of ``ledgers`` and the
+        host's ledger that holds one, or None (then it must be performed)."""
         for ledger in self._ledgers(ledgers):
             found = ledger.recorded(effect.effect_id)
             if found is not None and found.error is None:
@@ -90,8 +88,8 @@ class NestedEffects:
         return ledgers if self.ledger is None else (*ledgers, self.ledger)
 
     def _attempted(self, effect: NestedEffect) -> None:
-        with self._lock:
-            self.performed[effect.effect_id] = self.performed.get(effect.effect_id, 0) + 1
+        # no lock: only the one thread performing an effect counts its attempts
+        self.performed[effect.effect_id] = self.performed.get(effect.effect_id, 0) + 1
 
     def wait_before_retry(
         self, effect: NestedEffect, error: Exception, attempt: int
@@ -114,10 +112,14 @@ class NestedEffects:
 
     # --- sync: the host's worker threads -----------------------------------------------------
 
-    def perform(self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = ()) -> Any:
+    def perform(
+        self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = (), consulted: bool = False
+    ) -> Any:
         """Perform ``effect`` in the calling thread (recorded result, else attempts with
-        retry waits) and return its result; the last failure is raised."""
-        found = self.recorded(effect, ledgers)
+        retry waits) and return its result; the last failure is raised. ``consulted``: the
+        caller looked ``effect`` up in ``ledgers`` just before (and found nothing), so only
+        the host's own ledger is consulted here; the result is recorded in all of them."""
+        found = self.recorded(effect, () if consulted else ledgers)
         if found is not None:
             return found.result
         attempt = 0
@@ -141,25 +143,44 @@ class NestedEffects:
         ``effect.work`` runs in the worker thread: bind whatever context it needs in it."""
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
 
-        def job() -> None:
-            try:
-                value = self.perform(effect, ledgers)
-            except BaseException as error:
+        def done(value: Any, error: BaseException | None) -> None:
+            if error is not None:
                 future.set_exception(error)
             else:
                 future.set_result(value)
 
-        _pool.submit(job)
+        self.start(effect, ledgers, done)
         return future
+
+    def start(
+        self,
+        effect: NestedEffect,
+        ledgers: Sequence[EffectLedger],
+        done: Callable[[Any, BaseException | None], None],
+        consulted: bool = False,
+    ) -> None:
+        """`perform` on a worker thread, then ``done(result, None)`` or ``done(None,
+        error)`` in that thread (`submit` without a future of its own: a caller that
+        completes its own future saves one). ``consulted``: as for `perform`."""
+
+        def job() -> None:
+            try:
+                value = self.perform(effect, ledgers, consulted)
+            except BaseException as error:
+                done(None, error)
+            else:
+                done(value, None)
+
+        _pool.submit(job)
 
     # --- async: the caller's event loop ------------------------------------------------------
 
     async def perform_async(
-        self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = ()
+        self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = (), consulted: bool = False
     ) -> Any:
         """`perform` for a coroutine function ``effect.work``: attempts are awaited, retry
         waits slept with ``clock.asleep``."""
-        found = self.recorded(effect, ledgers)
+        found = self.recorded(effect, () if consulted else ledgers)
         if found is not None:
             return found.result
         attempt = 0
@@ -184,10 +205,11 @@ class NestedEffects:
         *,
         loop: asyncio.AbstractEventLoop,
         context: Any = None,
+        consulted: bool = False,
     ) -> asyncio.Task[Any]:
         """`perform_async` as a task of ``loop`` (the caller's running loop), run in
         ``context`` (a `contextvars.Context`; default: a copy of the current one)."""
-        return loop.create_task(self.perform_async(effect, ledgers), context=context)
+        return loop.create_task(self.perform_async(effect, ledgers, consulted), context=context)
 
 
 class _ElasticPool:
