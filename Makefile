@@ -66,7 +66,20 @@ $(ECO_STAMP): | $(PY)
 # subprocess-heavy files stay together); `make pytest PYTEST_ARGS=-n0` runs them serially.
 PYTEST_ARGS ?= -n 2 --dist loadfile
 
-pytest: $(DEVSTAMP) $(LG_STAMP) $(ECO_STAMP)
+# The viewer's browser tests (tests/viewer) drive the distribution's Chromium through
+# Playwright (whose own browser download is not reachable from every machine). Installed here
+# when missing and apt-get can (root); otherwise the tests are skipped with that reason.
+.PHONY: browser
+browser:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || { \
+	    if command -v apt-get >/dev/null 2>&1 && [ "$$(id -u)" = 0 ]; then \
+	        echo "make: installing chromium from the distribution's packages (browser tests)"; \
+	        apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    else \
+	        echo "make: no chromium and no root apt-get to install it: the browser tests will be skipped"; \
+	    fi; }
+
+pytest: $(DEVSTAMP) $(LG_STAMP) $(ECO_STAMP) browser
 	@echo "make: pytest $(PYTEST_ARGS) (skipped tests are listed with their reason at the end)"
 	SUPERSTEP_LANGGRAPH_PYTHON=$(abspath $(LG_PY)) $(VENV)/bin/pytest $(PYTEST_ARGS)
 

@@ -309,9 +309,7 @@ async def delete_run(request: Request) -> Response:
 
 def _action(request: Request) -> str:
     action = request.query_params.get("action", "interrupt")
-    if action == "rollback":
-        raise ApiError(422, "action: 'rollback' is not supported by this server yet")
-    if action != "interrupt":
+    if action not in ("interrupt", "rollback"):
         raise ApiError(422, f"action: {action!r} is not one of interrupt, rollback")
     return action
 

@@ -97,11 +97,20 @@ def _prune(server: Any, thread_ids: list[str]) -> dict[str, int]:
 
 async def prune(request: Request) -> Response:
     body = check(Prune, await json_body(request))
-    if body.get("strategy", "delete") != "delete":
-        raise ApiError(
-            422, "strategy: 'keep_latest' is not supported by this server yet (only 'delete')"
+    strategy = body.get("strategy") or "delete"
+    server = _server(request)
+    ids = [str(t) for t in body["thread_ids"]]
+    if strategy == "delete":
+        return json_response(await blocking(_prune, server, ids))
+    if strategy == "keep_latest":
+        return json_response(
+            {"pruned_count": await blocking(server.threads.prune_checkpoints, ids)}
         )
-    return json_response(await blocking(_prune, _server(request), body["thread_ids"]))
+    raise ApiError(422, f"strategy: {strategy!r} is not one of delete, keep_latest")
+
+
+async def copy(request: Request) -> Response:
+    return json_response(await blocking(_server(request).threads.copy, _thread_id(request)))
 
 
 async def delete(request: Request) -> Response:
@@ -173,6 +182,7 @@ def routes() -> list[Route]:
         Route("/threads/{thread_id}", get, methods=["GET"]),
         Route("/threads/{thread_id}", patch, methods=["PATCH"]),
         Route("/threads/{thread_id}", delete, methods=["DELETE"]),
+        Route("/threads/{thread_id}/copy", copy, methods=["POST"]),
         Route("/threads/{thread_id}/state", get_state, methods=["GET"]),
         Route("/threads/{thread_id}/state", update_state, methods=["POST"]),
         Route("/threads/{thread_id}/state/checkpoint", get_state_at, methods=["POST"]),

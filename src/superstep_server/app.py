@@ -23,6 +23,7 @@ from superstep_server import (
     api_store,
     api_threads,
     openapi,
+    viewer,
 )
 from superstep_server.assistants import Assistants
 from superstep_server.auth import ApiKeyMiddleware
@@ -100,7 +101,7 @@ class Server:
         self.assistants = Assistants(self.db, self.graphs)
         self.assistants.ensure_system()
         self.threads = Threads(self.db, saver)
-        self.runs = Runs(self.db, lease_seconds=self.lease_seconds)
+        self.runs = Runs(self.db, lease_seconds=self.lease_seconds, saver=saver)
         self.crons = Crons(self.db)
         self.state = StateViews(self.graphs, self.threads)
         self.streams = RunStreams(loop)
@@ -179,6 +180,7 @@ def create_app(
         *api_runs.routes(),
         *api_store.routes(),
         *openapi.routes(),
+        *viewer.routes(),
     ]
     middleware = [Middleware(ApiKeyMiddleware, api_key=api_key)] if api_key else []
     return Starlette(

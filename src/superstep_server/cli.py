@@ -30,9 +30,11 @@ def install() -> None:
     """The ``superstep.plugins`` entry point: adds ``serve`` (importing nothing heavy: the
     server's libraries load only when it runs)."""
     from superstep_core.cli_drivers import register_command
+    from superstep_server.viewer.cli import add_parser as add_view_parser
 
     register_command("serve", _add_parser)
     register_command("worker", _add_worker_parser)
+    register_command("view", add_view_parser)
 
 
 def _port(text: str) -> int:

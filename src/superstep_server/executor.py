@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from superstep_server import serde
+from superstep_server.checkpoints import delete_for_runs
 from superstep_server.state import checkpoint_of, interrupts_by_task, status_after
 
 __all__ = ["GRAPH_MODES", "SUPPORTED_MODES", "Cancelled", "RunContext", "execute_run"]
@@ -328,8 +329,18 @@ def _settle(
     output: Any,
     failure: BaseException | None,
 ) -> None:
-    """Write the thread's status and values, then the run's end; close its stream."""
+    """Write the thread's status and values, then the run's end; close its stream. A run
+    cancelled with ``rollback`` is deleted instead, with the checkpoints it wrote."""
     run_id, thread_id = row["run_id"], row["thread_id"]
+    rollback = False
+    if status == "interrupted":
+        try:
+            rollback = ctx.runs.cancel_requested(run_id) == "rollback"
+            if rollback and not row.get("temporary"):
+                delete_for_runs(ctx.threads.saver, thread_id, [run_id])
+        except Exception:  # then it ends interrupted, its checkpoints kept
+            log.exception("run %s: cannot roll it back", run_id)
+            rollback = False
     error = None if failure is None else {"error": type(failure).__name__, "message": str(failure)}
     thread_update: dict[str, Any] = {"status": "error", "error": error}
     try:
@@ -337,7 +348,10 @@ def _settle(
             snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
             thread_update = {
                 "status": "error" if failure is not None else status_after(snapshot),
-                "values": serde.jsonable(snapshot.values),
+                # a thread rolled back to before its first checkpoint has no values again
+                "values": None
+                if rollback and snapshot.created_at is None
+                else serde.jsonable(snapshot.values),
                 "interrupts": interrupts_by_task(snapshot),
                 "error": error,
             }
@@ -351,7 +365,10 @@ def _settle(
     result = {"__error__": error} if error is not None else serde.jsonable(output)
     ended = False
     try:
-        ended = ctx.runs.finish(run_id, worker, status, result, then=update_thread)
+        if rollback:
+            ended = ctx.runs.discard(run_id, worker, then=update_thread)
+        else:
+            ended = ctx.runs.finish(run_id, worker, status, result, then=update_thread)
         if ended and row.get("temporary"):
             # a stateless run's thread (on_completion=delete); the run row stays a while
             ctx.threads.delete(thread_id, keep_runs=True)
@@ -360,7 +377,7 @@ def _settle(
     finally:
         ctx.drop_flag(run_id)
         ctx.streams.close(run_id, result)
-    if ended and row.get("webhook"):  # after the waiters have their answer
+    if ended and row.get("webhook") and not rollback:  # after the waiters have their answer
         _notify(str(row["webhook"]), row, status, result)
 
 

@@ -15,7 +15,7 @@ from superstep_server.executor import SUPPORTED_MODES
 __all__ = ["KNOWN_MODES", "check_run_body", "create_run_from_body"]
 
 KNOWN_MODES = (*SUPPORTED_MODES, "tools", "lifecycle")
-STRATEGIES = ("reject", "interrupt", "enqueue")
+STRATEGIES = ("reject", "interrupt", "rollback", "enqueue")
 
 
 def _choice(body: dict[str, Any], key: str, allowed: tuple[str, ...], default: str) -> str:
@@ -82,9 +82,6 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
         raise ApiError(422, f"command: unknown keys {sorted(unknown)} (resume, update, goto)")
     assistant = server.assistants.get(assistant_id)
     graph = server.graphs.get(assistant["graph_id"])
-    strategy = body.get("multitask_strategy")
-    if strategy == "rollback":
-        raise ApiError(422, "multitask_strategy: 'rollback' is not supported by this server yet")
     after_seconds = body.get("after_seconds")
     if after_seconds is not None and (
         isinstance(after_seconds, bool)

@@ -11,7 +11,9 @@ last checkpoint.
 
 ``multitask_strategy`` when the thread already has a pending or running run: ``reject``
 answers 409, ``enqueue`` queues behind it, ``interrupt`` cancels it (pending runs at once,
-a running one at its next step) and queues the new run.
+a running one at its next step) and queues the new run; ``rollback`` cancels it as
+``interrupt`` does, then deletes it and the checkpoints it wrote (a pending run here, a
+running one by its worker, `superstep_server.executor`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from superstep_server import serde
+from superstep_server.checkpoints import delete_for_runs
 from superstep_server.db import Database, Tx
 from superstep_server.errors import ApiError, conflict, not_found
 from superstep_server.rows import now, page
@@ -48,9 +51,13 @@ def run_out(row: dict[str, Any]) -> dict[str, Any]:
 
 
 class Runs:
-    def __init__(self, db: Database, *, lease_seconds: float = 30.0) -> None:
+    """The runs table. ``saver``: the threads' checkpoint saver, from which a rolled-back
+    run's checkpoints are deleted (without one, ``rollback`` is refused)."""
+
+    def __init__(self, db: Database, *, lease_seconds: float = 30.0, saver: Any = None) -> None:
         self.db = db
         self.lease_seconds = lease_seconds
+        self.saver = saver
 
     # --- creating --------------------------------------------------------------------------
 
@@ -102,21 +109,10 @@ class Runs:
                         f"{inflight[0]['run_id']}). Wait for it to finish or choose a "
                         f"different multitask strategy"
                     )
-                if multitask_strategy == "interrupt":
+                if multitask_strategy in ("interrupt", "rollback"):
                     for run in inflight:
                         cancelled.append(run["run_id"])
-                        if run["status"] == "pending":
-                            tx.execute(
-                                "UPDATE server_runs SET status = 'interrupted', updated_at = ? "
-                                "WHERE run_id = ?",
-                                (at, run["run_id"]),
-                            )
-                        else:
-                            tx.execute(
-                                "UPDATE server_runs SET cancel_action = 'interrupt' "
-                                "WHERE run_id = ?",
-                                (run["run_id"],),
-                            )
+                        self._cancel_in(tx, run["run_id"], run["status"], multitask_strategy, at)
             tx.execute(
                 "INSERT INTO server_runs (run_id, thread_id, assistant_id, status, metadata, "
                 "kwargs, multitask_strategy, temporary, created_at, updated_at, origin, "
@@ -141,6 +137,8 @@ class Runs:
                 "UPDATE server_threads SET metadata = ?, updated_at = ? WHERE thread_id = ?",
                 (serde.dumps(merged).decode(), at, thread_id),
             )
+        if multitask_strategy == "rollback" and cancelled:
+            self._forget_checkpoints(thread_id, cancelled)
         return self.get(thread_id, run_id), cancelled
 
     # --- reading ---------------------------------------------------------------------------
@@ -183,28 +181,50 @@ class Runs:
     # --- cancelling ------------------------------------------------------------------------
 
     def request_cancel(self, run_ids: Sequence[str], action: str) -> list[str]:
-        """Cancel runs: pending ones end ``interrupted`` now; running ones are flagged and
-        stopped by their worker at the next step. Returns the flagged running runs."""
+        """Cancel runs with ``action`` (``interrupt``: pending ones end ``interrupted`` now;
+        ``rollback``: pending ones are deleted with any checkpoints an earlier attempt
+        wrote); running ones are flagged and stopped by their worker at the next step (which
+        rolls them back for ``rollback``). Returns the flagged running runs."""
+        if action == "rollback" and self.saver is None:
+            raise ApiError(422, "action: 'rollback' needs the threads' checkpoints")
         running: list[str] = []
+        removed: dict[str, list[str]] = {}
         at = now()
         with self.db.transaction() as tx:
             for run_id in run_ids:
-                rows = tx.execute("SELECT status FROM server_runs WHERE run_id = ?", (run_id,))
-                if not rows:
+                rows = tx.execute(
+                    "SELECT status, thread_id FROM server_runs WHERE run_id = ?", (run_id,)
+                )
+                if not rows or rows[0]["status"] not in INFLIGHT:
                     continue
-                if rows[0]["status"] == "pending":
-                    tx.execute(
-                        "UPDATE server_runs SET status = 'interrupted', updated_at = ? "
-                        "WHERE run_id = ?",
-                        (at, run_id),
-                    )
-                elif rows[0]["status"] == "running":
-                    tx.execute(
-                        "UPDATE server_runs SET cancel_action = ? WHERE run_id = ?",
-                        (action, run_id),
-                    )
+                self._cancel_in(tx, run_id, rows[0]["status"], action, at)
+                if rows[0]["status"] == "running":
                     running.append(run_id)
+                elif action == "rollback":
+                    removed.setdefault(rows[0]["thread_id"], []).append(run_id)
+        for thread_id, ids in removed.items():
+            self._forget_checkpoints(thread_id, ids)
         return running
+
+    def _cancel_in(self, tx: Tx, run_id: str, status: str, action: str, at: str) -> None:
+        if status == "running":
+            tx.execute(
+                "UPDATE server_runs SET cancel_action = ? WHERE run_id = ?", (action, run_id)
+            )
+        elif action == "rollback":
+            tx.execute("DELETE FROM server_runs WHERE run_id = ?", (run_id,))
+        else:
+            tx.execute(
+                "UPDATE server_runs SET status = 'interrupted', updated_at = ? WHERE run_id = ?",
+                (at, run_id),
+            )
+
+    def _forget_checkpoints(self, thread_id: str, run_ids: Sequence[str]) -> None:
+        """The checkpoints of rolled-back runs (a run re-queued after its worker died may
+        have written some before it was cancelled)."""
+        if self.saver is None:
+            raise ApiError(422, "multitask_strategy: 'rollback' needs the threads' checkpoints")
+        delete_for_runs(self.saver, thread_id, run_ids)
 
     def cancel_requested(self, run_id: str) -> str | None:
         rows = self.db.execute("SELECT cancel_action FROM server_runs WHERE run_id = ?", (run_id,))
@@ -273,6 +293,22 @@ class Runs:
             )
             if rows and then is not None:
                 then(tx)
+        return bool(rows)
+
+    def discard(self, run_id: str, worker: str, then: Callable[[Tx], None] | None = None) -> bool:
+        """Delete a run this worker holds (a run rolled back: its checkpoints are already
+        gone), with its relayed events; False when it holds it no longer. ``then(tx)`` as
+        in `finish`."""
+        with self.db.transaction() as tx:
+            rows = tx.execute(
+                "DELETE FROM server_runs WHERE run_id = ? AND worker = ? AND status = 'running' "
+                "RETURNING run_id",
+                (run_id, worker),
+            )
+            if rows:
+                tx.execute("DELETE FROM server_run_events WHERE run_id = ?", (run_id,))
+                if then is not None:
+                    then(tx)
         return bool(rows)
 
     def sweep(self, *, keep_stateless_seconds: float = 600.0) -> int:

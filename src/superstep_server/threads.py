@@ -8,6 +8,7 @@ import uuid
 from typing import Any
 
 from superstep_server import serde
+from superstep_server.checkpoints import copy_thread, prune_keep_latest
 from superstep_server.db import Database, Tx
 from superstep_server.errors import ApiError, conflict, not_found
 from superstep_server.rows import contains, now, page, paging, sort_rows
@@ -122,6 +123,47 @@ class Threads:
                 tx.execute("DELETE FROM server_runs WHERE thread_id = ?", (thread_id,))
             tx.execute("DELETE FROM server_threads WHERE thread_id = ?", (thread_id,))
         self.saver.delete_thread(thread_id)
+
+    def copy(self, thread_id: str) -> dict[str, Any]:
+        """A new thread with the metadata, config, status and values of ``thread_id`` and a
+        copy of all its checkpoints (its history reads the same); its runs are not copied."""
+        source = self.row(thread_id)
+        if source is None:
+            raise not_found(f"Thread {thread_id!r} not found")
+        target = str(uuid.uuid4())
+        at = now()
+        with self.db.transaction() as tx:
+            tx.execute(
+                "INSERT INTO server_threads (thread_id, status, metadata, config, state_values, "
+                "interrupts, error, created_at, updated_at, state_updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    target,
+                    source["status"],
+                    source["metadata"],
+                    source["config"],
+                    source["state_values"],
+                    source["interrupts"],
+                    source["error"],
+                    at,
+                    at,
+                    source["state_updated_at"],
+                ),
+            )
+        try:
+            copy_thread(self.saver, thread_id, target)
+        except BaseException:
+            self.delete(target)
+            raise
+        return self.get(target)
+
+    def prune_checkpoints(self, thread_ids: list[str]) -> int:
+        """Keep the latest checkpoint of each of the threads that exist (how many), delete
+        their older checkpoints."""
+        found = [t for t in thread_ids if self.row(t) is not None]
+        if found:
+            prune_keep_latest(self.saver, found)
+        return len(found)
 
     def set_status(
         self,

@@ -2,9 +2,12 @@
 task's outcome is recorded under its effect id, and a run repeated on the same input replays
 them from the ledger without calling the node, nor the @task it called, again.
 
-What this does not yet show (issue 12): a @task call is recorded only inside its node's
-outcome, not as an effect of its own; and a sync task alone in its superstep runs inline in
-the node's reducer, outside the ledger (the async run below has no inline tasks)."""
+A @task call is an effect of its own (a nested effect of its node's effect): the host records
+it in the same ledger under its own id, so a node re-run with its own outcome missing (it died
+after the call, say) gets the call's result back from the ledger without calling it.
+
+What this does not yet show (issue 12): a sync task alone in its superstep runs inline in the
+node's reducer, outside the ledger (the async run below has no inline tasks)."""
 
 from __future__ import annotations
 
@@ -81,3 +84,20 @@ def test_without_the_ledger_the_work_runs_again() -> None:
     asyncio.run(app.ainvoke({"topic": "tides", "notes": []}, config))
     asyncio.run(app.ainvoke({"topic": "tides", "notes": []}, config))
     assert calls.count("node research") == 2
+
+
+def test_a_task_call_is_recorded_as_an_effect_of_its_own_and_replayed() -> None:
+    calls: list[str] = []
+    app = _graph(calls)
+    ledger = Ledger()
+    config = {"configurable": {"thread_id": "t", LEDGER_KEY: ledger}}
+    first = asyncio.run(app.ainvoke({"topic": "tides", "notes": []}, config))
+    task_entries = {k: v for k, v in ledger.results.items() if v.tag == "shout"}
+    assert [v.result for v in task_entries.values()] == ["TIDES"]
+
+    # Keep only the task call's record: the nodes run again, the task call does not.
+    ledger.results = dict(task_entries)
+    calls.clear()
+    again = asyncio.run(app.ainvoke({"topic": "tides", "notes": []}, config))
+    assert again == first
+    assert sorted(calls) == ["node outline", "node research"]

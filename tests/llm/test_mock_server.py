@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import sys
 import threading
@@ -96,3 +97,15 @@ def test_fail_first_without_retries_surfaces_the_retryable_error(server: Any) ->
     with pytest.raises(RetryableLLMError) as caught:
         model.invoke("hi")
     assert caught.value.status == 500
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic", "google_genai", "cohere"])
+def test_one_model_serves_successive_event_loops(server: Any, provider: str) -> None:
+    """A model built once and awaited from two ``asyncio.run`` calls: the async client it
+    owns from the first loop must not be reused on the second (its pool is bound to the
+    first, closed loop: "Event loop is closed")."""
+    if server.fail_first:
+        pytest.skip("the plain server is enough")
+    model = init(f"{provider}:mock-model", api_key="x", env={}, **_settings(provider, server.url))
+    replies = [asyncio.run(model.ainvoke(f"call {n}")) for n in range(3)]
+    assert [r.content for r in replies] == [f"mock reply to: call {n}" for n in range(3)]

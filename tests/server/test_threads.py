@@ -140,9 +140,6 @@ async def test_prune_deletes_threads(client: Any) -> None:
         with pytest.raises(NotFoundError):
             await client.threads.get(thread["thread_id"])
     assert (await client.threads.get(keep["thread_id"]))["thread_id"] == keep["thread_id"]
-    with pytest.raises(UnprocessableEntityError) as keep_latest:
-        await client.threads.prune([keep["thread_id"]], strategy="keep_latest")
-    assert "keep_latest" in str(keep_latest.value)
 
 
 async def test_create_a_thread_from_supersteps(client: Any) -> None:

@@ -191,7 +191,6 @@ class EntrypointRunner(TaskRunner):
         journal: TaskJournal | None,
     ) -> TaskOutcome:
         root, kwargs = self._bind(values, resume, run, task_id, memo, journal)
-        root.loop = asyncio.get_running_loop()
         self._started(root, arg, task_id)
         try:
             result = self.node.action(arg, **kwargs)

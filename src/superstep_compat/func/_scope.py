@@ -1,22 +1,25 @@
 """Where `@task` calls run: the call scope of one entrypoint (or graph node) execution.
 
-An entrypoint runs inside one façade node task. Every `@task` call it makes (and every call
-those tasks make) is keyed by its position in the call tree, ``"<parent key>/<n>:<name>"``,
-which is deterministic for a deterministic program. A finished call's result goes into the
-node task's memo, which the façade keeps in the engine activation's memory: when the
-entrypoint re-runs after an `interrupt()`, a call whose key is in the memo returns the saved
-result instead of running again. With a checkpointer, the result is also saved at once as a
-pending write of the current checkpoint (`TaskJournal`, keyed by the call's task id, which
-derives from the key); a run continued after its process died finds it there on a memo miss,
-and the memo is seeded from it.
+A `@task` call is a nested effect of the node task's effect (`superstep_core.host.nested`):
+the run's host performs it, on its worker threads (a sync task) or on the caller's event loop
+(an async one), retries it on the host's clock with the engine's `RetryPolicy` (the first of
+the task's policies whose ``retry_on`` matches decides, as in LangGraph; jitter from the host's
+random source), and records its result in the ledger before the caller's future resolves.
+
+The ledger a call is recorded in is its `RootScope`: every call is keyed by its position in
+the call tree, ``"<parent key>/<n>:<name>"`` (deterministic for a deterministic program), and
+its effect id is the task id derived from that key. A recorded result goes into the node
+task's memo, which the façade keeps in the engine activation's memory (so an entrypoint that
+re-runs after an `interrupt()` gets it back without calling the task again), and, with a
+checkpointer, is saved at once as a pending write of the current checkpoint (`TaskJournal`,
+LangGraph's shape: the task id's ``__return__`` write); a run continued after its process
+died finds it there.
 
 `interrupt()` answers are matched to slots, not to a running count: a slot is the key of the
 scope that called `interrupt()` plus the call's index within that scope; the slot of each
 interrupt that reached the caller is appended to the memo's slot list, and the n-th
 `Command(resume=...)` answers the n-th slot. Tasks running in parallel therefore never
 steal each other's answers.
-
-This module imports the engine only for its codec.
 """
 
 from __future__ import annotations
@@ -24,20 +27,35 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import hashlib
-import random
 import threading
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextvars import ContextVar, copy_context
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from superstep_compat._internal import workers
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeTimeoutError
 from superstep_compat.func._journal import TaskJournal
-from superstep_compat.pregel._task import RunContext, _now, _TaskContext, as_seconds, task_uuid
+from superstep_compat.pregel._node import engine_retry
+from superstep_compat.pregel._task import (
+    RunContext,
+    _now,
+    _TaskContext,
+    as_seconds,
+    first_matching,
+    task_uuid,
+)
 from superstep_compat.types import CachePolicy, Interrupt, RetryPolicy
-from superstep_core.host import Clock, DeadlineExceeded, within
+from superstep_core.host import (
+    Clock,
+    DeadlineExceeded,
+    NestedEffect,
+    NestedEffects,
+    within,
+)
+from superstep_core.node import EffectCompleted
+from superstep_core.node import RetryPolicy as EngineRetryPolicy
 from superstep_core.persistence import Codec
 
 if TYPE_CHECKING:
@@ -89,7 +107,10 @@ class RootScope(_TaskContext):
         self.durable = durable
         self.cache = cache
         self.journal = journal
-        self.loop: asyncio.AbstractEventLoop | None = None
+        # The host's performer of nested effects (a run outside a host, such as a branch
+        # function evaluated for `update_state`, gets one on the run's clock of its own).
+        self.nested = run.nested or NestedEffects(run.clock, run.rng)
+        self.effect_keys: dict[str, str] = {}  # effect id -> call key, for the ledger view
         self.lock = threading.Lock()
         self.futures: list[concurrent.futures.Future[Any]] = []
         self.raised: dict[str, str] = {}
@@ -155,6 +176,26 @@ class RootScope(_TaskContext):
             _codec.dumps(value, where=name, kind="task result")
         with self.lock:
             self.memo[key] = value
+
+    # --- the ledger the host consults and records in (keyed by effect id) ---------------
+
+    def name_effect(self, effect_id: str, key: str) -> None:
+        with self.lock:
+            self.effect_keys[effect_id] = key
+
+    def recorded(self, effect_id: str) -> EffectCompleted | None:
+        """`EffectLedger.recorded`: a finished call's result, from the memo or the
+        checkpoint's pending writes."""
+        key = self.effect_keys.get(effect_id)
+        if key is None:
+            return None
+        found, value = self.recall(key)
+        return EffectCompleted(effect_id, result=value) if found else None
+
+    def record(self, completed: EffectCompleted) -> None:
+        """`EffectLedger.record`: keep a call's result (`remember`)."""
+        key = self.effect_keys[completed.effect_id]
+        self.remember(key, completed.tag, completed.result)
 
     def record_failure(self, key: str, name: str, error: BaseException) -> None:
         """Save how a call ended without a result: its interrupts, or its error (after its
@@ -255,39 +296,50 @@ class CallScope:
     # --- calling a task ------------------------------------------------------------------
 
     def call(self, task: TaskFunction[Any, Any], args: tuple[Any, ...], kwargs: Any) -> Any:
+        """Start one call of ``task``: a nested effect of the node task's effect, performed
+        by the run's host (its worker threads for a sync task, the caller's event loop for
+        an async one). The returned future resolves after the host recorded the result."""
         root = self.root
         key = self.next_key(task.name)
         future: SyncAsyncFuture[Any] = SyncAsyncFuture()
+        effect_id = root.task_id(key)
         if root.streams_tasks:
-            start = {"id": root.task_id(key), "name": task.name, "input": (args, kwargs)}
+            start = {"id": effect_id, "name": task.name, "input": (args, kwargs)}
             root.emit_task("task", {**start, "triggers": ("__pregel_push",)})
         found, value = root.recall(key)
         if found:
             future.set_result(value)
             return future
-        in_loop = _running_loop() is not None and _running_loop() is root.loop
-        if task.is_async and not in_loop:
+        loop = _running_loop()
+        if task.is_async and loop is None:
             raise RuntimeError("In an sync context async tasks cannot be called")
         scope = CallScope(root, key)
         root.track(future)
+        root.name_effect(effect_id, key)
         ctx = copy_context()
+        hit: list[bool] = []  # set when the result came from the cache
+        nested = root.nested
+        pending: concurrent.futures.Future[Any] | asyncio.Task[Any]
         if task.is_async:
-            assert root.loop is not None
-            coro = ctx.run(_run_async, scope, task, key, args, kwargs)
-            pending = root.loop.create_task(coro, context=ctx)
-            pending.add_done_callback(lambda t: _copy_outcome(t, future, root, task, key))
+            assert loop is not None
+            effect = NestedEffect(
+                effect_id,
+                partial(_attempt_async, scope, task, args, kwargs, hit),
+                tag=task.name,
+                retry=partial(retry_for, task.retry_policy),
+            )
+            pending = nested.schedule(effect, (root,), loop=loop, context=ctx)
+            # cancelling the caller's future cancels the call (LangGraph's rule)
+            future.add_done_callback(lambda f: pending.cancel() if f.cancelled() else None)
         else:
-
-            def work() -> None:
-                try:
-                    result = ctx.run(_run_sync, scope, task, key, args, kwargs)
-                except BaseException as e:
-                    _result_event(root, task, key, e)
-                    future.set_exception(e)
-                else:
-                    future.set_result(result)
-
-            workers.submit(work)
+            effect = NestedEffect(
+                effect_id,
+                partial(ctx.run, _attempt_sync, scope, task, args, kwargs, hit),
+                tag=task.name,
+                retry=partial(retry_for, task.retry_policy),
+            )
+            pending = nested.submit(effect, (root,))
+        pending.add_done_callback(lambda done: _settle(done, future, root, task, key, hit))
         return future
 
 
@@ -338,24 +390,6 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
-def _copy_outcome(
-    done: asyncio.Task[Any],
-    future: concurrent.futures.Future[Any],
-    root: RootScope,
-    task: TaskFunction[Any, Any],
-    key: str,
-) -> None:
-    if done.cancelled():
-        future.cancel()
-        return
-    error = done.exception()
-    if error is not None:
-        _result_event(root, task, key, error)
-        future.set_exception(error)
-    else:
-        future.set_result(done.result())
-
-
 def _enter(scope: CallScope) -> None:
     scope_var.set(scope)
     task_context_var.set(scope)
@@ -393,71 +427,55 @@ def _result_event(
     root.emit_task("task_result", payload)
 
 
-def _run_sync(
+def _attempt_sync(
     scope: CallScope,
     task: TaskFunction[Any, Any],
-    key: str,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
+    hit: list[bool],
 ) -> Any:
+    """One attempt of a sync call (in the task's context, on a host worker thread): the
+    cached result, else the function's (then cached)."""
     _enter(scope)
     root = scope.root
     cache_key = _cached_key(root, task, args, kwargs)
     if cache_key is not None:
-        hit = root.cache.get([cache_key])
-        if cache_key in hit:
-            return _finish(root, task, key, hit[cache_key], cached=True)
-    attempt = 0
-    while True:
-        try:
-            result = task.func(*args, **kwargs)
-            break
-        except Exception as error:
-            delay = _retry_delay(task.retry_policy, error, attempt, root.run.rng)
-            if delay is None:
-                raise
-            attempt += 1
-            root.run.clock.sleep(delay)
+        found = root.cache.get([cache_key])
+        if cache_key in found:
+            hit.append(True)
+            return found[cache_key]
+    result = task.func(*args, **kwargs)
     if cache_key is not None:
         assert task.cache_policy is not None
         root.cache.set({cache_key: (result, task.cache_policy.ttl)})
-    return _finish(root, task, key, result)
+    return result
 
 
-async def _run_async(
+async def _attempt_async(
     scope: CallScope,
     task: TaskFunction[Any, Any],
-    key: str,
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
+    hit: list[bool],
 ) -> Any:
+    """One attempt of an async call (in the task's context, on the caller's loop), under
+    the task's `TimeoutPolicy` if it has one."""
     _enter(scope)
     root = scope.root
     cache_key = _cached_key(root, task, args, kwargs)
     if cache_key is not None:
-        hit = await root.cache.aget([cache_key])
-        if cache_key in hit:
-            return _finish(root, task, key, hit[cache_key], cached=True)
-    attempt = 0
-    clock = root.run.clock
-    limits = task.timeout
-    while True:
-        try:
-            if limits is None:
-                result = await task.func(*args, **kwargs)
-            else:
-                result = await _timed(task, clock, limits, args, kwargs)
-            break
-        except Exception as error:
-            delay = _retry_delay(task.retry_policy, error, attempt, root.run.rng)
-            if delay is None:
-                raise
-            attempt += 1
-            await root.run.clock.asleep(delay)
+        found = await root.cache.aget([cache_key])
+        if cache_key in found:
+            hit.append(True)
+            return found[cache_key]
+    if task.timeout is None:
+        result = await task.func(*args, **kwargs)
+    else:
+        result = await _timed(task, root.run.clock, task.timeout, args, kwargs)
     if cache_key is not None:
         assert task.cache_policy is not None
         await root.cache.aset({cache_key: (result, task.cache_policy.ttl)})
-    return _finish(root, task, key, result)
+    return result
 
 
 async def _timed(
@@ -482,46 +500,44 @@ def _cached_key(root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs
     return _cache_key(task, task.cache_policy, args, kwargs)
 
 
-def _finish(root: RootScope, task: TaskFunction[Any, Any], key: str, value: Any, **kw: Any) -> Any:
-    root.remember(key, task.name, value)
-    root.emit_update(task.name, value, **kw)
-    if not root.streams_tasks:
-        return value
-    payload: dict[str, Any] = {
-        "id": root.task_id(key),
-        "name": task.name,
-        "error": None,
-        "interrupts": [],
-    }
-    root.emit_task("task_result", {**payload, "result": {"__return__": value}})
-    return value
+def _settle(
+    done: concurrent.futures.Future[Any] | asyncio.Future[Any],
+    future: concurrent.futures.Future[Any],
+    root: RootScope,
+    task: TaskFunction[Any, Any],
+    key: str,
+    hit: list[bool],
+) -> None:
+    """Hand a performed call's outcome to its caller's future, after its stream events (and,
+    for a failure, after saving how it ended). A future its caller cancelled takes nothing."""
+    if future.cancelled():
+        return
+    if done.cancelled():
+        future.cancel()
+        return
+    error = done.exception()
+    if error is not None:
+        _result_event(root, task, key, error)
+        future.set_exception(error)
+        return
+    value = done.result()
+    root.emit_update(task.name, value, cached=bool(hit))
+    if root.streams_tasks:
+        payload: dict[str, Any] = {
+            "id": root.task_id(key),
+            "name": task.name,
+            "error": None,
+            "interrupts": [],
+        }
+        root.emit_task("task_result", {**payload, "result": {"__return__": value}})
+    future.set_result(value)
 
 
-def _retry_delay(
-    policies: Sequence[RetryPolicy], error: Exception, attempt: int, rng: random.Random
-) -> float | None:
-    """Seconds to wait before the next attempt (LangGraph's rule: the first policy whose
-    ``retry_on`` matches decides; jitter from the run's ``rng``), or None to give up. The
-    wait runs on the run's clock. (This loop goes once @task calls are engine effects.)"""
+def retry_for(policies: Sequence[RetryPolicy], error: Exception) -> EngineRetryPolicy | None:
+    """The engine policy that decides the retry of a call that raised ``error``: LangGraph's
+    rule, the first of ``policies`` whose ``retry_on`` matches (an interrupt or other
+    bubble-up is never retried)."""
     if isinstance(error, GraphBubbleUp):
         return None
-    for policy in policies:
-        if not _matches(policy, error):
-            continue
-        if attempt + 1 >= policy.max_attempts:
-            return None
-        delay = min(policy.max_interval, policy.initial_interval * policy.backoff_factor**attempt)
-        if policy.jitter:
-            delay += rng.uniform(0, 1)
-        return delay
-    return None
-
-
-def _matches(policy: RetryPolicy, error: Exception) -> bool:
-    retry_on: Any = policy.retry_on
-    if isinstance(retry_on, type) and issubclass(retry_on, BaseException):
-        return isinstance(error, retry_on)
-    if isinstance(retry_on, Sequence):
-        return isinstance(error, tuple(retry_on))
-    check: Callable[[Exception], bool] = retry_on
-    return bool(check(error))
+    policy = first_matching(policies, error)
+    return None if policy is None else engine_retry(policy)

@@ -35,7 +35,7 @@ class TaskFunction(Generic[P, T]):
         timeout: Any = None,
     ) -> None:
         self.func = func
-        self.name = name or str(getattr(func, "__name__", type(func).__name__))
+        self.name = name or _name_of(func)
         if retry_policy is None:
             self.retry_policy: tuple[RetryPolicy, ...] = ()
         elif isinstance(retry_policy, RetryPolicy):
@@ -62,6 +62,14 @@ class TaskFunction(Generic[P, T]):
 
     def __repr__(self) -> str:
         return f"<task {self.name}>"
+
+
+def _name_of(func: Any) -> str:
+    """LangGraph's default task name: the function's name; a `functools.partial` is named
+    after the function it wraps; another callable object after its class."""
+    while isinstance(func, functools.partial):
+        func = func.func
+    return str(getattr(func, "__name__", type(func).__name__))
 
 
 @overload

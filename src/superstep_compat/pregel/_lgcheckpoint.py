@@ -525,6 +525,11 @@ def record_of(
     blob = all_values.get(ENGINE_CHANNEL)
     if blob is not None:
         record = _from_blob(blob, checkpoint["id"], all_values)
+        if record is not None:
+            # the saver's row names the thread: a checkpoint copied to another thread
+            # (``copy_thread``) carries the engine state written under the first one
+            record.thread_id = conf["thread_id"]
+            record.checkpoint_ns = conf.get("checkpoint_ns", "")
     if record is None:
         if state_channels is not None:
             values = {k: all_values[k] for k in state_channels if k in all_values}

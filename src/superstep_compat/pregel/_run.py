@@ -63,7 +63,7 @@ from superstep_compat.pregel._task import (
     task_uuid,
 )
 from superstep_compat.types import Command, Interrupt
-from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, WallClock
+from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, NestedEffects, WallClock
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import Execution, StepOutcome
 
@@ -147,6 +147,7 @@ class GraphRun(Checkpointing):
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
         self.rng: random.Random = configurable.get(RANDOM_KEY) or random.Random()
         self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
+        self.nested: NestedEffects | None = None  # the host's, once the run has one
         self.step_writes = self.durable
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
@@ -207,6 +208,7 @@ class GraphRun(Checkpointing):
             checkpoint_id=None if self.record is None else self.record.checkpoint_id,
             clock=self.clock,
             rng=self.rng,
+            nested=self.nested,
             task_ids={}
             if self.record is None
             else {t.key: t.id for t in self.record.tasks if t.key},
@@ -220,6 +222,19 @@ class GraphRun(Checkpointing):
         if self.saver is not None and self.thread_id is not None:
             record = load_record(self.saver, self.thread_id, self.ns, requested_id)
         execution_id = self.thread_id or "run"
+        if (
+            record is not None
+            and record.engine is not None
+            and self.input is None
+            and requested_id is not None
+            and _in_progress(record)
+            and not self._is_latest(record)
+        ):
+            # Time travel to a step that went on after the checkpoint (interrupted, or
+            # partly finished): LangGraph runs its tasks afresh, without the answers and
+            # writes saved since, so the state is the checkpoint's own fields.
+            record.engine = None
+            record.pending = []
         rebuilt = record is not None and record.engine is None
         if record is not None and rebuilt:
             rebuild(graph, record, record.pending)  # a checkpoint LangGraph wrote
@@ -286,6 +301,15 @@ class GraphRun(Checkpointing):
             events = self._continue(ex, record, forked)
             self.values_shown = not self._command_input  # it shows the state it starts from
         return ex, events
+
+    def _is_latest(self, record: CheckpointRecord) -> bool:
+        """Whether ``record`` is the newest checkpoint of its thread and namespace."""
+        if self.saver is None:
+            return True
+        latest = get_tuple(self.saver, config_of(record.thread_id, record.checkpoint_ns, None))
+        return latest is None or (
+            latest.config["configurable"]["checkpoint_id"] == record.checkpoint_id
+        )
 
     @property
     def stop(self) -> int:
@@ -391,6 +415,7 @@ class GraphRun(Checkpointing):
         ex, events = self._prepare()
         yield from forwarded(events)
         host = Host(max_workers=8, clock=self.clock, rng=self.rng, ledger=self.ledger)
+        self.nested = host.nested
         try:
             token = _node.current_run_context.set(self)
             try:
@@ -449,6 +474,7 @@ class GraphRun(Checkpointing):
         from superstep_compat.pregel import _node
 
         host = AsyncHost(clock=self.clock, rng=self.rng, ledger=self.ledger)
+        self.nested = host.nested
         self.async_mode = True
         token = _node.current_run_context.set(self)
         try:
@@ -754,6 +780,15 @@ def coerce_context(schema: Any, context: Any) -> Any:
     return context
 
 
+def _in_progress(record: CheckpointRecord) -> bool:
+    """Whether ``record``'s saved engine state is its step part-way done (tasks suspended
+    on interrupts, or finished beside them) rather than the step about to start."""
+    engine = record.engine
+    return bool(record.finished) or (
+        engine is not None and any(i.state == "suspended" for i in engine.instances)
+    )
+
+
 def _raised_several(ex: Execution, activation_id: str) -> bool:
     """Whether the suspended activation raised more than one interrupt in its last run (the
     functional API's parallel tasks surface one at a time; LangGraph still wants ids)."""
@@ -763,8 +798,11 @@ def _raised_several(ex: Execution, activation_id: str) -> bool:
 
 
 def _hit(names: set[str] | frozenset[str], breakpoints: frozenset[str]) -> bool:
-    """Whether any of ``names`` is a breakpoint (``"*"``: every node)."""
-    return bool(names) and ("*" in breakpoints or bool(names & breakpoints))
+    """Whether any of ``names`` is a breakpoint (``"*"``: every node but ``__start__``,
+    which LangGraph hides from breakpoints)."""
+    if "*" in breakpoints:
+        return bool(names - {START})
+    return bool(names & breakpoints)
 
 
 def _reset(var: Any, token: Any) -> None:

@@ -60,9 +60,10 @@ from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, MessagesHandlerV2, attach
 from superstep_compat.pregel._resume import resume_adapter, validated_resume
 from superstep_compat.pregel._tools import ToolsHandler
+from superstep_compat.pregel.debug import task_payload
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send, interrupt_id_from_ns
 from superstep_core.channel import MISSING, Channel
-from superstep_core.host import Clock, WallClock, current_heartbeat
+from superstep_core.host import Clock, NestedEffects, WallClock, current_heartbeat
 from superstep_core.host import heartbeat as _heartbeat
 
 __all__ = ["RunContext", "TaskOutcome", "TaskRunner"]
@@ -116,6 +117,8 @@ class RunContext:
     """The run's clock (seconds since the epoch): timestamps, and the waits of @task retries."""
     rng: random.Random = field(default_factory=random.Random)
     """The run's random source (the jitter of @task retries)."""
+    nested: NestedEffects | None = None
+    """The run's host's performer of nested effects (the functional API's @task calls)."""
 
 
 class _TaskContext:
@@ -302,12 +305,13 @@ class TaskRunner:
                 return out
         streams_tasks = "tasks" in run.stream_modes or "debug" in run.stream_modes
         if run.emit is not None and streams_tasks and attempt == 1:  # once, not per retry
-            start = {
-                "id": task_uuid(run, task_id),
-                "name": node.name,
-                "input": state,
-                "triggers": config["metadata"]["langgraph_triggers"],
-            }
+            start = task_payload(
+                task_uuid(run, task_id),
+                node.name,
+                state,
+                config["metadata"]["langgraph_triggers"],
+                config,
+            )
             if "tasks" in run.stream_modes:
                 run.emit("tasks", start)
             if "debug" in run.stream_modes:
@@ -480,12 +484,7 @@ class TaskRunner:
             return TaskOutcome(error=error)
         if not isinstance(error, Exception):
             raise error
-        retry = None
-        for policy in node.retry_policy or ():
-            if _retry_on(policy, error):
-                retry = policy
-                break
-        return TaskOutcome(error=error, retry=retry)
+        return TaskOutcome(error=error, retry=first_matching(node.retry_policy or (), error))
 
     def _writer(self, run: RunContext, node: NodeSpec | None = None) -> Callable[[Any], None]:
         # under an idle timeout refreshed "auto"matically, a custom chunk is progress
@@ -876,6 +875,15 @@ def as_seconds(value: Any) -> float | None:
     if value is None:
         return None
     return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
+
+
+def first_matching(policies: Sequence[RetryPolicy], error: Exception) -> RetryPolicy | None:
+    """LangGraph's rule for a list of retry policies: the first whose ``retry_on`` matches
+    ``error`` decides (attempts, backoff, jitter); None when none matches."""
+    for policy in policies:
+        if _retry_on(policy, error):
+            return policy
+    return None
 
 
 def _retry_on(policy: RetryPolicy, error: Exception) -> bool:

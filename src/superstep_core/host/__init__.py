@@ -24,6 +24,7 @@ from superstep_core.host.effects import (
     RetryableEffectError,
     classify,
 )
+from superstep_core.host.nested import NestedEffect, NestedEffects
 from superstep_core.host.stream import (
     CHUNK_OVERHEAD,
     COMMITTED_MODES,
@@ -53,6 +54,8 @@ __all__ = [
     "EffectTimeoutError",
     "Handler",
     "Host",
+    "NestedEffect",
+    "NestedEffects",
     "RecoveryError",
     "RetryableEffectError",
     "StepCallback",

@@ -23,6 +23,7 @@ from superstep_core.host.effects import (
     failed,
     resolve,
 )
+from superstep_core.host.nested import NestedEffects
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, _check_limit, _push_step
 from superstep_core.host.timers import TimerTable
@@ -55,6 +56,7 @@ class AsyncHost:
         self.max_supersteps = max_supersteps
         self.performed: dict[str, int] = {}
         self.rng = rng if rng is not None else random.Random()
+        self.nested = NestedEffects(self.clock, self.rng, ledger)
         self._timers: dict[str, TimerTable] = {}
         self._runs = 0
 

@@ -24,6 +24,7 @@ from superstep_core.host.effects import (
     failed,
     resolve,
 )
+from superstep_core.host.nested import NestedEffects
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.timers import TimerTable
 from superstep_core.node import EffectCompleted, External
@@ -48,7 +49,9 @@ class Host:
     ``max_supersteps`` bounds each run call (default `DEFAULT_MAX_SUPERSTEPS`; ``None``: no
     bound): past it the run raises `SuperstepLimitError` naming the cycle it went round, and
     the execution stays consistent at its last committed superstep. ``rng``: the random
-    source of retry jitter (`random.Random`; seed one in tests).
+    source of retry jitter (`random.Random`; seed one in tests). Work an effect needs done
+    while it runs goes through ``nested`` (`superstep_core.host.nested.NestedEffects`), on the
+    same clock, random source and ledger.
 
     The run methods take an optional ``stream`` (one `StreamMultiplexer` per execution): after
     each committed superstep (and after ``on_step``, so a checkpoint written there precedes
@@ -77,6 +80,8 @@ class Host:
         self.max_supersteps = max_supersteps
         self.performed: dict[str, int] = {}
         self.rng = rng if rng is not None else random.Random()
+        self.nested = NestedEffects(self.clock, self.rng, ledger)
+        """Performs the nested effects of this host's effects (`NestedEffects`)."""
         self._timers: dict[str, TimerTable] = {}
         self._pool: ThreadPoolExecutor | None = None
         self._runs = 0

@@ -18,6 +18,8 @@ Must never import the runtime, the host or `superstep_compat`.
 
 from __future__ import annotations
 
+import asyncio
+import weakref
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import (
@@ -103,9 +105,32 @@ def _lower(headers: Any) -> dict[str, str]:
     return {str(k).lower(): str(v) for k, v in headers.items()}
 
 
+class _PerEventLoop:
+    """Async clients this transport owns, one per running event loop.
+
+    An async client's connection pool is bound to the loop it first ran on: reusing it from a
+    later ``asyncio.run`` fails with "Event loop is closed". A client injected by the caller is
+    used as given (its loop is the caller's business); an owned one is built per loop and
+    dropped with the loop (weak keys)."""
+
+    def __init__(self, factory: Callable[[], Any]) -> None:
+        self._factory = factory
+        self._clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Any] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def get(self) -> Any:
+        loop = asyncio.get_running_loop()
+        client = self._clients.get(loop)
+        if client is None:
+            client = self._clients[loop] = self._factory()
+        return client
+
+
 class HttpxTransport(Transport):
     """Sends with ``httpx``. ``client`` / ``async_client`` are created on first use when not
-    injected (then owned and reused by this transport)."""
+    injected (then owned and reused by this transport; the owned async client once per event
+    loop)."""
 
     def __init__(
         self,
@@ -114,6 +139,7 @@ class HttpxTransport(Transport):
     ) -> None:
         self._client = client
         self._async_client = async_client
+        self._owned_async = _PerEventLoop(httpx.AsyncClient)
 
     @property
     def client(self) -> httpx.Client:
@@ -124,10 +150,12 @@ class HttpxTransport(Transport):
 
     @property
     def async_client(self) -> httpx.AsyncClient:
-        """The async client (created lazily)."""
-        if self._async_client is None:
-            self._async_client = httpx.AsyncClient()
-        return self._async_client
+        """The async client: the injected one, else this event loop's own (created lazily).
+        Only valid inside a running event loop."""
+        if self._async_client is not None:
+            return self._async_client
+        client: httpx.AsyncClient = self._owned_async.get()
+        return client
 
     def _build(
         self, client: httpx.Client | httpx.AsyncClient, request: HttpRequest, timeout: float | None
@@ -233,7 +261,7 @@ class SDKTransport(Transport):
         self._client = client
         self._async_client = async_client
         self._factory = factory
-        self._async_factory = async_factory
+        self._owned_async = None if async_factory is None else _PerEventLoop(async_factory)
 
     @property
     def client(self) -> Any:
@@ -244,9 +272,10 @@ class SDKTransport(Transport):
 
     @property
     def async_client(self) -> Any:
-        """The async SDK client (built lazily by the factory)."""
-        if self._async_client is None and self._async_factory is not None:
-            self._async_client = self._async_factory()
+        """The async SDK client: the injected one, else this event loop's own (built lazily by
+        the factory). Only valid inside a running event loop."""
+        if self._async_client is None and self._owned_async is not None:
+            return self._owned_async.get()
         return self._async_client
 
     @staticmethod

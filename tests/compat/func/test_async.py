@@ -89,3 +89,68 @@ async def test_an_async_entrypoint_resumes_without_rerunning_finished_tasks() ->
     await wf.ainvoke(1, config)
     assert await wf.ainvoke(Command(resume=10), config) == 11
     assert calls == [1]
+
+
+async def test_an_async_task_awaited_in_an_async_graph_node_runs_on_the_nodes_loop() -> None:
+    from typing import TypedDict
+
+    from superstep_compat.graph import START, StateGraph
+    from superstep_compat.types import RetryPolicy
+
+    class State(TypedDict):
+        x: int
+
+    attempts: list[int] = []
+
+    @task(retry_policy=RetryPolicy(retry_on=ValueError, initial_interval=0, jitter=False))
+    async def double(x: int) -> int:
+        attempts.append(x)
+        if len(attempts) == 1:
+            raise ValueError("once")
+        return x * 2
+
+    async def node(state: State) -> dict[str, int]:
+        first, second = await asyncio.gather(double(state["x"]), ainc(state["x"]))
+        return {"x": first + second}
+
+    graph = StateGraph(State).add_node("n", node).add_edge(START, "n").compile()
+    assert await graph.ainvoke({"x": 3}) == {"x": 10}
+    assert attempts == [3, 3]
+
+
+async def test_cancelling_a_task_calls_future_cancels_the_call() -> None:
+    cancelled: list[int] = []
+
+    @task
+    async def slow(x: int) -> int:
+        try:
+            await asyncio.sleep(5)
+        except asyncio.CancelledError:
+            cancelled.append(x)
+            raise
+        return x
+
+    @task
+    async def quick(x: int) -> int:
+        return x
+
+    @entrypoint()
+    async def wf(x: int) -> list[int]:
+        dropped = slow(x)
+        await asyncio.sleep(0.05)
+        dropped.cancel()
+        return [await quick(x)]
+
+    updates = [c async for c in wf.astream(4, stream_mode="updates")]
+    assert updates == [{"quick": 4}, {"wf": [4]}]
+    assert cancelled == [4]
+
+
+def test_a_task_of_a_partial_is_named_after_the_function_it_wraps() -> None:
+    import functools
+
+    async def suffix(tail: str, value: str) -> str:
+        return value + tail
+
+    assert task(functools.partial(suffix, "!")).name == "suffix"
+    assert task(functools.partial(suffix, "!"), name="own").name == "own"

@@ -1,0 +1,224 @@
+"""Nested effects: work that an effect asks the host for while the host performs it.
+
+An effect performed for a node may itself need work done concurrently, and wait for it (the
+functional API's ``@task`` calls, made from inside a node's or an entrypoint's work). Such a
+call is an effect of the running effect, and the host performs it like any other:
+
+- on the host's worker threads (a sync call) or on the caller's event loop (an async one);
+- retried under the engine's `RetryPolicy`: the effect's ``retry`` picks the policy for each
+  failure (or none: the failure is final), the attempt counts across policies as the
+  runtime's do, and the wait is ``policy.backoff(attempt)`` plus up to ``policy.jitter``
+  seconds drawn from the host's random source, slept on the host's clock;
+- through the ledger: every ledger the call is given, and the host's own, is consulted by the
+  effect's id before anything runs (a recorded result is returned without calling the work
+  again: recovery, replay), and a result is recorded in each of them before the caller sees
+  it.
+
+The worker threads are elastic, not a bounded pool: a nested effect may wait on another
+nested effect, so a bounded pool could deadlock once every worker waits on work queued behind
+it. A job goes to an idle thread if there is one, else to a new thread; idle threads exit
+after `IDLE_SECONDS`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import queue
+import random
+import threading
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from superstep_core.host.clock import Clock
+from superstep_core.host.effects import EffectLedger
+from superstep_core.node import EffectCompleted, RetryPolicy
+
+__all__ = ["IDLE_SECONDS", "NestedEffect", "NestedEffects"]
+
+IDLE_SECONDS = 30.0
+"""Seconds an idle worker thread of nested effects waits for a job before it exits."""
+
+RetryChooser = Callable[[Exception], RetryPolicy | None]
+
+
+@dataclass(frozen=True, slots=True)
+class NestedEffect:
+    """One nested effect. ``effect_id``: its idempotency key, derived by the caller so that
+    the same call in a re-run of the same work has the same id (the ledger's key); ``work``:
+    a zero-argument callable (for `NestedEffects.submit`) or coroutine function (for
+    `NestedEffects.perform_async`); ``tag`` comes back on the recorded `EffectCompleted`;
+    ``retry``: the policy that decides a failure's retry, or None for a final failure
+    (absent: failures are final)."""
+
+    effect_id: str
+    work: Callable[[], Any]
+    tag: str = ""
+    retry: RetryChooser | None = None
+
+
+class NestedEffects:
+    """Performs the nested effects of one host's effects (see the module docstring).
+
+    ``clock``, ``rng`` and ``ledger`` are the host's: retry waits are slept on ``clock`` with
+    jitter from ``rng``; ``ledger`` (optional) holds every completed nested effect, beside the
+    ledgers a call is given."""
+
+    def __init__(
+        self, clock: Clock, rng: random.Random, ledger: EffectLedger | None = None
+    ) -> None:
+        self.clock = clock
+        self.rng = rng
+        self.ledger = ledger
+        self.performed: dict[str, int] = {}
+        """Attempts made, by effect id (a recorded result makes none)."""
+        self._lock = threading.Lock()
+
+    # --- the shared core ---------------------------------------------------------------------
+
+    def recorded(self, effect: NestedEffect, ledgers: Sequence[EffectLedger]) -> Any:
+        """The recorded `EffectCompleted` of ``effect`` in the first ledger that holds one,
+        or None (then it must be performed)."""
+        for ledger in self._ledgers(ledgers):
+            found = ledger.recorded(effect.effect_id)
+            if found is not None and found.error is None:
+                return found
+        return None
+
+    def _ledgers(self, ledgers: Sequence[EffectLedger]) -> Sequence[EffectLedger]:
+        return ledgers if self.ledger is None else (*ledgers, self.ledger)
+
+    def _attempted(self, effect: NestedEffect) -> None:
+        with self._lock:
+            self.performed[effect.effect_id] = self.performed.get(effect.effect_id, 0) + 1
+
+    def wait_before_retry(
+        self, effect: NestedEffect, error: Exception, attempt: int
+    ) -> float | None:
+        """Seconds to wait before attempt ``attempt + 1`` after ``error`` ended attempt
+        ``attempt`` (1-based), or None when the failure is final."""
+        policy = effect.retry(error) if effect.retry is not None else None
+        if policy is None or attempt >= policy.max_attempts:
+            return None
+        wait = policy.backoff(attempt)
+        if policy.jitter > 0:
+            wait += self.rng.uniform(0, policy.jitter)
+        return wait
+
+    def _record(self, effect: NestedEffect, value: Any, ledgers: Sequence[EffectLedger]) -> Any:
+        done = EffectCompleted(effect.effect_id, result=value, tag=effect.tag)
+        for ledger in self._ledgers(ledgers):
+            ledger.record(done)
+        return value
+
+    # --- sync: the host's worker threads -----------------------------------------------------
+
+    def perform(self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = ()) -> Any:
+        """Perform ``effect`` in the calling thread (recorded result, else attempts with
+        retry waits) and return its result; the last failure is raised."""
+        found = self.recorded(effect, ledgers)
+        if found is not None:
+            return found.result
+        attempt = 0
+        while True:
+            attempt += 1
+            self._attempted(effect)
+            try:
+                value = effect.work()
+            except Exception as error:
+                wait = self.wait_before_retry(effect, error, attempt)
+                if wait is None:
+                    raise
+                self.clock.sleep(wait)
+                continue
+            return self._record(effect, value, ledgers)
+
+    def submit(
+        self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = ()
+    ) -> concurrent.futures.Future[Any]:
+        """`perform` on a worker thread; the future holds its result or its final error.
+        ``effect.work`` runs in the worker thread: bind whatever context it needs in it."""
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+
+        def job() -> None:
+            try:
+                value = self.perform(effect, ledgers)
+            except BaseException as error:
+                future.set_exception(error)
+            else:
+                future.set_result(value)
+
+        _pool.submit(job)
+        return future
+
+    # --- async: the caller's event loop ------------------------------------------------------
+
+    async def perform_async(
+        self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = ()
+    ) -> Any:
+        """`perform` for a coroutine function ``effect.work``: attempts are awaited, retry
+        waits slept with ``clock.asleep``."""
+        found = self.recorded(effect, ledgers)
+        if found is not None:
+            return found.result
+        attempt = 0
+        work: Callable[[], Awaitable[Any]] = effect.work
+        while True:
+            attempt += 1
+            self._attempted(effect)
+            try:
+                value = await work()
+            except Exception as error:
+                wait = self.wait_before_retry(effect, error, attempt)
+                if wait is None:
+                    raise
+                await self.clock.asleep(wait)
+                continue
+            return self._record(effect, value, ledgers)
+
+    def schedule(
+        self,
+        effect: NestedEffect,
+        ledgers: Sequence[EffectLedger] = (),
+        *,
+        loop: asyncio.AbstractEventLoop,
+        context: Any = None,
+    ) -> asyncio.Task[Any]:
+        """`perform_async` as a task of ``loop`` (the caller's running loop), run in
+        ``context`` (a `contextvars.Context`; default: a copy of the current one)."""
+        return loop.create_task(self.perform_async(effect, ledgers), context=context)
+
+
+class _ElasticPool:
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._jobs: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+        self._idle = 0  # threads waiting for a job that no submit has claimed yet
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            claimed = self._idle > 0
+            if claimed:
+                self._idle -= 1
+            self._jobs.put(job)  # under the lock: an idle thread sees it before it may exit
+        if not claimed:
+            threading.Thread(target=self._work, name="superstep-nested", daemon=True).start()
+
+    def _work(self) -> None:
+        jobs = self._jobs
+        while True:
+            try:
+                job = jobs.get(timeout=IDLE_SECONDS)
+            except queue.Empty:
+                with self._lock:
+                    if self._idle > 0 and jobs.empty():
+                        self._idle -= 1
+                        return
+                continue
+            job()  # jobs report through the future they complete; they never raise
+            with self._lock:
+                self._idle += 1
+
+
+_pool = _ElasticPool()

@@ -1,0 +1,141 @@
+// The supersteps of a thread, newest first, PAGE at a time (POST /threads/{id}/history with
+// `before`), and one step opened: the tasks that ran into it (errors, interrupts, their
+// writes), the tasks next, the state as a tree diffed against the step before, and the fork
+// form (edit the state as a node, then run from the new checkpoint).
+import { get, post, enc } from "./api.js";
+import { h, clear, when, go, json, parseJson } from "./dom.js";
+import { stateTree } from "./tree.js";
+
+// Each history entry carries its whole state (the server deserialises every checkpoint of a
+// page): 10 a page keeps a thread of 1,000-message states quick to open.
+const PAGE = 10;
+
+function names(tasks) {
+  return tasks.map((t) => t.name).join(", ");
+}
+
+// Only a `loop` checkpoint was written by tasks (its parent's); an `input` one holds a run's
+// input, an `update` one a state edit (update_state, a fork's edit).
+function ranInto(snap, parent) {
+  return snap.metadata?.source === "loop" && parent ? parent.tasks : [];
+}
+
+function made(snap) {
+  const source = snap.metadata?.source;
+  return source === "update" ? "state edit" : source === "input" ? "input" : "";
+}
+
+export class Timeline {
+  constructor(page, box, stepBox) {
+    this.page = page;
+    this.box = box;
+    this.stepBox = stepBox;
+    this.entries = [];
+    this.known = new Map(); // checkpoint id -> snapshot, from the pages loaded
+  }
+
+  async load() {
+    this.entries = [];
+    this.known.clear();
+    clear(this.box);
+    this.table = h("table", { class: "timeline" },
+      h("tr", {}, ...["step", "source", "ran", "next", ""].map((t) => h("th", {}, t))));
+    this.more = h("button", { id: "older-steps", hidden: true }, "older supersteps ▼");
+    this.more.onclick = when(() => this.loadPage(), this.page.problem);
+    this.box.append(this.table, this.more);
+    await this.loadPage();
+  }
+
+  // One page more: PAGE + 1 checkpoints, the extra one the parent of the page's last.
+  async loadPage() {
+    const body = { limit: PAGE + 1 };
+    if (this.entries.length) body.before = { checkpoint_id: this.entries[this.entries.length - 1].checkpoint.checkpoint_id };
+    const found = await post(`${this.page.base}/history`, body);
+    for (const snap of found) this.known.set(snap.checkpoint.checkpoint_id, snap);
+    const shown = found.slice(0, PAGE);
+    for (let i = 0; i < shown.length; i++) {
+      const snap = shown[i];
+      const parent = found[i + 1];
+      const adjacent = parent && parent.checkpoint.checkpoint_id === snap.parent_checkpoint?.checkpoint_id;
+      const ran = ranInto(snap, adjacent ? parent : null);
+      this.row(snap, ran);
+      this.entries.push(snap);
+    }
+    this.more.hidden = found.length <= PAGE;
+  }
+
+  row(snap, ran) {
+    const id = snap.checkpoint.checkpoint_id;
+    const flags = [];
+    if (ran.some((t) => t.error) || snap.tasks.some((t) => t.error)) flags.push(h("span", { class: "flag failed", title: "a task failed" }, "error"));
+    if (snap.interrupts?.length || snap.tasks.some((t) => t.interrupts.length)) flags.push(h("span", { class: "flag waiting" }, "interrupt"));
+    const tr = h("tr", { class: "step-row", "data-checkpoint": id, "data-step": snap.metadata?.step },
+      h("td", {}, h("a", { href: `#/thread/${this.page.id}/checkpoint/${id}` }, String(snap.metadata?.step ?? "?"))),
+      h("td", {}, snap.metadata?.source ?? ""),
+      h("td", {}, ran.length ? names(ran) : h("i", {}, made(snap))),
+      h("td", {}, snap.next.join(", ")),
+      h("td", {}, ...flags));
+    tr.onclick = (e) => { if (e.target.tagName !== "A") go(`#/thread/${this.page.id}/checkpoint/${id}`); };
+    this.table.append(tr);
+  }
+
+  // Open the step of checkpoint `id`.
+  async open(id) {
+    const started = performance.now();
+    const base = this.page.base;
+    const state = async (cid) => this.known.get(cid) || get(`${base}/state/${enc(cid)}`);
+    const snap = await state(id);
+    const parentId = snap.parent_checkpoint?.checkpoint_id;
+    const parent = parentId ? await state(parentId) : null;
+    this.box.querySelectorAll("tr.step-row").forEach((tr) => tr.classList.toggle("selected", tr.dataset.checkpoint === id));
+    clear(this.stepBox);
+    const when0 = new Date(snap.created_at);
+    const took = parent ? `${when0 - new Date(parent.created_at)} ms after the step before` : "";
+    this.stepBox.append(
+      h("h3", { id: "step-title" }, `Superstep ${snap.metadata?.step ?? "?"}`, " ",
+        h("span", { class: "small" }, `${snap.metadata?.source ?? ""} · ${when0.toLocaleString()} ${took}`)),
+      h("p", { class: "small" }, "checkpoint ", h("code", {}, id),
+        parentId ? h("span", {}, " · parent ", h("a", { href: `#/thread/${this.page.id}/checkpoint/${parentId}` }, parentId.slice(0, 13))) : ""));
+    const ran = ranInto(snap, parent);
+    this.stepBox.append(h("h4", {}, "Tasks that ran"),
+      ran.length || !made(snap) ? this.tasks(ran, "ran") : h("p", { class: "small" }, `none: ${made(snap)}`));
+    if (snap.tasks.length) this.stepBox.append(h("h4", {}, "Next"), this.tasks(snap.tasks, "next"));
+    this.stepBox.append(h("h4", {}, parent ? "State (diff against the step before)" : "State"),
+      h("div", { id: "state-tree" }, stateTree(snap.values, parent ? parent.values : undefined)));
+    if (!this.page.readOnly) this.stepBox.append(this.forkForm(snap));
+    this.stepBox.dataset.openMs = String(Math.round(performance.now() - started));
+    this.stepBox.dataset.checkpoint = id;
+  }
+
+  tasks(tasks, kind) {
+    if (!tasks.length) return h("p", { class: "small" }, "none");
+    return h("ul", { class: `tasks ${kind}` }, ...tasks.map((t) => h("li", { "data-task": t.name },
+      h("b", {}, t.name),
+      t.error ? h("pre", { class: "error" }, t.error) : "",
+      ...t.interrupts.map((i) => h("div", {}, "interrupt: ", h("pre", {}, json(i.value)))),
+      t.result !== null && t.result !== undefined ? h("details", { class: "writes" }, h("summary", {}, "writes"),
+        stateTree(typeof t.result === "object" && !Array.isArray(t.result) ? t.result : { result: t.result })) : "")));
+  }
+
+  forkForm(snap) {
+    const id = snap.checkpoint.checkpoint_id;
+    const asNode = h("select", { id: "fork-as-node" },
+      ...(this.page.nodeNames || []).map((n) => h("option", { value: n }, n)));
+    const values = h("textarea", { id: "fork-values", rows: 4, placeholder: '{"key": "new value"} (empty: no edit)' });
+    const fork = h("button", { id: "fork-run" }, "Fork and run");
+    const problem = h("p", { class: "error" });
+    fork.onclick = when(async () => {
+      const edit = parseJson(values.value, "state edit");
+      let from = id;
+      if (edit !== null) {
+        const made = await post(`${this.page.base}/state`, { values: edit, as_node: asNode.value, checkpoint_id: id });
+        from = made.checkpoint.checkpoint_id;
+      }
+      await this.page.streamRun({ input: null, checkpoint_id: from });
+      const head = this.entries[0]?.checkpoint.checkpoint_id;
+      if (head) go(`#/thread/${this.page.id}/checkpoint/${head}`);
+    }, problem);
+    return h("div", { class: "fork", id: "fork" }, h("h4", {}, "Time travel: fork from this checkpoint"),
+      h("label", {}, "edit the state as node ", asNode), values, h("div", {}, fork), problem);
+  }
+}

@@ -1,0 +1,151 @@
+"""Nested effects: work an effect asks the host for while it runs, performed on the host's
+worker threads or the caller's loop, retried under the engine's `RetryPolicy` on the host's
+clock, and recorded in (and replayed from) the ledger."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+
+import pytest
+
+from superstep_core.host import AsyncHost, Host, NestedEffect, NestedEffects
+from superstep_core.node import EffectCompleted, RetryPolicy
+from superstep_core.testing import VirtualClock
+
+
+class DictLedger:
+    def __init__(self) -> None:
+        self.results: dict[str, EffectCompleted] = {}
+
+    def recorded(self, effect_id: str) -> EffectCompleted | None:
+        return self.results.get(effect_id)
+
+    def record(self, completed: EffectCompleted) -> None:
+        self.results[completed.effect_id] = completed
+
+
+def flaky(failures: list[Exception], value: object = "ok") -> tuple[list[int], object]:
+    calls: list[int] = []
+
+    def work() -> object:
+        calls.append(1)
+        if failures:
+            raise failures.pop(0)
+        return value
+
+    return calls, work
+
+
+def first_match(error: Exception) -> RetryPolicy | None:
+    # LangGraph's list rule, as a façade gives it: KeyError -> 2 attempts, TypeError -> 5
+    if isinstance(error, KeyError):
+        return RetryPolicy(max_attempts=2, initial_interval=1.0)
+    if isinstance(error, TypeError):
+        return RetryPolicy(max_attempts=5, initial_interval=1.0, backoff_factor=2.0)
+    return None
+
+
+def test_retries_follow_the_policy_the_failure_picks_on_the_hosts_clock() -> None:
+    clock = VirtualClock()
+    nested = NestedEffects(clock, random.Random(0))
+    calls, work = flaky([TypeError("a"), TypeError("b"), TypeError("c")])
+    effect = NestedEffect("e1", work, tag="t", retry=first_match)
+    assert nested.submit(effect).result(timeout=10) == "ok"
+    assert len(calls) == 4  # the TypeError policy allows 5 attempts
+    assert clock.slept == [1.0, 2.0, 4.0]
+    assert nested.performed == {"e1": 4}
+
+
+def test_a_failure_no_policy_retries_is_final_and_the_attempts_count_across_policies() -> None:
+    clock = VirtualClock()
+    nested = NestedEffects(clock, random.Random(0))
+    calls, work = flaky([TypeError("a"), KeyError("b"), ValueError("c")])
+    with pytest.raises(KeyError):  # attempt 2 failed under the KeyError policy (2 attempts)
+        nested.perform(NestedEffect("e", work, retry=first_match))
+    assert len(calls) == 2
+    calls, work = flaky([ValueError("c")])
+    with pytest.raises(ValueError):
+        nested.perform(NestedEffect("f", work, retry=first_match))
+    assert len(calls) == 1
+
+
+def test_jitter_is_drawn_from_the_hosts_random_source() -> None:
+    clock = VirtualClock()
+    nested = NestedEffects(clock, random.Random(7))
+    _, work = flaky([OSError("x")])
+    policy = RetryPolicy(max_attempts=2, initial_interval=0.5, jitter=1.0)
+    nested.perform(NestedEffect("e", work, retry=lambda _: policy))
+    assert clock.slept == [0.5 + random.Random(7).uniform(0, 1.0)]
+
+
+def test_a_result_is_recorded_and_a_recorded_one_is_replayed_without_running_the_work() -> None:
+    given, hosts = DictLedger(), DictLedger()
+    nested = NestedEffects(VirtualClock(), random.Random(0), hosts)
+    calls, work = flaky([], value={"n": 1})
+    assert nested.perform(NestedEffect("e", work, tag="t"), (given,)) == {"n": 1}
+    assert given.results["e"].result == {"n": 1} and given.results["e"].tag == "t"
+    assert hosts.results["e"].result == {"n": 1}
+    # replay: a fresh performer over the recorded ledger calls nothing
+    replaying = NestedEffects(VirtualClock(), random.Random(0), hosts)
+    assert replaying.perform(NestedEffect("e", work)) == {"n": 1}
+    assert len(calls) == 1 and replaying.performed == {}
+
+
+def test_a_ledger_that_cannot_hold_a_result_fails_the_call() -> None:
+    class Refusing(DictLedger):
+        def record(self, completed: EffectCompleted) -> None:
+            raise TypeError("cannot hold it")
+
+    nested = NestedEffects(VirtualClock(), random.Random(0))
+    with pytest.raises(TypeError, match="cannot hold it"):
+        nested.submit(NestedEffect("e", lambda: object()), (Refusing(),)).result(timeout=10)
+
+
+def test_the_async_twin_retries_on_the_clock_and_records() -> None:
+    clock = VirtualClock()
+    ledger = DictLedger()
+    nested = NestedEffects(clock, random.Random(0))
+    attempts: list[int] = []
+
+    async def work() -> str:
+        attempts.append(1)
+        if len(attempts) < 3:
+            raise TypeError("again")
+        return "done"
+
+    async def main() -> str:
+        task = nested.schedule(
+            NestedEffect("a", work, retry=first_match), (ledger,), loop=asyncio.get_running_loop()
+        )
+        return await task
+
+    assert asyncio.run(main()) == "done"
+    assert clock.slept == [1.0, 2.0]
+    assert ledger.results["a"].result == "done"
+
+
+def test_hosts_share_their_clock_random_source_and_ledger_with_nested_effects() -> None:
+    clock, rng, ledger = VirtualClock(), random.Random(1), DictLedger()
+    for host in (Host(clock=clock, rng=rng, ledger=ledger), AsyncHost(clock=clock, rng=rng)):
+        assert host.nested.clock is clock and host.nested.rng is rng
+    assert Host(ledger=ledger).nested.ledger is ledger
+
+
+def test_a_job_submitted_while_every_worker_is_busy_still_runs() -> None:
+    nested = NestedEffects(VirtualClock(), random.Random(0))
+    release = threading.Event()
+    started = threading.Semaphore(0)
+
+    def blocker() -> None:
+        started.release()
+        release.wait(10)
+
+    blocked = [nested.submit(NestedEffect(f"b{i}", blocker)) for i in range(3)]
+    for _ in range(3):
+        assert started.acquire(timeout=10)
+    assert nested.submit(NestedEffect("late", lambda: 1)).result(timeout=10) == 1
+    release.set()
+    for future in blocked:
+        future.result(timeout=10)

@@ -1,0 +1,262 @@
+"""The viewer in a real browser on a served example: the threads list and its filters, a run
+started from the page with the running node highlighted live, a step's diff, an interrupt
+answered, a fork from an older checkpoint. Each writes a screenshot of its view into
+docs/screenshots/ (the README shows them)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+import httpx
+
+from viewer.conftest import screenshot
+
+
+def _thread(url: str, graph: str, **metadata: Any) -> str:
+    response = httpx.post(f"{url}/threads", json={"metadata": {"graph_id": graph, **metadata}})
+    response.raise_for_status()
+    return str(response.json()["thread_id"])
+
+
+def _ready(page: Any) -> None:
+    page.wait_for_selector("body[data-ready='1']")
+
+
+def test_the_threads_list_filters_by_graph_status_and_metadata_and_links_to_threads(
+    page: Any, served: Any
+) -> None:
+    ada = _thread(served.url, "agent", user="ada")
+    bob = _thread(served.url, "pipeline", user="bob")
+    page.goto(f"{served.url}/viewer/")
+    _ready(page)
+    rows = page.locator("#threads tr[data-thread]")
+    assert {ada, bob} <= set(rows.evaluate_all("rs => rs.map(r => r.dataset.thread)"))
+    screenshot(page, "threads")
+
+    page.select_option("#filters select[name=graph]", "pipeline")
+    page.click("#filters button[type=submit]")
+    page.wait_for_url("**graph=pipeline**")
+    _ready(page)
+    shown = set(rows.evaluate_all("rs => rs.map(r => r.dataset.thread)"))
+    assert bob in shown and ada not in shown
+
+    page.fill("#filters input[name=metadata]", '{"user": "nobody"}')
+    page.click("#filters button[type=submit]")
+    page.wait_for_url("**metadata=**")
+    _ready(page)
+    assert rows.count() == 0
+
+    page.goto(f"{served.url}/viewer/#/threads?metadata=%7B%22user%22%3A%22ada%22%7D&status=idle")
+    _ready(page)
+    assert rows.evaluate_all("rs => rs.map(r => r.dataset.thread)") == [ada]
+    page.click(f"#threads a[href='#/thread/{ada}']")
+    page.wait_for_selector("#graph svg g[data-node='human_review']")
+    assert page.text_content("#thread-status") == "idle"
+
+
+def _node(page: Any, name: str) -> Any:
+    return page.locator(f"#graph svg g[data-node='{name}']")
+
+
+def _has_class(locator: Any, name: str) -> bool:
+    return bool(locator.evaluate(f"n => n.classList.contains('{name}')"))
+
+
+def test_a_run_started_in_the_viewer_highlights_its_running_node_then_draws_its_path(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "pipeline")
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    page.fill("#run-input", '{"x": 4}')
+    page.click("#start-run")
+    # `work` is held: while it runs it is the highlighted node, and `plan` no longer is.
+    page.wait_for_selector("#graph svg g[data-node='work'].active")
+    assert served.held()
+    assert not _has_class(_node(page, "plan"), "active")
+    assert page.text_content("#thread-status") == "busy"
+    assert page.is_visible("#cancel-run")
+    screenshot(page, "live-run")
+    served.release()
+    page.wait_for_selector("#thread-status.idle")
+    assert page.locator("#live li").evaluate_all("ls => ls.map(l => l.textContent)") == [
+        "__start__",  # the input step
+        "plan",
+        "work",
+        "report",
+    ]
+    assert not page.locator("#graph svg g.node.active").count()
+    visited = page.get_attribute("#graph", "data-visited")
+    assert visited is not None
+    assert set(visited.split(",")) == {"__start__", "plan", "work", "report", "__end__"}
+    assert page.locator("#graph svg path.edge.visited").count() == 4
+
+
+def _run_released(page: Any, served: Any, thread: str, payload: str) -> None:
+    """Open the thread and run it to the end (the held node released beforehand)."""
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    served.release()
+    page.fill("#run-input", payload)
+    page.click("#start-run")
+    page.wait_for_selector("#graph[data-visited*='__end__']")
+    page.wait_for_selector("#thread-status.idle")
+
+
+def _step_row(page: Any, ran: str) -> Any:
+    rows = page.locator("#timeline tr.step-row")
+    for i in range(rows.count()):
+        if rows.nth(i).locator("td").nth(2).text_content() == ran:
+            return rows.nth(i)
+    raise AssertionError(f"no superstep in the timeline ran {ran!r}")
+
+
+def test_opening_a_superstep_shows_its_tasks_writes_and_the_state_diffed_against_the_step_before(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "pipeline")
+    _run_released(page, served, thread, '{"x": 4}')
+    steps = page.locator("#timeline tr.step-row").evaluate_all("rs => rs.map(r => r.dataset.step)")
+    assert steps == ["3", "2", "1", "0", "-1"]
+    _step_row(page, "work").click()
+    page.wait_for_selector("#step-title:has-text('Superstep 2')")
+    assert page.url.endswith(page.get_attribute("#step", "data-checkpoint") or "?")
+    assert page.locator("#step ul.tasks.ran li").evaluate_all(
+        "ls => ls.map(l => l.dataset.task)"
+    ) == ["work"]
+    tree = page.locator("#state-tree")
+    x = tree.locator(".entry.changed[data-key='x']")
+    assert x.locator(".leaf").text_content() == "50"
+    assert x.locator(".was").text_content() == "5"
+    log = tree.locator("details.entry.changed[data-key='log']")
+    assert log.locator(".entry.added[data-key='1'] .leaf").text_content() == '"work"'
+    assert log.locator(".entry[data-key='0']:not(.added):not(.changed)").count() == 1
+    assert page.locator("#step ul.tasks.next li").evaluate_all(
+        "ls => ls.map(l => l.dataset.task)"
+    ) == ["report"]
+    screenshot(page, "step-diff")
+
+    # A deep link opens the same step on a fresh page.
+    link = page.url
+    page.goto("about:blank")
+    page.goto(link)
+    page.wait_for_selector("#step-title:has-text('Superstep 2')")
+    assert page.locator("#timeline tr.selected").get_attribute("data-step") == "2"
+
+
+def test_an_interrupt_shows_its_value_and_resuming_from_the_form_runs_to_the_end(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "agent")
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    question = {"role": "user", "content": "What's the weather in Paris?"}
+    page.fill("#run-input", json.dumps({"messages": [question]}))
+    page.click("#start-run")
+    page.wait_for_selector("#thread-status.interrupted")
+    assert page.is_visible("#interrupt")
+    assert "run these tools?" in (page.text_content("#interrupt pre") or "")
+    assert '"Paris"' in (page.text_content("#interrupt pre") or "")
+    page.wait_for_selector("#graph svg g[data-node='human_review'].waiting")
+    screenshot(page, "interrupt")
+
+    page.fill("#resume-value", '{"approve": true}')
+    page.click("#resume")
+    page.wait_for_selector("#thread-status.idle")
+    assert not page.is_visible("#interrupt")
+    visited = set((page.get_attribute("#graph", "data-visited") or "").split(","))
+    assert {"human_review", "tools", "agent", "__end__"} <= visited
+    state = httpx.get(f"{served.url}/threads/{thread}/state").json()
+    assert state["values"]["messages"][-1]["content"].startswith("Here is what I found.")
+    assert "14°C" in state["values"]["messages"][-1]["content"]
+
+
+def test_forking_from_an_older_checkpoint_with_an_edited_state_runs_from_there(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "pipeline")
+    _run_released(page, served, thread, '{"x": 1}')
+    assert httpx.get(f"{served.url}/threads/{thread}/state").json()["values"]["x"] == 20
+    _step_row(page, "plan").click()  # the state after plan: x = 2, work next
+    page.wait_for_selector("#step-title:has-text('Superstep 1')")
+    page.select_option("#fork-as-node", "plan")
+    page.fill("#fork-values", '{"x": 7}')
+    served.release()
+    page.click("#fork-run")
+    # The fork's run ends at step 4 (the edit is step 2), and the page shows its head.
+    page.wait_for_selector("#timeline tr.step-row[data-step='4']")
+    page.wait_for_selector("#graph[data-visited*='report']")
+    state = httpx.get(f"{served.url}/threads/{thread}/state").json()
+    assert state["values"]["x"] == 70
+    assert state["values"]["log"][-1] == "report x=70"
+    # The fork's steps are the newest in the timeline; the first run's stay in the history.
+    ran = page.locator("#timeline tr.step-row td:nth-child(3)").evaluate_all(
+        "ts => ts.map(t => t.textContent)"
+    )
+    assert ran[:3] == ["report", "work", "state edit"]
+    assert ran.count("work") == 2
+    page.locator("#timeline tr.step-row").nth(2).click()
+    page.wait_for_selector("#step-title:has-text('Superstep 2')")
+    assert page.text_content("#step") and "none: state edit" in page.text_content("#step")
+    x = page.locator("#state-tree .entry.changed[data-key='x']")
+    assert (x.locator(".leaf").text_content(), x.locator(".was").text_content()) == ("7", "2")
+    screenshot(page, "fork")
+
+
+def test_a_failing_node_shows_its_error_in_the_live_log_the_timeline_and_its_step(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "pipeline")
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    page.fill("#run-input", '{"x": -5}')
+    page.click("#start-run")
+    page.wait_for_selector("#thread-status.error")
+    assert "work cannot take a negative x (-4)" in (page.text_content("#problem") or "")
+    failed = page.locator("#live li.failed")
+    assert failed.text_content() == "work"
+    row = page.locator("#timeline tr.step-row").first
+    assert row.locator(".flag.failed").count() == 1
+    row.click()
+    page.wait_for_selector("#step ul.tasks.next li[data-task='work'] pre.error")
+    assert "negative x (-4)" in (page.text_content("#step ul.tasks.next pre.error") or "")
+
+
+def test_cancelling_a_running_run_from_the_viewer(page: Any, served: Any) -> None:
+    thread = _thread(served.url, "pipeline")
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    page.fill("#run-input", '{"x": 1}')
+    page.click("#start-run")
+    page.wait_for_selector("#graph svg g[data-node='work'].active")
+    page.click("#cancel-run")
+    served.release()  # the held node returns; the run stops at the step's end
+    page.wait_for_selector("#runs li .status.interrupted")
+    page.wait_for_selector("#start-run:not([disabled])")
+    assert page.is_hidden("#cancel-run")
+    runs = httpx.get(f"{served.url}/threads/{thread}/runs").json()
+    assert [r["status"] for r in runs] == ["interrupted"]
+
+
+def test_a_run_started_elsewhere_is_followed_live_when_its_thread_is_opened(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "pipeline")
+    httpx.post(
+        f"{served.url}/threads/{thread}/runs",
+        json={"assistant_id": "pipeline", "input": {"x": 2}},
+    ).raise_for_status()
+    for _ in range(600):
+        if served.held():
+            break
+        threading.Event().wait(0.05)
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    page.wait_for_selector("#graph svg g[data-node='work'].active")
+    assert page.text_content("#thread-status") == "busy"
+    served.release()
+    page.wait_for_selector("#thread-status.idle")
+    assert not page.locator("#graph svg g.node.active").count()
+    visited = set((page.get_attribute("#graph", "data-visited") or "").split(","))
+    assert {"plan", "work", "report", "__end__"} <= visited
