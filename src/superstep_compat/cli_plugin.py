@@ -3,12 +3,15 @@ graphs that have ``invoke`` (``run``, ``resume``, ``history`` and ``graph`` of t
 through the ``superstep.plugins`` entry point together with the import shim.
 
 ``--thread`` is the graph's ``thread_id``. A graph compiled without a checkpointer is given
-the official `SqliteSaver` in a file beside ``--db`` (`facade_db`: by default
-``.superstep/superstep.langgraph.db``), so the thread is kept and ``resume``/``history`` find
-it; the target is recorded in the checkpoints' metadata (``superstep_target``), for display
-only: the command line loads code only from a target the user names or one whose file it
-checked against the run record. A graph with its own checkpointer keeps its threads there
-(``--db`` is then refused; an in-memory one is warned about, as nothing outlives the process).
+the saver of ``--db`` itself (`superstep_core.cli_db.open_saver`: the SQLite file, by default
+``.superstep/superstep.db``, or the PostgreSQL database), the one that keeps engine threads:
+both are written through LangGraph's checkpoint protocol, so one database holds both kinds and
+``resume``/``history`` find the thread there. The target is recorded in the checkpoints'
+metadata (``superstep_target``), for display only: the command line loads code only from a
+target the user names or one whose file it checked against the run record. A graph with its
+own checkpointer keeps its threads there (``--db`` is then refused; an in-memory one is
+warned about, as nothing outlives the process); ``history --db FILE`` also reads a file the
+official `SqliteSaver` wrote.
 
 Façade names used: `superstep_compat.shim.install`, `superstep_compat.types.Command`,
 `superstep_compat.checkpoint.sqlite.SqliteSaver`, and the public graph methods ``invoke``,
@@ -28,7 +31,9 @@ from typing import Any
 
 from rich.console import Console
 
+from superstep_compat.pregel._lgcheckpoint import is_state_channel
 from superstep_core.checkpoint.sqlite import connect_read_only
+from superstep_core.cli_db import database_error, open_saver
 from superstep_core.cli_drivers import ThreadFound, register
 from superstep_core.cli_support import (
     DEFAULT_DB,
@@ -42,6 +47,7 @@ from superstep_core.cli_support import (
     to_json,
 )
 from superstep_core.graph import CompiledGraph
+from superstep_core.host.thread_checkpoints import STEP
 
 __all__ = ["TARGET_KEY", "FacadeDriver", "install"]
 
@@ -177,14 +183,8 @@ class FacadeDriver:
                     file=sys.stderr,
                 )
             return
-        if is_postgres(args.db):
-            raise UsageError(
-                f"--db {redact(args.db)!r}: a LangGraph-style graph without a checkpointer is "
-                f"given a SQLite saver; pass a file path, or compile the graph with a "
-                f"PostgresSaver"
-            )
-        where = facade_db(args.db or DEFAULT_DB)
-        saver = stack.enter_context(_sqlite_saver(where))
+        where = args.db or DEFAULT_DB
+        saver = stack.enter_context(_database_saver(where))
         try:
             obj.checkpointer = saver
         except AttributeError as e:
@@ -195,7 +195,7 @@ class FacadeDriver:
             return
         console.print(
             f"thread {args.thread!r}: the graph has no checkpointer; keeping the thread in "
-            f"{where} (SqliteSaver)",
+            f"{redact(where)}",
             style="dim",
             highlight=False,
             markup=False,
@@ -267,11 +267,9 @@ class FacadeDriver:
         return found is not None
 
     def find_thread(self, db: str | None, thread: str) -> ThreadFound | None:
-        if is_postgres(db):
-            return None
         with _read_only_saver(db or DEFAULT_DB) as saver:
             latest = None if saver is None else saver.get_tuple(_config(thread))
-        if latest is None:
+        if latest is None or is_engine_checkpoint(latest):
             return None
         target = dict(latest.metadata).get(TARGET_KEY)
         return ThreadFound(str(target) if target else None)
@@ -284,13 +282,11 @@ class FacadeDriver:
                 states = list(graph.get_state_history(_config(thread)))
                 if states:
                     return _rows_from_graph(states[::-1])
-        if is_postgres(db):
-            return []
         with _read_only_saver(db or DEFAULT_DB) as saver:
             if saver is None:
                 return []
             tuples = list(saver.list(_config(thread)))
-            if not tuples:
+            if not tuples or is_engine_checkpoint(tuples[0]):
                 return []
             if graph is None or not callable(getattr(graph, "get_state_history", None)):
                 return _rows_from_saver(tuples[::-1])
@@ -321,48 +317,68 @@ def _shell(text: str) -> str:
     return shlex.quote(text)
 
 
-def facade_db(db: str) -> str:
-    """The file that keeps façade threads for ``--db`` ``db``: beside it, ``<stem>.langgraph
-    <suffix>``. The official SqliteSaver's tables (``checkpoints``, ``writes``) would collide
-    with the engine's checkpoint store's in one file until both share one stack."""
-    path = Path(db)
-    return str(path.with_name(f"{path.stem}.langgraph{path.suffix or '.db'}"))
-
-
 @contextmanager
-def _sqlite_saver(where: str) -> Iterator[Any]:
-    from superstep_compat.checkpoint.sqlite import SqliteSaver
-
+def _database_saver(where: str) -> Iterator[Any]:
+    """The saver of ``--db`` ``where`` (a SQLite file, created if missing, or a PostgreSQL
+    URL), closed when the command ends."""
     try:
-        Path(where).parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(where, check_same_thread=False)
-    except (OSError, sqlite3.Error) as e:
-        raise UsageError(f"cannot open --db {where!r}: {type(e).__name__}: {e}") from e
-    with closing(conn):
-        yield SqliteSaver(conn)
+        if not is_postgres(where):
+            Path(where).parent.mkdir(parents=True, exist_ok=True)
+        saver = open_saver(where)
+    except Exception as e:
+        error = database_error(e)
+        if error is None:
+            raise
+        raise UsageError(f"cannot open --db {redact(where)!r}: {error}") from None
+    try:
+        yield saver
+    finally:
+        _close(saver)
 
 
 @contextmanager
 def _read_only_saver(where: str) -> Iterator[Any]:
-    """A saver on the file of ``--db`` ``where`` that holds LangGraph checkpoints (``where``
-    itself, a graph's own SqliteSaver's file, else `facade_db`), opened read-only; ``None``
-    when neither has the official saver's tables (nothing is created)."""
-    from superstep_compat.checkpoint.sqlite import SqliteSaver
-
-    for candidate in (where, facade_db(where)):
-        path = Path(candidate)
-        if path.is_file():
-            conn = connect_read_only(path)
-            if _has_saver_tables(conn):
-                break
-            conn.close()
-    else:
+    """A saver on ``--db`` ``where`` opened read-only: the official `SqliteSaver` for a file
+    it wrote (a graph's own saver), else the database's own saver (`open_saver`); ``None``
+    when there is nothing to read (no such file; nothing is created)."""
+    if is_postgres(where):
+        saver = open_saver(where)
+        try:
+            yield saver
+        finally:
+            _close(saver)
+        return
+    path = Path(where)
+    if not path.is_file():
         yield None
         return
-    with closing(conn):
-        saver = SqliteSaver(conn)
-        saver.is_setup = True  # the tables exist; setting up would write to a read-only file
-        yield saver
+    conn = connect_read_only(path)
+    if _has_saver_tables(conn):
+        from superstep_compat.checkpoint.sqlite import SqliteSaver
+
+        with closing(conn):
+            official = SqliteSaver(conn)
+            official.is_setup = True  # the tables exist; setting up would write to the file
+            yield official
+        return
+    conn.close()
+    own = open_saver(where, read_only=True)
+    try:
+        yield own
+    finally:
+        _close(own)
+
+
+def _close(saver: Any) -> None:
+    close = getattr(saver, "close", None)  # the database's savers have close()
+    if close is not None:
+        close()
+
+
+def is_engine_checkpoint(found: Any) -> bool:
+    """Whether a `CheckpointTuple` is an engine thread's (its ``__superstep__`` step channel,
+    `superstep_core.host.thread_checkpoints.STEP`): the engine's commands own that thread."""
+    return STEP in found.checkpoint.get("channel_values", {})
 
 
 def _has_saver_tables(conn: sqlite3.Connection) -> bool:
@@ -381,7 +397,9 @@ def _rows_from_saver(tuples: list[Any]) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     previous: Mapping[str, Any] | None = None
     for t in tuples:
-        values = t.checkpoint.get("channel_values", {})
+        values = {
+            k: v for k, v in t.checkpoint.get("channel_values", {}).items() if is_state_channel(k)
+        }
         errors = [
             f"task {task_id[:8]} failed: {value if isinstance(value, str) else summarise(value)}"
             for task_id, channel, value in (t.pending_writes or ())

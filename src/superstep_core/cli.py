@@ -300,8 +300,11 @@ def cmd_history(args: argparse.Namespace, console: Console) -> int:
     rows: list[dict[str, Any]] | None = None
     with CliDatabase(args.db, read_only=True) as db:
         if db.exists:
+            runner = DurableRunner(db.saver())
             try:
-                rows = _history_rows(DurableRunner(db.saver()).history(args.thread))
+                # a LangGraph-style thread in the same database is the drivers' to list
+                if runner.exists(args.thread):
+                    rows = _history_rows(runner.history(args.thread))
             except UnknownThreadError:
                 rows = None
         shown = db.shown

@@ -97,11 +97,9 @@ def test_activation_names_the_interrupt_the_value_answers(
     from superstep_core.cli_support import load_target
 
     graph, _ = load_target(TARGET)
-    import sqlite3
+    from superstep_core.checkpoint import SqliteCheckpointSaver
 
-    from superstep_compat.checkpoint.sqlite import SqliteSaver
-
-    graph.checkpointer = SqliteSaver(sqlite3.connect(".superstep/superstep.langgraph.db"))
+    graph.checkpointer = SqliteCheckpointSaver(".superstep/superstep.db")
     (pending,) = graph.get_state({"configurable": {"thread_id": "pay"}}).interrupts
     argv = ["resume", "--thread", "pay", "--value", "true", "--activation", pending.id]
     assert main([*argv, "--json"]) == 0

@@ -174,11 +174,11 @@ def test_history_of_a_facade_thread_imports_nothing_its_metadata_names(tmp_path:
     script = f"""
 import sqlite3, sys
 sys.path.insert(0, {str(tmp_path)!r})
-from superstep_compat.checkpoint.sqlite import SqliteSaver
+from superstep_core.checkpoint import SqliteCheckpointSaver
 from asking_graph_copy import facade
 import pathlib
 pathlib.Path(".superstep").mkdir(exist_ok=True)
-facade.checkpointer = SqliteSaver(sqlite3.connect(".superstep/superstep.langgraph.db"))
+facade.checkpointer = SqliteCheckpointSaver(".superstep/superstep.db")
 facade.invoke({{"n": 1}}, {{"configurable": {{"thread_id": "x"}},
                "metadata": {{"superstep_target": {str(tmp_path / "evil.py")!r} + ":facade"}}}})
 """

@@ -56,7 +56,7 @@ def test_run_thread_keeps_a_facade_thread_without_a_checkpointer_so_resume_conti
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["run", FACADE, "--thread", "f1"]) == 1
-    assert "keeping the thread in .superstep/superstep.langgraph.db" in capsys.readouterr().err
+    assert "keeping the thread in .superstep/superstep.db" in capsys.readouterr().err
     rows = _rows(capsys, "--thread", "f1")  # read from the saver, importing nothing
     assert rows[-1]["status"] == "failed"
     assert str(rows[-1]["failure"]).endswith(
@@ -89,12 +89,6 @@ def test_run_thread_with_db_puts_a_facade_thread_in_that_file(
     assert main(["history", "--thread", "f1"]) == 2  # not in the default file
 
 
-@pytest.mark.xfail(
-    reason="issue 13, engine half: `history --db FILE` opens FILE as the engine's checkpoint "
-    "store first, which fails on a file holding the official SqliteSaver's tables (a graph's "
-    "own saver); one persistence stack (engine savers on the protocol) resolves it",
-    strict=False,
-)
 def test_history_reads_a_thread_kept_by_the_graphs_own_saver(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -106,12 +100,6 @@ def test_history_reads_a_thread_kept_by_the_graphs_own_saver(
     assert "its own checkpointer (SqliteSaver)" in capsys.readouterr().err
 
 
-@pytest.mark.xfail(
-    reason="issue 13, engine half: `history --db FILE` opens FILE as the engine's checkpoint "
-    "store first, which fails on a file holding the official SqliteSaver's tables (a graph's "
-    "own saver); one persistence stack (engine savers on the protocol) resolves it",
-    strict=False,
-)
 def test_history_lists_a_facade_thread_started_outside_the_cli_from_its_saver(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

@@ -428,6 +428,8 @@ class _Run(GraphRun):
     running.
     """
 
+    lean_checkpoints = False  # a continuing run reads the journal's state from the blob
+
     graph: EntrypointGraph
 
     def __init__(

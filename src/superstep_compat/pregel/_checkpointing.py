@@ -274,6 +274,9 @@ class Checkpointing:
     _held: bool
     _command_input: bool
     _last_values: dict[str, Any] | None
+    # A checkpoint the engine's state can be rebuilt from is written without its blob (see
+    # `write_checkpoint`); the functional API keeps its journal's state in the blob.
+    lean_checkpoints: bool = True
 
     def _values(self, ex: Execution) -> dict[str, Any]:
         raise NotImplementedError
@@ -293,7 +296,9 @@ class Checkpointing:
         if not self.durable and record is not self.last_saved:
             last = self.last_saved
             record.parent_id = None if last is None else last.checkpoint_id
-        self._saved_versions = write_checkpoint(self.saver, record, self._saved_versions)
+        self._saved_versions = write_checkpoint(
+            self.saver, record, self._saved_versions, lean=self.lean_checkpoints
+        )
         self.last_saved = record
 
     def _save_final(self) -> None:

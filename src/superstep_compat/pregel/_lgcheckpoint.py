@@ -12,7 +12,8 @@ and resume answers are pending writes (LangGraph's channels ``__error__``,
 ``__interrupt__``, ``__resume__``).
 
 Besides, the engine's resumable state (`ExecutionState` without its channel values, and the
-record's task bookkeeping) rides in one extra channel, ``__superstep__``, as bytes of the
+record's task bookkeeping) rides in one extra channel, ``__superstep_facade__`` (not the
+engine's own ``__superstep__``: one database holds both kinds of thread), as bytes of the
 engine's typed codec, stamped with the checkpoint's id: LangGraph ignores channels its graph
 does not declare, and a stamp that does not match (a checkpoint LangGraph wrote after
 carrying the channel's version forward) means the state is rebuilt from LangGraph's own
@@ -36,6 +37,7 @@ from xxhash import xxh3_128_hexdigest
 from superstep_compat._internal._policies import CachePolicy, TimeoutPolicy
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, TaskRecord, config_of
 from superstep_compat.types import Command, Interrupt, Overwrite, PregelTask, Send, StateSnapshot
+from superstep_core.node import Activated
 from superstep_core.persistence import (
     Codec,
     DecodeError,
@@ -64,10 +66,14 @@ __all__ = [
     "pending_writes",
     "put_task_writes",
     "record_of",
+    "restorable",
     "write_checkpoint",
 ]
 
-ENGINE_CHANNEL = "__superstep__"
+ENGINE_CHANNEL = "__superstep_facade__"
+# the channel's name before it was told apart from the engine's own ``__superstep__``
+# (`superstep_core.host.thread_checkpoints.STEP`), which an engine thread holds
+_ENGINE_CHANNEL_BEFORE = "__superstep__"
 START_CHANNEL = "__start__"
 TASKS = "__pregel_tasks"
 BRANCH_PREFIX = "branch:to:"
@@ -76,9 +82,12 @@ ERROR = "__error__"
 INTERRUPT = "__interrupt__"
 RESUME = "__resume__"
 NO_WRITES = "__no_writes__"
+_LG_PRIVATE = (ENGINE_CHANNEL, _ENGINE_CHANNEL_BEFORE)
 _T = TypeVar("_T")
 _R = TypeVar("_R")
-_LG_CHANNELS = frozenset({START_CHANNEL, TASKS, ENGINE_CHANNEL, "__previous__", "__end__"})
+_LG_CHANNELS = frozenset(
+    {START_CHANNEL, TASKS, ENGINE_CHANNEL, _ENGINE_CHANNEL_BEFORE, "__previous__", "__end__"}
+)
 
 
 PULL = "__pregel_pull"
@@ -191,7 +200,7 @@ _CODEC = Codec(_registry())
 
 
 def engine_codec() -> Codec:
-    """The codec of the ``__superstep__`` blob: the engine's records and the façade's types,
+    """The codec of the ``__superstep_facade__`` blob: the engine's records and the façade's types,
     plus whatever is registered with ``superstep_core.persistence.register``."""
     return _CODEC
 
@@ -296,9 +305,16 @@ def build_checkpoint(
     if "__input__" not in seen:
         seen["__input__"] = {}
     values: dict[str, Any] = {**record.values, **record.triggers}
+    # A node that ran consumed its ``branch:to:`` trigger: present again, it was written
+    # again in this step (a loop onto itself), so it is new even though it is the same None.
+    rewritten = {BRANCH_PREFIX + name for name in ran}
     updated = sorted(
-        [k for k, v in values.items() if k not in prev_values or prev_values[k] is not v]
-        + [k for k in prev_values if k not in values and k != ENGINE_CHANNEL]
+        [
+            k
+            for k, v in values.items()
+            if k not in prev_values or prev_values[k] is not v or k in rewritten
+        ]
+        + [k for k in prev_values if k not in values and k not in _LG_PRIVATE]
     )
     for name in ran:
         seen[name] = {ch: versions[ch] for ch in triggers_of(name) if ch in versions}
@@ -322,22 +338,88 @@ def build_checkpoint(
     return checkpoint
 
 
+def restorable(record: CheckpointRecord) -> bool:
+    """Whether rebuilding ``record``'s engine state from LangGraph's own fields (what
+    `_lgrestore.rebuild` does for a checkpoint LangGraph wrote) gives the same run: a step
+    of the root graph whose pending tasks are plain pull tasks (fresh activations, nothing
+    in flight: no effects, timers, joins, deferred nodes, interrupts, failures or outcomes
+    kept from a step that stopped part-way) and whose engine values are the state values.
+    Such a checkpoint is written without the engine's blob, as LangGraph writes it."""
+    engine = record.engine
+    if (
+        engine is None
+        or record.checkpoint_ns
+        or record.interrupts
+        or record.finished
+        or record.current_values is not None
+        or engine.awaited
+        or engine.timers
+        or engine.barriers
+        or engine.outputs
+        or engine.deferred
+        or engine.failure is not None
+        or engine.ephemeral_live
+        or engine.held
+    ):
+        return False
+    values = record.values
+    missing = object()
+    for key, value in engine.values.items():
+        if values.get(key, missing) is not value:
+            return False
+    for _, event in engine.queue:
+        if type(event) is not Activated or event.payload is not None:
+            return False
+    for inst in engine.instances:
+        if (
+            inst.attempt != 1
+            or inst.state != "active"
+            or inst.memory
+            or inst.effects_issued
+            or inst.pending_effects
+            or inst.interrupt is not None
+            or inst.spawned
+            or inst.holding
+            or inst.payload is not None
+        ):
+            return False
+    for task in record.tasks:
+        if (
+            task.path[:1] != (PULL,)
+            or task.error is not None
+            or task.interrupts
+            or task.result is not None
+            or task.state_ns
+        ):
+            return False
+    return True
+
+
 def write_checkpoint(
     saver: BaseCheckpointSaver[Any],
     record: CheckpointRecord,
     saved_versions: Mapping[str, Any] | None,
+    *,
+    lean: bool = False,
 ) -> dict[str, Any]:
     """``put`` the checkpoint `build_checkpoint` made for ``record`` (or, written before, again
     under its id: a step that stopped part-way changed its engine state), with the engine's
-    blob. ``saved_versions``: the channel versions the saver already holds values for (only
-    the others go in ``new_versions``). Returns the checkpoint's channel versions."""
+    blob; ``lean``: without it when the record is `restorable` (a continuing run rebuilds
+    the engine state from LangGraph's fields; encoding the blob was most of a plain step's
+    checkpoint cost). ``saved_versions``: the channel versions the saver already holds
+    values for (only the others go in ``new_versions``). Returns the checkpoint's channel
+    versions."""
     built = record.checkpoint
     if built is None:
         raise ValueError(f"checkpoint {record.checkpoint_id} was never built")
     versions = dict(built["channel_versions"])
-    versions[ENGINE_CHANNEL] = saver.get_next_version(versions.get(ENGINE_CHANNEL), None)
     values = dict(built["channel_values"])
-    values[ENGINE_CHANNEL] = _engine_blob(record)
+    if lean and restorable(record):
+        versions.pop(ENGINE_CHANNEL, None)
+        values.pop(ENGINE_CHANNEL, None)
+    else:
+        versions[ENGINE_CHANNEL] = saver.get_next_version(versions.get(ENGINE_CHANNEL), None)
+        values[ENGINE_CHANNEL] = _engine_blob(record)
     checkpoint = {**built, "channel_values": values, "channel_versions": versions}
     held = saved_versions or {}
     try:  # as a set difference: one C-level pass over the versions of every channel
@@ -467,7 +549,9 @@ def record_of(
     record.metadata = metadata
     record.parent_id = parent_id
     record.triggers = {
-        k: v for k, v in all_values.items() if k not in record.values and k != ENGINE_CHANNEL
+        k: v
+        for k, v in all_values.items()
+        if k not in record.values and k not in (ENGINE_CHANNEL, _ENGINE_CHANNEL_BEFORE)
     }
     record.checkpoint = dict(checkpoint)
     record.pending = list(found.pending_writes or [])

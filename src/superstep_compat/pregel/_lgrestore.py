@@ -1,4 +1,4 @@
-"""Continuing a thread from a checkpoint LangGraph wrote (or one whose ``__superstep__`` blob
+"""Continuing a thread from a checkpoint LangGraph wrote (or one whose ``__superstep_facade__`` blob
 is missing or stale): the engine's state is rebuilt from LangGraph's own fields, as LangGraph
 decides what runs next.
 
@@ -112,6 +112,8 @@ def rebuild(graph: Any, record: CheckpointRecord, pending: Sequence[PendingWrite
         pushes=push_indexes(ex, found),
     )
     record.next = tuple(name for name, _ in found)
+    if not record.ran:
+        record.ran = _last_ran(seen, order)
     apply_pending(record, pending)
     by_task = _by_task(pending)
     finished: list[str] = []
@@ -133,6 +135,23 @@ def rebuild(graph: Any, record: CheckpointRecord, pending: Sequence[PendingWrite
         record.current_values = {k: local[k] for k in graph.state_channels if k in local}
     record.engine = ex.snapshot()
     return ex
+
+
+def _last_ran(seen: Mapping[str, Mapping[str, Any]], nodes: Sequence[str]) -> tuple[str, ...]:
+    """The nodes that ran in the step that wrote a checkpoint, as LangGraph tells them when
+    ``update_state`` is given no ``as_node``: those that saw the newest version."""
+    latest: list[tuple[Any, str]] = []
+    for name in nodes:
+        for version in seen.get(name, {}).values():
+            latest.append((version, name))
+    if not latest:
+        return ()
+    try:
+        top = max(v for v, _ in latest)
+        return tuple(sorted({n for v, n in latest if v == top}))
+    except TypeError:  # versions of two savers' kinds: LangGraph compares them as strings
+        top = max(str(v) for v, _ in latest)
+        return tuple(sorted({n for v, n in latest if str(v) == top}))
 
 
 def resume_answers(

@@ -41,7 +41,18 @@ __all__ = ["LocalFile", "create_view_app"]
 BRANCH = "branch:to:"
 START = "__start__"
 PULL = "__pregel_pull"
-_INTERNAL = frozenset({"__start__", "__pregel_tasks", "__superstep__", "__previous__", "__end__"})
+# ``__superstep__``: an engine thread's step; ``__superstep_facade__``: a façade thread's engine
+# state (see superstep_compat.pregel._lgcheckpoint)
+_INTERNAL = frozenset(
+    {
+        "__start__",
+        "__pregel_tasks",
+        "__superstep__",
+        "__superstep_facade__",
+        "__previous__",
+        "__end__",
+    }
+)
 
 
 def _state_channel(name: str) -> bool:

@@ -9,6 +9,7 @@ import operator
 import os
 from typing import Annotated, Any, TypedDict
 
+from langgraph.func import entrypoint, task
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, Send, interrupt
 
@@ -170,4 +171,122 @@ def failed_parallel_proceed(graph: Any) -> Any:
     return graph.invoke(None, CFG)
 
 
-SCENARIOS = ["finished", "one_interrupt", "parallel_interrupts", "send_paused", "failed_parallel"]
+# --- a node looping onto itself, stopped by the recursion limit ------------------------------
+
+
+class Count(TypedDict):
+    n: int
+
+
+def _inc(state: Count) -> dict[str, Any]:
+    RAN.append(f"inc{state['n']}")
+    return {"n": state["n"] + 1}
+
+
+def self_loop(saver: Any) -> Any:
+    g = StateGraph(Count)
+    g.add_node("inc", _inc)
+    g.add_edge(START, "inc")
+    g.add_conditional_edges("inc", lambda s: END if s["n"] >= 5 else "inc")
+    return g.compile(checkpointer=saver)
+
+
+def self_loop_start(graph: Any) -> Any:
+    return graph.invoke({"n": 0}, {**CFG, "recursion_limit": 3})
+
+
+def self_loop_proceed(graph: Any) -> Any:
+    return graph.invoke(None, CFG)
+
+
+# --- the functional API: tasks, one of which asks ----------------------------------------------
+
+
+@task
+def _double(x: int) -> int:
+    RAN.append(f"double{x}")
+    return 2 * x
+
+
+@task
+def _confirm(total: int) -> str:
+    RAN.append("confirm")
+    return f"{total}:{interrupt(f'keep {total}?')}"
+
+
+def func_interrupt(saver: Any) -> Any:
+    @entrypoint(checkpointer=saver)
+    def flow(xs: list[int]) -> dict[str, Any]:
+        doubled = [f.result() for f in [_double(x) for x in xs]]
+        return {"doubled": doubled, "confirmed": _confirm(sum(doubled)).result()}
+
+    return flow
+
+
+def func_interrupt_start(graph: Any) -> Any:
+    return graph.invoke([1, 2, 3], CFG)
+
+
+def func_interrupt_proceed(graph: Any) -> Any:
+    return graph.invoke(Command(resume="yes"), CFG)
+
+
+# --- the functional API: a finished call, then the next one sees ``previous`` ------------------
+
+
+def func_previous(saver: Any) -> Any:
+    @entrypoint(checkpointer=saver)
+    def tally(x: int, *, previous: Any = None) -> entrypoint.final[int, int]:
+        RAN.append(f"tally{x}")
+        total = (previous or 0) + _double(x).result()
+        return entrypoint.final(value=total, save=total)
+
+    return tally
+
+
+def func_previous_start(graph: Any) -> Any:
+    return graph.invoke(2, CFG)
+
+
+def func_previous_proceed(graph: Any) -> Any:
+    return graph.invoke(5, CFG)
+
+
+# --- a subgraph that asks, inside a parent graph -----------------------------------------------
+
+
+def subgraph_interrupt(saver: Any) -> Any:
+    inner = StateGraph(State)
+    inner.add_node("sub_a", _node("sub_a"))
+    inner.add_node("sub_ask", _asking("sub_ask"))
+    inner.add_edge(START, "sub_a")
+    inner.add_edge("sub_a", "sub_ask")
+    g = StateGraph(State)
+    g.add_node("before", _node("before"))
+    g.add_node("inner", inner.compile())
+    g.add_node("after", _node("after"))
+    g.add_edge(START, "before")
+    g.add_edge("before", "inner")
+    g.add_edge("inner", "after")
+    return g.compile(checkpointer=saver)
+
+
+def subgraph_interrupt_start(graph: Any) -> Any:
+    return graph.invoke({"log": []}, CFG)
+
+
+def subgraph_interrupt_proceed(graph: Any) -> Any:
+    return graph.invoke(Command(resume="sure"), CFG)
+
+
+SCENARIOS = [
+    "finished",
+    "one_interrupt",
+    "parallel_interrupts",
+    "send_paused",
+    "failed_parallel",
+    "self_loop",
+    "func_interrupt",
+    "func_previous",
+    "subgraph_interrupt",
+]

@@ -20,8 +20,36 @@ import pytest
 
 from compat.langgraph_venv import MISSING_REASON, ROOT, langgraph_python
 
-SCENARIOS = ["finished", "one_interrupt", "parallel_interrupts", "send_paused", "failed_parallel"]
+SCENARIOS = [
+    "finished",
+    "one_interrupt",
+    "parallel_interrupts",
+    "send_paused",
+    "failed_parallel",
+    "self_loop",
+    "func_interrupt",
+    "func_previous",
+    "subgraph_interrupt",
+]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
+GAPS = {
+    ("langgraph", "func_interrupt"): "a LangGraph @entrypoint thread paused in a @task: "
+    "Superstep runs the finished tasks again, shows __start__ as next, and the resume "
+    "answer does not reach the asking task",
+    ("superstep", "func_interrupt"): "LangGraph continuing a Superstep @entrypoint thread "
+    "runs its finished @task calls again (their saved results are not found under "
+    "LangGraph's task ids)",
+    ("langgraph", "func_previous"): "Superstep does not read `previous` (the __previous__ "
+    "channel) of an @entrypoint thread LangGraph wrote",
+    ("superstep", "func_previous"): "LangGraph does not find `previous` in an @entrypoint "
+    "thread Superstep wrote",
+    ("langgraph", "subgraph_interrupt"): "Superstep does not find the paused subgraph's "
+    "checkpoints (namespace inner:<task id>) of a LangGraph thread: the resume stops again",
+    ("superstep", "subgraph_interrupt"): "LangGraph continuing a Superstep thread paused in "
+    "a subgraph runs the subgraph's finished node again",
+}
+"""Scenarios that do not move yet (issue 13), by (writer, scenario): the continuing side
+differs from LangGraph, as each reason says. Strict: one that starts to pass is reported."""
 SIDE = Path(__file__).with_name("_side.py")
 LANGGRAPH = langgraph_python()
 
@@ -83,8 +111,16 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
     ("writer", "continuer"), [("langgraph", "superstep"), ("superstep", "langgraph")]
 )
 def test_a_thread_continued_by_the_other_side_ends_as_langgraph_ends_it(
-    scenario: str, writer: str, continuer: str, backend: Any, tmp_path: Path
+    scenario: str,
+    writer: str,
+    continuer: str,
+    backend: Any,
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
 ) -> None:
+    gap = GAPS.get((writer, scenario))
+    if gap is not None:
+        request.applymarker(pytest.mark.xfail(reason=f"issue 13: {gap}", strict=True))
     kind, make = backend
     expected = _move("langgraph", "langgraph", scenario, kind, make("reference"), tmp_path)
     got = _move(writer, continuer, scenario, kind, make("moved"), tmp_path)
