@@ -166,6 +166,8 @@ def test_an_interrupt_shows_its_value_and_resuming_from_the_form_runs_to_the_end
     page.fill("#resume-value", '{"approve": true}')
     page.click("#resume")
     page.wait_for_selector("#thread-status.idle")
+    # the path is drawn from the history fetched after the status changes
+    page.wait_for_selector("#graph[data-visited*='__end__']")
     assert not page.is_visible("#interrupt")
     visited = set((page.get_attribute("#graph", "data-visited") or "").split(","))
     assert {"human_review", "tools", "agent", "__end__"} <= visited
@@ -260,6 +262,7 @@ def test_a_run_started_elsewhere_is_followed_live_when_its_thread_is_opened(
     assert page.text_content("#thread-status") == "busy"
     served.release()
     page.wait_for_selector("#thread-status.idle")
+    page.wait_for_selector("#graph[data-visited*='__end__']")
     assert not page.locator("#graph svg g.node.active").count()
     visited = set((page.get_attribute("#graph", "data-visited") or "").split(","))
     assert {"plan", "work", "report", "__end__"} <= visited

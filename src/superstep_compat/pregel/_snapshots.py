@@ -295,7 +295,8 @@ class SnapshotsMixin:
         elif INPUT in special:
             # the values as a new input of the thread: ``__start__`` is due with them
             start = updates[0].values
-            if not self.runner.input_writes(start):
+            if start is None:
+                # LangGraph writes the whole value to __start__: only None writes nothing
                 raise InvalidUpdateError(f"Received no input writes for {START}")
             ex.send(External(INPUT_EVENT, start))
             source, moved = "input", []

@@ -43,10 +43,6 @@ GAPS = {
     "channel) of an @entrypoint thread LangGraph wrote",
     ("superstep", "func_previous"): "LangGraph does not find `previous` in an @entrypoint "
     "thread Superstep wrote",
-    ("langgraph", "subgraph_interrupt"): "Superstep does not find the paused subgraph's "
-    "checkpoints (namespace inner:<task id>) of a LangGraph thread: the resume stops again",
-    ("superstep", "subgraph_interrupt"): "LangGraph continuing a Superstep thread paused in "
-    "a subgraph runs the subgraph's finished node again",
 }
 """Scenarios that do not move yet (issue 13), by (writer, scenario): the continuing side
 differs from LangGraph, as each reason says. Strict: one that starts to pass is reported."""
