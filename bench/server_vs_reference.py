@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -33,32 +32,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-GRAPH = """
-from typing import TypedDict
-from langgraph.graph import START, StateGraph
-
-class S(TypedDict):
-    x: int
-
-def a(state: S) -> dict:
-    return {"x": state["x"] + 1}
-
-def b(state: S) -> dict:
-    return {"x": state["x"] * 2}
-
-builder = StateGraph(S)
-builder.add_node("a", a)
-builder.add_node("b", b)
-builder.add_edge(START, "a")
-builder.add_edge("a", "b")
-graph = builder.compile()
-"""
-
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+# The same two-node graph file and free-port helper as the latency probe (a sibling script:
+# run as ``python bench/server_vs_reference.py``, this folder is on sys.path).
+from server_latency import GRAPH, _port
 
 
 def _ms(samples: list[float]) -> dict[str, float]:
