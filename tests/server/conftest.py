@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
+import sys
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -18,6 +20,15 @@ import uvicorn
 
 from server.graphs import GATE, all_graphs
 from superstep_server.app import create_app
+
+SUPERSTEP = Path(sys.executable).parent / "superstep"
+
+
+def spawn_api_only(config: str, port: int, db: str, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    """``superstep serve`` in a process of its own with no workers of its own (``--workers
+    0``): its runs are taken by separate ``superstep worker`` processes on ``db``."""
+    command = [str(SUPERSTEP), "serve", "--config", config, "--port", str(port), "--db", db]
+    return subprocess.Popen([*command, "--workers", "0"], env=env)
 
 
 def _free_port() -> int:

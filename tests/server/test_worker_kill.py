@@ -9,16 +9,14 @@ import asyncio
 import os
 import signal
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import httpx
 from langgraph_sdk import get_client
 
-from server.conftest import _free_port, postgres_schema
+from server.conftest import SUPERSTEP, _free_port, postgres_schema, spawn_api_only
 
-SUPERSTEP = Path(sys.executable).parent / "superstep"
 GRAPH = """
 import os
 import time
@@ -76,21 +74,7 @@ async def test_a_killed_worker_process_is_taken_over(tmp_path: Path) -> None:
     config = str(tmp_path / "langgraph.json")
     port = _free_port()
     with postgres_schema() as url:
-        api = subprocess.Popen(
-            [
-                str(SUPERSTEP),
-                "serve",
-                "--config",
-                config,
-                "--port",
-                str(port),
-                "--db",
-                url,
-                "--workers",
-                "0",
-            ],
-            env=env,
-        )
+        api = spawn_api_only(config, port, url, env)
         first = subprocess.Popen(
             [str(SUPERSTEP), "worker", "--config", config, "--db", url, "--lease", "2"], env=env
         )

@@ -7,16 +7,14 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import httpx
 from langgraph_sdk import get_client
 
-from server.conftest import _free_port, postgres_schema
+from server.conftest import SUPERSTEP, _free_port, postgres_schema, spawn_api_only
 
-SUPERSTEP = Path(sys.executable).parent / "superstep"
 GRAPH = """
 from typing import TypedDict
 from superstep_compat.graph import START, StateGraph
@@ -47,21 +45,7 @@ async def _api_and_worker(tmp_path: Path, url: str) -> None:
     config = str(tmp_path / "langgraph.json")
     port = _free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    api = subprocess.Popen(
-        [
-            str(SUPERSTEP),
-            "serve",
-            "--config",
-            config,
-            "--port",
-            str(port),
-            "--db",
-            url,
-            "--workers",
-            "0",
-        ],
-        env=env,
-    )
+    api = spawn_api_only(config, port, url, env)
     worker = subprocess.Popen(
         [str(SUPERSTEP), "worker", "--config", config, "--db", url, "--workers", "2"], env=env
     )
