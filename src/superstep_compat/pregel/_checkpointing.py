@@ -48,7 +48,7 @@ from superstep_compat.pregel._record import (
     TaskRecord,
     record_config,
 )
-from superstep_compat.pregel._task import RunContext, TaskOutcome, _now, task_uuid
+from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.types import Interrupt, Send
 from superstep_core.node import Activated, EffectCompleted
 from superstep_core.runtime import Execution

@@ -474,7 +474,7 @@ class CompiledStateGraph(
 
     def clear_cache(self, nodes: Sequence[str] | None = None) -> None:
         """Forget cached node results (of ``nodes``, or of every node)."""
-        from superstep_compat.pregel._task import CACHE_NS
+        from superstep_compat.pregel._task_support import CACHE_NS
 
         if self.cache is None:
             raise ValueError("No cache is set for this graph. Cannot clear cache.")

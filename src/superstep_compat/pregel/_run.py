@@ -62,7 +62,7 @@ from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answer
 from superstep_compat.pregel._node import outcome_of
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
-from superstep_compat.pregel._task import (
+from superstep_compat.pregel._task_context import (
     CHILD_KEY,
     RUN_AGAIN,
     ChildLink,

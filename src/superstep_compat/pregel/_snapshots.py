@@ -40,7 +40,8 @@ from superstep_compat.pregel._record import (
     record_config,
     step_in_progress,
 )
-from superstep_compat.pregel._task import RunContext, TaskOutcome, TaskRunner
+from superstep_compat.pregel._task import TaskRunner
+from superstep_compat.pregel._task_context import RunContext, TaskOutcome
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
 from superstep_core.graph import CompiledGraph
 from superstep_core.node import External
