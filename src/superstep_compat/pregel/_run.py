@@ -39,8 +39,7 @@ from superstep_compat.errors import (
     GraphRecursionError,
     create_error_message,
 )
-from superstep_compat.pregel._checkpointing import (
-    Checkpointing,
+from superstep_compat.pregel._checkpoint_tasks import (
     new_checkpoint_id,
     node_of,
     pending_activations,
@@ -49,6 +48,7 @@ from superstep_compat.pregel._checkpointing import (
     task_id_for,
     task_records,
 )
+from superstep_compat.pregel._checkpointing import Checkpointing
 from superstep_compat.pregel._lgcheckpoint import (
     RESUME,
     START_CHANNEL,

@@ -20,7 +20,7 @@ from superstep_compat._internal._merge import merge_configs
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.graph._writes import node_writes
-from superstep_compat.pregel._checkpointing import (
+from superstep_compat.pregel._checkpoint_tasks import (
     new_checkpoint_id,
     node_triggers,
     pending_activations,
