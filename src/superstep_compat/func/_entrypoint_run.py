@@ -10,15 +10,10 @@ from typing import TYPE_CHECKING, Any
 
 from superstep_compat.errors import UnknownInterruptError
 from superstep_compat.func._journal import TaskJournal
-from superstep_compat.func._runner import (
-    END_CHANNEL,
-    START_CHANNEL,
-)
-from superstep_compat.pregel._run import INPUT_EVENT, Event, GraphRun
-from superstep_compat.types import (
-    Command,
-    GraphOutput,
-)
+from superstep_compat.func._runner import END_CHANNEL, START_CHANNEL
+from superstep_compat.pregel._run import Event, GraphRun
+from superstep_compat.pregel._run_setup import INPUT_EVENT
+from superstep_compat.types import Command, GraphOutput
 from superstep_core.node import External
 from superstep_core.runtime import Execution
 

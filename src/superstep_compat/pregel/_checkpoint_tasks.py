@@ -22,10 +22,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     TASKS,
     lg_task_id,
 )
-from superstep_compat.pregel._record import (
-    CheckpointRecord,
-    TaskRecord,
-)
+from superstep_compat.pregel._record import CheckpointRecord, TaskRecord
 from superstep_compat.pregel._task_context import TaskOutcome
 from superstep_compat.types import Send
 from superstep_core.node import Activated, EffectCompleted

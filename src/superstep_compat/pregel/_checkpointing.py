@@ -48,11 +48,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     put_task_writes,
     write_checkpoint,
 )
-from superstep_compat.pregel._record import (
-    CheckpointRecord,
-    PendingWrite,
-    record_config,
-)
+from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, record_config
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.types import Interrupt
 from superstep_core.node import Activated

@@ -27,12 +27,7 @@ from superstep_compat._internal._constants import (
 )
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat._internal._policies import sync_timeout_unsupported
-from superstep_compat.errors import (
-    GraphBubbleUp,
-    GraphInterrupt,
-    NodeTimeoutError,
-    ParentCommand,
-)
+from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeTimeoutError, ParentCommand
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, MessagesHandlerV2, attach

@@ -17,15 +17,9 @@ from typing import Any
 
 from langchain_core.runnables.config import var_child_runnable_config
 
-from superstep_compat._internal._constants import (
-    PRIVATE,
-    PULL,
-    PUSH,
-)
+from superstep_compat._internal._constants import PRIVATE, PULL, PUSH
 from superstep_compat._internal.context import task_context_var
-from superstep_compat.errors import (
-    GraphInterrupt,
-)
+from superstep_compat.errors import GraphInterrupt
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler
 from superstep_compat.pregel._resume import resume_adapter, validated_resume

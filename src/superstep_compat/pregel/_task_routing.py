@@ -13,15 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from superstep_compat._internal._constants import (
-    END,
-    PULL,
-    START,
-    TAG_HIDDEN,
-)
-from superstep_compat.errors import (
-    InvalidUpdateError,
-)
+from superstep_compat._internal._constants import END, PULL, START, TAG_HIDDEN
+from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._schema import coerce_state
 from superstep_compat.graph._spec import BranchSpec, GraphSpec, NodeSpec
 from superstep_compat.graph._writes import node_writes

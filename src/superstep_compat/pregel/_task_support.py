@@ -14,18 +14,11 @@ from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
 
-from superstep_compat._internal._constants import (
-    ROOT_KEY,
-)
-from superstep_compat.errors import (
-    GraphInterrupt,
-)
+from superstep_compat._internal._constants import ROOT_KEY
+from superstep_compat.errors import GraphInterrupt
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
-from superstep_compat.pregel._task_context import (
-    RunContext,
-    TaskOutcome,
-)
+from superstep_compat.pregel._task_context import RunContext, TaskOutcome
 from superstep_compat.types import RetryPolicy
 from superstep_core.host import heartbeat as _heartbeat
 

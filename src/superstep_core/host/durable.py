@@ -67,11 +67,7 @@ from superstep_core.persistence.durable import (
     known_from,
 )
 from superstep_core.persistence.replay import apply_input, replay
-from superstep_core.runtime import (
-    Execution,
-    ExecutionState,
-    StepOutcome,
-)
+from superstep_core.runtime import Execution, ExecutionState, StepOutcome
 
 __all__ = [
     "DurableExecution",

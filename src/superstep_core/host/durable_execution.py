@@ -14,11 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from superstep_core.host.clock import WallClock
-from superstep_core.host.durable_records import (
-    PermissionDeniedError,
-    RecoveryError,
-    StoreLedger,
-)
+from superstep_core.host.durable_records import PermissionDeniedError, RecoveryError, StoreLedger
 from superstep_core.host.lease import HeldLease
 from superstep_core.host.sync import Host
 from superstep_core.host.thread_checkpoints import StoredStep, ThreadCheckpoints
@@ -32,13 +28,7 @@ from superstep_core.persistence.durable import (
     trace_digest,
     without_values,
 )
-from superstep_core.runtime import (
-    EffectRequest,
-    Execution,
-    Status,
-    StepOutcome,
-    TimerRequest,
-)
+from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome, TimerRequest
 
 if TYPE_CHECKING:  # the runner creates executions; only its type is named here
     from superstep_core.host.durable import DurableRunner
