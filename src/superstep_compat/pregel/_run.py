@@ -6,6 +6,8 @@ A LangGraph step is two engine supersteps: one that activates the step's tasks (
 for one effect: run the task), and one that delivers the task results and commits their
 writes atomically. This module schedules nothing itself: which node runs when is the
 engine's decision; here we only observe, record and stop at breakpoints.
+`GraphRun` is built in parts: `_run_setup.RunSetup` loads the thread and applies the input,
+`_run_steps.RunSteps` handles each committed superstep; this module holds the event loop.
 
 A step with a task still waiting on an interrupt has not finished, whatever its other tasks
 did: no new checkpoint, the same step number, and the interrupts stay reported until every

@@ -6,6 +6,9 @@ and gotos, evaluates the node's conditional edges on its local view of the state
 state plus its own writes, as LangGraph does), and reports everything as a `TaskOutcome`.
 Exceptions never escape: they travel in the outcome, so the caller can re-raise the very
 object the user's code raised.
+
+`TaskRunner` runs the action; reading the state and routing the result is its base
+`_task_routing.TaskRouting`.
 """
 
 from __future__ import annotations
