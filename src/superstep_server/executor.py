@@ -24,6 +24,7 @@ an ``AsyncSqliteSaver`` for such runs).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Mapping
@@ -271,6 +272,19 @@ def _publisher(ctx: RunContext, row: Mapping[str, Any], worker: str, resumable: 
 
 def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
     """Run a claimed run to its end; never raises (a failure is the run's ``error``)."""
+    scope = contextlib.ExitStack()  # holds a graph factory's context open until the end
+    try:
+        _execute(ctx, row, worker, scope)
+    finally:
+        try:
+            scope.close()
+        except Exception:
+            log.exception("run %s: the graph factory's clean-up failed", row["run_id"])
+
+
+def _execute(
+    ctx: RunContext, row: Mapping[str, Any], worker: str, scope: contextlib.ExitStack
+) -> None:
     run_id = row["run_id"]
     kwargs = serde.loads(row["kwargs"]) or {}
     publish = _publisher(ctx, row, worker, bool(kwargs.get("resumable")))
@@ -282,8 +296,11 @@ def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
     try:
         publish(run_id, "metadata", serde.dumps({"run_id": run_id, "attempt": row["attempt"]}))
         assistant = ctx.assistants.get(row["assistant_id"])
-        graph = ctx.graphs.get(assistant["graph_id"])
         config = _config(assistant, kwargs, row)
+        context = kwargs.get("context") or assistant.get("context") or None
+        graph = scope.enter_context(
+            ctx.graphs.open(assistant["graph_id"], "threads.create_run", config, context)
+        )
         if _continues(graph, row):
             payload: Any = None
         elif kwargs.get("command"):
@@ -296,7 +313,6 @@ def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
         for key in ("interrupt_before", "interrupt_after", "durability"):
             if kwargs.get(key) is not None:
                 options[key] = kwargs[key]
-        context = kwargs.get("context") or assistant.get("context") or None
         if context is not None:
             options["context"] = context
         relay = _Relay(run_id, publish, user_modes, bool(kwargs.get("subgraphs")))

@@ -7,7 +7,7 @@ import { GraphView } from "./graph.js";
 import { LiveRun } from "./live.js";
 import { Timeline } from "./timeline.js";
 
-const PATH_STEPS = 50;
+const PATH_STEPS = 20;
 
 export async function threadView(root, threadId, focus) {
   clear(root);
@@ -74,7 +74,9 @@ class ThreadPage {
     this.timeline = new Timeline(this, this.timelineBox, this.stepBox);
     if (this.graphId && !this.readOnly) await this.drawGraph(false);
     else this.graphBox.append(h("p", { class: "small" }, this.readOnly ? "no graph code loaded" : "no graph_id: nothing to draw"));
-    await this.refresh();
+    // The page paints without the last run's path: on a thread of large states its history
+    // read is the slowest request, and the path is drawn when it comes.
+    await this.refresh({ pathLater: true });
     if (focus?.checkpoint) await this.timeline.open(focus.checkpoint);
     if (focus?.run) await this.showRunPath(focus.run);
     if (this.thread.status === "busy") this.watchRunning();
@@ -86,8 +88,9 @@ class ThreadPage {
   }
 
   // Thread status, pending interrupt, runs and the newest page of the timeline (fetched at
-  // once: the history page is the slow one on a large state).
-  async refresh() {
+  // once: the history page is the slow one on a large state), then the newest run's path
+  // (awaited unless `pathLater`).
+  async refresh({ pathLater = false } = {}) {
     const readable = this.graphId || this.readOnly;
     const [thread, state, runs] = await Promise.all([
       get(this.base),
@@ -107,7 +110,11 @@ class ThreadPage {
         " ", h("span", { class: `status ${run.status}` }, run.status), " ",
         new Date(run.created_at).toLocaleTimeString()));
     }
-    if (runs.length && this.thread.status !== "busy") await this.showRunPath(runs[0].run_id);
+    if (runs.length && this.thread.status !== "busy") {
+      const path = this.showRunPath(runs[0].run_id);
+      if (pathLater) path.catch((err) => { this.problem.textContent = String(err.message || err); });
+      else await path;
+    }
   }
 
   showInterrupt(state) {
