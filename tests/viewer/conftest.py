@@ -84,8 +84,8 @@ def wait_until_up(process: subprocess.Popen[bytes], url: str) -> None:
 
 
 class Served:
-    """`superstep serve` in a process of its own: the example agent (examples/agent.py) and
-    the held pipeline (pipeline.py), on SQLite."""
+    """`superstep serve` in a process of its own: the example agent (examples/agent.py), the
+    held pipeline (pipeline.py) and the long loop (long_thread.py), on SQLite."""
 
     def __init__(self, url: str, hold: Path, db: Path) -> None:
         self.url = url
@@ -110,6 +110,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                 "graphs": {
                     "agent": str(ROOT / "examples" / "agent.py") + ":graph",
                     "pipeline": str(Path(__file__).parent / "pipeline.py") + ":graph",
+                    "long": str(Path(__file__).parent / "long_thread.py") + ":graph",
                 },
             }
         )
