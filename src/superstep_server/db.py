@@ -109,6 +109,12 @@ CREATE TABLE IF NOT EXISTS server_store (
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     PRIMARY KEY (prefix, key));
+CREATE TABLE IF NOT EXISTS server_store_expiry (
+    prefix TEXT NOT NULL,
+    key TEXT NOT NULL,
+    ttl_minutes DOUBLE PRECISION NOT NULL,
+    expires_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (prefix, key));
 CREATE TABLE IF NOT EXISTS server_store_vectors (
     prefix TEXT NOT NULL,
     key TEXT NOT NULL,
