@@ -214,14 +214,8 @@ def _subgraphs_of(request: Request, graph: Any) -> dict[str, Any]:
     if not callable(get_subgraphs):
         return found
     for name, sub in get_subgraphs(namespace=namespace, recurse=recurse):
-        found[name] = {
-            "graph_id": name,
-            "input_schema": sub.get_input_jsonschema(),
-            "output_schema": sub.get_output_jsonschema(),
-            "state_schema": sub.get_output_jsonschema(),
-            "config_schema": None,
-            "context_schema": None,
-        }
+        schemas = _schemas_of(sub, {"graph_id": name})
+        found[name] = {**schemas, "state_schema": schemas["output_schema"]}
     return found
 
 

@@ -287,3 +287,33 @@ def test_with_an_api_key_the_page_loads_asks_for_the_key_and_then_reads_the_api(
         _ready(page)
         assert page.is_visible("#threads")
         assert page.locator("#threads td").text_content() == "no threads match"
+
+
+def test_expanding_subgraphs_draws_a_subgraphs_nodes_inside_its_node_and_its_run_path(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "nested")
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    page.wait_for_selector("#graph svg g[data-node='review']")
+    assert not page.locator("#graph svg g[data-node='review:check']").count()
+    page.check("#xray")
+    page.wait_for_selector("#graph svg g.cluster[data-node='review']")
+    inner = page.locator("#graph svg g.node[data-node^='review:']")
+    assert sorted(inner.evaluate_all("ns => ns.map(n => n.dataset.node)")) == [
+        "review:approve",
+        "review:check",
+    ]
+    edges = page.locator("#graph svg path.edge").evaluate_all(
+        "ps => ps.map(p => p.dataset.source + '>' + p.dataset.target)"
+    )
+    assert {"prepare>review:check", "review:check>review:approve", "review:approve>done"} <= set(
+        edges
+    )
+    page.fill("#run-input", "{}")
+    page.click("#start-run")
+    page.wait_for_selector("#thread-status.idle")
+    page.wait_for_selector("#graph[data-visited*='__end__']")
+    visited = set((page.get_attribute("#graph", "data-visited") or "").split(","))
+    assert {"prepare", "review", "done"} <= visited
+    screenshot(page, "subgraphs")
