@@ -317,3 +317,32 @@ def test_expanding_subgraphs_draws_a_subgraphs_nodes_inside_its_node_and_its_run
     visited = set((page.get_attribute("#graph", "data-visited") or "").split(","))
     assert {"prepare", "review", "done"} <= visited
     screenshot(page, "subgraphs")
+
+
+def test_two_interrupts_pending_at_once_are_answered_one_then_the_other(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "parallel")
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    page.fill("#run-input", "{}")
+    page.click("#start-run")
+    page.wait_for_selector("#thread-status.interrupted")
+    asks = page.locator("#interrupt .interrupt-value")
+    assert sorted(asks.evaluate_all("as => as.map(a => a.dataset.task)")) == [
+        "ask_colour",
+        "ask_size",
+    ]
+    screenshot(page, "interrupts")
+    # answer one: the other stays pending
+    page.fill("#interrupt .interrupt-value[data-task='ask_size'] textarea", '"large"')
+    page.click("#resume")
+    page.wait_for_selector("#thread-status.interrupted")
+    page.wait_for_function("document.querySelectorAll('#interrupt .interrupt-value').length === 1")
+    assert asks.first.get_attribute("data-task") == "ask_colour"
+    page.fill("#resume-value", '"teal"')
+    page.click("#resume")
+    page.wait_for_selector("#thread-status.idle")
+    state = httpx.get(f"{served.url}/threads/{thread}/state").json()
+    assert sorted(state["values"]["answers"][:2]) == ["colour=teal", "size=large"]
+    assert state["values"]["answers"][2] == "2 answered"
