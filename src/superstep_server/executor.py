@@ -33,6 +33,7 @@ from typing import Any
 from superstep_server import serde
 from superstep_server.checkpoints import delete_for_runs
 from superstep_server.state import checkpoint_of, interrupts_by_task, status_after
+from superstep_server.task_times import TaskClock
 
 __all__ = ["GRAPH_MODES", "SUPPORTED_MODES", "Cancelled", "RunContext", "execute_run"]
 
@@ -162,10 +163,13 @@ class _Relay:
         self.subgraphs = subgraphs
         self.messages = _MessageAccumulator()
         self.output: Any = None
+        self.clock = TaskClock()
 
     def chunk(self, ns: tuple[str, ...], mode: str, chunk: Any) -> None:
         if mode == "values" and not ns:
             self.output = chunk
+        if mode == "tasks":
+            self.clock.event(ns, chunk)
         wanted = [m for m in self.user_modes if GRAPH_MODES.get(m, m) == mode]
         if not wanted or (ns and not self.subgraphs):
             return
@@ -293,6 +297,7 @@ def _execute(
     output: Any = None
     failure: BaseException | None = None
     graph: Any = None
+    relay: _Relay | None = None
     try:
         publish(run_id, "metadata", serde.dumps({"run_id": run_id, "attempt": row["attempt"]}))
         assistant = ctx.assistants.get(row["assistant_id"])
@@ -308,7 +313,9 @@ def _execute(
         else:
             payload = kwargs.get("input")
         user_modes: list[str] = list(kwargs.get("stream_mode") or ["values"])
-        modes = sorted({GRAPH_MODES.get(m, m) for m in user_modes if m != "events"} | {"values"})
+        # values: the run's output; tasks: when each task ran (`superstep_server.task_times`)
+        wanted = {GRAPH_MODES.get(m, m) for m in user_modes if m != "events"}
+        modes = sorted(wanted | {"values", "tasks"})
         options: dict[str, Any] = {}
         for key in ("interrupt_before", "interrupt_after", "durability"):
             if kwargs.get(key) is not None:
@@ -337,6 +344,11 @@ def _execute(
         failure = e
         log.info("run %s failed: %s: %s", run_id, type(e).__name__, e)
         publish(run_id, "error", serde.dumps({"error": type(e).__name__, "message": str(e)}))
+    if relay is not None and not row.get("temporary"):
+        try:
+            relay.clock.save(ctx.runs.db, row["thread_id"], run_id)
+        except Exception:  # the timings are for the viewer: never the run's failure
+            log.exception("run %s: cannot keep its task times", run_id)
     _settle(ctx, row, worker, graph, status, output, failure)
 
 

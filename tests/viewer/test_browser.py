@@ -127,6 +127,10 @@ def test_opening_a_superstep_shows_its_tasks_writes_and_the_state_diffed_against
     assert page.locator("#step ul.tasks.ran li").evaluate_all(
         "ls => ls.map(l => l.dataset.task)"
     ) == ["work"]
+    # how long `work` took (held until the test released it): from the server's task times
+    took = page.locator("#step ul.tasks.ran li[data-task='work'] .timing")
+    assert float(took.get_attribute("data-ms") or "-1") > 0
+    assert (took.text_content() or "").strip().endswith("ms")
     tree = page.locator("#state-tree")
     x = tree.locator(".entry.changed[data-key='x']")
     assert x.locator(".leaf").text_content() == "50"
@@ -225,6 +229,9 @@ def test_a_failing_node_shows_its_error_in_the_live_log_the_timeline_and_its_ste
     row.click()
     page.wait_for_selector("#step ul.tasks.next li[data-task='work'] pre.error")
     assert "negative x (-4)" in (page.text_content("#step ul.tasks.next pre.error") or "")
+    timing = page.locator("#step ul.tasks.next li[data-task='work'] .timing")
+    assert "failed" in (timing.text_content() or "")
+    assert float(timing.get_attribute("data-ms") or "-1") >= 0
 
 
 def test_cancelling_a_running_run_from_the_viewer(page: Any, served: Any) -> None:
