@@ -109,6 +109,11 @@ CREATE TABLE IF NOT EXISTS server_store (
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     PRIMARY KEY (prefix, key));
+CREATE TABLE IF NOT EXISTS server_thread_updates (
+    thread_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (thread_id, created_at));
 CREATE TABLE IF NOT EXISTS server_task_times (
     run_id TEXT NOT NULL,
     checkpoint_ns TEXT NOT NULL,

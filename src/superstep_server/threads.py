@@ -128,6 +128,7 @@ class Threads:
             if not keep_runs:
                 tx.execute("DELETE FROM server_runs WHERE thread_id = ?", (thread_id,))
             delete_for_thread(tx, thread_id)
+            tx.execute("DELETE FROM server_thread_updates WHERE thread_id = ?", (thread_id,))
             tx.execute("DELETE FROM server_threads WHERE thread_id = ?", (thread_id,))
         self.saver.delete_thread(thread_id)
 
