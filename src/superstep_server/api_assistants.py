@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from starlette.requests import Request
@@ -103,14 +105,28 @@ async def latest(request: Request) -> Response:
     )
 
 
-def _graph_of(request: Request) -> tuple[Any, dict[str, Any]]:
+@contextlib.contextmanager
+def _graph_of(request: Request) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """The assistant's graph (a factory's built with the assistant's config) and the
+    assistant."""
     server = _server(request)
     assistant = server.assistants.get(request.path_params["assistant_id"])
-    return server.graphs.get(assistant["graph_id"]), assistant
+    config = {**(assistant.get("config") or {})}
+    config["configurable"] = {
+        **(config.get("configurable") or {}),
+        "graph_id": assistant["graph_id"],
+        "assistant_id": assistant["assistant_id"],
+    }
+    with server.graphs.open(assistant["graph_id"], "assistants.read", config) as graph:
+        yield graph, assistant
 
 
 def _drawing(request: Request) -> Any:
-    graph, assistant = _graph_of(request)
+    with _graph_of(request) as (graph, assistant):
+        return _drawn(request, graph, assistant)
+
+
+def _drawn(request: Request, graph: Any, assistant: dict[str, Any]) -> Any:
     raw = request.query_params.get("xray", "false").lower()
     if raw in ("true", "false"):
         xray: bool | int = raw == "true"
@@ -158,7 +174,11 @@ def _graph_schema(graph: Any, method: str, kind: Any) -> Any:
 
 
 def _schemas(request: Request) -> dict[str, Any]:
-    graph, assistant = _graph_of(request)
+    with _graph_of(request) as (graph, assistant):
+        return _schemas_of(graph, assistant)
+
+
+def _schemas_of(graph: Any, assistant: dict[str, Any]) -> dict[str, Any]:
     builder = getattr(graph, "builder", None)
     state = _type_schema(getattr(builder, "state_schema", None))
     return {
@@ -182,7 +202,11 @@ async def schemas(request: Request) -> Response:
 
 
 def _subgraphs(request: Request) -> dict[str, Any]:
-    graph, _assistant = _graph_of(request)
+    with _graph_of(request) as (graph, _assistant):
+        return _subgraphs_of(request, graph)
+
+
+def _subgraphs_of(request: Request, graph: Any) -> dict[str, Any]:
     namespace = request.path_params.get("namespace")
     recurse = query_bool(request, "recurse")
     found: dict[str, Any] = {}
@@ -190,14 +214,8 @@ def _subgraphs(request: Request) -> dict[str, Any]:
     if not callable(get_subgraphs):
         return found
     for name, sub in get_subgraphs(namespace=namespace, recurse=recurse):
-        found[name] = {
-            "graph_id": name,
-            "input_schema": sub.get_input_jsonschema(),
-            "output_schema": sub.get_output_jsonschema(),
-            "state_schema": sub.get_output_jsonschema(),
-            "config_schema": None,
-            "context_schema": None,
-        }
+        schemas = _schemas_of(sub, {"graph_id": name})
+        found[name] = {**schemas, "state_schema": schemas["output_schema"]}
     return found
 
 

@@ -10,7 +10,7 @@ from starlette.routing import Route
 
 from superstep_server.bodies import StoreDelete, StoreNamespaces, StorePut, StoreSearch, check
 from superstep_server.errors import ApiError
-from superstep_server.http import blocking, json_body, json_response
+from superstep_server.http import blocking, json_body, json_response, query_bool
 
 __all__ = ["routes"]
 
@@ -31,7 +31,10 @@ async def get_item(request: Request) -> Response:
         raise ApiError(422, "key: query parameter required")
     raw = request.query_params.get("namespace", "")
     namespace = raw.split(".") if raw else []
-    return json_response(await blocking(_store(request).get, namespace, key))
+    refresh: bool | None = None
+    if "refresh_ttl" in request.query_params:
+        refresh = query_bool(request, "refresh_ttl")
+    return json_response(await blocking(_store(request).get, namespace, key, refresh))
 
 
 async def delete_item(request: Request) -> Response:

@@ -12,18 +12,21 @@ the reference's own name, is read too; repeated or comma-separated):
   ``POST /threads/{id}/state``.
 
 Runs are followed in the order they were created (one runs at a time on a thread): those
-pending or running when the stream opens, then each new one. Every event has an id
-(``<run id>:<n>``, ``<run id>:done``, ``state:<n>``); ``Last-Event-ID`` with a run event's
-id resumes after it (that run's later events, then the runs created after it); ``-1`` or
-``-`` replays every run of the thread still kept. State updates are sent only to streams
-open when they happen, and a run executed by another process is seen through the events
-that process relays (`superstep_server.executor`).
+pending or running when the stream opens, then each new one; a state update is sent before
+the runs created after it. Every event has an id (``<run id>:<n>``, ``<run id>:done``,
+``state:<time of the update>``); ``Last-Event-ID`` with one of them resumes after it (that
+run's later events, then what happened on the thread after it); ``-1`` or ``-`` replays
+everything still kept: the thread's runs, and its state updates of the last
+``KEEP_UPDATES_SECONDS`` (kept in ``server_thread_updates``, so an update made through
+another server process is seen too, within the idle poll). A run executed by another
+process is seen through the events that process relays (`superstep_server.executor`).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from datetime import datetime, timedelta
 from typing import Any
 
 from starlette.requests import Request
@@ -41,6 +44,7 @@ __all__ = ["THREAD_STREAM_MODES", "routes", "state_updated"]
 THREAD_STREAM_MODES = ("run_modes", "lifecycle", "state_update")
 IDLE_SECONDS = 0.5
 HEARTBEAT_EVERY = 10
+KEEP_UPDATES_SECONDS = 600.0  # as long as a resumable run's events
 
 
 def _modes(request: Request) -> set[str]:
@@ -60,44 +64,65 @@ def _wanted(modes: set[str], event: str) -> bool:
     return "run_modes" in modes or ("lifecycle" in modes and event == "metadata")
 
 
-def _resume_point(server: Any, thread_id: str, last: str | None) -> tuple[str, str | None, int]:
-    """``(created_at, run_id, after)``: follow the runs created at ``created_at`` or later;
-    of ``run_id``, only its events after ``after`` (``-2``: none, it was all sent)."""
+def _resume_point(
+    server: Any, thread_id: str, last: str | None
+) -> tuple[str, str | None, int, str]:
+    """``(created_at, run_id, after, updates_after)``: follow the runs created at
+    ``created_at`` or later; of ``run_id``, only its events after ``after`` (``-2``: none, it
+    was all sent); the state updates made after ``updates_after``."""
     if last in ("-", "-1"):
-        return "", None, -1
+        return "", None, -1, ""
+    if last and last.startswith("state:"):
+        at = last.removeprefix("state:")
+        return at, None, -1, at
     if last:
         run_id, _, index = last.rpartition(":")
         row = server.runs.row(run_id) if run_id else None
         if row is None or row["thread_id"] != thread_id:
-            if not last.startswith("state:"):
-                raise ApiError(
-                    422, f"Last-Event-ID: {last!r} is not an event of thread {thread_id!r}"
-                )
-        elif index == "done":
-            return str(row["created_at"]), run_id, -2
-        elif index.lstrip("-").isdigit():
-            return str(row["created_at"]), run_id, int(index)
-        else:
-            raise ApiError(422, f"Last-Event-ID: {last!r} is not an event id of this server")
+            raise ApiError(422, f"Last-Event-ID: {last!r} is not an event of thread {thread_id!r}")
+        created = str(row["created_at"])
+        if index == "done":
+            return created, run_id, -2, created
+        if index.lstrip("-").isdigit():
+            return created, run_id, int(index), created
+        raise ApiError(422, f"Last-Event-ID: {last!r} is not an event id of this server")
     inflight = server.runs.inflight(thread_id)
+    at = now()
     if inflight:
-        return min(str(r["created_at"]) for r in inflight), None, -1
-    return now(), None, -1
+        return min(str(r["created_at"]) for r in inflight), None, -1, at
+    return at, None, -1, at
+
+
+def _updates_after(server: Any, thread_id: str, after: str) -> list[dict[str, Any]]:
+    return list(
+        server.db.execute(
+            "SELECT created_at, data FROM server_thread_updates "
+            "WHERE thread_id = ? AND created_at > ? ORDER BY created_at",
+            (thread_id, after),
+        )
+    )
 
 
 def _thread_frames(
-    server: Any, thread_id: str, modes: set[str], start: tuple[str, str | None, int]
+    server: Any, thread_id: str, modes: set[str], start: tuple[str, str | None, int, str]
 ) -> AsyncIterator[bytes]:
     async def frames() -> AsyncIterator[bytes]:
         feed = server.streams.follow_thread(thread_id)
-        since, first_run, first_after = start
-        sent_updates = len(feed.updates)
+        since, first_run, first_after, updates_after = start
         seen: set[str] = set()
         idle = 0
         try:
             while True:
                 rows = await blocking(server.runs.of_thread_since, thread_id, since)
                 row = next((r for r in rows if r["run_id"] not in seen), None)
+                updates = await blocking(_updates_after, server, thread_id, updates_after)
+                for update in updates:  # those made before the next run was created
+                    created = str(update["created_at"])
+                    if row is not None and created >= str(row["created_at"]):
+                        break
+                    updates_after = created
+                    if _wanted(modes, "state_update"):
+                        yield sse_frame("state_update", update["data"].encode(), f"state:{created}")
                 if row is not None:
                     run_id = str(row["run_id"])
                     seen.add(run_id)
@@ -114,11 +139,6 @@ def _thread_frames(
                         done = serde.dumps({"status": "run_done", "run_id": run_id})
                         yield sse_frame("metadata", done, f"{run_id}:done")
                     continue
-                while sent_updates < len(feed.updates):
-                    event_id, data = feed.updates[sent_updates]
-                    sent_updates += 1
-                    if _wanted(modes, "state_update"):
-                        yield sse_frame("state_update", data, event_id)
                 changed = feed.changed
                 try:
                     await asyncio.wait_for(asyncio.shield(changed.wait()), IDLE_SECONDS)
@@ -146,17 +166,23 @@ async def thread_stream(request: Request) -> Response:
 
 
 def state_updated(server: Any, thread_id: str) -> None:
-    """After a ``POST /threads/{id}/state`` (in a worker thread): tell the thread's
-    followers, if it has any, with the thread's new state."""
-    if not server.streams.thread_followed(thread_id):
-        return
+    """After a ``POST /threads/{id}/state`` (in a worker thread): keep the thread's new
+    state as a ``state_update`` event (for its followers and for a replay; those older than
+    ``KEEP_UPDATES_SECONDS`` are dropped), then wake the followers in this process."""
     state = server.state.get(thread_id, None, False)
-    data = serde.dumps({"state": state, "thread_id": thread_id})
-    server.streams.loop.call_soon_threadsafe(_publish_state, server, thread_id, data)
-
-
-def _publish_state(server: Any, thread_id: str, data: bytes) -> None:
-    server.streams.publish_state(thread_id, f"state:{now()}", data)
+    data = serde.dumps({"state": state, "thread_id": thread_id}).decode()
+    at = now()
+    oldest = datetime.fromisoformat(at) - timedelta(seconds=KEEP_UPDATES_SECONDS)
+    with server.db.transaction() as tx:
+        tx.execute(
+            "DELETE FROM server_thread_updates WHERE thread_id = ? AND created_at < ?",
+            (thread_id, oldest.isoformat()),
+        )
+        tx.execute(
+            "INSERT INTO server_thread_updates (thread_id, created_at, data) VALUES (?, ?, ?)",
+            (thread_id, at, data),
+        )
+    server.streams.loop.call_soon_threadsafe(server.streams.touch_thread, thread_id)
 
 
 def routes() -> list[Route]:

@@ -21,6 +21,7 @@ from superstep_server import (
     api_crons,
     api_runs,
     api_store,
+    api_task_times,
     api_thread_stream,
     api_threads,
     openapi,
@@ -74,9 +75,11 @@ class Server:
         lease_seconds: float = 30.0,
         poll_seconds: float = 0.5,
         store_index: Any = None,
+        store_ttl: Mapping[str, Any] | None = None,
     ) -> None:
         self.database = database
         self.store_index = store_index
+        self.store_ttl = dict(store_ttl or {})
         self.targets = dict(targets or {})
         self.graph_objects = dict(graphs or {})
         self.worker_count = workers
@@ -96,7 +99,7 @@ class Server:
         self.db = open_database(self.database, pool_size=pool)
         self._stack.callback(self.db.close)
         saver = self._stack.enter_context(open_saver(self.database, pool_size=pool))
-        self.store = Store(self.db, self.store_index)
+        self.store = Store(self.db, self.store_index, self.store_ttl)
         graph_store = DatabaseStore(self.store)
         self.graphs = GraphRegistry()
         self.graphs.load(self.targets, checkpointer=saver, store=graph_store)
@@ -154,6 +157,7 @@ def create_app(
     poll_seconds: float = 0.5,
     api_key: str | None = None,
     store_index: Mapping[str, Any] | None = None,
+    store_ttl: Mapping[str, Any] | None = None,
 ) -> Starlette:
     """The server app: ``targets`` (graph id -> ``file.py:attr``, as in ``langgraph.json``)
     and/or ``graphs`` (graph id -> compiled graph) served with their threads in
@@ -161,7 +165,8 @@ def create_app(
     threads. With ``api_key``, requests must carry it in ``x-api-key``
     (`superstep_server.auth`). ``store_index``: the ``store.index`` of ``langgraph.json``
     (`superstep_server.store_index`; raises `ValueError` naming a bad key), for semantic
-    store search."""
+    store search; ``store_ttl``: its ``store.ttl`` (``default_ttl`` minutes,
+    ``refresh_on_read``)."""
     server = Server(
         database=database,
         targets=targets,
@@ -170,6 +175,7 @@ def create_app(
         lease_seconds=lease_seconds,
         poll_seconds=poll_seconds,
         store_index=StoreIndex(store_index) if store_index is not None else None,
+        store_ttl=store_ttl,
     )
 
     @asynccontextmanager
@@ -185,6 +191,7 @@ def create_app(
         *api_assistants.routes(),
         *api_threads.routes(),
         *api_thread_stream.routes(),
+        *api_task_times.routes(),
         *api_crons.routes(),
         *api_runs.routes(),
         *api_store.routes(),

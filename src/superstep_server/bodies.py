@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+)
 
 from superstep_server.errors import ApiError
 
@@ -140,6 +149,7 @@ class StorePut(_Body):
     key: StrictStr
     value: Obj
     index: Literal[False] | Names | None = None
+    ttl: StrictInt | StrictFloat | None = None
 
 
 class StoreDelete(_Body):
@@ -153,6 +163,7 @@ class StoreSearch(_Body):
     limit: StrictInt = Field(10, ge=1)
     offset: StrictInt = Field(0, ge=0)
     query: StrictStr | None = None
+    refresh_ttl: StrictBool | None = None
 
 
 class StoreNamespaces(_Body):

@@ -115,9 +115,11 @@ def _load(args: argparse.Namespace) -> dict[str, Any]:
     return _load_all(args)[0]
 
 
-def _load_all(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """The graphs of ``--config`` and its ``store.index`` (its ``embed`` function loaded
-    when it names a file); raises `UsageError` naming what is wrong."""
+def _load_all(
+    args: argparse.Namespace,
+) -> tuple[dict[str, Any], dict[str, Any] | None, dict[str, Any] | None]:
+    """The graphs of ``--config``, its ``store.index`` (its ``embed`` function loaded when
+    it names a file) and its ``store.ttl``; raises `UsageError` naming what is wrong."""
     from superstep_core.cli_support import UsageError, load_target
     from superstep_server.config import ConfigError, load_config
     from superstep_server.graphs import check_servable
@@ -135,7 +137,7 @@ def _load_all(args: argparse.Namespace) -> tuple[dict[str, Any], dict[str, Any] 
     index = config.store_index
     if index is not None and ".py:" in str(index["embed"]):
         index = {**index, "embed": load_target(index["embed"])[0]}
-    return graphs, index
+    return graphs, index, config.store_ttl
 
 
 def cmd_worker(args: argparse.Namespace, console: Console) -> int:
@@ -152,7 +154,7 @@ def cmd_worker(args: argparse.Namespace, console: Console) -> int:
         )
     if args.workers < 1:
         raise UsageError("--workers: a worker process needs at least one worker")
-    graphs, store_index = _load_all(args)
+    graphs, store_index, store_ttl = _load_all(args)
     from superstep_server.app import Server
     from superstep_server.store_index import StoreIndex
 
@@ -163,6 +165,7 @@ def cmd_worker(args: argparse.Namespace, console: Console) -> int:
             workers=args.workers,
             lease_seconds=args.lease,
             store_index=StoreIndex(store_index) if store_index is not None else None,
+            store_ttl=store_ttl,
         )
         loop = asyncio.get_running_loop()
         server.open(loop)
@@ -202,7 +205,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             "--workers 0 serves the API only: its runs need `superstep worker` processes on "
             "the same PostgreSQL database (--db postgresql://...)"
         )
-    graphs, store_index = _load_all(args)
+    graphs, store_index, store_ttl = _load_all(args)
     api_key = os.environ.get("SUPERSTEP_API_KEY") or None
     try:
         app = create_app(
@@ -212,6 +215,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             api_key=api_key,
             lease_seconds=args.lease,
             store_index=store_index,
+            store_ttl=store_ttl,
         )
     except ValueError as e:  # a bad store.index
         raise UsageError(str(e)) from e

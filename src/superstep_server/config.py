@@ -2,9 +2,12 @@
 (``{"graphs": {"agent": "./agent.py:graph"}}``), local ``dependencies`` put on ``sys.path``
 (``"."``, ``"./src"``), and ``env`` (a mapping, or the path of a ``.env`` file) set in the
 environment before the graphs load; ``store.index`` (semantic store search,
-`superstep_server.store_index`). Other keys (``python_version``, ``dockerfile_lines``,
-``auth``, the store's ``ttl``, ...) are read by LangGraph's deployment tools, not by this
-server, and are ignored here.
+`superstep_server.store_index`) and ``store.ttl`` (``default_ttl`` in minutes,
+``refresh_on_read``: items that expire, `superstep_server.store`). Other keys
+(``python_version``, ``dockerfile_lines``, ``auth``, the TTL's
+``sweep_interval_minutes``, ...) are read by LangGraph's deployment tools, not by this
+server, and are ignored here (expired items are skipped at once and deleted by the next
+put).
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ class ServerConfig:
     store_index: dict[str, Any] | None = None
     """``store.index`` (semantic store search), ``embed`` resolved to an absolute
     ``path/to/file.py:attr`` when it names a file."""
+    store_ttl: dict[str, Any] | None = None
+    """``store.ttl``: ``default_ttl`` (minutes) and ``refresh_on_read``."""
 
 
 def _env_file(path: Path) -> dict[str, str]:
@@ -108,7 +113,24 @@ def load_config(path: str | Path) -> ServerConfig:
         env=env,
         dependencies=local,
         store_index=_store_index(base, data.get("store"), where),
+        store_ttl=_store_ttl(data.get("store"), where),
     )
+
+
+def _store_ttl(store: Any, where: Path) -> dict[str, Any] | None:
+    ttl = store.get("ttl") if isinstance(store, dict) else None
+    if ttl is None:
+        return None
+    if not isinstance(ttl, dict):
+        raise ConfigError(f"{where}: store.ttl must be an object")
+    default = ttl.get("default_ttl")
+    if default is not None and (
+        isinstance(default, bool) or not isinstance(default, int | float) or default <= 0
+    ):
+        raise ConfigError(f"{where}: store.ttl.default_ttl must be a number of minutes > 0")
+    if not isinstance(ttl.get("refresh_on_read", True), bool):
+        raise ConfigError(f"{where}: store.ttl.refresh_on_read must be true or false")
+    return {"default_ttl": default, "refresh_on_read": ttl.get("refresh_on_read", True)}
 
 
 def _store_index(base: Path, store: Any, where: Path) -> dict[str, Any] | None:

@@ -109,6 +109,29 @@ CREATE TABLE IF NOT EXISTS server_store (
     created_at TEXT NOT NULL,
     updated_at TEXT NOT NULL,
     PRIMARY KEY (prefix, key));
+CREATE TABLE IF NOT EXISTS server_thread_updates (
+    thread_id TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    data TEXT NOT NULL,
+    PRIMARY KEY (thread_id, created_at));
+CREATE TABLE IF NOT EXISTS server_task_times (
+    run_id TEXT NOT NULL,
+    checkpoint_ns TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    thread_id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    started_at DOUBLE PRECISION NOT NULL,
+    duration_ms DOUBLE PRECISION,
+    error TEXT,
+    interrupted INTEGER NOT NULL,
+    PRIMARY KEY (run_id, checkpoint_ns, task_id));
+CREATE INDEX IF NOT EXISTS server_task_times_by_thread ON server_task_times (thread_id, run_id);
+CREATE TABLE IF NOT EXISTS server_store_expiry (
+    prefix TEXT NOT NULL,
+    key TEXT NOT NULL,
+    ttl_minutes DOUBLE PRECISION NOT NULL,
+    expires_at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (prefix, key));
 CREATE TABLE IF NOT EXISTS server_store_vectors (
     prefix TEXT NOT NULL,
     key TEXT NOT NULL,

@@ -24,6 +24,7 @@ an ``AsyncSqliteSaver`` for such runs).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 from collections.abc import Mapping
@@ -32,6 +33,7 @@ from typing import Any
 from superstep_server import serde
 from superstep_server.checkpoints import delete_for_runs
 from superstep_server.state import checkpoint_of, interrupts_by_task, status_after
+from superstep_server.task_times import TaskClock
 
 __all__ = ["GRAPH_MODES", "SUPPORTED_MODES", "Cancelled", "RunContext", "execute_run"]
 
@@ -161,10 +163,13 @@ class _Relay:
         self.subgraphs = subgraphs
         self.messages = _MessageAccumulator()
         self.output: Any = None
+        self.clock = TaskClock()
 
     def chunk(self, ns: tuple[str, ...], mode: str, chunk: Any) -> None:
         if mode == "values" and not ns:
             self.output = chunk
+        if mode == "tasks":
+            self.clock.event(ns, chunk)
         wanted = [m for m in self.user_modes if GRAPH_MODES.get(m, m) == mode]
         if not wanted or (ns and not self.subgraphs):
             return
@@ -271,6 +276,19 @@ def _publisher(ctx: RunContext, row: Mapping[str, Any], worker: str, resumable: 
 
 def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
     """Run a claimed run to its end; never raises (a failure is the run's ``error``)."""
+    scope = contextlib.ExitStack()  # holds a graph factory's context open until the end
+    try:
+        _execute(ctx, row, worker, scope)
+    finally:
+        try:
+            scope.close()
+        except Exception:
+            log.exception("run %s: the graph factory's clean-up failed", row["run_id"])
+
+
+def _execute(
+    ctx: RunContext, row: Mapping[str, Any], worker: str, scope: contextlib.ExitStack
+) -> None:
     run_id = row["run_id"]
     kwargs = serde.loads(row["kwargs"]) or {}
     publish = _publisher(ctx, row, worker, bool(kwargs.get("resumable")))
@@ -279,11 +297,15 @@ def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
     output: Any = None
     failure: BaseException | None = None
     graph: Any = None
+    relay: _Relay | None = None
     try:
         publish(run_id, "metadata", serde.dumps({"run_id": run_id, "attempt": row["attempt"]}))
         assistant = ctx.assistants.get(row["assistant_id"])
-        graph = ctx.graphs.get(assistant["graph_id"])
         config = _config(assistant, kwargs, row)
+        context = kwargs.get("context") or assistant.get("context") or None
+        graph = scope.enter_context(
+            ctx.graphs.open(assistant["graph_id"], "threads.create_run", config, context)
+        )
         if _continues(graph, row):
             payload: Any = None
         elif kwargs.get("command"):
@@ -291,12 +313,13 @@ def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
         else:
             payload = kwargs.get("input")
         user_modes: list[str] = list(kwargs.get("stream_mode") or ["values"])
-        modes = sorted({GRAPH_MODES.get(m, m) for m in user_modes if m != "events"} | {"values"})
+        # values: the run's output; tasks: when each task ran (`superstep_server.task_times`)
+        wanted = {GRAPH_MODES.get(m, m) for m in user_modes if m != "events"}
+        modes = sorted(wanted | {"values", "tasks"})
         options: dict[str, Any] = {}
         for key in ("interrupt_before", "interrupt_after", "durability"):
             if kwargs.get(key) is not None:
                 options[key] = kwargs[key]
-        context = kwargs.get("context") or assistant.get("context") or None
         if context is not None:
             options["context"] = context
         relay = _Relay(run_id, publish, user_modes, bool(kwargs.get("subgraphs")))
@@ -321,6 +344,11 @@ def execute_run(ctx: RunContext, row: Mapping[str, Any], worker: str) -> None:
         failure = e
         log.info("run %s failed: %s: %s", run_id, type(e).__name__, e)
         publish(run_id, "error", serde.dumps({"error": type(e).__name__, "message": str(e)}))
+    if relay is not None and not row.get("temporary"):
+        try:
+            relay.clock.save(ctx.runs.db, row["thread_id"], run_id)
+        except Exception:  # the timings are for the viewer: never the run's failure
+            log.exception("run %s: cannot keep its task times", run_id)
     _settle(ctx, row, worker, graph, status, output, failure)
 
 

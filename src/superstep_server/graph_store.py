@@ -19,6 +19,7 @@ from langgraph.store.base import (
     Result,
     SearchItem,
     SearchOp,
+    TTLConfig,
 )
 
 from superstep_server.store import Store
@@ -32,10 +33,15 @@ def _times(item: dict[str, Any]) -> tuple[datetime, datetime]:
 
 class DatabaseStore(BaseStore):
     """`BaseStore` over `superstep_server.store.Store` (a ``query`` ranks by the server's
-    index, refused as by the API when it has none)."""
+    index, refused as by the API when it has none; items expire as the API's do)."""
+
+    supports_ttl = True
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.ttl_config = TTLConfig(
+            refresh_on_read=store.refresh_on_read, default_ttl=store.default_ttl
+        )
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         return [self._one(op) for op in ops]
@@ -46,7 +52,7 @@ class DatabaseStore(BaseStore):
 
     def _one(self, op: Op) -> Result:
         if isinstance(op, GetOp):
-            found = self.store.find(op.namespace, op.key)
+            found = self.store.find(op.namespace, op.key, op.refresh_ttl)
             if found is None:
                 return None
             created, updated = _times(found)
@@ -67,7 +73,9 @@ class DatabaseStore(BaseStore):
                         "key": op.key,
                         "value": op.value,
                         "index": op.index,
-                    }
+                        "ttl": op.ttl,
+                    },
+                    default_ttl=False,
                 )
             return None
         if isinstance(op, SearchOp):
@@ -77,6 +85,7 @@ class DatabaseStore(BaseStore):
                 "limit": op.limit,
                 "offset": op.offset,
                 "query": op.query,
+                "refresh_ttl": op.refresh_ttl,
             }
             items = []
             for found in self.store.search(body)["items"]:

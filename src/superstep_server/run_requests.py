@@ -45,13 +45,14 @@ def _modes(body: dict[str, Any]) -> list[str]:
     return modes
 
 
-def _breakpoints(body: dict[str, Any], key: str, graph: Any) -> Any:
+def _breakpoints(body: dict[str, Any], key: str, server: Any, graph_id: str) -> Any:
     value = body.get(key)
     if value is None or value == "*":
         return value
     if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
         raise ApiError(422, f"{key}: must be '*' or a list of node names")
-    nodes = getattr(graph, "nodes", None)
+    with server.graphs.open(graph_id, "assistants.read", body.get("config") or {}) as graph:
+        nodes = getattr(graph, "nodes", None)
     if isinstance(nodes, dict):
         for name in value:
             if name not in nodes:
@@ -75,7 +76,7 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
     if unknown:
         raise ApiError(422, f"command: unknown keys {sorted(unknown)} (resume, update, goto)")
     assistant = server.assistants.get(assistant_id)
-    graph = server.graphs.get(assistant["graph_id"])
+    graph_id = assistant["graph_id"]
     after_seconds = body.get("after_seconds")
     if after_seconds is not None and (
         isinstance(after_seconds, bool)
@@ -101,8 +102,8 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
         "stream_mode": _modes(body),
         "subgraphs": bool(body.get("stream_subgraphs")),
         "resumable": bool(body.get("stream_resumable")),
-        "interrupt_before": _breakpoints(body, "interrupt_before", graph),
-        "interrupt_after": _breakpoints(body, "interrupt_after", graph),
+        "interrupt_before": _breakpoints(body, "interrupt_before", server, graph_id),
+        "interrupt_after": _breakpoints(body, "interrupt_after", server, graph_id),
         "checkpoint_id": checkpoint_id,
         "checkpoint": body.get("checkpoint"),
         "durability": _choice(body, "durability", ("sync", "async", "exit"), "async"),

@@ -9,12 +9,13 @@ Shapes (``langgraph_sdk.schema.ThreadState``): ``values``, ``next``, ``tasks`` (
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from superstep_server import serde
 from superstep_server.errors import ApiError, not_found
-from superstep_server.graphs import GraphRegistry
+from superstep_server.graphs import Access, GraphRegistry
 from superstep_server.rows import count_field
 from superstep_server.threads import Threads
 
@@ -100,9 +101,11 @@ class StateViews:
         self.graphs = graphs
         self.threads = threads
 
-    def graph_of(self, thread_id: str) -> Any:
+    @contextlib.contextmanager
+    def graph_of(self, thread_id: str, access: Access = "threads.read") -> Iterator[Any]:
         """The graph a thread runs: its ``graph_id`` metadata (set by its first run or at
-        creation), else the only served graph."""
+        creation), else the only served graph (a factory's, built for ``access`` with the
+        thread's config)."""
         thread = self.threads.get(thread_id)
         graph_id = thread["metadata"].get("graph_id")
         if graph_id is None and len(self.graphs.ids()) == 1:
@@ -114,7 +117,9 @@ class StateViews:
             )
         if graph_id not in self.graphs:
             raise not_found(f"Thread {thread_id!r} runs graph {graph_id!r}, not served here")
-        return self.graphs.get(graph_id)
+        config = {"configurable": {"thread_id": thread_id, "graph_id": graph_id}}
+        with self.graphs.open(graph_id, access, config) as graph:
+            yield graph
 
     @staticmethod
     def _config(thread_id: str, checkpoint: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -127,8 +132,8 @@ class StateViews:
     def get(
         self, thread_id: str, checkpoint: Mapping[str, Any] | None = None, subgraphs: bool = False
     ) -> dict[str, Any]:
-        graph = self.graph_of(thread_id)
-        snapshot = graph.get_state(self._config(thread_id, checkpoint), subgraphs=subgraphs)
+        with self.graph_of(thread_id) as graph:
+            snapshot = graph.get_state(self._config(thread_id, checkpoint), subgraphs=subgraphs)
         if checkpoint and checkpoint.get("checkpoint_id") and snapshot.created_at is None:
             raise not_found(
                 f"Thread {thread_id!r} has no checkpoint {checkpoint['checkpoint_id']!r}"
@@ -143,67 +148,68 @@ class StateViews:
         as_node: str | None = None,
         checkpoint: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
-        graph = self.graph_of(thread_id)
-        if as_node is not None and as_node not in getattr(graph, "nodes", {as_node: None}):
-            nodes = ", ".join(repr(n) for n in getattr(graph, "nodes", {}) if n != "__start__")
-            raise ApiError(422, f"as_node: {as_node!r} is not a node of the graph ({nodes})")
-        try:
-            at = self._config(thread_id, checkpoint)
-            config = graph.update_state(at, values, as_node=as_node)
-        except _REFUSED as e:
-            raise ApiError(422, f"cannot update thread {thread_id!r}: {e}") from e
-        snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
-        self.threads.set_status(
-            thread_id,
-            status_after(snapshot),
-            values=serde.jsonable(snapshot.values),
-            interrupts=interrupts_by_task(snapshot),
-        )
-        return {"checkpoint": checkpoint_of(config)}
+        with self.graph_of(thread_id, "threads.update") as graph:
+            if as_node is not None and as_node not in getattr(graph, "nodes", {as_node: None}):
+                nodes = ", ".join(repr(n) for n in getattr(graph, "nodes", {}) if n != "__start__")
+                raise ApiError(422, f"as_node: {as_node!r} is not a node of the graph ({nodes})")
+            try:
+                at = self._config(thread_id, checkpoint)
+                config = graph.update_state(at, values, as_node=as_node)
+            except _REFUSED as e:
+                raise ApiError(422, f"cannot update thread {thread_id!r}: {e}") from e
+            snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
+            self.threads.set_status(
+                thread_id,
+                status_after(snapshot),
+                values=serde.jsonable(snapshot.values),
+                interrupts=interrupts_by_task(snapshot),
+            )
+            return {"checkpoint": checkpoint_of(config)}
 
     def apply_supersteps(self, thread_id: str, supersteps: list[Any]) -> None:
         """Seed a new thread: each superstep's updates (``values`` written ``as_node``)
         become one checkpoint (the graph's ``bulk_update_state``). Raises `ApiError` 422."""
         from superstep_compat.types import StateUpdate
 
-        graph = self.graph_of(thread_id)
-        steps: list[list[Any]] = []
-        for i, step in enumerate(supersteps):
-            updates = step.get("updates") if isinstance(step, Mapping) else None
-            if not isinstance(updates, list) or not updates:
-                raise ApiError(422, f"supersteps[{i}].updates: a non-empty list of updates")
-            batch = []
-            for j, update in enumerate(updates):
-                where = f"supersteps[{i}].updates[{j}]"
-                if not isinstance(update, Mapping) or not isinstance(update.get("as_node"), str):
-                    raise ApiError(422, f"{where}: an object with as_node (a node name)")
-                if update.get("command") is not None:
-                    raise ApiError(422, f"{where}.command: not supported by this server yet")
-                batch.append(StateUpdate(update.get("values"), update["as_node"]))
-            steps.append(batch)
-        try:
-            graph.bulk_update_state({"configurable": {"thread_id": thread_id}}, steps)
-        except _REFUSED as e:
-            raise ApiError(422, f"supersteps: cannot apply them: {e}") from e
-        snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
-        self.threads.set_status(
-            thread_id,
-            status_after(snapshot),
-            values=serde.jsonable(snapshot.values),
-            interrupts=interrupts_by_task(snapshot),
-        )
+        with self.graph_of(thread_id, "threads.update") as graph:
+            steps: list[list[Any]] = []
+            for i, step in enumerate(supersteps):
+                updates = step.get("updates") if isinstance(step, Mapping) else None
+                if not isinstance(updates, list) or not updates:
+                    raise ApiError(422, f"supersteps[{i}].updates: a non-empty list of updates")
+                batch = []
+                for j, update in enumerate(updates):
+                    where = f"supersteps[{i}].updates[{j}]"
+                    named = isinstance(update, Mapping) and isinstance(update.get("as_node"), str)
+                    if not named:
+                        raise ApiError(422, f"{where}: an object with as_node (a node name)")
+                    if update.get("command") is not None:
+                        raise ApiError(422, f"{where}.command: not supported by this server yet")
+                    batch.append(StateUpdate(update.get("values"), update["as_node"]))
+                steps.append(batch)
+            try:
+                graph.bulk_update_state({"configurable": {"thread_id": thread_id}}, steps)
+            except _REFUSED as e:
+                raise ApiError(422, f"supersteps: cannot apply them: {e}") from e
+            snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
+            self.threads.set_status(
+                thread_id,
+                status_after(snapshot),
+                values=serde.jsonable(snapshot.values),
+                interrupts=interrupts_by_task(snapshot),
+            )
 
     def history(self, thread_id: str, body: Mapping[str, Any]) -> list[dict[str, Any]]:
-        graph = self.graph_of(thread_id)
-        limit = count_field(body, "limit", 10, least=1)
-        before = body.get("before")
-        if isinstance(before, str):
-            before = {"checkpoint_id": before}
-        before_config = self._config(thread_id, before) if before else None
-        snapshots = graph.get_state_history(
-            self._config(thread_id, body.get("checkpoint")),
-            filter=body.get("metadata") or None,
-            before=before_config,
-            limit=limit,
-        )
-        return [state_json(s) for s in snapshots]
+        with self.graph_of(thread_id, "threads.read") as graph:
+            limit = count_field(body, "limit", 10, least=1)
+            before = body.get("before")
+            if isinstance(before, str):
+                before = {"checkpoint_id": before}
+            before_config = self._config(thread_id, before) if before else None
+            snapshots = graph.get_state_history(
+                self._config(thread_id, body.get("checkpoint")),
+                filter=body.get("metadata") or None,
+                before=before_config,
+                limit=limit,
+            )
+            return [state_json(s) for s in snapshots]

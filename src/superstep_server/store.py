@@ -3,10 +3,17 @@
 a key. A namespace is kept as its labels joined by dots, so a prefix search is a ``LIKE``.
 With an index (`superstep_server.store_index`, ``store.index`` of ``langgraph.json``) puts
 keep their texts' vectors in ``server_store_vectors`` and a ``query`` ranks the items by
-similarity; without one a ``query`` is refused (422)."""
+similarity; without one a ``query`` is refused (422).
+
+Items may expire, as in the reference: a put's ``ttl`` (minutes; ``null`` or absent: the
+``store.ttl.default_ttl`` of ``langgraph.json``, else never) is kept in
+``server_store_expiry``; an expired item is no longer read, found or listed (and is
+deleted by the next put), and reading an item (``refresh_ttl``, by default
+``store.ttl.refresh_on_read``, true) starts its time to live again."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,12 +55,34 @@ def _item(row: dict[str, Any], *, score: bool = False) -> dict[str, Any]:
     return item
 
 
+# Items whose time ran out; ``?``: now, in seconds since the epoch.
+_EXPIRED = (
+    "EXISTS (SELECT 1 FROM server_store_expiry e WHERE e.prefix = server_store.prefix "
+    "AND e.key = server_store.key AND e.expires_at <= ?)"
+)
+
+
+def _ttl(value: Any, field: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+        raise ApiError(422, f"{field}: {value!r} must be a number of minutes > 0, or null")
+    return float(value)
+
+
 class Store:
-    def __init__(self, db: Database, index: StoreIndex | None = None) -> None:
+    def __init__(
+        self, db: Database, index: StoreIndex | None = None, ttl: dict[str, Any] | None = None
+    ) -> None:
         self.db = db
         self.index = index
+        ttl = ttl or {}
+        self.default_ttl = _ttl(ttl.get("default_ttl"), "store.ttl.default_ttl")
+        self.refresh_on_read = bool(ttl.get("refresh_on_read", True))
 
-    def put(self, body: dict[str, Any]) -> None:
+    def put(self, body: dict[str, Any], *, default_ttl: bool = True) -> None:
+        """Put an item; a ``ttl`` of ``None`` means the store's default unless
+        ``default_ttl`` is false (a `BaseStore` put has already resolved it)."""
         namespace = _namespace(body.get("namespace"), "namespace")
         if not namespace:
             raise ApiError(422, "namespace: cannot be empty")
@@ -63,6 +92,9 @@ class Store:
         value = body.get("value")
         if not isinstance(value, dict):
             raise ApiError(422, "value: must be a JSON object")
+        ttl = _ttl(body.get("ttl"), "ttl")
+        if ttl is None and default_ttl:
+            ttl = self.default_ttl
         vectors: list[tuple[str, list[float]]] = []
         if self.index is not None:
             try:
@@ -75,6 +107,16 @@ class Store:
         at = now()
         prefix = ".".join(namespace)
         with self.db.transaction() as tx:
+            self._purge(tx)
+            tx.execute(
+                "DELETE FROM server_store_expiry WHERE prefix = ? AND key = ?", (prefix, key)
+            )
+            if ttl is not None:
+                tx.execute(
+                    "INSERT INTO server_store_expiry (prefix, key, ttl_minutes, expires_at) "
+                    "VALUES (?, ?, ?, ?)",
+                    (prefix, key, ttl, time.time() + ttl * 60),
+                )
             tx.execute(
                 "INSERT INTO server_store (prefix, key, value, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT (prefix, key) DO UPDATE SET "
@@ -92,16 +134,53 @@ class Store:
                         (prefix, key, path, serde.dumps(vector).decode()),
                     )
 
-    def find(self, namespace: Sequence[str], key: str) -> dict[str, Any] | None:
-        """The item under ``key`` in ``namespace``, or ``None``."""
+    @staticmethod
+    def _purge(tx: Any) -> None:
+        """Delete the expired items (in a put's transaction: reads only skip them)."""
+        at = time.time()
+        for table in ("server_store", "server_store_vectors"):
+            tx.execute(
+                f"DELETE FROM {table} WHERE EXISTS (SELECT 1 FROM server_store_expiry e "
+                f"WHERE e.prefix = {table}.prefix AND e.key = {table}.key "
+                f"AND e.expires_at <= ?)",
+                (at,),
+            )
+        tx.execute("DELETE FROM server_store_expiry WHERE expires_at <= ?", (at,))
+
+    def _refresh(self, items: Sequence[dict[str, Any]], wanted: Any) -> None:
+        """Start the time to live of ``items`` again, unless ``wanted`` (the request's
+        ``refresh_ttl``; ``None``: the store's ``refresh_on_read``) says not to."""
+        if not items or not (self.refresh_on_read if wanted is None else bool(wanted)):
+            return
+        at = time.time()
+        with self.db.transaction() as tx:
+            for item in items:
+                tx.execute(
+                    "UPDATE server_store_expiry SET expires_at = ? + ttl_minutes * 60 "
+                    "WHERE prefix = ? AND key = ? AND expires_at > ?",
+                    (at, ".".join(item["namespace"]), item["key"], at),
+                )
+
+    def find(
+        self, namespace: Sequence[str], key: str, refresh_ttl: bool | None = None
+    ) -> dict[str, Any] | None:
+        """The item under ``key`` in ``namespace`` (its time to live started again, see
+        `_refresh`), or ``None`` (also when it expired)."""
         ns = _namespace(list(namespace), "namespace")
         rows = self.db.execute(
-            "SELECT * FROM server_store WHERE prefix = ? AND key = ?", (".".join(ns), key)
+            f"SELECT * FROM server_store WHERE prefix = ? AND key = ? AND NOT {_EXPIRED}",
+            (".".join(ns), key, time.time()),
         )
-        return _item(rows[0]) if rows else None
+        if not rows:
+            return None
+        item = _item(rows[0])
+        self._refresh([item], refresh_ttl)
+        return item
 
-    def get(self, namespace: Sequence[str], key: str) -> dict[str, Any]:
-        item = self.find(namespace, key)
+    def get(
+        self, namespace: Sequence[str], key: str, refresh_ttl: bool | None = None
+    ) -> dict[str, Any]:
+        item = self.find(namespace, key, refresh_ttl)
         if item is None:
             raise not_found(f"Item {key!r} not found in namespace {list(namespace)!r}")
         return item
@@ -113,6 +192,9 @@ class Store:
             raise ApiError(422, "key: must be a string")
         with self.db.transaction() as tx:
             tx.execute("DELETE FROM server_store WHERE prefix = ? AND key = ?", (".".join(ns), key))
+            tx.execute(
+                "DELETE FROM server_store_expiry WHERE prefix = ? AND key = ?", (".".join(ns), key)
+            )
             tx.execute(
                 "DELETE FROM server_store_vectors WHERE prefix = ? AND key = ?",
                 (".".join(ns), key),
@@ -132,6 +214,9 @@ class Store:
         joined = ".".join(prefix)
         clauses: list[str] = []
         params: list[Any] = []
+        refresh = body.get("refresh_ttl")
+        if refresh is not None and not isinstance(refresh, bool):
+            raise ApiError(422, "refresh_ttl: must be a boolean")
         if prefix:
             clauses.append("(prefix = ? OR prefix LIKE ? ESCAPE '\\')")
             params += [joined, _like_escape(joined) + ".%"]
@@ -143,9 +228,10 @@ class Store:
             params += found.params
             rest = found.rest
         limit, offset = paging(body)
-        sql = "SELECT * FROM server_store"
+        sql = f"SELECT * FROM server_store WHERE NOT {_EXPIRED}"
+        params.insert(0, time.time())
         if clauses:
-            sql += " WHERE " + " AND ".join(clauses)
+            sql += " AND " + " AND ".join(clauses)
         sql += " ORDER BY updated_at DESC, prefix, key"
         if not rest and not query:  # SQL decides every condition: it pages too
             sql += " LIMIT ? OFFSET ?"
@@ -155,9 +241,10 @@ class Store:
         if rest:
             items = [i for i in items if store_matches(i["value"], rest)]
         if query:
-            items = self._ranked(items, query, clauses, params)
+            items = self._ranked(items, query, clauses, params[1:])  # without the time
         if rest or query:
             items = items[offset : offset + limit]
+        self._refresh(items, refresh)
         return {"items": items}
 
     def _ranked(
@@ -190,7 +277,8 @@ class Store:
         )
         found: list[list[str]] = []
         seen: set[tuple[str, ...]] = set()
-        for row in self.db.execute("SELECT DISTINCT prefix FROM server_store ORDER BY prefix"):
+        live = f"SELECT DISTINCT prefix FROM server_store WHERE NOT {_EXPIRED} ORDER BY prefix"
+        for row in self.db.execute(live, (time.time(),)):
             labels = row["prefix"].split(".")
             if not _matches(labels, prefix, at_start=True) or not _matches(
                 labels, suffix, at_start=False

@@ -72,12 +72,10 @@ class RunStream:
 
 @dataclass
 class ThreadFeed:
-    """What a thread's followers (``GET /threads/{id}/stream``) learn besides its runs'
-    events: that a run was queued on it, and its state updates (``(event id, data)``), kept
-    while it has followers."""
+    """Wakes a thread's followers (``GET /threads/{id}/stream``) when a run is queued on it
+    or its state is updated (the updates themselves are read from the database)."""
 
     followers: int = 0
-    updates: list[tuple[str, bytes]] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def _wake(self) -> None:
@@ -142,13 +140,6 @@ class RunStreams:
 
     def thread_followed(self, thread_id: str) -> bool:
         return thread_id in self.feeds
-
-    def publish_state(self, thread_id: str, event_id: str, data: bytes) -> None:
-        """On the event loop: the thread's state was updated (``state_update`` event)."""
-        feed = self.feeds.get(thread_id)
-        if feed is not None:
-            feed.updates.append((event_id, data))
-            feed._wake()
 
     def _publish(self, run_id: str, event: str, data: bytes) -> None:
         self.open(run_id)._append(event, data)

@@ -13,6 +13,7 @@ from superstep_server.db import Database, Tx
 from superstep_server.errors import ApiError, conflict, not_found
 from superstep_server.json_filters import containment
 from superstep_server.rows import contains, now, page, paging
+from superstep_server.task_times import delete_for_thread
 
 __all__ = ["THREAD_STATUSES", "Threads", "thread_out"]
 
@@ -126,6 +127,8 @@ class Threads:
         with self.db.transaction() as tx:
             if not keep_runs:
                 tx.execute("DELETE FROM server_runs WHERE thread_id = ?", (thread_id,))
+            delete_for_thread(tx, thread_id)
+            tx.execute("DELETE FROM server_thread_updates WHERE thread_id = ?", (thread_id,))
             tx.execute("DELETE FROM server_threads WHERE thread_id = ?", (thread_id,))
         self.saver.delete_thread(thread_id)
 

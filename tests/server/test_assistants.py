@@ -152,3 +152,18 @@ def test_openapi_document_and_docs(live: LiveServer) -> None:
     assert refs <= set(doc["components"]["schemas"])  # every reference resolves
     page = httpx.get(f"{live.url}/docs")
     assert page.status_code == 200 and "openapi.json" in page.text
+
+
+async def test_graph_xray_draws_subgraphs_in_place_and_subgraphs_lists_them(client: Any) -> None:
+    flat = await client.assistants.get_graph("nested")
+    assert {n["id"] for n in flat["nodes"]} == {"__start__", "child", "a", "__end__"}
+    drawn = await client.assistants.get_graph("nested", xray=True)
+    assert {n["id"] for n in drawn["nodes"]} == {"__start__", "child:a", "child:b", "a", "__end__"}
+    edges = {(e["source"], e["target"]) for e in drawn["edges"]}
+    assert {("__start__", "child:a"), ("child:a", "child:b"), ("child:b", "a")} <= edges
+    assert await client.assistants.get_graph("nested", xray=1) == drawn
+    subgraphs = await client.assistants.get_subgraphs("nested")
+    assert list(subgraphs) == ["child"]
+    assert subgraphs["child"]["graph_id"] == "child"
+    assert await client.assistants.get_subgraphs("nested", namespace="child") == subgraphs
+    assert await client.assistants.get_subgraphs("nested", namespace="nope") == {}

@@ -21,7 +21,6 @@ def _config(tmp_path: Path, graphs: str) -> str:
 @pytest.mark.parametrize(
     ("graphs", "expected"),
     [
-        ('{"graphs": {"g": "./f.py:make"}}', "graph factories are not served yet"),
         ('{"graphs": {"g": "./f.py:not_a_graph"}}', "is a int, not a compiled graph"),
         ('{"graphs": {"g": "./missing.py:graph"}}', "no file"),
         ('{"graphs": 5}', "'graphs' must map graph ids"),

@@ -54,3 +54,56 @@ async def test_graphs_share_the_api_store(client: Any) -> None:
     assert out["visits"] == 42
     item = await client.store.get_item(["visits", user], "count")
     assert item["value"] == {"n": 42}
+
+
+async def test_items_expire_after_their_ttl_and_reads_refresh_it(client: Any) -> None:
+    import asyncio
+
+    ns = ["ttl", uuid.uuid4().hex]
+    await client.store.put_item(ns, "short", {"v": 1}, ttl=0.05)  # 3 s
+    await client.store.put_item(ns, "kept", {"v": 2})
+    await client.store.put_item(ns, "read", {"v": 3}, ttl=0.05)
+    await asyncio.sleep(2.0)
+    assert (await client.store.get_item(ns, "short", refresh_ttl=False))["value"] == {"v": 1}
+    found = await client.store.search_items(ns, refresh_ttl=False)
+    assert {i["key"] for i in found["items"]} == {"short", "kept", "read"}
+    await client.store.get_item(ns, "read")  # refreshed: 3 s from now
+    await asyncio.sleep(1.5)
+    with pytest.raises(NotFoundError):
+        await client.store.get_item(ns, "short")
+    assert (await client.store.get_item(ns, "read", refresh_ttl=False))["value"] == {"v": 3}
+    found = await client.store.search_items(ns)  # refreshes "read" again
+    assert {i["key"] for i in found["items"]} == {"kept", "read"}
+    await asyncio.sleep(2.0)  # past the get's 3 s, within the search's
+    assert (await client.store.get_item(ns, "read", refresh_ttl=False))["value"] == {"v": 3}
+    await asyncio.sleep(2.5)
+    assert [i["key"] for i in (await client.store.search_items(ns))["items"]] == ["kept"]
+    assert (await client.store.list_namespaces(prefix=ns))["namespaces"] == [ns]
+    # a put after expiry is a new item
+    await client.store.put_item(ns, "short", {"v": 9})
+    assert (await client.store.get_item(ns, "short"))["value"] == {"v": 9}
+    with pytest.raises(UnprocessableEntityError, match="ttl"):
+        await client.store.put_item(ns, "bad", {"v": 0}, ttl=-1)
+
+
+def test_default_ttl_and_the_graphs_store_view(tmp_path: Any) -> None:
+    import time
+
+    from superstep_server.db import open_database
+    from superstep_server.graph_store import DatabaseStore
+    from superstep_server.store import Store
+
+    db = open_database(str(tmp_path / "store.db"))
+    try:
+        store = Store(db, None, {"default_ttl": 0.01, "refresh_on_read": False})  # 0.6 s
+        store.put({"namespace": ["a"], "key": "default", "value": {"x": 1}})
+        store.put({"namespace": ["a"], "key": "long", "value": {"x": 2}, "ttl": 10})
+        view = DatabaseStore(store)
+        view.put(("a",), "forever", {"x": 3}, ttl=None)  # BaseStore: None is no expiry
+        view.put(("a",), "from_graph", {"x": 4})  # not given: the store's default
+        time.sleep(0.8)
+        assert store.find(["a"], "default") is None
+        assert view.get(("a",), "from_graph") is None
+        assert {i.key for i in view.search(("a",))} == {"long", "forever"}
+    finally:
+        db.close()

@@ -92,3 +92,45 @@ async def test_thread_stream_errors(client: Any) -> None:
     with pytest.raises(UnprocessableEntityError):
         async for _ in await client.threads.join_stream(tid, stream_mode="everything"):  # type: ignore[arg-type]
             pass
+
+
+async def test_state_updates_are_replayed_in_order_with_the_runs(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    run = await client.runs.create(tid, "two", input={"x": 1})
+    await client.runs.join(tid, run["run_id"])
+    await client.threads.update_state(tid, {"x": 7}, as_node="b")
+    later = await client.runs.create(tid, "two", input={"x": 2})
+    await client.runs.join(tid, later["run_id"])
+    await client.threads.update_state(tid, {"x": 9}, as_node="b")
+
+    everything: list[Any] = []
+    both = ["run_modes", "state_update"]
+    replay = client.threads.join_stream(tid, last_event_id="-1", stream_mode=both)
+    await asyncio.wait_for(
+        _collect(
+            replay,
+            everything,
+            lambda parts: sum(p.event == "state_update" for p in parts) >= 2,
+        ),
+        60,
+    )
+    order = [
+        p.data["status"] if p.event == "metadata" and "status" in p.data else p.event
+        for p in everything
+        if p.event in ("state_update", "metadata")
+    ]
+    assert order == ["metadata", "run_done", "state_update", "metadata", "run_done", "state_update"]
+    updates = [p for p in everything if p.event == "state_update"]
+    assert [u.data["state"]["values"]["x"] for u in updates] == [7, 9]
+    assert all(u.id.startswith("state:") for u in updates)
+
+    # resuming after the first update: the second run, then the second update
+    resumed: list[Any] = []
+    again = client.threads.join_stream(tid, last_event_id=updates[0].id, stream_mode=both)
+    await asyncio.wait_for(
+        _collect(again, resumed, lambda parts: any(p.event == "state_update" for p in parts)), 60
+    )
+    assert resumed[0].event == "metadata"
+    assert resumed[0].data == {"run_id": later["run_id"], "attempt": 1}
+    assert resumed[-1].id == updates[1].id
+    assert sum(p.event == "state_update" for p in resumed) == 1

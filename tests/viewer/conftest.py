@@ -84,8 +84,9 @@ def wait_until_up(process: subprocess.Popen[bytes], url: str) -> None:
 
 
 class Served:
-    """`superstep serve` in a process of its own: the example agent (examples/agent.py) and
-    the held pipeline (pipeline.py), on SQLite."""
+    """`superstep serve` in a process of its own: the example agent (examples/agent.py), the
+    held pipeline (pipeline.py), the long loop (long_thread.py), a graph with a subgraph and
+    one with two interrupts at once (nested.py), on SQLite."""
 
     def __init__(self, url: str, hold: Path, db: Path) -> None:
         self.url = url
@@ -110,6 +111,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                 "graphs": {
                     "agent": str(ROOT / "examples" / "agent.py") + ":graph",
                     "pipeline": str(Path(__file__).parent / "pipeline.py") + ":graph",
+                    "long": str(Path(__file__).parent / "long_thread.py") + ":graph",
+                    "nested": str(Path(__file__).parent / "nested.py") + ":graph",
+                    "parallel": str(Path(__file__).parent / "nested.py") + ":parallel",
                 },
             }
         )

@@ -127,6 +127,10 @@ def test_opening_a_superstep_shows_its_tasks_writes_and_the_state_diffed_against
     assert page.locator("#step ul.tasks.ran li").evaluate_all(
         "ls => ls.map(l => l.dataset.task)"
     ) == ["work"]
+    # how long `work` took (held until the test released it): from the server's task times
+    took = page.locator("#step ul.tasks.ran li[data-task='work'] .timing")
+    assert float(took.get_attribute("data-ms") or "-1") > 0
+    assert (took.text_content() or "").strip().endswith("ms")
     tree = page.locator("#state-tree")
     x = tree.locator(".entry.changed[data-key='x']")
     assert x.locator(".leaf").text_content() == "50"
@@ -225,6 +229,9 @@ def test_a_failing_node_shows_its_error_in_the_live_log_the_timeline_and_its_ste
     row.click()
     page.wait_for_selector("#step ul.tasks.next li[data-task='work'] pre.error")
     assert "negative x (-4)" in (page.text_content("#step ul.tasks.next pre.error") or "")
+    timing = page.locator("#step ul.tasks.next li[data-task='work'] .timing")
+    assert "failed" in (timing.text_content() or "")
+    assert float(timing.get_attribute("data-ms") or "-1") >= 0
 
 
 def test_cancelling_a_running_run_from_the_viewer(page: Any, served: Any) -> None:
@@ -287,3 +294,62 @@ def test_with_an_api_key_the_page_loads_asks_for_the_key_and_then_reads_the_api(
         _ready(page)
         assert page.is_visible("#threads")
         assert page.locator("#threads td").text_content() == "no threads match"
+
+
+def test_expanding_subgraphs_draws_a_subgraphs_nodes_inside_its_node_and_its_run_path(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "nested")
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    page.wait_for_selector("#graph svg g[data-node='review']")
+    assert not page.locator("#graph svg g[data-node='review:check']").count()
+    page.check("#xray")
+    page.wait_for_selector("#graph svg g.cluster[data-node='review']")
+    inner = page.locator("#graph svg g.node[data-node^='review:']")
+    assert sorted(inner.evaluate_all("ns => ns.map(n => n.dataset.node)")) == [
+        "review:approve",
+        "review:check",
+    ]
+    edges = page.locator("#graph svg path.edge").evaluate_all(
+        "ps => ps.map(p => p.dataset.source + '>' + p.dataset.target)"
+    )
+    assert {"prepare>review:check", "review:check>review:approve", "review:approve>done"} <= set(
+        edges
+    )
+    page.fill("#run-input", "{}")
+    page.click("#start-run")
+    page.wait_for_selector("#thread-status.idle")
+    page.wait_for_selector("#graph[data-visited*='__end__']")
+    visited = set((page.get_attribute("#graph", "data-visited") or "").split(","))
+    assert {"prepare", "review", "done"} <= visited
+    screenshot(page, "subgraphs")
+
+
+def test_two_interrupts_pending_at_once_are_answered_one_then_the_other(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "parallel")
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    page.fill("#run-input", "{}")
+    page.click("#start-run")
+    page.wait_for_selector("#thread-status.interrupted")
+    asks = page.locator("#interrupt .interrupt-value")
+    assert sorted(asks.evaluate_all("as => as.map(a => a.dataset.task)")) == [
+        "ask_colour",
+        "ask_size",
+    ]
+    screenshot(page, "interrupts")
+    # answer one: the other stays pending
+    page.fill("#interrupt .interrupt-value[data-task='ask_size'] textarea", '"large"')
+    page.click("#resume")
+    page.wait_for_selector("#thread-status.interrupted")
+    page.wait_for_function("document.querySelectorAll('#interrupt .interrupt-value').length === 1")
+    assert asks.first.get_attribute("data-task") == "ask_colour"
+    page.fill("#resume-value", '"teal"')
+    page.click("#resume")
+    page.wait_for_selector("#thread-status.idle")
+    state = httpx.get(f"{served.url}/threads/{thread}/state").json()
+    assert sorted(state["values"]["answers"][:2]) == ["colour=teal", "size=large"]
+    assert state["values"]["answers"][2] == "2 answered"

@@ -488,10 +488,13 @@ class CompiledStateGraph(
     # --- drawing --------------------------------------------------------------------------
 
     def get_graph(self, config: RunnableConfig | None = None, *, xray: Any = False) -> Any:
+        """The drawable graph; with ``xray`` (``True``, or a depth) each subgraph drawn in
+        place of its node (`superstep_compat.pregel._subgraphs`)."""
         from superstep_compat.graph._draw import draw_graph
+        from superstep_compat.pregel._subgraphs import child_xray, expand_subgraphs
 
         b = self.builder
-        return draw_graph(
+        graph = draw_graph(
             b.nodes,
             b.edges,
             b.waiting_edges,
@@ -499,9 +502,30 @@ class CompiledStateGraph(
             interrupt_before=sorted(self.interrupt_before_nodes),
             interrupt_after=sorted(self.interrupt_after_nodes),
         )
+        if not xray:
+            return graph
+        depth = child_xray(xray)
+        drawn = {name: sub.get_graph(config, xray=depth) for name, sub in self.get_subgraphs()}
+        return expand_subgraphs(graph, drawn)
 
     async def aget_graph(self, config: RunnableConfig | None = None, *, xray: Any = False) -> Any:
         return self.get_graph(config, xray=xray)
+
+    def get_subgraphs(
+        self, *, namespace: str | None = None, recurse: bool = False
+    ) -> Iterator[tuple[str, Any]]:
+        """``(name, compiled graph)`` of each subgraph (``parent|child`` names under
+        ``recurse``; only the one named ``namespace`` if given), as LangGraph lists them."""
+        from superstep_compat.pregel._subgraphs import subgraphs_of
+
+        actions = {name: node.action for name, node in self.builder.nodes.items()}
+        return subgraphs_of(actions, namespace, recurse)
+
+    async def aget_subgraphs(
+        self, *, namespace: str | None = None, recurse: bool = False
+    ) -> AsyncIterator[tuple[str, Any]]:
+        for item in self.get_subgraphs(namespace=namespace, recurse=recurse):
+            yield item
 
     def __repr__(self) -> str:
         return f"<CompiledStateGraph {self.name}>"

@@ -7,7 +7,7 @@ import { GraphView } from "./graph.js";
 import { LiveRun } from "./live.js";
 import { Timeline } from "./timeline.js";
 
-const PATH_STEPS = 50;
+const PATH_STEPS = 20;
 
 export async function threadView(root, threadId, focus) {
   clear(root);
@@ -74,7 +74,9 @@ class ThreadPage {
     this.timeline = new Timeline(this, this.timelineBox, this.stepBox);
     if (this.graphId && !this.readOnly) await this.drawGraph(false);
     else this.graphBox.append(h("p", { class: "small" }, this.readOnly ? "no graph code loaded" : "no graph_id: nothing to draw"));
-    await this.refresh();
+    // The page paints without the last run's path: on a thread of large states its history
+    // read is the slowest request, and the path is drawn when it comes.
+    await this.refresh({ pathLater: true });
     if (focus?.checkpoint) await this.timeline.open(focus.checkpoint);
     if (focus?.run) await this.showRunPath(focus.run);
     if (this.thread.status === "busy") this.watchRunning();
@@ -86,8 +88,9 @@ class ThreadPage {
   }
 
   // Thread status, pending interrupt, runs and the newest page of the timeline (fetched at
-  // once: the history page is the slow one on a large state).
-  async refresh() {
+  // once: the history page is the slow one on a large state), then the newest run's path
+  // (awaited unless `pathLater`).
+  async refresh({ pathLater = false } = {}) {
     const readable = this.graphId || this.readOnly;
     const [thread, state, runs] = await Promise.all([
       get(this.base),
@@ -107,28 +110,54 @@ class ThreadPage {
         " ", h("span", { class: `status ${run.status}` }, run.status), " ",
         new Date(run.created_at).toLocaleTimeString()));
     }
-    if (runs.length && this.thread.status !== "busy") await this.showRunPath(runs[0].run_id);
+    if (runs.length && this.thread.status !== "busy") {
+      const path = this.showRunPath(runs[0].run_id);
+      if (pathLater) path.catch((err) => { this.problem.textContent = String(err.message || err); });
+      else await path;
+    }
   }
 
+  // The pending interrupts, each with its value; several at once (parallel nodes each
+  // asking) get an answer box each, and resuming answers those filled in (by interrupt id:
+  // the others stay pending, as with Command(resume={id: value})).
   showInterrupt(state) {
     const pending = (state?.tasks || []).flatMap((t) => t.interrupts.map((i) => ({ task: t, ...i })));
     clear(this.interruptBox);
     this.interruptBox.hidden = !pending.length;
     if (!pending.length) return;
-    const asks = pending.map((p) => h("div", { class: "interrupt-value" },
-      h("span", {}, `${p.task.name} asks:`), h("pre", {}, json(p.value))));
+    const single = pending.length === 1;
+    const answers = [];
+    const asks = pending.map((p) => {
+      const box = h("div", { class: "interrupt-value", "data-interrupt": p.id || "", "data-task": p.task.name },
+        h("span", {}, `${p.task.name} asks:`), h("pre", {}, json(p.value)));
+      if (!this.readOnly) {
+        const answer = h("textarea", {
+          class: "resume-answer", rows: single ? 3 : 2,
+          placeholder: single ? "the answer, as JSON" : `the answer to ${p.task.name}, as JSON (empty: leave it pending)`,
+        });
+        if (single) answer.id = "resume-value";
+        answers.push({ pending: p, answer });
+        box.append(answer);
+      }
+      return box;
+    });
+    const title = h("h3", {}, single ? "Interrupted" : `Interrupted: ${pending.length} questions pending`);
     if (this.readOnly) {
-      this.interruptBox.append(h("h3", {}, "Interrupted"), ...asks);
+      this.interruptBox.append(title, ...asks);
       return;
     }
-    const answer = h("textarea", { id: "resume-value", rows: 3, placeholder: "the answer, as JSON" });
-    const button = h("button", { id: "resume" }, "Resume");
+    const button = h("button", { id: "resume" }, single ? "Resume" : "Resume with these answers");
     button.onclick = when(async () => {
-      const value = parseJson(answer.value, "resume value");
-      const resume = pending.length === 1 ? value : Object.fromEntries(pending.map((p) => [p.id, value]));
+      let resume;
+      if (single) resume = parseJson(answers[0].answer.value, "resume value");
+      else {
+        const given = answers.filter((a) => a.answer.value.trim());
+        if (!given.length) throw new Error("answer at least one of the pending interrupts");
+        resume = Object.fromEntries(given.map((a) => [a.pending.id, parseJson(a.answer.value, `answer to ${a.pending.task.name}`)]));
+      }
       await this.streamRun({ command: { resume } });
     }, this.problem);
-    this.interruptBox.append(h("h3", {}, "Interrupted"), ...asks, answer, h("div", {}, button));
+    this.interruptBox.append(title, ...asks, h("div", {}, button));
   }
 
   async startRun() {

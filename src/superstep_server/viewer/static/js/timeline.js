@@ -1,6 +1,6 @@
 // The supersteps of a thread, newest first, PAGE at a time (POST /threads/{id}/history with
-// `before`), and one step opened: the tasks that ran into it (errors, interrupts, their
-// writes), the tasks next, the state as a tree diffed against the step before, and the fork
+// `before`), and one step opened: the tasks that ran into it (how long each took, errors,
+// interrupts, their writes), the tasks next, the state as a tree diffed against the step before, and the fork
 // form (edit the state as a node, then run from the new checkpoint).
 import { get, post, enc } from "./api.js";
 import { h, clear, when, go, json, parseJson } from "./dom.js";
@@ -18,6 +18,14 @@ function names(tasks) {
 // input, an `update` one a state edit (update_state, a fork's edit).
 function ranInto(snap, parent) {
   return snap.metadata?.source === "loop" && parent ? parent.tasks : [];
+}
+
+function timing(time) {
+  if (!time) return "";
+  const started = new Date(time.started_at * 1000).toLocaleTimeString();
+  const took = time.duration_ms === null ? "did not end" : `${time.duration_ms.toFixed(1)} ms`;
+  return h("span", { class: "timing small", "data-ms": time.duration_ms ?? "", title: `started ${started}` },
+    ` ${took}${time.interrupted ? " · interrupted" : ""}${time.error ? " · failed" : ""}`);
 }
 
 function made(snap) {
@@ -97,9 +105,11 @@ export class Timeline {
       h("p", { class: "small" }, "checkpoint ", h("code", {}, id),
         parentId ? h("span", {}, " · parent ", h("a", { href: `#/thread/${this.page.id}/checkpoint/${parentId}` }, parentId.slice(0, 13))) : ""));
     const ran = ranInto(snap, parent);
+    // the run that wrote this checkpoint ran the tasks into it, and tried the next ones
+    const times = ran.length || snap.tasks.length ? await this.taskTimes(snap.metadata?.run_id) : new Map();
     this.stepBox.append(h("h4", {}, "Tasks that ran"),
-      ran.length || !made(snap) ? this.tasks(ran, "ran") : h("p", { class: "small" }, `none: ${made(snap)}`));
-    if (snap.tasks.length) this.stepBox.append(h("h4", {}, "Next"), this.tasks(snap.tasks, "next"));
+      ran.length || !made(snap) ? this.tasks(ran, "ran", times) : h("p", { class: "small" }, `none: ${made(snap)}`));
+    if (snap.tasks.length) this.stepBox.append(h("h4", {}, "Next"), this.tasks(snap.tasks, "next", times));
     this.stepBox.append(h("h4", {}, parent ? "State (diff against the step before)" : "State"),
       h("div", { id: "state-tree" }, stateTree(snap.values, parent ? parent.values : undefined)));
     if (!this.page.readOnly) this.stepBox.append(this.forkForm(snap));
@@ -107,11 +117,26 @@ export class Timeline {
     this.stepBox.dataset.checkpoint = id;
   }
 
-  tasks(tasks, kind) {
+  // When each task of a run started and how long it took, by task id (the server keeps
+  // them from the run's stream: GET /threads/{id}/runs/{run_id}/tasks); none for a run
+  // of another server, or of `superstep view`'s file.
+  async taskTimes(runId) {
+    if (!runId || this.page.readOnly) return new Map();
+    if (!this.times) this.times = new Map();
+    if (!this.times.has(runId)) {
+      const found = await get(`${this.page.base}/runs/${enc(runId)}/tasks`).catch(() => []);
+      this.times.set(runId, new Map(found.map((t) => [t.task_id, t])));
+    }
+    return this.times.get(runId);
+  }
+
+  tasks(tasks, kind, times = new Map()) {
     if (!tasks.length) return h("p", { class: "small" }, "none");
     return h("ul", { class: `tasks ${kind}` }, ...tasks.map((t) => h("li", { "data-task": t.name },
       h("b", {}, t.name),
+      timing(times.get(t.id)),
       t.error ? h("pre", { class: "error" }, t.error) : "",
+      !t.error && times.get(t.id)?.error ? h("pre", { class: "error" }, times.get(t.id).error) : "",
       ...t.interrupts.map((i) => h("div", {}, "interrupt: ", h("pre", {}, json(i.value)))),
       t.result !== null && t.result !== undefined ? h("details", { class: "writes" }, h("summary", {}, "writes"),
         stateTree(typeof t.result === "object" && !Array.isArray(t.result) ? t.result : { result: t.result })) : "")));

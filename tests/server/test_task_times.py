@@ -1,0 +1,46 @@
+"""``GET /threads/{id}/runs/{run_id}/tasks`` (read through the SDK's own HTTP client): each
+task a run ran, with its start, its duration and its error, by the task ids the thread's
+history names; whatever stream modes the run was asked for."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langgraph_sdk.errors import NotFoundError
+
+
+async def test_a_runs_tasks_have_their_times_and_errors_by_task_id(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    run = await client.runs.create(tid, "two", input={"x": 1}, stream_mode="updates")
+    await client.runs.join(tid, run["run_id"])
+    tasks = await client.http.get(f"/threads/{tid}/runs/{run['run_id']}/tasks")
+    assert [t["name"] for t in tasks] == ["a", "b"]
+    assert all(t["duration_ms"] >= 0 and t["error"] is None for t in tasks)
+    assert tasks[0]["started_at"] <= tasks[1]["started_at"]
+    history = await client.threads.get_history(tid)
+    ran = {t["id"] for snap in history for t in snap["tasks"]}
+    assert {t["task_id"] for t in tasks} <= ran
+
+    failed = await client.runs.create(tid, "failing", input={"x": 2})
+    await client.runs.join(tid, failed["run_id"])
+    tasks = await client.http.get(f"/threads/{tid}/runs/{failed['run_id']}/tasks")
+    by_name = {t["name"]: t for t in tasks}
+    assert by_name["a"]["error"] is None
+    assert by_name["boom"]["error"] == "ValueError: boom at x=3"
+
+    nested = await client.runs.wait(tid, "nested", input={"x": 1})
+    assert nested == {"x": 5}
+    last = (await client.runs.list(tid, limit=1))[0]
+    tasks = await client.http.get(f"/threads/{tid}/runs/{last['run_id']}/tasks")
+    assert {(t["checkpoint_ns"] != "", t["name"]) for t in tasks} == {
+        (False, "child"),
+        (True, "a"),
+        (True, "b"),
+        (False, "a"),
+    }
+
+    with pytest.raises(NotFoundError):
+        other = (await client.threads.create())["thread_id"]
+        await client.http.get(f"/threads/{other}/runs/{run['run_id']}/tasks")
+    await client.threads.delete(tid)
