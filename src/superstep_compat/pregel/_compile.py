@@ -135,11 +135,14 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         channel_strategies = {k: engine_channel(c) for k, c in self.spec.channels.items()}
         self.runner = TaskRunner(self.spec, channel_strategies)
         if self.lowlevel is not None:
+            self.runner.update_chunk = self.lowlevel.update_of
             self.engine = lowlevel_engine_graph(self.lowlevel, self.runner, self.name)
             self.stream_mode = "values"  # LangGraph's Pregel default
         else:
             self.engine = _engine_graph(self.spec, self.runner, self.name)
         self.nodes: dict[str, Any] = {START: None, **{k: v for k, v in self.spec.nodes.items()}}
+        if self.lowlevel is not None:  # LangGraph's Pregel has no START node
+            self.nodes = dict(self.spec.nodes)
         self.node_order: dict[str, int] = {name: i for i, name in enumerate(self.nodes)}
         self.channels = dict(self.spec.channels)
         out_info = self.spec.schemas.get(self.spec.output_schema)
@@ -250,6 +253,12 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         bound = copy.copy(self)
         bound.config = cast(RunnableConfig, merge_configs(self.config, config, kwargs))
         return bound
+
+    def copy(self, update: Mapping[str, Any] | None = None) -> Self:
+        """A shallow copy of this graph with the attributes in ``update`` replaced."""
+        clone = copy.copy(self)
+        clone.__dict__.update(update or {})
+        return clone
 
     def _config(self, config: RunnableConfig | None) -> dict[str, Any]:
         # LangGraph's merge (configurable merged key by key over the ambient run's), so a

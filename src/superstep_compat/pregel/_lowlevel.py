@@ -380,11 +380,47 @@ class LowLevelDefinition:
             branches={},
         )
 
+    def update_writes(self, name: str, values: Any) -> list[tuple[str, Any]]:
+        """The writes of ``update_state(values, as_node=name)``: node ``name``'s writers
+        applied to ``values`` as if the node had returned them."""
+        command = NodeTask(name, self.nodes[name])._writes(values)
+        return [] if command is None else list(cast(list[tuple[str, Any]], command.update))
+
     def triggers(self) -> dict[str, frozenset[str]]:
         """By node: the channels whose writes run it."""
         return {name: frozenset(node.triggers) for name, node in self.nodes.items()}
 
     # --- shapes --------------------------------------------------------------------------------
+
+    def shows(self, written: Sequence[str]) -> bool:
+        """Whether a step that wrote ``written`` shows a ``values`` chunk: it wrote one of
+        the stream channels."""
+        keys = self.stream_channels_asis
+        if isinstance(keys, str):
+            return keys in written
+        return any(k in keys for k in written)
+
+    def values_of(self, values: Mapping[str, Any]) -> Any:
+        """The ``values`` chunk: the stream channel's value, or a dict of theirs."""
+        return read_channels(values, self.stream_channels_asis)
+
+    def update_of(self, writes: Sequence[tuple[str, Any]]) -> Any:
+        """A task's ``updates`` chunk value: what it wrote to the stream channel (a list
+        when it wrote it several times), or a dict of its writes to the stream channels (a
+        list of one-key dicts when it wrote one of them twice); None when it wrote none."""
+        keys = self.stream_channels_asis
+        found: list[Any]
+        if isinstance(keys, str):
+            found = [value for key, value in writes if key == keys]
+        else:
+            shown = [(key, value) for key, value in writes if key in keys]
+            if len({key for key, _ in shown}) < len(shown):
+                found = [{key: value} for key, value in shown]
+            else:
+                found = [dict(shown)] if shown else []
+        if not found:
+            return None
+        return found[0] if len(found) == 1 else found
 
     def output_of(self, values: Mapping[str, Any], keys: str | Sequence[str]) -> Any:
         """A run's output: the value of output channel ``keys`` (None when it has none), or

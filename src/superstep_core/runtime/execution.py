@@ -314,9 +314,14 @@ class Execution:
         if written and self.graph.subscribers:
             pending.extend(self._triggered(written))
         pending.extend((node, (), payload, 2, writer) for node, payload in spawns)
-        # A coalescing node waiting on an interrupt already has its pending run: an edit
-        # that would activate it again must not make it run twice once resumed.
+        # A coalescing node waiting on an interrupt, or already queued, already has its
+        # pending run: an edit that would activate it again must not make it run twice.
         waiting = {i.node for i in self.instances.values() if i.state == "suspended"}
+        waiting.update(
+            self.instances[aid].node
+            for aid, event in self.queue
+            if isinstance(event, Activated) and aid in self.instances
+        )
         for node, lineage, payload, spawned, _source in _coalesce(self.graph, pending):
             if not spawned and node in waiting and self.graph.nodes[node].coalesce:
                 continue
