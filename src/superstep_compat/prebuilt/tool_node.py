@@ -29,6 +29,7 @@ from superstep_compat.prebuilt import _commands
 from superstep_compat.prebuilt._commands import msg_content_output
 from superstep_compat.prebuilt._errors import (
     INVALID_TOOL_NAME_ERROR_TEMPLATE,
+    TOOL_CALL_ERROR_TEMPLATE,
     HandleToolErrors,
     ToolInvocationError,
     _annotated_exceptions,
@@ -49,6 +50,7 @@ from superstep_compat.prebuilt._node import PrebuiltNode, RunRuntime
 from superstep_compat.types import Command
 
 __all__ = [
+    "TOOL_CALL_ERROR_TEMPLATE",
     "InjectedState",
     "InjectedStore",
     "ToolCallRequest",

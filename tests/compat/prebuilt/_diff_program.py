@@ -558,6 +558,32 @@ def internals_cases():
     yield "prompt_store", agent_run(agent, config={"configurable": {"user": "u1"}})
     agent_fn = create_react_agent(Model(), []).nodes["agent"].bound.func
     yield "agent_func", callable(agent_fn)
+    from langchain_core.tools import InjectedToolArg
+    from langgraph.prebuilt.tool_node import TOOL_CALL_ERROR_TEMPLATE
+
+    yield "error_template", TOOL_CALL_ERROR_TEMPLATE.format(error="boom")
+
+    @tool
+    def read_secret(q: str, auth: Annotated[dict, InjectedToolArg()]) -> str:
+        """Secret data by role."""
+        return "ADMIN_SECRET" if auth.get("role") == "admin" else "PUBLIC"
+
+    forged = call("read_secret", q="x", auth={"role": "admin"})
+    # the model cannot supply an injected argument: it is dropped, so the call lacks it
+    yield (
+        "forged_injected_arg",
+        run_tools([forged], node=ToolNode([read_secret], handle_tool_errors=True)),
+    )
+
+    @tool
+    def context_info(q: str, rt: ToolRuntime[dict]) -> str:
+        """The run's context."""
+        return repr(rt.context)
+
+    yield (
+        "tool_runtime_one_param",
+        run_tools([call("context_info", q="x")], node=ToolNode([context_info])),
+    )
 
 
 def main():
