@@ -42,7 +42,8 @@ from superstep_compat.pregel._output import (
     _output,
     _shape,
 )
-from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, INPUT_EVENT, GraphRun
+from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, GraphRun
+from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
@@ -528,7 +529,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
 
     def clear_cache(self, nodes: Sequence[str] | None = None) -> None:
         """Forget cached node results (of ``nodes``, or of every node)."""
-        from superstep_compat.pregel._task import CACHE_NS
+        from superstep_compat.pregel._task_support import CACHE_NS
 
         if self.cache is None:
             raise ValueError("No cache is set for this graph. Cannot clear cache.")
