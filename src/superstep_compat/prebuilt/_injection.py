@@ -36,7 +36,7 @@ __all__ = [
 
 # with LangGraph's defaults, so ``ToolRuntime[Ctx]`` names the context alone
 ContextT = TypeVar("ContextT", default=None)
-StateT = TypeVar("StateT", default=dict)
+StateT = TypeVar("StateT", default=dict[str, Any])
 
 
 class InjectedState(InjectedToolArg):

@@ -171,12 +171,12 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
     def get_input_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
         if self.lowlevel is not None:  # the input channel(s), as LangGraph names them
             return self.lowlevel.input_schema(self.get_name("Input"))
-        return super().get_input_schema(config)
+        return cast(type[BaseModel], super().get_input_schema(config))
 
     def get_output_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
         if self.lowlevel is not None:
             return self.lowlevel.output_schema(self.get_name("Output"))
-        return super().get_output_schema(config)
+        return cast(type[BaseModel], super().get_output_schema(config))
 
     def get_input_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
         """The input schema's JSON schema itself (langchain's default wraps it in $defs)."""

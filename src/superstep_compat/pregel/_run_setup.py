@@ -237,7 +237,7 @@ class RunSetup(Checkpointing):
         if lowlevel.shows(written):
             self.values_shown = True
             if "values" in self.modes:
-                events.append(((), "values", self.values_chunk))
+                events.append(((), "values", lowlevel.values_of(ex.values)))
         pending = pending_activations(ex, self.graph.node_order)
         events.extend(
             self._checkpoint(
