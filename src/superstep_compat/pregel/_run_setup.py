@@ -227,28 +227,19 @@ class RunSetup(Checkpointing):
 
     def _lowlevel_input(self, ex: Execution, inp: Any) -> list[Event]:
         """A low-level `Pregel`'s input: written to its input channels as the input step
-        (LangGraph's step -1), so the nodes subscribed to them run in the first step."""
-        lowlevel = self.graph.lowlevel
-        assert lowlevel is not None
-        written = ex.edit(self.graph.runner.input_writes(inp), writer=INPUT_WRITER)
+        (LangGraph's step -1, which shows no ``values`` chunk), so the nodes subscribed to
+        them run in the first step."""
+        ex.edit(self.graph.runner.input_writes(inp), writer=INPUT_WRITER)
         self._committed = ex.values
         self._last_values = None
-        events: list[Event] = []
-        if lowlevel.shows(written):
-            self.values_shown = True
-            if "values" in self.modes:
-                events.append(((), "values", lowlevel.values_of(ex.values)))
         pending = pending_activations(ex, self.graph.node_order)
-        events.extend(
-            self._checkpoint(
-                ex,
-                "input",
-                next_=tuple(name for name, _ in pending),
-                keys=[key for _, key in pending],
-                values=self._values(ex),
-            )
+        return self._checkpoint(
+            ex,
+            "input",
+            next_=tuple(name for name, _ in pending),
+            keys=[key for _, key in pending],
+            values=self._values(ex),
         )
-        return events
 
     def _is_latest(self, record: CheckpointRecord) -> bool:
         """Whether ``record`` is the newest checkpoint of its thread and namespace."""

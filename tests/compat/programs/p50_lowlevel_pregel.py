@@ -104,6 +104,7 @@ def chains() -> dict:
         "limit": attempt(lambda: streamed.invoke(2, {"recursion_limit": 1})),
         "enough": attempt(lambda: streamed.invoke(2, {"recursion_limit": 2})),
         "no_output": silent.invoke(2),
+        "all_channels": list(silent.stream(2)),
         "topic": topic.invoke(2),
         "clash": attempt(lambda: clash.invoke(2)),
     }
