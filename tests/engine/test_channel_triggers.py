@@ -81,3 +81,14 @@ def test_a_trigger_on_an_undeclared_channel_is_refused_naming_node_and_channel()
     g.add_node("one", add_one("a", "a"), triggers=["nope"])  # type: ignore[arg-type]
     with pytest.raises(GraphValidationError, match="'one' is triggered by channel 'nope'"):
         g.compile()
+
+
+def test_an_edit_does_not_queue_a_coalescing_node_that_is_already_queued() -> None:
+    g = Graph("g").with_channels(a=LastValue(), b=LastValue())
+    g.add_node("one", add_one("a", "b"), triggers=["a"], coalesce=True)  # type: ignore[arg-type]
+    ex = Execution.start(g.compile(), "run", updates={"a": 1})
+    assert [aid.split(":")[0] for aid, _ in ex.queue] == ["one"]
+    ex.edit({"a": 5}, writer="human")  # "one" is due already: it runs once, on a = 5
+    assert [aid.split(":")[0] for aid, _ in ex.queue] == ["one"]
+    drain(ex)
+    assert ex.values == {"a": 5, "b": 6}
