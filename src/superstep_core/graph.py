@@ -55,7 +55,9 @@ class NodeSpec:
     of its activations fails and is retried, the other events of that superstep wait and are
     delivered again, with the retried activation's, in the superstep where it settles (so
     the step commits once, in canonical order: LangGraph's "a step ends when all its tasks
-    have", retries included)."""
+    have", retries included); ``triggers``: channels the node subscribes to: a superstep
+    (or edit, or input) that writes one of them activates the node in the next superstep
+    (LangGraph's low-level ``Pregel``: a node runs when a channel it subscribes to changed)."""
 
     key: str
     fn: NodeFn
@@ -66,6 +68,7 @@ class NodeSpec:
     defer: bool = False
     metadata: Mapping[str, Any] = field(default_factory=dict)
     retry_holds_step: bool = False
+    triggers: frozenset[str] = frozenset()
 
 
 def _always(_: Any) -> bool:
@@ -120,8 +123,10 @@ class Graph:
         defer: bool = False,
         metadata: Mapping[str, Any] | None = None,
         retry_holds_step: bool = False,
+        triggers: Iterable[str] = (),
     ) -> Graph:
-        """Add node ``key`` whose reducer is ``fn(ctx, event) -> Reaction``.
+        """Add node ``key`` whose reducer is ``fn(ctx, event) -> Reaction``. ``triggers``:
+        channels whose writes activate it (in the superstep after the one that wrote them).
 
         Raises `GraphValidationError` for a duplicate key or a non-callable ``fn``."""
         if not isinstance(key, str) or not key:
@@ -140,6 +145,7 @@ class Graph:
             defer=defer,
             metadata=dict(metadata or {}),
             retry_holds_step=retry_holds_step,
+            triggers=frozenset(triggers),
         )
         return self
 
@@ -281,6 +287,14 @@ class CompiledGraph:
         for r in self.routes:
             routes.setdefault(r.name, []).append(r)
         self.routes_of: Mapping[str, tuple[Route, ...]] = {k: tuple(v) for k, v in routes.items()}
+        subscribers: dict[str, list[str]] = {}
+        for key, spec in self.nodes.items():
+            for channel in sorted(spec.triggers):
+                subscribers.setdefault(channel, []).append(key)
+        self.subscribers: Mapping[str, tuple[str, ...]] = {
+            k: tuple(v) for k, v in subscribers.items()
+        }
+        """By channel: the nodes a write to it activates (in node declaration order)."""
 
     @property
     def identity(self) -> str:
@@ -298,10 +312,11 @@ def _validate(g: Graph) -> None:
     nodes = g._nodes
     if not nodes:
         raise GraphValidationError(f"graph {g.name!r} has no nodes")
-    if not g._starts and not g._routes:
+    triggered = [k for k, n in nodes.items() if n.triggers]
+    if not g._starts and not g._routes and not triggered:
         raise GraphValidationError(
             f"graph {g.name!r} has no start: call start_at(node) (or declare a route for "
-            f"external events)"
+            f"external events, or a node triggered by a channel)"
         )
 
     def known(key: str, where: str) -> None:
@@ -350,6 +365,11 @@ def _validate(g: Graph) -> None:
     for spec in nodes.values():
         for target in sorted((spec.may_activate or frozenset()) - {ANY_NODE}):
             known(target, f"node {spec.key!r} may_activate")
+        for ch in sorted(spec.triggers - g._channels.keys()):
+            raise GraphValidationError(
+                f"node {spec.key!r} is triggered by channel {ch!r}, which is not declared; "
+                f"declare it with with_channels({ch}=...)"
+            )
         if spec.writes is not None:
             for ch in sorted(spec.writes - g._channels.keys()):
                 raise GraphValidationError(
@@ -358,7 +378,9 @@ def _validate(g: Graph) -> None:
                 )
 
     edges = _adjacency(g)
-    roots = list(g._starts) + [r.node for r in g._routes]
+    # a node triggered by a channel can run whenever the channel is written (by a node, an
+    # edit or the input): it is a root of its own
+    roots = list(g._starts) + [r.node for r in g._routes] + triggered
     reachable = _reach(edges, roots)
     unreachable = [k for k in nodes if k not in reachable]
     if unreachable:

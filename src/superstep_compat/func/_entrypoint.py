@@ -41,7 +41,8 @@ from superstep_compat.graph._spec import (
     is_async,
 )
 from superstep_compat.pregel._channels import engine_channel
-from superstep_compat.pregel._compile import CompiledStateGraph, _modes, _shape
+from superstep_compat.pregel._compile import CompiledStateGraph
+from superstep_compat.pregel._output import _modes, _shape
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.types import CachePolicy, RetryPolicy, Send, StateSnapshot, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10

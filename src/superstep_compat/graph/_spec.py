@@ -6,6 +6,7 @@ types), so the engine's compiler reads it without knowing the builder.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import inspect
 import warnings
@@ -149,6 +150,10 @@ class NodeSpec:
         if self.is_async:
             return RunnableCallable(None, self.action, name=self.name, trace=False)
         return RunnableCallable(self.action, name=self.name, trace=False)
+
+    def copy(self, update: Mapping[str, Any] | None = None) -> NodeSpec:
+        """This node with the fields in ``update`` replaced (LangGraph's PregelNode.copy)."""
+        return dataclasses.replace(self, **(update or {}))
 
     def _config(self, config: Any) -> Any:
         from superstep_compat._internal._merge import merge_configs

@@ -140,6 +140,35 @@ def _own(left: Messages) -> list[BaseMessage]:
     return _coerce(left)[0]
 
 
+def _messages_delta_reducer(state: list[AnyMessage], writes: list[Any]) -> list[AnyMessage]:
+    """LangGraph's experimental batch reducer for a `DeltaChannel` of messages: folds a whole
+    step's writes (each a message-like or a list of them) into ``state`` in one pass. A
+    message whose id is already there replaces it in place, a `RemoveMessage` drops the
+    message it names (an unknown id is ignored), a message without id is appended as is (no
+    id is made up). Folding ``xs`` then ``ys`` equals folding ``xs + ys``, as `DeltaChannel`
+    requires. Unlike `add_messages`: no `REMOVE_ALL_MESSAGES`, no chunk conversion."""
+    items: list[Any] = []
+    for write in writes:
+        items.extend(write if isinstance(write, list) else [write])
+    # the committed state is already typed after the first fold: convert only raw input
+    current = state if state and isinstance(state[0], BaseMessage) else convert_to_messages(state)
+    kept: list[AnyMessage | None] = list(cast(list[AnyMessage], current))
+    at = {m.id: i for i, m in enumerate(kept) if m is not None and m.id is not None}
+    for message in cast(list[AnyMessage], convert_to_messages(items)):
+        key = message.id
+        if key is None:
+            kept.append(message)
+        elif isinstance(message, RemoveMessage):
+            if key in at:
+                kept[at.pop(key)] = None
+        elif key in at:
+            kept[at[key]] = message
+        else:
+            at[key] = len(kept)
+            kept.append(message)
+    return [m for m in kept if m is not None]
+
+
 class MessagesState(TypedDict):
     """A state with one key, ``messages``, reduced with `add_messages`."""
 

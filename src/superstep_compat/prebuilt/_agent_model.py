@@ -20,6 +20,7 @@ from langchain_core.messages import AIMessage, BaseMessage, SystemMessage, ToolM
 from langchain_core.runnables import Runnable, RunnableBinding, RunnableLambda, RunnableSequence
 from langchain_core.tools import BaseTool
 
+from superstep_compat._internal._runnable import RunnableCallable
 from superstep_compat.errors import ErrorCode, create_error_message
 
 __all__ = [
@@ -57,8 +58,11 @@ def prompt_runnable(prompt: Any) -> Runnable[Any, Any]:
         )
     if isinstance(prompt, Runnable):
         return prompt
-    if inspect.iscoroutinefunction(prompt) or callable(prompt):
-        return RunnableLambda(prompt, name=PROMPT_RUNNABLE_NAME)
+    # LangGraph's callable: config, store and runtime injected when the prompt declares them
+    if inspect.iscoroutinefunction(prompt):
+        return RunnableCallable(None, prompt, name=PROMPT_RUNNABLE_NAME)
+    if callable(prompt):
+        return RunnableCallable(prompt, name=PROMPT_RUNNABLE_NAME)
     raise ValueError(f"Got unexpected type for `prompt`: {type(prompt)}")
 
 

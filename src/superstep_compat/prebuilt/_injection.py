@@ -15,11 +15,12 @@ import inspect
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic
 
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool, InjectedToolArg
 from langchain_core.tools.base import _DirectlyInjectedToolArg, get_all_basemodel_annotations
+from typing_extensions import TypeVar
 
 from superstep_compat.pregel._tools import tool_call_writer
 from superstep_compat.store.base import BaseStore
@@ -33,8 +34,9 @@ __all__ = [
     "injected_args_of",
 ]
 
-ContextT = TypeVar("ContextT")
-StateT = TypeVar("StateT")
+# with LangGraph's defaults, so ``ToolRuntime[Ctx]`` names the context alone
+ContextT = TypeVar("ContextT", default=None)
+StateT = TypeVar("StateT", default=dict[str, Any])
 
 
 class InjectedState(InjectedToolArg):
@@ -90,16 +92,19 @@ class InjectedArgs:
     optional_state: frozenset[str] = frozenset()
     store: str | None = None
     runtime: str | None = None
+    hidden: frozenset[str] = frozenset()
+    """Other injected parameters (``InjectedToolArg`` or a subclass, the tool call id):
+    filled by langchain or the caller, never by the model."""
 
     @property
     def names(self) -> frozenset[str]:
-        """Every injected parameter name."""
+        """Every parameter the graph injects (state, store, runtime)."""
         names = set(self.state)
         names.update(n for n in (self.store, self.runtime) if n is not None)
         return frozenset(names)
 
     def __bool__(self) -> bool:
-        return bool(self.state) or self.store is not None or self.runtime is not None
+        return bool(self.state or self.hidden) or self.store is not None or self.runtime is not None
 
 
 def _marker(hint: Any, kind: type[InjectedToolArg]) -> InjectedToolArg | type | None:
@@ -158,6 +163,7 @@ def injected_args_of(tool: BaseTool) -> InjectedArgs:
     optional: set[str] = set()
     store: str | None = None
     runtime: str | None = None
+    hidden: set[str] = set()
     for name, hint in _parameter_hints(tool).items():
         # As LangGraph: a parameter named ``runtime`` gets the ToolRuntime whatever its hint.
         if name == "runtime" or _is_runtime_hint(hint):
@@ -171,8 +177,14 @@ def injected_args_of(tool: BaseTool) -> InjectedArgs:
             continue
         if _marker(hint, InjectedStore) is not None:
             store = name
+        elif _marker(hint, InjectedToolArg) is not None:
+            hidden.add(name)
     return InjectedArgs(
-        state=state, optional_state=frozenset(optional), store=store, runtime=runtime
+        state=state,
+        optional_state=frozenset(optional),
+        store=store,
+        runtime=runtime,
+        hidden=frozenset(hidden),
     )
 
 
@@ -232,6 +244,6 @@ def inject_args(
         values[injected.store] = runtime.store
     if injected.runtime is not None:
         values[injected.runtime] = runtime
-    hidden = injected.names
+    hidden = injected.names | injected.hidden
     args = {k: v for k, v in call["args"].items() if k not in hidden}
     return {**call, "args": {**args, **values}}

@@ -68,6 +68,17 @@ class PrebuiltNode(Runnable[Any, Any]):
         self.name = name
         self.tags = tags
 
+    @property
+    def func(self) -> Any:
+        """The node's sync call, ``func(input, config)`` (LangGraph's prebuilt nodes are
+        `RunnableCallable`s whose ``func`` is their function)."""
+        return self.invoke
+
+    @property
+    def afunc(self) -> Any:
+        """The node's async call, ``afunc(input, config)``."""
+        return self.ainvoke
+
     def _prepare(self, config: RunnableConfig | None) -> tuple[RunnableConfig, RunRuntime]:
         config = ensure_config(config)
         if self.tags:

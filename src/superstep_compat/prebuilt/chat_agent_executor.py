@@ -25,9 +25,11 @@ from typing_extensions import TypedDict, deprecated
 from superstep_compat.graph import END, StateGraph, add_messages
 from superstep_compat.managed import RemainingSteps
 from superstep_compat.prebuilt._agent_model import (
+    chat_model_of,
     prompt_runnable,
     resolve_model_string,
     should_bind_tools,
+    validate_chat_history,
 )
 from superstep_compat.prebuilt._agent_nodes import (
     AgentModel,
@@ -295,3 +297,11 @@ def _wire_tool_loop(graph: StateGraph[Any, Any, Any, Any], routers: Routers) -> 
 
 create_tool_calling_executor = create_react_agent
 """The old name of `create_react_agent`."""
+
+
+# LangGraph's private helpers of this module, which its own tests (and some libraries) use.
+_get_model = chat_model_of
+"""The chat model under a `bind_tools` binding or at the head of a sequence (TypeError
+when there is none)."""
+_validate_chat_history = validate_chat_history
+"""ValueError when an `AIMessage`'s tool call has no answering `ToolMessage`."""

@@ -29,8 +29,10 @@ from superstep_compat.prebuilt import _commands
 from superstep_compat.prebuilt._commands import msg_content_output
 from superstep_compat.prebuilt._errors import (
     INVALID_TOOL_NAME_ERROR_TEMPLATE,
+    TOOL_CALL_ERROR_TEMPLATE,
     HandleToolErrors,
     ToolInvocationError,
+    _annotated_exceptions,
     default_handle_tool_errors,
     error_content,
     filter_validation_errors,
@@ -48,6 +50,7 @@ from superstep_compat.prebuilt._node import PrebuiltNode, RunRuntime
 from superstep_compat.types import Command
 
 __all__ = [
+    "TOOL_CALL_ERROR_TEMPLATE",
     "InjectedState",
     "InjectedStore",
     "ToolCallRequest",
@@ -283,9 +286,12 @@ class ToolNode(PrebuiltNode):
         call, tool_ = request.tool_call, request.tool
         if tool_ is None:
             return self._unknown_tool(call)
+        # a missing injectable (no store to inject) is the graph's error, raised whatever
+        # ``handle_tool_errors`` says (as LangGraph injects before calling the tool)
+        prepared = self._prepared_call(request)
         try:
             try:
-                response = tool_.invoke(self._prepared_call(request), config)
+                response = tool_.invoke(prepared, config)
             except ValidationError as e:
                 if is_invalid_resume(e):
                     raise
@@ -303,9 +309,12 @@ class ToolNode(PrebuiltNode):
         call, tool_ = request.tool_call, request.tool
         if tool_ is None:
             return self._unknown_tool(call)
+        # a missing injectable (no store to inject) is the graph's error, raised whatever
+        # ``handle_tool_errors`` says (as LangGraph injects before calling the tool)
+        prepared = self._prepared_call(request)
         try:
             try:
-                response = await tool_.ainvoke(self._prepared_call(request), config)
+                response = await tool_.ainvoke(prepared, config)
             except ValidationError as e:
                 if is_invalid_resume(e):
                     raise
@@ -364,3 +373,8 @@ def tools_condition(
     if getattr(last, "tool_calls", None):
         return "tools"
     return "__end__"
+
+
+_infer_handled_types = _annotated_exceptions
+"""LangGraph's private helper: the exception classes an error handler function declares on
+its first parameter (``Exception`` when unannotated; ValueError for a non-exception type)."""

@@ -1,7 +1,11 @@
-"""`langgraph.pregel`: the compiled-graph runtime, here a view over superstep_core."""
+"""`langgraph.pregel`: the compiled-graph runtime, here a view over superstep_core.
 
-from superstep_compat.pregel._compile import CompiledStateGraph
+`Pregel` is what `StateGraph.compile()` returns (a `CompiledStateGraph`, its subclass), and
+also LangGraph's low-level API: ``Pregel(nodes={name: NodeBuilder()...}, channels={...},
+input_channels=..., output_channels=...)``.
+"""
 
-Pregel = CompiledStateGraph
+from superstep_compat.pregel._compile import CompiledStateGraph, Pregel
+from superstep_compat.pregel._lowlevel import NodeBuilder
 
-__all__ = ["CompiledStateGraph", "Pregel"]
+__all__ = ["CompiledStateGraph", "NodeBuilder", "Pregel"]

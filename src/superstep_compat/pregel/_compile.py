@@ -8,7 +8,6 @@ the input route. Conditional edges, `Command` gotos and `Send`s are control the 
 
 from __future__ import annotations
 
-import asyncio
 import copy
 import dataclasses
 import warnings
@@ -23,25 +22,37 @@ from pydantic import BaseModel, TypeAdapter, create_model
 from typing_extensions import is_typeddict
 
 from superstep_compat._internal._config import ensure_config
-from superstep_compat._internal._constants import END, INTERRUPT, ROOT_KEY, START
+from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
 from superstep_compat.pregel._channels import engine_channel
+from superstep_compat.pregel._lowlevel import (
+    LowLevelDefinition,
+    lowlevel_builder,
+    lowlevel_engine_graph,
+)
 from superstep_compat.pregel._node import task_node
+from superstep_compat.pregel._output import (
+    _breakpoints,
+    _ended_by,
+    _final_values,
+    _modes,
+    _output,
+    _shape,
+)
 from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, GraphRun
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
-from superstep_compat.types import GraphOutput, Interrupt
 from superstep_compat.typing import ContextT, InputT, OutputT, StateT
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
-from superstep_core.host.stream import StreamAbandoned, StreamMultiplexer
+from superstep_core.host.stream import StreamMultiplexer
 
-__all__ = ["CompiledStateGraph", "compile_state_graph"]
+__all__ = ["CompiledStateGraph", "Pregel", "compile_state_graph"]
 
 
 def compile_state_graph(builder: Any, **options: Any) -> CompiledStateGraph[Any, Any, Any, Any]:
@@ -80,40 +91,59 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
     return g.compile()
 
 
-class CompiledStateGraph(
-    SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]
-):
-    """A compiled `StateGraph`: a langchain-core `Runnable` with LangGraph's Pregel API."""
+class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
+    """A compiled graph: a langchain-core `Runnable` with LangGraph's Pregel API. Built by
+    `StateGraph.compile()` (a `CompiledStateGraph`), or directly from low-level nodes and
+    channels: ``Pregel(nodes={...}, channels={...}, input_channels=..., output_channels=...)``
+    (see `_lowlevel`)."""
 
     is_superstep_graph = True  # lets a parent graph's task recognise a subgraph
 
     def __init__(
         self,
-        builder: Any,
+        builder: Any = None,
         *,
         checkpointer: Any = None,
         cache: Any = None,
         store: Any = None,
         interrupt_before: Any = None,
         interrupt_after: Any = None,
-        debug: bool = False,
+        debug: bool | None = False,
         name: str | None = None,
         transformers: Any = None,
+        **lowlevel: Any,
     ) -> None:
+        self.lowlevel: LowLevelDefinition | None = None
+        if builder is None:
+            builder, options = lowlevel_builder(lowlevel)
+            self.lowlevel = builder
+            interrupt_before = options.get("interrupt_before_nodes", interrupt_before)
+            interrupt_after = options.get("interrupt_after_nodes", interrupt_after)
+            transformers = options.get("stream_transformers", transformers)
+            self.config = options.get("config")
+        elif lowlevel:
+            raise TypeError(f"unexpected arguments: {', '.join(sorted(lowlevel))}")
         self.builder = builder
         self.spec: GraphSpec = builder.spec()
         self.checkpointer = checkpointer
         self.cache = cache
         self.store = store
-        self.debug = debug
+        self.debug = bool(debug)
         self.name = name or "LangGraph"
         self.stream_mode = "updates"  # stream()'s default; invoke() defaults to "values"
         self.interrupt_before_nodes = _breakpoints(interrupt_before)
         self.interrupt_after_nodes = _breakpoints(interrupt_after)
         channel_strategies = {k: engine_channel(c) for k, c in self.spec.channels.items()}
         self.runner = TaskRunner(self.spec, channel_strategies)
-        self.engine = _engine_graph(self.spec, self.runner, self.name)
+        if self.lowlevel is not None:
+            self.runner.update_chunk = self.lowlevel.update_of
+            self.engine = lowlevel_engine_graph(self.lowlevel, self.runner, self.name)
+            self.stream_mode = "values"  # LangGraph's Pregel default
+        else:
+            self.engine = _engine_graph(self.spec, self.runner, self.name)
         self.nodes: dict[str, Any] = {START: None, **{k: v for k, v in self.spec.nodes.items()}}
+        if self.lowlevel is not None:  # LangGraph's Pregel has no START node
+            self.nodes = dict(self.spec.nodes)
         self.node_order: dict[str, int] = {name: i for i, name in enumerate(self.nodes)}
         self.channels = dict(self.spec.channels)
         out_info = self.spec.schemas.get(self.spec.output_schema)
@@ -128,20 +158,38 @@ class CompiledStateGraph(
 
     @property
     def InputType(self) -> Any:
+        if self.lowlevel is not None:
+            return self.lowlevel.input_type
         return self.spec.input_schema
 
     @property
     def OutputType(self) -> Any:
+        if self.lowlevel is not None:
+            return self.lowlevel.output_type
         return self.spec.output_schema
+
+    def get_input_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
+        if self.lowlevel is not None:  # the input channel(s), as LangGraph names them
+            return self.lowlevel.input_schema(self.get_name("Input"))
+        return cast(type[BaseModel], super().get_input_schema(config))
+
+    def get_output_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
+        if self.lowlevel is not None:
+            return self.lowlevel.output_schema(self.get_name("Output"))
+        return cast(type[BaseModel], super().get_output_schema(config))
 
     def get_input_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
         """The input schema's JSON schema itself (langchain's default wraps it in $defs)."""
+        if self.lowlevel is not None:
+            return self.get_input_schema(config).model_json_schema()
         spec = self.spec
         info = spec.schemas[spec.input_schema]
         return json_schema_of(spec.input_schema, info, spec.channels, self.get_name("Input"))
 
     def get_output_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
         """The output schema's JSON schema itself (see `get_input_jsonschema`)."""
+        if self.lowlevel is not None:
+            return self.get_output_schema(config).model_json_schema()
         spec = self.spec
         info = spec.schemas[spec.output_schema]
         return json_schema_of(spec.output_schema, info, spec.channels, self.get_name("Output"))
@@ -206,6 +254,12 @@ class CompiledStateGraph(
         bound = copy.copy(self)
         bound.config = cast(RunnableConfig, merge_configs(self.config, config, kwargs))
         return bound
+
+    def copy(self, update: Mapping[str, Any] | None = None) -> Self:
+        """A shallow copy of this graph with the attributes in ``update`` replaced."""
+        clone = copy.copy(self)
+        clone.__dict__.update(update or {})
+        return clone
 
     def _config(self, config: RunnableConfig | None) -> dict[str, Any]:
         # LangGraph's merge (configurable merged key by key over the ambient run's), so a
@@ -414,7 +468,7 @@ class CompiledStateGraph(
                 ]
             for _ in run.events():
                 pass
-            return _output(run, version)
+            return _output(run, version, output_keys)
 
         merged = self._config(config)
         if stream_mode == "values" and not merged.get("callbacks"):
@@ -423,7 +477,7 @@ class CompiledStateGraph(
             run = start(merged)
             for _ in run.events():
                 pass
-            return _output(run, version)
+            return _output(run, version, output_keys)
         final = partial(_final_values, runs)
         return traced_call(self.name or "LangGraph", merged, input, call, final)
 
@@ -465,7 +519,7 @@ class CompiledStateGraph(
                 ]
             async for _ in run.aevents():
                 pass
-            return _output(run, version)
+            return _output(run, version, output_keys)
 
         final = partial(_final_values, runs)
         name = self.name or "LangGraph"
@@ -528,76 +582,11 @@ class CompiledStateGraph(
             yield item
 
     def __repr__(self) -> str:
+        return f"<Pregel {self.name}>"
+
+
+class CompiledStateGraph(Pregel[StateT, ContextT, InputT, OutputT]):
+    """A compiled `StateGraph` (a `Pregel` built from a builder's spec)."""
+
+    def __repr__(self) -> str:
         return f"<CompiledStateGraph {self.name}>"
-
-
-def _breakpoints(value: Any) -> frozenset[str]:
-    if value is None:
-        return frozenset()
-    if value == "*":
-        return frozenset({"*"})
-    return frozenset(value)
-
-
-def _modes(stream_mode: Any) -> tuple[list[str], bool]:
-    if isinstance(stream_mode, str):
-        return [stream_mode], True
-    return list(stream_mode), False
-
-
-def _shape(
-    ns: tuple[str, ...], mode: str, data: Any, single: bool, subgraphs: bool, version: str
-) -> Any:
-    if version == "v2":
-        part: dict[str, Any] = {"type": mode, "ns": ns, "data": data}
-        if mode == "values" and isinstance(data, dict) and "__interrupt__" in data:
-            part["data"] = {k: v for k, v in data.items() if k != "__interrupt__"}
-            part["interrupts"] = data["__interrupt__"]
-        elif mode == "values":
-            part["interrupts"] = ()
-        return part
-    if single:
-        return (ns, data) if subgraphs else data
-    return (ns, mode, data) if subgraphs else (mode, data)
-
-
-def _ended_by(error: BaseException) -> BaseException:
-    """What a multiplexer ends with when its run stopped on ``error``: the run's exception,
-    or `StreamAbandoned` when the caller stopped reading (closed or cancelled)."""
-    if isinstance(error, GeneratorExit | asyncio.CancelledError):
-        return StreamAbandoned("the stream's run stopped early: its caller stopped reading")
-    return error
-
-
-def _output_values(run: GraphRun) -> dict[str, Any]:
-    last = run.last_values or {}
-    return {k: last[k] for k in run.graph.output_channels if k in last}
-
-
-def _final_values(runs: list[GraphRun]) -> Any:
-    """What a graph's callback run ends with: the output channels' values (as LangGraph)."""
-    return _output_values(runs[-1]) if runs else None
-
-
-def _output(run: GraphRun, version: str) -> Any:
-    """``invoke``'s result (LangGraph's: the last ``values`` chunk; None when the run showed
-    none, as when no channel was written; v1 adds the interrupts, v2 wraps both)."""
-    interrupts: list[Interrupt[Any]] = list(run.interrupts)
-    if not run.values_shown and not interrupts:
-        return GraphOutput(None, ()) if version == "v2" else None
-    values = _output_values(run)
-    if run.graph.output_channels == (ROOT_KEY,):
-        # A root state is returned bare; when interrupted LangGraph shows only the interrupts.
-        if interrupts:
-            return (
-                GraphOutput({}, tuple(interrupts)) if version == "v2" else {INTERRUPT: interrupts}
-            )
-        value = values.get(ROOT_KEY)
-        return GraphOutput(value, ()) if version == "v2" else value
-    if version == "v2":
-        return GraphOutput(values, tuple(interrupts))
-    if interrupts:
-        if not run.values_shown:
-            return {"__interrupt__": interrupts}
-        values["__interrupt__"] = interrupts
-    return values

@@ -37,7 +37,7 @@ from superstep_compat.types import Interrupt
 from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, NestedEffects, WallClock
 
 if TYPE_CHECKING:
-    from superstep_compat.pregel._compile import CompiledStateGraph
+    from superstep_compat.pregel._compile import Pregel
 
 __all__ = [
     "CLOCK_KEY",
@@ -71,7 +71,7 @@ class GraphRun(RunSteps):
 
     def __init__(
         self,
-        graph: CompiledStateGraph[Any, Any, Any, Any],
+        graph: Pregel[Any, Any, Any, Any],
         input: Any,
         config: Mapping[str, Any],
         *,

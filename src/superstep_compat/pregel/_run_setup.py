@@ -39,6 +39,8 @@ from superstep_core.node import Activated, External
 from superstep_core.runtime import Execution
 
 INPUT_EVENT = "__input__"
+INPUT_WRITER = "__input__"
+"""The writer of a low-level `Pregel`'s input (an edit of its input channels)."""
 
 
 class RunSetup(Checkpointing):
@@ -207,16 +209,37 @@ class RunSetup(Checkpointing):
         else:
             if record is not None:
                 ex.abandon_pending()  # new input: LangGraph drops the tasks a run left
-            events.extend(
-                self._checkpoint(ex, "input", next_=(START,), values=self._values(ex), start=inp)
-            )
-            ex.send(External(INPUT_EVENT, inp))
+            if graph.lowlevel is not None:
+                events.extend(self._lowlevel_input(ex, inp))
+            else:
+                events.extend(
+                    self._checkpoint(
+                        ex, "input", next_=(START,), values=self._values(ex), start=inp
+                    )
+                )
+                ex.send(External(INPUT_EVENT, inp))
         # LangGraph counts a continued thread's budget from the step after its checkpoint.
         self.start_step = self.step + 1 if continuing and forked is None else self.step
         if continuing and record is not None:
             events = self._continue(ex, record, forked)
             self.values_shown = not self._command_input  # it shows the state it starts from
         return ex, events
+
+    def _lowlevel_input(self, ex: Execution, inp: Any) -> list[Event]:
+        """A low-level `Pregel`'s input: written to its input channels as the input step
+        (LangGraph's step -1, which shows no ``values`` chunk), so the nodes subscribed to
+        them run in the first step."""
+        ex.edit(self.graph.runner.input_writes(inp), writer=INPUT_WRITER)
+        self._committed = ex.values
+        self._last_values = None
+        pending = pending_activations(ex, self.graph.node_order)
+        return self._checkpoint(
+            ex,
+            "input",
+            next_=tuple(name for name, _ in pending),
+            keys=[key for _, key in pending],
+            values=self._values(ex),
+        )
 
     def _is_latest(self, record: CheckpointRecord) -> bool:
         """Whether ``record`` is the newest checkpoint of its thread and namespace."""

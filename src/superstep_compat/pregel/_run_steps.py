@@ -66,7 +66,8 @@ class RunSteps(RunSetup):
         self.step += 1
         self._committed = ex.values  # a new dict per commit: holding it copies nothing
         self._last_values = None
-        if outcome.written:
+        lowlevel = self.graph.lowlevel
+        if outcome.written and (lowlevel is None or lowlevel.shows(outcome.written)):
             self.values_shown = True
             if "values" in modes:
                 yield ((), "values", self.values_chunk)
@@ -245,6 +246,8 @@ class RunSteps(RunSetup):
     def values_chunk(self) -> Any:
         """What the ``values`` stream shows: the state channels, a root state's bare value."""
         values = self.last_values
+        if self.graph.lowlevel is not None:
+            return self.graph.lowlevel.values_of(values or {})
         return values.get(ROOT_KEY) if self.is_root and values is not None else values
 
     def _finish(self, ex: Execution) -> Iterator[Event]:

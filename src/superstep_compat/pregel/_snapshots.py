@@ -35,6 +35,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     write_checkpoint,
 )
 from superstep_compat.pregel._lgrestore import rebuild
+from superstep_compat.pregel._lowlevel import LowLevelDefinition
 from superstep_compat.pregel._record import (
     CheckpointRecord,
     record_config,
@@ -128,6 +129,7 @@ class SnapshotsMixin:
     node_order: dict[str, int]
     output_channels: tuple[str, ...]
     state_channels: tuple[str, ...]
+    lowlevel: LowLevelDefinition | None
     config: RunnableConfig | None = None  # bound by `with_config`
 
     def _bound(self, config: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -384,7 +386,9 @@ class SnapshotsMixin:
             writer="__update__",
             as_node=moved[0] if moved else None,
             activate=gotos,
-            cancel_pending=True,
+            # a low-level node still due (a channel it subscribes to changed since it ran)
+            # stays due, as its task in LangGraph
+            cancel_pending=self.lowlevel is None,
             spawn=[(send.node, send) for send in sends],
         )
         for as_node in moved[1:]:
@@ -419,7 +423,10 @@ class SnapshotsMixin:
     def _node_update_writes(
         self, as_node: str, values: Any
     ) -> tuple[list[tuple[str, Any]], list[str | Send]]:
-        """The writes (and gotos) of ``values`` written as node ``as_node`` returned them."""
+        """The writes (and gotos) of ``values`` written as node ``as_node`` returned them
+        (a low-level node's: what its writers make of ``values`` taken as its output)."""
+        if self.lowlevel is not None:
+            return self.lowlevel.update_writes(as_node, values), []
         written = node_writes(values, self.runner.channel_keys)
         return written.writes, written.goto
 

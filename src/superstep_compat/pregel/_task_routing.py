@@ -51,6 +51,8 @@ class TaskRouting:
         self.channel_keys = frozenset(spec.channels)
         self.node_names = frozenset(spec.nodes)
         self.state_keys = self._keys_of(spec.state_schema)
+        # a task's ``updates`` chunk from its writes (a low-level `Pregel` sets its own)
+        self.update_chunk: Callable[[Sequence[tuple[str, Any]]], Any] = _update_chunk
 
     def _keys_of(self, schema: Any) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
         info = self.spec.schemas.get(schema)
@@ -102,7 +104,7 @@ class TaskRouting:
             keys = self.channel_keys
             writes = [(k, v) for k, v in pushed if k in keys] + writes
         out = TaskOutcome(writes=writes)
-        out.update = _update_chunk(writes)
+        out.update = self.update_chunk(writes)
         if written.goto:
             self._gotos(written.goto, out, node.name, run)
         branches = self.spec.branches.get(node.name)

@@ -180,10 +180,14 @@ class Execution:
         strategies) and every start node is activated with ``payload``."""
         ex = cls(graph, execution_id, record_trace=record_trace)
         ex.input_log.append(("start", payload, dict(updates or {})))
+        written: tuple[str, ...] = ()
         if updates:
-            ex._commit_input(updates)
+            written = ex._commit_input(updates)
         for key in graph.starts:
             ex._enqueue_activation(key, (), payload)
+        for key, _, _, _, _ in ex._triggered(written):
+            if key not in graph.starts:
+                ex._enqueue_activation(key, (), None)
         return ex
 
     def deliver(self, result: EffectCompleted) -> None:
@@ -307,10 +311,17 @@ class Execution:
         if as_node is not None:
             ghost = Instance(f"{writer}:edit", as_node, 0, (), None)
             pending.extend(self._follow(ghost, None))
+        if written and self.graph.subscribers:
+            pending.extend(self._triggered(written))
         pending.extend((node, (), payload, 2, writer) for node, payload in spawns)
-        # A coalescing node waiting on an interrupt already has its pending run: an edit
-        # that would activate it again must not make it run twice once resumed.
+        # A coalescing node waiting on an interrupt, or already queued, already has its
+        # pending run: an edit that would activate it again must not make it run twice.
         waiting = {i.node for i in self.instances.values() if i.state == "suspended"}
+        waiting.update(
+            self.instances[aid].node
+            for aid, event in self.queue
+            if isinstance(event, Activated) and aid in self.instances
+        )
         for node, lineage, payload, spawned, _source in _coalesce(self.graph, pending):
             if not spawned and node in waiting and self.graph.nodes[node].coalesce:
                 continue
@@ -878,13 +889,14 @@ class Execution:
             self.values = values
         return tuple(changed)
 
-    def _commit_input(self, updates: Mapping[str, Any]) -> None:
+    def _commit_input(self, updates: Mapping[str, Any]) -> tuple[str, ...]:
         for name in updates:
             if name not in self.graph.channels:
                 raise UndeclaredChannelError(_INPUT_WRITER, name, list(self.graph.channels))
-        self._commit_writes({k: [(_INPUT_WRITER, v)] for k, v in updates.items()})
+        written = self._commit_writes({k: [(_INPUT_WRITER, v)] for k, v in updates.items()})
         if self.record_trace:
             self.trace.append(TraceRecord(0, written=tuple(updates)))
+        return written
 
     # --- applying a committed superstep ------------------------------------------------------
 
@@ -923,6 +935,8 @@ class Execution:
         for node in staged.deactivations:
             for inst in [i for i in self.instances.values() if i.node == node]:
                 self._end(inst)
+        if outcome.written and self.graph.subscribers:
+            pending.extend(self._triggered(outcome.written))
         for node, lineage, payload, spawn, _source in _coalesce(self.graph, pending):
             if spawn == 1:  # a Spawn into a new child lineage
                 self._lineages += 1
@@ -946,6 +960,15 @@ class Execution:
             self.deferred.clear()
         if self.failure is None and not self.queue and not self.awaited:
             self._check_barriers(outcome, record)
+
+    def _triggered(
+        self, written: Iterable[str]
+    ) -> list[tuple[str, tuple[int, ...], Any, int, str]]:
+        """The activations a commit that changed ``written`` requests: each node triggered
+        by one of those channels, once (in the root lineage, without payload)."""
+        subscribers = self.graph.subscribers
+        nodes = dict.fromkeys(n for ch in written for n in subscribers.get(ch, ()))
+        return [(node, (), None, 0, "") for node in nodes]
 
     def _quiet(self) -> bool:
         """Nothing queued, awaited or suspended: deferred activations may run."""

@@ -503,9 +503,92 @@ def mermaid_cases():
             yield f"mermaid_{label}_{len(tools)}", text
 
 
+def internals_cases():
+    """LangGraph's private helpers its own suite uses, and injection details."""
+    from langchain_core.tools import ToolException
+    from langgraph.prebuilt.chat_agent_executor import _get_model, _validate_chat_history
+    from langgraph.prebuilt.tool_node import _infer_handled_types
+
+    def by_union(e: ValueError | ToolException) -> str:
+        return ""
+
+    def untyped(e):
+        return ""
+
+    def not_an_error(e: str) -> str:
+        return ""
+
+    found = []
+    for handler in (by_union, untyped, not_an_error):
+        try:
+            found.append([t.__name__ for t in _infer_handled_types(handler)])
+        except ValueError as e:
+            found.append(type(e).__name__)
+    yield "infer_handled_types", found
+    model = Model()
+    seq = model.bind_tools([echo]) | RunnableLambda(lambda m: m)
+    picked = [_get_model(model) is model, _get_model(seq) is model]
+    try:
+        _get_model(RunnableLambda(lambda m: m))
+    except TypeError as e:
+        picked.append(type(e).__name__)
+    yield "get_model", picked
+    unanswered = [AIMessage("", tool_calls=[call("echo", "c1", x="1")])]
+    checked = []
+    for history in ([], [HumanMessage("hi")], unanswered):
+        try:
+            checked.append(_validate_chat_history(history))
+        except ValueError as e:
+            checked.append(type(e).__name__)
+    yield "validate_chat_history", checked
+    # a tool that needs the store, in a graph without one: raised even when errors are handled
+    yield (
+        "store_missing_handled",
+        run_tools([call("remember", q="a")], node=ToolNode([remember], handle_tool_errors=True)),
+    )
+    store = InMemoryStore()
+    store.put(("prompts", "u1"), "system", {"text": "FROM STORE"})
+
+    def prompt(state, config, *, store):
+        user = config["configurable"]["user"]
+        text = store.get(("prompts", user), "system").value["text"]
+        return [SystemMessage(text), *state["messages"]]
+
+    agent = create_react_agent(Model(), [], prompt=prompt, store=store)
+    yield "prompt_store", agent_run(agent, config={"configurable": {"user": "u1"}})
+    agent_fn = create_react_agent(Model(), []).nodes["agent"].bound.func
+    yield "agent_func", callable(agent_fn)
+    from langchain_core.tools import InjectedToolArg
+    from langgraph.prebuilt.tool_node import TOOL_CALL_ERROR_TEMPLATE
+
+    yield "error_template", TOOL_CALL_ERROR_TEMPLATE.format(error="boom")
+
+    @tool
+    def read_secret(q: str, auth: Annotated[dict, InjectedToolArg()]) -> str:
+        """Secret data by role."""
+        return "ADMIN_SECRET" if auth.get("role") == "admin" else "PUBLIC"
+
+    forged = call("read_secret", q="x", auth={"role": "admin"})
+    # the model cannot supply an injected argument: it is dropped, so the call lacks it
+    yield (
+        "forged_injected_arg",
+        run_tools([forged], node=ToolNode([read_secret], handle_tool_errors=True)),
+    )
+
+    @tool
+    def context_info(q: str, rt: ToolRuntime[dict]) -> str:
+        """The run's context."""
+        return repr(rt.context)
+
+    yield (
+        "tool_runtime_one_param",
+        run_tools([call("context_info", q="x")], node=ToolNode([context_info])),
+    )
+
+
 def main():
     cases = {}
-    for group in (tool_node_cases, agent_cases, async_cases, mermaid_cases):
+    for group in (tool_node_cases, agent_cases, async_cases, mermaid_cases, internals_cases):
         try:
             for name, value in group():
                 cases[name] = norm(value)

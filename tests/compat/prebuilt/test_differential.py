@@ -63,6 +63,10 @@ CASES = [
     "bad_version", "bad_kwarg", "bad_prompt", "bad_schema", "chat_history",
     "interrupt_before_tools", "async",
     *(f"mermaid_{h}_{n}" for h in ("plain", "pre", "post", "structured", "all") for n in (0, 1, 2)),
+    # private helpers and injection details
+    "infer_handled_types", "get_model", "validate_chat_history", "store_missing_handled",
+    "prompt_store", "agent_func", "error_template", "forged_injected_arg",
+    "tool_runtime_one_param",
 ]  # fmt: skip
 
 
