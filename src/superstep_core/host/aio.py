@@ -152,7 +152,7 @@ class AsyncHost:
                 return recorded
             self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1
             try:
-                call = resolve(self.handlers, request, execution_id)
+                call = resolve(self.handlers, request, execution_id, self.nested)
                 effect = request.effect
                 if effect.timeout is None and effect.idle_timeout is None:
                     value = await _invoke(call)

@@ -205,7 +205,9 @@ class Host:
                 results[i] = recorded
                 continue
             try:
-                todo.append((i, request, resolve(self.handlers, request, execution_id)))
+                todo.append(
+                    (i, request, resolve(self.handlers, request, execution_id, self.nested))
+                )
             except Exception as e:
                 results[i] = failed(request, e)
         if len(todo) == 1:
