@@ -15,7 +15,7 @@ from superstep_compat._internal._policies import coerce_timeout_policy, sync_tim
 from superstep_compat.errors import NodeTimeoutError
 from superstep_compat.func._scope import SyncAsyncFuture, current_scope, retry_for
 from superstep_compat.graph._spec import is_async
-from superstep_compat.pregel._task import as_seconds
+from superstep_compat.pregel._task_support import as_seconds
 from superstep_compat.types import CachePolicy, RetryPolicy
 from superstep_core.host import DeadlineExceeded
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
