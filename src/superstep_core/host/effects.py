@@ -11,9 +11,9 @@ the asyncio host) that only the process that built it can perform.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
 from superstep_core.node import EffectCompleted, EffectFailure
@@ -122,15 +122,10 @@ def resolve(
     ctx = EffectContext(
         request.effect_id, execution_id, request.node, request.activation_id, nested
     )
-    if inspect.iscoroutinefunction(handler):
-        # a coroutine function again: the asyncio host awaits it on its loop (a plain
-        # function is run in the loop's executor)
-
-        async def perform_async() -> Any:
-            return await handler(effect.request, ctx)
-
-        return perform_async
-    return lambda: handler(effect.request, ctx)
+    # a partial, not a lambda: no frame of its own between the host and the handler (a
+    # subgraph run inside an effect pays each frame once per nesting level), and a coroutine
+    # handler's stays a coroutine function, which the asyncio host awaits on its loop
+    return partial(handler, effect.request, ctx)
 
 
 def completed(request: EffectRequest, result: Any) -> EffectCompleted:

@@ -179,8 +179,11 @@ class Host:
                     self.on_step(ex, outcome)
                 if stream is not None:
                     _push_step(stream, ex, outcome)
-                if outcome.effects:
-                    for result in self.perform(ex.execution_id, outcome.effects):
+                effects = outcome.effects
+                if len(effects) == 1:  # the common case, one frame less (see `_call`)
+                    ex.deliver(self._call(ex.execution_id, effects[0]))
+                elif effects:
+                    for result in self.perform(ex.execution_id, effects):
                         ex.deliver(result)
                 yield outcome
                 continue
@@ -197,26 +200,13 @@ class Host:
     def perform(self, execution_id: str, requests: list[EffectRequest]) -> list[EffectCompleted]:
         """Perform ``requests`` (concurrently when several) and return their results in
         request order. A result in the ledger is returned without performing anything."""
+        if len(requests) == 1:
+            return [self._call(execution_id, requests[0])]
         results: list[EffectCompleted | None] = [None] * len(requests)
-        todo: list[tuple[int, EffectRequest, Callable[[], Any]]] = []
-        for i, request in enumerate(requests):
-            recorded = self.ledger.recorded(request.effect_id) if self.ledger else None
-            if recorded is not None:
-                results[i] = recorded
-                continue
-            try:
-                todo.append(
-                    (i, request, resolve(self.handlers, request, execution_id, self.nested))
-                )
-            except Exception as e:
-                results[i] = failed(request, e)
-        if len(todo) == 1:
-            i, request, call = todo[0]
-            results[i] = self._call(request, call)
-        elif todo:
+        if requests:
             # One hand-off per worker, not per effect: each worker takes the next effect
             # until none is left (a wide fan-out would otherwise pay a future per effect).
-            jobs = iter(todo)
+            jobs = iter(enumerate(requests))
             lock = threading.Lock()
 
             def drain() -> None:
@@ -225,17 +215,26 @@ class Host:
                         job = next(jobs, None)
                     if job is None:
                         return
-                    i, request, call = job
-                    results[i] = self._call(request, call)
+                    i, request = job
+                    results[i] = self._call(execution_id, request)
 
             pool = self._executor()
-            workers = [pool.submit(drain) for _ in range(min(self.max_workers, len(todo)))]
+            workers = [pool.submit(drain) for _ in range(min(self.max_workers, len(requests)))]
             for worker in workers:
                 worker.result()
-        out = [r for r in results if r is not None]
-        return out
+        return [r for r in results if r is not None]
 
-    def _call(self, request: EffectRequest, call: Callable[[], Any]) -> EffectCompleted:
+    def _call(self, execution_id: str, request: EffectRequest) -> EffectCompleted:
+        """Perform one effect in this thread: its recorded result, else its handler's (then
+        recorded). One function from the host's loop to the handler: a subgraph run inside
+        an effect pays each frame here once per nesting level."""
+        ledger = self.ledger
+        if ledger is not None and (recorded := ledger.recorded(request.effect_id)) is not None:
+            return recorded
+        try:
+            call = resolve(self.handlers, request, execution_id, self.nested)
+        except Exception as e:
+            return failed(request, e)
         self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1
         timeout = request.effect.timeout
         started = self.clock.now() if timeout is not None else 0.0
@@ -247,8 +246,8 @@ class Host:
             result = completed(request, value)
         except Exception as e:
             result = failed(request, e)
-        if self.ledger is not None and result.error is None:
-            self.ledger.record(result)
+        if ledger is not None and result.error is None:
+            ledger.record(result)
         return result
 
     def _executor(self) -> ThreadPoolExecutor:
