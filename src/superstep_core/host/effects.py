@@ -12,7 +12,7 @@ the asyncio host) that only the process that built it can perform.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -46,7 +46,7 @@ class EffectContext:
     execution_id: str
     node: str
     activation_id: str
-    nested: NestedEffects | None = None
+    nested: NestedEffects | None = field(default=None, compare=False)
 
 
 Handler = Callable[[Any, EffectContext], Any]
