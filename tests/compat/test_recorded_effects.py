@@ -6,8 +6,11 @@ A @task call is an effect of its own (a nested effect of its node's effect): the
 it in the same ledger under its own id, so a node re-run with its own outcome missing (it died
 after the call, say) gets the call's result back from the ledger without calling it.
 
-What this does not yet show (issue 12): a sync task alone in its superstep runs inline in the
-node's reducer, outside the ledger (the async run below has no inline tasks)."""
+A node's task is an effect of a registered kind whose request is plain data (`TaskRequest`), so
+any host that registers the façade's performer for it can run a façade graph: below, the
+engine's durable host runs one on a checkpoint saver, records every effect (node tasks and
+@task calls) and its input log, replays the thread from that log without calling any user
+code, and recovers a run that died inside a node without calling its finished @task again."""
 
 from __future__ import annotations
 
@@ -15,10 +18,18 @@ import asyncio
 import operator
 from typing import Annotated, Any, TypedDict
 
+import pytest
+from langgraph.checkpoint.memory import InMemorySaver
+
 from superstep_compat.func import task
 from superstep_compat.graph import START, StateGraph
 from superstep_compat.pregel._run import LEDGER_KEY
-from superstep_core.node import EffectCompleted
+from superstep_compat.pregel._run_setup import INPUT_EVENT
+from superstep_compat.pregel._task_context import RunContext
+from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
+from superstep_core.host import DurableRunner
+from superstep_core.node import EffectCompleted, External
+from superstep_core.persistence import Codec
 
 
 class State(TypedDict):
@@ -101,3 +112,104 @@ def test_a_task_call_is_recorded_as_an_effect_of_its_own_and_replayed() -> None:
     again = asyncio.run(app.ainvoke({"topic": "tides", "notes": []}, config))
     assert again == first
     assert sorted(calls) == ["node outline", "node research"]
+
+
+# --- any host: the engine's durable host runs a façade graph, records, replays -------------
+
+
+class Crash(BaseException):
+    """The process dying: not an `Exception`, so no host catches it as a failed effect."""
+
+
+def _sync_graph(calls: list[str], crash_after_task: list[bool] | None = None) -> Any:
+    @task
+    def shout(text: str) -> str:
+        calls.append(f"task shout({text})")
+        return text.upper()
+
+    def research(state: State) -> dict[str, list[str]]:
+        calls.append("node research")
+        loud = shout(state["topic"]).result()
+        if crash_after_task:
+            crash_after_task.pop()
+            raise Crash
+        return {"notes": [loud]}
+
+    def outline(state: State) -> dict[str, list[str]]:
+        calls.append("node outline")
+        return {"notes": [f"outline of {state['topic']}"]}
+
+    b = StateGraph(State)
+    b.add_node("research", research)
+    b.add_node("outline", outline)
+    b.add_edge(START, "research")
+    b.add_edge("research", "outline")
+    return b.compile()
+
+
+def _durable(app: Any, saver: InMemorySaver) -> DurableRunner:
+    config = {"configurable": {"thread_id": "t"}}
+    performer = TaskPerformer(app.runner, lambda: RunContext(config=config))
+    return DurableRunner(saver, {TASK_KIND: performer.perform})
+
+
+def test_a_sync_run_records_a_task_alone_in_its_step_too() -> None:
+    # each node here is alone in its step: it is still the host's effect, never run inline
+    calls: list[str] = []
+    app = _sync_graph(calls)
+    ledger = Ledger()
+    config = {"configurable": {"thread_id": "t", LEDGER_KEY: ledger}}
+    first = app.invoke({"topic": "tides", "notes": []}, config)
+    assert first["notes"] == ["TIDES", "outline of tides"]
+    calls.clear()
+    assert app.invoke({"topic": "tides", "notes": []}, config) == first
+    assert calls == []
+
+
+def test_a_node_task_is_a_plain_data_effect_the_codec_stores() -> None:
+    request = TaskRequest("research", "research:3", {"topic": "tides"}, None, ("yes",), 2)
+    codec = Codec()
+    assert codec.loads(codec.dumps(request)) == request
+
+
+def test_any_host_runs_a_facade_graph_records_it_and_replays_it_from_the_log() -> None:
+    calls: list[str] = []
+    app = _sync_graph(calls)
+    saver = InMemorySaver()
+    runner = _durable(app, saver)
+    dx = runner.start(app.engine, "t")
+    ex = dx.send(External(INPUT_EVENT, {"topic": "tides", "notes": []}))
+    assert ex.values["notes"] == ["TIDES", "outline of tides"]
+    assert calls == ["node research", "task shout(tides)", "node outline"]
+    recorded = [
+        key
+        for writes in saver.writes.values()
+        for (key, _), _ in writes.items()
+        if key.startswith("effect:")
+    ]
+    assert any(key.endswith("/0:shout") for key in recorded)  # the @task call, on its own
+    assert sum(key.startswith("effect:t/research:") for key in recorded) == 1  # its node
+
+    calls.clear()
+    report = runner.replay(app.engine, "t")
+    assert report.matched, report.mismatches
+    assert report.execution is not None and report.execution.values == ex.values
+    assert calls == []  # nodes and @task calls alike came from the log
+
+
+def test_a_run_that_died_in_a_node_is_recovered_without_calling_its_finished_task() -> None:
+    calls: list[str] = []
+    app = _sync_graph(calls, crash_after_task=[True])
+    saver = InMemorySaver()
+    runner = _durable(app, saver)
+    dx = runner.start(app.engine, "t")
+    with pytest.raises(Crash):
+        dx.send(External(INPUT_EVENT, {"topic": "tides", "notes": []}))
+    assert calls == ["node research", "task shout(tides)"]
+
+    calls.clear()
+    ex = runner.recover(app.engine, "t").run()
+    assert ex.values["notes"] == ["TIDES", "outline of tides"]
+    # the node runs again; its @task call's result comes from the ledger
+    assert calls == ["node research", "node outline"]
+    assert runner.replay(app.engine, "t").matched

@@ -10,8 +10,16 @@ import threading
 
 import pytest
 
-from superstep_core.host import AsyncHost, Host, NestedEffect, NestedEffects
-from superstep_core.node import EffectCompleted, RetryPolicy
+from superstep_core.host import (
+    AsyncHost,
+    DeadlineExceeded,
+    EffectContext,
+    Host,
+    NestedEffect,
+    NestedEffects,
+)
+from superstep_core.node import Effect, EffectCompleted, RetryPolicy
+from superstep_core.runtime import EffectRequest
 from superstep_core.testing import VirtualClock
 
 
@@ -149,3 +157,68 @@ def test_a_job_submitted_while_every_worker_is_busy_still_runs() -> None:
     release.set()
     for future in blocked:
         future.result(timeout=10)
+
+
+def test_an_async_attempt_past_its_timeout_is_stopped_on_the_hosts_clock_and_retried() -> None:
+    clock = VirtualClock()
+    nested = NestedEffects(clock, random.Random(0))
+    attempts: list[float] = []
+
+    async def work() -> str:
+        attempts.append(clock.now())
+        if len(attempts) == 1:
+            await asyncio.Event().wait()  # never set: stopped at its 2-second timeout
+        return "done"
+
+    def retry_timeouts(error: Exception) -> RetryPolicy | None:
+        return RetryPolicy(max_attempts=2, initial_interval=0.5) if _timed_out(error) else None
+
+    async def main() -> str:
+        effect = NestedEffect("slow", work, retry=retry_timeouts, timeout=2.0)
+        return await nested.schedule(effect, loop=asyncio.get_running_loop())
+
+    assert asyncio.run(main()) == "done"
+    assert attempts == [0.0, 2.5]  # stopped at 2.0, then the retry's 0.5 s backoff
+
+
+def test_an_attempt_past_its_idle_timeout_fails_with_deadline_exceeded() -> None:
+    clock = VirtualClock()
+    nested = NestedEffects(clock, random.Random(0))
+
+    async def stalls() -> None:
+        await asyncio.Event().wait()  # no progress, ever
+
+    async def main() -> None:
+        effect = NestedEffect("idle", stalls, idle_timeout=3.0)
+        await nested.schedule(effect, loop=asyncio.get_running_loop())
+
+    with pytest.raises(DeadlineExceeded) as raised:
+        asyncio.run(main())
+    assert (raised.value.kind, raised.value.limit) == ("idle", 3.0)
+
+
+def test_a_handler_gets_the_hosts_nested_effects_and_a_coroutine_one_runs_on_the_loop() -> None:
+    seen: list[object] = []
+
+    def handler(request: object, ctx: EffectContext) -> object:
+        seen.append(ctx.nested)
+        return request
+
+    async def ahandler(request: object, ctx: EffectContext) -> object:
+        seen.append((ctx.nested, threading.current_thread()))
+        return request
+
+    request = EffectRequest("e1", "n:1", "n", Effect("k", "payload"))
+    host = Host({"k": handler})
+    assert [r.result for r in host.perform("x", [request])] == ["payload"]
+    assert seen == [host.nested]
+
+    seen.clear()
+    ahost = AsyncHost({"k": ahandler})
+    done = asyncio.run(ahost.perform("x", [request]))
+    assert [r.result for r in done] == ["payload"]
+    assert seen == [(ahost.nested, threading.main_thread())]  # awaited, not in an executor
+
+
+def _timed_out(error: Exception) -> bool:
+    return isinstance(error, DeadlineExceeded)

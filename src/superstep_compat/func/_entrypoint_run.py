@@ -38,6 +38,9 @@ class _Run(GraphRun):
 
     graph: EntrypointGraph
 
+    def task_options(self) -> dict[str, Any]:
+        return {"journal": self.journal}  # the runner's: the task calls' saved results
+
     def __init__(
         self, graph: EntrypointGraph, input: Any, config: Any, *, durability: str, **kw: Any
     ) -> None:

@@ -22,7 +22,7 @@ from superstep_compat._internal.context import task_context_var
 from superstep_compat.func._journal import TaskJournal
 from superstep_compat.func._scope import RootScope, scope_var
 from superstep_compat.graph._spec import GraphSpec
-from superstep_compat.pregel._node import current_run_context, settle
+from superstep_compat.pregel._node import request_task, settle
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _current_run, task_uuid
 from superstep_compat.pregel._task_support import no_sync_function
@@ -30,7 +30,6 @@ from superstep_compat.types import Interrupt
 from superstep_core.channel import MISSING, Channel
 from superstep_core.node import (
     Activated,
-    Effect,
     EffectCompleted,
     Event,
     External,
@@ -220,44 +219,19 @@ class EntrypointRunner(TaskRunner):
 
 def entry_node(runner: EntrypointRunner) -> NodeFn:
     """The engine reducer of an entrypoint's node: the input event's payload is the
-    function's input; each activation requests one effect, "run the function"; `Resumed`
-    runs it again with the answers so far and the memo of finished task calls."""
-    name = runner.node.name
-
-    def request(ctx: NodeContext) -> Reaction:
-        run = current_run_context.get()
-        if run is None:
-            raise RuntimeError(f"entrypoint {name!r} activated outside a façade run")
-        run_ctx = run.task_context()
-        values, task_id, attempt = ctx.state, ctx.activation_id, ctx.attempt
-        arg = ctx.memory.get("arg")
-        resume = list(ctx.memory.get("resume", []))
-        memo = ctx.memory.get("memo")
-        journal: TaskJournal | None = getattr(run, "journal", None)
-        if getattr(run, "async_mode", False):
-
-            async def call_async() -> TaskOutcome:
-                return await runner.arun(
-                    name, values, arg, resume, run_ctx, task_id, attempt, memo, journal
-                )
-
-            return Reaction(
-                effects=[Effect("call", call_async, tag=name)], disposition=RemainActive()
-            )
-
-        def call() -> TaskOutcome:
-            return runner.run(name, values, arg, resume, run_ctx, task_id, attempt, memo, journal)
-
-        return Reaction(effects=[Effect("call", call, tag=name)], disposition=RemainActive())
+    function's input; each activation requests one effect of the registered task kind (see
+    `_work`), "run the function"; `Resumed` runs it again with the answers so far and the
+    memo of finished task calls."""
 
     def react(ctx: NodeContext, event: Event) -> Reaction:
         if isinstance(event, Activated | External):
             ctx.memory["arg"] = event.payload
             ctx.memory["resume"] = []
-            return request(ctx)
+            return request_task(ctx, event.payload, [])
         if isinstance(event, Resumed):
-            ctx.memory["resume"] = [*ctx.memory.get("resume", []), event.value]
-            return request(ctx)
+            resume = [*ctx.memory.get("resume", []), event.value]
+            ctx.memory["resume"] = resume
+            return request_task(ctx, ctx.memory.get("arg"), resume)
         if isinstance(event, EffectCompleted):
             outcome = event.result
             if not isinstance(outcome, TaskOutcome):

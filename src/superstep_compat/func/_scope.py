@@ -35,19 +35,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat._internal.context import task_context_var
-from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeTimeoutError
+from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.func._journal import TaskJournal
 from superstep_compat.pregel._node import engine_retry
 from superstep_compat.pregel._task_context import RunContext, _now, _TaskContext, task_uuid
-from superstep_compat.pregel._task_support import as_seconds, first_matching
+from superstep_compat.pregel._task_support import first_matching
 from superstep_compat.types import CachePolicy, Interrupt, RetryPolicy
-from superstep_core.host import (
-    Clock,
-    DeadlineExceeded,
-    NestedEffect,
-    NestedEffects,
-    within,
-)
+from superstep_core.host import NestedEffect, NestedEffects
 from superstep_core.node import EffectCompleted
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
 from superstep_core.persistence import Codec
@@ -315,11 +309,14 @@ class CallScope:
         effect_id = f"{root.ns}/{key}"
         if task.is_async:
             assert loop is not None
+            # the host enforces the task's timeouts on each attempt, on its clock
             effect = NestedEffect(
                 effect_id,
                 partial(_attempt_async, scope, task, args, kwargs, hit),
                 task.name,
                 task.retry_chooser,
+                task.run_timeout,
+                task.idle_timeout,
             )
             pending = root.nested.schedule(effect, (root,), loop=loop, context=ctx, consulted=True)
             # cancelling the caller's future cancels the call (LangGraph's rule)
@@ -452,8 +449,8 @@ async def _attempt_async(
     kwargs: dict[str, Any],
     hit: list[bool],
 ) -> Any:
-    """One attempt of an async call (in the task's context, on the caller's loop), under
-    the task's `TimeoutPolicy` if it has one."""
+    """One attempt of an async call (in the task's context, on the caller's loop; the host
+    stops it at the task's `TimeoutPolicy`)."""
     _enter(scope)
     root = scope.root
     cache_key = _cached_key(root, task, args, kwargs)
@@ -462,30 +459,11 @@ async def _attempt_async(
         if cache_key in found:
             hit.append(True)
             return found[cache_key]
-    if task.timeout is None:
-        result = await task.func(*args, **kwargs)
-    else:
-        result = await _timed(task, root.run.clock, task.timeout, args, kwargs)
+    result = await task.func(*args, **kwargs)
     if cache_key is not None:
         assert task.cache_policy is not None
         await root.cache.aset({cache_key: (result, task.cache_policy.ttl)})
     return result
-
-
-async def _timed(
-    task: TaskFunction[Any, Any], clock: Clock, limits: Any, args: Any, kwargs: Any
-) -> Any:
-    """One attempt of an async task under its `TimeoutPolicy`, on the run's clock (the
-    host's deadline mechanism); past a limit, LangGraph's `NodeTimeoutError`."""
-    run, idle = as_seconds(limits.run_timeout), as_seconds(limits.idle_timeout)
-    try:
-        return await within(
-            clock, lambda: task.func(*args, **kwargs), timeout=run, idle_timeout=idle
-        )
-    except DeadlineExceeded as e:
-        raise NodeTimeoutError(
-            task.name, e.elapsed, kind=e.kind, run_timeout=run, idle_timeout=idle
-        ) from None
 
 
 def _cached_key(root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs: Any) -> Any:
@@ -525,6 +503,7 @@ def _settle(
     if future.cancelled():
         return
     if error is not None:
+        error = task.failure(error)  # a timeout the host enforced: NodeTimeoutError
         _result_event(root, task, key, error)
         future.set_exception(error)
         return

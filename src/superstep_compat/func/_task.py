@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Any, Generic, ParamSpec, TypeVar, overload
 
 from superstep_compat._internal._policies import coerce_timeout_policy, sync_timeout_unsupported
+from superstep_compat.errors import NodeTimeoutError
 from superstep_compat.func._scope import SyncAsyncFuture, current_scope, retry_for
 from superstep_compat.graph._spec import is_async
+from superstep_compat.pregel._task_support import as_seconds
 from superstep_compat.types import CachePolicy, RetryPolicy
+from superstep_core.host import DeadlineExceeded
+from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
 __all__ = ["TaskFunction", "task"]
 
@@ -43,18 +46,41 @@ class TaskFunction(Generic[P, T]):
             self.retry_policy = (retry_policy,)
         else:
             self.retry_policy = tuple(retry_policy)
-        # LangGraph's list rule as the host's retry chooser (None: failures are final)
-        self.retry_chooser = partial(retry_for, self.retry_policy) if self.retry_policy else None
         self.cache_policy = cache_policy
         self.timeout = coerce_timeout_policy(timeout)
         self.is_async = is_async(func)
         if self.timeout is not None and not self.is_async:
             raise sync_timeout_unsupported(self.name, "Task")
+        # the limits the host enforces on each attempt, in seconds on its clock
+        limits = self.timeout
+        self.run_timeout = as_seconds(limits.run_timeout) if limits is not None else None
+        self.idle_timeout = as_seconds(limits.idle_timeout) if limits is not None else None
+        # LangGraph's list rule as the host's retry chooser (None: failures are final)
+        self.retry_chooser = self._retry if self.retry_policy else None
         functools.update_wrapper(self, func)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> SyncAsyncFuture[Any]:
         future: SyncAsyncFuture[Any] = current_scope().call(self, args, kwargs)
         return future
+
+    def failure(self, error: BaseException) -> BaseException:
+        """What a call's caller sees for ``error``: an attempt the host stopped at one of the
+        task's timeouts is LangGraph's `NodeTimeoutError`; anything else as raised."""
+        if not isinstance(error, DeadlineExceeded):
+            return error
+        return NodeTimeoutError(
+            self.name,
+            error.elapsed,
+            kind=error.kind,
+            run_timeout=self.run_timeout,
+            idle_timeout=self.idle_timeout,
+        )
+
+    def _retry(self, error: Exception) -> EngineRetryPolicy | None:
+        """The engine policy that retries ``error`` (LangGraph's first matching policy)."""
+        failure = self.failure(error)
+        assert isinstance(failure, Exception)
+        return retry_for(self.retry_policy, failure)
 
     def clear_cache(self, cache: Any) -> None:
         """Drop this task's cached results from ``cache``."""

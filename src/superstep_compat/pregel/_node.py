@@ -1,22 +1,23 @@
-"""A façade node as an engine node: each activation requests one effect, "run this task";
-the task's outcome comes back as `EffectCompleted` and becomes writes, control and a
-disposition. A sync task alone in its superstep runs inline instead (no effect round trip),
-and its outcome reaches the run's observer through `GraphRun.inline_results`. Interrupts
-suspend the activation; `Resumed` runs the task again with the answers so far (LangGraph
-re-runs an interrupted node from its first line).
+"""A façade node as an engine node: each activation requests one effect of the registered
+kind `TASK_KIND`, described by a plain-data `TaskRequest` (see `_work`); the task's outcome
+comes back as `EffectCompleted` and becomes writes, control and a disposition. The reducer
+runs no user code and needs nothing from the run that drives it, so a replay of the engine's
+input log rebuilds the run without calling the node again. Interrupts suspend the
+activation; `Resumed` runs the task again with the answers so far (LangGraph re-runs an
+interrupted node from its first line).
 """
 
 from __future__ import annotations
 
-import contextvars
-from contextvars import copy_context
-from typing import TYPE_CHECKING, Any
-from weakref import WeakKeyDictionary
+import threading
+from collections.abc import Mapping
+from typing import Any
 
 from superstep_compat._internal._constants import START
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import TaskOutcome
 from superstep_compat.pregel._task_support import as_seconds
+from superstep_compat.pregel._work import TASK_KIND, TaskRequest
 from superstep_compat.types import RetryPolicy, Send
 from superstep_core.node import (
     Activate,
@@ -41,14 +42,7 @@ from superstep_core.node import (
 )
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
-if TYPE_CHECKING:
-    from superstep_compat.pregel._run import GraphRun
-
-__all__ = ["current_run_context", "engine_retry", "outcome_of", "task_node"]
-
-current_run_context: contextvars.ContextVar[GraphRun | None] = contextvars.ContextVar(
-    "superstep_compat_graph_run", default=None
-)
+__all__ = ["engine_retry", "outcome_of", "request_task", "settle", "task_node"]
 
 
 def task_node(name: str, runner: TaskRunner) -> NodeFn:
@@ -59,26 +53,27 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
     idle_timeout = as_seconds(timeout.idle_timeout) if timeout is not None else None
 
     def react(ctx: NodeContext, event: Event) -> Reaction:
-        # One function, not a dispatcher and a helper: a subgraph run inline inside a node
-        # pays this frame once per nesting level (LangGraph reaches a depth of 160).
+        # One function, not a dispatcher and a helper: a subgraph run inside a node pays
+        # this frame once per nesting level (LangGraph reaches a depth of 160).
+        memory = ctx.memory
         if isinstance(event, Activated | External):
             # A Send's task takes the Send's arg as its whole input; any other activation
             # (an edge, a join, a goto) reads the state.
             payload = event.payload
             if isinstance(payload, Send):
                 arg = payload.arg
-                ctx.memory["push"] = _push_index(ctx)
+                memory["push"] = _push_index(ctx)
             else:
                 arg = payload if name == START else None
-            ctx.memory["arg"] = arg
+            memory["arg"] = arg
             # answers the activation already has: none, except for a task continued from a
             # checkpoint LangGraph wrote (its ``__resume__`` writes, see `_lgrestore`)
-            resume = list(ctx.memory.get("resume") or [])
-            ctx.memory["resume"] = resume
+            resume = list(memory.get("resume") or [])
+            memory["resume"] = resume
         elif isinstance(event, Resumed):
-            resume = [*ctx.memory.get("resume", []), event.value]
-            ctx.memory["resume"] = resume
-            arg = ctx.memory.get("arg")
+            resume = [*memory.get("resume", []), event.value]
+            memory["resume"] = resume
+            arg = memory.get("arg")
         elif isinstance(event, EffectCompleted):
             outcome = outcome_of(runner, name, event)
             if outcome is None:
@@ -86,63 +81,39 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
                 message = failure.message if failure else "task returned no outcome"
                 return Reaction(disposition=FailActivation.permanent(message, "TaskError"))
             if outcome.memo:
-                ctx.memory["memo"] = outcome.memo
+                memory["memo"] = outcome.memo
             return settle(outcome)
         else:
             return Reaction(disposition=RemainActive())
-        run = current_run_context.get()
-        if run is None:
-            raise RuntimeError(f"node {name!r} activated outside a façade run")
-        run_ctx = run.task_context()
-        if "push" in ctx.memory:  # a Send task (task_context() is a new context per task)
-            run_ctx.push = ctx.memory["push"]
-        values = ctx.state
-        task_id = ctx.activation_id
-        attempt = ctx.attempt
-        memo = ctx.memory.get("memo")
-        if run.saved and (saved := run.take_saved(name, task_id, values, arg)) is not None:
-            return replay(run, ctx, saved)  # finished before its step failed: not run again
-        if ctx.batch_size == 1 and not run.async_mode and ctx.attempt == 1:
-            # Alone in its superstep: run the task here rather than as a "call" effect, which
-            # would cost a host hand-off and a second superstep for the same result. Not a
-            # retry: its result may wait for held siblings, so it must come as an event.
-            if name == START:
-                outcome = runner.run(name, values, arg, resume, run_ctx, task_id, attempt, memo)
-            else:  # `TaskRunner.run` without its frame (see above)
-                outcome = copy_context().run(
-                    runner._run_node,
-                    runner.spec.nodes[name],
-                    values,
-                    arg,
-                    resume,
-                    run_ctx,
-                    task_id,
-                    attempt,
-                    False,
-                    memo,
-                )
-            run.inline_results.append((task_id, outcome))
-            if outcome.memo:
-                ctx.memory["memo"] = outcome.memo
-            return settle(outcome)
-        if run.async_mode:
-
-            async def call_async() -> TaskOutcome:
-                return await runner.arun(name, values, arg, resume, run_ctx, task_id, attempt, memo)
-
-            # the host stops the task at its run timeout, on the host's clock
-            effect = Effect(
-                "call", call_async, tag=name, timeout=run_timeout, idle_timeout=idle_timeout
-            )
-        else:
-
-            def call() -> TaskOutcome:
-                return runner.run(name, values, arg, resume, run_ctx, task_id, attempt, memo)
-
-            effect = Effect("call", call, tag=name)
-        return Reaction(effects=[effect], disposition=RemainActive())
+        # the host stops an async task at its run timeout, on the host's clock (a sync task
+        # with a timeout fails before its first attempt, as in LangGraph)
+        return request_task(ctx, arg, resume, timeout=run_timeout, idle_timeout=idle_timeout)
 
     return react
+
+
+def request_task(
+    ctx: NodeContext,
+    arg: Any,
+    resume: list[Any],
+    *,
+    timeout: float | None = None,
+    idle_timeout: float | None = None,
+) -> Reaction:
+    """The reaction that asks the host to perform the activation's task."""
+    memory = ctx.memory
+    request = TaskRequest(
+        ctx.node,
+        ctx.activation_id,
+        ctx.state,
+        arg,
+        tuple(resume),
+        ctx.attempt,
+        memory.get("memo"),
+        memory.get("push"),
+    )
+    effect = Effect(TASK_KIND, request, ctx.node, timeout, idle_timeout)
+    return Reaction(effects=[effect], disposition=RemainActive())
 
 
 def outcome_of(runner: TaskRunner, name: str, event: EffectCompleted) -> TaskOutcome | None:
@@ -159,36 +130,28 @@ def outcome_of(runner: TaskRunner, name: str, event: EffectCompleted) -> TaskOut
     return None
 
 
-def replay(run: GraphRun, ctx: NodeContext, outcome: TaskOutcome) -> Reaction:
-    """Hand back a saved outcome the way a run would: inline when the task is alone in its
-    superstep, else as its effect's result, so its step still commits as one."""
-    if ctx.batch_size == 1:
-        run.inline_results.append((ctx.activation_id, outcome))
-        return settle(outcome)
+class _PushCounter(threading.local):
+    """The `Send` tasks numbered so far in the superstep whose reducers this thread runs."""
 
-    async def saved() -> TaskOutcome:
-        return outcome
-
-    effect = Effect("call", saved if run.async_mode else lambda: outcome, tag=ctx.node)
-    return Reaction(effects=[effect], disposition=RemainActive())
+    state: Mapping[str, Any] | None = None
+    step = -1
+    count = 0
 
 
-_push_counters: WeakKeyDictionary[Any, list[int]] = WeakKeyDictionary()
+_push_counter = _PushCounter()
 
 
 def _push_index(ctx: NodeContext) -> int:
     """The index of this `Send` task among its superstep's (LangGraph's push task path).
     The engine runs a superstep's spawned activations after the others, in the order they
-    were spawned, which is the order LangGraph numbers them in."""
-    run = current_run_context.get()
-    if run is None:
-        return 0  # outside a run: `request` reports it
-    counter = _push_counters.get(run)
-    if counter is None or counter[0] != ctx.step:
-        counter = [ctx.step, 0]
-        _push_counters[run] = counter
-    index = counter[1]
-    counter[1] += 1
+    were spawned, which is the order LangGraph numbers them in. A superstep's reducers all
+    run on one thread, one after the other, and all see the same committed state object:
+    that object and the step number tell the superstep apart from any other."""
+    counter = _push_counter
+    if counter.state is not ctx.state or counter.step != ctx.step:
+        counter.state, counter.step, counter.count = ctx.state, ctx.step, 0
+    index = counter.count
+    counter.count += 1
     return index
 
 

@@ -32,7 +32,8 @@ from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id, pending
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._run_steps import RunSteps
-from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, RunContext, TaskOutcome
+from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
+from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_compat.types import Interrupt
 from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, NestedEffects, WallClock
 
@@ -163,10 +164,6 @@ class GraphRun(RunSteps):
         self._saved_versions: dict[str, Any] | None = None
         self.step = -2  # a new thread's input checkpoint is step -1
         self.start_step = -1
-        self.async_mode = False
-        # Outcomes of tasks that ran inline in their node's reducer (see `_node.task_node`),
-        # taken by the observer of the superstep they ran in.
-        self.inline_results: list[tuple[str, TaskOutcome]] = []
         self.failed_results: list[tuple[str, TaskOutcome]] = []
         # Continuing a step that did not finish: the outcomes its finished tasks saved (by
         # activation id), the updates of those finished earlier to announce again, and
@@ -199,27 +196,26 @@ class GraphRun(RunSteps):
 
         One generator drives the host directly (no wrapper generators): a subgraph run
         inline inside a node pays each frame here once per nesting level."""
-        from superstep_compat.pregel import _node
-
         link = self.link
         forwarding = link is not None and link.emit is not None and link.subgraphs
         forwarded = self._forwarded if forwarding else _as_is
         ex, events = self._prepare()
         yield from forwarded(events)
-        host = Host(max_workers=8, clock=self.clock, rng=self.rng, ledger=self.ledger)
+        host = Host(
+            {TASK_KIND: self.performer().perform},
+            max_workers=8,
+            clock=self.clock,
+            rng=self.rng,
+            ledger=self.ledger,
+        )
         self.nested = host.nested
         completed = False
         try:
-            token = _node.current_run_context.set(self)
-            try:
-                for outcome in host.iterate(ex):
-                    _node.current_run_context.set(self)
-                    yield from forwarded(self._drain())
-                    stop = yield from forwarded(self._after_superstep(ex, outcome))
-                    if stop:
-                        break
-            finally:
-                _reset(_node.current_run_context, token)
+            for outcome in host.iterate(ex):
+                yield from forwarded(self._drain())
+                stop = yield from forwarded(self._after_superstep(ex, outcome))
+                if stop:
+                    break
             yield from forwarded(self._drain())
             if ex.failure is not None:
                 yield from forwarded(self._task_events(self._failed_results(ex)))
@@ -276,16 +272,16 @@ class GraphRun(RunSteps):
         ex, events = self._prepare()
         for e in events:
             yield e
-        from superstep_compat.pregel import _node
-
-        host = AsyncHost(clock=self.clock, rng=self.rng, ledger=self.ledger)
+        host = AsyncHost(
+            {TASK_KIND: self.performer().aperform},
+            clock=self.clock,
+            rng=self.rng,
+            ledger=self.ledger,
+        )
         self.nested = host.nested
-        self.async_mode = True
-        token = _node.current_run_context.set(self)
         completed = False
         try:
             async for outcome in host.iterate(ex):
-                _node.current_run_context.set(self)
                 for e in self._drain():
                     yield e
                 gen = self._after_superstep(ex, outcome)
@@ -307,13 +303,29 @@ class GraphRun(RunSteps):
                 yield e
             completed = True
         finally:
-            _reset(_node.current_run_context, token)
             if self._saves_at_exit(completed):
                 self._save_final()
 
-    def task_context(self) -> RunContext:
-        """The run context handed to the tasks of the superstep being built."""
-        return self._run_context()
+    def performer(self) -> TaskPerformer:
+        """What performs this run's tasks (the handler of `TASK_KIND` its host registers):
+        each with a run context of its step; an outcome the run already has is handed back."""
+        return TaskPerformer(
+            self.graph.runner,
+            self._run_context,
+            saved=self._saved_outcome,
+            options=self.task_options(),
+        )
+
+    def task_options(self) -> dict[str, Any]:
+        """Further keyword arguments of the graph runner's ``run`` and ``arun``."""
+        return {}
+
+    def _saved_outcome(self, request: TaskRequest) -> TaskOutcome | None:
+        """The saved outcome of a task that finished in a step that then stopped (it is not
+        run again), or None."""
+        if not self.saved:
+            return None
+        return self.take_saved(request.node, request.activation_id, request.values, request.arg)
 
 
 def coerce_context(schema: Any, context: Any) -> Any:
@@ -324,15 +336,6 @@ def coerce_context(schema: Any, context: Any) -> Any:
     if dataclasses.is_dataclass(schema) or issubclass(schema, BaseModel):
         return schema(**context)
     return context
-
-
-def _reset(var: Any, token: Any) -> None:
-    # An async generator may be finalised in another context (e.g. by astream_events):
-    # the token then cannot be used, and the context it belonged to is gone anyway.
-    try:
-        var.reset(token)
-    except ValueError:
-        var.set(None)
 
 
 def _names(given: Sequence[str] | str | None, default: frozenset[str]) -> frozenset[str]:

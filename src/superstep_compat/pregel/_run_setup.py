@@ -32,7 +32,7 @@ from superstep_compat.pregel._lgcheckpoint import (
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answers
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
-from superstep_compat.pregel._task_context import RUN_AGAIN, ChildLink, RunContext, TaskOutcome
+from superstep_compat.pregel._task_context import RUN_AGAIN, ChildLink, RunContext
 from superstep_compat.types import Command
 from superstep_core.host import Clock, EffectLedger, NestedEffects
 from superstep_core.node import Activated, External
@@ -65,8 +65,6 @@ class RunSetup(Checkpointing):
     _committed: Mapping[str, Any] | None
     values_shown: bool
     start_step: int
-    async_mode: bool
-    inline_results: list[tuple[str, TaskOutcome]]
     stopped: bool
 
     def _run_context(self) -> RunContext:

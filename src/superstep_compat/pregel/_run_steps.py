@@ -35,10 +35,8 @@ class RunSteps(RunSetup):
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
         if not outcome.committed:
-            if ex.failure is None:  # held for a retry: a failed attempt is no task result
-                self._take_inline()
             return False  # a failed superstep: `_failed_results` reports its tasks
-        results = self._take_inline()
+        results: list[tuple[str, TaskOutcome]] = []
         for aid, ev in outcome.delivered:
             if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome):
                 results.append((aid, ev.result))
@@ -259,13 +257,9 @@ class RunSteps(RunSetup):
         if self._committed is None and self._last_values is None:
             self._committed = ex.values
 
-    def _take_inline(self) -> list[tuple[str, TaskOutcome]]:
-        taken, self.inline_results = self.inline_results, []
-        return taken
-
     def _failed_results(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
         """The outcomes of the superstep that failed (still queued: it did not commit)."""
-        self.failed_results = self._take_inline()
+        self.failed_results = []
         runner = self.graph.runner
         for aid, ev in ex.queue:
             if isinstance(ev, EffectCompleted):

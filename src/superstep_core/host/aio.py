@@ -8,12 +8,11 @@ from __future__ import annotations
 import asyncio
 import inspect
 import random
-from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 from superstep_core.graph import CompiledGraph
-from superstep_core.host.clock import Clock, SystemClock
+from superstep_core.host.clock import Clock
 from superstep_core.host.deadlines import DeadlineExceeded, within
 from superstep_core.host.effects import (
     EffectLedger,
@@ -23,21 +22,19 @@ from superstep_core.host.effects import (
     failed,
     resolve,
 )
-from superstep_core.host.nested import NestedEffects
 from superstep_core.host.stream import StreamMultiplexer
-from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, _check_limit, _push_step
-from superstep_core.host.timers import TimerTable
+from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, HostCore, _push_step
 from superstep_core.node import EffectCompleted, External
-from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome
+from superstep_core.runtime import EffectRequest, Execution, StepOutcome
 
 __all__ = ["AsyncHost"]
 
 AsyncStepCallback = Callable[[Execution, StepOutcome], Awaitable[None] | None]
 
 
-class AsyncHost:
+class AsyncHost(HostCore):
     """Asyncio twin of `superstep_core.host.Host` (same arguments, ``async`` methods; the same
-    optional ``stream`` on the run methods)."""
+    optional ``stream`` on the run methods), over the same `HostCore`."""
 
     def __init__(
         self,
@@ -49,16 +46,8 @@ class AsyncHost:
         max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
         rng: random.Random | None = None,
     ) -> None:
-        self.handlers: dict[str, Handler] = dict(handlers or {})
-        self.clock: Clock = clock or SystemClock()
+        super().__init__(handlers, clock, ledger, max_supersteps, rng)
         self.on_step = on_step
-        self.ledger = ledger
-        self.max_supersteps = max_supersteps
-        self.performed: dict[str, int] = {}
-        self.rng = rng if rng is not None else random.Random()
-        self.nested = NestedEffects(self.clock, self.rng, ledger)
-        self._timers: dict[str, TimerTable] = {}
-        self._runs = 0
 
     async def run_graph(
         self,
@@ -70,10 +59,7 @@ class AsyncHost:
         until: float | None = None,
         stream: StreamMultiplexer | None = None,
     ) -> Execution:
-        if execution_id is None:
-            self._runs += 1
-            execution_id = f"{graph.name}-{self._runs}"
-        ex = Execution.start(graph, execution_id, payload=payload, updates=updates)
+        ex = self.start(graph, execution_id=execution_id, payload=payload, updates=updates)
         return await self.run(ex, until=until, stream=stream)
 
     async def send(
@@ -113,35 +99,20 @@ class AsyncHost:
         stream: StreamMultiplexer | None = None,
     ) -> AsyncIterator[StepOutcome]:
         """See `Host.iterate`."""
-        timers = self._timers.setdefault(ex.execution_id, TimerTable(self.rng))
-        steps = 0
-        recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
-        while ex.failure is None:
-            if ex.queue:
-                steps += 1
-                _check_limit(ex, steps, self.max_supersteps, recent)
-                outcome = ex.run_superstep()
-                recent.append(outcome)
-                timers.apply(outcome.timers, self.clock.now())
-                if self.on_step is not None:
-                    maybe = self.on_step(ex, outcome)
-                    if inspect.isawaitable(maybe):
-                        await maybe
-                if stream is not None:
-                    _push_step(stream, ex, outcome)
-                for result in await self.perform(ex.execution_id, outcome.effects):
-                    ex.deliver(result)
-                yield outcome
+        for step in self._steps(ex, until):
+            if isinstance(step, float):
+                await self.clock.asleep(step)
                 continue
-            due = timers.next_due()
-            if due is None or ex.status in (Status.COMPLETED, Status.SUSPENDED):
-                break
-            if until is not None and due > until:
-                await self.clock.asleep(until - self.clock.now())
-                break
-            await self.clock.asleep(due - self.clock.now())
-            for t in timers.pop_due(self.clock.now()):
-                ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
+            if self.on_step is not None:
+                maybe = self.on_step(ex, step)
+                if inspect.isawaitable(maybe):
+                    await maybe
+            if stream is not None:
+                _push_step(stream, ex, step)
+            if step.effects:
+                for result in await self.perform(ex.execution_id, step.effects):
+                    ex.deliver(result)
+            yield step
 
     async def perform(
         self, execution_id: str, requests: list[EffectRequest]
@@ -152,7 +123,7 @@ class AsyncHost:
                 return recorded
             self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1
             try:
-                call = resolve(self.handlers, request, execution_id)
+                call = resolve(self.handlers, request, execution_id, self.nested)
                 effect = request.effect
                 if effect.timeout is None and effect.idle_timeout is None:
                     value = await _invoke(call)

@@ -2,18 +2,25 @@
 the ledger seam that lets a recorded result stand in for performing an effect again.
 
 Handlers are ``handler(request, ctx: EffectContext) -> result`` (or a coroutine function for
-the asyncio host). The kind ``"call"`` needs no handler: its request is a zero-argument
-callable (sync, or returning an awaitable under the asyncio host).
+the asyncio host), registered with a host under the effect kind they perform. A kind whose
+request is plain data (no callable) can be performed by any host that has its handler, stored
+with a durable execution and replayed from its input log; the kind ``"call"`` needs no
+handler, but its request is a zero-argument callable (sync, or returning an awaitable under
+the asyncio host) that only the process that built it can perform.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any, Protocol
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any, Protocol
 
 from superstep_core.node import EffectCompleted, EffectFailure
 from superstep_core.runtime import EffectRequest
+
+if TYPE_CHECKING:
+    from superstep_core.host.nested import NestedEffects
 
 __all__ = [
     "EffectContext",
@@ -31,12 +38,15 @@ __all__ = [
 @dataclass(frozen=True, slots=True)
 class EffectContext:
     """What a handler knows about the effect it performs. ``idempotency_key`` is stable
-    across retries and recovery: send it as an ``Idempotency-Key`` header to HTTP APIs."""
+    across retries and recovery: send it as an ``Idempotency-Key`` header to HTTP APIs.
+    ``nested``: the performing host's `NestedEffects`, for work the handler needs done while
+    it runs (performed on the host's workers and clock, recorded in its ledger)."""
 
     idempotency_key: str
     execution_id: str
     node: str
     activation_id: str
+    nested: NestedEffects | None = field(default=None, compare=False)
 
 
 Handler = Callable[[Any, EffectContext], Any]
@@ -88,10 +98,14 @@ def classify(error: BaseException) -> bool:
 
 
 def resolve(
-    handlers: Mapping[str, Handler], request: EffectRequest, execution_id: str
+    handlers: Mapping[str, Handler],
+    request: EffectRequest,
+    execution_id: str,
+    nested: NestedEffects | None = None,
 ) -> Callable[[], Any]:
-    """A zero-argument callable that performs ``request``. Raises `LookupError` naming the
-    effect kind and the registered ones when no handler exists."""
+    """A zero-argument callable that performs ``request`` (``nested``: the host's, handed to
+    the handler in its `EffectContext`). Raises `LookupError` naming the effect kind and the
+    registered ones when no handler exists."""
     effect = request.effect
     if effect.kind == "call":
         fn = effect.request
@@ -105,8 +119,13 @@ def resolve(
             f"node {request.node!r} requested an effect of kind {effect.kind!r}, but the host "
             f"has no handler for it; registered kinds: {known}"
         )
-    ctx = EffectContext(request.effect_id, execution_id, request.node, request.activation_id)
-    return lambda: handler(effect.request, ctx)
+    ctx = EffectContext(
+        request.effect_id, execution_id, request.node, request.activation_id, nested
+    )
+    # a partial, not a lambda: no frame of its own between the host and the handler (a
+    # subgraph run inside an effect pays each frame once per nesting level), and a coroutine
+    # handler's stays a coroutine function, which the asyncio host awaits on its loop
+    return partial(handler, effect.request, ctx)
 
 
 def completed(request: EffectRequest, result: Any) -> EffectCompleted:

@@ -5,6 +5,9 @@ functional API's ``@task`` calls, made from inside a node's or an entrypoint's w
 call is an effect of the running effect, and the host performs it like any other:
 
 - on the host's worker threads (a sync call) or on the caller's event loop (an async one);
+- under its run timeout and idle timeout (an async one: the hosts' deadline mechanism,
+  `superstep_core.host.deadlines.within`, on the host's clock): an attempt past either limit
+  is cancelled and fails with `DeadlineExceeded`;
 - retried under the engine's `RetryPolicy`: the effect's ``retry`` picks the policy for each
   failure (or none: the failure is final), the attempt counts across policies as the
   runtime's do, and the wait is ``policy.backoff(attempt)`` plus up to ``policy.jitter``
@@ -31,6 +34,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, NamedTuple
 
 from superstep_core.host.clock import Clock
+from superstep_core.host.deadlines import within
 from superstep_core.host.effects import EffectLedger
 from superstep_core.node import EffectCompleted, RetryPolicy
 
@@ -48,13 +52,18 @@ class NestedEffect(NamedTuple):
     a zero-argument callable (for `NestedEffects.submit`) or coroutine function (for
     `NestedEffects.perform_async`); ``tag`` comes back on the recorded `EffectCompleted`;
     ``retry``: the policy that decides a failure's retry, or None for a final failure
-    (absent: failures are final). A named tuple: one is made per call, and a frozen
-    dataclass costs several times as much to build."""
+    (absent: failures are final); ``timeout`` and ``idle_timeout``: seconds on the host's
+    clock an attempt of a coroutine function may run, and run without a `heartbeat` (an
+    attempt past either fails with `DeadlineExceeded`, which ``retry`` may retry). A named
+    tuple: one is made per call, and a frozen dataclass costs several times as much to
+    build."""
 
     effect_id: str
     work: Callable[[], Any]
     tag: str = ""
     retry: RetryChooser | None = None
+    timeout: float | None = None
+    idle_timeout: float | None = None
 
 
 class NestedEffects:
@@ -178,18 +187,25 @@ class NestedEffects:
     async def perform_async(
         self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = (), consulted: bool = False
     ) -> Any:
-        """`perform` for a coroutine function ``effect.work``: attempts are awaited, retry
-        waits slept with ``clock.asleep``."""
+        """`perform` for a coroutine function ``effect.work``: attempts are awaited (under the
+        effect's timeouts, on the host's clock), retry waits slept with ``clock.asleep``."""
         found = self.recorded(effect, () if consulted else ledgers)
         if found is not None:
             return found.result
         attempt = 0
         work: Callable[[], Awaitable[Any]] = effect.work
+        timeout, idle_timeout = effect.timeout, effect.idle_timeout
+        timed = timeout is not None or idle_timeout is not None
         while True:
             attempt += 1
             self._attempted(effect)
             try:
-                value = await work()
+                if timed:
+                    value = await within(
+                        self.clock, work, timeout=timeout, idle_timeout=idle_timeout
+                    )
+                else:
+                    value = await work()
             except Exception as error:
                 wait = self.wait_before_retry(effect, error, attempt)
                 if wait is None:

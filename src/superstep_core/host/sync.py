@@ -30,7 +30,7 @@ from superstep_core.host.timers import TimerTable
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome
 
-__all__ = ["DEFAULT_MAX_SUPERSTEPS", "Host", "StepCallback", "limit_error"]
+__all__ = ["DEFAULT_MAX_SUPERSTEPS", "Host", "HostCore", "StepCallback", "limit_error"]
 
 StepCallback = Callable[[Execution, StepOutcome], None]
 
@@ -39,7 +39,75 @@ DEFAULT_MAX_SUPERSTEPS = 100_000
 `SuperstepLimitError` (as the CLI's ``--max-supersteps``); ``None`` removes the bound."""
 
 
-class Host:
+class HostCore:
+    """What `Host` and its asyncio twin `AsyncHost` share, written once: their handlers,
+    clock, ledger, superstep bound, random source and nested effects, starting executions,
+    and the loop that drives one (`_steps`), which leaves to each host only how it waits
+    and how it performs a superstep's effects."""
+
+    def __init__(
+        self,
+        handlers: Mapping[str, Handler] | None,
+        clock: Clock | None,
+        ledger: EffectLedger | None,
+        max_supersteps: int | None,
+        rng: random.Random | None,
+    ) -> None:
+        self.handlers: dict[str, Handler] = dict(handlers or {})
+        self.clock: Clock = clock or SystemClock()
+        self.ledger = ledger
+        self.max_supersteps = max_supersteps
+        self.performed: dict[str, int] = {}
+        self.rng = rng if rng is not None else random.Random()
+        self.nested = NestedEffects(self.clock, self.rng, ledger)
+        """Performs the nested effects of this host's effects (`NestedEffects`)."""
+        self._timers: dict[str, TimerTable] = {}
+        self._runs = 0
+
+    def start(
+        self,
+        graph: CompiledGraph,
+        *,
+        execution_id: str | None = None,
+        payload: Any = None,
+        updates: Mapping[str, Any] | None = None,
+    ) -> Execution:
+        """Start an execution (not yet run). The id defaults to ``<graph name>-<n>``."""
+        if execution_id is None:
+            self._runs += 1
+            execution_id = f"{graph.name}-{self._runs}"
+        return Execution.start(graph, execution_id, payload=payload, updates=updates)
+
+    def _steps(self, ex: Execution, until: float | None) -> Iterator[StepOutcome | float]:
+        """The run loop of ``ex`` (see `Host.run`) as what the host must do next: a
+        superstep's outcome (its callback, stream chunk and effects; the loop goes on when
+        the host asks for the next item), or seconds to wait on the clock, after which the
+        timers then due fire."""
+        timers = self._timers.setdefault(ex.execution_id, TimerTable(self.rng))
+        steps = 0
+        recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
+        while ex.failure is None:
+            if ex.queue:
+                steps += 1
+                _check_limit(ex, steps, self.max_supersteps, recent)
+                outcome = ex.run_superstep()
+                recent.append(outcome)
+                if outcome.timers:
+                    timers.apply(outcome.timers, self.clock.now())
+                yield outcome
+                continue
+            due = timers.next_due()
+            if due is None or ex.status in (Status.COMPLETED, Status.SUSPENDED):
+                return
+            if until is not None and due > until:
+                yield float(until - self.clock.now())
+                return
+            yield float(due - self.clock.now())
+            for t in timers.pop_due(self.clock.now()):
+                ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
+
+
+class Host(HostCore):
     """Performs effects, realises timers and times retry backoff for executions.
 
     ``handlers``: effect kind -> ``handler(request, ctx)``; ``clock``: `SystemClock` unless
@@ -72,35 +140,12 @@ class Host:
         max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
         rng: random.Random | None = None,
     ) -> None:
-        self.handlers: dict[str, Handler] = dict(handlers or {})
-        self.clock: Clock = clock or SystemClock()
+        super().__init__(handlers, clock, ledger, max_supersteps, rng)
         self.max_workers = max_workers
         self.on_step = on_step
-        self.ledger = ledger
-        self.max_supersteps = max_supersteps
-        self.performed: dict[str, int] = {}
-        self.rng = rng if rng is not None else random.Random()
-        self.nested = NestedEffects(self.clock, self.rng, ledger)
-        """Performs the nested effects of this host's effects (`NestedEffects`)."""
-        self._timers: dict[str, TimerTable] = {}
         self._pool: ThreadPoolExecutor | None = None
-        self._runs = 0
 
     # --- starting and feeding executions ------------------------------------------------
-
-    def start(
-        self,
-        graph: CompiledGraph,
-        *,
-        execution_id: str | None = None,
-        payload: Any = None,
-        updates: Mapping[str, Any] | None = None,
-    ) -> Execution:
-        """Start an execution (not yet run). The id defaults to ``<graph name>-<n>``."""
-        if execution_id is None:
-            self._runs += 1
-            execution_id = f"{graph.name}-{self._runs}"
-        return Execution.start(graph, execution_id, payload=payload, updates=updates)
 
     def run_graph(
         self,
@@ -164,57 +209,32 @@ class Host:
         """`run`, one superstep at a time: yields each superstep's outcome after its effects
         were performed and their results queued. Closing the generator stops the run
         between supersteps (the execution stays consistent and can be driven again)."""
-        timers = self._timers.setdefault(ex.execution_id, TimerTable(self.rng))
-        steps = 0
-        recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
-        while ex.failure is None:
-            if ex.queue:
-                steps += 1
-                _check_limit(ex, steps, self.max_supersteps, recent)
-                outcome = ex.run_superstep()
-                recent.append(outcome)
-                if outcome.timers:
-                    timers.apply(outcome.timers, self.clock.now())
-                if self.on_step is not None:
-                    self.on_step(ex, outcome)
-                if stream is not None:
-                    _push_step(stream, ex, outcome)
-                if outcome.effects:
-                    for result in self.perform(ex.execution_id, outcome.effects):
-                        ex.deliver(result)
-                yield outcome
+        for step in self._steps(ex, until):
+            if isinstance(step, float):
+                self.clock.sleep(step)
                 continue
-            due = timers.next_due()
-            if due is None or ex.status in (Status.COMPLETED, Status.SUSPENDED):
-                break
-            if until is not None and due > until:
-                self.clock.sleep(until - self.clock.now())
-                break
-            self.clock.sleep(due - self.clock.now())
-            for t in timers.pop_due(self.clock.now()):
-                ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
+            if self.on_step is not None:
+                self.on_step(ex, step)
+            if stream is not None:
+                _push_step(stream, ex, step)
+            effects = step.effects
+            if len(effects) == 1:  # the common case, one frame less (see `_call`)
+                ex.deliver(self._call(ex.execution_id, effects[0]))
+            elif effects:
+                for result in self.perform(ex.execution_id, effects):
+                    ex.deliver(result)
+            yield step
 
     def perform(self, execution_id: str, requests: list[EffectRequest]) -> list[EffectCompleted]:
         """Perform ``requests`` (concurrently when several) and return their results in
         request order. A result in the ledger is returned without performing anything."""
+        if len(requests) == 1:
+            return [self._call(execution_id, requests[0])]
         results: list[EffectCompleted | None] = [None] * len(requests)
-        todo: list[tuple[int, EffectRequest, Callable[[], Any]]] = []
-        for i, request in enumerate(requests):
-            recorded = self.ledger.recorded(request.effect_id) if self.ledger else None
-            if recorded is not None:
-                results[i] = recorded
-                continue
-            try:
-                todo.append((i, request, resolve(self.handlers, request, execution_id)))
-            except Exception as e:
-                results[i] = failed(request, e)
-        if len(todo) == 1:
-            i, request, call = todo[0]
-            results[i] = self._call(request, call)
-        elif todo:
+        if requests:
             # One hand-off per worker, not per effect: each worker takes the next effect
             # until none is left (a wide fan-out would otherwise pay a future per effect).
-            jobs = iter(todo)
+            jobs = iter(enumerate(requests))
             lock = threading.Lock()
 
             def drain() -> None:
@@ -223,17 +243,26 @@ class Host:
                         job = next(jobs, None)
                     if job is None:
                         return
-                    i, request, call = job
-                    results[i] = self._call(request, call)
+                    i, request = job
+                    results[i] = self._call(execution_id, request)
 
             pool = self._executor()
-            workers = [pool.submit(drain) for _ in range(min(self.max_workers, len(todo)))]
+            workers = [pool.submit(drain) for _ in range(min(self.max_workers, len(requests)))]
             for worker in workers:
                 worker.result()
-        out = [r for r in results if r is not None]
-        return out
+        return [r for r in results if r is not None]
 
-    def _call(self, request: EffectRequest, call: Callable[[], Any]) -> EffectCompleted:
+    def _call(self, execution_id: str, request: EffectRequest) -> EffectCompleted:
+        """Perform one effect in this thread: its recorded result, else its handler's (then
+        recorded). One function from the host's loop to the handler: a subgraph run inside
+        an effect pays each frame here once per nesting level."""
+        ledger = self.ledger
+        if ledger is not None and (recorded := ledger.recorded(request.effect_id)) is not None:
+            return recorded
+        try:
+            call = resolve(self.handlers, request, execution_id, self.nested)
+        except Exception as e:
+            return failed(request, e)
         self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1
         timeout = request.effect.timeout
         started = self.clock.now() if timeout is not None else 0.0
@@ -245,8 +274,8 @@ class Host:
             result = completed(request, value)
         except Exception as e:
             result = failed(request, e)
-        if self.ledger is not None and result.error is None:
-            self.ledger.record(result)
+        if ledger is not None and result.error is None:
+            ledger.record(result)
         return result
 
     def _executor(self) -> ThreadPoolExecutor:

@@ -1,0 +1,152 @@
+"""A façade task as an engine effect of a registered kind: its request is plain data, and a
+host performs it with the handler it registered for the kind.
+
+A graph node's activation (an entrypoint's too) asks for one effect of kind `TASK_KIND` whose
+request, a `TaskRequest`, says everything about the task that varies from one task to the
+next: the node, the activation (LangGraph's task), the state it reads, its input (a `Send`'s
+argument, the graph input), the answers to its interrupts so far, the attempt, the results of
+the `@task` calls it made before it was interrupted, and its index among its step's `Send`
+tasks. What stays the same for every task of a run (the config, context, store, the stream
+it writes to) is the performer's: a `TaskPerformer` bound to the run, registered with the
+run's host under `TASK_KIND`. Nothing in the request is a callable, so a host records it, a
+durable execution stores it, and a replay from the engine's input log reads the task's
+outcome (the effect's result) from the log instead of calling the user's code again.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from contextvars import copy_context
+from dataclasses import dataclass
+from typing import Any
+
+from superstep_compat.pregel._task import TaskRunner
+from superstep_compat.pregel._task_context import RunContext, TaskOutcome
+from superstep_core.host import EffectContext
+from superstep_core.persistence import register
+
+__all__ = ["TASK_KIND", "SavedOutcomes", "TaskPerformer", "TaskRequest"]
+
+TASK_KIND = "langgraph.task"
+"""The effect kind of a façade task (a graph node's or an entrypoint's work)."""
+
+
+@dataclass(slots=True)  # not frozen: one is built per task, and a frozen init costs ~4x
+class TaskRequest:
+    """One task to perform (treat it as read-only): node ``node`` in activation
+    ``activation_id`` (LangGraph's task) reads ``values`` (the committed state of its
+    superstep; shared, never copied), takes ``arg`` as its input when not None, has
+    ``resume`` as the answers to its interrupts so far, is on attempt ``attempt`` (1-based),
+    gets back ``memo`` (the results of the `@task` calls it made before it was interrupted),
+    and is the ``push``-th `Send` task of its step (None: an edge or a goto started it)."""
+
+    node: str
+    activation_id: str
+    values: Mapping[str, Any]
+    arg: Any = None
+    resume: tuple[Any, ...] = ()
+    attempt: int = 1
+    memo: dict[str, Any] | None = None
+    push: int | None = None
+
+
+def _stored(request: TaskRequest) -> list[Any]:
+    # the state is the runtime's read-only view of its committed values: stored as a dict
+    return [
+        request.node,
+        request.activation_id,
+        dict(request.values),
+        request.arg,
+        request.resume,
+        request.attempt,
+        request.memo,
+        request.push,
+    ]
+
+
+def _loaded(fields: list[Any]) -> TaskRequest:
+    return TaskRequest(*fields)
+
+
+register(TaskRequest, tag="superstep_compat:TaskRequest", encode=_stored, decode=_loaded)
+register(TaskOutcome, tag="superstep_compat:TaskOutcome")
+"""A task's outcome is an effect's result: a durable host stores it with the input log (one
+whose error or values the codec cannot hold is refused, naming the type)."""
+
+SavedOutcomes = Callable[[TaskRequest], TaskOutcome | None]
+"""The outcome a run already has for a task (it finished in a step that then stopped), or
+None: the task must run."""
+
+
+class TaskPerformer:
+    """Performs the `TASK_KIND` effects of one run: the handler a host registers.
+
+    ``context`` builds the run context of one task (a new one per task: a `Send` task sets its
+    push index on it); ``saved`` (optional) hands back an outcome the run already has instead
+    of running the task; ``options`` are further keyword arguments of the runner's ``run`` and
+    ``arun``."""
+
+    def __init__(
+        self,
+        runner: TaskRunner,
+        context: Callable[[], RunContext],
+        *,
+        saved: SavedOutcomes | None = None,
+        options: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.runner = runner
+        self.context = context
+        self.saved = saved
+        self.options = dict(options or {})
+        # a graph's own runner (not a subclass with a `run` of its own, an entrypoint's)
+        self.direct = type(runner).run is TaskRunner.run and not self.options
+
+    def _arguments(self, request: TaskRequest, effect: EffectContext | None) -> tuple[Any, ...]:
+        """The runner's positional arguments for ``request`` (its ``run`` and ``arun`` alike):
+        the task's run context is the step's, with the push index and the performing host's
+        nested effects (for the task's @task calls) unless the run has its own."""
+        run = self.context()
+        if request.push is not None:
+            run.push = request.push
+        if run.nested is None and effect is not None:
+            run.nested = effect.nested
+        return (
+            request.node,
+            request.values,
+            request.arg,
+            request.resume,
+            run,
+            request.activation_id,
+            request.attempt,
+            request.memo,
+        )
+
+    def perform(self, request: TaskRequest, effect: EffectContext | None = None) -> TaskOutcome:
+        """Run the task on this thread (the sync host's handler)."""
+        if self.saved is not None and (outcome := self.saved(request)) is not None:
+            return outcome
+        runner = self.runner
+        args = self._arguments(request, effect)
+        node = runner.spec.nodes.get(request.node) if self.direct else None
+        if node is not None:
+            # `TaskRunner.run` without its frame: a subgraph run inside a node pays each
+            # frame between the host and the user's function once per nesting level
+            _, values, arg, resume, run, task_id, attempt, memo = args
+            outcome = copy_context().run(
+                runner._run_node, node, values, arg, resume, run, task_id, attempt, False, memo
+            )
+            assert isinstance(outcome, TaskOutcome)
+            return outcome
+        return runner.run(*args, **self.options)
+
+    async def aperform(
+        self, request: TaskRequest, effect: EffectContext | None = None
+    ) -> TaskOutcome:
+        """Run the task on the running event loop (the asyncio host's handler)."""
+        if self.saved is not None and (outcome := self.saved(request)) is not None:
+            return outcome
+        result = self.runner.arun(*self._arguments(request, effect), **self.options)
+        outcome = await result if inspect.isawaitable(result) else result
+        assert isinstance(outcome, TaskOutcome)
+        return outcome
