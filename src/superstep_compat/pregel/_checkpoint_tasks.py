@@ -7,7 +7,6 @@ checkpoint, a node's edge writes, the outcome a task's saved writes stand for, c
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -23,7 +22,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     lg_task_id,
 )
 from superstep_compat.pregel._record import CheckpointRecord, TaskRecord
-from superstep_compat.pregel._task_context import TaskOutcome
+from superstep_compat.pregel._task_context import TaskOutcome, uuid5_url
 from superstep_compat.types import Send
 from superstep_core.node import Activated, EffectCompleted
 from superstep_core.runtime import Execution
@@ -61,7 +60,7 @@ def node_of(activation_id: str) -> str:
 def task_id_for(checkpoint_id: str, key: str) -> str:
     """The id of the task ``key`` (an activation id, or a node name for a task the engine has
     not numbered yet) of checkpoint ``checkpoint_id``."""
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{checkpoint_id}/{key}"))
+    return uuid5_url(f"{checkpoint_id}/{key}")
 
 
 def pending_activations(ex: Execution, order: Mapping[str, int]) -> list[tuple[str, str]]:

@@ -19,7 +19,7 @@ Never imports the host or the engine's persistence.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -46,7 +46,9 @@ from superstep_compat.pregel._lgcheckpoint import (
     build_checkpoint,
     pending_writes,
     put_task_writes,
+    restorable,
     write_checkpoint,
+    written_lean,
 )
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, record_config
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
@@ -85,6 +87,13 @@ class Checkpointing:
     # A checkpoint the engine's state can be rebuilt from is written without its blob (see
     # `write_checkpoint`); the functional API keeps its journal's state in the blob.
     lean_checkpoints: bool = True
+    # the record `_checkpoint` built last and the channel versions it was built on
+    _built_on: tuple[CheckpointRecord, Mapping[str, Any] | None] | None = None
+    # the record `_checkpoint` built last and the highest of its channel versions (besides
+    # the blob's: writing it again with the blob changes no other)
+    _top_version: tuple[CheckpointRecord, Any] | None = None
+    # the run config `_config_metadata` last read, and what it gave
+    _metadata_of: tuple[tuple[Any, Any], dict[str, Any]] | None = None
 
     def _values(self, ex: Execution) -> dict[str, Any]:
         raise NotImplementedError
@@ -104,10 +113,37 @@ class Checkpointing:
         if not self.durable and record is not self.last_saved:
             last = self.last_saved
             record.parent_id = None if last is None else last.checkpoint_id
+        saved = self._saved_versions
+        built_on = self._built_on
+        # written for the first time on the checkpoint the saver holds: its updated channels
+        # are the ones whose versions the saver does not have
+        fresh = built_on is not None and built_on[0] is record and built_on[1] is saved
         self._saved_versions = write_checkpoint(
-            self.saver, record, self._saved_versions, lean=self.lean_checkpoints
+            self.saver,
+            record,
+            saved,
+            lean=self.lean_checkpoints,
+            changed=record.checkpoint["updated_channels"]
+            if fresh and saved is not None and record.checkpoint is not None
+            else None,
         )
         self.last_saved = record
+
+    def _config_metadata(self) -> dict[str, Any]:
+        """What the saver's ``put`` merges into a checkpoint's metadata from the run config,
+        as LangGraph's `get_checkpoint_metadata` does (the run's metadata and configurable
+        scalars, minus the thread's own keys and ``source``/``step``/``parents``); worked
+        out once per config, not per step."""
+        config = self.config
+        key = (config.get("metadata"), config.get("configurable"))
+        cached = self._metadata_of
+        if cached is not None and cached[0][0] is key[0] and cached[0][1] is key[1]:
+            return cached[1]
+        own = {"source": None, "step": None, "parents": None}
+        merged = get_checkpoint_metadata(config, own)  # type: ignore[arg-type]
+        extra = {k: v for k, v in merged.items() if k not in own}
+        self._metadata_of = (key, extra)
+        return extra
 
     def _save_final(self) -> None:
         """With durability "exit": save the run's last checkpoint (once)."""
@@ -184,12 +220,12 @@ class Checkpointing:
         checkpoint_id = new_checkpoint_id(self.step)
         # As the saver's ``put`` merges the run config into what LangGraph hands it: the
         # run's metadata and configurable scalars, minus the thread's own keys.
-        metadata: dict[str, Any] = dict(
-            get_checkpoint_metadata(
-                self.config,  # type: ignore[arg-type]
-                {"source": source, "step": self.step, "parents": dict(self.parents)},  # type: ignore[typeddict-item]
-            )
-        )
+        metadata: dict[str, Any] = {
+            "source": source,
+            "step": self.step,
+            "parents": dict(self.parents),
+            **self._config_metadata(),
+        }
         pending = list(zip(next_, next_ if keys is None else keys))
         record = CheckpointRecord(
             thread_id=self.thread_id,
@@ -214,13 +250,17 @@ class Checkpointing:
             ran=tuple(sorted(ran_names)),
             triggers=self._pending_triggers(ex, pending, start),
         )
-        build_checkpoint(
-            self.saver,
-            record,
-            None if parent is None else parent.checkpoint,
-            ran=sorted(pulled),
-            triggers_of=self._triggers_of,
+        base = None if parent is None else parent.checkpoint
+        known = self._top_version
+        top = known[1] if known is not None and known[0] is parent is not None else None
+        built = build_checkpoint(
+            self.saver, record, base, ran=sorted(pulled), triggers_of=self._triggers_of, top=top
         )
+        updated = built["updated_channels"]
+        if updated:
+            top = built["channel_versions"][updated[0]]  # every updated channel has the new one
+        self._top_version = None if top is None else (record, top)
+        self._built_on = (record, None if base is None else base["channel_versions"])
         if self.durable:
             self._save(record)
         self.record = record
@@ -350,7 +390,15 @@ class Checkpointing:
             record.current_values = self._values(ex)
         record.interrupts = tuple(self.interrupts)
         record.engine = ex.snapshot()
-        self._save(record)
+        if not (
+            record is self.last_saved
+            and self.lean_checkpoints
+            and written_lean(record)
+            and restorable(record)
+        ):
+            # the saved checkpoint (LangGraph's fields only) stays right as it is when the
+            # interrupts alone are new: they are pending writes, as LangGraph saves them
+            self._save(record)
         for task_id, task_writes in writes:
             self._put_writes(record, task_id, task_writes)
 

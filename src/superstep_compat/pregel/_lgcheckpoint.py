@@ -68,6 +68,7 @@ __all__ = [
     "record_of",
     "restorable",
     "write_checkpoint",
+    "written_lean",
 ]
 
 ENGINE_CHANNEL = "__superstep_facade__"
@@ -292,11 +293,14 @@ def build_checkpoint(
     *,
     ran: Sequence[str] = (),
     triggers_of: Callable[[str], Sequence[str]] = lambda name: (BRANCH_PREFIX + name,),
+    top: Any = None,
 ) -> dict[str, Any]:
     """The LangGraph checkpoint of ``record``, following ``base`` (the checkpoint its step
     started from; None for a thread's first), kept as ``record.checkpoint`` (without the
     engine's blob, added when it is written). ``ran``: the nodes whose pull tasks ran in
-    that step (their ``versions_seen`` move on)."""
+    that step (their ``versions_seen`` move on); ``top``: the highest of ``base``'s channel
+    versions (the blob's aside) when the caller knows it (finding it takes a comparison per
+    channel, and a thread's channels grow with every node a ``branch:to:`` reaches)."""
     prev_values: Mapping[str, Any] = base["channel_values"] if base else {}
     versions: dict[str, Any] = dict(base["channel_versions"]) if base else {}
     # A node's entry is replaced when it runs, never changed in place: the entries of nodes
@@ -320,7 +324,9 @@ def build_checkpoint(
         seen[name] = {ch: versions[ch] for ch in triggers_of(name) if ch in versions}
     if updated:
         engine_version = versions.pop(ENGINE_CHANNEL, None)
-        next_version = saver.get_next_version(max(versions.values()) if versions else None, None)
+        if top is None and versions:
+            top = max(versions.values())
+        next_version = saver.get_next_version(top, None)
         if engine_version is not None:
             versions[ENGINE_CHANNEL] = engine_version
         for k in updated:
@@ -342,14 +348,16 @@ def restorable(record: CheckpointRecord) -> bool:
     """Whether rebuilding ``record``'s engine state from LangGraph's own fields (what
     `_lgrestore.rebuild` does for a checkpoint LangGraph wrote) gives the same run: a step
     of the root graph whose pending tasks are plain pull tasks (fresh activations, nothing
-    in flight: no effects, timers, joins, deferred nodes, interrupts, failures or outcomes
-    kept from a step that stopped part-way) and whose engine values are the state values.
-    Such a checkpoint is written without the engine's blob, as LangGraph writes it."""
+    in flight: no effects, timers, joins, deferred nodes, failures or outcomes kept from a
+    step that stopped part-way) and whose engine values are the state values. A task may
+    wait on the interrupts it raised on its first attempt, with no answers yet and no work
+    of its own kept (its ``__interrupt__`` pending write is all a rebuild needs: the task
+    runs afresh with its answer, as LangGraph runs it). Such a checkpoint is written
+    without the engine's blob, as LangGraph writes it."""
     engine = record.engine
     if (
         engine is None
         or record.checkpoint_ns
-        or record.interrupts
         or record.finished
         or record.current_values is not None
         or engine.awaited
@@ -370,29 +378,51 @@ def restorable(record: CheckpointRecord) -> bool:
     for _, event in engine.queue:
         if type(event) is not Activated or event.payload is not None:
             return False
+    waiting = 0
     for inst in engine.instances:
         if (
             inst.attempt != 1
-            or inst.state != "active"
-            or inst.memory
             or inst.effects_issued
             or inst.pending_effects
-            or inst.interrupt is not None
             or inst.spawned
             or inst.holding
             or inst.payload is not None
         ):
             return False
+        if inst.state == "suspended":
+            # raised on its first run, holding nothing but the (empty) answers it was given
+            if inst.interrupt is None or not _fresh_memory(inst.memory):
+                return False
+            waiting += 1
+        elif inst.state != "active" or inst.memory or inst.interrupt is not None:
+            return False
+    asked = 0
     for task in record.tasks:
         if (
             task.path[:1] != (PULL,)
             or task.error is not None
-            or task.interrupts
             or task.result is not None
             or task.state_ns
         ):
             return False
-    return True
+        if task.interrupts:
+            asked += 1
+    # every interrupt is a task's own (none from a subgraph, none without its task)
+    return waiting == asked and len(record.interrupts) == sum(
+        len(t.interrupts) for t in record.tasks
+    )
+
+
+def _fresh_memory(memory: Mapping[str, Any]) -> bool:
+    """An interrupted activation's memory as a first run leaves it: no answers, no argument,
+    no results of work done inside the task."""
+    return all(key in ("arg", "resume") and not value for key, value in memory.items())
+
+
+def written_lean(record: CheckpointRecord) -> bool:
+    """Whether ``record``'s checkpoint was last written without the engine's blob."""
+    built = record.checkpoint
+    return built is not None and ENGINE_CHANNEL not in built["channel_versions"]
 
 
 def write_checkpoint(
@@ -401,31 +431,41 @@ def write_checkpoint(
     saved_versions: Mapping[str, Any] | None,
     *,
     lean: bool = False,
+    changed: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """``put`` the checkpoint `build_checkpoint` made for ``record`` (or, written before, again
     under its id: a step that stopped part-way changed its engine state), with the engine's
     blob; ``lean``: without it when the record is `restorable` (a continuing run rebuilds
     the engine state from LangGraph's fields; encoding the blob was most of a plain step's
     checkpoint cost). ``saved_versions``: the channel versions the saver already holds
-    values for (only the others go in ``new_versions``). Returns the checkpoint's channel
+    values for (only the others go in ``new_versions``); ``changed``: when those are the
+    versions the checkpoint was built on, its ``updated_channels`` (then they are the
+    others, without comparing every channel's version). Returns the checkpoint's channel
     versions."""
     built = record.checkpoint
     if built is None:
         raise ValueError(f"checkpoint {record.checkpoint_id} was never built")
+    # copies: the saver may change what it is given (LangGraph hands it copies too)
     versions = dict(built["channel_versions"])
     values = dict(built["channel_values"])
-    if lean and restorable(record):
+    blob = not (lean and restorable(record))
+    if not blob:
         versions.pop(ENGINE_CHANNEL, None)
         values.pop(ENGINE_CHANNEL, None)
     else:
         versions[ENGINE_CHANNEL] = saver.get_next_version(versions.get(ENGINE_CHANNEL), None)
         values[ENGINE_CHANNEL] = _engine_blob(record)
     checkpoint = {**built, "channel_values": values, "channel_versions": versions}
-    held = saved_versions or {}
-    try:  # as a set difference: one C-level pass over the versions of every channel
-        new_versions = dict(versions.items() - held.items())
-    except TypeError:  # a saver whose versions are not hashable
-        new_versions = {k: v for k, v in versions.items() if held.get(k) != v}
+    if changed is not None:
+        new_versions = {k: versions[k] for k in changed if k in versions}
+        if blob:
+            new_versions[ENGINE_CHANNEL] = versions[ENGINE_CHANNEL]
+    else:
+        held = saved_versions or {}
+        try:  # as a set difference: one C-level pass over the versions of every channel
+            new_versions = dict(versions.items() - held.items())
+        except TypeError:  # a saver whose versions are not hashable
+            new_versions = {k: v for k, v in versions.items() if held.get(k) != v}
     _call(
         saver,
         "put",

@@ -55,6 +55,9 @@ epoch; `WallClock` by default): retry backoff, timeouts and timestamps all read 
 gives a `VirtualClock` and never waits. Subgraphs inherit it with the config."""
 RANDOM_KEY = "__superstep_random"
 """Configurable key of the run's `random.Random` (retry jitter); a seeded one in tests."""
+_SHARED_RANDOM = random.Random()
+"""The random source of runs not given one (seeding a new one per run cost more than a
+plain node)."""
 LEDGER_KEY = "__superstep_ledger"
 """Configurable key of an `EffectLedger` for the run's host: every task performed as an
 effect is recorded in it, and a task whose effect id it already holds is not run again (its
@@ -143,7 +146,7 @@ class GraphRun(RunSteps):
         if chosen is not None:  # LangGraph's subgraphs inherit it through the config
             self.config["configurable"] = {**self.config["configurable"], DURABILITY_KEY: chosen}
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
-        self.rng: random.Random = configurable.get(RANDOM_KEY) or random.Random()
+        self.rng: random.Random = configurable.get(RANDOM_KEY) or _SHARED_RANDOM
         self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
         self.nested: NestedEffects | None = None  # the host's, once the run has one
         self.step_writes = self.durable

@@ -159,9 +159,14 @@ class RunSetup(Checkpointing):
             inp = None  # the parent's task runs again: go on from where we stopped
         continuing = record is not None and (inp is None or isinstance(inp, Command))
         forked: list[Event] | None = None
-        if rebuilt and record is not None and requested_id is None and continuing:
+        if rebuilt and record is not None and continuing:
             answer = inp.resume if isinstance(inp, Command) and inp.resume is not None else None
-            self._answer_rebuilt(ex, record, NO_ANSWER if answer is None else answer)
+            if requested_id is None:
+                self._answer_rebuilt(ex, record, NO_ANSWER if answer is None else answer)
+            elif answer is not None:
+                # answering a past interrupt again (time travel): the answers given to it
+                # since belong to the branch that went on from it, not to this one
+                self._answer_rebuilt(ex, record, answer, since=False)
         if isinstance(inp, Command) and inp.resume is not None:
             if not rebuilt:
                 self._resume(ex, inp.resume)
@@ -283,10 +288,16 @@ class RunSetup(Checkpointing):
             )
         self._resume_one(ex, next(iter(activations)), value)
 
-    def _answer_rebuilt(self, ex: Execution, record: CheckpointRecord, answer: Any) -> None:
+    def _answer_rebuilt(
+        self, ex: Execution, record: CheckpointRecord, answer: Any, *, since: bool = True
+    ) -> None:
         """Give the interrupted tasks of a thread rebuilt from LangGraph's checkpoint their
-        answers (saved first, as LangGraph's ``__resume__`` writes)."""
-        answers = resume_answers(ex, record, record.pending, answer)
+        answers (saved first, as LangGraph's ``__resume__`` writes); ``since``: with the
+        answers saved for them since they interrupted."""
+        pending = record.pending
+        if not since:
+            pending = [write for write in pending if write[1] != RESUME]
+        answers = resume_answers(ex, record, pending, answer)
         if self.saver is None or answer is NO_ANSWER:
             return
         for task_id, given in answers.items():

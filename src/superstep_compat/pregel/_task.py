@@ -119,15 +119,16 @@ class TaskRunner(TaskRouting):
         return result
 
     def _task_config(
-        self, node: NodeSpec, run: RunContext, task_id: str, resume: Sequence[Any]
+        self, node: NodeSpec, run: RunContext, uid: str, resume: Sequence[Any]
     ) -> dict[str, Any]:
         """The config a task runs with: LangGraph's task metadata, its namespace (the path
         from the root graph: "sub:<task>|inner:<task>"), and the link any compiled graph
-        invoked while it runs takes as its parent (see `ChildLink`)."""
+        invoked while it runs takes as its parent (see `ChildLink`); ``uid``: the task's id
+        (`task_uuid`)."""
         config = dict(run.config)
         # LangGraph's namespace segment: the node and its task id (the activation's, in
         # LangGraph's terms: derived from the checkpoint the step runs from)
-        ns = _join_ns(run.checkpoint_ns, f"{node.name}:{task_uuid(run, task_id)}")
+        ns = _join_ns(run.checkpoint_ns, f"{node.name}:{uid}")
         push = run.push
         metadata = dict(config.get("metadata") or {})
         metadata.update(
@@ -174,7 +175,8 @@ class TaskRunner(TaskRouting):
         in_loop: bool,
         memo: dict[str, Any] | None = None,
     ) -> Any:
-        config = self._task_config(node, run, task_id, resume)
+        uid = task_uuid(run, task_id)
+        config = self._task_config(node, run, uid, resume)
         if node.timeout is not None and not in_loop:  # LangGraph's check, before any attempt
             return TaskOutcome(error=sync_timeout_unsupported(node.name))
         try:
@@ -202,7 +204,7 @@ class TaskRunner(TaskRouting):
         streams_tasks = "tasks" in run.stream_modes or "debug" in run.stream_modes
         if run.emit is not None and streams_tasks and attempt == 1:  # once, not per retry
             start = task_payload(
-                task_uuid(run, task_id),
+                uid,
                 node.name,
                 state,
                 config["metadata"]["langgraph_triggers"],
@@ -243,9 +245,7 @@ class TaskRunner(TaskRouting):
                     run, writer, _heartbeat if node.timeout is not None else _noop_heartbeat
                 )
         # interrupts are named by LangGraph's task namespace ("<node>:<task id>")
-        hook = _TaskContext(
-            _answers(resume), f"{node.name}:{task_uuid(run, task_id)}", run, node.name
-        )
+        hook = _TaskContext(_answers(resume), f"{node.name}:{uid}", run, node.name)
         hook.memo = dict(memo or {})
         hook.child = config["configurable"][CHILD_KEY]
         # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
