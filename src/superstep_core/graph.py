@@ -55,7 +55,12 @@ class NodeSpec:
     of its activations fails and is retried, the other events of that superstep wait and are
     delivered again, with the retried activation's, in the superstep where it settles (so
     the step commits once, in canonical order: LangGraph's "a step ends when all its tasks
-    have", retries included)."""
+    have", retries included); ``suspend_holds_step``: when one of its activations suspends
+    (an interrupt) beside other events of its superstep, nothing of that superstep commits:
+    the other events wait (``held``) and are delivered again, with the resumed activation's,
+    in the superstep where every suspended activation of it has settled (LangGraph keeps a
+    paused step's finished tasks as pending writes and applies the whole step, in task
+    order, once it completes after the resume). Its suspending reaction may not write."""
 
     key: str
     fn: NodeFn
@@ -66,6 +71,7 @@ class NodeSpec:
     defer: bool = False
     metadata: Mapping[str, Any] = field(default_factory=dict)
     retry_holds_step: bool = False
+    suspend_holds_step: bool = False
 
 
 def _always(_: Any) -> bool:
@@ -120,6 +126,7 @@ class Graph:
         defer: bool = False,
         metadata: Mapping[str, Any] | None = None,
         retry_holds_step: bool = False,
+        suspend_holds_step: bool = False,
     ) -> Graph:
         """Add node ``key`` whose reducer is ``fn(ctx, event) -> Reaction``.
 
@@ -140,6 +147,7 @@ class Graph:
             defer=defer,
             metadata=dict(metadata or {}),
             retry_holds_step=retry_holds_step,
+            suspend_holds_step=suspend_holds_step,
         )
         return self
 
