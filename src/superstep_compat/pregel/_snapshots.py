@@ -89,7 +89,7 @@ def snapshot_of(
         for t in record.tasks
     )
     values = record.values
-    next_ = record.next
+    next_ = tuple(record.next)
     interrupts = tuple(record.interrupts)
     if record.finished:
         interrupts = tuple(i for t in tasks for i in t.interrupts)

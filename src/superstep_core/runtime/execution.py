@@ -825,6 +825,7 @@ class Execution:
 
     def _add_waiting(self, waiting: list[tuple[str, Event]]) -> None:
         self.held.extend(waiting)
+        self._sort_held()
         for aid, _ in waiting:
             inst = self.instances.get(aid)
             if inst is not None:
@@ -927,6 +928,7 @@ class Execution:
             if aid in instances:
                 instances[aid].holding = False
         self.held = kept
+        self._sort_held()
         outcome.held = list(kept)
         self._holding = True
         for inst, disposition, memory in paused:
@@ -949,6 +951,12 @@ class Execution:
         self._holding = False
         for inst in self.instances.values():
             inst.holding = False
+
+    def _sort_held(self) -> None:
+        """Keep the held events in canonical order (as the superstep will deliver them)."""
+        if len(self.held) > 1:
+            instances = self.instances
+            self.held.sort(key=lambda item: _canonical_key(instances.get(item[0]), 0))
 
     def _still_holding(self) -> bool:
         self._holding = any(i.holding for i in self.instances.values())
