@@ -777,8 +777,11 @@ class Execution:
             inst = self.instances.get(aid)
             if aid not in holding or inst is None or aid in done:
                 continue
-            # the superstep it runs for has the held events too: it is not alone in it
-            result = self._call(inst, event, state, step, staged, len(batch) + len(self.held))
+            # the superstep it runs for has the held events and the other holding activations
+            # too: it is not alone in it (a reducer may do work inline only when alone, as
+            # a settled event waits and is delivered again)
+            size = len(batch) + len(self.held) + len(holding) - 1
+            result = self._call(inst, event, state, step, staged, size)
             results[k] = result
             disposition = result.disposition if isinstance(result, Reaction) else None
             if isinstance(disposition, RemainActive) or (
@@ -817,7 +820,8 @@ class Execution:
             self.queue.popleft()
         self._add_waiting(waiting)
         outcome.delivered[:] = waiting
-        outcome.held = list(waiting)
+        outcome.held = list(self.held)
+        outcome.paused = any(i.holding and i.state == "suspended" for i in self.instances.values())
         if record is not None:
             record.dropped.append(f"{len(waiting)} settled retry event(s) held")
             self.trace.append(record)
@@ -930,6 +934,7 @@ class Execution:
         self.held = kept
         self._sort_held()
         outcome.held = list(kept)
+        outcome.paused = True
         self._holding = True
         for inst, disposition, memory in paused:
             inst.memory = memory

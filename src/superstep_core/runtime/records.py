@@ -115,6 +115,9 @@ class StepOutcome:
     timers: list[TimerRequest] = field(default_factory=list)
     written: tuple[str, ...] = ()
     held: list[tuple[str, Event]] = field(default_factory=list)
+    paused: bool = False
+    """Committed nothing because activations of the superstep wait on interrupts
+    (``suspend_holds_step``); ``delivered`` says what ran in it."""
 
 
 @dataclass(slots=True)
