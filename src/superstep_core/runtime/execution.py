@@ -427,9 +427,12 @@ class Execution:
         ex.step = snap.step
         ex.queue = deque(snap.queue)
         ex.instances = {i.id: i for i in snap.instances}
+        for inst in snap.instances:
+            if type(inst.lineage) is not tuple:  # a codec that stores tuples as lists
+                inst.lineage = tuple(inst.lineage)
         ex.awaited = snap.awaited
         ex.timers = {(aid, tid): gen for aid, tid, gen in snap.timers}
-        ex.barriers = {(name, lineage): b for name, lineage, b in snap.barriers}
+        ex.barriers = {(name, tuple(lineage)): b for name, lineage, b in snap.barriers}
         ex.outputs = snap.outputs
         ex.deferred = snap.deferred
         ex.failure = snap.failure
