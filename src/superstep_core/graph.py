@@ -57,7 +57,13 @@ class NodeSpec:
     the step commits once, in canonical order: LangGraph's "a step ends when all its tasks
     have", retries included); ``triggers``: channels the node subscribes to: a superstep
     (or edit, or input) that writes one of them activates the node in the next superstep
-    (LangGraph's low-level ``Pregel``: a node runs when a channel it subscribes to changed)."""
+    (LangGraph's low-level ``Pregel``: a node runs when a channel it subscribes to changed);
+    ``suspend_holds_step``: when one of its activations suspends
+    (an interrupt) beside other events of its superstep, nothing of that superstep commits:
+    the other events wait (``held``) and are delivered again, with the resumed activation's,
+    in the superstep where every suspended activation of it has settled (LangGraph keeps a
+    paused step's finished tasks as pending writes and applies the whole step, in task
+    order, once it completes after the resume). Its suspending reaction may not write."""
 
     key: str
     fn: NodeFn
@@ -69,6 +75,7 @@ class NodeSpec:
     metadata: Mapping[str, Any] = field(default_factory=dict)
     retry_holds_step: bool = False
     triggers: frozenset[str] = frozenset()
+    suspend_holds_step: bool = False
 
 
 def _always(_: Any) -> bool:
@@ -124,6 +131,7 @@ class Graph:
         metadata: Mapping[str, Any] | None = None,
         retry_holds_step: bool = False,
         triggers: Iterable[str] = (),
+        suspend_holds_step: bool = False,
     ) -> Graph:
         """Add node ``key`` whose reducer is ``fn(ctx, event) -> Reaction``. ``triggers``:
         channels whose writes activate it (in the superstep after the one that wrote them).
@@ -146,6 +154,7 @@ class Graph:
             metadata=dict(metadata or {}),
             retry_holds_step=retry_holds_step,
             triggers=frozenset(triggers),
+            suspend_holds_step=suspend_holds_step,
         )
         return self
 

@@ -25,9 +25,11 @@ from superstep_compat.pregel._record import CheckpointRecord, TaskRecord
 from superstep_compat.pregel._task_context import TaskOutcome, uuid5_url
 from superstep_compat.types import Send
 from superstep_core.node import Activated, EffectCompleted
-from superstep_core.runtime import Execution
+from superstep_core.runtime import Execution, StepOutcome
 
 __all__ = [
+    "delivered_outcomes",
+    "held_outcomes",
     "new_checkpoint_id",
     "node_of",
     "node_triggers",
@@ -77,6 +79,25 @@ def pending_activations(ex: Execution, order: Mapping[str, int]) -> list[tuple[s
         last = len(order)
         found.sort(key=lambda p: (order.get(p[0], last), p[0]))
     return found
+
+
+def held_outcomes(ex: Execution) -> list[tuple[str, TaskOutcome]]:
+    """The outcomes of the tasks that finished in a step paused on interrupts (their results
+    wait in the engine until the step completes, see `suspend_holds_step`)."""
+    return [
+        (aid, ev.result)
+        for aid, ev in ex.held
+        if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome)
+    ]
+
+
+def delivered_outcomes(outcome: StepOutcome) -> list[tuple[str, TaskOutcome]]:
+    """The outcomes of the tasks whose results a superstep delivered."""
+    return [
+        (aid, ev.result)
+        for aid, ev in outcome.delivered
+        if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome)
+    ]
 
 
 def pending_tasks(ex: Execution, order: Mapping[str, int]) -> tuple[str, ...]:

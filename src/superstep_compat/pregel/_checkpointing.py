@@ -5,11 +5,13 @@ takes back from it.
 
 A step is atomic in LangGraph: when one of its tasks fails or interrupts, the tasks that
 finished keep their writes as pending writes of the step's checkpoint, and continuing the
-thread re-runs only the others. An interrupted step's finished tasks have already committed in
-the engine (a suspended activation does not hold back its siblings), so only a failed step's
-outcomes are saved with ``put_writes``; continuing from that checkpoint hands each saved outcome
-back to its activation (ids are deterministic across `Execution.restore`) instead of running
-it. A checkpoint's tasks are keyed by activation id, so a task id names one activation.
+thread re-runs only the others. An interrupted step's finished tasks wait in the engine
+(`suspend_holds_step`: their results are held, and commit with the step once its interrupted
+tasks have finished); their writes are also saved with ``put_writes``, as LangGraph saves them.
+A failed step's finished outcomes are saved the same way; continuing from that checkpoint hands
+each saved outcome back to its activation (ids are deterministic across `Execution.restore`)
+instead of running it. A checkpoint's tasks are keyed by activation id, so a task id names one
+activation.
 
 Durability "exit" keeps every checkpoint in memory and saves only the last one, when the run
 ends (completed, interrupted or failed), as LangGraph does.
@@ -32,6 +34,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
     Event,
     edge_writes,
     find_task,
+    held_outcomes,
     new_checkpoint_id,
     node_of,
     node_triggers,
@@ -82,6 +85,7 @@ class Checkpointing:
     saved: dict[str, TaskOutcome] | None
     _cached: list[tuple[str, Any]]
     _held: bool
+    _reported: set[str]
     _command_input: bool
     _last_values: dict[str, Any] | None
     # A checkpoint the engine's state can be rebuilt from is written without its blob (see
@@ -97,6 +101,17 @@ class Checkpointing:
 
     def _values(self, ex: Execution) -> dict[str, Any]:
         raise NotImplementedError
+
+    def _values_of(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The state channels of ``values`` that have one."""
+        return {k: values[k] for k in self.graph.state_channels if k in values}
+
+    def paused_values(self, ex: Execution) -> dict[str, Any]:
+        """The committed values with the writes of the tasks that finished in a paused step
+        applied (they wait in the engine, see `suspend_holds_step`): the step's live view,
+        as LangGraph shows its pending writes."""
+        writes = [w for _, outcome in held_outcomes(ex) for w in outcome.writes]
+        return self.graph.runner.local_state(ex.values, writes) if writes else dict(ex.values)
 
     def _run_context(self) -> RunContext:
         raise NotImplementedError
@@ -307,6 +322,7 @@ class Checkpointing:
         `Command` without ``resume`` shows it once applied (see `_apply_command`)."""
         self._last_values = dict(record.values)
         self._held = bool(ex.interrupts)
+        self._reported = {aid for aid, _ in ex.held}  # reported when their step paused
         # time travel runs the step's finished tasks again; continuing hands their work back
         if forked is None and record.finished:
             self.saved = self._load_finished(ex, record) or None
@@ -387,7 +403,7 @@ class Checkpointing:
                     done.append(task.id)
                     writes.append((task.id, self._outcome_writes(task.name, result)))
             record.finished = tuple(done)
-            record.current_values = self._values(ex)
+            record.current_values = self._values_of(self.paused_values(ex))
         record.interrupts = tuple(self.interrupts)
         record.engine = ex.snapshot()
         if not (

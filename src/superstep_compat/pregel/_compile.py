@@ -68,8 +68,8 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
     g.add_node(START, task_node(START, runner), may_activate=every)
     for node in spec.nodes.values():
         # No node-wide retry policy: a failure carries the policy whose retry_on matched it
-        # (see `_node.settle`), and a retry holds its step (LangGraph's step ends when all
-        # its tasks have, retries included).
+        # (see `_node.settle`), and a retry or an interrupt holds its step (LangGraph's step
+        # ends when all its tasks have, retries and interrupts included).
         g.add_node(
             node.name,
             task_node(node.name, runner),
@@ -77,6 +77,7 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
             coalesce=True,
             defer=node.defer,
             retry_holds_step=True,
+            suspend_holds_step=True,
         )
     g.route(INPUT_EVENT, None, START)
     for source, target in sorted(spec.edges):

@@ -174,6 +174,9 @@ class GraphRun(RunSteps):
         self.saved: dict[str, TaskOutcome] | None = None
         self._cached: list[tuple[str, Any]] = []
         self._held = False
+        # activations whose results wait in the engine for a paused step (see
+        # `suspend_holds_step`), reported already when the step paused
+        self._reported: set[str] = set()
         self._command_input = False
         # The run stopped before the graph finished (an interrupt or a breakpoint): a
         # subgraph's run then makes its parent's task wait (`GraphInterrupt`).

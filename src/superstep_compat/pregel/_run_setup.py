@@ -14,6 +14,7 @@ from typing import Any
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat._internal._constants import START
 from superstep_compat.errors import EmptyInputError
+from superstep_compat.graph._writes import node_writes
 from superstep_compat.pregel._checkpoint_tasks import (
     Event,
     node_of,
@@ -24,6 +25,7 @@ from superstep_compat.pregel._checkpointing import Checkpointing
 from superstep_compat.pregel._lgcheckpoint import (
     RESUME,
     START_CHANNEL,
+    build_checkpoint,
     get_tuple,
     load_record,
     pending_writes,
@@ -168,11 +170,15 @@ class RunSetup(Checkpointing):
                 # since belong to the branch that went on from it, not to this one
                 self._answer_rebuilt(ex, record, answer, since=False)
         if isinstance(inp, Command) and inp.resume is not None:
+            update = inp.update
+            if update is not None and not rebuilt:
+                self._write_onto(ex, record, update)  # before the answer: it reads the update
+                update = None
             if not rebuilt:
                 self._resume(ex, inp.resume)
                 _run_again(ex)
-            if inp.update is not None or inp.goto:
-                ex.send(External(INPUT_EVENT, Command(update=inp.update, goto=inp.goto)))
+            if update is not None or inp.goto:
+                ex.send(External(INPUT_EVENT, Command(update=update, goto=inp.goto)))
         elif isinstance(inp, Command):
             ex.send(External(INPUT_EVENT, inp))
             self._command_input = record is not None
@@ -243,6 +249,22 @@ class RunSetup(Checkpointing):
             keys=[key for _, key in pending],
             values=self._values(ex),
         )
+
+    def _write_onto(self, ex: Execution, record: CheckpointRecord | None, update: Any) -> None:
+        """A resuming `Command`'s ``update``: as LangGraph, written onto the checkpoint the
+        thread is at (writes of no task) before the step goes on, so the resumed task and
+        every later view of that checkpoint see it."""
+        written = node_writes(Command(update=update), self.graph.runner.channel_keys)
+        ex.edit(written.writes, writer=START)
+        if record is None or self.saver is None:
+            return
+        record.values = self._values(ex)
+        if record.current_values is not None:
+            local = self.graph.runner.local_state(record.current_values, written.writes)
+            record.current_values = self._values_of(local)
+        record.engine = ex.snapshot()
+        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
+        self._save(record)
 
     def _is_latest(self, record: CheckpointRecord) -> bool:
         """Whether ``record`` is the newest checkpoint of its thread and namespace."""

@@ -14,6 +14,7 @@ from superstep_compat._internal._constants import ROOT_KEY, START
 from superstep_compat.errors import ErrorCode, GraphRecursionError, create_error_message
 from superstep_compat.pregel._checkpoint_tasks import (
     Event,
+    delivered_outcomes,
     node_of,
     pending_activations,
     pending_tasks,
@@ -35,11 +36,16 @@ class RunSteps(RunSetup):
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
         if not outcome.committed:
+            if outcome.paused:
+                # the step paused on interrupts: its finished tasks' results wait in the
+                # engine (`suspend_holds_step`) until every interrupted task has finished
+                results = self._fresh(delivered_outcomes(outcome))
+                yield from self._task_events(results)
+                yield from self._interrupted(ex, results)
+                self._reported.update(aid for aid, _ in ex.held)
+                return True
             return False  # a failed superstep: `_failed_results` reports its tasks
-        results: list[tuple[str, TaskOutcome]] = []
-        for aid, ev in outcome.delivered:
-            if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome):
-                results.append((aid, ev.result))
+        results = delivered_outcomes(outcome)
         if not results:
             return False
         if self._command_input:
@@ -47,7 +53,8 @@ class RunSteps(RunSetup):
             if all(node_of(aid) == START for aid, _ in results):
                 yield from self._apply_command(ex)
                 return False
-        yield from self._task_events(results)
+        # the tasks that finished before the step paused were reported then
+        yield from self._task_events(self._fresh(results) if self._reported else results)
         modes = self.modes
         completed: list[tuple[str, TaskOutcome]] = []
         interrupted = False
@@ -128,7 +135,7 @@ class RunSteps(RunSetup):
             and any(t.result for t in record.tasks if t.id in record.finished)
         )
         if wrote:
-            self._committed = ex.values
+            self._committed = self.paused_values(ex)
             self._last_values = None
             self.values_shown = True
             if "values" in self.modes:
@@ -256,6 +263,11 @@ class RunSteps(RunSetup):
             yield from self._interrupted(ex, ())
         if self._committed is None and self._last_values is None:
             self._committed = ex.values
+
+    def _fresh(self, results: list[tuple[str, TaskOutcome]]) -> list[tuple[str, TaskOutcome]]:
+        """``results`` without the tasks reported when their step paused (held since)."""
+        reported = self._reported
+        return [item for item in results if item[0] not in reported]
 
     def _failed_results(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
         """The outcomes of the superstep that failed (still queued: it did not commit)."""

@@ -21,10 +21,14 @@ from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.pregel._checkpoint_tasks import (
+    NO_WRITES,
+    edge_writes,
     new_checkpoint_id,
     node_triggers,
+    outcome_writes,
     pending_activations,
     push_indexes,
+    task_id_for,
     task_records,
     trigger_channels,
 )
@@ -32,6 +36,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     build_checkpoint,
     list_records,
     load_record,
+    put_task_writes,
     write_checkpoint,
 )
 from superstep_compat.pregel._lgrestore import rebuild
@@ -86,7 +91,7 @@ def snapshot_of(
         for t in record.tasks
     )
     values = record.values
-    next_ = record.next
+    next_ = tuple(record.next)
     interrupts = tuple(record.interrupts)
     if record.finished:
         interrupts = tuple(i for t in tasks for i in t.interrupts)
@@ -306,7 +311,9 @@ class SnapshotsMixin:
             if record is None:
                 step = -1
         else:
-            moved = self._edit(ex, config, record, updates)
+            moved, results = self._edit(ex, config, record, updates)
+            if record is not None:
+                self._record_results(saver, record, results)
         pending = pending_activations(ex, self.node_order)
         if start is not _NO_START and not any(name == START for name, _ in pending):
             pending.insert(0, (START, START))  # the input waits for it (keyed by name)
@@ -365,9 +372,10 @@ class SnapshotsMixin:
         config: Mapping[str, Any],
         record: CheckpointRecord | None,
         updates: list[StateUpdate],
-    ) -> list[str]:
+    ) -> tuple[list[str], list[tuple[str, TaskOutcome]]]:
         """Commit ``updates`` as one superstep of ``ex`` (each as its node, whose edges are
-        followed); returns the nodes they were written as."""
+        followed); returns the nodes they were written as, and each update as the outcome
+        of a task of that node."""
         names = self._as_nodes(record, updates)
         if len(updates) == 1 and updates[0].as_node == END and updates[0].values is None:
             # LangGraph's "clear": every pending task goes, interrupted ones too
@@ -375,11 +383,14 @@ class SnapshotsMixin:
         writes: list[tuple[str, Any]] = []
         gotos: list[str] = []
         sends: list[Send] = []
+        results: list[tuple[str, TaskOutcome]] = []
         for (values, _, _), as_node in zip(updates, names, strict=True):
             written, goto, sent = self._update_writes(ex, config, values, as_node)
             writes.extend(written)
             gotos.extend(goto)
             sends.extend(sent)
+            if as_node != END:
+                results.append((as_node, TaskOutcome(writes=written, gotos=goto, sends=sent)))
         moved = [n for n in names if n != END]
         ex.edit(
             writes,
@@ -393,7 +404,42 @@ class SnapshotsMixin:
         )
         for as_node in moved[1:]:
             ex.edit((), writer="__update__", as_node=as_node)
-        return moved
+        return moved, results
+
+    def _record_results(
+        self,
+        saver: BaseCheckpointSaver[Any],
+        record: CheckpointRecord,
+        results: list[tuple[str, TaskOutcome]],
+    ) -> None:
+        """As LangGraph, an update's writes are saved as pending writes of the checkpoint it
+        edits: written as a node that has a task without writes there, as that task's (the
+        history then shows the task's result as if it had run), else as a task of its own."""
+        taken: set[str] = set(record.finished)
+        for k, (as_node, outcome) in enumerate(results):
+            task_writes = outcome_writes(outcome, edge_writes(self.spec, as_node))
+            if task_writes == [(NO_WRITES, None)]:
+                continue  # LangGraph saves no writes for an update that writes nothing
+            task = next(
+                (
+                    t
+                    for t in record.tasks
+                    if t.name == as_node and t.id not in taken and t.result is None
+                ),
+                None,
+            )
+            if task is not None:
+                taken.add(task.id)
+            put_task_writes(
+                saver,
+                record.thread_id,
+                record.checkpoint_ns,
+                record.checkpoint_id,
+                task.id
+                if task is not None
+                else task_id_for(record.checkpoint_id, f"{k}~{as_node}"),
+                task_writes,
+            )
 
     def _as_nodes(self, record: CheckpointRecord | None, updates: list[StateUpdate]) -> list[str]:
         """The node each update is written as, checked as LangGraph checks it."""

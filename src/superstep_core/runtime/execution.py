@@ -12,7 +12,10 @@ An activation of a node with ``retry_holds_step`` that fails with a retry left h
 superstep: nothing commits, the other events of the superstep wait (``held``), and the failed
 activation is retried (after its backoff). In the superstep where every retried activation
 settles (completes, suspends, ends, or fails for good), the held events are delivered again
-beside it and the superstep commits once, in canonical order.
+beside it and the superstep commits once, in canonical order. An activation of a node with
+``suspend_holds_step`` that suspends (an interrupt) beside other events holds its superstep
+the same way: its siblings' results wait (``held``) until it has been resumed and settled,
+together with every other activation of that superstep that suspended.
 
 Inputs (effect results, timer firings, external events, resumes) only enter between
 supersteps, and every one is appended to ``input_log``; replaying the log on a fresh execution
@@ -156,6 +159,9 @@ class Execution:
         self._lineages = 0
         self._timer_generation = 0
         self._ephemeral_live: set[str] = set()
+        # whether an activation may be ``holding`` (its superstep can be held with no event
+        # held: every activation of it suspended or retries); recomputed when in doubt
+        self._holding = False
         self._has_ephemeral = any(c.ephemeral for c in graph.channels.values())
         self._untracked = frozenset(n for n, c in graph.channels.items() if c.untracked)
         for name, channel in graph.channels.items():
@@ -339,8 +345,10 @@ class Execution:
         Committed values, versions and join barriers stay. Returns the ended ids."""
         self.input_log.append(("abandon",))
         ended = list(dict.fromkeys(aid for aid, _ in self.queue))
+        ended += [aid for aid, _ in self.held]
         ended += [i.id for i in self.instances.values() if i.state == "suspended"]
         self.queue.clear()
+        self.held = []
         for aid in ended:
             inst = self.instances.get(aid)
             if inst is not None:
@@ -430,15 +438,19 @@ class Execution:
         ex.step = snap.step
         ex.queue = deque(snap.queue)
         ex.instances = {i.id: i for i in snap.instances}
+        for inst in snap.instances:
+            if type(inst.lineage) is not tuple:  # a codec that stores tuples as lists
+                inst.lineage = tuple(inst.lineage)
         ex.awaited = snap.awaited
         ex.timers = {(aid, tid): gen for aid, tid, gen in snap.timers}
-        ex.barriers = {(name, lineage): b for name, lineage, b in snap.barriers}
+        ex.barriers = {(name, tuple(lineage)): b for name, lineage, b in snap.barriers}
         ex.outputs = snap.outputs
         ex.deferred = snap.deferred
         ex.failure = snap.failure
         ex._seq, ex._lineages, ex._timer_generation = snap.counters
         ex._ephemeral_live = set(snap.ephemeral_live)
         ex.held = snap.held
+        ex._holding = any(i.holding for i in snap.instances)
         return ex
 
     # --- status --------------------------------------------------------------------------
@@ -495,7 +507,7 @@ class Execution:
         called: dict[int, Any] = {}  # reducer results of retried activations, run first
         released = False
         waiting: list[tuple[str, Event]] = []  # settled retries, waiting with the held events
-        if self.held:
+        if self.held or (self._holding and self._still_holding()):
             results, settled, released = self._call_holding(batch, state, step, staged)
             if released:
                 called = {k + len(self.held): r for k, r in results.items()}
@@ -512,6 +524,8 @@ class Execution:
                 batch = rest
                 if not batch:
                     return self._wait(waiting, queued, outcome, record)
+            else:
+                called = results  # the batch is unchanged: the same indexes
         size = len(batch)
         order: Iterable[int] = (
             range(1)
@@ -571,6 +585,9 @@ class Execution:
         holds = [(i, f) for i, f in staged.failures if self._holds_step(i, f)]
         if holds:
             return self._hold(holds, batch, queued, released, waiting, staged, outcome, record)
+        paused = self._pausing(staged, batch, waiting)
+        if paused:
+            return self._pause(paused, batch, queued, released, waiting, staged, outcome, record)
         try:
             written = self._commit_writes(staged.writes)
         except ChannelConflictError as e:
@@ -643,6 +660,17 @@ class Execution:
         if isinstance(disposition, FailActivation):
             staged.failures.append((inst, disposition.failure))
             staged.dispositions.append((inst, disposition, memory, False))
+            return
+        if (
+            isinstance(disposition, SuspendActivation)
+            and spec.suspend_holds_step
+            and (pairs or reaction.control or reaction.effects)
+        ):  # its suspension may hold the superstep, which then commits nothing of it
+            error = TypeError(
+                f"node {inst.node!r} suspends its superstep (suspend_holds_step): the reaction "
+                "that suspends may not write, control or request effects"
+            )
+            self._reducer_failed(inst, memory, staged, error)
             return
         end_branch = False
         for action in reaction.control:
@@ -763,11 +791,18 @@ class Execution:
             inst = self.instances.get(aid)
             if aid not in holding or inst is None or aid in done:
                 continue
-            result = self._call(inst, event, state, step, staged, len(batch))
+            # the superstep it runs for has the held events and the other holding activations
+            # too: it is not alone in it (a reducer may do work inline only when alone, as
+            # a settled event waits and is delivered again)
+            size = len(batch) + len(self.held) + len(holding) - 1
+            result = self._call(inst, event, state, step, staged, size)
             results[k] = result
             disposition = result.disposition if isinstance(result, Reaction) else None
-            if isinstance(disposition, RemainActive):
-                pending.add(aid)
+            if isinstance(disposition, RemainActive) or (
+                isinstance(disposition, SuspendActivation)
+                and self.graph.nodes[inst.node].suspend_holds_step
+            ):
+                pending.add(aid)  # still running, or interrupted again: it still holds
                 continue
             done.add(aid)
             pending.discard(aid)
@@ -792,12 +827,15 @@ class Execution:
         outcome: StepOutcome,
         record: TraceRecord | None,
     ) -> StepOutcome:
-        """A superstep whose only events were retries that settled while others still run:
-        their events join the held ones; nothing commits."""
+        """A superstep whose only events were retries (or resumed activations) that settled
+        while others of their superstep still run or wait on interrupts: their events join
+        the held ones; nothing commits. The outcome lists them as delivered and held."""
         for _ in range(queued):
             self.queue.popleft()
         self._add_waiting(waiting)
-        outcome.delivered.clear()
+        outcome.delivered[:] = waiting
+        outcome.held = list(self.held)
+        outcome.paused = any(i.holding and i.state == "suspended" for i in self.instances.values())
         if record is not None:
             record.dropped.append(f"{len(waiting)} settled retry event(s) held")
             self.trace.append(record)
@@ -805,6 +843,7 @@ class Execution:
 
     def _add_waiting(self, waiting: list[tuple[str, Event]]) -> None:
         self.held.extend(waiting)
+        self._sort_held()
         for aid, _ in waiting:
             inst = self.instances.get(aid)
             if inst is not None:
@@ -841,6 +880,7 @@ class Execution:
         if released:
             self._release()
         self.held = kept
+        self._holding = True
         for inst, failure in holds:
             inst.holding = True
             self._retry(inst, failure, outcome, record)
@@ -854,10 +894,92 @@ class Execution:
             self.trace.append(record)
         return outcome
 
+    def _pausing(
+        self, staged: _Staged, batch: list[tuple[str, Event]], waiting: list[tuple[str, Event]]
+    ) -> list[tuple[Instance, SuspendActivation, dict[str, Any]]]:
+        """The suspensions that hold this superstep (``suspend_holds_step``): those of a
+        superstep with more than one activation, or with events already held or waiting
+        (a lone suspension holds nothing back: it commits as usual)."""
+        nodes = self.graph.nodes
+        found = [
+            (inst, disposition, memory)
+            for inst, disposition, memory, _ in staged.dispositions
+            if isinstance(disposition, SuspendActivation) and nodes[inst.node].suspend_holds_step
+        ]
+        if not found:
+            return []
+        if self.held or waiting or any(i.holding for i, _, _ in found):
+            return found
+        return found if len({aid for aid, _ in batch}) > 1 else []
+
+    def _pause(
+        self,
+        paused: list[tuple[Instance, SuspendActivation, dict[str, Any]]],
+        batch: list[tuple[str, Event]],
+        queued: int,
+        released: bool,
+        waiting: list[tuple[str, Event]],
+        staged: _Staged,
+        outcome: StepOutcome,
+        record: TraceRecord | None,
+    ) -> StepOutcome:
+        """Commit nothing but the suspensions in ``paused``: the superstep's other events
+        (and the held and ``waiting`` ones) wait until every suspended activation of it has
+        been resumed and settled, then they are delivered again beside it and the superstep
+        commits once, in canonical order. The outcome keeps the events delivered (what the
+        finished ones did, for the caller's progress report) and names the held ones."""
+        suspended = {inst.id for inst, _, _ in paused}
+        instances = self.instances
+        kept = [] if released else [*self.held, *waiting]
+        again: list[tuple[str, Event]] = []  # a retry in progress is never held: it runs on
+        for aid, event in batch:
+            inst = instances.get(aid)
+            if inst is None or aid in suspended:
+                continue
+            (again if inst.holding and not released else kept).append((aid, event))
+        for _ in range(queued):
+            self.queue.popleft()
+        self.queue.extendleft(reversed(again))
+        if released:
+            self._release()
+        for aid, _ in kept:
+            if aid in instances:
+                instances[aid].holding = False
+        self.held = kept
+        self._sort_held()
+        outcome.held = list(kept)
+        outcome.paused = True
+        self._holding = True
+        for inst, disposition, memory in paused:
+            inst.memory = memory
+            inst.state = "suspended"
+            inst.interrupt = disposition.value
+            inst.suspended_at = self.step
+            inst.holding = True
+            if record is not None:
+                record.dispositions.append((inst.id, "SuspendActivation"))
+        if record is not None:
+            record.dropped.append(
+                f"{len(kept)} event(s) held for the interrupt of {', '.join(sorted(suspended))}"
+            )
+            self.trace.append(record)
+        return outcome
+
     def _release(self) -> None:
         self.held = []
+        self._holding = False
         for inst in self.instances.values():
             inst.holding = False
+
+    def _sort_held(self) -> None:
+        """Keep the held events in canonical order (as the superstep will deliver them)."""
+        if len(self.held) > 1:
+            instances = self.instances
+            self.held.sort(key=lambda item: _canonical_key(instances.get(item[0]), 0))
+
+    def _still_holding(self) -> bool:
+        self._holding = any(i.holding for i in self.instances.values())
+        return self._holding
 
     def _commit_writes(self, writes: dict[str, list[Write]]) -> tuple[str, ...]:
         channels = self.graph.channels

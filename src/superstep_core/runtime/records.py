@@ -38,8 +38,9 @@ class Instance:
     """A live activation of a node. ``seq`` orders activations canonically (``spawned``:
     started by a `Spawn`, ordered after the others in spawn order); ``state`` is
     ``"active"``, ``"suspended"`` (awaiting `Resumed`) or ``"retrying"`` (awaiting backoff).
-    ``holding``: it is being retried while the other events of the superstep it failed in
-    wait for it (a node with ``retry_holds_step``; see `Execution`)."""
+    ``holding``: it is being retried (or waits on an interrupt) while the other events of
+    the superstep it failed (or suspended) in wait for it (a node with ``retry_holds_step``
+    or ``suspend_holds_step``; see `Execution`)."""
 
     id: str
     node: str
@@ -102,7 +103,10 @@ class ExecutionFailure:
 @dataclass(slots=True)
 class StepOutcome:
     """What one superstep produced for the host: effects to perform, timers to arm or
-    cancel, and the events delivered (for progress reporting)."""
+    cancel, and the events delivered (for progress reporting). ``held``: the events that
+    wait after a superstep that committed nothing, until the activations of their superstep
+    that interrupted (``suspend_holds_step``) or retry have settled (its own delivered
+    events among them)."""
 
     step: int
     committed: bool
@@ -110,6 +114,10 @@ class StepOutcome:
     effects: list[EffectRequest] = field(default_factory=list)
     timers: list[TimerRequest] = field(default_factory=list)
     written: tuple[str, ...] = ()
+    held: list[tuple[str, Event]] = field(default_factory=list)
+    paused: bool = False
+    """Committed nothing because activations of the superstep wait on interrupts
+    (``suspend_holds_step``); ``delivered`` says what ran in it."""
 
 
 @dataclass(slots=True)
@@ -134,4 +142,5 @@ class ExecutionState:
     counters: tuple[int, int, int]
     ephemeral_live: list[str]
     held: list[tuple[str, Any]] = field(default_factory=list)
-    """Events of a superstep waiting for its retrying (``holding``) activations."""
+    """Events of a superstep waiting for its retrying or interrupted (``holding``)
+    activations."""
