@@ -69,7 +69,7 @@ DEFAULT_RUNTIME: Runtime[Any] = Runtime()
 
 def get_runtime(context_schema: Any = None) -> Runtime[Any]:
     """The `Runtime` of the running node; RuntimeError outside a run."""
-    from superstep_compat.pregel._task import current_run
+    from superstep_compat.pregel._task_context import current_run
 
     found = current_run()
     if found is None:

@@ -24,8 +24,8 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._policies import coerce_timeout_policy
 from superstep_compat.channels.last_value import LastValue
-from superstep_compat.errors import UnknownInterruptError
-from superstep_compat.func._journal import TaskJournal, resolve_durability
+from superstep_compat.func._entrypoint_run import _Latest, _Run
+from superstep_compat.func._journal import resolve_durability
 from superstep_compat.func._runner import (
     END_CHANNEL,
     PREVIOUS_CHANNEL,
@@ -42,27 +42,16 @@ from superstep_compat.graph._spec import (
 )
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._compile import CompiledStateGraph, _modes, _shape
-from superstep_compat.pregel._run import INPUT_EVENT, Event, GraphRun
-from superstep_compat.types import (
-    CachePolicy,
-    Command,
-    GraphOutput,
-    RetryPolicy,
-    Send,
-    StateSnapshot,
-    TimeoutPolicy,
-)
+from superstep_compat.pregel._run_setup import INPUT_EVENT
+from superstep_compat.types import CachePolicy, RetryPolicy, Send, StateSnapshot, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import CompiledGraph, Graph
-from superstep_core.node import External
-from superstep_core.runtime import Execution
 
 __all__ = ["EntrypointGraph", "entrypoint"]
 
 R = TypeVar("R")
 S = TypeVar("S")
 ContextT = TypeVar("ContextT")
-INTERRUPT = "__interrupt__"
 
 
 class entrypoint(Generic[ContextT]):
@@ -415,194 +404,3 @@ def _returned(snapshot: StateSnapshot) -> StateSnapshot:
     values = snapshot.values
     value = values.get(END_CHANNEL) if isinstance(values, Mapping) else values
     return snapshot._replace(values=value)
-
-
-class _Run(GraphRun):
-    """`GraphRun` with the functional API's input checkpoint, chunk projection and task
-    journal.
-
-    The input checkpoint keeps the input (channel ``__start__``, as LangGraph's does), so a
-    thread whose call never finished (its process died, or the function raised) can be
-    continued: ``invoke(None, config)`` sends the input again, and the task calls that
-    finished before, saved as pending writes of that checkpoint, return their results without
-    running.
-    """
-
-    lean_checkpoints = False  # a continuing run reads the journal's state from the blob
-
-    graph: EntrypointGraph
-
-    def __init__(
-        self, graph: EntrypointGraph, input: Any, config: Any, *, durability: str, **kw: Any
-    ) -> None:
-        super().__init__(graph, input, config, **kw)
-        self.step_writes = durability != "exit"
-        self.current: Any = None
-        self.held: list[Event] = []
-        # the node's task result follows its updates chunk: the result it reports, once seen
-        self.node_result: dict[str, Any] | None = None
-        self.journal = TaskJournal.for_run(
-            self.saver, self.thread_id, self.ns, durability=durability
-        )
-
-    def chunks(self) -> Iterator[Event]:
-        """The projected events of the whole run."""
-        yield from self.project(self.events())
-        yield from self._release()
-
-    async def achunks(self) -> AsyncIterator[Event]:
-        async for event in self.aevents():
-            for projected in self.project((event,)):
-                yield projected
-        for projected in self._release():
-            yield projected
-
-    def _checkpoint(self, ex: Any, source: str, **kw: Any) -> Any:
-        if source == "input":
-            kw["next_"] = (self.graph.node_name,)
-            kw["values"] = {**kw["values"], START_CHANNEL: self.input}
-        events = super()._checkpoint(ex, source, **kw)
-        if self.journal is not None and self.record is not None:
-            self.journal.attach(self.record.checkpoint_id, fresh=True)
-        return events
-
-    def _triggers_of(self, name: str) -> tuple[str, ...]:
-        return (START_CHANNEL,)  # LangGraph's entrypoint runs on its input channel
-
-    def _pending_triggers(self, ex: Any, pending: Any, start: Any = None) -> dict[str, Any]:
-        return {}  # the input (``__start__``) is one of the state values
-
-    def _record_interrupts(self, ex: Any, interrupted: Any, finished: Any = ()) -> None:
-        self._journal_entry("__interrupt__", list(self.interrupts))
-        super()._record_interrupts(ex, interrupted, finished)
-
-    def _record_failure(self, ex: Any, error: BaseException | None) -> None:
-        if error is not None:
-            self._journal_entry("__error__", repr(error))
-        super()._record_failure(ex, error)
-
-    def _journal_entry(self, channel: str, value: Any) -> None:
-        """Save how the entrypoint's own task ended (as LangGraph does), and whatever
-        durability "exit" held back."""
-        journal, record = self.journal, self.record
-        if journal is None or record is None:
-            return
-        name = self.graph.node_name
-        for task in record.tasks:
-            if task.name == name:
-                journal.failure(task.id, name, [(channel, value)])
-        journal.flush()
-
-    def _prepare(self) -> tuple[Any, list[Event]]:
-        ex, events = super()._prepare()
-        inp = self.input
-        resuming = inp is None or (isinstance(inp, Command) and inp.resume is not None)
-        if resuming and self.record is None:
-            raise UnknownInterruptError(
-                f"entrypoint {self.graph.node_name!r}: nothing to resume on thread "
-                f"{self.thread_id!r}: it has no checkpoint. Call it with an input first; "
-                "Command(resume=...) answers an interrupt() of an earlier call "
-                "(and needs a checkpointer).",
-                reason="not_pending",
-            )
-        self.current = self._values(ex).get(END_CHANNEL)
-        if resuming:  # (the driver has shown the state it continues from)
-            self._restart_unfinished(ex)
-        if self.journal is not None and self.record is not None:
-            self.journal.attach(self.record.checkpoint_id, fresh=False)
-        return ex, events
-
-    def _restart_unfinished(self, ex: Execution) -> None:
-        """A checkpoint whose call never finished (the process died, or the function raised)
-        keeps the call due next but no engine work: send its input again. An interrupted
-        call is not unfinished: it waits for its answer."""
-        record = self.record
-        if record is None or self.graph.node_name not in record.next:
-            return
-        if ex.queue or ex.instances or START_CHANNEL not in record.values:
-            return
-        ex.send(External(INPUT_EVENT, record.values[START_CHANNEL]))
-
-    def project(self, events: Iterable[Event]) -> Iterator[Event]:
-        """Map the driver's events onto the functional API's chunk shapes and order: the
-        node's task-result events follow its updates chunk (and the interrupt chunks)."""
-        for ns, mode, data in events:
-            if self._is_node_result(mode, data):
-                self.held.append((ns, mode, data))
-                if self.node_result is not None:
-                    yield from self._release(self.node_result or None)
-            elif mode == "values":
-                if isinstance(data, Mapping) and INTERRUPT in data:
-                    continue
-                yield ns, mode, data.get(END_CHANNEL) if isinstance(data, Mapping) else data
-            elif mode == "updates" and isinstance(data, Mapping) and INTERRUPT in data:
-                yield ns, mode, data
-                merged = {INTERRUPT: data[INTERRUPT]}
-                if isinstance(self.current, Mapping):
-                    merged.update(self.current)
-                yield ns, "values", merged
-                yield from self._release()
-                self.node_result = {}
-            elif mode == "updates" and isinstance(data, Mapping) and self.graph.node_name in data:
-                yield ns, mode, data
-                self.node_result = {END_CHANNEL: data[self.graph.node_name]}
-                yield from self._release(self.node_result)
-            elif mode in ("checkpoints", "debug"):
-                yield ns, mode, _checkpoint_values(mode, data)
-            else:
-                yield ns, mode, data
-
-    def _is_node_result(self, mode: str, data: Any) -> bool:
-        if mode == "debug" and isinstance(data, Mapping) and data.get("type") == "task_result":
-            data = data.get("payload")
-        elif mode != "tasks":
-            return False
-        return (
-            isinstance(data, Mapping)
-            and data.get("name") == self.graph.node_name
-            and "result" in data
-        )
-
-    def _release(self, result: Any = None) -> Iterator[Event]:
-        held, self.held = self.held, []
-        for ns, mode, data in held:
-            payload = data["payload"] if mode == "debug" else data
-            if result is not None and payload.get("error") is None:
-                payload = {**payload, "result": result}
-            yield ns, mode, {**data, "payload": payload} if mode == "debug" else payload
-
-
-def _checkpoint_values(mode: str, data: Any) -> Any:
-    """A checkpoint event's ``values`` as the functional API shows them: the return value."""
-    if mode == "debug":
-        if not isinstance(data, Mapping) or data.get("type") != "checkpoint":
-            return data
-        return {**data, "payload": _checkpoint_values("checkpoints", data["payload"])}
-    if isinstance(data, Mapping) and isinstance(data.get("values"), Mapping):
-        return {**data, "values": data["values"].get(END_CHANNEL)}
-    return data
-
-
-class _Latest:
-    """What `invoke` returns, tracked over the projected events."""
-
-    def __init__(self) -> None:
-        self.value: Any = None
-        self.seen = False
-
-    def see(self, event: Event) -> None:
-        _, mode, data = event
-        if mode == "values" and not (isinstance(data, Mapping) and INTERRUPT in data):
-            self.value = data
-            self.seen = True
-
-    def output(self, run: _Run, version: str) -> Any:
-        value = self.value if self.seen else run.current
-        interrupts = list(run.interrupts)
-        if version == "v2":
-            return GraphOutput(value, tuple(interrupts))
-        if not interrupts:
-            return value
-        out: dict[str, Any] = dict(value) if isinstance(value, Mapping) else {}
-        out[INTERRUPT] = interrupts
-        return out

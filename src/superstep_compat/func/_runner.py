@@ -23,14 +23,9 @@ from superstep_compat.func._journal import TaskJournal
 from superstep_compat.func._scope import RootScope, scope_var
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._node import current_run_context, settle
-from superstep_compat.pregel._task import (
-    RunContext,
-    TaskOutcome,
-    TaskRunner,
-    _current_run,
-    no_sync_function,
-    task_uuid,
-)
+from superstep_compat.pregel._task import TaskRunner
+from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _current_run, task_uuid
+from superstep_compat.pregel._task_support import no_sync_function
 from superstep_compat.types import Interrupt
 from superstep_core.channel import MISSING, Channel
 from superstep_core.node import (

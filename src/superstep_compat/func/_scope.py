@@ -38,14 +38,8 @@ from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeTimeoutError
 from superstep_compat.func._journal import TaskJournal
 from superstep_compat.pregel._node import engine_retry
-from superstep_compat.pregel._task import (
-    RunContext,
-    _now,
-    _TaskContext,
-    as_seconds,
-    first_matching,
-    task_uuid,
-)
+from superstep_compat.pregel._task_context import RunContext, _now, _TaskContext, task_uuid
+from superstep_compat.pregel._task_support import as_seconds, first_matching
 from superstep_compat.types import CachePolicy, Interrupt, RetryPolicy
 from superstep_core.host import (
     Clock,

@@ -19,234 +19,42 @@ Never imports the host or the engine's persistence.
 
 from __future__ import annotations
 
-import threading
-import uuid
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
-from langgraph.checkpoint.base.id import uuid6
 
-from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._constants import START
+from superstep_compat.pregel._checkpoint_tasks import (
+    _MISSING,
+    ERROR_CHANNEL,
+    Event,
+    edge_writes,
+    find_task,
+    new_checkpoint_id,
+    node_of,
+    node_triggers,
+    outcome_writes,
+    push_indexes,
+    saved_outcome,
+    task_records,
+    trigger_channels,
+)
 from superstep_compat.pregel._lgcheckpoint import (
-    ERROR,
     INTERRUPT,
-    PULL,
-    PUSH,
-    START_CHANNEL,
-    TASKS,
     build_checkpoint,
-    lg_task_id,
     pending_writes,
     put_task_writes,
     write_checkpoint,
 )
-from superstep_compat.pregel._record import (
-    CheckpointRecord,
-    PendingWrite,
-    TaskRecord,
-    record_config,
-)
-from superstep_compat.pregel._task import RunContext, TaskOutcome, _now, task_uuid
-from superstep_compat.types import Interrupt, Send
-from superstep_core.node import Activated, EffectCompleted
+from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, record_config
+from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
+from superstep_compat.types import Interrupt
+from superstep_core.node import Activated
 from superstep_core.runtime import Execution
 
-__all__ = [
-    "Checkpointing",
-    "new_checkpoint_id",
-    "node_of",
-    "node_triggers",
-    "pending_activations",
-    "pending_tasks",
-    "push_indexes",
-    "saved_outcome",
-    "task_id_for",
-    "task_records",
-    "trigger_channels",
-]
-
-Event = tuple[tuple[str, ...], str, Any]
-"""(namespace, stream mode, data)."""
-
-BRANCH_PREFIX = "branch:to:"
-SEND_CHANNEL = TASKS
-NO_WRITES = "__no_writes__"
-ERROR_CHANNEL = ERROR
-_MISSING: Any = object()
-_CONTROL = (SEND_CHANNEL, NO_WRITES)
-
-
-def node_of(activation_id: str) -> str:
-    """The node of an activation id (``"<node>:<seq>"``)."""
-    return activation_id.rsplit(":", 1)[0]
-
-
-def task_id_for(checkpoint_id: str, key: str) -> str:
-    """The id of the task ``key`` (an activation id, or a node name for a task the engine has
-    not numbered yet) of checkpoint ``checkpoint_id``."""
-    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{checkpoint_id}/{key}"))
-
-
-def pending_activations(ex: Execution, order: Mapping[str, int]) -> list[tuple[str, str]]:
-    """(node, key) of every pending task, in ``add_node`` order as LangGraph lists them: an
-    activation queued or waiting (key: its activation id), or a deferred node (key: its
-    name). Two `Send` tasks to a node are two entries."""
-    found = [
-        (node_of(aid), aid) for aid, ev in ex.queue if isinstance(ev, Activated | EffectCompleted)
-    ]
-    if ex.deferred:
-        found.extend((node, node) for node, _, _ in ex.deferred)
-    found.extend([(i.node, i.id) for i in ex.instances.values() if i.state != "active"])
-    if len(found) > 1:
-        last = len(order)
-        found.sort(key=lambda p: (order.get(p[0], last), p[0]))
-    return found
-
-
-def pending_tasks(ex: Execution, order: Mapping[str, int]) -> tuple[str, ...]:
-    """A snapshot's ``next``: one node name per pending task."""
-    return tuple(name for name, _ in pending_activations(ex, order))
-
-
-def node_triggers(spec: Any, name: str) -> tuple[str, ...]:
-    """LangGraph's trigger channels of node ``name`` of a `GraphSpec`: ``__start__`` for START,
-    else ``branch:to:<name>`` and the channel of each join (waiting edge) into it."""
-    if name == START:
-        return (START_CHANNEL,)
-    joins = spec.joins_into.get(name)
-    if not joins:
-        return (BRANCH_PREFIX + name,)
-    return (BRANCH_PREFIX + name, *(f"join:{'+'.join(sources)}:{name}" for sources in joins))
-
-
-def push_indexes(ex: Execution, pending: Iterable[tuple[str, str]]) -> dict[str, int]:
-    """The pending tasks that run a `Send` (push tasks), by key: their index among the
-    checkpoint's ``__pregel_tasks``."""
-    out: dict[str, int] = {}
-    for name, key in pending:
-        inst = ex.instances.get(key)
-        if name != START and inst is not None and inst.spawned and isinstance(inst.payload, Send):
-            out[key] = len(out)
-    return out
-
-
-def trigger_channels(
-    ex: Execution, pending: Iterable[tuple[str, str]], start: Any = _MISSING
-) -> dict[str, Any]:
-    """LangGraph's channels that trigger the pending (node, key) tasks: ``__start__`` (the
-    input, ``start``), ``branch:to:<node>`` for a pull task, ``__pregel_tasks`` (the `Send`
-    packets of push tasks) and ``join:<sources>:<target>`` (the sources a join has seen)."""
-    out: dict[str, Any] = {}
-    sends: list[Any] = []
-    for name, key in pending:
-        if name == START:
-            if start is not _MISSING:
-                out[START_CHANNEL] = start
-            continue
-        inst = ex.instances.get(key)
-        if inst is not None and inst.spawned and isinstance(inst.payload, Send):
-            sends.append(inst.payload)
-        else:
-            out[BRANCH_PREFIX + name] = None
-    if sends:
-        out[SEND_CHANNEL] = sends
-    for (join, _), barrier in ex.barriers.items():
-        if barrier.completed and not barrier.fired:
-            out[join] = set(barrier.completed)
-    return out
-
-
-def task_records(
-    checkpoint_id: str,
-    pending: Iterable[tuple[str, str]],
-    *,
-    step: int | None = None,
-    ns: str = "",
-    triggers_of: Callable[[str], Sequence[str]] | None = None,
-    pushes: Mapping[str, int] | None = None,
-) -> list[TaskRecord]:
-    """The `TaskRecord`s of a checkpoint's pending (node, key) tasks, with LangGraph's task
-    ids and paths when the checkpoint's ``step`` and the nodes' triggers are given (push
-    tasks: their index in ``pushes``)."""
-    out: list[TaskRecord] = []
-    for name, key in pending:
-        index = (pushes or {}).get(key)
-        if index is not None:
-            path: tuple[Any, ...] = (PUSH, index, False)
-            parts: tuple[str, ...] = (PUSH, str(index))
-        else:
-            path = (PULL, name)
-            parts = (PULL, *sorted(triggers_of(name))) if triggers_of is not None else ()
-        if step is None or not parts:
-            task_id = task_id_for(checkpoint_id, key)
-        else:
-            task_id = lg_task_id(checkpoint_id, ns, step + 1, name, *parts)
-        out.append(TaskRecord(task_id, name, path, key=key))
-    return out
-
-
-def find_task(record: CheckpointRecord, activation_id: str) -> TaskRecord | None:
-    """The task of ``record`` that activation ``activation_id`` runs, else (a task keyed by
-    its node's name) the first unfinished one of its node."""
-    for task in record.tasks:
-        if task.key == activation_id:
-            return task
-    name = node_of(activation_id)
-    for task in record.tasks:
-        if task.name == name and task.result is None and task.id not in record.finished:
-            return task
-    return None
-
-
-def edge_writes(spec: Any, name: str) -> list[tuple[str, Any]]:
-    """The writes LangGraph's node ``name`` makes for its static edges: ``branch:to:<target>``
-    for each plain edge, ``join:<sources>:<target>`` (its own name) for each join it feeds."""
-    found = spec.static_out.get(name)
-    if found is None:
-        return []
-    targets, joins = found
-    out: list[tuple[str, Any]] = [(BRANCH_PREFIX + t, None) for t in targets if t != END]
-    out.extend(
-        (f"join:{'+'.join(sources)}:{target}", name) for sources, target in joins if target != END
-    )
-    return out
-
-
-def outcome_writes(
-    outcome: TaskOutcome, edges: Sequence[tuple[str, Any]] = ()
-) -> list[tuple[str, Any]]:
-    """A finished task's outcome as pending writes (LangGraph's channel names for control);
-    ``edges``: its node's static edge writes (`edge_writes`)."""
-    writes = list(outcome.writes)
-    if not outcome.skip_edges:
-        writes.extend(edges)
-    writes.extend((BRANCH_PREFIX + goto, None) for goto in outcome.gotos)
-    writes.extend((SEND_CHANNEL, send) for send in outcome.sends)
-    return writes or [(NO_WRITES, None)]
-
-
-def saved_outcome(
-    writes: Sequence[tuple[str, Any]], edges: Sequence[tuple[str, Any]] = ()
-) -> TaskOutcome | None:
-    """The outcome saved as ``writes`` by `outcome_writes` (None: the task did not finish);
-    the static edge writes (``edges``) are the engine's edges, not the task's control."""
-    out = TaskOutcome(cached=True)
-    static = {channel for channel, _ in edges}
-    for channel, value in writes:
-        if channel in static or channel.startswith("join:"):
-            continue
-        if channel.startswith(BRANCH_PREFIX):
-            out.gotos.append(channel[len(BRANCH_PREFIX) :])
-        elif channel == SEND_CHANNEL and isinstance(value, Send):
-            out.sends.append(value)
-        elif channel.startswith("__") and channel not in _CONTROL:
-            return None  # an error or interrupt: the task runs again
-        elif channel != NO_WRITES:
-            out.writes.append((channel, value))
-    out.update = dict(out.writes) if out.writes else None
-    return out
+__all__ = ["Checkpointing"]
 
 
 class Checkpointing:
@@ -619,14 +427,3 @@ class Checkpointing:
             if outcome is not None:
                 out[aid] = outcome
         return out
-
-
-_id_lock = threading.Lock()
-
-
-def new_checkpoint_id(step: int | None = None) -> str:
-    """LangGraph's checkpoint id: a uuid6 (time-ordered, so later checkpoints sort after
-    earlier ones whichever of LangGraph and Superstep wrote them) whose clock sequence is the
-    checkpoint's ``step``."""
-    with _id_lock:
-        return str(uuid6(clock_seq=step))

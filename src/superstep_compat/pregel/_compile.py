@@ -30,7 +30,8 @@ from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._node import task_node
-from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, INPUT_EVENT, GraphRun
+from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, GraphRun
+from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
@@ -474,7 +475,7 @@ class CompiledStateGraph(
 
     def clear_cache(self, nodes: Sequence[str] | None = None) -> None:
         """Forget cached node results (of ``nodes``, or of every node)."""
-        from superstep_compat.pregel._task import CACHE_NS
+        from superstep_compat.pregel._task_support import CACHE_NS
 
         if self.cache is None:
             raise ValueError("No cache is set for this graph. Cannot clear cache.")

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from superstep_compat._internal._constants import START
-from superstep_compat.pregel._checkpointing import (
+from superstep_compat.pregel._checkpoint_tasks import (
     edge_writes,
     node_triggers,
     pending_activations,

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from superstep_compat._internal._constants import START
-from superstep_compat.pregel._task import TaskOutcome, TaskRunner, as_seconds
+from superstep_compat.pregel._task import TaskRunner
+from superstep_compat.pregel._task_context import TaskOutcome
+from superstep_compat.pregel._task_support import as_seconds
 from superstep_compat.types import RetryPolicy, Send
 from superstep_core.node import (
     Activate,

@@ -20,7 +20,7 @@ from superstep_compat._internal._merge import merge_configs
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.graph._writes import node_writes
-from superstep_compat.pregel._checkpointing import (
+from superstep_compat.pregel._checkpoint_tasks import (
     new_checkpoint_id,
     node_triggers,
     pending_activations,
@@ -40,7 +40,8 @@ from superstep_compat.pregel._record import (
     record_config,
     step_in_progress,
 )
-from superstep_compat.pregel._task import RunContext, TaskOutcome, TaskRunner
+from superstep_compat.pregel._task import TaskRunner
+from superstep_compat.pregel._task_context import RunContext, TaskOutcome
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
 from superstep_core.graph import CompiledGraph
 from superstep_core.node import External

@@ -35,7 +35,7 @@ Must never import: the llm layer, compat.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -44,7 +44,8 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from superstep_core.graph import CompiledGraph
-from superstep_core.host.clock import Clock, WallClock
+from superstep_core.host.clock import Clock
+from superstep_core.host.durable_execution import DurableExecution, Permission, _digest
 from superstep_core.host.durable_records import (
     HistoryEntry,
     PermissionDeniedError,
@@ -55,32 +56,18 @@ from superstep_core.host.durable_records import (
 )
 from superstep_core.host.effects import Handler
 from superstep_core.host.lease import DEFAULT_TTL, HeldLease, LeaseStore
-from superstep_core.host.sync import Host
 from superstep_core.host.thread_checkpoints import StoredStep, ThreadCheckpoints
-from superstep_core.host.timers import TimerTable
-from superstep_core.node import Effect, External
 from superstep_core.persistence import Codec
 from superstep_core.persistence.durable import (
     ChannelWriter,
     StepHeader,
     decode_header,
     decode_inputs,
-    encode_header,
-    encode_inputs,
     join_values,
     known_from,
-    trace_digest,
-    without_values,
 )
 from superstep_core.persistence.replay import apply_input, replay
-from superstep_core.runtime import (
-    EffectRequest,
-    Execution,
-    ExecutionState,
-    Status,
-    StepOutcome,
-    TimerRequest,
-)
+from superstep_core.runtime import Execution, ExecutionState, StepOutcome
 
 __all__ = [
     "DurableExecution",
@@ -93,338 +80,6 @@ __all__ = [
     "UnknownThreadError",
     "resume_from_saver",
 ]
-
-Permission = str | Collection[str]
-"""What an actor may edit: ``"*"`` (every channel) or the names of the channels."""
-
-
-class DurableExecution:
-    """An `Execution` bound to a thread of a store: drive it with `run`, answer interrupts
-    with `resume`, send events with `send`, edit it with `edit`. Not thread-safe."""
-
-    def __init__(
-        self,
-        runner: DurableRunner,
-        execution: Execution,
-        thread_id: str,
-        *,
-        writer: ChannelWriter,
-        header: StepHeader | None = None,
-        loaded: StoredStep | None = None,
-        metadata: Mapping[str, Any] | None = None,
-        lease: HeldLease | None = None,
-    ) -> None:
-        self.runner = runner
-        self.lease = lease
-        self.execution = execution
-        self.thread_id = thread_id
-        self.saver = runner.saver
-        self.codec = runner.codec
-        self.metadata = dict(metadata or {})
-        self.checkpoint_bytes: list[int] = []  # header + blob bytes of each checkpoint written
-        self.checkpoints = ThreadCheckpoints(runner.saver, thread_id)
-        self._writer = writer
-        self._requests: dict[str, EffectRequest] = {}
-        self._armed: dict[tuple[str, str], TimerRequest] = {}
-        self._inputs = 0
-        # (step, id, parent id) of the latest checkpoint written or loaded
-        self._last: tuple[int, str, str | None] | None = None
-        if loaded is not None:
-            self.checkpoints.follow(loaded)
-            self._last = (loaded.step, loaded.checkpoint_id, loaded.parent_id)
-        self._host = Host(
-            runner.handlers,
-            clock=runner.clock or WallClock(),
-            max_workers=runner.max_workers,
-            ledger=StoreLedger(
-                self.checkpoints, runner.codec, loaded.effects if loaded is not None else None
-            ),
-        )
-        self._timers = TimerTable()
-        if header is not None:
-            self._requests = {r.effect_id: r for r in header.requests}
-            self._armed = {(t.activation_id, t.timer_id): t for t in header.timers}
-            if len(header.deadlines) == len(header.timers):
-                for timer, due in zip(header.timers, header.deadlines, strict=True):
-                    self._timers.arm(timer, due)  # absolute: a restart fires what remains
-            else:  # a header from before deadlines were recorded
-                self._timers.apply(list(header.timers), self._host.clock.now())
-            self._inputs = header.inputs
-
-    # --- driving ---------------------------------------------------------------------------
-
-    @property
-    def status(self) -> Status:
-        return self.execution.status
-
-    def run(self, *, until: float | None = None, steps: int | None = None) -> Execution:
-        """Drive the execution like `Host.run`, checkpointing every superstep. ``steps``:
-        return after that many supersteps (and the effects they requested) even if more
-        could run (a step mode; ``0`` only performs lost effects and fires due timers;
-        ``None``: no limit). A suspended execution still receives
-        its timers that are already due (an interrupt with a deadline), but is not waited
-        on for later ones."""
-        ex = self.execution
-        clock = self._host.clock
-        self._catch_up()
-        ran = 0
-        while ex.failure is None:
-            if ex.queue:
-                if steps is not None and ran >= steps:
-                    break
-                ran += 1
-                outcome = ex.run_superstep()
-                self._note(outcome)
-                if outcome.committed:
-                    self._checkpoint("loop", outcome)
-                elif ex.failure is None:  # held for a retry: the log keeps the superstep
-                    self._flush_inputs()
-                else:
-                    self._record_failure()
-                if self.runner.on_step is not None:
-                    self.runner.on_step(ex, outcome)
-                self._check_lease()
-                for result in self._host.perform(ex.execution_id, outcome.effects):
-                    ex.deliver(result)
-                continue
-            due = self._timers.next_due()
-            if due is None or ex.status is Status.COMPLETED:
-                break
-            if ex.status is Status.SUSPENDED and due > clock.now():
-                break
-            if until is not None and due > until:
-                clock.sleep(until - clock.now())
-                break
-            clock.sleep(due - clock.now())
-            for t in self._timers.pop_due(clock.now()):
-                ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
-        self._flush_inputs()
-        return ex
-
-    def resume(
-        self, value: Any, activation_id: str | None = None, *, expected_step: int | None = None
-    ) -> Execution:
-        """Answer an interrupt (see `Execution.resume`; a stale ``expected_step`` raises
-        `StaleResumeError` and changes nothing), log the answer, then `run`."""
-        self.execution.resume(value, activation_id, expected_step=expected_step)
-        self._flush_inputs()
-        return self.run()
-
-    def send(self, event: External, *, run: bool = True) -> Execution:
-        """Route an external event, log it, then `run` (unless ``run=False``)."""
-        self.execution.send(event)
-        self._flush_inputs()
-        return self.run() if run else self.execution
-
-    def retry_failed(self) -> Execution:
-        """Clear a failure, log that, and run the failed superstep again."""
-        self.execution.retry_failed()
-        self._flush_inputs()
-        return self.run()
-
-    def edit(
-        self,
-        updates: Mapping[str, Any] | Iterable[tuple[str, Any]],
-        *,
-        actor: str,
-        as_node: str | None = None,
-        activate: Iterable[str] = (),
-        timestamp: datetime | None = None,
-    ) -> tuple[str, ...]:
-        """Commit ``updates`` as an audited superstep by ``actor`` (see `Execution.edit`).
-        Raises `PermissionDeniedError` when the actor is not in the runner's allow-list or
-        may not write one of the channels; then nothing changes. ``timestamp`` defaults to
-        the runner's wall clock. Call `run` afterwards if the edit activated nodes."""
-        pairs = list(updates.items()) if isinstance(updates, Mapping) else list(updates)
-        permission = self._permission(actor, [c for c, _ in pairs])
-        when = (timestamp or self.runner.wall_clock()).isoformat()
-        ex = self.execution
-        ex.input_log.append(("audit", actor, permission, when))
-        try:
-            written = ex.edit(pairs, writer=f"human:{actor}", as_node=as_node, activate=activate)
-        except Exception:
-            ex.input_log.pop()
-            raise
-        audit = {"actor": actor, "permission": permission, "timestamp": when}
-        self._checkpoint("edit", written=written, audit=audit)
-        return written
-
-    def close(self) -> None:
-        """Shut the host's pool down and release the thread's lease (idempotent)."""
-        self._host.close()
-        if self.lease is not None:
-            lease, self.lease = self.lease, None
-            lease.__exit__(None, None, None)
-
-    def _check_lease(self) -> None:
-        if self.lease is not None:
-            self.lease.check()
-
-    def __enter__(self) -> DurableExecution:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    # --- recording -------------------------------------------------------------------------
-
-    def _permission(self, actor: str, channels: list[str]) -> str | list[str]:
-        allowed = self.runner.permissions.get(actor)
-        if allowed is None:
-            actors = ", ".join(sorted(self.runner.permissions)) or "(none)"
-            raise PermissionDeniedError(
-                f"actor {actor!r} may not edit thread {self.thread_id!r}: not in the "
-                f"allow-list (allowed actors: {actors})"
-            )
-        if isinstance(allowed, str):
-            if allowed != "*":
-                raise ValueError(f"permission of {actor!r} must be '*' or channel names")
-            return "*"
-        for channel in channels:
-            if channel not in allowed:
-                raise PermissionDeniedError(
-                    f"actor {actor!r} may not edit channel {channel!r} of thread "
-                    f"{self.thread_id!r}; they may edit: {', '.join(sorted(allowed)) or '(none)'}"
-                )
-        return sorted(allowed)
-
-    def _note(self, outcome: StepOutcome) -> None:
-        for request in outcome.effects:
-            self._requests[request.effect_id] = request
-        for timer in outcome.timers:
-            key = (timer.activation_id, timer.timer_id)
-            if timer.delay is None:
-                self._armed.pop(key, None)
-            else:
-                self._armed[key] = timer
-        self._timers.apply(outcome.timers, self._host.clock.now())
-
-    def _take_inputs(self) -> tuple[int, bytes] | None:
-        """The inputs logged since the last flush as one input-log record ``(seq, bytes)``, or
-        ``None``; the saver is to hold them, so the in-memory log is cleared."""
-        log = self.execution.input_log
-        if not log:
-            return None
-        record = (self._inputs, encode_inputs(log, self.codec))
-        self._inputs += 1
-        log.clear()
-        return record
-
-    def _flush_inputs(self) -> None:
-        """Write the inputs logged since the last flush as a pending write of the latest
-        checkpoint (between supersteps: an answer, an event, delivered results)."""
-        record = self._take_inputs()
-        if record is not None:
-            self.checkpoints.log_input(*record)
-
-    def _record_failure(self) -> None:
-        """A superstep failed and committed nothing. Its failure goes to the input log (which
-        recovery applies after the last checkpoint, so that checkpoint is left as committed)
-        and is noted on that checkpoint as an ``__error__`` pending write, for `history`."""
-        record = self._take_inputs()
-        failure = self.execution.failure
-        if record is None or self._last is None or failure is None:  # pragma: no cover
-            return
-        self.checkpoints.log_input(*record)
-        noted = {
-            "step": failure.step,
-            "node": failure.node,
-            "activation_id": failure.activation_id,
-            "error_type": failure.error_type,
-            "message": failure.message,
-        }
-        self.checkpoints.record_failure(record[0], noted)
-
-    def _checkpoint(
-        self,
-        source: str,
-        outcome: StepOutcome | None = None,
-        *,
-        written: tuple[str, ...] = (),
-        audit: Mapping[str, Any] | None = None,
-    ) -> None:
-        record = self._take_inputs()
-        ex = self.execution
-        state = ex.snapshot()
-        stored, blobs, layout = self._writer.split(state.values, state.versions)
-        self._requests = {e: self._requests[e] for e in state.awaited if e in self._requests}
-        armed = {k: t for k, t in self._armed.items() if ex.timers.get(k) == t.generation}
-        self._armed = armed
-        deadlines = [self._timers.deadline(*key) for key in armed]
-        header = StepHeader(
-            without_values(state),
-            tuple(_storable(r) for r in self._requests.values()),
-            tuple(armed.values()),
-            self._inputs,
-            layout,
-            tuple(d for d in deadlines if d is not None) if None not in deadlines else (),
-        )
-        data = encode_header(header, self.codec)
-        changed = list(outcome.written if outcome is not None else written)
-        metadata = {
-            **self.metadata,
-            "source": source,
-            "step": ex.step,
-            "status": ex.status.value,
-            "written": changed,
-            "trace": _digest(ex, source),
-            "execution_id": ex.execution_id,
-            **(audit or {}),
-        }
-        last = self._last
-        if last is None:
-            parent = None
-        else:  # the same superstep again replaces its checkpoint, under the same parent
-            parent = last[2] if last[0] == ex.step else last[1]
-        cid = self.checkpoints.put(
-            ex.step,
-            parent,
-            data,
-            stored,
-            blobs,
-            metadata,
-            ts=self.runner.wall_clock().isoformat(),
-            written=changed,
-            input_record=record,
-        )
-        self.checkpoint_bytes.append(len(data) + sum(len(b) for b in blobs.values()))
-        self._last = (ex.step, cid, parent)
-
-    def _catch_up(self) -> None:
-        """Perform (or replay from the ledger) the awaited effects whose results never
-        arrived: after a recovery, those of the superstep the process died in."""
-        ex = self.execution
-        todo: list[EffectRequest] = []
-        for effect_id in list(ex.awaited):
-            request = self._requests.get(effect_id)
-            if request is None or (
-                request.effect.kind == "call" and request.effect.request is None
-            ):
-                recorded = self._host.ledger.recorded(effect_id) if self._host.ledger else None
-                if recorded is None:
-                    raise RecoveryError(
-                        f"thread {self.thread_id!r}: effect {effect_id} has no recorded result "
-                        f"and its request was not stored (effects of kind 'call' cannot be "
-                        f"performed again after a crash; give the effect a handler kind)"
-                    )
-                request = EffectRequest(effect_id, ex.awaited[effect_id], "", Effect("ledger"))
-            todo.append(request)
-        # in request order, as the uninterrupted run delivered them; the host's ledger lookup
-        # replays a recorded result instead of performing the effect again
-        if todo:
-            self._check_lease()
-        for result in self._host.perform(ex.execution_id, todo):
-            ex.deliver(result)
-
-
-def _storable(request: EffectRequest) -> EffectRequest:
-    if request.effect.kind == "call":  # a callable cannot be stored
-        return replace(request, effect=Effect("call", None, request.effect.tag))
-    return request
-
-
-def _digest(ex: Execution, source: str) -> str:
-    return trace_digest(ex.trace[-1]) if source in ("loop", "edit") and ex.trace else ""
 
 
 class DurableRunner:

@@ -1,0 +1,354 @@
+"""Setting up one run of a compiled façade graph: the run context its tasks get, loading the
+thread's checkpoint (or the one time travel addresses) into an `Execution`, applying the input,
+and resuming interrupted activations with their answers.
+
+`RunSetup` is a part of `GraphRun` (which provides the attributes it declares).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
+from superstep_compat._internal._constants import START
+from superstep_compat.errors import EmptyInputError
+from superstep_compat.pregel._checkpoint_tasks import (
+    Event,
+    node_of,
+    pending_activations,
+    task_id_for,
+)
+from superstep_compat.pregel._checkpointing import Checkpointing
+from superstep_compat.pregel._lgcheckpoint import (
+    RESUME,
+    START_CHANNEL,
+    get_tuple,
+    load_record,
+    pending_writes,
+    put_task_writes,
+)
+from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answers
+from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
+from superstep_compat.pregel._replay import ReplayState
+from superstep_compat.pregel._task_context import RUN_AGAIN, ChildLink, RunContext, TaskOutcome
+from superstep_compat.types import Command
+from superstep_core.host import Clock, EffectLedger, NestedEffects
+from superstep_core.node import Activated, External
+from superstep_core.runtime import Execution
+
+INPUT_EVENT = "__input__"
+
+
+class RunSetup(Checkpointing):
+    """The setting-up part of `GraphRun`."""
+
+    # GraphRun's attributes (set in its __init__) that the parts of a run share
+    input: Any
+    link: ChildLink | None
+    subgraphs: bool
+    context: Any
+    store: Any
+    before: frozenset[str]
+    after: frozenset[str]
+    task_ns: str
+    replay: ReplayState | None
+    addressed: str | None
+    clock: Clock
+    rng: random.Random
+    ledger: EffectLedger | None
+    nested: NestedEffects | None
+    limit: int
+    _committed: Mapping[str, Any] | None
+    values_shown: bool
+    start_step: int
+    async_mode: bool
+    inline_results: list[tuple[str, TaskOutcome]]
+    stopped: bool
+
+    def _run_context(self) -> RunContext:
+        return RunContext(
+            config=self.config,
+            context=self.context,
+            store=self.store,
+            step=self.step + 1,
+            stop=self.stop,
+            emit=self._emit_transient,
+            stream_modes=self.modes,
+            checkpoint_ns=self.task_ns,
+            saver=self.saver,
+            subgraphs=self.subgraphs,
+            cache=self.graph.cache,
+            checkpoint_id=None if self.record is None else self.record.checkpoint_id,
+            clock=self.clock,
+            rng=self.rng,
+            replay=self.replay,
+            nested=self.nested,
+            task_ids={}
+            if self.record is None
+            else {t.key: t.id for t in self.record.tasks if t.key},
+        )
+
+    def _prepare(self) -> tuple[Execution, list[Event]]:
+        graph = self.graph
+        events: list[Event] = []
+        requested_id = (self.config.get("configurable") or {}).get("checkpoint_id")
+        requested_id = requested_id or self.addressed
+        record = None
+        if self.saver is not None and self.thread_id is not None:
+            if self.replay is not None and requested_id is None:
+                record = self.replay.load(self.saver, self.thread_id, self.ns)
+            else:
+                record = load_record(self.saver, self.thread_id, self.ns, requested_id)
+        if self.addressed is not None and record is not None:
+            self.input = None  # it goes on from its checkpoint, whatever its parent passes
+        if (
+            self.link is None
+            and record is not None
+            and requested_id is not None
+            and not (isinstance(self.input, Command) and self.input.resume is not None)
+        ):
+            # Time travel: the subgraphs start from their checkpoints before the replay
+            # point (a fork's: before the checkpoint it was forked from).
+            point = record.checkpoint_id
+            if record.source in ("update", "fork") and record.parent_id is not None:
+                point = record.parent_id
+            self.replay = ReplayState(point)
+        execution_id = self.thread_id or "run"
+        if (
+            record is not None
+            and record.engine is not None
+            and self.input is None
+            and requested_id is not None
+            and step_in_progress(record)
+            and not self._is_latest(record)
+        ):
+            # Time travel to a step that went on after the checkpoint (interrupted, or
+            # partly finished): LangGraph runs its tasks afresh, without the answers and
+            # writes saved since, so the state is the checkpoint's own fields.
+            record.engine = None
+            record.pending = []
+        rebuilt = record is not None and record.engine is None
+        if record is not None and rebuilt:
+            rebuild(graph, record, record.pending)  # a checkpoint LangGraph wrote
+        if record is not None and record.engine is not None:
+            ex = Execution.restore(graph.engine, record.engine, record_trace=False)
+            self.step = record.step
+            self.record = self.last_saved = record
+            if record.checkpoint is not None:
+                self._saved_versions = dict(record.checkpoint["channel_versions"])
+        else:
+            ex = Execution(graph.engine, execution_id, record_trace=False)
+        inp = self.input
+        if (
+            self.link is not None
+            and self.link.resume
+            and record is not None
+            and (ex.interrupts or ex.queue)
+        ):
+            # the parent's answer to our interrupt (our checkpoint may have been edited
+            # since: then the step's tasks run afresh and the first to ask takes it)
+            inp = Command(resume=self.link.resume[-1])
+        elif (
+            self.link is not None
+            and self.link.resuming
+            and record is not None
+            and (ex.queue or ex.interrupts)
+        ):
+            inp = None  # the parent's task runs again: go on from where we stopped
+        continuing = record is not None and (inp is None or isinstance(inp, Command))
+        forked: list[Event] | None = None
+        if rebuilt and record is not None and requested_id is None and continuing:
+            answer = inp.resume if isinstance(inp, Command) and inp.resume is not None else None
+            self._answer_rebuilt(ex, record, NO_ANSWER if answer is None else answer)
+        if isinstance(inp, Command) and inp.resume is not None:
+            if not rebuilt:
+                self._resume(ex, inp.resume)
+                _run_again(ex)
+            if inp.update is not None or inp.goto:
+                ex.send(External(INPUT_EVENT, Command(update=inp.update, goto=inp.goto)))
+        elif isinstance(inp, Command):
+            ex.send(External(INPUT_EVENT, inp))
+            self._command_input = record is not None
+        elif inp is None:
+            if record is None:
+                raise EmptyInputError("Received no input for __start__")
+            if requested_id is None and not rebuilt:
+                self._saved_answers(ex, record)
+                _run_again(ex)
+            latest = (
+                get_tuple(self.saver, config_of(record.thread_id, self.ns, None))
+                if self.saver
+                else None
+            )
+            replaying = (
+                latest is not None
+                and latest.config["configurable"]["checkpoint_id"] != record.checkpoint_id
+            )
+            # An input checkpoint holds its input in ``__start__``, not yet in the engine
+            # (saved before the input was sent): continuing from it sends the input.
+            start = _unsent_input(ex, record)
+            if requested_id is not None and replaying and (record.next or ex.queue):
+                # the fork's tasks are the checkpoint's (an input checkpoint's START has no
+                # activation yet: it is keyed by name)
+                pending = pending_activations(ex, graph.node_order)
+                same = tuple(name for name, _ in pending) == record.next
+                forked = self._checkpoint(
+                    ex,
+                    "fork",
+                    next_=record.next,
+                    keys=[key for _, key in pending] if same else None,
+                    values=record.values,
+                    **({} if start is _NO_INPUT else {"start": start}),
+                )
+            if start is not _NO_INPUT:
+                ex.send(External(INPUT_EVENT, start))
+        else:
+            if record is not None:
+                ex.abandon_pending()  # new input: LangGraph drops the tasks a run left
+            events.extend(
+                self._checkpoint(ex, "input", next_=(START,), values=self._values(ex), start=inp)
+            )
+            ex.send(External(INPUT_EVENT, inp))
+        # LangGraph counts a continued thread's budget from the step after its checkpoint.
+        self.start_step = self.step + 1 if continuing and forked is None else self.step
+        if continuing and record is not None:
+            events = self._continue(ex, record, forked)
+            self.values_shown = not self._command_input  # it shows the state it starts from
+        return ex, events
+
+    def _is_latest(self, record: CheckpointRecord) -> bool:
+        """Whether ``record`` is the newest checkpoint of its thread and namespace."""
+        if self.saver is None:
+            return True
+        latest = get_tuple(self.saver, config_of(record.thread_id, record.checkpoint_ns, None))
+        return latest is None or (
+            latest.config["configurable"]["checkpoint_id"] == record.checkpoint_id
+        )
+
+    @property
+    def stop(self) -> int:
+        return self.start_step + self.limit + 1
+
+    def _resume(self, ex: Execution, value: Any) -> None:
+        suspended = [(aid, intr) for aid, intr in ex.interrupts for intr in _as_list(intr)]
+        if not suspended:
+            # LangGraph keeps an answer given when no interrupt waits for the first one
+            # the step raises (its null-task ``__resume__``): the first task due takes it.
+            due = [aid for aid, ev in ex.queue if isinstance(ev, Activated)]
+            inst = ex.instances.get(due[0]) if due else None
+            if inst is not None and node_of(inst.id) != START:
+                inst.memory["resume"] = [*inst.memory.get("resume", ()), value]
+            return
+        if (
+            isinstance(value, Mapping)
+            and value
+            and all(any(getattr(i, "id", None) == k for _, i in suspended) for k in value)
+        ):
+            by_activation: dict[str, list[Any]] = {}
+            for aid, intr in suspended:
+                if intr.id in value:
+                    by_activation.setdefault(aid, []).append(value[intr.id])
+            for aid, answers in by_activation.items():
+                self._resume_one(ex, aid, answers[0])
+            return
+        activations = {aid for aid, _ in suspended}
+        if len(activations) > 1 or _raised_several(ex, suspended[0][0]):
+            raise RuntimeError(
+                "When there are multiple pending interrupts, you must specify the interrupt id "
+                "when resuming. Docs: https://docs.langchain.com/oss/python/langgraph/"
+                "interrupts#handling-multiple-interrupts."
+            )
+        self._resume_one(ex, next(iter(activations)), value)
+
+    def _answer_rebuilt(self, ex: Execution, record: CheckpointRecord, answer: Any) -> None:
+        """Give the interrupted tasks of a thread rebuilt from LangGraph's checkpoint their
+        answers (saved first, as LangGraph's ``__resume__`` writes)."""
+        answers = resume_answers(ex, record, record.pending, answer)
+        if self.saver is None or answer is NO_ANSWER:
+            return
+        for task_id, given in answers.items():
+            put_task_writes(
+                self.saver,
+                record.thread_id,
+                record.checkpoint_ns,
+                record.checkpoint_id,
+                task_id,
+                [(RESUME, given)],
+            )
+
+    def _resume_one(self, ex: Execution, activation_id: str, value: Any) -> None:
+        """Answer ``activation_id``'s interrupt, the answer saved first (LangGraph's
+        ``__resume__`` write: the task's answers so far): a run that dies before the answered
+        task finishes continues with it (`_saved_answers`) instead of asking again."""
+        record = self.record
+        if self.saver is not None and record is not None:
+            inst = ex.instances.get(activation_id)
+            given = list(inst.memory.get("resume", ())) if inst is not None else []
+            task = next((t for t in record.tasks if t.key == activation_id), None)
+            task_id = (
+                task.id if task is not None else task_id_for(record.checkpoint_id, activation_id)
+            )
+            put_task_writes(
+                self.saver,
+                record.thread_id,
+                record.checkpoint_ns,
+                record.checkpoint_id,
+                task_id,
+                [(RESUME, [*given, value])],
+            )
+        ex.resume(value, activation_id)
+
+    def _saved_answers(self, ex: Execution, record: CheckpointRecord) -> None:
+        """Apply the answers given to ``record``'s interrupts by a run that then died (or
+        failed) before the answered task finished (see `_resume_one`)."""
+        if self.saver is None or not ex.interrupts:
+            return
+        waiting = {aid for aid, _ in ex.interrupts}
+        by_id = {t.id: t.key for t in record.tasks if t.key}
+        by_id.update((task_id_for(record.checkpoint_id, aid), aid) for aid in waiting)
+        writes = pending_writes(
+            self.saver, record.thread_id, record.checkpoint_ns, record.checkpoint_id
+        )
+        for task_id, channel, answers in writes:
+            aid = by_id.get(task_id)
+            if channel != RESUME or aid is None or not isinstance(answers, list) or not answers:
+                continue
+            inst = ex.instances.get(aid)
+            given = len(answers) - 1
+            if aid in waiting and inst is not None and len(inst.memory.get("resume", ())) == given:
+                ex.resume(answers[-1], aid)
+
+
+def _raised_several(ex: Execution, activation_id: str) -> bool:
+    """Whether the suspended activation raised more than one interrupt in its last run (the
+    functional API's parallel tasks surface one at a time; LangGraph still wants ids)."""
+    inst = ex.instances.get(activation_id)
+    memo = inst.memory.get("memo") if inst is not None else None
+    return isinstance(memo, dict) and int(memo.get(PENDING_KEY, 0)) > 1
+
+
+def _as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, tuple | list) else [value]
+
+
+_NO_INPUT = object()
+
+
+def _unsent_input(ex: Execution, record: CheckpointRecord) -> Any:
+    """The input of an input checkpoint (``next`` is ``__start__`` alone) that its engine
+    state has not received yet; `_NO_INPUT` for any other checkpoint."""
+    if record.next != (START,) or START_CHANNEL not in record.triggers:
+        return _NO_INPUT
+    if any(node_of(aid) == START for aid, _ in ex.queue):
+        return _NO_INPUT
+    return record.triggers[START_CHANNEL]
+
+
+def _run_again(ex: Execution) -> None:
+    """Resume the activations that wait without an interrupt (their subgraph stopped at a
+    breakpoint): continuing the thread runs them again, as LangGraph runs the task again."""
+    for aid, value in ex.interrupts:
+        if not _as_list(value):
+            ex.resume(RUN_AGAIN, aid)

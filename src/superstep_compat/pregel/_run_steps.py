@@ -1,0 +1,305 @@
+"""What a run makes of each committed superstep: LangGraph's step ends (checkpoints,
+breakpoints, interrupts), the stream events of its tasks' results, an input `Command`, the
+run's end and failures, and the state views (values, next tasks).
+
+`RunSteps` is a part of `GraphRun` (which provides the attributes it declares).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator, Sequence
+from typing import Any
+
+from superstep_compat._internal._constants import ROOT_KEY, START
+from superstep_compat.errors import ErrorCode, GraphRecursionError, create_error_message
+from superstep_compat.pregel._checkpoint_tasks import (
+    Event,
+    node_of,
+    pending_activations,
+    pending_tasks,
+    push_indexes,
+    task_records,
+)
+from superstep_compat.pregel._lgcheckpoint import build_checkpoint
+from superstep_compat.pregel._node import outcome_of
+from superstep_compat.pregel._run_setup import RunSetup, _as_list
+from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
+from superstep_compat.types import Interrupt
+from superstep_core.node import EffectCompleted
+from superstep_core.runtime import Execution, StepOutcome
+
+
+class RunSteps(RunSetup):
+    """The per-superstep part of `GraphRun`."""
+
+    def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
+        """Observe one committed superstep; returns True (as the generator's value) to stop."""
+        if not outcome.committed:
+            if ex.failure is None:  # held for a retry: a failed attempt is no task result
+                self._take_inline()
+            return False  # a failed superstep: `_failed_results` reports its tasks
+        results = self._take_inline()
+        for aid, ev in outcome.delivered:
+            if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome):
+                results.append((aid, ev.result))
+        if not results:
+            return False
+        if self._command_input:
+            self._command_input = False
+            if all(node_of(aid) == START for aid, _ in results):
+                yield from self._apply_command(ex)
+                return False
+        yield from self._task_events(results)
+        modes = self.modes
+        completed: list[tuple[str, TaskOutcome]] = []
+        interrupted = False
+        for item in results:
+            if item[1].waiting:
+                interrupted = True
+            elif item[1].error is None:
+                completed.append(item)
+        if self._held:
+            self._held = bool(ex.interrupts)
+        if interrupted or self._held:
+            yield from self._interrupted(ex, results)
+            return True
+        self.step += 1
+        self._committed = ex.values  # a new dict per commit: holding it copies nothing
+        self._last_values = None
+        if outcome.written:
+            self.values_shown = True
+            if "values" in modes:
+                yield ((), "values", self.values_chunk)
+        next_: tuple[str, ...] | None = None
+        if self.saver is not None:
+            pending = pending_activations(ex, self.graph.node_order)
+            next_ = tuple([name for name, _ in pending])
+            yield from self._checkpoint(
+                ex,
+                "loop",
+                next_=next_,
+                keys=[key for _, key in pending],
+                values=self.last_values or {},
+                ran=completed,
+            )
+        if self.after or self.before:
+            next_ = self._next(ex) if next_ is None else next_
+            names_ran = {node_of(aid) for aid, _ in completed}
+            if (_hit(names_ran, self.after) and next_) or _hit(set(next_), self.before):
+                if "updates" in modes:
+                    yield ((), "updates", {"__interrupt__": ()})
+                self.stopped = True
+                return True
+        if self.step >= self.stop:  # LangGraph checks the budget before looking for tasks
+            raise GraphRecursionError(
+                create_error_message(
+                    message=(
+                        f"Recursion limit of {self.limit} reached without hitting a stop "
+                        "condition. You can increase the limit by setting the "
+                        "`recursion_limit` config key."
+                    ),
+                    error_code=ErrorCode.GRAPH_RECURSION_LIMIT,
+                )
+            )
+        return False
+
+    def _interrupted(
+        self, ex: Execution, results: Sequence[tuple[str, TaskOutcome]]
+    ) -> Iterator[Event]:
+        """The step stops on interrupts: this superstep's, and those of the step's
+        activations still waiting from before (LangGraph runs those again and reports them
+        again). Its finished tasks' writes show in a last ``values`` chunk."""
+        interrupted = [(aid, r) for aid, r in results if r.waiting]
+        self.stopped = True
+        for _, result in interrupted:
+            self.interrupts.extend(result.interrupts)
+        if self._held:
+            seen = {aid for aid, _ in results}
+            for aid, value in ex.interrupts:
+                if aid not in seen:
+                    waiting = tuple(_as_list(value))
+                    self.interrupts.extend(waiting)
+                    yield from self._interrupt_events(waiting)
+        finished = [(aid, r) for aid, r in results if not r.waiting and r.error is None]
+        self._record_interrupts(ex, interrupted, finished)
+        record = self.record
+        wrote = any(r.writes for _, r in finished) or (
+            self._held
+            and record is not None
+            and any(t.result for t in record.tasks if t.id in record.finished)
+        )
+        if wrote:
+            self._committed = ex.values
+            self._last_values = None
+            self.values_shown = True
+            if "values" in self.modes:
+                yield ((), "values", self.values_chunk)
+
+    def _interrupt_events(self, interrupts: tuple[Interrupt[Any], ...]) -> Iterator[Event]:
+        if "updates" in self.modes:
+            yield ((), "updates", {"__interrupt__": interrupts})
+        if "values" in self.modes and self.last_values is not None and interrupts:
+            # a task stopped without values (its subgraph's breakpoint) shows no chunk here
+            chunk = {"__interrupt__": interrupts}  # a root state's value is not shown
+            yield ((), "values", chunk if self.is_root else {**self.last_values, **chunk})
+
+    def _apply_command(self, ex: Execution) -> Iterator[Event]:
+        """A top-level `Command` without ``resume`` on an existing thread writes onto the
+        checkpoint the thread is at (LangGraph's writes of no task), not a step of its own."""
+        self._committed = ex.values
+        self._last_values = None
+        self.values_shown = True
+        if "values" in self.modes:
+            yield ((), "values", self.values_chunk)
+        record = self.record
+        if record is None or self.saver is None:
+            return
+        pending = pending_activations(ex, self.graph.node_order)
+        record.values = dict(self.last_values or {})
+        record.next = tuple(name for name, _ in pending)
+        known = {t.key: t for t in record.tasks if t.key}  # keep what they raised or did
+        fresh = task_records(
+            record.checkpoint_id,
+            [p for p in pending if p[1] not in known],
+            step=record.step,
+            ns=record.checkpoint_ns,
+            triggers_of=self._triggers_of,
+            pushes=push_indexes(ex, pending),
+        )
+        record.tasks = [known[key] if key in known else fresh.pop(0) for _, key in pending]
+        record.engine = ex.snapshot()
+        record.triggers = self._pending_triggers(ex, pending)
+        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
+        if self.durable or record is self.last_saved:
+            self._save(record)
+        yield from self._checkpoint_events(record, record.parent_id)
+
+    def _task_events(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
+        """Each task's chunks as LangGraph emits them when it finishes: its update (then its
+        result), or its interrupt; tasks whose writes were saved first, as cached."""
+        modes = self.modes
+        updates = "updates" in modes
+        if self._cached:
+            cached, self._cached = self._cached, []
+            if updates:
+                for name, update in cached:
+                    yield ((), "updates", {name: update, "__metadata__": {"cached": True}})
+        ordered = results
+        if self.saved is not None:  # the outcomes handed back come first, as in LangGraph
+            ordered = sorted(results, key=lambda item: not item[1].cached)
+        ctx = self._run_context() if "tasks" in modes or "debug" in modes else None
+        for aid, r in ordered:
+            name = node_of(aid)
+            if r.waiting:
+                yield from self._interrupt_events(tuple(r.interrupts))
+            elif r.error is None and updates and name != START:
+                chunk = {name: r.update}
+                if r.cached:
+                    chunk["__metadata__"] = {"cached": True}
+                yield ((), "updates", chunk)
+            if ctx is not None and not r.cached and name != START:
+                yield from self._task_result(ctx, aid, r)
+
+    def _task_result(self, ctx: RunContext, aid: str, r: TaskOutcome) -> Iterator[Event]:
+        payload = {
+            "id": task_uuid(ctx, aid),
+            "name": node_of(aid),
+            "error": r.error,
+            "result": r.update if r.error is None and not r.interrupts else {},
+            "interrupts": [
+                {"value": i.value, "id": i.id, "response_schema": None} for i in r.interrupts
+            ],
+        }
+        if r.error is None and not r.interrupts and payload["result"] is None:
+            payload["result"] = {}
+        if "tasks" in self.modes:
+            yield ((), "tasks", payload)
+        if "debug" in self.modes:
+            yield (
+                (),
+                "debug",
+                {
+                    "step": self.step + 1,
+                    "timestamp": _now(self.clock),
+                    "type": "task_result",
+                    "payload": payload,
+                },
+            )
+
+    @property
+    def last_values(self) -> dict[str, Any] | None:
+        """The state channels after the last committed step (None before any), built on
+        first use: a run that neither checkpoints nor streams values never builds them."""
+        if self._last_values is None and self._committed is not None:
+            keys = self.graph.state_channels
+            committed = self._committed
+            self._last_values = {k: committed[k] for k in keys if k in committed}
+        return self._last_values
+
+    @property
+    def is_root(self) -> bool:
+        """Whether the state is one value (a schema without fields: ``__root__``)."""
+        return bool(self.graph.state_channels == (ROOT_KEY,))
+
+    @property
+    def values_chunk(self) -> Any:
+        """What the ``values`` stream shows: the state channels, a root state's bare value."""
+        values = self.last_values
+        return values.get(ROOT_KEY) if self.is_root and values is not None else values
+
+    def _finish(self, ex: Execution) -> Iterator[Event]:
+        """A run that committed no step still answers with the thread's current values; one
+        that continued a step still waiting on interrupts reports them again."""
+        if self._held and not self.interrupts and ex.interrupts:
+            yield from self._task_events(())
+            yield from self._interrupted(ex, ())
+        if self._committed is None and self._last_values is None:
+            self._committed = ex.values
+
+    def _take_inline(self) -> list[tuple[str, TaskOutcome]]:
+        taken, self.inline_results = self.inline_results, []
+        return taken
+
+    def _failed_results(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
+        """The outcomes of the superstep that failed (still queued: it did not commit)."""
+        self.failed_results = self._take_inline()
+        runner = self.graph.runner
+        for aid, ev in ex.queue:
+            if isinstance(ev, EffectCompleted):
+                outcome = outcome_of(runner, node_of(aid), ev)  # a timeout: NodeTimeoutError
+                if outcome is not None:
+                    self.failed_results.append((aid, outcome))
+        return self.failed_results
+
+    def _raise_failure(self, ex: Execution) -> None:
+        failure = ex.failure
+        assert failure is not None
+        error: BaseException | None = None
+        for aid, result in self.failed_results:
+            if aid == failure.activation_id and result.error:
+                error = result.error
+        if error is None:
+            error = ex.last_error
+        self._record_failure(ex, error)
+        if error is not None:
+            raise error
+        raise RuntimeError(f"{failure.node}: {failure.error_type}: {failure.message}")
+
+    # --- state views ----------------------------------------------------------------------
+
+    def _values(self, ex: Execution) -> dict[str, Any]:
+        """Every state channel with a value (the ``values`` stream and snapshots show them
+        all; only ``invoke``'s result is narrowed to the output schema)."""
+        values = ex.values
+        return {k: values[k] for k in self.graph.state_channels if k in values}
+
+    def _next(self, ex: Execution) -> tuple[str, ...]:
+        return pending_tasks(ex, self.graph.node_order)
+
+
+def _hit(names: set[str] | frozenset[str], breakpoints: frozenset[str]) -> bool:
+    """Whether any of ``names`` is a breakpoint (``"*"``: every node but ``__start__``,
+    which LangGraph hides from breakpoints)."""
+    if "*" in breakpoints:
+        return bool(names - {START})
+    return bool(names & breakpoints)

@@ -1,0 +1,239 @@
+"""The facts one LangGraph task runs with: its run context, its outcome, its hooks.
+
+`RunContext` (per-invocation facts), `TaskOutcome` (what a task did), the `interrupt()` /
+`push_message()` hook of a task call, the link a subgraph run inherits from its task, the
+context variables bound while a task runs, and the task's LangGraph ids, paths and timestamps.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from langchain_core.runnables.config import var_child_runnable_config
+
+from superstep_compat._internal._constants import PRIVATE, PULL, PUSH
+from superstep_compat._internal.context import task_context_var
+from superstep_compat.errors import GraphInterrupt
+from superstep_compat.pregel._callbacks import TaskRun
+from superstep_compat.pregel._messages import MessagesHandler
+from superstep_compat.pregel._resume import resume_adapter, validated_resume
+from superstep_compat.types import Command, Interrupt, RetryPolicy, Send, interrupt_id_from_ns
+from superstep_core.host import Clock, NestedEffects, WallClock
+
+
+@dataclass
+class TaskOutcome:
+    """What one task did. ``update`` is the value of its ``updates`` stream chunk."""
+
+    writes: list[tuple[str, Any]] = field(default_factory=list)
+    gotos: list[str] = field(default_factory=list)
+    sends: list[Send] = field(default_factory=list)
+    update: Any = None
+    interrupts: tuple[Interrupt[Any], ...] = ()
+    error: BaseException | None = None
+    retry: RetryPolicy | None = None
+    skip_edges: bool = False
+    parent_command: Command[Any] | None = None
+    memo: dict[str, Any] | None = None
+    subgraph_ns: str = ""
+    cached: bool = False
+    stopped: bool = False
+    """A subgraph this task ran stopped at a breakpoint (an interrupt without values): the
+    task waits, and continuing the thread runs it again (the subgraph then goes on)."""
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the task did not finish: it interrupted, or its subgraph stopped."""
+        return bool(self.interrupts) or self.stopped
+
+
+@dataclass
+class RunContext:
+    """Per-invocation facts a task needs: config, context, store, step budget, streams."""
+
+    config: dict[str, Any]
+    context: Any = None
+    store: Any = None
+    step: int = 0
+    stop: int = 10_007
+    emit: Callable[[str, Any], None] | None = None
+    stream_modes: frozenset[str] = frozenset()
+    checkpoint_ns: str = ""
+    previous: Any = None
+    saver: Any = None
+    subgraphs: bool = False
+    cache: Any = None
+    checkpoint_id: str | None = None  # the checkpoint the step runs from (its pending writes)
+    push: int | None = None
+    """A `Send` task's index among the step's pushed tasks (LangGraph's push path)."""
+    task_ids: Mapping[str, str] = field(default_factory=dict)
+    """LangGraph's id of each task of the checkpoint the step runs from, by engine key (an
+    activation id, or a node name for a task not numbered yet)."""
+    trace: TaskRun | None = None
+    """The task's callback run, when the config carries callbacks."""
+    clock: Clock = field(default_factory=WallClock)
+    """The run's clock (seconds since the epoch): timestamps, and the waits of @task retries."""
+    rng: random.Random = field(default_factory=random.Random)
+    """The run's random source (the jitter of @task retries)."""
+    replay: Any = None
+    """The root graph's `ReplayState` while it time-travels (subgraphs start from their
+    checkpoints before the replay point); None otherwise."""
+    nested: NestedEffects | None = None
+    """The run's host's performer of nested effects (the functional API's @task calls)."""
+
+
+class _TaskContext:
+    """The `interrupt()` / `push_message()` hook of one task call."""
+
+    def __init__(self, resume: Sequence[Any], ns: str, run: RunContext, node: str) -> None:
+        self.resume = resume
+        self.index = 0
+        self.ns = ns
+        self.run = run
+        self.node = node
+        # Results of work done inside this task (the functional API's @task calls), kept
+        # in the activation's memory so a re-run after an interrupt does not redo them.
+        self.memo: dict[str, Any] = {}
+        self.child: ChildLink | None = None  # the link a subgraph run in this task takes
+        self.handler: MessagesHandler | None = None
+        self.cache_key: tuple[tuple[str, ...], str] | None = None
+        self.pushed: list[tuple[str, Any]] = []  # push_message writes, before the return's
+
+    def interrupt(self, value: Any, response_schema: Any) -> Any:
+        i = self.index
+        self.index += 1
+        adapter = resume_adapter(response_schema)
+        if i < len(self.resume):
+            answer = self.resume[i]
+            return answer if adapter is None else validated_resume(adapter, answer)
+        # LangGraph's id: the task's namespace (its task id differs per thread and checkpoint),
+        # suffixed by the answers it already has
+        schema = response_schema if adapter is None else adapter.json_schema()
+        ns = f"{self.ns}|{i}" if i else self.ns
+        raise GraphInterrupt((Interrupt(value, interrupt_id_from_ns(ns), response_schema=schema),))
+
+    def push_message(self, message: Any, state_key: str | None) -> None:
+        if self.handler is not None:
+            self.handler.emit_pushed(message)
+        elif self.run.emit is not None and "messages" in self.run.stream_modes:
+            self.run.emit("messages", (message, {"langgraph_node": self.node}))
+        if state_key:
+            self.pushed.append((state_key, message))
+
+
+_current_run: Any = __import__("contextvars").ContextVar("superstep_compat_run", default=None)
+
+
+RUN_AGAIN = "__superstep_run_again__"
+"""The answer that resumes a task whose subgraph stopped at a breakpoint: no value for any
+`interrupt()` (it is never handed to one), only "run again"."""
+
+CHILD_KEY = "__superstep_child"
+"""Configurable key carrying a child run's link to its parent (`ChildLink`)."""
+
+
+@dataclass
+class ChildLink:
+    """What a subgraph's run inherits from the task that runs it."""
+
+    saver: Any
+    resume: list[Any]
+    emit: Callable[[str, Any], None] | None
+    modes: frozenset[str]
+    subgraphs: bool
+    ns: str
+    replay: Any = None  # the root's `ReplayState` while it time-travels
+    # Graph runs started under this link so far: LangGraph gives the second and later runs
+    # of a subgraph in one task the namespace ``ns|1``, ``ns|2``, ... (count() is atomic).
+    calls: Iterator[int] = field(default_factory=itertools.count)
+    # The namespace of the checkpoints of the first graph run under this link (set by that
+    # run): where a parent's snapshot finds the state of a subgraph its task interrupted in.
+    checkpoint_ns: str = ""
+    resuming: bool = False
+    """The task runs again after it waited (answered, or its subgraph had stopped at a
+    breakpoint): a subgraph with unfinished work goes on from its checkpoint."""
+
+
+_Tokens = tuple[Any, Any, Any]
+
+
+def _bind(hook: _TaskContext, run: RunContext, config: Any) -> _Tokens:
+    """Bind the task's context variables (config, interrupt hook, run) for a call; undo with
+    `_unbind` (plain calls, not a context manager: this runs once per task)."""
+    return (
+        var_child_runnable_config.set(config),
+        task_context_var.set(hook),
+        _current_run.set((run, config)),
+    )
+
+
+def _unbind(tokens: _Tokens) -> None:
+    token_cfg, token_task, token_run = tokens
+    _current_run.reset(token_run)
+    task_context_var.reset(token_task)
+    var_child_runnable_config.reset(token_cfg)
+
+
+READ_STATE_KEY = PRIVATE["CONFIG_KEY_READ_STATE"]
+
+
+def task_path(name: str, push: int | None) -> tuple[str | int | bool, ...]:
+    """LangGraph's path of a task: ``(PULL, name)`` for a node an edge (or a goto)
+    triggered, ``(PUSH, index, False)`` for the ``index``-th `Send` task of its step."""
+    return (PULL, name) if push is None else (PUSH, push, False)
+
+
+def _answers(resume: Sequence[Any]) -> list[Any]:
+    """A task's answers to its interrupts, without the `RUN_AGAIN` resumptions."""
+    return [r for r in resume if not (isinstance(r, str) and r == RUN_AGAIN)]
+
+
+def _join_ns(parent: str, child: str) -> str:
+    return f"{parent}|{child}" if parent else child
+
+
+def _child_config(
+    config: dict[str, Any], ns: str, run: RunContext, resume: Sequence[Any]
+) -> dict[str, Any]:
+    child = dict(config)
+    configurable = dict(child.get("configurable") or {})
+    configurable["checkpoint_ns"] = ns
+    configurable.pop("checkpoint_id", None)
+    configurable[CHILD_KEY] = ChildLink(
+        run.saver, list(resume), run.emit, run.stream_modes, run.subgraphs, ns
+    )
+    child["configurable"] = configurable
+    return child
+
+
+def task_uuid(run: RunContext, activation_id: str) -> str:
+    """The task's id: LangGraph's (see `_lgcheckpoint.lg_task_id`) when the run checkpoints,
+    else a LangGraph-shaped id stable for one activation of one thread."""
+    ids = run.task_ids
+    if ids:
+        found = ids.get(activation_id) or ids.get(activation_id.rsplit(":", 1)[0])
+        if found is not None:
+            return found
+    thread = (run.config.get("configurable") or {}).get("thread_id", "")
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, f"{thread}/{run.checkpoint_ns}/{activation_id}"))
+
+
+_WALL = WallClock()
+
+
+def _now(clock: Clock | None = None) -> str:
+    """An ISO timestamp (UTC) of ``clock`` (seconds since the epoch; the wall clock unless
+    a run injected another, see `_run.CLOCK_KEY`)."""
+    return datetime.fromtimestamp((clock or _WALL).now(), UTC).isoformat()
+
+
+def current_run() -> tuple[RunContext, dict[str, Any]] | None:
+    """The (run context, task config) of the task running in this context, if any."""
+    value: tuple[RunContext, dict[str, Any]] | None = _current_run.get()
+    return value

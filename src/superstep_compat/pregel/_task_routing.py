@@ -1,0 +1,287 @@
+"""Reading the state for a task and routing its result.
+
+`TaskRouting` is the half of `TaskRunner` that does not run user actions itself: it reads the
+state through a schema, turns a return value into writes, gotos and sends, evaluates a node's
+conditional edges on its local view of the state, and runs the START task (the graph input).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from typing import Any
+
+from superstep_compat._internal._constants import END, PULL, START, TAG_HIDDEN
+from superstep_compat.errors import InvalidUpdateError
+from superstep_compat.graph._schema import coerce_state
+from superstep_compat.graph._spec import BranchSpec, GraphSpec, NodeSpec
+from superstep_compat.graph._writes import node_writes
+from superstep_compat.managed.base import StepInfo
+from superstep_compat.pregel._callbacks import TaskRun
+from superstep_compat.pregel._task_context import (
+    RunContext,
+    TaskOutcome,
+    _join_ns,
+    task_path,
+    task_uuid,
+)
+from superstep_compat.pregel._task_support import (
+    _call_router,
+    _close,
+    _heartbeat_writer,
+    _noop,
+    _runtime,
+    _update_chunk,
+)
+from superstep_compat.types import Command, Send
+from superstep_core.channel import MISSING, Channel
+from superstep_core.host import heartbeat as _heartbeat
+
+logger = logging.getLogger("langgraph")  # LangGraph's logger for these warnings
+
+
+class TaskRouting:
+    """Reads state and routes results for the nodes of one compiled graph."""
+
+    def __init__(self, spec: GraphSpec, strategies: Mapping[str, Channel]) -> None:
+        self.spec = spec
+        self.strategies = strategies
+        self.channel_keys = frozenset(spec.channels)
+        self.node_names = frozenset(spec.nodes)
+        self.state_keys = self._keys_of(spec.state_schema)
+
+    def _keys_of(self, schema: Any) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
+        info = self.spec.schemas.get(schema)
+        if info is None:
+            return tuple(self.spec.channels), ()
+        return tuple(info.channels), tuple(info.managed.items())
+
+    # --- reading state ---------------------------------------------------------------------
+
+    def read(self, schema: Any, values: Mapping[str, Any], run: RunContext) -> Any:
+        """The state as a node with input ``schema`` sees it."""
+        channels, managed = self._keys_of(schema)
+        view: dict[str, Any] = {}
+        for key in channels:
+            value = values.get(key, MISSING)
+            if value is not MISSING:
+                view[key] = value
+        if managed:
+            info = StepInfo(run.step, run.stop)
+            for key, manager in managed:
+                view[key] = manager.get(info)
+        return coerce_state(schema, view)
+
+    def _writer(self, run: RunContext, node: NodeSpec | None = None) -> Callable[[Any], None]:
+        # under an idle timeout refreshed "auto"matically, a custom chunk is progress
+        auto = node is not None and node.timeout is not None and node.timeout.refresh_on == "auto"
+        if run.emit is None or "custom" not in run.stream_modes:
+            return _heartbeat_writer if auto else _noop
+        emit = run.emit
+
+        def write(chunk: Any) -> None:
+            if auto:
+                _heartbeat()
+            emit("custom", chunk)
+
+        return write
+
+    def _outcome(
+        self,
+        node: NodeSpec,
+        result: Any,
+        values: Mapping[str, Any],
+        run: RunContext,
+        pushed: Sequence[tuple[str, Any]] = (),
+    ) -> TaskOutcome:
+        written = node_writes(result, self.channel_keys)
+        writes = written.writes
+        if pushed:  # push_message wrote these while the node ran
+            keys = self.channel_keys
+            writes = [(k, v) for k, v in pushed if k in keys] + writes
+        out = TaskOutcome(writes=writes)
+        out.update = _update_chunk(writes)
+        if written.goto:
+            self._gotos(written.goto, out, node.name, run)
+        branches = self.spec.branches.get(node.name)
+        if branches:
+            self._branch(branches, values, out, run)
+        return out
+
+    def _gotos(self, gotos: Sequence[Any], out: TaskOutcome, name: str, run: RunContext) -> None:
+        """Route ``gotos`` (node names and `Send`s); END goes nowhere. LangGraph ignores an
+        unknown target with a warning (the write to its trigger channel, or the `Send`)."""
+        for goto in gotos:
+            if isinstance(goto, Send):
+                if goto.node in self.node_names or goto.node == START:
+                    out.sends.append(goto)
+                else:
+                    logger.warning(f"Ignoring unknown node name {goto.node} in pending sends")
+            elif goto in self.node_names:
+                out.gotos.append(goto)
+            elif goto != END:
+                logger.warning(
+                    f"Task {name} with path {task_path(name, run.push)} wrote to unknown "
+                    f"channel branch:to:{goto}, ignoring it."
+                )
+
+    def _branch(
+        self,
+        branches: Mapping[str, BranchSpec],
+        values: Mapping[str, Any],
+        out: TaskOutcome,
+        run: RunContext,
+    ) -> None:
+        local = self.local_state(values, out.writes)
+        trace = run.trace
+        first = self._writer_count(branches) if trace is not None else 0
+        for position, branch in enumerate(branches.values(), first + 1):
+            state = self.read(branch.input_schema or self.spec.state_schema, local, run)
+            path = branch.path
+            call = self._router_call(branch, run, trace, position)
+            if trace is not None:
+                result = trace.route(position, path, state, call)
+            else:
+                result = call(path, state)
+            items = result if isinstance(result, list | tuple) else [result]
+            ends = branch.ends
+            dests = [i if ends is None or isinstance(i, Send) else ends[i] for i in items]
+            for dest in dests:
+                if dest is None or dest == START:
+                    raise ValueError("Branch did not return a valid destination")
+                if isinstance(dest, Send) and dest.node == END:
+                    raise InvalidUpdateError("Cannot send a packet to the END node")
+            self._gotos(dests, out, branch.source, run)
+
+    def _router_call(
+        self, branch: BranchSpec, run: RunContext, trace: Any, position: int
+    ) -> Callable[[Any, Any], Any]:
+        """How to call a router: with the parameters it declares injected as LangGraph's
+        routers get them (``config``: the router's run config, ``runtime``, ``store``,
+        ``writer``, ``previous``)."""
+        accepts = branch.accepts
+        if not accepts:
+            return _call_router
+        kwargs: dict[str, Any] = {}
+        writer = self._writer(run)
+        if "config" in accepts:
+            kwargs["config"] = trace.child_config(position) if trace is not None else run.config
+        if "writer" in accepts:
+            kwargs["writer"] = writer
+        if "store" in accepts:
+            kwargs["store"] = run.store
+        if "previous" in accepts:
+            kwargs["previous"] = run.previous
+        if "runtime" in accepts:
+            kwargs["runtime"] = _runtime(run, writer)
+        return partial(_call_router, injected=kwargs)
+
+    def _writer_count(self, branches: Mapping[str, BranchSpec]) -> int:
+        """How many writers LangGraph puts before a node's routers: the node's action and
+        its state write (START: the input write), and one per outgoing edge (join or not)."""
+        source = next(iter(branches.values())).source
+        count = 1 if source == START else 2
+        count += sum(1 for s, t in self.spec.edges if s == source and t != END)
+        count += sum(1 for ss, t in self.spec.waiting_edges if source in ss and t != END)
+        return count
+
+    def read_local(
+        self,
+        values: Mapping[str, Any],
+        written: Sequence[tuple[str, Any]],
+        select: str | Sequence[str],
+        fresh: bool = False,
+    ) -> Any:
+        """LangGraph's ``CONFIG_KEY_READ``: one channel's value (None when empty) or a dict of
+        the selected channels that have one (KeyError for a key that is no channel);
+        ``fresh`` applies the task's writes so far."""
+        keys = [select] if isinstance(select, str) else select
+        for key in keys:
+            if key not in self.channel_keys:
+                raise KeyError(key)
+        state = self.local_state(values, written) if fresh else values
+        if isinstance(select, str):
+            return state.get(select)
+        return {key: state[key] for key in select if key in state}
+
+    def local_state(
+        self, values: Mapping[str, Any], writes: Sequence[tuple[str, Any]]
+    ) -> dict[str, Any]:
+        """``values`` with ``writes`` applied through the channels (LangGraph's local read)."""
+        if not writes:
+            return dict(values)
+        grouped: dict[str, list[tuple[str, Any]]] = defaultdict(list)
+        for key, value in writes:
+            grouped[key].append(("task", value))
+        local = dict(values)
+        for key, items in grouped.items():
+            strategy = self.strategies[key]
+            try:
+                local[key] = strategy.combine(key, values.get(key, MISSING), items)
+            except Exception:
+                local[key] = items[-1][1]
+        return local
+
+    # --- the START task ------------------------------------------------------------------------
+
+    def _start_task(
+        self, values: Mapping[str, Any], arg: Any, run: RunContext, task_id: str
+    ) -> TaskOutcome:
+        """`_start`, as a callback run when START has routers (LangGraph's hidden
+        ``__start__`` run; with plain edges only it has none)."""
+        if (
+            not run.config.get("callbacks")
+            or START not in self.spec.branches
+            or isinstance(arg, Command)
+        ):
+            return self._start(values, arg, run)
+        config = dict(run.config)
+        config["tags"] = [*(config.get("tags") or ()), TAG_HIDDEN]
+        config["metadata"] = {
+            **(config.get("metadata") or {}),
+            "langgraph_step": run.step,
+            "langgraph_node": START,
+            "langgraph_triggers": (START,),
+            "langgraph_path": (PULL, START),
+            "langgraph_checkpoint_ns": _join_ns(
+                run.checkpoint_ns, f"{START}:{task_uuid(run, task_id)}"
+            ),
+        }
+        run.trace, _ = TaskRun.start(config, START, arg, run.step)
+        outcome = self._start(values, arg, run)
+        _close(run.trace, arg, outcome)
+        return outcome
+
+    def _start(self, values: Mapping[str, Any], arg: Any, run: RunContext) -> TaskOutcome:
+        """Write the input (or apply an input `Command`) and evaluate START's branches."""
+        try:
+            if isinstance(arg, Command):
+                out = TaskOutcome(skip_edges=True)
+                written = node_writes(Command(update=arg.update, goto=arg.goto), self.channel_keys)
+                out.writes = written.writes
+                self._gotos(written.goto, out, START, run)
+                return out
+            writes = self.input_writes(arg)
+            out = TaskOutcome(writes=writes)
+            branches = self.spec.branches.get(START)
+            if branches:
+                self._branch(branches, values, out, run)
+            return out
+        except Exception as e:
+            return TaskOutcome(error=e)
+
+    def input_writes(self, value: Any) -> list[tuple[str, Any]]:
+        """The writes of a graph input, restricted to the input schema's keys (extra keys
+        are dropped, as LangGraph does). A dict input is written as given, never validated
+        here: a pydantic (or dataclass) schema validates when a node reads the state, after
+        the reducers ran, so a node sees a validator's rewrite and the stored state does not.
+        """
+        schema = self.spec.input_schema
+        info = self.spec.schemas.get(schema)
+        keys = set(info.channels) if info is not None else set(self.spec.channels)
+        if info is not None and info.kind == "root":
+            return [(next(iter(keys)), value)]
+        written = node_writes(value, self.channel_keys)
+        return [(k, v) for k, v in written.writes if k in keys]

@@ -1,0 +1,188 @@
+"""Helpers a task call uses: how to call actions and routers, cache keys, retry policy
+matching, the task's `Runtime`, callback-run closing, progress heartbeats, the updates chunk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextvars import copy_context
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackHandler
+
+from superstep_compat._internal._constants import ROOT_KEY
+from superstep_compat.errors import GraphInterrupt
+from superstep_compat.graph._spec import NodeSpec
+from superstep_compat.pregel._callbacks import TaskRun
+from superstep_compat.pregel._task_context import RunContext, TaskOutcome
+from superstep_compat.types import RetryPolicy
+from superstep_core.host import heartbeat as _heartbeat
+
+
+def _is_runnable(action: Any) -> bool:
+    """A langchain Runnable (or anything with ``invoke``) rather than a plain function,
+    remembered per type: the check runs once per task."""
+    kind = type(action)
+    known = _RUNNABLE_TYPES.get(kind)
+    if known is None:
+        known = hasattr(action, "invoke") and not inspect.isfunction(action)
+        _RUNNABLE_TYPES[kind] = known
+    return known
+
+
+_RUNNABLE_TYPES: dict[type, bool] = {}
+
+
+CACHE_NS = "__superstep_cache"
+
+
+def _cache_key(node: NodeSpec, state: Any) -> tuple[tuple[str, ...], str] | None:
+    """The cache key of a node with a `CachePolicy`: (namespace, digest of key_func(input))."""
+    policy = node.cache_policy
+    if policy is None:
+        return None
+    key = policy.key_func(state)
+    raw = key if isinstance(key, bytes) else str(key).encode()
+    return ((CACHE_NS, node.name), hashlib.sha256(raw).hexdigest())
+
+
+def no_sync_function(name: str) -> TypeError:
+    """LangGraph's error for an ``async def`` node run by a synchronous call."""
+    return TypeError(
+        f'No synchronous function provided to "{name}".\nEither initialize with a synchronous '
+        "function or invoke via the async API (ainvoke, astream, etc.)"
+    )
+
+
+async def _await(awaitable: Any) -> Any:
+    return await awaitable
+
+
+def _as_tuple(value: Any) -> tuple[Any, ...]:
+    if isinstance(value, tuple | list):
+        return tuple(value)
+    return (value,)
+
+
+def _noop(_: Any) -> None:
+    return None
+
+
+def _noop_heartbeat() -> None:
+    return None
+
+
+class _ProgressHandler(BaseCallbackHandler):
+    """Counts every LangChain callback event of a node's run as progress of its task (the
+    idle timeout's "auto" refresh); inherited by the runs inside the node."""
+
+    run_inline = True  # no thread hop: a heartbeat only records the clock's reading
+
+    def __init__(self, beat: Callable[[], None]) -> None:
+        self._beat = beat
+
+    def __getattribute__(self, name: str) -> Any:
+        if name.startswith("on_"):
+            beat = object.__getattribute__(self, "_beat")
+
+            def touched(*args: Any, **kwargs: Any) -> None:
+                beat()
+
+            return touched
+        return object.__getattribute__(self, name)
+
+
+def _heartbeat_writer(_: Any) -> None:
+    _heartbeat()
+
+
+def as_seconds(value: Any) -> float | None:
+    """A timeout in seconds (a number or a timedelta; None stays None)."""
+    if value is None:
+        return None
+    return float(value.total_seconds() if hasattr(value, "total_seconds") else value)
+
+
+def first_matching(policies: Sequence[RetryPolicy], error: Exception) -> RetryPolicy | None:
+    """LangGraph's rule for a list of retry policies: the first whose ``retry_on`` matches
+    ``error`` decides (attempts, backoff, jitter); None when none matches."""
+    for policy in policies:
+        if _retry_on(policy, error):
+            return policy
+    return None
+
+
+def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
+    retry_on: Any = policy.retry_on
+    if isinstance(retry_on, type) and issubclass(retry_on, BaseException):
+        return isinstance(error, retry_on)
+    if isinstance(retry_on, Sequence):
+        return isinstance(error, tuple(retry_on))
+    return bool(retry_on(error))
+
+
+def _runtime(
+    run: RunContext, writer: Callable[[Any], None], heartbeat: Callable[[], None] | None = None
+) -> Any:
+    """The `Runtime` a task's code sees (context, store, stream writer, previous, and the
+    heartbeat of a node with an idle timeout)."""
+    from superstep_compat.runtime import Runtime
+
+    return Runtime(
+        context=run.context,
+        store=run.store,
+        stream_writer=writer,
+        heartbeat=heartbeat or _noop_heartbeat,
+        previous=run.previous,
+    )
+
+
+def _call_router(path: Any, state: Any, injected: Mapping[str, Any] | None = None) -> Any:
+    if hasattr(path, "invoke") and not inspect.isfunction(path):
+        return path.invoke(state)
+    result = path(state, **injected) if injected else path(state)
+    if inspect.isawaitable(result):
+        result = _run_awaitable(result)
+    return result
+
+
+def _run_awaitable(awaitable: Any) -> Any:
+    """The result of an async router. Routers run where the task concludes; in an async run
+    this thread's loop is busy with the task, so the router gets a loop of its own on a helper
+    thread (with this context: config, runtime)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(_await(awaitable))
+    context = copy_context()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="superstep-router") as pool:
+        return pool.submit(context.run, asyncio.run, _await(awaitable)).result()
+
+
+def _close(trace: TaskRun, result: Any, outcome: TaskOutcome | BaseException) -> None:
+    """End a task's callback run: with its error (or interrupt), else its return value."""
+    if isinstance(outcome, BaseException):
+        trace.error(outcome)
+    elif outcome.error is not None:
+        trace.error(outcome.error)
+    elif outcome.interrupts:
+        trace.error(GraphInterrupt(outcome.interrupts))
+    else:
+        trace.end(result)
+
+
+def _update_chunk(writes: Sequence[tuple[str, Any]]) -> Any:
+    """A task's ``updates`` chunk: its writes as a dict, ``None`` when it wrote nothing; a
+    list of one-key dicts, one per write, when it wrote a channel more than once."""
+    if not writes:
+        return None
+    if writes[0][0] == ROOT_KEY:  # a root state: the bare value (a list of them)
+        return writes[0][1] if len(writes) == 1 else [value for _, value in writes]
+    chunk = dict(writes)
+    if len(chunk) < len(writes):
+        return [{key: value} for key, value in writes]
+    return chunk
