@@ -129,12 +129,19 @@ class _DryRun:
         edges: Iterable[tuple[str, str]],
         waiting_edges: Iterable[tuple[tuple[str, ...], str]],
         branches: Mapping[str, Mapping[str, BranchSpec]],
+        *,
+        start_node: bool,
     ) -> None:
+        edges = list(edges)
         self.channels: dict[str, _Channel] = {START: _Channel()}
-        self.triggers: dict[str, list[str]] = {START: [START]}
+        self.triggers: dict[str, list[str]] = {START: [START]} if start_node else {}
         for name, spec in nodes.items():
             self.channels[_to(name)] = _Channel(after_finish=spec.defer)
             self.triggers[name] = [_to(name)]
+        if not start_node:  # the input triggers the first nodes itself
+            for target in sorted(e for s, e in edges if s == START):
+                self.triggers[target].append(START)
+            edges = [(s, e) for s, e in edges if s != START]
         self.writers: dict[str, _Writer] = defaultdict(_Writer)
         for name, spec in nodes.items():
             ends = (
@@ -218,14 +225,15 @@ class _DryRun:
             )
         ]
 
-    def run(self) -> tuple[set[_Edge], dict[str, set[_Trigger]]]:
-        """The edges the dry run found, and what the nodes of its last step wrote."""
+    def run(self) -> tuple[list[str], set[_Edge], dict[str, set[_Trigger]]]:
+        """The nodes the input triggered, the edges the dry run found, and what the nodes
+        of its last step wrote."""
         edges: set[_Edge] = set()
         declared_once: set[str] = set()
         declared: dict[str, set[_Trigger]] = defaultdict(set)
         sources: dict[str, set[_Trigger]] = {}
         step_sources: dict[str, set[_Trigger]] = {}
-        tasks = self._next(self._apply({START: [(START, None)]}, step=False))
+        tasks = first = self._next(self._apply({START: [(START, None)]}, step=False))
         for _ in range(-1, _STEP_LIMIT):
             if not tasks:
                 break
@@ -276,7 +284,7 @@ class _DryRun:
                     # LangGraph draws it as reachable from every node of the last step
                     for src in step_sources:
                         edges.add(_Edge(src, task, True, None))
-        return edges, step_sources
+        return first, edges, step_sources
 
 
 def _trigger_key(t: _Trigger) -> tuple[str, bool, bool, str]:
@@ -350,13 +358,19 @@ def draw_graph(
     *,
     interrupt_before: Sequence[str] | str = (),
     interrupt_after: Sequence[str] | str = (),
+    start_node: bool = True,
 ) -> LangGraphDrawing:
-    """The drawable graph of a builder's nodes and edges (``StateGraph.nodes`` ...)."""
-    found, last_step = _DryRun(nodes, edges, waiting_edges, branches).run()
+    """The drawable graph of a builder's nodes and edges (``StateGraph.nodes`` ...).
+
+    ``start_node=False`` draws a graph whose input triggers its first nodes directly (a
+    `Pregel` such as an ``@entrypoint``): START is drawn after the nodes, as a plain node."""
+    run = _DryRun(nodes, edges, waiting_edges, branches, start_node=start_node)
+    first, found, last_step = run.run()
     deferred = {name for name, spec in nodes.items() if spec.defer}
 
     graph = LangGraphDrawing()
-    graph.add_node(_start_runnable(), START)
+    if start_node:
+        graph.add_node(_start_runnable(), START)
     for name, spec in nodes.items():
         metadata: dict[str, Any] = dict(spec.metadata or {})
         if name in deferred:
@@ -368,6 +382,10 @@ def draw_graph(
         if isinstance(tools, Mapping) and tools:
             metadata["__tools"] = list(tools)
         graph.add_node(spec.bound, name, metadata=metadata or None)
+    if not start_node:
+        graph.add_node(None, START)
+        for name in first:
+            _add_edge(graph, START, name, None, False)
 
     for edge in sorted(found, key=_edge_key):
         label = edge.label if edge.label != edge.target else None

@@ -29,6 +29,7 @@ from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
 from superstep_compat.pregel._channels import engine_channel
+from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._node import task_node
 from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, GraphRun
 from superstep_compat.pregel._run_setup import INPUT_EVENT
@@ -261,6 +262,7 @@ class CompiledStateGraph(
                 subgraphs=subgraphs,
                 durability=durability,
             )
+            run.live = streams_live(modes, subgraphs=subgraphs, task_updates=False)
             runs.append(run)
             if multiplexer is None:
                 for ns, mode, data in run.events():
@@ -317,6 +319,7 @@ class CompiledStateGraph(
                 subgraphs=subgraphs,
                 durability=durability,
             )
+            run.live = streams_live(modes, subgraphs=subgraphs, task_updates=False)
             runs.append(run)
             if multiplexer is None:
                 async for ns, mode, data in run.aevents():

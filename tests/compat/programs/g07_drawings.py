@@ -143,4 +143,16 @@ def run() -> dict[str, Any]:
     out = {shape.__name__: draw(shape()) for shape in SHAPES}
     out["interrupts"] = draw(chain(), interrupt_before=["a"], interrupt_after=["a", "b"])
     out["interrupt_star"] = draw(chain(), interrupt_before="*")
+    out["entrypoint"] = entrypoint_drawing()
     return out
+
+
+def entrypoint_drawing() -> dict[str, Any]:
+    from langgraph.func import entrypoint
+
+    @entrypoint()
+    def workflow(inputs: Any) -> Any:
+        return inputs
+
+    drawing = workflow.get_graph()
+    return {"mermaid": drawing.draw_mermaid(), "json": json.dumps(drawing.to_json(), indent=1)}
