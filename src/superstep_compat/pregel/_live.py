@@ -103,14 +103,25 @@ class AsyncLiveStep(Generic[T]):
     ) -> None:
         self._drain = drain
         self._set_notify = set_notify
-        self._wake = asyncio.Event()
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
+        self._signal: asyncio.Future[None] = loop.create_future()
+        loop_thread = threading.get_ident()
 
         def notify() -> None:
-            loop.call_soon_threadsafe(self._wake.set)
+            # on the loop's thread the waiting driver is woken at once (one hop, as
+            # LangGraph's stream queue), from a worker thread through the loop
+            if threading.get_ident() == loop_thread:
+                self._fire()
+            else:
+                loop.call_soon_threadsafe(self._fire)
 
         set_notify(notify)
         self._step: asyncio.Future[T] = asyncio.ensure_future(steps.__anext__())
+        self._step.add_done_callback(lambda _: self._fire())
+
+    def _fire(self) -> None:
+        if not self._signal.done():
+            self._signal.set_result(None)
 
     @property
     def running(self) -> bool:
@@ -119,13 +130,8 @@ class AsyncLiveStep(Generic[T]):
     async def events(self) -> list[Event]:
         """What was emitted since the last call, once there is some or the step ended."""
         if self.running:
-            waiter: asyncio.Future[Any] = asyncio.ensure_future(self._wake.wait())
-            either: set[asyncio.Future[Any]] = {self._step, waiter}
-            try:
-                await asyncio.wait(either, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                waiter.cancel()
-            self._wake.clear()
+            await self._signal
+            self._signal = self._loop.create_future()
         return self._drain()
 
     def outcome(self) -> T | None:
