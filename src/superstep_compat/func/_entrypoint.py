@@ -40,8 +40,10 @@ from superstep_compat.graph._spec import (
     injectable_params,
     is_async,
 )
+from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._compile import CompiledStateGraph
+from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _modes, _shape
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.types import CachePolicy, RetryPolicy, Send, StateSnapshot, TimeoutPolicy
@@ -99,6 +101,8 @@ class entrypoint(Generic[ContextT]):
         save: S
 
     def __call__(self, func: Callable[..., Any]) -> EntrypointGraph:
+        if inspect.isgeneratorfunction(func) or inspect.isasyncgenfunction(func):
+            raise NotImplementedError("Generators are not supported in the Functional API.")
         return EntrypointGraph(
             func,
             checkpointer=self.checkpointer,
@@ -245,6 +249,14 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         runner = cast(EntrypointRunner, self.runner)
         return runner._returned(values).writes, []
 
+    def get_graph(self, config: RunnableConfig | None = None, *, xray: Any = False) -> Any:
+        """LangGraph's drawing of a `Pregel` whose input triggers the function directly:
+        the function, then ``__start__`` (no runnable) and ``__end__``."""
+        from superstep_compat.graph._draw import draw_graph
+
+        b = self.builder
+        return draw_graph(b.nodes, b.edges, b.waiting_edges, b.branches, start_node=False)
+
     # --- schemas: the function's first parameter and return annotations -------------------
 
     @property
@@ -254,6 +266,8 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
     @property
     def OutputType(self) -> Any:
         returned = _annotation(self.func, first_parameter=False)
+        if returned is entrypoint.final:
+            return Any  # unparameterised: entrypoint.final[Any, Any]
         if typing.get_origin(returned) is entrypoint.final:
             return typing.get_args(returned)[0]  # entrypoint.final[value, save]: the value
         # ``-> None`` is LangGraph's annotation as written (None): a schema without fields
@@ -272,15 +286,16 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
     def _start(
         self,
         input: Any,
-        config: RunnableConfig | None,
+        config: Mapping[str, Any] | None,
         modes: Iterable[str],
         *,
         context: Any = None,
         durability: Any = None,
+        streaming: bool = False,
     ) -> _Run:
         wanted = {*modes, "values", "updates"}
-        merged = self._config(config)
-        return _Run(
+        merged = self._config(cast(RunnableConfig | None, config))
+        run = _Run(
             self,
             input,
             merged,
@@ -288,6 +303,9 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
             context=context,
             durability=resolve_durability(durability, merged),
         )
+        # tasks report their updates as they finish: a stream shows them then
+        run.live = streaming and streams_live(modes, subgraphs=False, task_updates=True)
+        return run
 
     def stream(  # type: ignore[override]
         self,
@@ -302,12 +320,22 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Yield chunks in LangGraph's shapes; the default mode is "updates". ``durability``
-        ("async", the default, "sync" or "exit"): see `TaskJournal`."""
+        ("async", the default, "sync" or "exit"): see `TaskJournal`. With callbacks in the
+        config the call is a chain run named after the graph, the function's run inside."""
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
-        run = self._start(input, config, modes, context=context, durability=durability)
-        for ns, mode, data in run.chunks():
-            if mode in modes:
-                yield _shape(ns, mode, data, single, subgraphs, version)
+        latest = _Latest()
+
+        def chunks(cfg: dict[str, Any]) -> Iterator[Any]:
+            run = self._start(
+                input, cfg, modes, context=context, durability=durability, streaming=True
+            )
+            for event in run.chunks():
+                latest.see(event)
+                ns, mode, data = event
+                if mode in modes:
+                    yield _shape(ns, mode, data, single, subgraphs, version)
+
+        yield from traced(self._run_name(), self._config(config), input, chunks, latest.final)
 
     async def astream(  # type: ignore[override]
         self,
@@ -322,10 +350,21 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
-        run = self._start(input, config, modes, context=context, durability=durability)
-        async for ns, mode, data in run.achunks():
-            if mode in modes:
-                yield _shape(ns, mode, data, single, subgraphs, version)
+        latest = _Latest()
+
+        async def chunks(cfg: dict[str, Any]) -> AsyncIterator[Any]:
+            run = self._start(
+                input, cfg, modes, context=context, durability=durability, streaming=True
+            )
+            async for event in run.achunks():
+                latest.see(event)
+                ns, mode, data = event
+                if mode in modes:
+                    yield _shape(ns, mode, data, single, subgraphs, version)
+
+        merged = self._config(config)
+        async for chunk in atraced(self._run_name(), merged, input, chunks, latest.final):
+            yield chunk
 
     def invoke(
         self,
@@ -345,11 +384,15 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
                 input, config, context=context, stream_mode=stream_mode, durability=durability
             )
             return list(chunks)
-        run = self._start(input, config, ("values",), context=context, durability=durability)
         latest = _Latest()
-        for event in run.chunks():
-            latest.see(event)
-        return latest.output(run, version)
+
+        def call(cfg: dict[str, Any]) -> Any:
+            run = self._start(input, cfg, ("values",), context=context, durability=durability)
+            for event in run.chunks():
+                latest.see(event)
+            return latest.output(run, version)
+
+        return traced_call(self._run_name(), self._config(config), input, call, latest.final)
 
     async def ainvoke(
         self,
@@ -367,11 +410,19 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
                 input, config, context=context, stream_mode=stream_mode, durability=durability
             )
             return [c async for c in chunks]
-        run = self._start(input, config, ("values",), context=context, durability=durability)
         latest = _Latest()
-        async for event in run.achunks():
-            latest.see(event)
-        return latest.output(run, version)
+
+        async def call(cfg: dict[str, Any]) -> Any:
+            run = self._start(input, cfg, ("values",), context=context, durability=durability)
+            async for event in run.achunks():
+                latest.see(event)
+            return latest.output(run, version)
+
+        merged = self._config(config)
+        return await atraced_call(self._run_name(), merged, input, call, latest.final)
+
+    def _run_name(self) -> str:
+        return self.name or "LangGraph"
 
     # --- state views ---------------------------------------------------------------------
 

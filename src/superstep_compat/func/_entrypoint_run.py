@@ -205,6 +205,10 @@ class _Latest:
             self.value = data
             self.seen = True
 
+    def final(self) -> Any:
+        """What the graph's callback run ends with: the last return value seen."""
+        return self.value
+
     def output(self, run: _Run, version: str) -> Any:
         value = self.value if self.seen else run.current
         interrupts = list(run.interrupts)

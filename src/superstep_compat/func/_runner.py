@@ -22,9 +22,11 @@ from superstep_compat._internal.context import task_context_var
 from superstep_compat.func._journal import TaskJournal
 from superstep_compat.func._scope import RootScope, scope_var
 from superstep_compat.graph._spec import GraphSpec
+from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._node import request_task, settle
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _current_run, task_uuid
+from superstep_compat.pregel._task_support import _close as close_run
 from superstep_compat.pregel._task_support import no_sync_function
 from superstep_compat.types import Interrupt
 from superstep_core.channel import MISSING, Channel
@@ -112,6 +114,7 @@ class EntrypointRunner(TaskRunner):
 
     def _bind(
         self,
+        arg: Any,
         values: Mapping[str, Any],
         resume: Sequence[Any],
         run: RunContext,
@@ -133,6 +136,11 @@ class EntrypointRunner(TaskRunner):
             journal=journal,
         )
         config = self._task_config(node, run, task_id, resume)
+        # the input triggers the function directly (LangGraph's entrypoint node)
+        config["metadata"] = {**config["metadata"], "langgraph_triggers": (START_CHANNEL,)}
+        if config.get("callbacks"):
+            # the function is a callback run of the graph's, as a node is (`_call_*` end it)
+            run.trace, config = TaskRun.start(config, node.name, arg, run.step)
         var_child_runnable_config.set(config)  # type: ignore[arg-type]
         task_context_var.set(root)
         _current_run.set((run, config))
@@ -165,14 +173,16 @@ class EntrypointRunner(TaskRunner):
         memo: dict[str, Any] | None,
         journal: TaskJournal | None,
     ) -> TaskOutcome:
-        root, kwargs = self._bind(values, resume, run, task_id, memo, journal)
+        root, kwargs = self._bind(arg, values, resume, run, task_id, memo, journal)
         self._started(root, arg, task_id)
+        result: Any = None
         try:
-            outcome = self._returned(self.node.action(arg, **kwargs))
+            result = self.node.action(arg, **kwargs)
+            outcome = self._returned(result)
         except BaseException as e:
             outcome = self._failure(self.node, e)
         root.wait()
-        return self._settle(root, outcome)
+        return self._settle(root, outcome, result)
 
     async def _call_async(
         self,
@@ -184,8 +194,9 @@ class EntrypointRunner(TaskRunner):
         memo: dict[str, Any] | None,
         journal: TaskJournal | None,
     ) -> TaskOutcome:
-        root, kwargs = self._bind(values, resume, run, task_id, memo, journal)
+        root, kwargs = self._bind(arg, values, resume, run, task_id, memo, journal)
         self._started(root, arg, task_id)
+        result: Any = None
         try:
             result = self.node.action(arg, **kwargs)
             if inspect.isawaitable(result):
@@ -194,7 +205,7 @@ class EntrypointRunner(TaskRunner):
         except BaseException as e:
             outcome = self._failure(self.node, e)
         await root.await_all()
-        return self._settle(root, outcome)
+        return self._settle(root, outcome, result)
 
     def _started(self, root: RootScope, arg: Any, task_id: str) -> None:
         name = self.node.name
@@ -209,10 +220,12 @@ class EntrypointRunner(TaskRunner):
             value = save = result
         return TaskOutcome(writes=[(END_CHANNEL, value), (PREVIOUS_CHANNEL, save)], update=value)
 
-    def _settle(self, root: RootScope, outcome: TaskOutcome) -> TaskOutcome:
+    def _settle(self, root: RootScope, outcome: TaskOutcome, result: Any) -> TaskOutcome:
         interrupts: Sequence[Interrupt[Any]] = outcome.interrupts
         if interrupts:
             root.surfaced(interrupts)
+        if root.run.trace is not None:
+            close_run(root.run.trace, result, outcome)
         outcome.memo = root.memo or None
         return outcome
 

@@ -37,6 +37,7 @@ from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.func._journal import TaskJournal
+from superstep_compat.func._trace import TaskCallRun
 from superstep_compat.pregel._node import engine_retry
 from superstep_compat.pregel._task_context import RunContext, _now, _TaskContext, task_uuid
 from superstep_compat.pregel._task_support import first_matching
@@ -381,6 +382,11 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
         return None
 
 
+def _index(scope: CallScope) -> int:
+    """The call's number among its caller's calls (its key: ``[parent/]<index>:<name>``)."""
+    return int(scope.key.rsplit("/", 1)[-1].split(":", 1)[0])
+
+
 def _enter(scope: CallScope) -> None:
     scope_var.set(scope)
     task_context_var.set(scope)
@@ -435,7 +441,15 @@ def _attempt_sync(
         if cache_key in found:
             hit.append(True)
             return found[cache_key]
-    result = task.func(*args, **kwargs)
+    traced = TaskCallRun.open(task.name, task.func, args, kwargs, index=_index(scope))
+    try:
+        result = task.func(*args, **kwargs)
+    except BaseException as e:
+        if traced is not None:
+            traced.error(e)
+        raise
+    if traced is not None:
+        traced.end(result)
     if cache_key is not None:
         assert task.cache_policy is not None
         root.cache.set({cache_key: (result, task.cache_policy.ttl)})
@@ -459,7 +473,15 @@ async def _attempt_async(
         if cache_key in found:
             hit.append(True)
             return found[cache_key]
-    result = await task.func(*args, **kwargs)
+    traced = TaskCallRun.open(task.name, task.func, args, kwargs, index=_index(scope))
+    try:
+        result = await task.func(*args, **kwargs)
+    except BaseException as e:
+        if traced is not None:
+            traced.error(e)
+        raise
+    if traced is not None:
+        traced.end(result)
     if cache_key is not None:
         assert task.cache_policy is not None
         await root.cache.aset({cache_key: (result, task.cache_policy.ttl)})

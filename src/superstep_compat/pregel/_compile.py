@@ -28,6 +28,7 @@ from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
 from superstep_compat.pregel._channels import engine_channel
+from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._lowlevel import (
     LowLevelDefinition,
     lowlevel_builder,
@@ -316,6 +317,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 subgraphs=subgraphs,
                 durability=durability,
             )
+            run.live = streams_live(modes, subgraphs=subgraphs, task_updates=False)
             runs.append(run)
             if multiplexer is None:
                 for ns, mode, data in run.events():
@@ -372,6 +374,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 subgraphs=subgraphs,
                 durability=durability,
             )
+            run.live = streams_live(modes, subgraphs=subgraphs, task_updates=False)
             runs.append(run)
             if multiplexer is None:
                 async for ns, mode, data in run.aevents():

@@ -20,7 +20,15 @@ import dataclasses
 import os
 import random
 import threading
-from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Callable,
+    Generator,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from typing import TYPE_CHECKING, Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -29,6 +37,7 @@ from pydantic import BaseModel
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
 from superstep_compat.errors import GraphInterrupt
 from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id, pending_tasks
+from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._run_steps import RunSteps
@@ -156,6 +165,10 @@ class GraphRun(RunSteps):
         self.limit: int = limit
         self.pending: list[Event] = []
         self._pending_lock = threading.Lock()
+        # Streamed live (`_live`): what tasks emit reaches the caller while the step runs;
+        # ``_notify`` wakes the driver waiting for it.
+        self.live = False
+        self._notify: Callable[[], None] | None = None
         self.interrupts: list[Interrupt[Any]] = []
         self._committed: Mapping[str, Any] | None = None
         self._last_values: dict[str, Any] | None = None
@@ -187,6 +200,15 @@ class GraphRun(RunSteps):
     def _emit_transient(self, mode: str, data: Any, ns: tuple[str, ...] = ()) -> None:
         with self._pending_lock:
             self.pending.append((ns, mode, data))
+        notify = self._notify
+        if notify is not None:
+            notify()
+
+    def _has_pending(self) -> bool:
+        return bool(self.pending)
+
+    def _set_notify(self, notify: Callable[[], None] | None) -> None:
+        self._notify = notify
 
     def _drain(self) -> list[Event]:
         with self._pending_lock:
@@ -217,7 +239,15 @@ class GraphRun(RunSteps):
         self.nested = host.nested
         completed = False
         try:
-            for outcome in host.iterate(ex):
+            steps = host.iterate(ex)
+            while True:
+                if self.live:
+                    live = advance_live(steps, self._has_pending, self._drain, self._set_notify)
+                    outcome = yield from forwarded(live)
+                else:
+                    outcome = next(steps, None)
+                if outcome is None:
+                    break
                 yield from forwarded(self._drain())
                 stop = yield from forwarded(self._after_superstep(ex, outcome))
                 if stop:
@@ -287,7 +317,21 @@ class GraphRun(RunSteps):
         self.nested = host.nested
         completed = False
         try:
-            async for outcome in host.iterate(ex):
+            steps = host.iterate(ex)
+            while True:
+                if self.live:
+                    live = AsyncLiveStep(steps, self._drain, self._set_notify)
+                    try:
+                        while live.running:
+                            for e in await live.events():
+                                yield e
+                    finally:
+                        await live.cancel()  # a no-op unless the caller stopped the stream
+                    outcome = live.outcome()
+                else:
+                    outcome = await anext(steps, None)
+                if outcome is None:
+                    break
                 for e in self._drain():
                     yield e
                 gen = self._after_superstep(ex, outcome)

@@ -1,0 +1,151 @@
+"""Streaming a superstep while it runs, as LangGraph does.
+
+What a running task emits (``custom`` chunks, the updates of functional-API tasks, the
+``messages`` of a model call, task-start events, a subgraph's chunks) reaches the caller of
+``stream`` as it is emitted, not when the superstep ends: a slow task's chunks arrive while
+it sleeps, and the callback events of ``astream_events`` interleave with the node's.
+
+The engine's host performs a superstep's effects and returns once they are all done, so
+the driver advances it in the background (a helper thread for the sync host, a task for
+the async one) and meanwhile hands on what the run's emit buffer receives. The superstep
+itself, its scheduling and its commit stay the engine's; nothing here decides what runs.
+Only a root run that streams such a mode does this (`streams_live`); ``invoke`` and the
+other streams drive the host directly.
+
+Imports nothing from the engine or the rest of the façade.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import threading
+from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator
+from typing import Any, Generic, TypeVar
+
+__all__ = ["LIVE_MODES", "AsyncLiveStep", "advance_live", "streams_live"]
+
+T = TypeVar("T")
+Event = tuple[tuple[str, ...], str, Any]
+
+LIVE_MODES = frozenset({"custom", "messages", "tasks", "debug"})
+"""Modes whose chunks a task emits while it runs (LangGraph streams them at once)."""
+
+
+def streams_live(modes: Iterable[str], *, subgraphs: bool, task_updates: bool) -> bool:
+    """Whether a root run streaming ``modes`` should be advanced in the background:
+    a mode emitted mid-step is requested, or a subgraph's chunks, or ``updates`` when
+    tasks emit them as they finish (the functional API)."""
+    wanted = set(modes)
+    return bool(wanted & LIVE_MODES) or subgraphs or (task_updates and "updates" in wanted)
+
+
+def advance_live(
+    steps: Iterator[T],
+    pending: Callable[[], bool],
+    drain: Callable[[], list[Event]],
+    set_notify: Callable[[Callable[[], None] | None], None],
+) -> Generator[Event, None, T | None]:
+    """``next(steps)`` on a helper thread (in a copy of the caller's context); meanwhile
+    yields what is emitted as it arrives. Returns the step (None once ``steps`` is done)
+    or raises what advancing it raised. Closed early, it still waits for the superstep
+    to end (a thread cannot be stopped), so the host is never closed under a step."""
+    wake = threading.Condition()
+    box: dict[str, Any] = {}
+    context = contextvars.copy_context()
+
+    def advance() -> None:
+        try:
+            box["step"] = context.run(next, steps, None)
+        except BaseException as e:  # handed to the caller's thread
+            box["error"] = e
+        with wake:
+            box["done"] = True
+            wake.notify_all()
+
+    def notify() -> None:
+        with wake:
+            wake.notify_all()
+
+    set_notify(notify)
+    thread = threading.Thread(target=advance, name="superstep-live-step", daemon=True)
+    thread.start()
+    try:
+        while True:
+            with wake:
+                while not pending() and "done" not in box:
+                    wake.wait()
+                done = "done" in box
+            yield from drain()
+            if done:
+                break
+    finally:
+        thread.join()
+        set_notify(None)
+    if "error" in box:
+        raise box["error"]
+    step: T | None = box.get("step")
+    return step
+
+
+class AsyncLiveStep(Generic[T]):
+    """One superstep of an async host advanced as a task of its own: `events` waits for
+    the next emitted events or the end of the step; `outcome` is the step (None once the
+    host's iterator is done); `cancel` stops a step still running (the caller's stream was
+    closed or cancelled: LangGraph cancels the running tasks then)."""
+
+    def __init__(
+        self,
+        steps: AsyncIterator[T],
+        drain: Callable[[], list[Event]],
+        set_notify: Callable[[Callable[[], None] | None], None],
+    ) -> None:
+        self._drain = drain
+        self._set_notify = set_notify
+        loop = self._loop = asyncio.get_running_loop()
+        self._signal: asyncio.Future[None] = loop.create_future()
+        loop_thread = threading.get_ident()
+
+        def notify() -> None:
+            # on the loop's thread the waiting driver is woken at once (one hop, as
+            # LangGraph's stream queue), from a worker thread through the loop
+            if threading.get_ident() == loop_thread:
+                self._fire()
+            else:
+                loop.call_soon_threadsafe(self._fire)
+
+        set_notify(notify)
+        self._step: asyncio.Future[T] = asyncio.ensure_future(steps.__anext__())
+        self._step.add_done_callback(lambda _: self._fire())
+
+    def _fire(self) -> None:
+        if not self._signal.done():
+            self._signal.set_result(None)
+
+    @property
+    def running(self) -> bool:
+        return not self._step.done()
+
+    async def events(self) -> list[Event]:
+        """What was emitted since the last call, once there is some or the step ended."""
+        if self.running:
+            await self._signal
+            self._signal = self._loop.create_future()
+        return self._drain()
+
+    def outcome(self) -> T | None:
+        """The step's outcome, or None when the host's iterator is exhausted."""
+        self._set_notify(None)
+        try:
+            return self._step.result()
+        except StopAsyncIteration:
+            return None
+
+    async def cancel(self) -> None:
+        self._set_notify(None)
+        if not self._step.done():
+            self._step.cancel()
+            # what it raised while being stopped is not the caller's concern any more
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._step
