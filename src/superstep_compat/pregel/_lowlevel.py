@@ -386,10 +386,6 @@ class LowLevelDefinition:
         command = NodeTask(name, self.nodes[name])._writes(values)
         return [] if command is None else list(cast(list[tuple[str, Any]], command.update))
 
-    def triggers(self) -> dict[str, frozenset[str]]:
-        """By node: the channels whose writes run it."""
-        return {name: frozenset(node.triggers) for name, node in self.nodes.items()}
-
     # --- shapes --------------------------------------------------------------------------------
 
     def shows(self, written: Sequence[str]) -> bool:
@@ -469,10 +465,10 @@ class _Root:
 
 
 def _root_model(name: str, typ: Any) -> type[BaseModel]:
+    """A model named ``name`` whose value is one ``typ`` (LangGraph's schema of one channel)."""
     from pydantic import RootModel
 
-    model = cast(type[BaseModel], type(name, (RootModel[typ],), {"__module__": __name__}))  # type: ignore[valid-type]
-    return model
+    return cast(type[BaseModel], type(name, (RootModel[typ],), {"__module__": __name__}))  # type: ignore[valid-type]
 
 
 def read_channels(values: Mapping[str, Any], channels: str | Sequence[str]) -> Any:
