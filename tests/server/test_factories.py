@@ -6,6 +6,7 @@ something else fails the run with a message naming it."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator, Iterator
@@ -150,7 +151,12 @@ async def test_factories_without_arguments_and_context_managers_sync_and_async(
     assert out == {"text": "managed a"}
     out = await client.runs.wait(None, "managed", input={"text": "s"})
     assert out == {"text": "sync-managed s"}
-    names = [name for name, _ in CALLS]
+    # a factory's context closes once the run has ended (after its result is written)
+    for _ in range(100):
+        names = [name for name, _ in CALLS]
+        if "async_managed closed" in names and "managed closed" in names and not OPEN:
+            break
+        await asyncio.sleep(0.05)
     assert "async_managed closed" in names and "managed closed" in names
     assert not OPEN
 
@@ -179,7 +185,7 @@ def test_superstep_serve_loads_a_factory_from_langgraph_json(tmp_path: Path) -> 
     )
     config = tmp_path / "langgraph.json"
     config.write_text(json.dumps({"graphs": {"made": "./agent.py:make_graph"}}))
-    graphs, _index = _load_all(_Args(str(config)))
+    graphs = _load_all(_Args(str(config)))[0]
     assert callable(graphs["made"])
     config.write_text(json.dumps({"graphs": {"builder": "./agent.py:builder"}}))
     from superstep_core.cli_support import UsageError
