@@ -24,10 +24,8 @@ Never imports the host or the engine's persistence stores.
 
 from __future__ import annotations
 
-import asyncio
 import binascii
-import threading
-from collections.abc import Callable, Coroutine, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any, TypeVar
 
@@ -36,6 +34,8 @@ from xxhash import xxh3_128_hexdigest
 
 from superstep_compat._internal._policies import CachePolicy, TimeoutPolicy
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, TaskRecord, config_of
+from superstep_compat.pregel._saver_bridge import saver_call as _call
+from superstep_compat.pregel._saver_bridge import saver_list as _list
 from superstep_compat.types import Command, Interrupt, Overwrite, PregelTask, Send, StateSnapshot
 from superstep_core.node import Activated
 from superstep_core.persistence import (
@@ -85,7 +85,6 @@ RESUME = "__resume__"
 NO_WRITES = "__no_writes__"
 _LG_PRIVATE = (ENGINE_CHANNEL, _ENGINE_CHANNEL_BEFORE)
 _T = TypeVar("_T")
-_R = TypeVar("_R")
 _LG_CHANNELS = frozenset(
     {START_CHANNEL, TASKS, ENGINE_CHANNEL, _ENGINE_CHANNEL_BEFORE, "__previous__", "__end__"}
 )
@@ -114,56 +113,6 @@ def is_state_channel(name: str) -> bool:
     return not (
         name in _LG_CHANNELS or name.startswith(BRANCH_PREFIX) or name.startswith(JOIN_PREFIX)
     )
-
-
-# --- calling a saver ------------------------------------------------------------------------
-
-_bridge_loop: asyncio.AbstractEventLoop | None = None
-_bridge_lock = threading.Lock()
-
-
-def _run_elsewhere(coro: Coroutine[Any, Any, _R]) -> _R:
-    """Run ``coro`` to completion on a private event loop thread and wait for it."""
-    global _bridge_loop
-    with _bridge_lock:
-        if _bridge_loop is None:
-            _bridge_loop = asyncio.new_event_loop()
-            threading.Thread(
-                target=_bridge_loop.run_forever, name="superstep-saver-bridge", daemon=True
-            ).start()
-    return asyncio.run_coroutine_threadsafe(coro, _bridge_loop).result()
-
-
-def _call(saver: Any, method: str, *args: Any) -> Any:
-    """``saver.<method>(*args)``. The official async savers refuse their synchronous twins
-    on the thread of the event loop they were made on (the driver's core is synchronous,
-    so an async run calls from there): their async twin then runs on a private loop
-    thread while this one waits, as the sync twin would have on theirs."""
-    loop = getattr(saver, "loop", None)
-    if loop is not None:
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            return _run_elsewhere(getattr(saver, "a" + method)(*args))
-    return getattr(saver, method)(*args)
-
-
-async def _collect(items: Any) -> list[Any]:
-    return [item async for item in items]
-
-
-def _list(saver: Any, config: Any, **kw: Any) -> Iterator[Any]:
-    loop = getattr(saver, "loop", None)
-    if loop is not None:
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            return iter(_run_elsewhere(_collect(saver.alist(config, **kw))))
-    return iter(saver.list(config, **kw))
 
 
 # --- the engine's state, as one stamped blob --------------------------------------------------
