@@ -863,22 +863,11 @@ class Execution:
         """Commit nothing: retry the failed activations of ``holds`` and keep the other
         events of ``batch`` (and ``waiting``) until they settle."""
         retried = {inst.id for inst, _ in holds}
+        kept = self._set_aside(batch, retried, queued, released, waiting)
         instances = self.instances
-        kept = [] if released else [*self.held, *waiting]
-        again: list[tuple[str, Event]] = []  # a retry in progress is never held: it runs on
-        for aid, event in batch:
-            inst = instances.get(aid)
-            if inst is None or aid in retried:
-                continue
-            (again if inst.holding and not released else kept).append((aid, event))
         for aid, _ in waiting:
             if aid in instances:
                 instances[aid].holding = False
-        for _ in range(queued):
-            self.queue.popleft()
-        self.queue.extendleft(reversed(again))
-        if released:
-            self._release()
         self.held = kept
         self._holding = True
         for inst, failure in holds:
@@ -929,19 +918,8 @@ class Execution:
         commits once, in canonical order. The outcome keeps the events delivered (what the
         finished ones did, for the caller's progress report) and names the held ones."""
         suspended = {inst.id for inst, _, _ in paused}
+        kept = self._set_aside(batch, suspended, queued, released, waiting)
         instances = self.instances
-        kept = [] if released else [*self.held, *waiting]
-        again: list[tuple[str, Event]] = []  # a retry in progress is never held: it runs on
-        for aid, event in batch:
-            inst = instances.get(aid)
-            if inst is None or aid in suspended:
-                continue
-            (again if inst.holding and not released else kept).append((aid, event))
-        for _ in range(queued):
-            self.queue.popleft()
-        self.queue.extendleft(reversed(again))
-        if released:
-            self._release()
         for aid, _ in kept:
             if aid in instances:
                 instances[aid].holding = False
@@ -964,6 +942,33 @@ class Execution:
             )
             self.trace.append(record)
         return outcome
+
+    def _set_aside(
+        self,
+        batch: list[tuple[str, Event]],
+        excluded: set[str],
+        queued: int,
+        released: bool,
+        waiting: list[tuple[str, Event]],
+    ) -> list[tuple[str, Event]]:
+        """Take this superstep's ``queued`` events off the queue without committing them and
+        return those to hold: the held and ``waiting`` ones (unless ``released``), then the
+        events of ``batch`` except those of ``excluded`` activations (the ones retried or
+        suspended). A retry in progress is never held: its event goes back on the queue."""
+        instances = self.instances
+        kept = [] if released else [*self.held, *waiting]
+        again: list[tuple[str, Event]] = []
+        for aid, event in batch:
+            inst = instances.get(aid)
+            if inst is None or aid in excluded:
+                continue
+            (again if inst.holding and not released else kept).append((aid, event))
+        for _ in range(queued):
+            self.queue.popleft()
+        self.queue.extendleft(reversed(again))
+        if released:
+            self._release()
+        return kept
 
     def _release(self) -> None:
         self.held = []
