@@ -14,6 +14,7 @@ import asyncio
 import importlib.util
 import inspect
 import json
+import os
 import signal
 import sys
 import traceback
@@ -22,7 +23,10 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
-PROGRAM_TIMEOUT = 20
+# Wall-clock seconds: generous because CI machines run this beside other suites (real
+# LangGraph's first program, which pays its imports, took over 20 s at load 15); a hung
+# program still fails, just later. SUPERSTEP_PROGRAM_TIMEOUT overrides it.
+PROGRAM_TIMEOUT = int(os.environ.get("SUPERSTEP_PROGRAM_TIMEOUT", "60"))
 
 
 class ProgramTimeout(Exception):
