@@ -291,3 +291,36 @@ def test_ai_message_keeps_tool_calls_usage_and_metadata() -> None:
     back = round_trip(Codec(TypeRegistry()), [msg, chunk, Document("text", metadata={"a": 1})])
     assert back[0].tool_calls == msg.tool_calls and back[0].usage_metadata == msg.usage_metadata
     assert back[1].tool_call_chunks == chunk.tool_call_chunks
+
+
+class _NamesSerializer:
+    """A foreign serializer that writes `Unregistered` by its value and logs what it saw."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def dumps_typed(self, obj: Any) -> tuple[str, bytes]:
+        self.seen.append(type(obj).__name__)
+        return "unregistered", str(obj.value).encode()
+
+    def loads_typed(self, data: tuple[str, bytes]) -> Any:
+        kind, raw = data
+        assert kind == "unregistered"
+        return Unregistered(int(raw))
+
+
+def test_foreign_serializer_writes_only_what_the_registry_does_not_know(codec: Codec) -> None:
+    foreign = _NamesSerializer()
+    mixed = codec.with_foreign(foreign).with_tuples_as_lists()
+    value = {"p": Point(1, y=Unregistered(7)), "keys": {(1, 2): [Unregistered(8)]}}
+    back = mixed.loads(mixed.dumps(value))
+    # the registered dataclass stays the codec's; only the unknown values went through it
+    assert foreign.seen == ["Unregistered", "Unregistered"]
+    assert back["p"].x == 1 and back["p"].y.value == 7
+    assert [u.value for u in back["keys"][(1, 2)]] == [8]
+
+
+def test_foreign_values_need_the_foreign_serializer_to_be_read(codec: Codec) -> None:
+    data = codec.with_foreign(_NamesSerializer()).dumps([Unregistered(1)])
+    with pytest.raises(DecodeError, match=r"foreign serializer .*'unregistered'"):
+        codec.loads(data)

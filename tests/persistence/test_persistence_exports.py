@@ -9,6 +9,7 @@ def test_persistence_exports_exactly_the_documented_names() -> None:
     assert sorted(persistence.__all__) == sorted(
         [
             "Codec",
+            "ForeignSerializer",
             "TypeRegistry",
             "default_registry",
             "register",

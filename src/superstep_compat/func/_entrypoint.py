@@ -40,6 +40,7 @@ from superstep_compat.graph._spec import (
     injectable_params,
     is_async,
 )
+from superstep_compat.pregel._allowlist import graph_allowlist, returned_types
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._compile import CompiledStateGraph
@@ -228,6 +229,14 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         self.func = func
         self.node_name = name
         self.context_schema = context_schema
+        self._serde_allowlist = graph_allowlist(
+            builder,
+            entrypoint_types=(
+                self.InputType,
+                *returned_types(_annotation(func, first_parameter=False), entrypoint.final),
+                context_schema,
+            ),
+        )
         durable = checkpointer is not None and not isinstance(checkpointer, bool)
         strategies = {key: engine_channel(ch) for key, ch in spec.channels.items()}
         self.runner = EntrypointRunner(

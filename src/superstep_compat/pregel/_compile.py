@@ -26,6 +26,7 @@ from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
+from superstep_compat.pregel._allowlist import allowlisted, graph_allowlist
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._live import streams_live
@@ -148,6 +149,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
             self.nodes = dict(self.spec.nodes)
         self.node_order: dict[str, int] = {name: i for i, name in enumerate(self.nodes)}
         self.channels = dict(self.spec.channels)
+        self._serde_allowlist = graph_allowlist(builder)  # None unless strict msgpack
         out_info = self.spec.schemas.get(self.spec.output_schema)
         self.output_channels: tuple[str, ...] = (
             tuple(out_info.channels) if out_info is not None else tuple(self.spec.channels)
@@ -246,7 +248,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         saver = self.checkpointer
         if saver is None or saver is False or saver is True:
             return None
-        return saver  # type: ignore[no-any-return]
+        return allowlisted(self, saver)  # type: ignore[no-any-return]
 
     def with_config(  # type: ignore[override]
         self, config: RunnableConfig | None = None, **kwargs: Any

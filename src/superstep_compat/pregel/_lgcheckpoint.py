@@ -14,7 +14,9 @@ and resume answers are pending writes (LangGraph's channels ``__error__``,
 Besides, the engine's resumable state (`ExecutionState` without its channel values, and the
 record's task bookkeeping) rides in one extra channel, ``__superstep_facade__`` (not the
 engine's own ``__superstep__``: one database holds both kinds of thread), as bytes of the
-engine's typed codec, stamped with the checkpoint's id: LangGraph ignores channels its graph
+engine's typed codec (values it does not know, a user's own classes, go through the saver's
+serializer inside it, so its allowlist vets them as it vets channel values), stamped with the
+checkpoint's id: LangGraph ignores channels its graph
 does not declare, and a stamp that does not match (a checkpoint LangGraph wrote after
 carrying the channel's version forward) means the state is rebuilt from LangGraph's own
 fields instead (see `_lgrestore`).
@@ -41,8 +43,8 @@ from superstep_core.node import Activated
 from superstep_core.persistence import (
     Codec,
     DecodeError,
+    ForeignSerializer,
     TypeRegistry,
-    UnsupportedTypeError,
     default_registry,
 )
 from superstep_core.persistence.execution import engine_registry
@@ -175,11 +177,29 @@ def _shallow_copy(obj: _T, **changes: Any) -> _T:
     return copy
 
 
-def _engine_blob(record: CheckpointRecord) -> Any:
-    """The record without what LangGraph's fields already hold, stamped with its id. Values
-    of the engine that are not the record's state values (a step that did not finish) ride
-    along. Encoded as bytes when the engine codec holds every value; else (a class the
-    codec does not know) left to the saver's own serializer."""
+# one codec per serializer (a saver keeps its serde; `with_allowlist` makes a new saver and
+# serde), by identity: serializers need not be hashable; the entry keeps its serde alive, so
+# its id is not reused while cached
+_BLOB_CODECS: dict[int, tuple[ForeignSerializer, Codec]] = {}
+
+
+def _blob_codec(serde: ForeignSerializer) -> Codec:
+    cached = _BLOB_CODECS.get(id(serde))
+    if cached is not None and cached[0] is serde:
+        return cached[1]
+    if len(_BLOB_CODECS) >= 64:
+        _BLOB_CODECS.clear()
+    codec = engine_codec().with_foreign(serde)
+    _BLOB_CODECS[id(serde)] = (serde, codec)
+    return codec
+
+
+def _engine_blob(record: CheckpointRecord, serde: ForeignSerializer) -> bytes:
+    """The record without what LangGraph's fields already hold, stamped with its id, as bytes
+    of the engine codec. Values of the engine that are not the record's state values (a step
+    that did not finish) ride along; a value of a class the codec does not know is written by
+    ``serde`` (the saver's serializer) inside those bytes, so the saver's serializer only ever
+    sees bytes for this channel and never the engine's own types."""
     engine = record.engine
     engine_keys: list[str] = []
     extra: dict[str, Any] = {}
@@ -199,21 +219,22 @@ def _engine_blob(record: CheckpointRecord) -> Any:
         pending=[],
     )
     payload = [record.checkpoint_id, header, engine_keys, extra, list(record.values)]
-    try:
-        return engine_codec().dumps(payload, f"checkpoint {record.checkpoint_id}")
-    except UnsupportedTypeError:
-        return payload
+    return _blob_codec(serde).dumps(payload, f"checkpoint {record.checkpoint_id}")
 
 
 def _from_blob(
-    blob: Any, checkpoint_id: str, all_values: Mapping[str, Any]
+    blob: Any, checkpoint_id: str, all_values: Mapping[str, Any], serde: ForeignSerializer | None
 ) -> CheckpointRecord | None:
     """The record the blob of checkpoint ``checkpoint_id`` holds (None: it is another
-    checkpoint's, carried forward by LangGraph, or unreadable)."""
+    checkpoint's, carried forward by LangGraph, or unreadable). ``serde``: the saver's
+    serializer, for the values it wrote inside the blob. A blob stored as a list instead of
+    bytes was written by an earlier version (a value the codec did not know handed the whole
+    payload to the saver's serializer): still read."""
     payload = blob
     if isinstance(blob, bytes | bytearray):
+        codec = engine_codec() if serde is None else _blob_codec(serde)
         try:
-            payload = engine_codec().loads(bytes(blob))
+            payload = codec.loads(bytes(blob))
         except DecodeError:
             return None
     if not (isinstance(payload, list | tuple) and len(payload) == 5):
@@ -403,7 +424,7 @@ def write_checkpoint(
         values.pop(ENGINE_CHANNEL, None)
     else:
         versions[ENGINE_CHANNEL] = saver.get_next_version(versions.get(ENGINE_CHANNEL), None)
-        values[ENGINE_CHANNEL] = _engine_blob(record)
+        values[ENGINE_CHANNEL] = _engine_blob(record, saver.serde)
     checkpoint = {**built, "channel_values": values, "channel_versions": versions}
     if changed is not None:
         new_versions = {k: versions[k] for k in changed if k in versions}
@@ -474,7 +495,7 @@ def load_record(
 ) -> CheckpointRecord | None:
     """The record of checkpoint ``checkpoint_id`` (the thread's latest when None)."""
     found = get_tuple(saver, config_of(thread_id, ns, checkpoint_id))
-    return None if found is None else record_of(found, state_channels)
+    return None if found is None else record_of(found, state_channels, saver.serde)
 
 
 def list_records(
@@ -495,11 +516,13 @@ def list_records(
         before=before,
         limit=limit,
     ):
-        yield record_of(found, state_channels)
+        yield record_of(found, state_channels, saver.serde)
 
 
 def record_of(
-    found: CheckpointTuple, state_channels: Sequence[str] | None = None
+    found: CheckpointTuple,
+    state_channels: Sequence[str] | None = None,
+    serde: ForeignSerializer | None = None,
 ) -> CheckpointRecord:
     """The record of one `CheckpointTuple`. A checkpoint Superstep wrote comes back exactly
     (its engine state included); one LangGraph wrote has ``engine`` None and no tasks: the
@@ -513,7 +536,7 @@ def record_of(
     record = None
     blob = all_values.get(ENGINE_CHANNEL)
     if blob is not None:
-        record = _from_blob(blob, checkpoint["id"], all_values)
+        record = _from_blob(blob, checkpoint["id"], all_values, serde)
         if record is not None:
             # the saver's row names the thread: a checkpoint copied to another thread
             # (``copy_thread``) carries the engine state written under the first one

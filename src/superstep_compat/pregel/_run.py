@@ -36,6 +36,7 @@ from pydantic import BaseModel
 
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
 from superstep_compat.errors import GraphInterrupt
+from superstep_compat.pregel._allowlist import allowlisted
 from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id, pending_tasks
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._record import CheckpointRecord
@@ -144,7 +145,8 @@ class GraphRun(RunSteps):
             self.parents = {k: v for k, v in checkpoint_map.items() if k != self.ns}
         self.saver: BaseCheckpointSaver[Any] | None = graph.saver_for(self.config)
         if self.saver is None and self.link is not None and graph.checkpointer in (None, True):
-            self.saver = self.link.saver  # a subgraph keeps its checkpoints in the parent's saver
+            # a subgraph keeps its checkpoints in the parent's saver, reviving its own classes
+            self.saver = allowlisted(graph, self.link.saver)
         if self.saver is not None and self.thread_id is None:
             raise ValueError(
                 "Checkpointer requires one or more of the following 'configurable' keys: "

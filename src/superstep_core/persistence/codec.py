@@ -9,6 +9,12 @@ type tag: ``tuple``, ``set``, ``frozenset``, dicts with non-``str`` keys, ``byte
 (dataclasses, pydantic v2 models, Enum members, langchain-core messages, custom handlers; see
 `persistence.registry` for the rule that decides which classes qualify).
 
+A codec made `with_foreign(serializer)` hands a value of any other type to that serializer
+(``dumps_typed``/``loads_typed``: the typed-serializer shape of the checkpoint ecosystem) and
+stores its ``(type, bytes)`` pair as one more extension. A host that keeps the engine's records
+inside another system's storage uses it so the values that system knows are written, read and
+vetted (allowlists) by that system's own serializer, while the engine's records stay the codec's.
+
 Types are matched exactly (``type(v) is list``): a subclass of a supported type is refused unless
 registered itself, so a value always comes back as the type it was written as. Sets are written in
 a canonical order, so equal values give equal bytes within a registry.
@@ -23,7 +29,7 @@ import datetime as dt
 import uuid
 from collections.abc import Callable
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import ormsgpack
 
@@ -33,7 +39,7 @@ from superstep_core.persistence.errors import DecodeError, UnsupportedTypeError
 from superstep_core.persistence.objects import Fields, Parts
 from superstep_core.persistence.registry import TypeRegistry, default_registry, type_name
 
-__all__ = ["Codec"]
+__all__ = ["Codec", "ForeignSerializer"]
 
 T = TypeVar("T", bound=type)
 
@@ -56,6 +62,7 @@ _DECIMAL = 11  # str(value), UTF-8
 _OBJECT = 12  # [tag, state]
 _BYTEARRAY = 13
 _MISSING = 14
+_FOREIGN = 15  # [type, bytes] of a `ForeignSerializer`
 
 # Types `Codec._lower` returns unchanged (ints are not: a big one becomes an extension).
 _AS_IS = frozenset({str, float, bool, type(None), bytes})
@@ -77,6 +84,15 @@ _TEMPORAL_LOAD: dict[int, Callable[[Any], Any]] = {
 }
 
 
+class ForeignSerializer(Protocol):
+    """A serializer for values the codec's registry does not know (see `Codec.with_foreign`):
+    ``dumps_typed(value) -> (type, bytes)`` and ``loads_typed((type, bytes)) -> value``."""
+
+    def dumps_typed(self, obj: Any, /) -> tuple[str, bytes]: ...
+
+    def loads_typed(self, data: tuple[str, bytes], /) -> Any: ...
+
+
 class _Refused(Exception):
     """Raised at the offending object; each enclosing container adds its path segment."""
 
@@ -96,19 +112,33 @@ class Codec:
     """
 
     def __init__(
-        self, registry: TypeRegistry | None = None, *, tuples_as_lists: bool = False
+        self,
+        registry: TypeRegistry | None = None,
+        *,
+        tuples_as_lists: bool = False,
+        foreign: ForeignSerializer | None = None,
     ) -> None:
         self.registry = registry if registry is not None else default_registry
         self.tuples_as_lists = tuples_as_lists
+        self.foreign = foreign
         # keys and set elements: lowered by a codec that keeps tuples
-        self._lower_hashable = Codec(self.registry)._lower if tuples_as_lists else self._lower
+        self._lower_hashable = (
+            Codec(self.registry, foreign=foreign)._lower if tuples_as_lists else self._lower
+        )
         self._as_lists: Codec | None = self if tuples_as_lists else None
 
     def with_tuples_as_lists(self) -> Codec:
         """This codec (same registry) writing tuples as lists; see ``tuples_as_lists``."""
         if self._as_lists is None:
-            self._as_lists = Codec(self.registry, tuples_as_lists=True)
+            self._as_lists = Codec(self.registry, tuples_as_lists=True, foreign=self.foreign)
         return self._as_lists
+
+    def with_foreign(self, serializer: ForeignSerializer) -> Codec:
+        """A codec like this one that writes a value of a type its registry does not know
+        with ``serializer`` instead of refusing it, and reads such values back with the same
+        serializer. Its bytes can be read only by a codec with an equivalent serializer: one
+        without raises `DecodeError` naming the value's type."""
+        return Codec(self.registry, tuples_as_lists=self.tuples_as_lists, foreign=serializer)
 
     def register(
         self,
@@ -204,7 +234,10 @@ class Codec:
             return _Ext(_MISSING, b"")
         handler = self.registry.for_type(t)
         if handler is None:
-            raise _Refused(t)
+            if self.foreign is None:
+                raise _Refused(t)
+            kind, data = self.foreign.dumps_typed(v)
+            return _Ext(_FOREIGN, _packb([kind, data]))
         return _Ext(_OBJECT, _packb([handler.tag, self._lower(handler.to_state(v))]))
 
     def _lower_list(self, items: Any, indexed: bool = True) -> list[Any]:
@@ -296,6 +329,14 @@ class Codec:
                     f"its module (TypeRegistry(allow_modules=[...])) before loading"
                 )
             return handler.from_state(state)
+        if code == _FOREIGN:
+            kind, data = inner
+            if self.foreign is None:
+                raise DecodeError(
+                    f"cannot read a value written by a foreign serializer (its type: {kind!r}): "
+                    f"load with the codec's with_foreign(serializer) that wrote it"
+                )
+            return self.foreign.loads_typed((kind, data))
         raise DecodeError(f"unknown codec extension code {code}; written by a newer version?")
 
 
