@@ -165,3 +165,36 @@ async def test_create_a_thread_from_supersteps(client: Any) -> None:
             graph_id="review", supersteps=[{"updates": [{"values": {}, "as_node": "nowhere"}]}]
         )
     assert "supersteps" in str(bad.value)
+
+
+async def test_a_seeding_superstep_may_be_a_command(client: Any) -> None:
+    """As if ``draft`` had returned ``Command(update=..., goto="jump")``: its update is
+    written and ``jump`` is scheduled beside ``draft``'s own edge to ``review``."""
+    thread = await client.threads.create(
+        graph_id="review",
+        supersteps=[
+            {"updates": [{"values": {"text": "seed", "log": []}, "as_node": "__start__"}]},
+            {
+                "updates": [
+                    {
+                        "values": None,
+                        "command": {
+                            "update": {"text": "by command", "log": ["cmd"]},
+                            "goto": "jump",
+                        },
+                        "as_node": "draft",
+                    }
+                ]
+            },
+        ],
+    )
+    tid = thread["thread_id"]
+    assert thread["values"] == {"text": "by command", "log": ["cmd"]}
+    state = await client.threads.get_state(tid)
+    assert sorted(state["next"]) == ["jump", "review"]
+    with pytest.raises(UnprocessableEntityError) as bad:
+        await client.threads.create(
+            graph_id="review",
+            supersteps=[{"updates": [{"values": None, "command": "jump", "as_node": "draft"}]}],
+        )
+    assert "command" in str(bad.value)
