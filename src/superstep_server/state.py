@@ -101,10 +101,11 @@ def _task(task: Any) -> dict[str, Any]:
     }
 
 
-def state_json(snapshot: Any) -> dict[str, Any]:
-    """A ``StateSnapshot`` as the API writes a thread state."""
+def state_json(snapshot: Any, *, values: bool = True) -> dict[str, Any]:
+    """A ``StateSnapshot`` as the API writes a thread state (``values`` ``None`` unless
+    ``values``: writing a large state as JSON is most of a history page's time)."""
     return {
-        "values": serde.jsonable(snapshot.values),
+        "values": serde.jsonable(snapshot.values) if values else None,
         "next": list(snapshot.next),
         "tasks": [_task(t) for t in snapshot.tasks],
         "metadata": serde.jsonable(snapshot.metadata or {}),
@@ -233,7 +234,11 @@ class StateViews:
                 interrupts=interrupts_by_task(snapshot),
             )
 
-    def history(self, thread_id: str, body: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def history(
+        self, thread_id: str, body: Mapping[str, Any], *, values: bool = True
+    ) -> list[dict[str, Any]]:
+        """``POST /threads/{id}/history``; without each state's ``values`` (``None``) for
+        the viewer's ``/history/steps``."""
         with self.graph_of(thread_id, "threads.read") as graph:
             limit = count_field(body, "limit", 10, least=1)
             before = body.get("before")
@@ -246,4 +251,4 @@ class StateViews:
                 before=before_config,
                 limit=limit,
             )
-            return [state_json(s) for s in snapshots]
+            return [state_json(s, values=values) for s in snapshots]

@@ -66,6 +66,13 @@ async def test_state_after_a_run_and_at_a_checkpoint(client: Any) -> None:
     assert [h["values"] for h in before] == [{"x": 1}, {}]
     by_step = await client.threads.get_history(tid, metadata={"step": 1})
     assert [h["values"] for h in by_step] == [{"x": 2}]
+    # the viewer's read-only /history/steps: the same entries without their states
+    steps = await client.http.post(f"/threads/{tid}/history/steps", json={"limit": 2})
+    assert [{**h, "values": None} for h in limited] == steps
+    older = await client.http.post(
+        f"/threads/{tid}/history/steps", json={"before": middle["checkpoint_id"]}
+    )
+    assert [h["checkpoint"] for h in older] == [h["checkpoint"] for h in before]
     with pytest.raises(NotFoundError):
         await client.threads.get_state(tid, checkpoint_id=str(uuid.uuid4()))
     thread_row = await client.threads.get(tid)
