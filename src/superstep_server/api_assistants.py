@@ -214,8 +214,7 @@ def _subgraphs_of(request: Request, graph: Any) -> dict[str, Any]:
     if not callable(get_subgraphs):
         return found
     for name, sub in get_subgraphs(namespace=namespace, recurse=recurse):
-        schemas = _schemas_of(sub, {"graph_id": name})
-        found[name] = {**schemas, "state_schema": schemas["output_schema"]}
+        found[name] = _schemas_of(sub, {"graph_id": name})
     return found
 
 

@@ -102,9 +102,11 @@ async def _ended(server: Any, run_id: str) -> tuple[bool, Any]:
     return True, serde.loads(row["output"])
 
 
-async def _wait_for_end(server: Any, run_id: str) -> Any:
+async def _wait_for_end(server: Any, run_id: str, *, missing_ok: bool = False) -> Any:
     """The run's output once it ended: followed in memory when this process runs it, read
-    from the database when another process does (polled, or checked while idle)."""
+    from the database when another process does (polled, or checked while idle). A run
+    deleted meanwhile (cancelled with ``rollback``) is a 404, or ``None`` if
+    ``missing_ok``."""
     stream = server.streams.get(run_id)
     if stream is not None:
         async for event in stream.follow(idle_seconds=IDLE_SECONDS):
@@ -116,6 +118,8 @@ async def _wait_for_end(server: Any, run_id: str) -> Any:
     while True:
         row = await blocking(server.runs.row, run_id)
         if row is None:
+            if missing_ok:
+                return None
             raise ApiError(404, f"Run {run_id!r} not found")
         if row["status"] not in ("pending", "running"):
             return serde.loads(row["output"])
@@ -327,18 +331,21 @@ def _action(request: Request) -> str:
 
 
 async def cancel(request: Request) -> Response:
+    """Cancel one run. As the reference: a run that already ended is left as it is (the
+    answer is the same, so a cancel racing the run's end is not an error); with ``wait`` the
+    answer is the run's result once it stopped (its output, as ``/join`` gives it), else
+    202 at once."""
     server = _server(request)
     thread_id, run_id = request.path_params["thread_id"], request.path_params["run_id"]
     action = _action(request)
     run = await blocking(server.runs.get, thread_id, run_id)
-    if run["status"] not in ("pending", "running"):
-        raise ApiError(409, f"Run {run_id!r} is {run['status']}: nothing to cancel")
-    await blocking(server.runs.request_cancel, [run_id], action)
-    server.ctx.cancel_flag(run_id).set()
-    if query_bool(request, "wait"):
-        await _wait_for_end(server, run_id)
-        return Response(status_code=204)
-    return Response(status_code=202)
+    if run["status"] in ("pending", "running"):
+        await blocking(server.runs.request_cancel, [run_id], action)
+        server.ctx.cancel_flag(run_id).set()
+    if not query_bool(request, "wait"):
+        return Response(status_code=202)
+    output = await _wait_for_end(server, run_id, missing_ok=True)
+    return json_response(output, headers=_locations(run, False, "/join"))
 
 
 async def cancel_many(request: Request) -> Response:

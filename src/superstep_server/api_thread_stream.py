@@ -13,10 +13,13 @@ the reference's own name, is read too; repeated or comma-separated):
 
 Runs are followed in the order they were created (one runs at a time on a thread): those
 pending or running when the stream opens, then each new one; a state update is sent before
-the runs created after it. Every event has an id (``<run id>:<n>``, ``<run id>:done``,
-``state:<time of the update>``); ``Last-Event-ID`` with one of them resumes after it (that
-run's later events, then what happened on the thread after it); ``-1`` or ``-`` replays
-everything still kept: the thread's runs, and its state updates of the last
+the runs created after it. Every event has an id in the reference's format (a Redis stream
+id, ``<ms>-<seq>``): a run's events ``<ms the run was created>-<n>`` (n from 1), a run's end
+and a state update ``<ms it happened>-0``. ``Last-Event-ID`` with one of them resumes after
+it (that run's later events, then what happened on the thread after it); a bare ``<ms>``
+(or ``<ms>-0``, ``<ms>-*``) resumes after that moment: the runs still going then or created
+since (each from its start), the updates made since; ``-1`` or ``-`` replays everything
+still kept: the thread's runs, and its state updates of the last
 ``KEEP_UPDATES_SECONDS`` (kept in ``server_thread_updates``, so an update made through
 another server process is seen too, within the idle poll). A run executed by another
 process is seen through the events that process relays (`superstep_server.executor`).
@@ -25,8 +28,10 @@ process is seen through the events that process relays (`superstep_server.execut
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
-from datetime import datetime, timedelta
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from starlette.requests import Request
@@ -39,7 +44,7 @@ from superstep_server.errors import ApiError
 from superstep_server.http import blocking, sse_frame
 from superstep_server.rows import now
 
-__all__ = ["THREAD_STREAM_MODES", "routes", "state_updated"]
+__all__ = ["THREAD_STREAM_MODES", "moment_id", "routes", "run_event_id", "state_updated"]
 
 THREAD_STREAM_MODES = ("run_modes", "lifecycle", "state_update")
 IDLE_SECONDS = 0.5
@@ -64,33 +69,76 @@ def _wanted(modes: set[str], event: str) -> bool:
     return "run_modes" in modes or ("lifecycle" in modes and event == "metadata")
 
 
-def _resume_point(
-    server: Any, thread_id: str, last: str | None
-) -> tuple[str, str | None, int, str]:
-    """``(created_at, run_id, after, updates_after)``: follow the runs created at
-    ``created_at`` or later; of ``run_id``, only its events after ``after`` (``-2``: none, it
-    was all sent); the state updates made after ``updates_after``."""
+STREAM_ID = re.compile(r"^(\d+)(?:-(\d+|\*))?$")
+"""The reference's event ids: Redis stream ids (``<ms>``, ``<ms>-<seq>``, ``<ms>-*``)."""
+
+
+def _ms(at: str) -> int:
+    return int(datetime.fromisoformat(at).timestamp() * 1000)
+
+
+def _at(ms: int) -> str:
+    """The API's time text of epoch milliseconds ``ms`` (as `superstep_server.rows.now`
+    would have written that instant, so the two compare as text)."""
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat()
+
+
+def run_event_id(created_at: str, index: int) -> str:
+    """A run's event ``index`` in the thread stream: ``<ms the run was created>-<index + 1>``
+    (a sequence number of 0 is a moment, see `moment_id`)."""
+    return f"{_ms(created_at)}-{index + 1}"
+
+
+def moment_id(at: str) -> str:
+    """A thread-stream event that marks a moment (a run's end, a state update):
+    ``<ms>-0``; resuming from it sends what happened on the thread after that moment."""
+    return f"{_ms(at)}-0"
+
+
+@dataclass(frozen=True, slots=True)
+class _Start:
+    """Where a thread stream starts: the runs created at ``since`` or later (those that
+    ended at or before ``ended_by``, if given, are skipped); of ``run_id``, only its events
+    after ``after``; the state updates made after ``updates_after``."""
+
+    since: str
+    updates_after: str
+    run_id: str | None = None
+    after: int = -1
+    ended_by: str | None = None
+
+
+def _resume_point(server: Any, thread_id: str, last: str | None) -> _Start:
     if last in ("-", "-1"):
-        return "", None, -1, ""
-    if last and last.startswith("state:"):
-        at = last.removeprefix("state:")
-        return at, None, -1, at
+        return _Start("", "")
     if last:
-        run_id, _, index = last.rpartition(":")
-        row = server.runs.row(run_id) if run_id else None
-        if row is None or row["thread_id"] != thread_id:
-            raise ApiError(422, f"Last-Event-ID: {last!r} is not an event of thread {thread_id!r}")
-        created = str(row["created_at"])
-        if index == "done":
-            return created, run_id, -2, created
-        if index.lstrip("-").isdigit():
-            return created, run_id, int(index), created
-        raise ApiError(422, f"Last-Event-ID: {last!r} is not an event id of this server")
+        found = STREAM_ID.match(last)
+        if found is None:
+            raise ApiError(422, "Invalid last-event-id: must be a valid Redis stream ID")
+        ms, seq = int(found.group(1)), found.group(2)
+        if seq not in (None, "*", "0"):
+            # a run's event: the thread's run created in that millisecond
+            rows = server.runs.of_thread_since(thread_id, _at(ms))
+            row = next((r for r in rows if _ms(str(r["created_at"])) == ms), None)
+            if row is None:
+                raise ApiError(
+                    422, f"Last-Event-ID: {last!r} is not an event of thread {thread_id!r}"
+                )
+            created = str(row["created_at"])
+            return _Start(created, created, str(row["run_id"]), int(seq or 0) - 1)
+        # a moment: the runs still going then (or created since), the updates made since
+        moment = _at(ms + 1)
+        going = [
+            str(r["created_at"])
+            for r in server.runs.of_thread_since(thread_id, "")
+            if r["status"] in ("pending", "running") or str(r["updated_at"]) >= moment
+        ]
+        return _Start(min([moment, *going]), moment, ended_by=moment)
     inflight = server.runs.inflight(thread_id)
     at = now()
     if inflight:
-        return min(str(r["created_at"]) for r in inflight), None, -1, at
-    return at, None, -1, at
+        return _Start(min(str(r["created_at"]) for r in inflight), at)
+    return _Start(at, at)
 
 
 def _updates_after(server: Any, thread_id: str, after: str) -> list[dict[str, Any]]:
@@ -103,12 +151,22 @@ def _updates_after(server: Any, thread_id: str, after: str) -> list[dict[str, An
     )
 
 
+def _ended_by(row: Any, moment: str) -> bool:
+    return row["status"] not in ("pending", "running") and str(row["updated_at"]) < moment
+
+
+def _ended_at(server: Any, run_id: str) -> str:
+    """When the run ended (its row's last change), or now if it is gone (rolled back)."""
+    row = server.runs.row(run_id)
+    return now() if row is None else str(row["updated_at"])
+
+
 def _thread_frames(
-    server: Any, thread_id: str, modes: set[str], start: tuple[str, str | None, int, str]
+    server: Any, thread_id: str, modes: set[str], start: _Start
 ) -> AsyncIterator[bytes]:
     async def frames() -> AsyncIterator[bytes]:
         feed = server.streams.follow_thread(thread_id)
-        since, first_run, first_after, updates_after = start
+        since, updates_after = start.since, start.updates_after
         seen: set[str] = set()
         idle = 0
         try:
@@ -122,22 +180,24 @@ def _thread_frames(
                         break
                     updates_after = created
                     if _wanted(modes, "state_update"):
-                        yield sse_frame("state_update", update["data"].encode(), f"state:{created}")
+                        yield sse_frame("state_update", update["data"].encode(), moment_id(created))
                 if row is not None:
-                    run_id = str(row["run_id"])
+                    run_id, created = str(row["run_id"]), str(row["created_at"])
                     seen.add(run_id)
-                    since = str(row["created_at"])
-                    after = first_after if run_id == first_run else -1
-                    if after == -2:
+                    since = created
+                    if start.ended_by is not None and _ended_by(row, start.ended_by):
                         continue
+                    after = start.after if run_id == start.run_id else -1
                     async for event in run_events(server, run_id, after):
                         if event is None:
                             yield b": heartbeat\r\n\r\n"
                         elif _wanted(modes, event.event):
-                            yield sse_frame(event.event, event.data, f"{run_id}:{event.id}")
+                            event_id = run_event_id(created, event.id)
+                            yield sse_frame(event.event, event.data, event_id)
                     if _wanted(modes, "metadata"):
                         done = serde.dumps({"status": "run_done", "run_id": run_id})
-                        yield sse_frame("metadata", done, f"{run_id}:done")
+                        ended = await blocking(_ended_at, server, run_id)
+                        yield sse_frame("metadata", done, moment_id(ended))
                     continue
                 changed = feed.changed
                 try:

@@ -162,6 +162,16 @@ async def update_state(request: Request) -> Response:
 
 
 async def history(request: Request) -> Response:
+    return await _history(request, values=True)
+
+
+async def steps(request: Request) -> Response:
+    """``POST /threads/{id}/history/steps`` (read-only, this server's own, for the viewer's
+    timeline): the history's entries with ``values`` ``None``; the same body."""
+    return await _history(request, values=False)
+
+
+async def _history(request: Request, *, values: bool) -> Response:
     if request.method == "GET":
         body: dict[str, Any] = {"limit": query_int(request, "limit", 10)}
         if request.query_params.get("before"):
@@ -171,7 +181,8 @@ async def history(request: Request) -> Response:
     limit = body.get("limit", 10)
     if not isinstance(limit, int) or limit < 1:
         raise ApiError(422, f"limit: {limit!r} must be a positive integer")
-    found = await blocking(_server(request).state.history, _thread_id(request), body)
+    server = _server(request)
+    found = await blocking(server.state.history, _thread_id(request), body, values=values)
     return json_response(found)
 
 
@@ -190,4 +201,5 @@ def routes() -> list[Route]:
         Route("/threads/{thread_id}/state/checkpoint", get_state_at, methods=["POST"]),
         Route("/threads/{thread_id}/state/{checkpoint_id}", get_state, methods=["GET"]),
         Route("/threads/{thread_id}/history", history, methods=["GET", "POST"]),
+        Route("/threads/{thread_id}/history/steps", steps, methods=["POST"]),
     ]

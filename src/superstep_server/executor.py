@@ -32,7 +32,12 @@ from typing import Any
 
 from superstep_server import serde
 from superstep_server.checkpoints import delete_for_runs
-from superstep_server.state import checkpoint_of, interrupts_by_task, status_after
+from superstep_server.state import (
+    checkpoint_of,
+    command_from_json,
+    interrupts_by_task,
+    status_after,
+)
 from superstep_server.task_times import TaskClock
 
 __all__ = ["GRAPH_MODES", "SUPPORTED_MODES", "Cancelled", "RunContext", "execute_run"]
@@ -89,26 +94,6 @@ class RunContext:
     def drop_flag(self, run_id: str) -> None:
         with self.lock:
             self.cancel_flags.pop(run_id, None)
-
-
-def _command(spec: Mapping[str, Any]) -> Any:
-    from superstep_compat.types import Command, Send
-
-    def goto(target: Any) -> Any:
-        if isinstance(target, Mapping) and "node" in target:
-            return Send(target["node"], target.get("input", target.get("arg")))
-        return target
-
-    kwargs: dict[str, Any] = {}
-    if "resume" in spec:
-        kwargs["resume"] = spec["resume"]
-    if spec.get("update") is not None:
-        update = spec["update"]
-        kwargs["update"] = [tuple(u) for u in update] if isinstance(update, list) else update
-    if spec.get("goto") is not None:
-        target = spec["goto"]
-        kwargs["goto"] = [goto(t) for t in target] if isinstance(target, list) else goto(target)
-    return Command(**kwargs)
 
 
 def _config(
@@ -309,7 +294,7 @@ def _execute(
         if _continues(graph, row):
             payload: Any = None
         elif kwargs.get("command"):
-            payload = _command(kwargs["command"])
+            payload = command_from_json(kwargs["command"])
         else:
             payload = kwargs.get("input")
         user_modes: list[str] = list(kwargs.get("stream_mode") or ["values"])
@@ -339,6 +324,8 @@ def _execute(
         output = relay.output
     except Cancelled:
         status = "interrupted"
+        # as the reference: a cancelled run's result is the last values it streamed
+        output = relay.output if relay is not None else None
     except Exception as e:
         status = "error"
         failure = e
@@ -395,6 +382,8 @@ def _settle(
             ctx.threads.set_status(thread_id, tx=tx, **thread_update)
 
     result = {"__error__": error} if error is not None else serde.jsonable(output)
+    if rollback:  # its values were taken back with its checkpoints
+        result = None
     ended = False
     try:
         if rollback:

@@ -31,6 +31,7 @@ BODIES: dict[tuple[str, str], type[BaseModel]] = {
     ("POST", "/threads/{thread_id}/state"): bodies.StateUpdate,
     ("POST", "/threads/{thread_id}/state/checkpoint"): bodies.StateAt,
     ("POST", "/threads/{thread_id}/history"): bodies.History,
+    ("POST", "/threads/{thread_id}/history/steps"): bodies.History,
     ("POST", "/runs"): bodies.RunCreate,
     ("POST", "/runs/stream"): bodies.RunCreate,
     ("POST", "/runs/wait"): bodies.RunCreate,

@@ -29,7 +29,37 @@ def _refused() -> tuple[type[Exception], ...]:
 _REFUSED = _refused()
 """What a graph raises for an update it refuses (a bad node name, values that do not fit)."""
 
-__all__ = ["StateViews", "checkpoint_of", "interrupts_by_task", "state_json", "status_after"]
+__all__ = [
+    "StateViews",
+    "checkpoint_of",
+    "command_from_json",
+    "interrupts_by_task",
+    "state_json",
+    "status_after",
+]
+
+
+def command_from_json(spec: Mapping[str, Any]) -> Any:
+    """A ``Command`` from the API's JSON (a run's ``command``, a seeding superstep's):
+    ``resume``, ``update`` (a dict, or ``[key, value]`` pairs) and ``goto`` (node names, or
+    ``{"node", "input"}`` objects that become ``Send``s)."""
+    from superstep_compat.types import Command, Send
+
+    def goto(target: Any) -> Any:
+        if isinstance(target, Mapping) and "node" in target:
+            return Send(target["node"], target.get("input", target.get("arg")))
+        return target
+
+    kwargs: dict[str, Any] = {}
+    if "resume" in spec:
+        kwargs["resume"] = spec["resume"]
+    if spec.get("update") is not None:
+        update = spec["update"]
+        kwargs["update"] = [tuple(u) for u in update] if isinstance(update, list) else update
+    if spec.get("goto") is not None:
+        target = spec["goto"]
+        kwargs["goto"] = [goto(t) for t in target] if isinstance(target, list) else goto(target)
+    return Command(**kwargs)
 
 
 def checkpoint_of(config: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -71,10 +101,11 @@ def _task(task: Any) -> dict[str, Any]:
     }
 
 
-def state_json(snapshot: Any) -> dict[str, Any]:
-    """A ``StateSnapshot`` as the API writes a thread state."""
+def state_json(snapshot: Any, *, values: bool = True) -> dict[str, Any]:
+    """A ``StateSnapshot`` as the API writes a thread state (``values`` ``None`` unless
+    ``values``: writing a large state as JSON is most of a history page's time)."""
     return {
-        "values": serde.jsonable(snapshot.values),
+        "values": serde.jsonable(snapshot.values) if values else None,
         "next": list(snapshot.next),
         "tasks": [_task(t) for t in snapshot.tasks],
         "metadata": serde.jsonable(snapshot.metadata or {}),
@@ -167,8 +198,9 @@ class StateViews:
             return {"checkpoint": checkpoint_of(config)}
 
     def apply_supersteps(self, thread_id: str, supersteps: list[Any]) -> None:
-        """Seed a new thread: each superstep's updates (``values`` written ``as_node``)
-        become one checkpoint (the graph's ``bulk_update_state``). Raises `ApiError` 422."""
+        """Seed a new thread: each superstep's updates become one checkpoint (the graph's
+        ``bulk_update_state``): ``values``, or a ``command`` (its ``update`` written and its
+        ``goto`` scheduled, as if node ``as_node`` had returned it). Raises `ApiError` 422."""
         from superstep_compat.types import StateUpdate
 
         with self.graph_of(thread_id, "threads.update") as graph:
@@ -183,9 +215,12 @@ class StateViews:
                     named = isinstance(update, Mapping) and isinstance(update.get("as_node"), str)
                     if not named:
                         raise ApiError(422, f"{where}: an object with as_node (a node name)")
-                    if update.get("command") is not None:
-                        raise ApiError(422, f"{where}.command: not supported by this server yet")
-                    batch.append(StateUpdate(update.get("values"), update["as_node"]))
+                    command = update.get("command")
+                    if command is not None and not isinstance(command, Mapping):
+                        raise ApiError(422, f"{where}.command: an object (goto, update, resume)")
+                    # as the reference: a command, when given, is what the node "returned"
+                    values = command_from_json(command) if command else update.get("values")
+                    batch.append(StateUpdate(values, update["as_node"]))
                 steps.append(batch)
             try:
                 graph.bulk_update_state({"configurable": {"thread_id": thread_id}}, steps)
@@ -199,7 +234,11 @@ class StateViews:
                 interrupts=interrupts_by_task(snapshot),
             )
 
-    def history(self, thread_id: str, body: Mapping[str, Any]) -> list[dict[str, Any]]:
+    def history(
+        self, thread_id: str, body: Mapping[str, Any], *, values: bool = True
+    ) -> list[dict[str, Any]]:
+        """``POST /threads/{id}/history``; without each state's ``values`` (``None``) for
+        the viewer's ``/history/steps``."""
         with self.graph_of(thread_id, "threads.read") as graph:
             limit = count_field(body, "limit", 10, least=1)
             before = body.get("before")
@@ -212,4 +251,4 @@ class StateViews:
                 before=before_config,
                 limit=limit,
             )
-            return [state_json(s) for s in snapshots]
+            return [state_json(s, values=values) for s in snapshots]

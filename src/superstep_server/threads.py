@@ -134,10 +134,11 @@ class Threads:
 
     def copy(self, thread_id: str) -> dict[str, Any]:
         """A new thread with the metadata, config, status and values of ``thread_id`` and a
-        copy of all its checkpoints (its history reads the same); its runs are not copied."""
+        copy of all its checkpoints (its history reads the same); its runs are not copied.
+        A missing source is a 409, as the reference answers a copy of one."""
         source = self.row(thread_id)
         if source is None:
-            raise not_found(f"Thread {thread_id!r} not found")
+            raise ApiError(409, f"Thread {thread_id!r} not found: nothing to copy")
         target = str(uuid.uuid4())
         at = now()
         with self.db.transaction() as tx:

@@ -133,6 +133,27 @@ def nested() -> Any:
     return builder.compile()
 
 
+class Scratch(TypedDict):
+    x: int
+    scratch: str
+
+
+def narrowed() -> Any:
+    """outer: ``inner`` (a subgraph whose state has ``x`` and ``scratch`` but whose output is
+    only ``x``)."""
+
+    def note(state: Scratch) -> dict[str, Any]:
+        return {"x": state["x"] + 1, "scratch": "noted"}
+
+    inner = StateGraph(Scratch, output_schema=Numbers)
+    inner.add_node("note", note)
+    inner.add_edge(START, "note")
+    builder = StateGraph(Numbers)
+    builder.add_node("inner", inner.compile())
+    builder.add_edge(START, "inner")
+    return builder.compile()
+
+
 def chat() -> Any:
     """One node calling a fake chat model (for ``messages-tuple``)."""
     model = GenericFakeChatModel(messages=iter([AIMessage("hello there", id="ai-1")] * 100))
@@ -197,6 +218,7 @@ def all_graphs() -> dict[str, Any]:
         "failing": failing(),
         "gated": gated(),
         "nested": nested(),
+        "narrowed": narrowed(),
         "chat": chat(),
         "remember": remember(),
         "tooled": tooled(),

@@ -167,3 +167,11 @@ async def test_graph_xray_draws_subgraphs_in_place_and_subgraphs_lists_them(clie
     assert subgraphs["child"]["graph_id"] == "child"
     assert await client.assistants.get_subgraphs("nested", namespace="child") == subgraphs
     assert await client.assistants.get_subgraphs("nested", namespace="nope") == {}
+
+
+async def test_subgraphs_give_each_subgraph_its_state_schema(client: Any) -> None:
+    """``state_schema`` is the subgraph's whole state, not its (narrower) output."""
+    inner = (await client.assistants.get_subgraphs("narrowed"))["inner"]
+    assert set(inner["state_schema"]["properties"]) == {"x", "scratch"}
+    assert set(inner["output_schema"]["properties"]) == {"x"}
+    assert set(inner["input_schema"]["properties"]) == {"x", "scratch"}

@@ -72,3 +72,27 @@ async def test_reject_on_postgres(pg_live: tuple[LiveServer, LiveServer], gate: 
         await client.runs.create(tid, "gated", input={"x": 1})
     gate.opened.set()
     assert await client.runs.join(tid, run["run_id"]) == {"x": 204}
+
+
+def _setting(server: Any) -> tuple[str, str]:
+    """``synchronous_commit`` as the server's own tables and its checkpoint saver see it."""
+    tables = server.db.execute("SHOW synchronous_commit")[0]["synchronous_commit"]
+    with server.threads.saver.conn.connection() as conn:
+        saver = conn.execute("SHOW synchronous_commit").fetchone()
+    return str(tables), str(saver["synchronous_commit"] if isinstance(saver, dict) else saver[0])
+
+
+async def test_commits_are_durable_unless_the_url_says_otherwise(
+    pg_live: tuple[LiveServer, LiveServer],
+) -> None:
+    """The server leaves ``synchronous_commit`` as the database has it (``on``: durable);
+    ``options=-csynchronous_commit=off`` in the URL turns it off for its connections only."""
+    assert await asyncio.to_thread(_setting, pg_live[0].app.state.server) == ("on", "on")
+    with postgres_schema() as url:
+        fast = url.replace("options=-c", "options=-csynchronous_commit%3Doff%20-c", 1)
+        with LiveServer(create_app(database=fast, graphs=all_graphs(), workers=1)) as live:
+            server = live.app.state.server
+            assert await asyncio.to_thread(_setting, server) == ("off", "off")
+            client = get_client(url=live.url, api_key=None)
+            tid = (await client.threads.create())["thread_id"]
+            assert await client.runs.wait(tid, "two", input={"x": 1}) == {"x": 4}

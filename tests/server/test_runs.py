@@ -218,8 +218,31 @@ async def test_cancel_a_running_run(client: Any, gate: Any) -> None:
     assert state["next"] and "b" not in state["values"]  # `b` never ran
     assert state["values"] != {"x": 204}
     assert (await client.threads.get(tid))["status"] == "interrupted"
-    with pytest.raises(ConflictError):
-        await client.runs.cancel(tid, run["run_id"])
+    # as the reference: cancelling a run that already ended changes nothing and is no error
+    assert await client.runs.cancel(tid, run["run_id"]) is None
+    assert (await client.runs.get(tid, run["run_id"]))["status"] == "interrupted"
+    assert await client.runs.cancel(tid, run["run_id"], wait=True) == state["values"]
+
+
+async def test_cancel_with_wait_answers_the_run_result_once_it_stopped(
+    client: Any, gate: Any, live: Any
+) -> None:
+    thread = await client.threads.create()
+    tid = thread["thread_id"]
+    run = await client.runs.create(tid, "gated", input={"x": 1})
+    await asyncio.to_thread(gate.entered.wait, 30)
+    cancelling = asyncio.create_task(client.runs.cancel(tid, run["run_id"], wait=True))
+    runs = live.app.state.server.runs
+
+    async def asked() -> bool:
+        return await asyncio.to_thread(runs.cancel_requested, run["run_id"]) == "interrupt"
+
+    await _until(asked)
+    assert not cancelling.done()  # it waits for the run to stop
+    gate.opened.set()
+    result = await cancelling
+    assert (await client.runs.get(tid, run["run_id"]))["status"] == "interrupted"
+    assert result == (await client.threads.get_state(tid))["values"] != {"x": 204}
 
 
 async def test_multitask_reject_enqueue_interrupt(client: Any, gate: Any) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from langgraph_sdk.errors import NotFoundError, UnprocessableEntityError
+from langgraph_sdk.errors import ConflictError, NotFoundError, UnprocessableEntityError
 
 from server.conftest import LiveServer, postgres_schema
 from server.graphs import all_graphs
@@ -64,7 +64,7 @@ async def test_copy_a_thread_with_its_history(client: Any) -> None:
     assert await client.runs.wait(new, "two", input={"x": 10}) == {"x": 22}
     assert (await client.threads.get_state(tid))["values"] == {"x": 4}
     assert len(await client.threads.get_history(new)) == len(original) + 4
-    with pytest.raises(NotFoundError):
+    with pytest.raises(ConflictError, match="not found"):  # the reference's code for it
         await client.threads.copy("00000000-0000-0000-0000-000000000000")
 
 
@@ -122,13 +122,25 @@ async def test_cancel_with_rollback_deletes_the_run_and_its_checkpoints(
         await client.runs.cancel(tid, run["run_id"], action="undo")  # type: ignore[arg-type]
 
 
-async def test_rollback_of_a_first_run_leaves_an_empty_thread(client: Any, gate: Any) -> None:
+async def test_rollback_of_a_first_run_leaves_an_empty_thread(
+    client: Any, gate: Any, live: LiveServer
+) -> None:
     thread = await client.threads.create()
     tid = thread["thread_id"]
     run = await client.runs.create(tid, "gated", input={"x": 5})
     await asyncio.to_thread(gate.entered.wait, 30)
-    await client.runs.cancel(tid, run["run_id"], action="rollback")
+    # with wait: the answer comes once the run stopped; its values were rolled back
+    cancelling = asyncio.create_task(
+        client.runs.cancel(tid, run["run_id"], action="rollback", wait=True)
+    )
+    runs = live.app.state.server.runs
+    for _ in range(3000):
+        if await asyncio.to_thread(runs.cancel_requested, run["run_id"]) == "rollback":
+            break
+        await asyncio.sleep(0.01)
+    assert not cancelling.done()
     gate.opened.set()
+    assert await cancelling is None
     await _gone(client, tid, run["run_id"])
     assert await client.threads.get_history(tid) == []
     got = await client.threads.get(tid)

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import asyncio
+import re
+import time
 from typing import Any
 
 import pytest
@@ -41,7 +43,8 @@ async def test_run_modes_follow_each_run_then_run_done(client: Any) -> None:
     assert after[0] == ("metadata", {"run_id": second["run_id"], "attempt": 1})
     assert ("updates", {"b": {"x": 12}}) in after
     assert after[-1] == ("metadata", {"status": "run_done", "run_id": second["run_id"]})
-    assert all(p.id for p in parts)
+    assert all(re.fullmatch(r"\d+-\d+", p.id) for p in parts)  # the reference's format
+    assert parts[1].id.split("-")[0] == parts[0].id.split("-")[0]  # one run: one time
     # resuming after the first run's end replays the second run only
     resumed: list[Any] = []
     again = client.threads.join_stream(tid, last_event_id=parts[done_first].id)
@@ -122,7 +125,9 @@ async def test_state_updates_are_replayed_in_order_with_the_runs(client: Any) ->
     assert order == ["metadata", "run_done", "state_update", "metadata", "run_done", "state_update"]
     updates = [p for p in everything if p.event == "state_update"]
     assert [u.data["state"]["values"]["x"] for u in updates] == [7, 9]
-    assert all(u.id.startswith("state:") for u in updates)
+    # ids as the reference writes them (Redis stream ids); an update's is the moment it was made
+    assert all(re.fullmatch(r"\d+-\d+", p.id) for p in everything)
+    assert all(u.id.endswith("-0") for u in updates)
 
     # resuming after the first update: the second run, then the second update
     resumed: list[Any] = []
@@ -134,3 +139,32 @@ async def test_state_updates_are_replayed_in_order_with_the_runs(client: Any) ->
     assert resumed[0].data == {"run_id": later["run_id"], "attempt": 1}
     assert resumed[-1].id == updates[1].id
     assert sum(p.event == "state_update" for p in resumed) == 1
+
+
+async def test_resume_from_a_moment_and_bad_ids(client: Any) -> None:
+    """A bare millisecond time (a Redis stream id without sequence) resumes after that
+    moment; an id of another format is a 422 naming the header, as the reference."""
+    tid = (await client.threads.create())["thread_id"]
+    first = await client.runs.create(tid, "two", input={"x": 1})
+    await client.runs.join(tid, first["run_id"])
+    await asyncio.sleep(0.01)
+    moment = str(int(time.time() * 1000))
+    await asyncio.sleep(0.01)
+    second = await client.runs.create(tid, "two", input={"x": 2})
+    await client.runs.join(tid, second["run_id"])
+    resumed: list[Any] = []
+    again = client.threads.join_stream(tid, last_event_id=moment)
+    await asyncio.wait_for(_collect(again, resumed, _done(1)), 60)
+    assert resumed[0].data == {"run_id": second["run_id"], "attempt": 1}
+    assert resumed[-1].data == {"status": "run_done", "run_id": second["run_id"]}
+    # a run's event id: the rest of that run, then what came after it
+    everything: list[Any] = []
+    replay = client.threads.join_stream(tid, last_event_id="-")
+    await asyncio.wait_for(_collect(replay, everything, _done(2)), 60)
+    rest: list[Any] = []
+    after_first_event = client.threads.join_stream(tid, last_event_id=everything[0].id)
+    await asyncio.wait_for(_collect(after_first_event, rest, _done(2)), 60)
+    assert [(p.id, p.data) for p in rest] == [(p.id, p.data) for p in everything[1:]]
+    with pytest.raises(UnprocessableEntityError, match="last-event-id"):
+        async for _ in await client.threads.join_stream(tid, last_event_id="abc:1"):
+            pass

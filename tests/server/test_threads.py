@@ -66,6 +66,13 @@ async def test_state_after_a_run_and_at_a_checkpoint(client: Any) -> None:
     assert [h["values"] for h in before] == [{"x": 1}, {}]
     by_step = await client.threads.get_history(tid, metadata={"step": 1})
     assert [h["values"] for h in by_step] == [{"x": 2}]
+    # the viewer's read-only /history/steps: the same entries without their states
+    steps = await client.http.post(f"/threads/{tid}/history/steps", json={"limit": 2})
+    assert [{**h, "values": None} for h in limited] == steps
+    older = await client.http.post(
+        f"/threads/{tid}/history/steps", json={"before": middle["checkpoint_id"]}
+    )
+    assert [h["checkpoint"] for h in older] == [h["checkpoint"] for h in before]
     with pytest.raises(NotFoundError):
         await client.threads.get_state(tid, checkpoint_id=str(uuid.uuid4()))
     thread_row = await client.threads.get(tid)
@@ -165,3 +172,36 @@ async def test_create_a_thread_from_supersteps(client: Any) -> None:
             graph_id="review", supersteps=[{"updates": [{"values": {}, "as_node": "nowhere"}]}]
         )
     assert "supersteps" in str(bad.value)
+
+
+async def test_a_seeding_superstep_may_be_a_command(client: Any) -> None:
+    """As if ``draft`` had returned ``Command(update=..., goto="jump")``: its update is
+    written and ``jump`` is scheduled beside ``draft``'s own edge to ``review``."""
+    thread = await client.threads.create(
+        graph_id="review",
+        supersteps=[
+            {"updates": [{"values": {"text": "seed", "log": []}, "as_node": "__start__"}]},
+            {
+                "updates": [
+                    {
+                        "values": None,
+                        "command": {
+                            "update": {"text": "by command", "log": ["cmd"]},
+                            "goto": "jump",
+                        },
+                        "as_node": "draft",
+                    }
+                ]
+            },
+        ],
+    )
+    tid = thread["thread_id"]
+    assert thread["values"] == {"text": "by command", "log": ["cmd"]}
+    state = await client.threads.get_state(tid)
+    assert sorted(state["next"]) == ["jump", "review"]
+    with pytest.raises(UnprocessableEntityError) as bad:
+        await client.threads.create(
+            graph_id="review",
+            supersteps=[{"updates": [{"values": None, "command": "jump", "as_node": "draft"}]}],
+        )
+    assert "command" in str(bad.value)

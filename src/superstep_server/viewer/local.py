@@ -10,7 +10,8 @@ server's shapes (`superstep_server.state`), read-only (nothing starts runs or wr
   ``GET /threads/{id}``: a thread per thread id of the file, its status and metadata those of
   its newest checkpoint, its times those of its first and newest checkpoints;
 - ``GET /threads/{id}/state[/{checkpoint_id}]`` and ``POST /threads/{id}/history``
-  (``limit``, ``before``): ``values`` are the checkpoint's state channels; ``next`` the nodes
+  (``limit``, ``before``; ``/history/steps`` the same without the ``values``):
+  ``values`` are the checkpoint's state channels; ``next`` the nodes
   its trigger channels (``branch:to:NODE``) still hold (a `Send`'s tasks are not known
   without the graph); a task's ``id`` is LangGraph's for that node and its ``error``,
   ``interrupts`` and ``result`` come from the checkpoint's pending writes. Writes of a task
@@ -110,8 +111,8 @@ class LocalFile:
         trigger = START if name == START else BRANCH + name
         return lg_task_id(checkpoint_id, "", step + 1, name, PULL, trigger)
 
-    def snapshot(self, t: Any) -> dict[str, Any]:
-        """A checkpoint tuple as a ``ThreadState``."""
+    def snapshot(self, t: Any, *, values: bool = True) -> dict[str, Any]:
+        """A checkpoint tuple as a ``ThreadState`` (``values`` ``None`` unless ``values``)."""
         checkpoint = t.checkpoint
         channels = checkpoint.get("channel_values", {})
         checkpoint_id = t.config["configurable"]["checkpoint_id"]
@@ -127,7 +128,9 @@ class LocalFile:
         tasks = [self._task(tid, name, writes.get(tid, [])) for tid, name in named]
         parent = t.parent_config
         return {
-            "values": {k: serde.jsonable(v) for k, v in channels.items() if _state_channel(k)},
+            "values": {k: serde.jsonable(v) for k, v in channels.items() if _state_channel(k)}
+            if values
+            else None,
             "next": next_nodes,
             "tasks": tasks,
             "metadata": serde.jsonable(dict(t.metadata)),
@@ -176,7 +179,9 @@ class LocalFile:
             raise not_found(f"Thread {thread_id!r}{where} not found in {self.path}")
         return self.snapshot(t)
 
-    def history(self, thread_id: str, body: dict[str, Any]) -> list[dict[str, Any]]:
+    def history(
+        self, thread_id: str, body: dict[str, Any], *, values: bool = True
+    ) -> list[dict[str, Any]]:
         limit = body.get("limit", 10)
         if not isinstance(limit, int) or limit < 1:
             raise ApiError(422, f"limit: {limit!r} must be a positive integer")
@@ -189,7 +194,7 @@ class LocalFile:
             before=self._config(thread_id, before) if before else None,
             limit=limit,
         )
-        return [self.snapshot(t) for t in tuples]
+        return [self.snapshot(t, values=values) for t in tuples]
 
     # --- threads ------------------------------------------------------------------------
 
@@ -269,6 +274,11 @@ def _routes(local: LocalFile) -> list[BaseRoute]:
         body = await json_body(request)
         return json_response(await blocking(local.history, request.path_params["thread_id"], body))
 
+    async def steps(request: Request) -> Response:
+        body = await json_body(request)
+        tid = request.path_params["thread_id"]
+        return json_response(await blocking(local.history, tid, body, values=False))
+
     return [
         Route("/ok", ok, methods=["GET"]),
         Route("/info", info, methods=["GET"]),
@@ -277,6 +287,7 @@ def _routes(local: LocalFile) -> list[BaseRoute]:
         Route("/threads/{thread_id}/state", state, methods=["GET"]),
         Route("/threads/{thread_id}/state/{checkpoint_id}", state, methods=["GET"]),
         Route("/threads/{thread_id}/history", history, methods=["POST"]),
+        Route("/threads/{thread_id}/history/steps", steps, methods=["POST"]),
         *viewer.routes(),
     ]
 

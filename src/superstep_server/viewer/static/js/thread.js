@@ -7,7 +7,8 @@ import { GraphView } from "./graph.js";
 import { LiveRun } from "./live.js";
 import { Timeline } from "./timeline.js";
 
-const PATH_STEPS = 20;
+// the last steps of a run drawn as its path (each read is a whole checkpoint on the server)
+const PATH_STEPS = 10;
 
 export async function threadView(root, threadId, focus) {
   clear(root);
@@ -18,6 +19,7 @@ export async function threadView(root, threadId, focus) {
   const page = new ThreadPage(root, thread, graphId, !!info.read_only);
   await page.build(focus);
   root.dataset.firstPaintMs = String(Math.round(performance.now() - started));
+  page.timeline.prefetchNewest();
   return page;
 }
 
@@ -228,7 +230,7 @@ class ThreadPage {
   // PATH_STEPS: each checkpoint read carries a whole state).
   async showRunPath(runId) {
     if (!this.graphId) return;
-    const mine = await post(`${this.base}/history`, { limit: PATH_STEPS, metadata: { run_id: runId } });
+    const mine = await post(`${this.base}/history/steps`, { limit: PATH_STEPS, metadata: { run_id: runId } });
     if (!mine.length) return;
     mine.reverse();
     const first = mine[0].parent_checkpoint?.checkpoint_id;

@@ -1,14 +1,19 @@
-// The supersteps of a thread, newest first, PAGE at a time (POST /threads/{id}/history with
-// `before`), and one step opened: the tasks that ran into it (how long each took, errors,
+// The supersteps of a thread, newest first, PAGE at a time (POST /threads/{id}/history/steps
+// with `before`: the history without its states, read-only, this server's own), and one
+// step opened: the tasks that ran into it (how long each took, errors,
 // interrupts, their writes), the tasks next, the state as a tree diffed against the step before, and the fork
 // form (edit the state as a node, then run from the new checkpoint).
 import { get, post, enc } from "./api.js";
 import { h, clear, when, go, json, parseJson } from "./dom.js";
 import { stateTree } from "./tree.js";
 
-// Each history entry carries its whole state (the server deserialises every checkpoint of a
-// page): 10 a page keeps a thread of 1,000-message states quick to open.
+// A page's entries come without their states (writing 11 states of 1,000 messages as JSON
+// was most of a long thread's first paint); a step's state and its parent's are read when
+// the step is opened.
+// The first page is shorter: the server still reads each checkpoint whole, about 25 ms for a
+// 1,000-message state, and the first paint waits for it.
 const PAGE = 10;
+const FIRST_PAGE = 5;
 
 function names(tasks) {
   return tasks.map((t) => t.name).join(", ");
@@ -39,12 +44,14 @@ export class Timeline {
     this.box = box;
     this.stepBox = stepBox;
     this.entries = [];
-    this.known = new Map(); // checkpoint id -> snapshot, from the pages loaded
+    this.known = new Map(); // checkpoint id -> snapshot without values, from the pages loaded
+    this.states = new Map(); // checkpoint id -> promise of its snapshot with values
   }
 
   async load() {
     this.entries = [];
     this.known.clear();
+    this.states.clear();
     clear(this.box);
     this.table = h("table", { class: "timeline" },
       h("tr", {}, ...["step", "source", "ran", "next", ""].map((t) => h("th", {}, t))));
@@ -56,11 +63,12 @@ export class Timeline {
 
   // One page more: PAGE + 1 checkpoints, the extra one the parent of the page's last.
   async loadPage() {
-    const body = { limit: PAGE + 1 };
+    const size = this.entries.length ? PAGE : FIRST_PAGE;
+    const body = { limit: size + 1 };
     if (this.entries.length) body.before = { checkpoint_id: this.entries[this.entries.length - 1].checkpoint.checkpoint_id };
-    const found = await post(`${this.page.base}/history`, body);
+    const found = await post(`${this.page.base}/history/steps`, body);
     for (const snap of found) this.known.set(snap.checkpoint.checkpoint_id, snap);
-    const shown = found.slice(0, PAGE);
+    const shown = found.slice(0, size);
     for (let i = 0; i < shown.length; i++) {
       const snap = shown[i];
       const parent = found[i + 1];
@@ -69,7 +77,7 @@ export class Timeline {
       this.row(snap, ran);
       this.entries.push(snap);
     }
-    this.more.hidden = found.length <= PAGE;
+    this.more.hidden = found.length <= size;
   }
 
   row(snap, ran) {
@@ -90,11 +98,12 @@ export class Timeline {
   // Open the step of checkpoint `id`.
   async open(id) {
     const started = performance.now();
-    const base = this.page.base;
-    const state = async (cid) => this.known.get(cid) || get(`${base}/state/${enc(cid)}`);
-    const snap = await state(id);
+    const state = (cid) => this.stateOf(cid);
+    // the step and the step before, read at once (a known parent id saves a round trip)
+    const knownParent = this.known.get(id)?.parent_checkpoint?.checkpoint_id;
+    const [snap, early] = await Promise.all([state(id), knownParent ? state(knownParent) : null]);
     const parentId = snap.parent_checkpoint?.checkpoint_id;
-    const parent = parentId ? await state(parentId) : null;
+    const parent = parentId ? (parentId === knownParent ? early : await state(parentId)) : null;
     this.box.querySelectorAll("tr.step-row").forEach((tr) => tr.classList.toggle("selected", tr.dataset.checkpoint === id));
     clear(this.stepBox);
     const when0 = new Date(snap.created_at);
@@ -115,6 +124,27 @@ export class Timeline {
     if (!this.page.readOnly) this.stepBox.append(this.forkForm(snap));
     this.stepBox.dataset.openMs = String(Math.round(performance.now() - started));
     this.stepBox.dataset.checkpoint = id;
+  }
+
+  // A checkpoint's whole state, read once (the promise is kept: an open while the same read
+  // is under way waits for it rather than asking again).
+  stateOf(cid) {
+    if (!this.states.has(cid)) {
+      const reading = get(`${this.page.base}/state/${enc(cid)}`);
+      reading.catch(() => this.states.delete(cid));
+      this.states.set(cid, reading);
+    }
+    return this.states.get(cid);
+  }
+
+  // After the first paint: the newest step and the one before, read ahead so that opening
+  // the newest step (the usual first click) draws at once.
+  prefetchNewest() {
+    const newest = this.entries[0];
+    if (!newest) return;
+    this.stateOf(newest.checkpoint.checkpoint_id).catch(() => {});
+    const parent = newest.parent_checkpoint?.checkpoint_id;
+    if (parent) this.stateOf(parent).catch(() => {});
   }
 
   // When each task of a run started and how long it took, by task id (the server keeps
