@@ -67,13 +67,12 @@ def task_id_for(checkpoint_id: str, key: str) -> str:
 
 def pending_activations(ex: Execution, order: Mapping[str, int]) -> list[tuple[str, str]]:
     """(node, key) of every pending task, in ``add_node`` order as LangGraph lists them: an
-    activation queued or waiting (key: its activation id), or a deferred node (key: its
-    name). Two `Send` tasks to a node are two entries."""
+    activation queued or waiting (key: its activation id). Two `Send` tasks to a node are
+    two entries. A deferred node waiting for the graph to go quiet is not a task yet (in
+    LangGraph its trigger only becomes available when a step leaves no other task)."""
     found = [
         (node_of(aid), aid) for aid, ev in ex.queue if isinstance(ev, Activated | EffectCompleted)
     ]
-    if ex.deferred:
-        found.extend((node, node) for node, _, _ in ex.deferred)
     found.extend([(i.node, i.id) for i in ex.instances.values() if i.state != "active"])
     if len(found) > 1:
         last = len(order)

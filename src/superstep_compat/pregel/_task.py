@@ -33,6 +33,7 @@ from superstep_compat._internal._policies import sync_timeout_unsupported
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeTimeoutError, ParentCommand
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
+from superstep_compat.pregel._checkpoint_tasks import node_triggers
 from superstep_compat.pregel._messages import MessagesHandler, MessagesHandlerV2, attach
 from superstep_compat.pregel._task_context import (
     CHILD_KEY,
@@ -134,7 +135,7 @@ class TaskRunner(TaskRouting):
         metadata.update(
             langgraph_step=run.step,
             langgraph_node=node.name,
-            langgraph_triggers=(PUSH,) if push is not None else (f"branch:to:{node.name}",),
+            langgraph_triggers=(PUSH,) if push is not None else node_triggers(self.spec, node.name),
             langgraph_path=task_path(node.name, push),
             langgraph_checkpoint_ns=ns,
         )

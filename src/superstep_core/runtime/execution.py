@@ -278,8 +278,8 @@ class Execution:
         ``activate`` adds activations (except of a coalescing node with a suspended
         activation, which is already its pending run); ``spawn`` adds ``(node, payload)``
         activations as a node's `Spawn`s would (never merged, after the others, in order);
-        ``cancel_pending`` first ends every
-        activation that is queued but has not run. Returns the channels written. Raises
+        ``cancel_pending`` first ends every activation that is queued but has not run, except
+        a deferred node's. Returns the channels written. Raises
         `UndeclaredChannelError` / `ChannelConflictError` and then changes nothing."""
         pairs = _pairs(updates)
         for channel, _ in pairs:
@@ -305,10 +305,18 @@ class Execution:
         entry: tuple[Any, ...] = ("edit", pairs, writer, as_node, targets, cancel_pending)
         self.input_log.append((*entry, spawns) if spawns else entry)
         if cancel_pending:
-            for aid, event in list(self.queue):
-                if isinstance(event, Activated):
-                    self.instances.pop(aid, None)
-            self.queue = deque((a, e) for a, e in self.queue if not isinstance(e, Activated))
+            # a deferred node's activation waited for the graph to go quiet: that wait is
+            # over, and an edit does not undo it (LangGraph keeps such a task due)
+            nodes = self.graph.nodes
+            cancelled = {
+                aid
+                for aid, event in self.queue
+                if isinstance(event, Activated)
+                and not (aid in self.instances and nodes[self.instances[aid].node].defer)
+            }
+            for aid in cancelled:
+                self.instances.pop(aid, None)
+            self.queue = deque((a, e) for a, e in self.queue if a not in cancelled)
         self.step += 1
         record = TraceRecord(self.step, written=written) if self.record_trace else None
         pending: list[tuple[str, tuple[int, ...], Any, int, str]] = [
