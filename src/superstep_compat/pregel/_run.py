@@ -161,6 +161,8 @@ class GraphRun(RunSteps):
         self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
         self.nested: NestedEffects | None = None  # the host's, once the run has one
         self.step_writes = self.durable
+        # LangGraph bounds the tasks of a superstep run at once by the config's max_concurrency
+        self.max_concurrency: int | None = self.config.get("max_concurrency") or None
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
@@ -233,7 +235,7 @@ class GraphRun(RunSteps):
         yield from forwarded(events)
         host = Host(
             {TASK_KIND: self.performer().perform},
-            max_workers=8,
+            max_workers=self.max_concurrency or 8,
             clock=self.clock,
             rng=self.rng,
             ledger=self.ledger,
@@ -315,6 +317,7 @@ class GraphRun(RunSteps):
             clock=self.clock,
             rng=self.rng,
             ledger=self.ledger,
+            max_concurrency=self.max_concurrency,
         )
         self.nested = host.nested
         completed = False

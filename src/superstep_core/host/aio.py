@@ -34,7 +34,8 @@ AsyncStepCallback = Callable[[Execution, StepOutcome], Awaitable[None] | None]
 
 class AsyncHost(HostCore):
     """Asyncio twin of `superstep_core.host.Host` (same arguments, ``async`` methods; the same
-    optional ``stream`` on the run methods), over the same `HostCore`."""
+    optional ``stream`` on the run methods), over the same `HostCore`. ``max_concurrency``
+    bounds how many effects are in flight at once, as ``max_workers`` does for `Host`."""
 
     def __init__(
         self,
@@ -45,9 +46,12 @@ class AsyncHost(HostCore):
         ledger: EffectLedger | None = None,
         max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
         rng: random.Random | None = None,
+        max_concurrency: int | None = None,
     ) -> None:
         super().__init__(handlers, clock, ledger, max_supersteps, rng)
         self.on_step = on_step
+        self.max_concurrency = max_concurrency
+        """At most this many effects performed at once (None: all of a superstep's)."""
 
     async def run_graph(
         self,
@@ -138,7 +142,17 @@ class AsyncHost(HostCore):
 
         if len(requests) == 1:
             return [await one(requests[0])]
-        return list(await asyncio.gather(*(one(r) for r in requests)))
+        limit = self.max_concurrency
+        if limit is None or limit >= len(requests):
+            return list(await asyncio.gather(*(one(r) for r in requests)))
+        # a wide fan-out under a bound: each waits its turn, results still in request order
+        gate = asyncio.Semaphore(limit)
+
+        async def gated(request: EffectRequest) -> EffectCompleted:
+            async with gate:
+                return await one(request)
+
+        return list(await asyncio.gather(*(gated(r) for r in requests)))
 
     async def _within(self, request: EffectRequest, call: Callable[[], Any]) -> Any:
         """``call``'s result, or `EffectTimeoutError` once its effect's ``timeout`` has
