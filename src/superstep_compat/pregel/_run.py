@@ -243,7 +243,6 @@ class GraphRun(RunSteps):
             ledger=self.ledger,
         )
         self.nested = host.nested
-        host.on_result = self._task_ended
         completed = False
         try:
             steps = host.iterate(ex)
@@ -363,12 +362,16 @@ class GraphRun(RunSteps):
             completed = True
         finally:
             if self._saves_at_exit(completed):
-                self._save_final()
+                # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
+                await self._asave_final()
 
     def _task_ended(self, request: EffectRequest, result: EffectCompleted) -> bool:
-        """The host's result observer: whether a task that just ended stops its step's
-        other tasks. LangGraph cancels them once a task fails for good: not an interrupt or
-        a parent command (bubbling up), not a failure its retry policy runs again."""
+        """The async host's result observer: whether a task that just ended stops its
+        step's other tasks. LangGraph cancels them once a task fails for good: not an
+        interrupt or a parent command (bubbling up), not a failure its retry policy runs
+        again. (A sync run lets them finish: a thread cannot be cancelled, and skipping
+        the ones not started yet would make which tasks of a failed step finished depend
+        on thread timing.)"""
         outcome = result.result
         if not isinstance(outcome, TaskOutcome) or outcome.error is None:
             return False
