@@ -15,7 +15,7 @@ from typing import Any, cast
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
 
-from superstep_compat._internal._constants import END, INPUT, START
+from superstep_compat._internal._constants import END, INPUT, ROOT_KEY, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._spec import GraphSpec
@@ -100,8 +100,11 @@ def snapshot_of(
         next_ = tuple(t.name for t in record.tasks if t.id not in finished)
         if record.current_values is not None:
             values = record.current_values
+    shown: Any = dict(values)
+    if len(values) == 1 and ROOT_KEY in values:
+        shown = values[ROOT_KEY]  # a state of one value (no fields) shows the bare value
     return StateSnapshot(
-        values=dict(values),
+        values=shown,
         next=next_,
         config=cast(RunnableConfig, record_config(record, record.checkpoint_id)),
         metadata=dict(record.metadata),
