@@ -347,15 +347,20 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         else:
             names = _literal_names(_return_hint(path))
             ends = {n: n for n in names} if names else None
+        router_schema = input_schema_of(path)
         self.branches[source][name] = BranchSpec(
             source=source,
             name=name,
             path=path,
             ends=ends,
-            input_schema=input_schema_of(path),
+            input_schema=router_schema,
             is_async=is_async(path),
             accepts=injectable_params(path),
         )
+        if router_schema is not None:
+            # a router annotated with a schema of its own reads only that schema's keys, and
+            # those keys become channels of the graph, as a node's input schema's do
+            self._add_schema(router_schema)
         return self
 
     def add_sequence(self, nodes: Sequence[Any | tuple[str, Any]]) -> Self:
