@@ -23,8 +23,14 @@ from superstep_compat._internal._policies import (
     sync_timeout_unsupported,
 )
 from superstep_compat.channels.base import BaseChannel
+from superstep_compat.channels.delta import DeltaChannel
 from superstep_compat.channels.last_value import LastValue
-from superstep_compat.graph._schema import SchemaInfo, input_schema_of, schema_info
+from superstep_compat.graph._schema import (
+    SchemaInfo,
+    _strip_required,
+    input_schema_of,
+    schema_info,
+)
 from superstep_compat.graph._spec import (
     BranchSpec,
     GraphSpec,
@@ -65,6 +71,35 @@ def _node_name(action: Any) -> str:
     if callable(get_name) and hasattr(action, "invoke"):
         return str(get_name())
     return str(getattr(action, "__name__", type(action).__name__))
+
+
+def _get_node_name(node: Any) -> str:
+    """LangGraph's private helper of this name (``langgraph.graph.state``): a callable's
+    ``__name__`` (``"<lambda>"`` for a lambda, the method's name for a bound method), else its
+    class's name (a callable object)."""
+    return str(getattr(node, "__name__", type(node).__name__))
+
+
+def _is_field_channel(typ: Any) -> BaseChannel[Any, Any] | None:
+    """LangGraph's private helper of this name: the channel an ``Annotated[T, ...]`` schema
+    annotation names among its metadata, or None. A channel object given in the metadata is
+    returned itself (a `DeltaChannel` rebuilt for ``T``); a channel class is instantiated for
+    ``T``; other metadata (strings, reducers) is skipped."""
+    if typing.get_origin(typ) is not typing.Annotated:
+        return None
+    value_type = typ.__origin__
+    for item in typ.__metadata__:
+        if isinstance(item, DeltaChannel):
+            return DeltaChannel(
+                item.reducer,
+                _strip_required(value_type),
+                snapshot_frequency=item.snapshot_frequency,
+            )
+        if isinstance(item, BaseChannel):
+            return item
+        if isinstance(item, type) and issubclass(item, BaseChannel):
+            return item(value_type)  # type: ignore[call-arg]
+    return None
 
 
 def _branch_name(path: Any) -> str | None:
