@@ -122,13 +122,17 @@ def _load_all(
     it names a file) and its ``store.ttl``; raises `UsageError` naming what is wrong."""
     from superstep_core.cli_support import UsageError, load_target
     from superstep_server.config import ConfigError, load_config
+    from superstep_server.engine_kinds import load_served
     from superstep_server.graphs import check_servable
 
     try:
         config = load_config(args.config)
     except ConfigError as e:
         raise UsageError(str(e)) from e
-    graphs = {graph_id: load_target(target)[0] for graph_id, target in config.graphs.items()}
+    graphs = {
+        graph_id: load_served(target, config.graph_options.get(graph_id))
+        for graph_id, target in config.graphs.items()
+    }
     for graph_id, obj in graphs.items():
         try:
             check_servable(graph_id, obj, config.graphs[graph_id])

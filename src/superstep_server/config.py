@@ -41,6 +41,10 @@ class ServerConfig:
     ``path/to/file.py:attr`` when it names a file."""
     store_ttl: dict[str, Any] | None = None
     """``store.ttl``: ``default_ttl`` (minutes) and ``refresh_on_read``."""
+    graph_options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Graph id -> the other keys of its entry's object form (``handlers``, ``tools``... for
+    workflow documents and plans, `superstep_server.engine_kinds`), their ``file.py:attr``
+    values made absolute."""
 
 
 def _env_file(path: Path) -> dict[str, str]:
@@ -57,10 +61,12 @@ def _env_file(path: Path) -> dict[str, str]:
 def _target(base: Path, graph_id: str, spec: Any, where: Path) -> str:
     if isinstance(spec, dict):  # {"path": "./agent.py:graph", "description": ...}
         spec = spec.get("path")
+    if isinstance(spec, str) and spec.endswith(".json"):  # a workflow document or a plan
+        return str((base / spec).resolve())
     if not isinstance(spec, str) or ":" not in spec:
         raise ConfigError(
-            f"{where}: graphs.{graph_id} must be 'path/to/file.py:attr' or 'module:attr', "
-            f"not {spec!r}"
+            f"{where}: graphs.{graph_id} must be 'path/to/file.py:attr', 'module:attr' or "
+            f"the path of a workflow document or plan ('file.json'), not {spec!r}"
         )
     file, _, attr = spec.rpartition(":")
     if file.endswith(".py") or file.startswith((".", "/")):
@@ -86,6 +92,17 @@ def load_config(path: str | Path) -> ServerConfig:
     if not isinstance(graphs, dict) or not graphs:
         raise ConfigError(f"{where}: 'graphs' must map graph ids to 'file.py:attr' targets")
     targets = {str(k): _target(base, str(k), v, where) for k, v in graphs.items()}
+    options = {
+        str(k): {
+            key: _target(base, f"{k}.{key}", value, where)
+            if isinstance(value, str) and ".py:" in value
+            else value
+            for key, value in v.items()
+            if key not in ("path", "description")
+        }
+        for k, v in graphs.items()
+        if isinstance(v, dict)
+    }
     env_spec = data.get("env", {})
     if isinstance(env_spec, str):
         env_path = base / env_spec
@@ -114,6 +131,7 @@ def load_config(path: str | Path) -> ServerConfig:
         dependencies=local,
         store_index=_store_index(base, data.get("store"), where),
         store_ttl=_store_ttl(data.get("store"), where),
+        graph_options={k: v for k, v in options.items() if v},
     )
 
 

@@ -121,15 +121,24 @@ class GraphRegistry:
         self.checkpointer: Any = None
         self.store: Any = None
 
-    def load(self, targets: dict[str, str], *, checkpointer: Any, store: Any = None) -> None:
-        """Import each target (``superstep_core.cli_support.load_target``: a file path or a
-        module) and give it ``checkpointer`` and ``store``. Raises `ValueError` naming the
-        graph that cannot be served."""
-        from superstep_core.cli_support import UsageError, load_target
+    def load(
+        self,
+        targets: dict[str, str],
+        *,
+        checkpointer: Any,
+        store: Any = None,
+        options: dict[str, dict[str, Any]] | None = None,
+    ) -> None:
+        """Import each target (`superstep_server.engine_kinds.load_served`: a file path or
+        a module, a workflow document or a plan, with its entry's ``options``) and give it
+        ``checkpointer`` and ``store``. Raises `ValueError` naming the graph that cannot be
+        served."""
+        from superstep_core.cli_support import UsageError
+        from superstep_server.engine_kinds import load_served
 
         for graph_id, target in targets.items():
             try:
-                obj, _module = load_target(target)
+                obj = load_served(target, (options or {}).get(graph_id))
             except UsageError as e:
                 raise ValueError(f"graph {graph_id!r}: {e}") from e
             self.add(graph_id, obj, target=target, checkpointer=checkpointer, store=store)
@@ -137,8 +146,15 @@ class GraphRegistry:
     def add(
         self, graph_id: str, obj: Any, *, target: str = "", checkpointer: Any, store: Any = None
     ) -> None:
-        """Serve ``obj`` (a compiled LangGraph-style graph or a graph factory) as
-        ``graph_id``."""
+        """Serve ``obj`` (a compiled LangGraph-style graph, a graph factory, or an engine
+        graph: `superstep_server.engine_graphs`) as ``graph_id``."""
+        from superstep_core.graph import CompiledGraph, Graph
+        from superstep_server.engine_graphs import EngineGraph
+
+        if isinstance(obj, Graph):
+            obj = obj.compile()
+        if isinstance(obj, CompiledGraph):  # no handlers given: its effects need none
+            obj = EngineGraph(obj)
         check_servable(graph_id, obj, target)
         self.checkpointer = checkpointer
         self.store = store

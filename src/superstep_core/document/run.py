@@ -59,6 +59,7 @@ __all__ = [
     "RunFailure",
     "RunResult",
     "WaitingFor",
+    "checked_answer",
     "run_document",
 ]
 
@@ -393,26 +394,7 @@ class DocumentRunner:
         return asks[0][0]
 
     def _checked_answer(self, run: _Run, ex: Execution, aid: str, answer: Any) -> Any:
-        ask = _asked(dict(ex.interrupts)[aid])
-        where = f"answer to node {ask.node!r}"
-        if not isinstance(answer, Mapping):
-            raise InputError([Problem(where, "must be a JSON object of the node's fields")])
-        problems: list[Problem] = []
-        declared = {str(f["name"]): f for f in ask.fields}
-        for name in answer:
-            if name not in declared:
-                problems.append(
-                    Problem(f"{where} key {name!r}", f"is not one of {', '.join(declared)}")
-                )
-        for name, f in declared.items():
-            if name not in answer:
-                if f.get("required", True):
-                    problems.append(Problem(f"{where} key {name!r}", "is required"))
-            elif not fits_type(answer[name], str(f["type"])):
-                problems.append(Problem(f"{where} key {name!r}", f"must be of type {f['type']!r}"))
-        if problems:
-            raise InputError(problems, run.compiled.document.name)
-        return dict(answer)
+        return checked_answer(run.compiled.document, dict(ex.interrupts)[aid], answer)
 
     # --- events --------------------------------------------------------------------------------
 
@@ -481,6 +463,33 @@ class DocumentRunner:
                     self._emit(run, "error", inst.node, self._iteration(ex, inst.node), payload)
 
         return observe
+
+
+def checked_answer(document: Document, asked: Any, answer: Any) -> dict[str, Any]:
+    """``answer`` checked against what a human node of ``document`` asked (``asked``: the
+    value its activation is suspended on, ``{"node", "prompt", "fields", "timeout"}``): a
+    JSON object with each required field, of the field's type, and no other key. Raises
+    `InputError` listing every problem."""
+    ask = _asked(asked)
+    where = f"answer to node {ask.node!r}"
+    if not isinstance(answer, Mapping):
+        raise InputError([Problem(where, "must be a JSON object of the node's fields")])
+    problems: list[Problem] = []
+    declared = {str(f["name"]): f for f in ask.fields}
+    for name in answer:
+        if name not in declared:
+            problems.append(
+                Problem(f"{where} key {name!r}", f"is not one of {', '.join(declared)}")
+            )
+    for name, f in declared.items():
+        if name not in answer:
+            if f.get("required", True):
+                problems.append(Problem(f"{where} key {name!r}", "is required"))
+        elif not fits_type(answer[name], str(f["type"])):
+            problems.append(Problem(f"{where} key {name!r}", f"must be of type {f['type']!r}"))
+    if problems:
+        raise InputError(problems, document.name)
+    return dict(answer)
 
 
 def _asked(value: Any) -> WaitingFor:

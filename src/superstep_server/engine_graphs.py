@@ -1,0 +1,381 @@
+"""Engine graphs served as LangGraph graphs: `EngineGraph` gives any compiled engine graph
+(a `superstep_core.graph.CompiledGraph`, with its effect handlers) the methods the server
+calls on a served graph (``stream``, ``get_state``, ``get_state_history``), driving it with
+the engine's own durable runner (`superstep_core.host.durable.DurableRunner`): one
+checkpoint per superstep in the server's saver, under the thread's id. Nothing here
+schedules anything: each superstep is `DurableExecution.run` with ``steps=1``, the engine's
+step mode, so the run can stop between supersteps when the server cancels it.
+
+What differs between kinds of engine graph (a plain graph, a workflow document, a plan) is a
+`ServedKind`: how a run's input starts the execution, how a ``Command(resume=...)`` answers an
+interrupt, which channels a client sees as the thread's values, and which steps are left when
+the execution can go no further.
+
+How engine runs look through the API:
+
+- ``values`` chunks: the visible values after the input and after each committed superstep;
+  ``updates`` chunks: ``{node: {channel: value}}`` for the nodes that ran in a superstep and
+  the visible channels it wrote; a run that stops at an interrupt ends with an ``updates``
+  chunk ``{"__interrupt__": [...]}`` and its last ``values`` carry ``__interrupt__``, as
+  LangGraph's do. Other stream modes produce no chunks for engine graphs.
+- An interrupt's id is the suspended activation's id; ``Command(resume=value)`` answers the
+  only pending interrupt, ``Command(resume={id: value, ...})`` answers them by id.
+- A node that fails ends the run with `EngineRunError` (the run's and the thread's ``error``);
+  the execution keeps its last checkpoint.
+- A thread's snapshot: ``next`` names the suspended activations' nodes, the queued ones, and
+  what the kind says is left (a blocked plan's steps that can never run): a thread whose
+  execution stopped short of its end without an error is ``interrupted``, as the reference
+  shows a thread stopped at a breakpoint, never ``idle``.
+- A thread's state cannot be written through the API (``update_state``): the engine's edits
+  are audited (an actor in an allow-list), which the API cannot express; it answers 422.
+
+Must never be imported by the engine.
+"""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from superstep_core.graph import CompiledGraph
+from superstep_core.host import Handler
+from superstep_core.host.durable import DurableExecution, DurableRunner
+from superstep_core.host.thread_checkpoints import ThreadCheckpoints
+from superstep_core.runtime import Execution, Status
+
+__all__ = ["EngineGraph", "EngineRunError", "ServedKind"]
+
+INTERRUPT = "__interrupt__"
+
+
+class EngineRunError(RuntimeError):
+    """A node of an engine graph failed: the message names the node, the error type and
+    the engine's message."""
+
+
+class ServedKind:
+    """The plain engine graph: a run's input is the execution's payload, values are the
+    channels whose names do not start with ``__``, and a resume value goes to the
+    interrupt unchanged. Subclass it for the libraries on the engine (documents, plans)."""
+
+    name = "graph"
+
+    def open(self) -> tuple[Mapping[str, Handler], Callable[[], None]]:
+        """The effect handlers of one run (runs of one graph may go on at once on several
+        workers, so each gets its own) and what releases them when the run ends."""
+        return {}, _nothing
+
+    def start(
+        self,
+        runner: DurableRunner,
+        graph: CompiledGraph,
+        thread_id: str,
+        payload: Any,
+        metadata: Mapping[str, Any],
+    ) -> DurableExecution:
+        """A new execution of ``graph`` on thread ``thread_id`` for the run input
+        ``payload``. Raises ``ValueError`` for an input the graph cannot take."""
+        return runner.start(graph, thread_id, payload=payload, metadata=metadata)
+
+    def answer(self, interrupt: Any, value: Any) -> Any:
+        """The value an activation suspended on ``interrupt`` resumes with for the client's
+        ``value``; raises ``ValueError`` for an answer that does not fit."""
+        return value
+
+    def values(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The thread's values as a client sees them, from the execution's channels."""
+        return {k: v for k, v in values.items() if not k.startswith("__")}
+
+    def left(self, values: Mapping[str, Any]) -> tuple[str, ...]:
+        """Steps the execution will never reach although it ended without an error (none
+        for a plain graph: when nothing is queued, awaited or suspended it is done)."""
+        return ()
+
+
+class EngineGraph:
+    """An engine graph (``graph``, run by ``kind``) with the served-graph methods. The server
+    sets ``checkpointer`` (its saver) and ``store`` before use."""
+
+    def __init__(
+        self, graph: CompiledGraph, kind: ServedKind | None = None, *, name: str | None = None
+    ) -> None:
+        self.graph = graph
+        self.kind = kind or ServedKind()
+        self.name = name or graph.name
+        self.checkpointer: Any = None
+        self.store: Any = None
+        self.nodes: dict[str, None] = dict.fromkeys(graph.nodes)
+
+    def __repr__(self) -> str:
+        return f"EngineGraph({self.name!r}, kind={self.kind.name!r})"
+
+    # --- running -------------------------------------------------------------------------------
+
+    def stream(
+        self,
+        input: Any,
+        config: Mapping[str, Any] | None = None,
+        *,
+        stream_mode: Any = "values",
+        subgraphs: bool = False,
+        **options: Any,
+    ) -> Iterator[Any]:
+        """Run the thread of ``config`` (start it on ``input``, answer its interrupts with a
+        ``Command(resume=...)``, or continue it on ``None``), yielding ``(ns, mode, chunk)``
+        when ``subgraphs`` (the server's form), else ``(mode, chunk)``. Raises
+        `EngineRunError` when a node fails, ``ValueError`` for input it cannot take."""
+        modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
+        for mode, chunk in self._run(input, _thread(config), (config or {}).get("metadata")):
+            if mode in modes:
+                yield ((), mode, chunk) if subgraphs else (mode, chunk)
+
+    def invoke(self, input: Any, config: Mapping[str, Any] | None = None) -> Any:
+        """Run like `stream` and give the last values."""
+        last: Any = None
+        for mode, chunk in self._run(input, _thread(config), None):
+            if mode == "values":
+                last = chunk
+        return last
+
+    def _run(self, input: Any, thread_id: str, run_meta: Any) -> Iterator[tuple[str, Any]]:
+        outcomes: list[tuple[Execution, Any]] = []
+        handlers, release = self.kind.open()
+        try:
+            opened = self._open(input, thread_id, run_meta, handlers, outcomes)
+        except BaseException:
+            release()
+            raise
+        with opened.dx:
+            try:
+                yield from self._drive(opened.dx, outcomes, _resume_of(input), opened.started)
+            finally:
+                release()
+
+    def _open(
+        self,
+        input: Any,
+        thread_id: str,
+        run_meta: Any,
+        handlers: Mapping[str, Handler],
+        outcomes: list[tuple[Execution, Any]],
+    ) -> _Opened:
+        def noted(ex: Execution, outcome: Any) -> None:
+            outcomes.append((ex, outcome))
+
+        runner = DurableRunner(self.checkpointer, handlers, on_step=noted)
+        metadata = {"run_id": run_meta["run_id"]} if isinstance(run_meta, Mapping) else {}
+        if not runner.exists(thread_id):
+            if _is_command(input):
+                raise ValueError(
+                    f"thread {thread_id!r} has not run yet: there is no interrupt to answer; "
+                    f"start it with an input"
+                )
+            return _Opened(self.kind.start(runner, self.graph, thread_id, input, metadata), True)
+        if input is not None and not _is_command(input):
+            raise ValueError(
+                f"thread {thread_id!r} already runs {self.kind.name} {self.name!r}: an engine "
+                f"execution takes its input once; answer its interrupts with a command, "
+                f"continue it with no input, or use a new thread"
+            )
+        dx = runner.recover(self.graph, thread_id)
+        dx.metadata.update(metadata)  # its next checkpoints name the run that wrote them
+        return _Opened(dx, False)
+
+    def _drive(
+        self,
+        dx: DurableExecution,
+        outcomes: list[tuple[Execution, Any]],
+        resume: Any,
+        started: bool,
+    ) -> Iterator[tuple[str, Any]]:
+        ex = dx.execution
+        if started:
+            yield "values", self.kind.values(ex.values)
+        if ex.failure is None:
+            dx.run(steps=0)  # effects lost by a dead worker, timers already due
+        if resume is not None:
+            self._resume(ex, resume)
+        while ex.failure is None and ex.status not in (Status.COMPLETED, Status.SUSPENDED):
+            before = ex.step
+            dx.run(steps=1)
+            for done, outcome in outcomes:
+                if outcome.committed and outcome.delivered:
+                    yield "updates", self._updates(done, outcome)
+                    yield "values", self.kind.values(done.values)
+            outcomes.clear()
+            if ex.step == before and not ex.queue:
+                break  # only timers far ahead are left: the run ends, the thread waits
+        if ex.failure is not None:
+            f = ex.failure
+            raise EngineRunError(f"node {f.node!r} failed: {f.error_type}: {f.message}")
+        pending = _interrupts(ex.interrupts)
+        if pending:
+            yield "updates", {INTERRUPT: pending}
+            yield "values", {**self.kind.values(ex.values), INTERRUPT: pending}
+
+    def _resume(self, ex: Execution, resume: Any) -> None:
+        asked = dict(ex.interrupts)
+        if not asked:
+            raise ValueError(f"thread {ex.execution_id!r} has no pending interrupt to resume")
+        if isinstance(resume, Mapping) and resume and set(resume) <= set(asked):
+            answers = dict(resume)  # by interrupt id
+        elif len(asked) == 1:
+            answers = {next(iter(asked)): resume}
+        else:
+            ids = ", ".join(asked)
+            raise ValueError(
+                f"thread {ex.execution_id!r} waits on several interrupts ({ids}): resume "
+                f"with a mapping of interrupt id -> value"
+            )
+        for aid, value in answers.items():
+            ex.resume(self.kind.answer(asked[aid], value), aid)
+
+    def _updates(self, ex: Execution, outcome: Any) -> dict[str, Any]:
+        visible = self.kind.values({c: ex.values.get(c) for c in outcome.written})
+        nodes: list[str] = []
+        for recipient, _event in outcome.delivered:
+            inst = ex.instances.get(recipient)
+            # an activation that completed is gone; its id is derived from its node's key
+            node = inst.node if inst is not None else recipient.rpartition(":")[0]
+            if node in self.nodes and node not in nodes:
+                nodes.append(node)
+        return {node: visible or None for node in nodes}
+
+    # --- reading -------------------------------------------------------------------------------
+
+    def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
+        """The thread's snapshot at the checkpoint ``config`` names (the latest by default);
+        an empty snapshot for a thread with no checkpoint."""
+        thread_id = _thread(config)
+        wanted = (config.get("configurable") or {}).get("checkpoint_id")
+        for snapshot in self._snapshots(thread_id):
+            if wanted is None or snapshot.config["configurable"]["checkpoint_id"] == wanted:
+                return snapshot
+        return _empty(thread_id)
+
+    def get_state_history(
+        self,
+        config: Mapping[str, Any],
+        *,
+        filter: Any = None,
+        before: Any = None,
+        limit: int | None = None,
+    ) -> Iterator[Any]:
+        """The thread's snapshots, newest first, whose metadata holds ``filter``, older than
+        ``before``, at most ``limit``."""
+        limit_id = ((before or {}).get("configurable") or {}).get("checkpoint_id")
+        count = 0
+        for snapshot in self._snapshots(_thread(config)):
+            if limit is not None and count >= limit:
+                return
+            cid = snapshot.config["configurable"]["checkpoint_id"]
+            if limit_id is not None and cid >= limit_id:
+                continue
+            meta = snapshot.metadata or {}
+            if filter and any(meta.get(k) != v for k, v in filter.items()):
+                continue
+            count += 1
+            yield snapshot
+
+    def update_state(self, config: Any, values: Any, as_node: str | None = None) -> Any:
+        raise ValueError(
+            f"{self.kind.name} {self.name!r} runs on the engine, whose state edits are audited "
+            f"(an actor the runner allows): the API cannot write its state"
+        )
+
+    def bulk_update_state(self, config: Any, supersteps: Any) -> Any:
+        return self.update_state(config, supersteps)
+
+    def _snapshots(self, thread_id: str) -> builtins.list[Any]:
+        from superstep_compat.types import PregelTask, StateSnapshot
+
+        stored = ThreadCheckpoints(self.checkpointer, thread_id)
+        if not stored.is_engine_thread():
+            return []
+        runner = DurableRunner(self.checkpointer)
+        times = {
+            t.config["configurable"]["checkpoint_id"]: t.checkpoint.get("ts")
+            for t in self.checkpointer.list(
+                {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
+            )
+        }
+        out: list[Any] = []
+        for step in reversed(stored.history()):
+            state = runner.load_state(thread_id, step.checkpoint_id)
+            suspended = [i for i in state.instances if i.state == "suspended"]
+            pending = _interrupts([(i.id, i.interrupt) for i in suspended])
+            tasks = [
+                PregelTask(i.id, i.node, (), None, (p,))
+                for i, p in zip(suspended, pending, strict=True)
+            ]
+            if state.failure is not None:
+                f = state.failure
+                error = EngineRunError(f"{f.error_type}: {f.message}")
+                tasks.append(PregelTask(f"failed:{f.node}", f.node, (), error))
+            values = self.kind.values(state.values)
+            queued = [n for n, _ in state.queue if n in self.nodes]
+            waiting = [i.node for i in suspended]
+            left = () if state.queue or suspended else self.kind.left(state.values)
+            nxt = tuple(dict.fromkeys([*waiting, *queued, *left]))
+            out.append(
+                StateSnapshot(
+                    values,
+                    nxt,
+                    _config(thread_id, step.checkpoint_id),
+                    {**step.metadata, "step": step.step},
+                    times.get(step.checkpoint_id),
+                    None if step.parent_id is None else _config(thread_id, step.parent_id),
+                    tuple(tasks),
+                    tuple(pending),
+                )
+            )
+        return out
+
+
+@dataclass(frozen=True)
+class _Opened:
+    dx: DurableExecution
+    started: bool  # a new execution (else one recovered from the thread's checkpoints)
+
+
+def _nothing() -> None:
+    pass
+
+
+def _resume_of(input: Any) -> Any:
+    return getattr(input, "resume", None) if _is_command(input) else None
+
+
+def _config(thread_id: str, checkpoint_id: str) -> Any:
+    return {
+        "configurable": {
+            "thread_id": thread_id,
+            "checkpoint_ns": "",
+            "checkpoint_id": checkpoint_id,
+        }
+    }
+
+
+def _empty(thread_id: str) -> Any:
+    from superstep_compat.types import StateSnapshot
+
+    return StateSnapshot({}, (), {"configurable": {"thread_id": thread_id}}, {}, None, None, (), ())
+
+
+def _interrupts(asked: list[tuple[str, Any]]) -> list[Any]:
+    from superstep_compat.types import Interrupt
+
+    return [Interrupt(value, id=aid) for aid, value in asked]
+
+
+def _is_command(value: Any) -> bool:
+    return type(value).__name__ == "Command" and hasattr(value, "resume")
+
+
+def _thread(config: Mapping[str, Any] | None) -> str:
+    thread_id = ((config or {}).get("configurable") or {}).get("thread_id")
+    if not isinstance(thread_id, str) or not thread_id:
+        raise ValueError("an engine graph runs on a thread: give configurable.thread_id")
+    return thread_id

@@ -1,0 +1,194 @@
+"""The targets of ``langgraph.json`` that are not LangGraph graphs, made servable: a workflow
+document (``"./flows/approval.json"``), a plan (``{"path": "./invoice.json", "handlers":
+"./invoice_handlers.py:handlers"}``, its step kinds' handlers as ``superstep run --handlers``
+takes them) and an engine graph in a module (``"./pipeline.py:graph"``, its module's
+``handlers`` as ``superstep run`` uses them). Each becomes an `EngineGraph` with the
+`ServedKind` of its library.
+
+Options of a graph entry (the object form): ``handlers`` (plans: a ``module:attr`` or
+``file.py:attr`` mapping of step kind -> handler), ``tools`` (documents: a mapping of tool
+name -> function), ``compensate`` and ``max_cost_minor`` (plans, as ``superstep run``'s).
+
+What a client sees:
+
+- A document's values are its state fields; its human nodes are interrupts whose value is
+  ``{"node", "prompt", "fields", "timeout"}``, answered by ``Command(resume={field: value})``
+  (checked as ``superstep resume --value`` checks it: an answer that does not fit fails the
+  run with the document's message and leaves the thread waiting).
+- A plan takes no input. Its values are the plan's report (``status``, ``reason``, the steps
+  by standing, as ``superstep plan status --json``) and ``outcomes`` (each settled step's
+  ``{"status", "result" | "error"}``). A plan that ends ``blocked`` (a step can never run,
+  nothing failed the run) is an execution the engine calls completed; its thread shows
+  ``interrupted``, with the unreachable steps as ``next``: the reference's status for a run
+  that ended without an error short of its end (a thread stopped at a breakpoint), not
+  ``idle``, which would say the work is done. A plan whose step failed is ``failed`` in its
+  report; its run succeeds (a failed step is an outcome the plan handles, not a crash).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from superstep_core.graph import CompiledGraph, Graph
+from superstep_core.host import Handler
+from superstep_core.host.durable import DurableExecution, DurableRunner
+from superstep_server.engine_graphs import EngineGraph, ServedKind
+
+__all__ = ["DocumentKind", "PlanKind", "load_served"]
+
+
+class DocumentKind(ServedKind):
+    """A workflow document (`superstep_core.document`) on the engine."""
+
+    name = "workflow document"
+
+    def __init__(self, compiled: Any, tools: Mapping[str, Callable[..., Any]] | None = None):
+        self.compiled = compiled
+        self.tools = dict(tools or {})
+
+    def open(self) -> tuple[Mapping[str, Handler], Callable[[], None]]:
+        from superstep_core.document.handlers import DocumentHandlers
+
+        handlers = DocumentHandlers(tools=self.tools)
+        return handlers.handlers(), handlers.close
+
+    def start(
+        self,
+        runner: DurableRunner,
+        graph: CompiledGraph,
+        thread_id: str,
+        payload: Any,
+        metadata: Mapping[str, Any],
+    ) -> DurableExecution:
+        initial = self.compiled.initial(payload)  # InputError (a ValueError) names each key
+        document = {"document": self.compiled.document.name}
+        return runner.start(graph, thread_id, updates=initial, metadata={**metadata, **document})
+
+    def answer(self, interrupt: Any, value: Any) -> Any:
+        from superstep_core.document.run import checked_answer
+
+        return checked_answer(self.compiled.document, interrupt, value)
+
+    def values(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        fields = self.compiled.document.state
+        return {f.name: values[f.name] for f in fields if f.name in values}
+
+
+class PlanKind(ServedKind):
+    """A DAG plan (`superstep_core.plan`) on the engine."""
+
+    name = "plan"
+
+    def __init__(self, plan: Any) -> None:
+        self.plan = plan  # a `PlanGraph`
+
+    def open(self) -> tuple[Mapping[str, Handler], Callable[[], None]]:
+        return self.plan.handlers, _nothing
+
+    def start(
+        self,
+        runner: DurableRunner,
+        graph: CompiledGraph,
+        thread_id: str,
+        payload: Any,
+        metadata: Mapping[str, Any],
+    ) -> DurableExecution:
+        if payload not in (None, {}):
+            raise ValueError("a plan takes no input: its steps carry their own")
+        return runner.start(graph, thread_id, metadata={**metadata, "graph": graph.identity})
+
+    def values(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        from superstep_core.plan.runner import plan_outcomes
+
+        return {**self.plan.report(values).as_document(), "outcomes": plan_outcomes(values)}
+
+    def left(self, values: Mapping[str, Any]) -> tuple[str, ...]:
+        report = self.plan.report(values)
+        if report.status != "blocked":
+            return ()
+        return tuple(u.id for u in report.unreachable)
+
+
+def _nothing() -> None:
+    pass
+
+
+def load_served(target: str, options: Mapping[str, Any] | None = None) -> Any:
+    """The servable object of a ``langgraph.json`` target: an `EngineGraph` for a workflow
+    document, a plan or an engine graph, else what the target names (a LangGraph graph or a
+    factory). Raises `UsageError` (``superstep_core.cli_support``) naming what is wrong."""
+    from superstep_core.cli_support import UsageError, load_target
+
+    options = dict(options or {})
+    if target.endswith(".json"):
+        return _json_target(target, options)
+    obj, module = load_target(target)
+    if isinstance(obj, Graph):
+        obj = obj.compile()
+    if isinstance(obj, CompiledGraph):
+        handlers = getattr(module, "handlers", None) or {}
+        if not isinstance(handlers, Mapping):
+            raise UsageError(f"{target}: the module's handlers must map effect kind -> handler")
+        return EngineGraph(obj, _ModuleKind(handlers))
+    return obj
+
+
+class _ModuleKind(ServedKind):
+    def __init__(self, handlers: Mapping[str, Handler]) -> None:
+        self.handlers = dict(handlers)
+
+    def open(self) -> tuple[Mapping[str, Handler], Callable[[], None]]:
+        return self.handlers, _nothing
+
+
+def _mapping(spec: Any, what: str, path: str) -> dict[str, Any]:
+    from superstep_core.cli_support import UsageError, load_target
+
+    if spec is None:
+        return {}
+    obj, _ = load_target(str(spec))
+    if not isinstance(obj, Mapping):
+        raise UsageError(f"{path}: {what} {spec!r} must name a mapping, not a {type(obj).__name__}")
+    return dict(obj)
+
+
+def _json_target(path: str, options: Mapping[str, Any]) -> EngineGraph:
+    from superstep_core.cli_support import UsageError
+    from superstep_core.document import DocumentError, compile_document, load_document
+    from superstep_core.plan import WorkflowError, is_plan_document
+    from superstep_core.plan.runner import plan_graph
+
+    try:
+        raw = orjson.loads(Path(path).read_bytes())
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+    except orjson.JSONDecodeError as e:
+        raise UsageError(f"{path} is not valid JSON: {e}") from None
+    if is_plan_document(raw):
+        handlers = options.get("handlers")
+        if handlers is None:
+            raise UsageError(
+                f"{path} is a plan: give its graph entry the handlers of its step kinds "
+                f'({{"path": "{Path(path).name}", "handlers": "./handlers.py:handlers"}})'
+            )
+        try:
+            pg = plan_graph(
+                raw,
+                _mapping(handlers, "handlers", path),
+                compensate=bool(options.get("compensate")),
+                max_cost_minor=options.get("max_cost_minor"),
+            )
+        except WorkflowError as e:
+            raise UsageError(f"{path}: {e}") from None
+        return EngineGraph(pg.graph, PlanKind(pg), name=Path(path).stem)
+    tools = _mapping(options.get("tools"), "tools", path)
+    try:
+        doc = load_document(raw)
+        compiled = compile_document(doc, tools=tools.keys() if tools else None)
+    except DocumentError as e:
+        raise UsageError(f"{path}: {e}") from None
+    return EngineGraph(compiled.graph, DocumentKind(compiled, tools), name=doc.name)

@@ -1,0 +1,206 @@
+"""Workflow documents, plans and engine graphs served from ``langgraph.json`` entries, driven
+through the official ``langgraph-sdk``: runs (wait, stream values/updates), thread state
+and history, a document's human node answered with ``Command(resume=...)``, a plan that
+ends blocked shown ``interrupted``, never ``idle``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from server.conftest import LiveServer
+from superstep_core import EffectContext
+from superstep_server.app import create_app
+from superstep_server.engine_kinds import load_served
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+APPROVAL = EXAMPLES / "workflows" / "approval.json"
+
+PERFORMED: list[str] = []
+
+
+def _ok(request: Mapping[str, Any], ctx: EffectContext) -> Any:
+    PERFORMED.append(str(request.get("step", request)))
+    return {"done": True}
+
+
+def _boom(request: Mapping[str, Any], ctx: EffectContext) -> Any:
+    raise RuntimeError("the card was declined")
+
+
+handlers = {"ok": _ok, "boom": _boom}
+
+PLAN = {
+    "steps": [
+        {"id": "fetch", "kind": "ok"},
+        {"id": "charge", "kind": "boom", "dependsOn": ["fetch"]},
+        {"id": "ship", "kind": "ok", "dependsOn": ["charge"]},
+    ]
+}
+GOOD_PLAN = {"steps": [{"id": "a", "kind": "ok"}, {"id": "b", "kind": "ok", "dependsOn": ["a"]}]}
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    where = tmp_path_factory.mktemp("engine_targets")
+    (where / "blocked.json").write_text(json.dumps(PLAN))
+    (where / "good.json").write_text(json.dumps(GOOD_PLAN))
+    own = f"{Path(__file__).resolve()}:handlers"
+    graphs = {
+        "approval": load_served(str(APPROVAL)),
+        "blocked": load_served(str(where / "blocked.json"), {"handlers": own}),
+        "good": load_served(str(where / "good.json"), {"handlers": own}),
+    }
+    app = create_app(database=str(where / "server.db"), graphs=graphs, workers=2)
+    with LiveServer(app) as server:
+        yield server
+
+
+async def test_a_document_waits_at_its_human_node_and_a_command_resumes_it(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    out = await client.runs.wait(tid, "approval", input={"request": "laptop", "amount": 1500})
+    assert out["request"] == "laptop" and "decision" not in out
+    [asked] = out["__interrupt__"]
+    assert asked["value"]["node"] == "approve" and "laptop" in asked["value"]["prompt"]
+    thread = await client.threads.get(tid)
+    assert thread["status"] == "interrupted"
+    assert [i["id"] for i in thread["interrupts"][asked["id"]]] == [asked["id"]]
+    state = await client.threads.get_state(tid)
+    assert state["next"] == ["approve"]
+    assert state["interrupts"][0]["value"]["fields"][0]["name"] == "approved"
+
+    resume = {"approved": True, "note": "fine"}
+    out = await client.runs.wait(tid, "approval", command={"resume": resume})
+    assert out["decision"] == resume and "Confirm the expense 'laptop'" in out["outcome"]
+    assert "__interrupt__" not in out
+    thread = await client.threads.get(tid)
+    assert thread["status"] == "idle" and thread["values"]["decision"] == resume
+    state = await client.threads.get_state(tid)
+    assert state["next"] == [] and state["interrupts"] == []
+
+
+async def test_an_answer_that_does_not_fit_fails_the_run_and_the_thread_still_waits(
+    client: Any,
+) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    await client.runs.wait(tid, "approval", input={"request": "desk", "amount": 700})
+    out = await client.runs.wait(
+        tid, "approval", command={"resume": {"approved": "yes"}}, raise_error=False
+    )
+    assert out["__error__"]["error"] == "InputError"
+    assert "'approved'" in out["__error__"]["message"]
+    state = await client.threads.get_state(tid)
+    assert state["next"] == ["approve"]  # the bad answer changed nothing
+    out = await client.runs.wait(tid, "approval", command={"resume": {"approved": False}})
+    assert out["decision"] == {"approved": False} and "Decline" in out["outcome"]
+
+
+async def test_streams_give_values_and_updates_per_superstep(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    parts = [
+        (p.event, p.data)
+        async for p in client.runs.stream(
+            tid,
+            "approval",
+            input={"request": "pens", "amount": 12},
+            stream_mode=["values", "updates"],
+        )
+    ]
+    events = [e for e, _ in parts]
+    assert events[0] == "metadata"
+    values = [d for e, d in parts if e == "values"]
+    assert values[0] == {"request": "pens", "amount": 12}
+    assert "outcome" in values[-1] and "mock reply" in values[-1]["outcome"]
+    updates = [d for e, d in parts if e == "updates"]
+    nodes = [n for u in updates for n in u]
+    assert nodes[0] == "check" and "accept" in nodes and "approve" not in nodes
+    assert any((u.get("accept") or {}).get("outcome") for u in updates)
+
+
+async def test_history_lists_the_supersteps_newest_first(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    await client.runs.wait(tid, "approval", input={"request": "mug", "amount": 3})
+    history = await client.threads.get_history(tid, limit=50)
+    steps = [h["metadata"]["step"] for h in history]
+    assert steps == sorted(steps, reverse=True) and steps[-1] == 0
+    assert history[-1]["values"] == {"request": "mug", "amount": 3}
+    assert "outcome" in history[0]["values"]
+    assert (
+        history[0]["parent_checkpoint"]["checkpoint_id"]
+        == (history[1]["checkpoint"]["checkpoint_id"])
+    )
+    older = await client.threads.get_history(
+        tid, limit=2, before={"checkpoint_id": history[0]["checkpoint"]["checkpoint_id"]}
+    )
+    assert [h["metadata"]["step"] for h in older] == steps[1:3]
+    at = await client.threads.get_state(
+        tid, checkpoint_id=history[-1]["checkpoint"]["checkpoint_id"]
+    )
+    assert at["values"] == {"request": "mug", "amount": 3}
+
+
+async def test_a_blocked_plan_leaves_its_thread_interrupted_not_idle(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    out = await client.runs.wait(tid, "blocked", input=None)
+    assert out["status"] == "blocked" and out["failed"] == ["charge"]
+    assert [u["id"] for u in out["unreachable"]] == ["ship"]
+    assert out["outcomes"]["charge"]["error"]["message"] == "the card was declined"
+    [run] = await client.runs.list(tid)
+    assert run["status"] == "success"  # no error ended it: it ended short of its end
+    thread = await client.threads.get(tid)
+    assert thread["status"] == "interrupted" and thread["interrupts"] == {}
+    state = await client.threads.get_state(tid)
+    assert state["next"] == ["ship"]
+
+
+async def test_a_plan_that_succeeds_leaves_its_thread_idle(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    out = await client.runs.wait(tid, "good", input=None)
+    assert out["status"] == "succeeded" and out["succeeded"] == ["a", "b"]
+    thread = await client.threads.get(tid)
+    assert thread["status"] == "idle"
+
+
+async def test_new_input_on_a_thread_that_ran_is_refused_with_a_message(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    await client.runs.wait(tid, "good", input=None)
+    out = await client.runs.wait(
+        tid, "approval", input={"request": "x", "amount": 1}, raise_error=False
+    )
+    assert "takes its input once" in out["__error__"]["message"]
+    with pytest.raises(httpx.HTTPStatusError, match="cannot write its state") as refused:
+        await client.threads.update_state(tid, {"amount": 5})
+    assert refused.value.response.status_code == 422
+
+
+def test_langgraph_json_entries_name_documents_and_plans(tmp_path: Path) -> None:
+    from superstep_core.cli_support import UsageError
+    from superstep_server.cli import _load_all  # the config check `superstep serve` makes
+    from superstep_server.engine_graphs import EngineGraph
+
+    (tmp_path / "plan.json").write_text(json.dumps(GOOD_PLAN))
+    (tmp_path / "handlers.py").write_text(
+        "def ok(request, ctx):\n    return 1\nhandlers = {'ok': ok}\n"
+    )
+    config = tmp_path / "langgraph.json"
+    entries = {
+        "approval": str(APPROVAL),
+        "plan": {"path": "./plan.json", "handlers": "./handlers.py:handlers"},
+    }
+    config.write_text(json.dumps({"graphs": entries}))
+    graphs = _load_all(_Args(str(config)))[0]
+    assert isinstance(graphs["approval"], EngineGraph)
+    assert graphs["plan"].kind.name == "plan"
+    config.write_text(json.dumps({"graphs": {"plan": "./plan.json"}}))
+    with pytest.raises(UsageError, match="is a plan: give its graph entry the handlers"):
+        _load_all(_Args(str(config)))
+
+
+class _Args:
+    def __init__(self, config: str) -> None:
+        self.config = config
