@@ -133,16 +133,35 @@ def load_served(target: str, options: Mapping[str, Any] | None = None) -> Any:
         handlers = getattr(module, "handlers", None) or {}
         if not isinstance(handlers, Mapping):
             raise UsageError(f"{target}: the module's handlers must map effect kind -> handler")
-        return EngineGraph(obj, _ModuleKind(handlers))
+        default = getattr(module, "default_input", None)
+        return EngineGraph(obj, _ModuleKind(handlers, default if callable(default) else None))
     return obj
 
 
 class _ModuleKind(ServedKind):
-    def __init__(self, handlers: Mapping[str, Handler]) -> None:
+    """An engine graph of a module: its ``handlers``, and ``default_input()`` for a run
+    without input, as ``superstep run`` uses them."""
+
+    def __init__(
+        self, handlers: Mapping[str, Handler], default_input: Callable[[], Any] | None
+    ) -> None:
         self.handlers = dict(handlers)
+        self.default_input = default_input
 
     def open(self) -> tuple[Mapping[str, Handler], Callable[[], None]]:
         return self.handlers, _nothing
+
+    def start(
+        self,
+        runner: DurableRunner,
+        graph: CompiledGraph,
+        thread_id: str,
+        payload: Any,
+        metadata: Mapping[str, Any],
+    ) -> DurableExecution:
+        if payload is None and self.default_input is not None:
+            payload = self.default_input()
+        return super().start(runner, graph, thread_id, payload, metadata)
 
 
 def _mapping(spec: Any, what: str, path: str) -> dict[str, Any]:

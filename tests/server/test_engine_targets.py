@@ -55,6 +55,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         "approval": load_served(str(APPROVAL)),
         "blocked": load_served(str(where / "blocked.json"), {"handlers": own}),
         "good": load_served(str(where / "good.json"), {"handlers": own}),
+        "pipeline": load_served(f"{EXAMPLES / 'pipeline.py'}:graph"),
     }
     app = create_app(database=str(where / "server.db"), graphs=graphs, workers=2)
     with LiveServer(app) as server:
@@ -176,6 +177,57 @@ async def test_new_input_on_a_thread_that_ran_is_refused_with_a_message(client: 
     with pytest.raises(httpx.HTTPStatusError, match="cannot write its state") as refused:
         await client.threads.update_state(tid, {"amount": 5})
     assert refused.value.response.status_code == 422
+
+
+async def test_an_engine_graph_of_a_module_runs_with_its_handlers(
+    client: Any, tmp_path: Path
+) -> None:
+    (tmp_path / "a.py").write_text("def thread():\n    return 1\n")
+    (tmp_path / "b.py").write_text("x = 1\n")
+    job = {"directory": str(tmp_path), "index": str(tmp_path / "index.db"), "query": "thread"}
+    tid = (await client.threads.create())["thread_id"]
+    updates = [
+        p.data
+        async for p in client.runs.stream(tid, "pipeline", input=job, stream_mode="updates")
+        if p.event == "updates"
+    ]
+    assert {"store": {"finished": 2, "indexed": 2}} in updates
+    state = await client.threads.get_state(tid)
+    assert state["values"]["top"] == [[str(tmp_path / "a.py"), 1]]
+    assert (await client.threads.get(tid))["status"] == "idle"
+
+
+@pytest.fixture(scope="module")
+def pg_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    from server.conftest import postgres_schema
+
+    where = tmp_path_factory.mktemp("engine_targets_pg")
+    (where / "blocked.json").write_text(json.dumps(PLAN))
+    own = f"{Path(__file__).resolve()}:handlers"
+    graphs = {
+        "approval": load_served(str(APPROVAL)),
+        "blocked": load_served(str(where / "blocked.json"), {"handlers": own}),
+    }
+    with postgres_schema() as url, LiveServer(create_app(database=url, graphs=graphs)) as server:
+        yield server
+
+
+async def test_documents_and_plans_on_postgres(pg_live: LiveServer) -> None:
+    from langgraph_sdk import get_client
+
+    client = get_client(url=pg_live.url, api_key=None)
+    tid = (await client.threads.create())["thread_id"]
+    out = await client.runs.wait(tid, "approval", input={"request": "chair", "amount": 400})
+    assert out["__interrupt__"][0]["value"]["node"] == "approve"
+    out = await client.runs.wait(tid, "approval", command={"resume": {"approved": True}})
+    assert out["decision"] == {"approved": True}
+    assert (await client.threads.get(tid))["status"] == "idle"
+    history = await client.threads.get_history(tid, limit=50)
+    assert history[-1]["metadata"]["step"] == 0 and "outcome" in history[0]["values"]
+    tid = (await client.threads.create())["thread_id"]
+    out = await client.runs.wait(tid, "blocked", input=None)
+    assert out["status"] == "blocked"
+    assert (await client.threads.get(tid))["status"] == "interrupted"
 
 
 def test_langgraph_json_entries_name_documents_and_plans(tmp_path: Path) -> None:
