@@ -44,7 +44,7 @@ from superstep_compat.pregel._output import (
     _output,
     _shape,
 )
-from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, GraphRun
+from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, GraphRun, legacy_durability
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
@@ -198,6 +198,11 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         info = spec.schemas[spec.output_schema]
         return json_schema_of(spec.output_schema, info, spec.channels, self.get_name("Output"))
 
+    @property
+    def context_schema(self) -> Any:
+        """The class of the run's ``context`` (``Runtime.context``), or None."""
+        return self.spec.context_schema
+
     def get_context_jsonschema(self) -> dict[str, Any] | None:
         """The JSON schema of the graph's ``context_schema`` (None without one); ValueError
         for a schema that is not a pydantic model, TypedDict or dataclass (LangGraph's)."""
@@ -305,6 +310,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         """
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
 
+        durability = legacy_durability(durability, kwargs)
         runs: list[GraphRun] = []
 
         def chunks(cfg: dict[str, Any]) -> Iterator[Any]:
@@ -362,6 +368,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         """`stream` on asyncio (same chunks, same ``multiplexer`` extension)."""
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
 
+        durability = legacy_durability(durability, kwargs)
         runs: list[GraphRun] = []
 
         async def chunks(cfg: dict[str, Any]) -> AsyncIterator[Any]:
@@ -447,6 +454,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         """Run to completion (or a breakpoint) and return the final state as a dict; with
         ``stream_mode`` other than "values", the list of chunks."""
 
+        durability = legacy_durability(durability, kwargs)
         runs: list[GraphRun] = []
 
         def start(cfg: dict[str, Any]) -> GraphRun:
@@ -502,6 +510,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         version: str = "v1",
         **kwargs: Any,
     ) -> Any:
+        durability = legacy_durability(durability, kwargs)
         runs: list[GraphRun] = []
 
         async def call(cfg: dict[str, Any]) -> Any:
