@@ -47,13 +47,14 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
     build_checkpoint,
+    checkpoint_put,
     pending_writes,
     put_task_writes,
     restorable,
-    write_checkpoint,
     written_lean,
 )
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, record_config
+from superstep_compat.pregel._saver_bridge import saver_call
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.pregel._untracked import record_without_untracked, without_untracked
 from superstep_compat.types import Interrupt
@@ -126,6 +127,20 @@ class Checkpointing:
         """``put`` ``record`` (again, when it was saved before: its step stopped part-way);
         with durability "exit" its parent is the last record saved."""
         assert self.saver is not None
+        saver_call(self.saver, "put", *self._put_args(record))
+
+    async def _asave(self, record: CheckpointRecord) -> None:
+        """`_save` through the saver's ``aput`` (an async run's, on the caller's loop)."""
+        saver = self.saver
+        assert saver is not None
+        if type(saver).aput is BaseCheckpointSaver.aput:  # a saver with no async twin
+            self._save(record)
+        else:
+            await saver.aput(*self._put_args(record))
+
+    def _put_args(self, record: CheckpointRecord) -> tuple[Any, ...]:
+        """``put``'s arguments for ``record``, taken as saved from here on."""
+        assert self.saver is not None
         if not self.durable and record is not self.last_saved:
             last = self.last_saved
             record.parent_id = None if last is None else last.checkpoint_id
@@ -136,7 +151,7 @@ class Checkpointing:
         fresh = built_on is not None and built_on[0] is record and built_on[1] is saved
         untracked = self.graph.untracked_channels
         saving = record_without_untracked(record, untracked) if untracked else record
-        self._saved_versions = write_checkpoint(
+        args, self._saved_versions = checkpoint_put(
             self.saver,
             saving,
             saved,
@@ -150,6 +165,7 @@ class Checkpointing:
             versions = saving.checkpoint["channel_versions"]
             record.checkpoint = {**record.checkpoint, "channel_versions": versions}
         self.last_saved = record
+        return args
 
     def _config_metadata(self) -> dict[str, Any]:
         """What the saver's ``put`` merges into a checkpoint's metadata from the run config,
@@ -172,6 +188,13 @@ class Checkpointing:
         record = self.record
         if self.saver is not None and record is not None and record is not self.last_saved:
             self._save(record)
+
+    async def _asave_final(self) -> None:
+        """`_save_final` through ``aput``: an async run ending (even cancelled: LangGraph
+        still saves then) awaits its saver on its own loop."""
+        record = self.record
+        if self.saver is not None and record is not None and record is not self.last_saved:
+            await self._asave(record)
 
     def _put_writes(
         self, record: CheckpointRecord, task_id: str, writes: Sequence[tuple[str, Any]]

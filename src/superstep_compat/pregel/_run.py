@@ -35,7 +35,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel
 
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
-from superstep_compat.errors import GraphInterrupt
+from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
 from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id, pending_tasks
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
@@ -46,6 +46,8 @@ from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutc
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_compat.types import Interrupt
 from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, NestedEffects, WallClock
+from superstep_core.node import EffectCompleted
+from superstep_core.runtime import EffectRequest
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import Pregel
@@ -320,6 +322,7 @@ class GraphRun(RunSteps):
             max_concurrency=self.max_concurrency,
         )
         self.nested = host.nested
+        host.on_result = self._task_ended
         completed = False
         try:
             steps = host.iterate(ex)
@@ -359,7 +362,20 @@ class GraphRun(RunSteps):
             completed = True
         finally:
             if self._saves_at_exit(completed):
-                self._save_final()
+                # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
+                await self._asave_final()
+
+    def _task_ended(self, request: EffectRequest, result: EffectCompleted) -> bool:
+        """The async host's result observer: whether a task that just ended stops its
+        step's other tasks. LangGraph cancels them once a task fails for good: not an
+        interrupt or a parent command (bubbling up), not a failure its retry policy runs
+        again. (A sync run lets them finish: a thread cannot be cancelled, and skipping
+        the ones not started yet would make which tasks of a failed step finished depend
+        on thread timing.)"""
+        outcome = result.result
+        if not isinstance(outcome, TaskOutcome) or outcome.error is None:
+            return False
+        return outcome.retry is None and not isinstance(outcome.error, GraphBubbleUp)
 
     def performer(self) -> TaskPerformer:
         """What performs this run's tasks (the handler of `TASK_KIND` its host registers):

@@ -302,6 +302,10 @@ class RunSteps(RunSetup):
                 error = result.error
         if error is None:
             error = ex.last_error
+        if error is None:
+            # the failing activation was a task the host stopped because a sibling failed
+            # (it has no outcome): the sibling's error is the step's, as in LangGraph
+            error = next((r.error for _, r in self.failed_results if r.error), None)
         self._record_failure(ex, error)
         if error is not None:
             raise error
