@@ -24,6 +24,7 @@ from typing_extensions import is_typeddict
 from superstep_compat._internal._config import ensure_config
 from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._merge import merge_configs
+from superstep_compat.channels.untracked_value import UntrackedValue
 from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._allowlist import allowlisted, graph_allowlist
@@ -155,6 +156,10 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
             tuple(out_info.channels) if out_info is not None else tuple(self.spec.channels)
         )
         self.state_channels: tuple[str, ...] = tuple(self.spec.channels)
+        # never in a checkpoint (their writes and a Send's copies of them included)
+        self.untracked_channels = frozenset(
+            k for k, c in self.spec.channels.items() if isinstance(c, UntrackedValue)
+        )
         # v3 streaming's compile-time transformer factories (`superstep_compat.stream`).
         self.stream_transformers: tuple[Any, ...] = tuple(transformers or ())
 
