@@ -17,6 +17,7 @@ from datetime import timedelta
 from typing import Any, Generic, Self
 
 from superstep_compat._internal._constants import END, RESERVED_NODE_CHARS, START
+from superstep_compat._internal._deprecation import deprecated_kwarg
 from superstep_compat._internal._policies import (
     coerce_timeout_policy,
     supports_timeout,
@@ -53,17 +54,6 @@ from superstep_compat.warnings import LangGraphDeprecatedSinceV05, LangGraphDepr
 __all__ = ["CompiledStateGraph", "StateGraph"]  # noqa: F822 - resolved lazily
 
 logger = logging.getLogger(__name__)
-
-
-def _deprecated_kwarg(kwargs: dict[str, Any], old: str, new: str, category: type[Warning]) -> Any:
-    if old not in kwargs:
-        return None
-    warnings.warn(
-        f"`{old}` is deprecated and will be removed. Please use `{new}` instead.",
-        category,
-        stacklevel=3,
-    )
-    return kwargs[old]
 
 
 def _node_name(action: Any) -> str:
@@ -201,11 +191,11 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         output_schema: type[OutputT] | None = None,
         **kwargs: Any,
     ) -> None:
-        old_input = _deprecated_kwarg(kwargs, "input", "input_schema", LangGraphDeprecatedSinceV05)
-        old_output = _deprecated_kwarg(
+        old_input = deprecated_kwarg(kwargs, "input", "input_schema", LangGraphDeprecatedSinceV05)
+        old_output = deprecated_kwarg(
             kwargs, "output", "output_schema", LangGraphDeprecatedSinceV05
         )
-        old_config = _deprecated_kwarg(
+        old_config = deprecated_kwarg(
             kwargs, "config_schema", "context_schema", LangGraphDeprecatedSinceV10
         )
         input_schema = input_schema if input_schema is not None else old_input
@@ -288,8 +278,8 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         """Add a node. ``add_node(fn)`` names it after ``fn``; ``add_node("name", fn)``
         names it explicitly. The action may be a function (sync or async), a Runnable or
         a compiled graph."""
-        old_retry = _deprecated_kwarg(kwargs, "retry", "retry_policy", LangGraphDeprecatedSinceV05)
-        old_input = _deprecated_kwarg(kwargs, "input", "input_schema", LangGraphDeprecatedSinceV05)
+        old_retry = deprecated_kwarg(kwargs, "retry", "retry_policy", LangGraphDeprecatedSinceV05)
+        old_input = deprecated_kwarg(kwargs, "input", "input_schema", LangGraphDeprecatedSinceV05)
         retry_policy = retry_policy if retry_policy is not None else old_retry
         input_schema = input_schema if input_schema is not None else old_input
         if not isinstance(node, str):

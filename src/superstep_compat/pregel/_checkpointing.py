@@ -56,6 +56,7 @@ from superstep_compat.pregel._lgcheckpoint import (
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, record_config
 from superstep_compat.pregel._saver_bridge import saver_call
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
+from superstep_compat.pregel._untracked import record_without_untracked, without_untracked
 from superstep_compat.types import Interrupt
 from superstep_core.node import Activated
 from superstep_core.runtime import Execution
@@ -148,15 +149,21 @@ class Checkpointing:
         # written for the first time on the checkpoint the saver holds: its updated channels
         # are the ones whose versions the saver does not have
         fresh = built_on is not None and built_on[0] is record and built_on[1] is saved
+        untracked = self.graph.untracked_channels
+        saving = record_without_untracked(record, untracked) if untracked else record
         args, self._saved_versions = checkpoint_put(
             self.saver,
-            record,
+            saving,
             saved,
             lean=self.lean_checkpoints,
             changed=record.checkpoint["updated_channels"]
             if fresh and saved is not None and record.checkpoint is not None
             else None,
         )
+        if saving is not record and saving.checkpoint is not None and record.checkpoint:
+            # the saved copy got the versions the saver holds (its engine blob's included)
+            versions = saving.checkpoint["channel_versions"]
+            record.checkpoint = {**record.checkpoint, "channel_versions": versions}
         self.last_saved = record
         return args
 
@@ -194,6 +201,9 @@ class Checkpointing:
     ) -> None:
         """Save one task's ``writes`` as pending writes of ``record``'s checkpoint."""
         assert self.saver is not None
+        untracked = self.graph.untracked_channels
+        if untracked:
+            writes = without_untracked(writes, untracked)
         put_task_writes(
             self.saver,
             record.thread_id,

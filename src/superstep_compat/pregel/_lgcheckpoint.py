@@ -469,18 +469,11 @@ def put_task_writes(
     checkpoint_id: str,
     task_id: str,
     writes: Sequence[tuple[str, Any]],
-    task_path: str = "",
 ) -> None:
     """LangGraph's ``put_writes``: ``writes`` of task ``task_id`` as pending writes of the
-    checkpoint ``checkpoint_id``."""
-    _call(
-        saver,
-        "put_writes",
-        config_of(thread_id, ns, checkpoint_id),
-        list(writes),
-        task_id,
-        task_path,
-    )
+    checkpoint ``checkpoint_id``. Three arguments, no ``task_path``: savers written before
+    that parameter existed take only these (LangGraph passes it only to savers that take it)."""
+    _call(saver, "put_writes", config_of(thread_id, ns, checkpoint_id), list(writes), task_id)
 
 
 def pending_writes(

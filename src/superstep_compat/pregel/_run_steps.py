@@ -93,7 +93,8 @@ class RunSteps(RunSetup):
             next_ = self._next(ex) if next_ is None else next_
             names_ran = {node_of(aid) for aid, _ in completed}
             if (_hit(names_ran, self.after) and next_) or _hit(set(next_), self.before):
-                if "updates" in modes:
+                # a subgraph's breakpoint stops its parent's task: the parent reports it
+                if "updates" in modes and self.link is None:
                     yield ((), "updates", {"__interrupt__": ()})
                 self.stopped = True
                 return True
@@ -199,9 +200,14 @@ class RunSteps(RunSetup):
         if self.saved is not None:  # the outcomes handed back come first, as in LangGraph
             ordered = sorted(results, key=lambda item: not item[1].cached)
         ctx = self._run_context() if "tasks" in modes or "debug" in modes else None
+        # a task stopped by its subgraph's breakpoint (no interrupt values) is reported as
+        # LangGraph reports it: once, when the step's other tasks have been
+        stopped = False
         for aid, r in ordered:
             name = node_of(aid)
-            if r.waiting:
+            if r.waiting and not r.interrupts:
+                stopped = True
+            elif r.waiting:
                 yield from self._interrupt_events(tuple(r.interrupts))
             elif r.error is None and updates and name != START:
                 chunk = {name: r.update}
@@ -210,6 +216,8 @@ class RunSteps(RunSetup):
                 yield ((), "updates", chunk)
             if ctx is not None and not r.cached and name != START:
                 yield from self._task_result(ctx, aid, r)
+        if stopped:
+            yield from self._interrupt_events(())
 
     def _task_result(self, ctx: RunContext, aid: str, r: TaskOutcome) -> Iterator[Event]:
         payload = {

@@ -31,6 +31,7 @@ def _channel(annotation: object) -> object:
 
 def run() -> dict:
     given = EphemeralValue(int)
+
     class StdDict(typing.TypedDict):
         x: int
 
@@ -63,7 +64,6 @@ def run() -> dict:
         ],
         "given_kept": _is_field_channel(Annotated[int, "m", given, "n"]) is given,
         "pydantic": [
-            is_supported_by_pydantic(t)
-            for t in (ExtDict, StdDict, Model, Data, Plain, int)
+            is_supported_by_pydantic(t) for t in (ExtDict, StdDict, Model, Data, Plain, int)
         ],
     }
