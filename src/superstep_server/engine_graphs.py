@@ -34,7 +34,6 @@ Must never be imported by the engine.
 
 from __future__ import annotations
 
-import builtins
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -42,7 +41,7 @@ from typing import Any
 from superstep_core.graph import CompiledGraph
 from superstep_core.host import Handler
 from superstep_core.host.durable import DurableExecution, DurableRunner
-from superstep_core.host.thread_checkpoints import ThreadCheckpoints
+from superstep_core.host.thread_checkpoints import StoredStep, ThreadCheckpoints
 from superstep_core.runtime import Execution, Status
 
 __all__ = ["EngineGraph", "EngineRunError", "ServedKind"]
@@ -247,13 +246,17 @@ class EngineGraph:
 
     def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
         """The thread's snapshot at the checkpoint ``config`` names (the latest by default);
-        an empty snapshot for a thread with no checkpoint."""
+        an empty snapshot for a thread with no (engine) checkpoint there."""
         thread_id = _thread(config)
-        wanted = (config.get("configurable") or {}).get("checkpoint_id")
-        for snapshot in self._snapshots(thread_id):
-            if wanted is None or snapshot.config["configurable"]["checkpoint_id"] == wanted:
-                return snapshot
-        return _empty(thread_id)
+        stored = ThreadCheckpoints(self.checkpointer, thread_id)
+        if not stored.is_engine_thread():
+            return _empty(thread_id)
+        step = stored.load((config.get("configurable") or {}).get("checkpoint_id"))
+        if step is None:
+            return _empty(thread_id)
+        found = self.checkpointer.get_tuple(_config(thread_id, step.checkpoint_id))
+        ts = None if found is None else found.checkpoint.get("ts")
+        return self._snapshot(thread_id, step, ts)
 
     def get_state_history(
         self,
@@ -264,20 +267,27 @@ class EngineGraph:
         limit: int | None = None,
     ) -> Iterator[Any]:
         """The thread's snapshots, newest first, whose metadata holds ``filter``, older than
-        ``before``, at most ``limit``."""
-        limit_id = ((before or {}).get("configurable") or {}).get("checkpoint_id")
+        ``before``, at most ``limit`` (each decoded only when reached)."""
+        thread_id = _thread(config)
+        stored = ThreadCheckpoints(self.checkpointer, thread_id)
+        if not stored.is_engine_thread():
+            return
+        older_than = ((before or {}).get("configurable") or {}).get("checkpoint_id")
+        times = {
+            t.config["configurable"]["checkpoint_id"]: t.checkpoint.get("ts")
+            for t in self.checkpointer.list(_config(thread_id, None))
+        }
         count = 0
-        for snapshot in self._snapshots(_thread(config)):
+        for step in reversed(stored.history()):
             if limit is not None and count >= limit:
                 return
-            cid = snapshot.config["configurable"]["checkpoint_id"]
-            if limit_id is not None and cid >= limit_id:
+            if older_than is not None and step.checkpoint_id >= older_than:
                 continue
-            meta = snapshot.metadata or {}
+            meta = {**step.metadata, "step": step.step}
             if filter and any(meta.get(k) != v for k, v in filter.items()):
                 continue
             count += 1
-            yield snapshot
+            yield self._snapshot(thread_id, step, times.get(step.checkpoint_id))
 
     def update_state(self, config: Any, values: Any, as_node: str | None = None) -> Any:
         raise ValueError(
@@ -288,50 +298,33 @@ class EngineGraph:
     def bulk_update_state(self, config: Any, supersteps: Any) -> Any:
         return self.update_state(config, supersteps)
 
-    def _snapshots(self, thread_id: str) -> builtins.list[Any]:
+    def _snapshot(self, thread_id: str, step: StoredStep, ts: str | None) -> Any:
+        """The `StateSnapshot` of one stored engine checkpoint."""
         from superstep_compat.types import PregelTask, StateSnapshot
 
-        stored = ThreadCheckpoints(self.checkpointer, thread_id)
-        if not stored.is_engine_thread():
-            return []
-        runner = DurableRunner(self.checkpointer)
-        times = {
-            t.config["configurable"]["checkpoint_id"]: t.checkpoint.get("ts")
-            for t in self.checkpointer.list(
-                {"configurable": {"thread_id": thread_id, "checkpoint_ns": ""}}
-            )
-        }
-        out: list[Any] = []
-        for step in reversed(stored.history()):
-            state = runner.load_state(thread_id, step.checkpoint_id)
-            suspended = [i for i in state.instances if i.state == "suspended"]
-            pending = _interrupts([(i.id, i.interrupt) for i in suspended])
-            tasks = [
-                PregelTask(i.id, i.node, (), None, (p,))
-                for i, p in zip(suspended, pending, strict=True)
-            ]
-            if state.failure is not None:
-                f = state.failure
-                error = EngineRunError(f"{f.error_type}: {f.message}")
-                tasks.append(PregelTask(f"failed:{f.node}", f.node, (), error))
-            values = self.kind.values(state.values)
-            queued = [n for n, _ in state.queue if n in self.nodes]
-            waiting = [i.node for i in suspended]
-            left = () if state.queue or suspended else self.kind.left(state.values)
-            nxt = tuple(dict.fromkeys([*waiting, *queued, *left]))
-            out.append(
-                StateSnapshot(
-                    values,
-                    nxt,
-                    _config(thread_id, step.checkpoint_id),
-                    {**step.metadata, "step": step.step},
-                    times.get(step.checkpoint_id),
-                    None if step.parent_id is None else _config(thread_id, step.parent_id),
-                    tuple(tasks),
-                    tuple(pending),
-                )
-            )
-        return out
+        state = DurableRunner(self.checkpointer).load_state(thread_id, step.checkpoint_id)
+        suspended = [i for i in state.instances if i.state == "suspended"]
+        pending = _interrupts([(i.id, i.interrupt) for i in suspended])
+        tasks = [
+            PregelTask(i.id, i.node, (), None, (p,))
+            for i, p in zip(suspended, pending, strict=True)
+        ]
+        if state.failure is not None:
+            f = state.failure
+            error = EngineRunError(f"{f.error_type}: {f.message}")
+            tasks.append(PregelTask(f"failed:{f.node}", f.node, (), error))
+        queued = [n for n, _ in state.queue if n in self.nodes]
+        left = () if state.queue or suspended else self.kind.left(state.values)
+        return StateSnapshot(
+            self.kind.values(state.values),
+            tuple(dict.fromkeys([*(i.node for i in suspended), *queued, *left])),
+            _config(thread_id, step.checkpoint_id),
+            {**step.metadata, "step": step.step},
+            ts,
+            None if step.parent_id is None else _config(thread_id, step.parent_id),
+            tuple(tasks),
+            tuple(pending),
+        )
 
 
 @dataclass(frozen=True)
@@ -348,14 +341,11 @@ def _resume_of(input: Any) -> Any:
     return getattr(input, "resume", None) if _is_command(input) else None
 
 
-def _config(thread_id: str, checkpoint_id: str) -> Any:
-    return {
-        "configurable": {
-            "thread_id": thread_id,
-            "checkpoint_ns": "",
-            "checkpoint_id": checkpoint_id,
-        }
-    }
+def _config(thread_id: str, checkpoint_id: str | None) -> Any:
+    configurable = {"thread_id": thread_id, "checkpoint_ns": ""}
+    if checkpoint_id is not None:
+        configurable["checkpoint_id"] = checkpoint_id
+    return {"configurable": configurable}
 
 
 def _empty(thread_id: str) -> Any:
