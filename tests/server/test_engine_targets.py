@@ -5,7 +5,9 @@ ends blocked shown ``interrupted``, never ``idle``."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -33,13 +35,30 @@ def _boom(request: Mapping[str, Any], ctx: EffectContext) -> Any:
     raise RuntimeError("the card was declined")
 
 
-handlers = {"ok": _ok, "boom": _boom}
+ENTERED = threading.Event()
+RELEASE = threading.Event()
+
+
+def _slow(request: Mapping[str, Any], ctx: EffectContext) -> Any:
+    ENTERED.set()
+    RELEASE.wait(30)
+    PERFORMED.append(str(request["step"]))
+    return {"done": True}
+
+
+handlers = {"ok": _ok, "boom": _boom, "slow": _slow}
 
 PLAN = {
     "steps": [
         {"id": "fetch", "kind": "ok"},
         {"id": "charge", "kind": "boom", "dependsOn": ["fetch"]},
         {"id": "ship", "kind": "ok", "dependsOn": ["charge"]},
+    ]
+}
+SLOW_PLAN = {
+    "steps": [
+        {"id": "first", "kind": "slow"},
+        {"id": "second", "kind": "ok", "dependsOn": ["first"]},
     ]
 }
 GOOD_PLAN = {"steps": [{"id": "a", "kind": "ok"}, {"id": "b", "kind": "ok", "dependsOn": ["a"]}]}
@@ -50,11 +69,13 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     where = tmp_path_factory.mktemp("engine_targets")
     (where / "blocked.json").write_text(json.dumps(PLAN))
     (where / "good.json").write_text(json.dumps(GOOD_PLAN))
-    own = f"{Path(__file__).resolve()}:handlers"
+    (where / "slow.json").write_text(json.dumps(SLOW_PLAN))
+    own = f"{__name__}:handlers"  # this module, not a second copy loaded from its path
     graphs = {
         "approval": load_served(str(APPROVAL)),
         "blocked": load_served(str(where / "blocked.json"), {"handlers": own}),
         "good": load_served(str(where / "good.json"), {"handlers": own}),
+        "slow": load_served(str(where / "slow.json"), {"handlers": own}),
         "pipeline": load_served(f"{EXAMPLES / 'pipeline.py'}:graph"),
     }
     app = create_app(database=str(where / "server.db"), graphs=graphs, workers=2)
@@ -203,7 +224,7 @@ def pg_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
     where = tmp_path_factory.mktemp("engine_targets_pg")
     (where / "blocked.json").write_text(json.dumps(PLAN))
-    own = f"{Path(__file__).resolve()}:handlers"
+    own = f"{__name__}:handlers"  # this module, not a second copy loaded from its path
     graphs = {
         "approval": load_served(str(APPROVAL)),
         "blocked": load_served(str(where / "blocked.json"), {"handlers": own}),
@@ -228,6 +249,24 @@ async def test_documents_and_plans_on_postgres(pg_live: LiveServer) -> None:
     out = await client.runs.wait(tid, "blocked", input=None)
     assert out["status"] == "blocked"
     assert (await client.threads.get(tid))["status"] == "interrupted"
+
+
+async def test_a_cancelled_run_stops_between_supersteps_and_a_later_run_continues_it(
+    client: Any,
+) -> None:
+    ENTERED.clear()
+    RELEASE.clear()
+    tid = (await client.threads.create())["thread_id"]
+    run = await client.runs.create(tid, "slow", input=None)
+    assert await asyncio.to_thread(ENTERED.wait, 30)
+    await client.runs.cancel(tid, run["run_id"], action="interrupt")
+    RELEASE.set()  # the running step ends; the run stops before the next superstep
+    await client.runs.join(tid, run["run_id"])
+    assert (await client.runs.get(tid, run["run_id"]))["status"] == "interrupted"
+    assert "second" not in PERFORMED
+    out = await client.runs.wait(tid, "slow", input=None)
+    assert out["status"] == "succeeded" and out["succeeded"] == ["first", "second"]
+    assert PERFORMED.count("first") == 1  # its result was checkpointed, never performed again
 
 
 def test_langgraph_json_entries_name_documents_and_plans(tmp_path: Path) -> None:
