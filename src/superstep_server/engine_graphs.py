@@ -289,6 +289,26 @@ class EngineGraph:
             count += 1
             yield self._snapshot(thread_id, step, times.get(step.checkpoint_id))
 
+    def get_graph(self, config: Any = None, *, xray: Any = False) -> _Drawing:
+        """The graph as the API draws one (``/assistants/{id}/graph``): its nodes between
+        ``__start__`` and ``__end__``, an edge per connection, branch target (conditional)
+        and join source (to the join's target)."""
+        g = self.graph
+        edges: list[dict[str, Any]] = [{"source": "__start__", "target": k} for k in g.starts]
+        edges += [{"source": c.source, "target": c.target} for c in g.connects]
+        edges += [
+            {"source": b.source, "target": t, "conditional": True}
+            for b in g.branches
+            for t in b.targets
+        ]
+        edges += [{"source": s, "target": j.target} for j in g.joins for s in j.sources]
+        edges += [{"source": k, "target": "__end__"} for k in g.ends]
+        nodes: list[dict[str, Any]] = [{"id": "__start__", "type": "schema", "data": "__start__"}]
+        nodes += [{"id": k, "type": "runnable", "data": {"id": [k], "name": k}} for k in g.nodes]
+        if g.ends:
+            nodes.append({"id": "__end__", "type": "schema", "data": "__end__"})
+        return _Drawing({"nodes": nodes, "edges": edges})
+
     def update_state(self, config: Any, values: Any, as_node: str | None = None) -> Any:
         raise ValueError(
             f"{self.kind.name} {self.name!r} runs on the engine, whose state edits are audited "
@@ -325,6 +345,14 @@ class EngineGraph:
             tuple(tasks),
             tuple(pending),
         )
+
+
+@dataclass(frozen=True)
+class _Drawing:
+    drawn: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return self.drawn
 
 
 @dataclass(frozen=True)

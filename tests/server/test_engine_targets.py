@@ -106,6 +106,14 @@ async def test_a_document_waits_at_its_human_node_and_a_command_resumes_it(clien
     assert state["next"] == [] and state["interrupts"] == []
 
 
+async def test_a_document_is_drawn_with_its_nodes_and_branches(client: Any) -> None:
+    drawing = await client.assistants.get_graph("approval")
+    ids = {n["id"] for n in drawing["nodes"]}
+    assert ids >= {"__start__", "check", "approve", "accept", "decline"}
+    edges = {(e["source"], e["target"]) for e in drawing["edges"]}
+    assert ("check", "approve") in edges and ("approve", "decided") in edges
+
+
 async def test_an_answer_that_does_not_fit_fails_the_run_and_the_thread_still_waits(
     client: Any,
 ) -> None:
