@@ -172,6 +172,11 @@ class EngineGraph:
                     f"start it with an input"
                 )
             return _Opened(self.kind.start(runner, self.graph, thread_id, input, metadata), True)
+        if _is_command(input) and (input.update is not None or input.goto not in ((), None)):
+            raise ValueError(
+                f"{self.kind.name} {self.name!r} runs on the engine: a command may resume its "
+                f"interrupts, not write its state (update) or move it (goto)"
+            )
         if input is not None and not _is_command(input):
             raise ValueError(
                 f"thread {thread_id!r} already runs {self.kind.name} {self.name!r}: an engine "

@@ -194,6 +194,8 @@ async def test_a_plan_that_succeeds_leaves_its_thread_idle(client: Any) -> None:
     assert out["status"] == "succeeded" and out["succeeded"] == ["a", "b"]
     thread = await client.threads.get(tid)
     assert thread["status"] == "idle"
+    stateless = await client.runs.wait(None, "good", input=None)  # a thread of its own
+    assert stateless["status"] == "succeeded"
 
 
 async def test_new_input_on_a_thread_that_ran_is_refused_with_a_message(client: Any) -> None:
@@ -203,6 +205,10 @@ async def test_new_input_on_a_thread_that_ran_is_refused_with_a_message(client: 
         tid, "approval", input={"request": "x", "amount": 1}, raise_error=False
     )
     assert "takes its input once" in out["__error__"]["message"]
+    out = await client.runs.wait(
+        tid, "approval", command={"update": {"amount": 2}}, raise_error=False
+    )
+    assert "not write its state (update)" in out["__error__"]["message"]
     with pytest.raises(httpx.HTTPStatusError, match="cannot write its state") as refused:
         await client.threads.update_state(tid, {"amount": 5})
     assert refused.value.response.status_code == 422
