@@ -123,12 +123,16 @@ class EngineGraph:
     ) -> Iterator[Any]:
         """Run the thread of ``config`` (start it on ``input``, answer its interrupts with a
         ``Command(resume=...)``, or continue it on ``None``), yielding ``(ns, mode, chunk)``
-        when ``subgraphs`` (the server's form), else ``(mode, chunk)``. Raises
+        when ``subgraphs`` (the server's form), else ``(mode, chunk)``; without the mode when
+        ``stream_mode`` is one mode's name. Raises
         `EngineRunError` when a node fails, ``ValueError`` for input it cannot take."""
-        modes = [stream_mode] if isinstance(stream_mode, str) else list(stream_mode)
+        single = isinstance(stream_mode, str)  # then chunks come without their mode, as LangGraph's
+        modes = [stream_mode] if single else list(stream_mode)
         for mode, chunk in self._run(input, _thread(config), (config or {}).get("metadata")):
             if mode in modes:
-                yield ((), mode, chunk) if subgraphs else (mode, chunk)
+                item = (chunk,) if single else (mode, chunk)
+                out = ((), *item) if subgraphs else item
+                yield out[0] if len(out) == 1 else out
 
     def invoke(self, input: Any, config: Mapping[str, Any] | None = None) -> Any:
         """Run like `stream` and give the last values."""

@@ -309,3 +309,56 @@ def test_langgraph_json_entries_name_documents_and_plans(tmp_path: Path) -> None
 class _Args:
     def __init__(self, config: str) -> None:
         self.config = config
+
+
+async def test_a_dead_workers_plan_run_continues_and_no_step_is_performed_twice(
+    tmp_path: Path,
+) -> None:
+    from langgraph_sdk import get_client
+
+    from superstep_server.db import open_database
+    from superstep_server.graphs import system_assistant_id
+    from superstep_server.runs import Runs
+    from superstep_server.saver import open_saver
+    from superstep_server.threads import Threads
+
+    (tmp_path / "good.json").write_text(json.dumps(GOOD_PLAN))
+    plan = str(tmp_path / "good.json")
+    own = {"handlers": f"{__name__}:handlers"}
+    where = str(tmp_path / "recover.db")
+    db = open_database(where)
+    with db.transaction() as tx:
+        Threads(db, saver=None).insert(tx, "t-1", {})
+    assistant = {"assistant_id": system_assistant_id("good"), "graph_id": "good"}
+    run, _ = Runs(db).create(
+        thread_id="t-1",
+        assistant=assistant,
+        kwargs={"input": None, "stream_mode": ["values"]},
+        metadata={},
+        multitask_strategy="reject",
+        if_not_exists="reject",
+        temporary=False,
+        insert_thread=Threads(db, saver=None).insert,
+    )
+    # The first attempt: a worker that got through step `a`, then died.
+    assert Runs(db, lease_seconds=-1.0).claim("dead-worker") is not None
+    PERFORMED.clear()
+    with open_saver(where) as saver:
+        first = load_served(plan, own)
+        first.checkpointer = saver
+        config = {"configurable": {"thread_id": "t-1"}, "metadata": {"run_id": run["run_id"]}}
+        chunks = first.stream(None, config, stream_mode="values")
+        for values in chunks:
+            if "a" in values["outcomes"]:
+                break
+        chunks.close()
+    db.close()
+    assert PERFORMED == ["a"]
+
+    app = create_app(database=where, graphs={"good": load_served(plan, own)}, workers=1)
+    with LiveServer(app) as live:  # its worker sweeps the expired lease and runs it again
+        client = get_client(url=live.url, api_key=None)
+        out = await client.runs.join("t-1", run["run_id"])
+        again = await client.runs.get("t-1", run["run_id"])
+    assert out["status"] == "succeeded" and again["status"] == "success"
+    assert PERFORMED == ["a", "b"]
