@@ -237,8 +237,10 @@ class EngineGraph:
                 f"thread {ex.execution_id!r} waits on several interrupts ({ids}): resume "
                 f"with a mapping of interrupt id -> value"
             )
-        for aid, value in answers.items():
-            ex.resume(self.kind.answer(asked[aid], value), aid)
+        # every answer is checked before any is given: a bad one changes nothing
+        checked = {aid: self.kind.answer(asked[aid], value) for aid, value in answers.items()}
+        for aid, value in checked.items():
+            ex.resume(value, aid)
 
     def _updates(self, ex: Execution, outcome: Any) -> dict[str, Any]:
         visible = self.kind.values({c: ex.values.get(c) for c in outcome.written})
