@@ -134,6 +134,14 @@ class EngineGraph:
                 out = ((), *item) if subgraphs else item
                 yield out[0] if len(out) == 1 else out
 
+    def astream_events(self, *args: Any, **kwargs: Any) -> Any:
+        """Refused: the ``events`` stream mode is LangChain's callbacks of runnables, which
+        engine nodes are not."""
+        raise ValueError(
+            f"{self.kind.name} {self.name!r} runs on the engine, whose nodes are not LangChain "
+            f"runnables: stream it with values or updates, not events"
+        )
+
     def invoke(self, input: Any, config: Mapping[str, Any] | None = None) -> Any:
         """Run like `stream` and give the last values."""
         last: Any = None

@@ -152,6 +152,18 @@ async def test_streams_give_values_and_updates_per_superstep(client: Any) -> Non
     assert any((u.get("accept") or {}).get("outcome") for u in updates)
 
 
+async def test_the_events_mode_is_refused_naming_the_modes_that_work(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    parts = [
+        (p.event, p.data)
+        async for p in client.runs.stream(
+            tid, "approval", input={"request": "a", "amount": 1}, stream_mode="events"
+        )
+    ]
+    [error] = [d for e, d in parts if e == "error"]
+    assert "not events" in error["message"] and "values or updates" in error["message"]
+
+
 async def test_history_lists_the_supersteps_newest_first(client: Any) -> None:
     tid = (await client.threads.create())["thread_id"]
     await client.runs.wait(tid, "approval", input={"request": "mug", "amount": 3})
