@@ -48,6 +48,32 @@ def _slow(request: Mapping[str, Any], ctx: EffectContext) -> Any:
 
 handlers = {"ok": _ok, "boom": _boom, "slow": _slow}
 
+
+def _lookup(order: str) -> Any:
+    if order == "missing":
+        raise LookupError(f"no order {order!r}")
+    return {"order": order}
+
+
+tools = {"lookup": _lookup}
+
+LOOKUP = {
+    "name": "lookup",
+    "state": [{"name": "order", "type": "string"}, {"name": "found", "type": "object"}],
+    "nodes": [
+        {
+            "id": "find",
+            "type": "tool",
+            "data": {
+                "function": "lookup",
+                "args": {"order": "{{state.order}}"},
+                "output_field": "found",
+            },
+        }
+    ],
+    "edges": [{"id": "e1", "source": "start", "target": "find"}],
+}
+
 PLAN = {
     "steps": [
         {"id": "fetch", "kind": "ok"},
@@ -70,12 +96,14 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     (where / "blocked.json").write_text(json.dumps(PLAN))
     (where / "good.json").write_text(json.dumps(GOOD_PLAN))
     (where / "slow.json").write_text(json.dumps(SLOW_PLAN))
+    (where / "lookup.json").write_text(json.dumps(LOOKUP))
     own = f"{__name__}:handlers"  # this module, not a second copy loaded from its path
     graphs = {
         "approval": load_served(str(APPROVAL)),
         "blocked": load_served(str(where / "blocked.json"), {"handlers": own}),
         "good": load_served(str(where / "good.json"), {"handlers": own}),
         "slow": load_served(str(where / "slow.json"), {"handlers": own}),
+        "lookup": load_served(str(where / "lookup.json"), {"tools": f"{__name__}:tools"}),
         "pipeline": load_served(f"{EXAMPLES / 'pipeline.py'}:graph"),
     }
     app = create_app(database=str(where / "server.db"), graphs=graphs, workers=2)
@@ -162,6 +190,19 @@ async def test_the_events_mode_is_refused_naming_the_modes_that_work(client: Any
     ]
     [error] = [d for e, d in parts if e == "error"]
     assert "not events" in error["message"] and "values or updates" in error["message"]
+
+
+async def test_a_documents_python_tool_runs_and_a_failing_one_errs_the_run_and_thread(
+    client: Any,
+) -> None:
+    out = await client.runs.wait(None, "lookup", input={"order": "A-1"})
+    assert out["found"] == {"order": "A-1"}
+    tid = (await client.threads.create())["thread_id"]
+    out = await client.runs.wait(tid, "lookup", input={"order": "missing"}, raise_error=False)
+    assert out["__error__"]["error"] == "EngineRunError"
+    assert "'find'" in out["__error__"]["message"] and "no order" in out["__error__"]["message"]
+    thread = await client.threads.get(tid)
+    assert thread["status"] == "error" and thread["values"] == {"order": "missing"}
 
 
 async def test_history_lists_the_supersteps_newest_first(client: Any) -> None:
