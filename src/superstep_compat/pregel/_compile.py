@@ -376,7 +376,9 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 subgraphs=subgraphs,
                 durability=durability,
             )
-            run.live = streams_live(modes, subgraphs=subgraphs, task_updates=False)
+            # an async run streams each task's update as the task ends (a sync one only
+            # when it streams live anyway: a helper thread per step costs a plain stream)
+            run.live = streams_live(modes, subgraphs=subgraphs, task_updates=True)
             runs.append(run)
             if multiplexer is None:
                 async for ns, mode, data in run.aevents():

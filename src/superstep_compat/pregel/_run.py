@@ -200,6 +200,10 @@ class GraphRun(RunSteps):
         # The run stopped before the graph finished (an interrupt or a breakpoint): a
         # subgraph's run then makes its parent's task wait (`GraphInterrupt`).
         self.stopped = False
+        # activations whose chunks went out as they ended (`_task_ended`), not with their step
+        self._early: set[str] = set()
+        # whether a task failing for good stops its step's others (async runs: `_fails_step`)
+        self._stops_siblings = False
 
     # --- stream plumbing -----------------------------------------------------------------
 
@@ -243,6 +247,7 @@ class GraphRun(RunSteps):
             ledger=self.ledger,
         )
         self.nested = host.nested
+        host.on_result = self._task_ended
         completed = False
         try:
             steps = host.iterate(ex)
@@ -322,6 +327,7 @@ class GraphRun(RunSteps):
             max_concurrency=self.max_concurrency,
         )
         self.nested = host.nested
+        self._stops_siblings = True
         host.on_result = self._task_ended
         completed = False
         try:
@@ -366,8 +372,33 @@ class GraphRun(RunSteps):
                 await self._asave_final()
 
     def _task_ended(self, request: EffectRequest, result: EffectCompleted) -> bool:
-        """The async host's result observer: whether a task that just ended stops its
-        step's other tasks. LangGraph cancels them once a task fails for good: not an
+        """The host's result observer (each task's result as the task ends): a live run
+        streams a finished task's chunks now (LangGraph emits them as the task ends, not
+        when its step does); returns whether the step's other tasks stop (`_fails_step`)."""
+        outcome = result.result
+        if self.live and isinstance(outcome, TaskOutcome) and self._streams_early(outcome):
+            for ns, mode, data in self._task_events([(request.activation_id, outcome)]):
+                self._emit_transient(mode, data, ns)
+            self._early.add(request.activation_id)
+        return self._stops_siblings and self._fails_step(result)
+
+    def _streams_early(self, outcome: TaskOutcome) -> bool:
+        """Whether a task's chunks can go out as it ends: a plain finished task of a step
+        with nothing to announce first (saved or cached outcomes, an input command, a step
+        continued after a pause) keeps its place in the step's order otherwise."""
+        return (
+            outcome.error is None
+            and not outcome.waiting
+            and not outcome.cached
+            and self.saved is None
+            and not self._cached
+            and not self._command_input
+            and not self._reported
+        )
+
+    def _fails_step(self, result: EffectCompleted) -> bool:
+        """Whether a task that just ended stops its step's other tasks (async runs only).
+        LangGraph cancels them once a task fails for good: not an
         interrupt or a parent command (bubbling up), not a failure its retry policy runs
         again. (A sync run lets them finish: a thread cannot be cancelled, and skipping
         the ones not started yet would make which tasks of a failed step finished depend
