@@ -44,3 +44,40 @@ async def test_a_runs_tasks_have_their_times_and_errors_by_task_id(client: Any) 
         other = (await client.threads.create())["thread_id"]
         await client.http.get(f"/threads/{other}/runs/{run['run_id']}/tasks")
     await client.threads.delete(tid)
+
+
+async def test_a_retried_task_lists_each_attempt_with_the_error_that_ended_it(
+    client: Any,
+) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    assert await client.runs.wait(tid, "retried", input={"x": 7}) == {"x": 108}
+    last = (await client.runs.list(tid, limit=1))[0]
+    tasks = await client.http.get(f"/threads/{tid}/runs/{last['run_id']}/tasks")
+    by_name = {t["name"]: t for t in tasks}
+    assert [a["attempt"] for a in by_name["a"]["attempts"]] == [1]
+    assert by_name["a"]["attempts"][0]["error"] is None
+    flaky = by_name["flaky"]
+    assert flaky["error"] is None
+    assert [(a["attempt"], a["error"], a["max_attempts"]) for a in flaky["attempts"]] == [
+        (1, "ValueError: flaky attempt 1 at x=8", 3),
+        (2, "ValueError: flaky attempt 2 at x=8", 3),
+        (3, None, None),
+    ]
+    assert all(a["duration_ms"] >= 0 for a in flaky["attempts"])
+    starts = [a["started_at"] for a in flaky["attempts"]]
+    assert starts == sorted(starts)
+    # the task ids are the history's
+    history = await client.threads.get_history(tid)
+    assert flaky["task_id"] in {t["id"] for snap in history for t in snap["tasks"]}
+
+    # every attempt failed: the last error is the task's
+    run = await client.runs.create(tid, "retried", input={"x": -5})
+    await client.runs.join(tid, run["run_id"])
+    tasks = await client.http.get(f"/threads/{tid}/runs/{run['run_id']}/tasks")
+    flaky = next(t for t in tasks if t["name"] == "flaky")
+    assert [a["error"] for a in flaky["attempts"]] == [
+        f"ValueError: flaky attempt {n} at x=-4" for n in (1, 2, 3)
+    ]
+    assert flaky["error"] == "ValueError: flaky attempt 3 at x=-4"
+
+    await client.threads.delete(tid)

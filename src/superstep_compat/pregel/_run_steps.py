@@ -8,6 +8,7 @@ run's end and failures, and the state views (values, next tasks).
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from superstep_compat._internal._constants import ROOT_KEY, START
@@ -162,9 +163,14 @@ class RunSteps(RunSetup):
         record = self.record
         if record is None or self.saver is None:
             return
-        pending = pending_activations(ex, self.graph.node_order)
         record.values = dict(self.last_values or {})
-        record.next = tuple(name for name, _ in pending)
+        record.engine = ex.snapshot()
+        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
+        if self.durable or record is self.last_saved:
+            self._save(record)
+        # LangGraph's saved view of a checkpoint reads its next tasks before its writes of
+        # no task (``next`` stays), the run's own view after them (a goto's nodes are due)
+        pending = pending_activations(ex, self.graph.node_order)
         known = {t.key: t for t in record.tasks if t.key}  # keep what they raised or did
         fresh = task_records(
             record.checkpoint_id,
@@ -174,13 +180,12 @@ class RunSteps(RunSetup):
             triggers_of=self._triggers_of,
             pushes=push_indexes(ex, pending),
         )
-        record.tasks = [known[key] if key in known else fresh.pop(0) for _, key in pending]
-        record.engine = ex.snapshot()
-        record.triggers = self._pending_triggers(ex, pending)
-        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
-        if self.durable or record is self.last_saved:
-            self._save(record)
-        yield from self._checkpoint_events(record, record.parent_id)
+        live = replace(
+            record,
+            next=tuple(name for name, _ in pending),
+            tasks=[known[key] if key in known else fresh.pop(0) for _, key in pending],
+        )
+        yield from self._checkpoint_events(live, record.parent_id)
 
     def _task_events(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
         """Each task's chunks as LangGraph emits them when it finishes: its update (then its
