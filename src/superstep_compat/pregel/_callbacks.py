@@ -12,7 +12,8 @@ Imports langchain-core only; never the engine.
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import aclosing
 from typing import Any, TypeVar
 
 from langchain_core.callbacks import BaseCallbackManager, CallbackManagerForChainRun
@@ -66,13 +67,16 @@ async def atraced(
     name: str,
     config: dict[str, Any],
     input: Any,
-    chunks: Callable[[dict[str, Any]], AsyncIterator[Any]],
+    chunks: Callable[[dict[str, Any]], AsyncGenerator[Any, None]],
     final: Callable[[], Any] | None = None,
-) -> AsyncIterator[Any]:
+) -> AsyncGenerator[Any, None]:
     """`traced` for ``astream``."""
     if not config.get("callbacks"):
-        async for chunk in chunks(config):
-            yield chunk
+        # closed as soon as this stream is (a consumer stopping early cancels the run's
+        # running tasks then, not whenever the loop finalises the generator)
+        async with aclosing(chunks(config)) as plain:
+            async for chunk in plain:
+                yield chunk
         return
     config = _with_thread(config)
     manager = _marked(get_async_callback_manager_for_config(config))  # type: ignore[arg-type]
@@ -80,15 +84,17 @@ async def atraced(
         None, input, name=config.get("run_name") or name, run_id=config.pop("run_id", None)
     )
     child = dict(patch_config(config, callbacks=run.get_child()))  # type: ignore[arg-type]
-    stream: AsyncIterator[Any] = chunks(child)
+    source = chunks(child)
+    stream: AsyncIterator[Any] = source
     for handler in run.handlers:
         if isinstance(handler, _StreamingCallbackHandler):
             stream = handler.tap_output_aiter(run.run_id, stream)
     last = None
     try:
-        async for chunk in stream:
-            last = chunk
-            yield chunk
+        async with aclosing(source):  # see above
+            async for chunk in stream:
+                last = chunk
+                yield chunk
     except BaseException as e:
         await run.on_chain_error(e)
         raise
