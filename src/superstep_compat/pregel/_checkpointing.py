@@ -56,6 +56,7 @@ from superstep_compat.pregel._lgcheckpoint import (
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, record_config
 from superstep_compat.pregel._saver_bridge import saver_call
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
+from superstep_compat.pregel._untracked import untracked_channels
 from superstep_compat.types import Interrupt
 from superstep_core.node import Activated
 from superstep_core.runtime import Execution
@@ -158,6 +159,12 @@ class Checkpointing:
             else None,
         )
         self.last_saved = record
+        untracked = untracked_channels(self.graph.spec)
+        if untracked and any(k in untracked for k in args[1]["channel_values"]):
+            config, checkpoint, metadata, new_versions = args
+            values = checkpoint["channel_values"]
+            kept = {k: v for k, v in values.items() if k not in untracked}
+            args = (config, {**checkpoint, "channel_values": kept}, metadata, new_versions)
         return args
 
     def _config_metadata(self) -> dict[str, Any]:
@@ -192,8 +199,12 @@ class Checkpointing:
     def _put_writes(
         self, record: CheckpointRecord, task_id: str, writes: Sequence[tuple[str, Any]]
     ) -> None:
-        """Save one task's ``writes`` as pending writes of ``record``'s checkpoint."""
+        """Save one task's ``writes`` as pending writes of ``record``'s checkpoint (not
+        those to an `UntrackedValue` channel: never persisted, as in LangGraph)."""
         assert self.saver is not None
+        untracked = untracked_channels(self.graph.spec)
+        if untracked:
+            writes = [w for w in writes if w[0] not in untracked]
         put_task_writes(
             self.saver,
             record.thread_id,
