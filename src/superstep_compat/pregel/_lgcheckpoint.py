@@ -51,6 +51,7 @@ __all__ = [
     "TASKS",
     "apply_pending",
     "build_checkpoint",
+    "checkpoint_put",
     "engine_codec",
     "get_tuple",
     "graph_versions",
@@ -279,15 +280,34 @@ def write_checkpoint(
     changed: Sequence[str] | None = None,
     outcomes_saved: bool = False,
 ) -> dict[str, Any]:
-    """``put`` the checkpoint `build_checkpoint` made for ``record`` (or, written before, again
-    under its id: a step that stopped part-way changed its engine state), with the engine's
-    blob; ``lean``: without it when the record is `restorable` (a continuing run rebuilds
-    the engine state from LangGraph's fields; encoding the blob was most of a plain step's
-    checkpoint cost). ``saved_versions``: the channel versions the saver already holds
+    """``put`` the checkpoint of ``record`` (see `checkpoint_put`); returns its channel
+    versions."""
+    args, versions = checkpoint_put(
+        saver, record, saved_versions, lean=lean, changed=changed, outcomes_saved=outcomes_saved
+    )
+    _call(saver, "put", *args)
+    return versions
+
+
+def checkpoint_put(
+    saver: BaseCheckpointSaver[Any],
+    record: CheckpointRecord,
+    saved_versions: Mapping[str, Any] | None,
+    *,
+    lean: bool = False,
+    changed: Sequence[str] | None = None,
+    outcomes_saved: bool = False,
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The ``put`` of the checkpoint `build_checkpoint` made for ``record`` (or, written
+    before, again under its id: a step that stopped part-way changed its engine state), with
+    the engine's blob; ``lean``: without it when the record is `restorable` (a continuing run
+    rebuilds the engine state from LangGraph's fields; encoding the blob was most of a plain
+    step's checkpoint cost). ``saved_versions``: the channel versions the saver already holds
     values for (only the others go in ``new_versions``); ``changed``: when those are the
-    versions the checkpoint was built on, its ``updated_channels`` (then they are the
-    others, without comparing every channel's version); ``outcomes_saved``: see
-    `restorable`. Returns the checkpoint's channel versions."""
+    versions the checkpoint was built on, its ``updated_channels`` (then they are the others,
+    without comparing every channel's version); ``outcomes_saved``: see `restorable`.
+    Returns ``put``'s arguments and the checkpoint's channel versions (sync and async
+    drivers call ``put`` or ``aput``)."""
     built = record.checkpoint
     if built is None:
         raise ValueError(f"checkpoint {record.checkpoint_id} was never built")
@@ -312,16 +332,14 @@ def write_checkpoint(
             new_versions = dict(versions.items() - held.items())
         except TypeError:  # a saver whose versions are not hashable
             new_versions = {k: v for k, v in versions.items() if held.get(k) != v}
-    _call(
-        saver,
-        "put",
+    args = (
         config_of(record.thread_id, record.checkpoint_ns, record.parent_id),
         checkpoint,
         dict(record.metadata),
         new_versions,
     )
     record.checkpoint = {**built, "channel_versions": versions}
-    return versions
+    return args, versions
 
 
 def put_task_writes(
@@ -334,10 +352,11 @@ def put_task_writes(
     task_path: str = "",
 ) -> None:
     """LangGraph's ``put_writes``: ``writes`` of task ``task_id`` as pending writes of the
-    checkpoint ``checkpoint_id`` (``task_path`` only to a saver whose ``put_writes`` takes
-    one: savers written before it existed do not, and LangGraph leaves it out for them)."""
+    checkpoint ``checkpoint_id`` (``task_path`` only to a saver whose ``put_writes`` and
+    ``aput_writes`` take one: savers written before it existed do not, and LangGraph leaves
+    it out for them)."""
     args: list[Any] = [config_of(thread_id, ns, checkpoint_id), list(writes), task_id]
-    if _takes_task_path(type(saver)):
+    if task_path and _takes_task_path(type(saver)):
         args.append(task_path)
     _call(saver, "put_writes", *args)
 

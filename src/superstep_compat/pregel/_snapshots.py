@@ -48,6 +48,7 @@ from superstep_compat.pregel._record import (
     record_config,
     step_in_progress,
 )
+from superstep_compat.pregel._saver_bridge import off_saver_loop
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome
 from superstep_compat.pregel._task_results import task_results
@@ -110,8 +111,11 @@ def snapshot_of(
         next_ = tuple(t.name for t in record.tasks if t.id not in finished)
         if record.current_values is not None:
             values = record.current_values
+    shown: Any = dict(values)
+    if len(values) == 1 and ROOT_KEY in values:
+        shown = values[ROOT_KEY]  # a state of one value (no fields) shows the bare value
     return StateSnapshot(
-        values=values.get(ROOT_KEY) if root else dict(values),
+        values=values.get(ROOT_KEY) if root else shown,
         next=next_,
         config=cast(RunnableConfig, record_config(record, record.checkpoint_id)),
         metadata=dict(record.metadata),
@@ -191,7 +195,8 @@ class SnapshotsMixin:
     async def aget_state(
         self, config: Mapping[str, Any], *, subgraphs: bool = False
     ) -> StateSnapshot:
-        return self.get_state(config, subgraphs=subgraphs)
+        saver = self.saver_for(config)
+        return await off_saver_loop(saver, self.get_state, config, subgraphs=subgraphs)
 
     def get_state_history(
         self,
@@ -224,7 +229,11 @@ class SnapshotsMixin:
         before: Mapping[str, Any] | None = None,
         limit: int | None = None,
     ) -> AsyncIterator[StateSnapshot]:
-        for snapshot in self.get_state_history(config, filter=filter, before=before, limit=limit):
+        history = self.get_state_history(config, filter=filter, before=before, limit=limit)
+        saver = self.saver_for(config)
+        if saver is not None and getattr(saver, "loop", None) is not None:
+            history = iter(await off_saver_loop(saver, list, history))
+        for snapshot in history:
             yield snapshot
 
     # --- edits ---------------------------------------------------------------------------------
@@ -248,7 +257,8 @@ class SnapshotsMixin:
         as_node: str | None = None,
         task_id: str | None = None,
     ) -> dict[str, Any]:
-        return self.update_state(config, values, as_node, task_id)
+        saver = self.saver_for(config)
+        return await off_saver_loop(saver, self.update_state, config, values, as_node, task_id)
 
     def bulk_update_state(
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
@@ -269,7 +279,8 @@ class SnapshotsMixin:
     async def abulk_update_state(
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
     ) -> dict[str, Any]:
-        return self.bulk_update_state(config, supersteps)
+        saver = self.saver_for(config)
+        return await off_saver_loop(saver, self.bulk_update_state, config, supersteps)
 
     def _graph_for(self, config: Mapping[str, Any]) -> SnapshotsMixin:
         """The graph whose checkpoints ``config`` addresses: this one, or the subgraph its
