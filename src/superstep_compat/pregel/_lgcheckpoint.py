@@ -352,9 +352,8 @@ def put_task_writes(
     task_path: str = "",
 ) -> None:
     """LangGraph's ``put_writes``: ``writes`` of task ``task_id`` as pending writes of the
-    checkpoint ``checkpoint_id`` (``task_path`` only to a saver whose ``put_writes`` and
-    ``aput_writes`` take one: savers written before it existed do not, and LangGraph leaves
-    it out for them)."""
+    checkpoint ``checkpoint_id`` (``task_path`` only to a saver whose ``put_writes`` takes
+    one: savers written before it existed do not, and LangGraph leaves it out for them)."""
     args: list[Any] = [config_of(thread_id, ns, checkpoint_id), list(writes), task_id]
     if task_path and _takes_task_path(type(saver)):
         args.append(task_path)

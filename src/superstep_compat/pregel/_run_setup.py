@@ -240,8 +240,8 @@ class RunSetup(Checkpointing):
         # LangGraph counts a continued thread's budget from the step after its checkpoint.
         self.start_step = self.step + 1 if continuing and forked is None else self.step
         if continuing and record is not None:
-            _seen_on_resume(record)
             self._command_input = self._command_input or applied
+            _seen_on_resume(record)
             events = self._continue(ex, record, forked)
             self.values_shown = not self._command_input  # it shows the state it starts from
             if applied:

@@ -35,6 +35,8 @@ from superstep_core.runtime import Execution, StepOutcome
 class RunSteps(RunSetup):
     """The per-superstep part of `GraphRun`."""
 
+    _early: set[str]
+
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
         if not outcome.committed:
@@ -190,6 +192,10 @@ class RunSteps(RunSetup):
     def _task_events(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
         """Each task's chunks as LangGraph emits them when it finishes: its update (then its
         result), or its interrupt; tasks whose writes were saved first, as cached."""
+        if self._early:  # streamed as they ended
+            early = self._early
+            results = [item for item in results if item[0] not in early]
+            early.difference_update(aid for aid, _ in results)
         modes = self.modes
         updates = "updates" in modes
         if self._cached:

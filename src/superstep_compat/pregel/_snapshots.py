@@ -111,11 +111,8 @@ def snapshot_of(
         next_ = tuple(t.name for t in record.tasks if t.id not in finished)
         if record.current_values is not None:
             values = record.current_values
-    shown: Any = dict(values)
-    if len(values) == 1 and ROOT_KEY in values:
-        shown = values[ROOT_KEY]  # a state of one value (no fields) shows the bare value
     return StateSnapshot(
-        values=values.get(ROOT_KEY) if root else shown,
+        values=values.get(ROOT_KEY) if root else dict(values),
         next=next_,
         config=cast(RunnableConfig, record_config(record, record.checkpoint_id)),
         metadata=dict(record.metadata),
