@@ -81,3 +81,36 @@ async def test_a_retried_task_lists_each_attempt_with_the_error_that_ended_it(
     assert flaky["error"] == "ValueError: flaky attempt 3 at x=-4"
 
     await client.threads.delete(tid)
+
+
+def test_the_facades_attempt_observer_hears_every_attempt_sync_and_async() -> None:
+    # the hook the server sets on a run's config (Superstep's own key, not LangGraph's):
+    # each attempt of each task, whichever host (thread or event loop) performs it
+    import asyncio
+
+    from server.graphs import retried
+    from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER
+
+    graph = retried()
+    for x, run in (
+        (20, lambda config: graph.invoke({"x": 20}, config)),
+        (30, lambda config: asyncio.run(graph.ainvoke({"x": 30}, config))),
+    ):
+        heard: list[dict[str, Any]] = []
+        assert run({"configurable": {CONFIG_KEY_ATTEMPT_OBSERVER: heard.append}}) == {"x": x + 101}
+        flaky = [a for a in heard if a["name"] == "flaky"]
+        assert [(a["attempt"], a["error"], a["max_attempts"]) for a in flaky] == [
+            (1, f"ValueError: flaky attempt 1 at x={x + 1}", 3),
+            (2, f"ValueError: flaky attempt 2 at x={x + 1}", 3),
+            (3, None, None),
+        ]
+        assert len({a["task_id"] for a in flaky}) == 1  # one task, three attempts
+        assert [a["attempt"] for a in heard if a["name"] == "a"] == [1]
+
+    # an observer that raises is logged, never the run's failure
+    def broken(report: dict[str, Any]) -> None:
+        raise RuntimeError("observer bug")
+
+    assert graph.invoke({"x": 40}, {"configurable": {CONFIG_KEY_ATTEMPT_OBSERVER: broken}}) == {
+        "x": 141
+    }

@@ -134,6 +134,12 @@ def test_a_workflow_documents_run_shows_its_version_nodes_and_events(
         )
         assert nodes == [["approve", "node_started"], ["check", "node_finished"]]
         assert page.text_content("#thread-status") == "interrupted"
+        # the timeline names the nodes (the engine's activations), the person's question shows
+        page.wait_for_selector("#timeline tr.step-row")
+        ran = page.locator("#timeline tr.step-row td:nth-child(3)").all_text_contents()
+        assert ran == ["approve", "check", "input"]
+        asks = page.locator("#interrupt .interrupt-value[data-task='approve'] pre")
+        assert "Approve 'new laptop' for 1800?" in (asks.text_content() or "")
         screenshot(page, "document")
         # a thread of another kind has no workflow panel
         assert httpx.get(f"{url}/threads/nobody/workflow").status_code == 404

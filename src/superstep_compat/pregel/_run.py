@@ -20,6 +20,7 @@ import dataclasses
 import os
 import random
 import threading
+import warnings
 from collections.abc import (
     AsyncGenerator,
     Callable,
@@ -46,6 +47,7 @@ from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_compat.types import Interrupt
+from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, NestedEffects, WallClock
 from superstep_core.node import EffectCompleted
 from superstep_core.runtime import EffectRequest, Execution
@@ -81,6 +83,25 @@ DURABILITY_KEY = "__pregel_durability"
 
 Event = tuple[tuple[str, ...], str, Any]
 """(namespace, stream mode, data)."""
+
+
+def legacy_durability(durability: str | None, kwargs: Mapping[str, Any]) -> str | None:
+    """The ``durability`` of a call that may pass LangGraph's deprecated ``checkpoint_during``
+    (True: "async", False: "exit"), with LangGraph's warning; both given is a ValueError."""
+    checkpoint_during = kwargs.get("checkpoint_during")
+    if checkpoint_during is None:
+        return durability
+    warnings.warn(
+        "`checkpoint_during` is deprecated and will be removed. Please use `durability` instead.",
+        LangGraphDeprecatedSinceV10,
+        stacklevel=3,
+    )
+    if durability is not None:
+        raise ValueError(
+            "Cannot use both `checkpoint_during` and `durability` parameters. "
+            "Please use `durability` instead."
+        )
+    return "async" if checkpoint_during else "exit"
 
 
 class GraphRun(RunSteps):

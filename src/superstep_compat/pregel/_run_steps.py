@@ -11,7 +11,7 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from superstep_compat._internal._constants import ROOT_KEY, START
+from superstep_compat._internal._constants import RETURN, ROOT_KEY, START
 from superstep_compat.errors import ErrorCode, GraphRecursionError, create_error_message
 from superstep_compat.pregel._checkpoint_tasks import (
     Event,
@@ -26,6 +26,7 @@ from superstep_compat.pregel._lgcheckpoint import build_checkpoint
 from superstep_compat.pregel._node import outcome_of
 from superstep_compat.pregel._run_setup import RunSetup, _as_list
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
+from superstep_compat.pregel._task_results import fold_writes
 from superstep_compat.types import Interrupt
 from superstep_core.node import EffectCompleted
 from superstep_core.runtime import Execution, StepOutcome
@@ -95,7 +96,8 @@ class RunSteps(RunSetup):
             next_ = self._next(ex) if next_ is None else next_
             names_ran = {node_of(aid) for aid, _ in completed}
             if (_hit(names_ran, self.after) and next_) or _hit(set(next_), self.before):
-                if "updates" in modes:
+                # a subgraph's breakpoint stops its parent's task: the parent reports it
+                if "updates" in modes and self.link is None:
                     yield ((), "updates", {"__interrupt__": ()})
                 self.stopped = True
                 return True
@@ -205,9 +207,14 @@ class RunSteps(RunSetup):
         if self.saved is not None:  # the outcomes handed back come first, as in LangGraph
             ordered = sorted(results, key=lambda item: not item[1].cached)
         ctx = self._run_context() if "tasks" in modes or "debug" in modes else None
+        # a task stopped by its subgraph's breakpoint (no interrupt values) is reported as
+        # LangGraph reports it: once, when the step's other tasks have been
+        stopped = False
         for aid, r in ordered:
             name = node_of(aid)
-            if r.waiting:
+            if r.waiting and not r.interrupts:
+                stopped = True
+            elif r.waiting:
                 yield from self._interrupt_events(tuple(r.interrupts))
             elif r.error is None and updates and name != START:
                 chunk = {name: r.update}
@@ -216,19 +223,24 @@ class RunSteps(RunSetup):
                 yield ((), "updates", chunk)
             if ctx is not None and not r.cached and name != START:
                 yield from self._task_result(ctx, aid, r)
+        if stopped:
+            yield from self._interrupt_events(())
 
     def _task_result(self, ctx: RunContext, aid: str, r: TaskOutcome) -> Iterator[Event]:
+        # as LangGraph: the task's writes to the state's channels (and a functional task's
+        # return value), a channel written more than once as ``{"$writes": [...]}``
+        shown = self._stream_keys()
         payload = {
             "id": task_uuid(ctx, aid),
             "name": node_of(aid),
             "error": r.error,
-            "result": r.update if r.error is None and not r.interrupts else {},
+            "result": fold_writes(w for w in r.writes if w[0] in shown)
+            if r.error is None and not r.interrupts
+            else {},
             "interrupts": [
                 {"value": i.value, "id": i.id, "response_schema": None} for i in r.interrupts
             ],
         }
-        if r.error is None and not r.interrupts and payload["result"] is None:
-            payload["result"] = {}
         if "tasks" in self.modes:
             yield ((), "tasks", payload)
         if "debug" in self.modes:
@@ -252,6 +264,15 @@ class RunSteps(RunSetup):
             committed = self._committed
             self._last_values = {k: committed[k] for k in keys if k in committed}
         return self._last_values
+
+    def _stream_keys(self) -> frozenset[str]:
+        """The channels whose writes a task's result in the ``tasks`` stream shows."""
+        keys = self._shown_keys
+        if keys is None:
+            keys = self._shown_keys = frozenset((*self.graph.state_channels, RETURN))
+        return keys
+
+    _shown_keys: frozenset[str] | None = None
 
     @property
     def is_root(self) -> bool:

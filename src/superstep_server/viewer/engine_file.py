@@ -2,8 +2,8 @@
 --thread` writes (``superstep_checkpoints``: workflow documents, DAG plans, engine graphs),
 read-only, without importing graph code or calling a handler.
 
-`EngineFile.values` decodes a checkpoint's channels (they are the engine codec's bytes in the
-saver); `EngineFile.workflow` is what the viewer's workflow panel shows
+`EngineFile.step` decodes a checkpoint's channels (they are the engine codec's bytes in the
+saver) and names its activations; `EngineFile.workflow` is what the viewer's workflow panel shows
 (``GET /threads/{id}/workflow``):
 
 - a workflow document's run: ``{"kind": "document", "name", "version", "content_hash",
@@ -54,10 +54,31 @@ class EngineFile:
     def close(self) -> None:
         self.saver.close()
 
-    def values(self, thread_id: str, checkpoint_id: str) -> dict[str, Any]:
-        """The channel values of a checkpoint, decoded (JSON-shaped)."""
+    def step(self, thread_id: str, checkpoint_id: str) -> tuple[dict[str, Any], list[Any]]:
+        """A checkpoint's channel values, decoded (JSON-shaped; the engine's own channels,
+        named ``__...``, left out), and the activations it holds (the nodes that run next),
+        as the viewer's tasks: ``id`` (the activation's), ``name`` (its node),
+        ``interrupts`` (a suspended one's question)."""
         state = self.runner.load_state(thread_id, checkpoint_id)
-        return {k: serde.jsonable(v) for k, v in state.values.items()}
+        values = {k: serde.jsonable(v) for k, v in state.values.items() if not k.startswith("__")}
+        tasks = []
+        for inst in state.instances:
+            asked = inst.state == "suspended" and inst.interrupt is not None
+            tasks.append(
+                {
+                    "id": inst.id,
+                    "name": inst.node,
+                    "path": [],
+                    "error": None,
+                    "interrupts": [{"value": serde.jsonable(inst.interrupt), "id": inst.id}]
+                    if asked
+                    else [],
+                    "checkpoint": None,
+                    "state": None,
+                    "result": None,
+                }
+            )
+        return values, tasks
 
     def workflow(self, thread_id: str) -> dict[str, Any] | None:
         """What the workflow panel shows for ``thread_id`` (see the module docstring)."""

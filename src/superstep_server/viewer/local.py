@@ -146,17 +146,21 @@ class LocalFile:
         # An input checkpoint holds the input in `__start__`: its task is `__start__`.
         next_nodes = [START] if START in channels else []
         next_nodes += sorted(c[len(BRANCH) :] for c in channels if c.startswith(BRANCH))
-        named = [(self._task_id(checkpoint_id, step, n), n) for n in next_nodes]
-        named += [(tid, f"task {tid[:8]}") for tid in writes if tid not in dict(named)]
-        tasks = [self._task(tid, name, writes.get(tid, [])) for tid, name in named]
-        parent = t.parent_config
         shown: dict[str, Any] | None = None
-        if values and self.engine is not None:
-            # the engine's channels are its codec's bytes in the saver; its own start "__"
-            decoded = self.engine.values(t.config["configurable"]["thread_id"], checkpoint_id)
-            shown = {k: v for k, v in decoded.items() if not k.startswith("__")}
-        elif values:
-            shown = {k: serde.jsonable(v) for k, v in channels.items() if _state_channel(k)}
+        if self.engine is not None:
+            # the engine's channels are its codec's bytes in the saver, and what runs next is
+            # its activations, not LangGraph's trigger channels
+            thread_id = t.config["configurable"]["thread_id"]
+            decoded, tasks = self.engine.step(thread_id, checkpoint_id)
+            next_nodes = list(dict.fromkeys(task["name"] for task in tasks))
+            shown = decoded if values else None
+        else:
+            named = [(self._task_id(checkpoint_id, step, n), n) for n in next_nodes]
+            named += [(tid, f"task {tid[:8]}") for tid in writes if tid not in dict(named)]
+            tasks = [self._task(tid, name, writes.get(tid, [])) for tid, name in named]
+            if values:
+                shown = {k: serde.jsonable(v) for k, v in channels.items() if _state_channel(k)}
+        parent = t.parent_config
         return {
             "values": shown,
             "next": next_nodes,

@@ -7,7 +7,6 @@ import { h, clear, when, go, json, parseJson } from "./dom.js";
 import { GraphView } from "./graph.js";
 import { LiveRun } from "./live.js";
 import { Timeline } from "./timeline.js";
-import { workflowPanel } from "./workflow.js";
 
 // the last steps of a run drawn as its path (each read is a whole checkpoint on the server)
 const PATH_STEPS = 10;
@@ -89,8 +88,10 @@ class ThreadPage {
     if (this.thread.status === "busy") this.watchRunning();
   }
 
+  // workflow.js is loaded only here: a served page (never an engine store's thread) does
+  // not fetch it before its first paint.
   showWorkflow(problem) {
-    workflowPanel(this.base).then((panel) => {
+    import("./workflow.js").then(({ workflowPanel }) => workflowPanel(this.base)).then((panel) => {
       if (panel) problem.after(panel);
     }).catch((err) => { problem.textContent = String(err.message || err); });
   }
