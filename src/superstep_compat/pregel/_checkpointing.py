@@ -203,8 +203,7 @@ class Checkpointing:
     def _put_writes(
         self, record: CheckpointRecord, task_id: str, writes: Sequence[tuple[str, Any]]
     ) -> None:
-        """Save one task's ``writes`` as pending writes of ``record``'s checkpoint (not
-        those to an `UntrackedValue` channel: never persisted, as in LangGraph)."""
+        """Save one task's ``writes`` as pending writes of ``record``'s checkpoint."""
         assert self.saver is not None
         untracked = self.graph.untracked_channels
         if untracked:

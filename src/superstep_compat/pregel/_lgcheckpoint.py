@@ -355,7 +355,7 @@ def put_task_writes(
     checkpoint ``checkpoint_id`` (``task_path`` only to a saver whose ``put_writes`` takes
     one: savers written before it existed do not, and LangGraph leaves it out for them)."""
     args: list[Any] = [config_of(thread_id, ns, checkpoint_id), list(writes), task_id]
-    if _takes_task_path(type(saver)):
+    if task_path and _takes_task_path(type(saver)):
         args.append(task_path)
     _call(saver, "put_writes", *args)
 

@@ -28,6 +28,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
     outcome_writes,
     pending_activations,
     push_indexes,
+    saved_outcome,
     task_id_for,
     task_records,
     trigger_channels,
@@ -302,9 +303,11 @@ class SnapshotsMixin:
         conf = config.get("configurable", {})
         thread, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
         record = load_record(saver, thread, ns, conf.get("checkpoint_id"))
+        saved_writes: list[Any] = []
         if record is not None and step_in_progress(record):
             # an edit starts a new checkpoint: its step's tasks run afresh, without the
             # interrupts, answers and finished tasks' writes of the step in progress
+            saved_writes = list(record.pending)
             record.engine = None
             record.pending = []
         if record is not None and record.engine is None:
@@ -350,6 +353,8 @@ class SnapshotsMixin:
             moved, results = self._edit(ex, config, record, updates)
             if record is not None:
                 self._record_results(saver, record, results)
+                if _clears(updates) and saved_writes:
+                    moved += self._keep_finished(ex, record, saved_writes)
         pending = pending_activations(ex, self.node_order)
         if start is not _NO_START and not any(name == START for name, _ in pending):
             pending.insert(0, (START, START))  # the input waits for it (keyed by name)
@@ -441,6 +446,40 @@ class SnapshotsMixin:
         for as_node in moved[1:]:
             ex.edit((), writer="__update__", as_node=as_node)
         return moved, results
+
+    def _keep_finished(
+        self, ex: Execution, record: CheckpointRecord, pending: Sequence[Any]
+    ) -> list[str]:
+        """Clearing a step part-way (``update_state(None, as_node=END)``) keeps what its
+        finished tasks wrote, as LangGraph applies their saved writes when it clears the
+        step's tasks: each task's writes, as its node (its edges followed). Returns the
+        nodes."""
+        by_task: dict[str, list[tuple[str, Any]]] = {}
+        for task_id, channel, value in pending:
+            by_task.setdefault(task_id, []).append((channel, value))
+        kept: list[str] = []
+        # in LangGraph's order of applying a step's writes: by task path (pull tasks by
+        # name, then push tasks by index)
+        ordered = sorted(
+            record.tasks,
+            key=lambda t: (str(t.path[0]), str(t.path[1]).zfill(10) if len(t.path) > 1 else ""),
+        )
+        for task in ordered:
+            writes = by_task.get(task.id)
+            if not writes or task.name not in self.nodes:
+                continue
+            outcome = saved_outcome(writes, edge_writes(self.spec, task.name))
+            if outcome is None:
+                continue
+            ex.edit(
+                outcome.writes,
+                writer="__update__",
+                as_node=task.name,
+                activate=outcome.gotos,
+                spawn=[(send.node, send) for send in outcome.sends],
+            )
+            kept.append(task.name)
+        return kept
 
     def _record_results(
         self,
@@ -540,6 +579,11 @@ def _metadata(
     thread's own keys."""
     base = {"source": source, "step": step, "parents": parents or {}}
     return dict(get_checkpoint_metadata(cast(RunnableConfig, config), cast(Any, base)))
+
+
+def _clears(updates: Sequence[StateUpdate]) -> bool:
+    """Whether ``updates`` is LangGraph's "clear": one update of no values as END."""
+    return len(updates) == 1 and updates[0].as_node == END and updates[0].values is None
 
 
 def _update_of(update: Any) -> StateUpdate:
