@@ -49,6 +49,7 @@ from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, GraphRun, lega
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
+from superstep_compat.runtime import RunControl
 from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
 from superstep_compat.typing import ContextT, InputT, OutputT, StateT
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
@@ -301,6 +302,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         debug: bool | None = None,
         version: str = "v1",
         multiplexer: StreamMultiplexer | None = None,
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Yield chunks (LangGraph's shapes: see the spec's stream-mode table).
@@ -329,6 +331,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 interrupt_after=interrupt_after,
                 subgraphs=subgraphs,
                 durability=durability,
+                control=control,
             )
             run.live = streams_live(modes, subgraphs=subgraphs, task_updates=False)
             runs.append(run)
@@ -368,6 +371,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         debug: bool | None = None,
         version: str = "v1",
         multiplexer: StreamMultiplexer | None = None,
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """`stream` on asyncio (same chunks, same ``multiplexer`` extension)."""
@@ -387,6 +391,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 interrupt_after=interrupt_after,
                 subgraphs=subgraphs,
                 durability=durability,
+                control=control,
             )
             run.live = streams_live(modes, subgraphs=subgraphs, task_updates=False)
             runs.append(run)
@@ -454,6 +459,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         interrupt_after: Any = None,
         durability: Any = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
         """Run to completion (or a breakpoint) and return the final state as a dict; with
@@ -472,6 +478,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after,
                 durability=durability,
+                control=control,
             )
             runs.append(run)
             return run
@@ -513,6 +520,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         interrupt_after: Any = None,
         durability: Any = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
         durability = legacy_durability(durability, kwargs)
@@ -528,6 +536,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after,
                 durability=durability,
+                control=control,
             )
             runs.append(run)
             if stream_mode != "values":
