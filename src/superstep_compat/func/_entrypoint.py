@@ -15,7 +15,15 @@ from __future__ import annotations
 import inspect
 import typing
 import warnings
-from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+    Sequence,
+)
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar, cast
 
@@ -373,7 +381,7 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
         latest = _Latest()
 
-        async def chunks(cfg: dict[str, Any]) -> AsyncIterator[Any]:
+        async def chunks(cfg: dict[str, Any]) -> AsyncGenerator[Any, None]:
             run = self._start(
                 input,
                 cfg,

@@ -151,6 +151,12 @@ class NodeSpec:
             return RunnableCallable(None, self.action, name=self.name, trace=False)
         return RunnableCallable(self.action, name=self.name, trace=False)
 
+    @property
+    def runnable(self) -> Any:
+        """The action as a `Runnable`, as LangGraph's ``builder.nodes[name].runnable`` (a
+        function's: ``.func`` is the function, ``.afunc`` an async one)."""
+        return self.bound
+
     def copy(self, update: Mapping[str, Any] | None = None) -> NodeSpec:
         """This node with the fields in ``update`` replaced (LangGraph's PregelNode.copy)."""
         return dataclasses.replace(self, **(update or {}))

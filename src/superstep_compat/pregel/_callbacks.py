@@ -11,20 +11,30 @@ Imports langchain-core only; never the engine.
 
 from __future__ import annotations
 
+import copy
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+import logging
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import aclosing
 from typing import Any, TypeVar
 
-from langchain_core.callbacks import BaseCallbackManager, CallbackManagerForChainRun
+from langchain_core.callbacks import (
+    BaseCallbackHandler,
+    BaseCallbackManager,
+    CallbackManager,
+    CallbackManagerForChainRun,
+)
 from langchain_core.runnables.config import (
     get_async_callback_manager_for_config,
     get_callback_manager_for_config,
     patch_config,
     var_child_runnable_config,
 )
+from langchain_core.tracers import BaseTracer
 from langchain_core.tracers._streaming import _StreamingCallbackHandler
 
 _Manager = TypeVar("_Manager", bound=BaseCallbackManager)
+_log = logging.getLogger(__name__)
 
 __all__ = ["TaskRun", "atraced", "atraced_call", "traced", "traced_call"]
 
@@ -66,13 +76,16 @@ async def atraced(
     name: str,
     config: dict[str, Any],
     input: Any,
-    chunks: Callable[[dict[str, Any]], AsyncIterator[Any]],
+    chunks: Callable[[dict[str, Any]], AsyncGenerator[Any, None]],
     final: Callable[[], Any] | None = None,
-) -> AsyncIterator[Any]:
+) -> AsyncGenerator[Any, None]:
     """`traced` for ``astream``."""
     if not config.get("callbacks"):
-        async for chunk in chunks(config):
-            yield chunk
+        # closed as soon as this stream is (a consumer stopping early cancels the run's
+        # running tasks then, not whenever the loop finalises the generator)
+        async with aclosing(chunks(config)) as plain:
+            async for chunk in plain:
+                yield chunk
         return
     config = _with_thread(config)
     manager = _marked(get_async_callback_manager_for_config(config))  # type: ignore[arg-type]
@@ -80,15 +93,17 @@ async def atraced(
         None, input, name=config.get("run_name") or name, run_id=config.pop("run_id", None)
     )
     child = dict(patch_config(config, callbacks=run.get_child()))  # type: ignore[arg-type]
-    stream: AsyncIterator[Any] = chunks(child)
+    source = chunks(child)
+    stream: AsyncIterator[Any] = source
     for handler in run.handlers:
         if isinstance(handler, _StreamingCallbackHandler):
             stream = handler.tap_output_aiter(run.run_id, stream)
     last = None
     try:
-        async for chunk in stream:
-            last = chunk
-            yield chunk
+        async with aclosing(source):  # see above
+            async for chunk in stream:
+                last = chunk
+                yield chunk
     except BaseException as e:
         await run.on_chain_error(e)
         raise
@@ -161,18 +176,23 @@ class TaskRun:
     in order all the same.
     """
 
-    __slots__ = ("config", "run")
+    __slots__ = ("config", "policy", "run")
 
-    def __init__(self, run: CallbackManagerForChainRun, config: dict[str, Any]) -> None:
+    def __init__(
+        self, run: CallbackManagerForChainRun, config: dict[str, Any], policy: Any = None
+    ) -> None:
         self.run = run
         self.config = config
+        self.policy = policy
 
     @classmethod
     def start(
-        cls, config: dict[str, Any], name: str, input: Any, step: int
+        cls, config: dict[str, Any], name: str, input: Any, step: int, policy: Any = None
     ) -> tuple[TaskRun, dict[str, Any]]:
         """Open the run of task ``name`` (``config`` is the task's config, its callbacks the
-        graph run's children); returns it and the config the node is called with."""
+        graph run's children); returns it and the config the node is called with.
+        ``policy``: the node's `TracePolicy` (what tracers record of its input and output;
+        other handlers see them as they are)."""
         callbacks = config["callbacks"]
         if isinstance(callbacks, BaseCallbackManager):
             callbacks = callbacks.copy()
@@ -181,8 +201,15 @@ class TaskRun:
         # Added before the config's own tags are merged, so it comes first (as in LangGraph).
         callbacks.add_tags([f"graph:step:{step}"], inherit=False)
         manager = get_callback_manager_for_config({**config, "callbacks": callbacks})  # type: ignore[typeddict-item]
-        run = manager.on_chain_start(None, input, name=name)
-        task = cls(run, config)
+        recorded = _recorded(input, getattr(policy, "process_inputs", None))
+        if recorded is input:
+            run = manager.on_chain_start(None, input, name=name)
+        else:
+            others, tracers = _by_tracing(manager)
+            run = others.on_chain_start(None, input, name=name)
+            tracers.on_chain_start(None, recorded, name=name, run_id=run.run_id)
+            run.handlers = manager.handlers  # the run's end and children reach every one
+        task = cls(run, config, policy)
         return task, task.child_config(1)
 
     def child_config(self, position: int) -> dict[str, Any]:
@@ -215,11 +242,47 @@ class TaskRun:
             if isinstance(handler, _StreamingCallbackHandler):
                 for _ in handler.tap_output_iter(self.run.run_id, iter((output,))):
                     pass
-        self.run.on_chain_end(output)
+        recorded = _recorded(output, getattr(self.policy, "process_outputs", None))
+        if recorded is output:
+            self.run.on_chain_end(output)
+            return
+        others, tracers = _by_tracing(self.run)
+        tracers.on_chain_end(recorded)
+        others.on_chain_end(output)
 
     def error(self, error: BaseException) -> None:
         """Close the run with what the node raised (an interrupt too, as in LangGraph)."""
         self.run.on_chain_error(error)
+
+
+_H = TypeVar("_H", CallbackManager, CallbackManagerForChainRun)
+
+
+def _recorded(value: Any, transform: Callable[[Any], Any] | None) -> Any:
+    """What tracers record of ``value`` under a trace policy's processor (``value`` itself
+    without one, or when the processor raises: tracing never changes the run)."""
+    if transform is None:
+        return value
+    try:
+        return transform(value)
+    except Exception:
+        _log.exception("a trace policy's processor raised; recording the value as it is")
+        return value
+
+
+def _by_tracing(manager: _H) -> tuple[_H, _H]:
+    """``manager`` split in two copies: the one of its handlers that are not tracers, and
+    the one of its tracers (a trace policy shapes only what tracers record; the handler
+    behind ``astream_events`` and ``astream_log`` feeds the caller's stream, not a trace)."""
+    tracers: list[BaseCallbackHandler] = [
+        h
+        for h in manager.handlers
+        if isinstance(h, BaseTracer) and not isinstance(h, _StreamingCallbackHandler)
+    ]
+    others = [h for h in manager.handlers if h not in tracers]
+    a, b = copy.copy(manager), copy.copy(manager)
+    a.handlers, b.handlers = others, tracers
+    return a, b
 
 
 def _marked(manager: _Manager) -> _Manager:

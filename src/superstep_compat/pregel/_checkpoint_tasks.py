@@ -52,6 +52,10 @@ NO_WRITES = "__no_writes__"
 ERROR_CHANNEL = ERROR
 _MISSING: Any = object()
 _CONTROL = (SEND_CHANNEL, NO_WRITES)
+# writes that say what happened to a task, not what it produced: with an error or an
+# interrupt (and no output) the task did not finish
+_UNFINISHED = frozenset({ERROR, "__interrupt__"})
+_NOT_OUTPUT = frozenset({"__resume__", "__error_source_node__"})
 
 
 def node_of(activation_id: str) -> str:
@@ -76,8 +80,30 @@ def pending_activations(ex: Execution, order: Mapping[str, int]) -> list[tuple[s
     found.extend([(i.node, i.id) for i in ex.instances.values() if i.state != "active"])
     if len(found) > 1:
         last = len(order)
-        found.sort(key=lambda p: (order.get(p[0], last), p[0]))
+        instances = ex.instances
+
+        # LangGraph lists the push tasks (`Send`s, in the order they were sent) before the
+        # pull tasks (in node order)
+        def rank(pair: tuple[str, str]) -> tuple[int, int, str]:
+            name, key = pair
+            inst = instances.get(key)
+            if (
+                name != START
+                and inst is not None
+                and inst.spawned
+                and isinstance(inst.payload, Send)
+            ):
+                return (0, _seq(key), name)
+            return (1, order.get(name, last), name)
+
+        found.sort(key=rank)
     return found
+
+
+def _seq(activation_id: str) -> int:
+    """The sequence number of an activation id (``"<node>:<seq>"``: the order of creation)."""
+    tail = activation_id.rsplit(":", 1)[-1]
+    return int(tail) if tail.isdigit() else 0
 
 
 def held_outcomes(ex: Execution) -> list[tuple[str, TaskOutcome]]:
@@ -235,9 +261,9 @@ def saved_outcome(
             out.gotos.append(channel[len(BRANCH_PREFIX) :])
         elif channel == SEND_CHANNEL and isinstance(value, Send):
             out.sends.append(value)
-        elif channel.startswith("__") and channel not in _CONTROL:
+        elif channel in _UNFINISHED:
             return None  # an error or interrupt: the task runs again
-        elif channel != NO_WRITES:
+        elif channel not in _NOT_OUTPUT and channel != NO_WRITES:
             out.writes.append((channel, value))
     out.update = dict(out.writes) if out.writes else None
     return out

@@ -123,22 +123,25 @@ class Checkpointing:
 
     # --- saving ------------------------------------------------------------------------------
 
-    def _save(self, record: CheckpointRecord) -> None:
+    def _save(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> None:
         """``put`` ``record`` (again, when it was saved before: its step stopped part-way);
-        with durability "exit" its parent is the last record saved."""
+        with durability "exit" its parent is the last record saved. ``outcomes_saved``: its
+        step failed and what its tasks did is in pending writes (see `restorable`)."""
         assert self.saver is not None
-        saver_call(self.saver, "put", *self._put_args(record))
+        saver_call(self.saver, "put", *self._put_args(record, outcomes_saved=outcomes_saved))
 
-    async def _asave(self, record: CheckpointRecord) -> None:
+    async def _asave(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> None:
         """`_save` through the saver's ``aput`` (an async run's, on the caller's loop)."""
         saver = self.saver
         assert saver is not None
         if type(saver).aput is BaseCheckpointSaver.aput:  # a saver with no async twin
-            self._save(record)
+            self._save(record, outcomes_saved=outcomes_saved)
         else:
-            await saver.aput(*self._put_args(record))
+            await saver.aput(*self._put_args(record, outcomes_saved=outcomes_saved))
 
-    def _put_args(self, record: CheckpointRecord) -> tuple[Any, ...]:
+    def _put_args(
+        self, record: CheckpointRecord, *, outcomes_saved: bool = False
+    ) -> tuple[Any, ...]:
         """``put``'s arguments for ``record``, taken as saved from here on."""
         assert self.saver is not None
         if not self.durable and record is not self.last_saved:
@@ -159,6 +162,7 @@ class Checkpointing:
             changed=record.checkpoint["updated_channels"]
             if fresh and saved is not None and record.checkpoint is not None
             else None,
+            outcomes_saved=outcomes_saved,
         )
         if saving is not record and saving.checkpoint is not None and record.checkpoint:
             # the saved copy got the versions the saver holds (its engine blob's included)
@@ -199,7 +203,8 @@ class Checkpointing:
     def _put_writes(
         self, record: CheckpointRecord, task_id: str, writes: Sequence[tuple[str, Any]]
     ) -> None:
-        """Save one task's ``writes`` as pending writes of ``record``'s checkpoint."""
+        """Save one task's ``writes`` as pending writes of ``record``'s checkpoint (not
+        those to an `UntrackedValue` channel: never persisted, as in LangGraph)."""
         assert self.saver is not None
         untracked = self.graph.untracked_channels
         if untracked:
@@ -302,11 +307,19 @@ class Checkpointing:
         known = self._top_version
         top = known[1] if known is not None and known[0] is parent is not None else None
         built = build_checkpoint(
-            self.saver, record, base, ran=sorted(pulled), triggers_of=self._triggers_of, top=top
+            self.saver,
+            record,
+            base,
+            ran=sorted(pulled),
+            triggers_of=self._triggers_of,
+            top=top,
+            unwritten=[k for k, v in ex.versions.items() if not v],
         )
         updated = built["updated_channels"]
         if updated:
             top = built["channel_versions"][updated[0]]  # every updated channel has the new one
+        else:  # perhaps only channels that are gone moved on: found again when next needed
+            top = None
         self._top_version = None if top is None else (record, top)
         self._built_on = (record, None if base is None else base["channel_versions"])
         if self.durable:
@@ -354,7 +367,9 @@ class Checkpointing:
         starts from (``values``, then the checkpoint), as LangGraph does; a top-level
         `Command` without ``resume`` shows it once applied (see `_apply_command`)."""
         self._last_values = dict(record.values)
-        self._held = bool(ex.interrupts)
+        # a step paused on interrupts (its interrupted tasks may be about to run again,
+        # their siblings' outcomes held)
+        self._held = bool(ex.interrupts) or bool(ex.held)
         self._reported = {aid for aid, _ in ex.held}  # reported when their step paused
         # time travel runs the step's finished tasks again; continuing hands their work back
         if forked is None and record.finished:
@@ -475,7 +490,17 @@ class Checkpointing:
                     task.error = repr(error)
         if own:
             writes.extend(self._keep_finished(ex, record, failed_aid))
-        self._save(record)
+        # The engine state is the one from before the step: a checkpoint saved with
+        # LangGraph's fields only stays as it is (the step's outcomes are its pending writes,
+        # as LangGraph saves them), and one saved now (durability "exit") needs no blob.
+        outcomes_saved = own and (record is not self.last_saved or written_lean(record))
+        if not (
+            outcomes_saved
+            and record is self.last_saved
+            and self.lean_checkpoints
+            and restorable(record, outcomes_saved=True)
+        ):
+            self._save(record, outcomes_saved=outcomes_saved)
         for task_id, task_writes in writes:
             self._put_writes(record, task_id, task_writes)
 

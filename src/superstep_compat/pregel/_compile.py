@@ -11,7 +11,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import warnings
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping, Sequence
+from contextlib import aclosing
 from functools import partial
 from typing import Any, Generic, Self, cast, get_type_hints
 
@@ -380,7 +381,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         durability = legacy_durability(durability, kwargs)
         runs: list[GraphRun] = []
 
-        async def chunks(cfg: dict[str, Any]) -> AsyncIterator[Any]:
+        async def chunks(cfg: dict[str, Any]) -> AsyncGenerator[Any, None]:
             run = GraphRun(
                 self,
                 input,
@@ -393,19 +394,25 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 durability=durability,
                 control=control,
             )
-            run.live = streams_live(modes, subgraphs=subgraphs, task_updates=False)
+            # an async run streams each task's update as the task ends (a sync one only
+            # when it streams live anyway: a helper thread per step costs a plain stream)
+            run.live = streams_live(modes, subgraphs=subgraphs, task_updates=True)
             runs.append(run)
             if multiplexer is None:
-                async for ns, mode, data in run.aevents():
-                    if mode in modes and (subgraphs or not ns):
-                        yield _shape(ns, mode, data, single, subgraphs, version)
+                # closed with this stream: a consumer stopping early cancels the running
+                # tasks and saves what finished before the stream's close returns
+                async with aclosing(run.aevents()) as events:
+                    async for ns, mode, data in events:
+                        if mode in modes and (subgraphs or not ns):
+                            yield _shape(ns, mode, data, single, subgraphs, version)
                 return
             try:
-                async for event in run.aevents():
-                    multiplexer.push_event(event)
-                    ns, mode, data = event
-                    if mode in modes and (subgraphs or not ns):
-                        yield _shape(ns, mode, data, single, subgraphs, version)
+                async with aclosing(run.aevents()) as events:
+                    async for event in events:
+                        multiplexer.push_event(event)
+                        ns, mode, data = event
+                        if mode in modes and (subgraphs or not ns):
+                            yield _shape(ns, mode, data, single, subgraphs, version)
             except BaseException as e:
                 multiplexer.terminate(_ended_by(e))
                 raise
@@ -413,8 +420,9 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
 
         name = self.name or "LangGraph"
         final = partial(_final_values, runs)
-        async for chunk in atraced(name, self._config(config), input, chunks, final):
-            yield chunk
+        async with aclosing(atraced(name, self._config(config), input, chunks, final)) as out:
+            async for chunk in out:
+                yield chunk
 
     def stream_events(  # type: ignore[override]
         self,

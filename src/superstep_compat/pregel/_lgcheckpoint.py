@@ -13,11 +13,11 @@ and resume answers are pending writes (LangGraph's channels ``__error__``,
 
 Besides, the engine's resumable state (`ExecutionState` without its channel values, and the
 record's task bookkeeping) rides in one extra channel, ``__superstep_facade__`` (not the
-engine's own ``__superstep__``: one database holds both kinds of thread), as bytes of the
-engine's typed codec (values it does not know, a user's own classes, go through the saver's
-serializer inside it, so its allowlist vets them as it vets channel values), stamped with the
-checkpoint's id: LangGraph ignores channels its graph
-does not declare, and a stamp that does not match (a checkpoint LangGraph wrote after
+engine's own ``__superstep__``: one database holds both kinds of thread; see `_lgblob`), as
+bytes of the engine's typed codec (values it does not know, a user's own classes, go through
+the saver's serializer inside it, so its allowlist vets them as it vets channel values),
+stamped with the checkpoint's id: LangGraph ignores channels its graph does not declare,
+and a stamp that does not match (a checkpoint LangGraph wrote after
 carrying the channel's version forward) means the state is rebuilt from LangGraph's own
 fields instead (see `_lgrestore`).
 
@@ -27,27 +27,19 @@ Never imports the host or the engine's persistence stores.
 from __future__ import annotations
 
 import binascii
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import fields
-from typing import Any, TypeVar
+import inspect
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
 from xxhash import xxh3_128_hexdigest
 
-from superstep_compat._internal._policies import CachePolicy, TimeoutPolicy
-from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, TaskRecord, config_of
+from superstep_compat.pregel._lgblob import engine_blob, engine_codec, record_from_blob
+from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, config_of
 from superstep_compat.pregel._saver_bridge import saver_call as _call
 from superstep_compat.pregel._saver_bridge import saver_list as _list
-from superstep_compat.types import Command, Interrupt, Overwrite, PregelTask, Send, StateSnapshot
 from superstep_core.node import Activated
-from superstep_core.persistence import (
-    Codec,
-    DecodeError,
-    ForeignSerializer,
-    TypeRegistry,
-    default_registry,
-)
-from superstep_core.persistence.execution import engine_registry
+from superstep_core.persistence import ForeignSerializer
 
 __all__ = [
     "ENGINE_CHANNEL",
@@ -62,6 +54,7 @@ __all__ = [
     "checkpoint_put",
     "engine_codec",
     "get_tuple",
+    "graph_versions",
     "is_state_channel",
     "lg_task_id",
     "list_records",
@@ -87,7 +80,6 @@ INTERRUPT = "__interrupt__"
 RESUME = "__resume__"
 NO_WRITES = "__no_writes__"
 _LG_PRIVATE = (ENGINE_CHANNEL, _ENGINE_CHANNEL_BEFORE)
-_T = TypeVar("_T")
 _LG_CHANNELS = frozenset(
     {START_CHANNEL, TASKS, ENGINE_CHANNEL, _ENGINE_CHANNEL_BEFORE, "__previous__", "__end__"}
 )
@@ -118,140 +110,10 @@ def is_state_channel(name: str) -> bool:
     )
 
 
-# --- the engine's state, as one stamped blob --------------------------------------------------
-
-_TAG_PREFIX = "langgraph:"
-
-
-def _ensure(registry: TypeRegistry, cls: type, **functions: Any) -> None:
-    tag = _TAG_PREFIX + cls.__name__
-    handler = registry.for_type(cls)
-    if handler is None or handler.tag != tag:
-        registry.register(cls, tag=tag, **functions)
-
-
-def _registry() -> TypeRegistry:
-    """`default_registry` (so classes given to ``register`` are accepted) with the engine's
-    records and the façade's types."""
-    target = engine_registry(default_registry)
-    for cls in (Command, Interrupt, Overwrite, CachePolicy, TimeoutPolicy):
-        _ensure(target, cls)
-    _ensure(target, CheckpointRecord)
-    _ensure(target, TaskRecord)
-    _ensure(target, Send, encode=lambda s: [s.node, s.arg, s.timeout], decode=_send_from)
-    _ensure(target, PregelTask, encode=list, decode=lambda state: PregelTask(*state))
-    _ensure(target, StateSnapshot, encode=list, decode=lambda state: StateSnapshot(*state))
-    return target
-
-
-def _send_from(state: list[Any]) -> Send:
-    node, arg, timeout = state
-    return Send(node, arg, timeout=timeout)
-
-
-_CODEC = Codec(_registry())
-
-
-def engine_codec() -> Codec:
-    """The codec of the ``__superstep_facade__`` blob: the engine's records and the façade's types,
-    plus whatever is registered with ``superstep_core.persistence.register``."""
-    return _CODEC
-
-
-_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-def _shallow_copy(obj: _T, **changes: Any) -> _T:
-    """``obj`` with ``changes``, fields copied by reference (cheaper than `replace`)."""
-    cls = type(obj)
-    state = getattr(obj, "__dict__", None)
-    if state is not None:  # not a slots class: copy its attributes in one go
-        copy = cls.__new__(cls)
-        copy.__dict__.update(state, **changes)
-        return copy
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
-    copy = cls.__new__(cls)
-    for name in names:
-        object.__setattr__(copy, name, changes[name] if name in changes else getattr(obj, name))
-    return copy
-
-
-# one codec per serializer (a saver keeps its serde; `with_allowlist` makes a new saver and
-# serde), by identity: serializers need not be hashable; the entry keeps its serde alive, so
-# its id is not reused while cached
-_BLOB_CODECS: dict[int, tuple[ForeignSerializer, Codec]] = {}
-
-
-def _blob_codec(serde: ForeignSerializer) -> Codec:
-    cached = _BLOB_CODECS.get(id(serde))
-    if cached is not None and cached[0] is serde:
-        return cached[1]
-    if len(_BLOB_CODECS) >= 64:
-        _BLOB_CODECS.clear()
-    codec = engine_codec().with_foreign(serde)
-    _BLOB_CODECS[id(serde)] = (serde, codec)
-    return codec
-
-
-def _engine_blob(record: CheckpointRecord, serde: ForeignSerializer) -> bytes:
-    """The record without what LangGraph's fields already hold, stamped with its id, as bytes
-    of the engine codec. Values of the engine that are not the record's state values (a step
-    that did not finish) ride along; a value of a class the codec does not know is written by
-    ``serde`` (the saver's serializer) inside those bytes, so the saver's serializer only ever
-    sees bytes for this channel and never the engine's own types."""
-    engine = record.engine
-    engine_keys: list[str] = []
-    extra: dict[str, Any] = {}
-    if engine is not None:
-        values = record.values
-        engine_keys = list(engine.values)
-        missing = object()
-        extra = {k: v for k, v in engine.values.items() if values.get(k, missing) is not v}
-        engine = _shallow_copy(engine, values={})
-    header = _shallow_copy(
-        record,
-        values={},
-        engine=engine,
-        checkpoint=None,
-        triggers={},
-        tasks=list(record.tasks),
-        pending=[],
-    )
-    payload = [record.checkpoint_id, header, engine_keys, extra, list(record.values)]
-    return _blob_codec(serde).dumps(payload, f"checkpoint {record.checkpoint_id}")
-
-
-def _from_blob(
-    blob: Any, checkpoint_id: str, all_values: Mapping[str, Any], serde: ForeignSerializer | None
-) -> CheckpointRecord | None:
-    """The record the blob of checkpoint ``checkpoint_id`` holds (None: it is another
-    checkpoint's, carried forward by LangGraph, or unreadable). ``serde``: the saver's
-    serializer, for the values it wrote inside the blob. A blob stored as a list instead of
-    bytes was written by an earlier version (a value the codec did not know handed the whole
-    payload to the saver's serializer): still read."""
-    payload = blob
-    if isinstance(blob, bytes | bytearray):
-        codec = engine_codec() if serde is None else _blob_codec(serde)
-        try:
-            payload = codec.loads(bytes(blob))
-        except DecodeError:
-            return None
-    if not (isinstance(payload, list | tuple) and len(payload) == 5):
-        return None
-    stamp, header, engine_keys, extra, value_keys = payload
-    if stamp != checkpoint_id or not isinstance(header, CheckpointRecord):
-        return None
-    values = {k: all_values[k] for k in value_keys if k in all_values}
-    header.values = values
-    if header.engine is not None:
-        header.engine.values = {
-            k: extra[k] if k in extra else values[k]
-            for k in engine_keys
-            if k in extra or k in values
-        }
-    return header
+def graph_versions(versions: Mapping[str, Any]) -> dict[str, Any]:
+    """The channel versions of a checkpoint without those of the engine's blob (channels no
+    LangGraph graph has)."""
+    return {k: v for k, v in versions.items() if k not in _LG_PRIVATE}
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -265,13 +127,19 @@ def build_checkpoint(
     ran: Sequence[str] = (),
     triggers_of: Callable[[str], Sequence[str]] = lambda name: (BRANCH_PREFIX + name,),
     top: Any = None,
+    unwritten: Collection[str] = (),
 ) -> dict[str, Any]:
     """The LangGraph checkpoint of ``record``, following ``base`` (the checkpoint its step
     started from; None for a thread's first), kept as ``record.checkpoint`` (without the
     engine's blob, added when it is written). ``ran``: the nodes whose pull tasks ran in
     that step (their ``versions_seen`` move on); ``top``: the highest of ``base``'s channel
     versions (the blob's aside) when the caller knows it (finding it takes a comparison per
-    channel, and a thread's channels grow with every node a ``branch:to:`` reaches)."""
+    channel, and a thread's channels grow with every node a ``branch:to:`` reaches).
+    ``unwritten``: state channels holding only their initial value (never written): as
+    LangGraph, a checkpoint holds no channel that has no version yet.
+
+    A channel that was there and is gone (a consumed trigger) gets the new version but is
+    not in ``updated_channels``, which names only channels that can trigger a task."""
     prev_values: Mapping[str, Any] = base["channel_values"] if base else {}
     versions: dict[str, Any] = dict(base["channel_versions"]) if base else {}
     # A node's entry is replaced when it runs, never changed in place: the entries of nodes
@@ -280,20 +148,21 @@ def build_checkpoint(
     if "__input__" not in seen:
         seen["__input__"] = {}
     values: dict[str, Any] = {**record.values, **record.triggers}
+    for k in unwritten:
+        if k not in prev_values:
+            values.pop(k, None)
     # A node that ran consumed its ``branch:to:`` trigger: present again, it was written
     # again in this step (a loop onto itself), so it is new even though it is the same None.
     rewritten = {BRANCH_PREFIX + name for name in ran}
     updated = sorted(
-        [
-            k
-            for k, v in values.items()
-            if k not in prev_values or prev_values[k] is not v or k in rewritten
-        ]
-        + [k for k in prev_values if k not in values and k not in _LG_PRIVATE]
+        k
+        for k, v in values.items()
+        if k not in prev_values or prev_values[k] is not v or k in rewritten
     )
+    gone = [k for k in prev_values if k not in values and k not in _LG_PRIVATE]
     for name in ran:
         seen[name] = {ch: versions[ch] for ch in triggers_of(name) if ch in versions}
-    if updated:
+    if updated or gone:
         engine_version = versions.pop(ENGINE_CHANNEL, None)
         if top is None and versions:
             top = max(versions.values())
@@ -301,6 +170,8 @@ def build_checkpoint(
         if engine_version is not None:
             versions[ENGINE_CHANNEL] = engine_version
         for k in updated:
+            versions[k] = next_version
+        for k in gone:
             versions[k] = next_version
     checkpoint: dict[str, Any] = {
         "v": 4,
@@ -315,7 +186,7 @@ def build_checkpoint(
     return checkpoint
 
 
-def restorable(record: CheckpointRecord) -> bool:
+def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> bool:
     """Whether rebuilding ``record``'s engine state from LangGraph's own fields (what
     `_lgrestore.rebuild` does for a checkpoint LangGraph wrote) gives the same run: a step
     of the root graph whose pending tasks are plain pull tasks (fresh activations, nothing
@@ -324,13 +195,18 @@ def restorable(record: CheckpointRecord) -> bool:
     wait on the interrupts it raised on its first attempt, with no answers yet and no work
     of its own kept (its ``__interrupt__`` pending write is all a rebuild needs: the task
     runs afresh with its answer, as LangGraph runs it). Such a checkpoint is written
-    without the engine's blob, as LangGraph writes it."""
+    without the engine's blob, as LangGraph writes it.
+
+    ``outcomes_saved``: the record's step failed after it was written, its engine state is
+    the one from before the step, and what the step's tasks did (finished tasks' writes,
+    the failed task's ``__error__``) is saved as pending writes, from which a rebuild takes
+    it; so finished tasks, results and errors do not make the record unrestorable."""
     engine = record.engine
+    settled = not outcomes_saved and (record.finished or record.current_values is not None)
     if (
         engine is None
         or record.checkpoint_ns
-        or record.finished
-        or record.current_values is not None
+        or settled
         or engine.awaited
         or engine.timers
         or engine.barriers
@@ -371,8 +247,7 @@ def restorable(record: CheckpointRecord) -> bool:
     for task in record.tasks:
         if (
             task.path[:1] != (PULL,)
-            or task.error is not None
-            or task.result is not None
+            or (not outcomes_saved and (task.error is not None or task.result is not None))
             or task.state_ns
         ):
             return False
@@ -403,10 +278,13 @@ def write_checkpoint(
     *,
     lean: bool = False,
     changed: Sequence[str] | None = None,
+    outcomes_saved: bool = False,
 ) -> dict[str, Any]:
     """``put`` the checkpoint of ``record`` (see `checkpoint_put`); returns its channel
     versions."""
-    args, versions = checkpoint_put(saver, record, saved_versions, lean=lean, changed=changed)
+    args, versions = checkpoint_put(
+        saver, record, saved_versions, lean=lean, changed=changed, outcomes_saved=outcomes_saved
+    )
     _call(saver, "put", *args)
     return versions
 
@@ -418,6 +296,7 @@ def checkpoint_put(
     *,
     lean: bool = False,
     changed: Sequence[str] | None = None,
+    outcomes_saved: bool = False,
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """The ``put`` of the checkpoint `build_checkpoint` made for ``record`` (or, written
     before, again under its id: a step that stopped part-way changed its engine state), with
@@ -426,21 +305,22 @@ def checkpoint_put(
     step's checkpoint cost). ``saved_versions``: the channel versions the saver already holds
     values for (only the others go in ``new_versions``); ``changed``: when those are the
     versions the checkpoint was built on, its ``updated_channels`` (then they are the others,
-    without comparing every channel's version). Returns ``put``'s arguments and the
-    checkpoint's channel versions (sync and async drivers call ``put`` or ``aput``)."""
+    without comparing every channel's version); ``outcomes_saved``: see `restorable`.
+    Returns ``put``'s arguments and the checkpoint's channel versions (sync and async
+    drivers call ``put`` or ``aput``)."""
     built = record.checkpoint
     if built is None:
         raise ValueError(f"checkpoint {record.checkpoint_id} was never built")
     # copies: the saver may change what it is given (LangGraph hands it copies too)
     versions = dict(built["channel_versions"])
     values = dict(built["channel_values"])
-    blob = not (lean and restorable(record))
+    blob = not (lean and restorable(record, outcomes_saved=outcomes_saved))
     if not blob:
         versions.pop(ENGINE_CHANNEL, None)
         values.pop(ENGINE_CHANNEL, None)
     else:
         versions[ENGINE_CHANNEL] = saver.get_next_version(versions.get(ENGINE_CHANNEL), None)
-        values[ENGINE_CHANNEL] = _engine_blob(record, saver.serde)
+        values[ENGINE_CHANNEL] = engine_blob(record, saver.serde)
     checkpoint = {**built, "channel_values": values, "channel_versions": versions}
     if changed is not None:
         new_versions = {k: versions[k] for k in changed if k in versions}
@@ -472,15 +352,31 @@ def put_task_writes(
     task_path: str = "",
 ) -> None:
     """LangGraph's ``put_writes``: ``writes`` of task ``task_id`` as pending writes of the
-    checkpoint ``checkpoint_id``."""
-    _call(
-        saver,
-        "put_writes",
-        config_of(thread_id, ns, checkpoint_id),
-        list(writes),
-        task_id,
-        task_path,
-    )
+    checkpoint ``checkpoint_id`` (``task_path`` only to a saver whose ``put_writes`` takes
+    one: savers written before it existed do not, and LangGraph leaves it out for them)."""
+    args: list[Any] = [config_of(thread_id, ns, checkpoint_id), list(writes), task_id]
+    if _takes_task_path(type(saver)):
+        args.append(task_path)
+    _call(saver, "put_writes", *args)
+
+
+_TAKES_TASK_PATH: dict[type, bool] = {}
+
+
+def _takes_task_path(cls: type) -> bool:
+    """Whether both ``put_writes`` and ``aput_writes`` of a saver class take ``task_path``
+    (either may be called, see `saver_call`)."""
+    known = _TAKES_TASK_PATH.get(cls)
+    if known is None:
+        known = True
+        for name in ("put_writes", "aput_writes"):
+            try:
+                params = inspect.signature(getattr(cls, name)).parameters
+            except (TypeError, ValueError, AttributeError):
+                continue
+            known = known and "task_path" in params
+        _TAKES_TASK_PATH[cls] = known
+    return known
 
 
 def pending_writes(
@@ -550,7 +446,7 @@ def record_of(
     record = None
     blob = all_values.get(ENGINE_CHANNEL)
     if blob is not None:
-        record = _from_blob(blob, checkpoint["id"], all_values, serde)
+        record = record_from_blob(blob, checkpoint["id"], all_values, serde)
         if record is not None:
             # the saver's row names the thread: a checkpoint copied to another thread
             # (``copy_thread``) carries the engine state written under the first one

@@ -22,7 +22,7 @@ import random
 import threading
 import warnings
 from collections.abc import (
-    AsyncIterator,
+    AsyncGenerator,
     Callable,
     Generator,
     Iterable,
@@ -30,6 +30,7 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
+from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -58,7 +59,7 @@ from superstep_core.host import (
     WallClock,
 )
 from superstep_core.node import EffectCompleted
-from superstep_core.runtime import EffectRequest
+from superstep_core.runtime import EffectRequest, Execution
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import Pregel
@@ -240,6 +241,12 @@ class GraphRun(RunSteps):
         # The run stopped before the graph finished (an interrupt or a breakpoint): a
         # subgraph's run then makes its parent's task wait (`GraphInterrupt`).
         self.stopped = False
+        # activations whose chunks went out as they ended (`_task_ended`), not with their step
+        self._early: set[str] = set()
+        # what the tasks of the running step returned so far, as each ended
+        self._ended: list[tuple[str, TaskOutcome]] = []
+        # whether a task failing for good stops its step's others (async runs: `_fails_step`)
+        self._stops_siblings = False
 
     # --- stream plumbing -----------------------------------------------------------------
 
@@ -283,6 +290,7 @@ class GraphRun(RunSteps):
             ledger=self.ledger,
         )
         self.nested = host.nested
+        host.on_result = self._task_ended
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -352,11 +360,12 @@ class GraphRun(RunSteps):
             forward(event)
             yield event
 
-    async def aevents(self) -> AsyncIterator[Event]:
+    async def aevents(self) -> AsyncGenerator[Event, None]:
         """`events` on asyncio: coroutine tasks are awaited on the running loop."""
-        async for event in self._aevents():
-            self._forward(event)
-            yield event
+        async with aclosing(self._aevents()) as events:  # closed with this one
+            async for event in events:
+                self._forward(event)
+                yield event
         self._raise_stopped()
 
     def _forward(self, event: Event) -> None:
@@ -367,7 +376,7 @@ class GraphRun(RunSteps):
         if mode in link.modes:
             link.emit(mode, data, ns or tuple(self.task_ns.split(NS_SEP)))  # type: ignore[call-arg]
 
-    async def _aevents(self) -> AsyncIterator[Event]:
+    async def _aevents(self) -> AsyncGenerator[Event, None]:
         ex, events = self._prepare()
         for e in events:
             yield e
@@ -379,6 +388,7 @@ class GraphRun(RunSteps):
             max_concurrency=self.max_concurrency,
         )
         self.nested = host.nested
+        self._stops_siblings = True
         host.on_result = self._task_ended
         completed = False
         try:
@@ -400,6 +410,7 @@ class GraphRun(RunSteps):
                         break
                     for e in self._drain():
                         yield e
+                    self._ended.clear()  # the step committed (or paused, or failed)
                     gen = self._after_superstep(ex, outcome)
                     stop = False
                     try:
@@ -421,13 +432,58 @@ class GraphRun(RunSteps):
                 yield e
             completed = True
         finally:
+            if not completed and self._ended and self.durable:
+                await self._keep_stopped(ex)
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
                 await self._asave_final()
 
     def _task_ended(self, request: EffectRequest, result: EffectCompleted) -> bool:
-        """The async host's result observer: whether a task that just ended stops its
-        step's other tasks. LangGraph cancels them once a task fails for good: not an
+        """The host's result observer (each task's result as the task ends): a live run
+        streams a finished task's chunks now (LangGraph emits them as the task ends, not
+        when its step does); returns whether the step's other tasks stop (`_fails_step`)."""
+        outcome = result.result
+        if isinstance(outcome, TaskOutcome):
+            self._ended.append((request.activation_id, outcome))
+        if self.live and isinstance(outcome, TaskOutcome) and self._streams_early(outcome):
+            for ns, mode, data in self._task_events([(request.activation_id, outcome)]):
+                self._emit_transient(mode, data, ns)
+            self._early.add(request.activation_id)
+        return self._stops_siblings and self._fails_step(result)
+
+    async def _keep_stopped(self, ex: Execution) -> None:
+        """The run stopped inside a step (cancelled, or its stream closed early): as for a
+        failed step, the tasks that finished keep their outcomes as pending writes of the
+        step's checkpoint, so the thread shows their writes and continuing it runs only
+        the others (LangGraph saves each task's writes as it ends)."""
+        record = self.record
+        if self.saver is None or record is None:
+            return
+        self.failed_results = list(self._ended)
+        writes = self._keep_finished(ex, record, "")
+        if not writes:
+            return
+        await self._asave(record)
+        for task_id, task_writes in writes:
+            self._put_writes(record, task_id, task_writes)
+
+    def _streams_early(self, outcome: TaskOutcome) -> bool:
+        """Whether a task's chunks can go out as it ends: a plain finished task of a step
+        with nothing to announce first (saved or cached outcomes, an input command, a step
+        continued after a pause) keeps its place in the step's order otherwise."""
+        return (
+            outcome.error is None
+            and not outcome.waiting
+            and not outcome.cached
+            and self.saved is None
+            and not self._cached
+            and not self._command_input
+            and not self._reported
+        )
+
+    def _fails_step(self, result: EffectCompleted) -> bool:
+        """Whether a task that just ended stops its step's other tasks (async runs only).
+        LangGraph cancels them once a task fails for good: not an
         interrupt or a parent command (bubbling up), not a failure its retry policy runs
         again. (A sync run lets them finish: a thread cannot be cancelled, and skipping
         the ones not started yet would make which tasks of a failed step finished depend

@@ -23,10 +23,12 @@ from superstep_compat.pregel._checkpoint_tasks import (
 )
 from superstep_compat.pregel._checkpointing import Checkpointing
 from superstep_compat.pregel._lgcheckpoint import (
+    INTERRUPT,
     RESUME,
     START_CHANNEL,
     build_checkpoint,
     get_tuple,
+    graph_versions,
     load_record,
     pending_writes,
     put_task_writes,
@@ -199,7 +201,7 @@ class RunSetup(Checkpointing):
                 raise EmptyInputError("Received no input for __start__")
             if requested_id is None and not rebuilt:
                 self._saved_answers(ex, record)
-                _run_again(ex)
+                _run_again(ex, interrupted=True)
             latest = (
                 get_tuple(self.saver, config_of(record.thread_id, self.ns, None))
                 if self.saver
@@ -243,6 +245,7 @@ class RunSetup(Checkpointing):
         self.start_step = self.step + 1 if continuing and forked is None else self.step
         if continuing and record is not None:
             self._command_input = self._command_input or applied
+            _seen_on_resume(record)
             events = self._continue(ex, record, forked)
             self.values_shown = not self._command_input  # it shows the state it starts from
             if applied:
@@ -436,9 +439,24 @@ def _tasks_due(ex: Execution) -> bool:
     return any(isinstance(event, Activated) and node_of(aid) != START for aid, event in ex.queue)
 
 
-def _run_again(ex: Execution) -> None:
+def _run_again(ex: Execution, *, interrupted: bool = False) -> None:
     """Resume the activations that wait without an interrupt (their subgraph stopped at a
-    breakpoint): continuing the thread runs them again, as LangGraph runs the task again."""
-    for aid, value in ex.interrupts:
-        if not _as_list(value):
+    breakpoint): continuing the thread runs them again, as LangGraph runs the task again.
+    ``interrupted``: those waiting for an answer too (continuing with no input: LangGraph
+    runs every unfinished task of the step again, and one still without its answer asks
+    again, while one that no longer asks goes on)."""
+    for aid, value in list(ex.interrupts):
+        if interrupted or not _as_list(value):
             ex.resume(RUN_AGAIN, aid)
+
+
+def _seen_on_resume(record: CheckpointRecord) -> None:
+    """A run that goes on from ``record`` has seen every channel version it holds, as
+    LangGraph notes under ``versions_seen["__interrupt__"]`` (the next checkpoint carries
+    it; ``record``'s own, as saved, does not change)."""
+    built = record.checkpoint
+    if built is None or not built.get("channel_versions"):
+        return
+    seen = dict(built.get("versions_seen") or {})
+    seen[INTERRUPT] = graph_versions(built["channel_versions"])
+    record.checkpoint = {**built, "versions_seen": seen}

@@ -11,7 +11,7 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from superstep_compat._internal._constants import ROOT_KEY, START
+from superstep_compat._internal._constants import RETURN, ROOT_KEY, START
 from superstep_compat.errors import ErrorCode, GraphRecursionError, create_error_message
 from superstep_compat.pregel._checkpoint_tasks import (
     Event,
@@ -26,6 +26,7 @@ from superstep_compat.pregel._lgcheckpoint import build_checkpoint
 from superstep_compat.pregel._node import outcome_of
 from superstep_compat.pregel._run_setup import RunSetup, _as_list
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
+from superstep_compat.pregel._task_results import fold_writes
 from superstep_compat.types import Interrupt
 from superstep_core.node import EffectCompleted
 from superstep_core.runtime import Execution, StepOutcome
@@ -33,6 +34,8 @@ from superstep_core.runtime import Execution, StepOutcome
 
 class RunSteps(RunSetup):
     """The per-superstep part of `GraphRun`."""
+
+    _early: set[str]
 
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
@@ -189,6 +192,10 @@ class RunSteps(RunSetup):
     def _task_events(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
         """Each task's chunks as LangGraph emits them when it finishes: its update (then its
         result), or its interrupt; tasks whose writes were saved first, as cached."""
+        if self._early:  # streamed as they ended
+            early = self._early
+            results = [item for item in results if item[0] not in early]
+            early.difference_update(aid for aid, _ in results)
         modes = self.modes
         updates = "updates" in modes
         if self._cached:
@@ -222,17 +229,20 @@ class RunSteps(RunSetup):
             yield from self._interrupt_events(())
 
     def _task_result(self, ctx: RunContext, aid: str, r: TaskOutcome) -> Iterator[Event]:
+        # as LangGraph: the task's writes to the state's channels (and a functional task's
+        # return value), a channel written more than once as ``{"$writes": [...]}``
+        shown = self._stream_keys()
         payload = {
             "id": task_uuid(ctx, aid),
             "name": node_of(aid),
             "error": r.error,
-            "result": r.update if r.error is None and not r.interrupts else {},
+            "result": fold_writes(w for w in r.writes if w[0] in shown)
+            if r.error is None and not r.interrupts
+            else {},
             "interrupts": [
                 {"value": i.value, "id": i.id, "response_schema": None} for i in r.interrupts
             ],
         }
-        if r.error is None and not r.interrupts and payload["result"] is None:
-            payload["result"] = {}
         if "tasks" in self.modes:
             yield ((), "tasks", payload)
         if "debug" in self.modes:
@@ -256,6 +266,15 @@ class RunSteps(RunSetup):
             committed = self._committed
             self._last_values = {k: committed[k] for k in keys if k in committed}
         return self._last_values
+
+    def _stream_keys(self) -> frozenset[str]:
+        """The channels whose writes a task's result in the ``tasks`` stream shows."""
+        keys = self._shown_keys
+        if keys is None:
+            keys = self._shown_keys = frozenset((*self.graph.state_channels, RETURN))
+        return keys
+
+    _shown_keys: frozenset[str] | None = None
 
     @property
     def is_root(self) -> bool:

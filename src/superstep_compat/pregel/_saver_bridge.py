@@ -56,16 +56,43 @@ def saver_call(saver: Any, method: str, *args: Any) -> Any:
     """``saver.<method>(*args)``. The official async savers refuse their synchronous twins
     on the thread of the event loop they were made on (the driver's core is synchronous,
     so an async run calls from there): their async twin then runs on a private loop
-    thread while this one waits, as the sync twin would have on theirs."""
+    thread while this one waits, as the sync twin would have on theirs. So does the async
+    twin of a saver class that defines it below its sync twin (a subclass that changes
+    only ``aput``): an async run of LangGraph calls the async twins."""
+    if _async_twin(saver, method):
+        return _run_elsewhere(getattr(saver, "a" + method)(*args))
+    return getattr(saver, method)(*args)
+
+
+_OWN_ASYNC: dict[tuple[type, str], bool] = {}
+
+
+def _async_twin(saver: Any, method: str) -> bool:
+    """Whether an async run (called on an event loop thread) should use ``a<method>``."""
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        return False
     loop = getattr(saver, "loop", None)
     if loop is not None:
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            return _run_elsewhere(getattr(saver, "a" + method)(*args))
-    return getattr(saver, method)(*args)
+        return running is loop
+    cls = type(saver)
+    key = (cls, method)
+    known = _OWN_ASYNC.get(key)
+    if known is None:
+        known = _OWN_ASYNC[key] = _defined_below(cls, "a" + method, method)
+    return known
+
+
+def _defined_below(cls: type, name: str, other: str) -> bool:
+    """Whether ``cls``'s MRO defines ``name`` in a class that comes before the one that
+    defines ``other``."""
+    for klass in cls.__mro__:
+        if other in vars(klass):
+            return False
+        if name in vars(klass):
+            return True
+    return False
 
 
 async def _collect(items: Any) -> list[Any]:
@@ -73,12 +100,7 @@ async def _collect(items: Any) -> list[Any]:
 
 
 def saver_list(saver: Any, config: Any, **kw: Any) -> Iterator[Any]:
-    loop = getattr(saver, "loop", None)
-    if loop is not None:
-        try:
-            running = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            return iter(_run_elsewhere(_collect(saver.alist(config, **kw))))
+    """``saver.list(config, **kw)``, or its async twin as `saver_call` chooses it."""
+    if _async_twin(saver, "list"):
+        return iter(_run_elsewhere(_collect(saver.alist(config, **kw))))
     return iter(saver.list(config, **kw))

@@ -33,6 +33,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
     trigger_channels,
 )
 from superstep_compat.pregel._lgcheckpoint import (
+    START_CHANNEL,
     build_checkpoint,
     list_records,
     load_record,
@@ -49,6 +50,7 @@ from superstep_compat.pregel._record import (
 from superstep_compat.pregel._saver_bridge import off_saver_loop
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome
+from superstep_compat.pregel._task_results import task_results
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
 from superstep_core.graph import CompiledGraph
 from superstep_core.node import External
@@ -69,6 +71,8 @@ def snapshot_of(
     *,
     subgraphs: bool = False,
     live: bool = False,
+    output: str | Sequence[str] | None = None,
+    root: bool = False,
 ) -> StateSnapshot:
     """The `StateSnapshot` of one saved checkpoint. A task running a subgraph carries the
     subgraph's own snapshot (``subgraphs=True``) or the config that names it.
@@ -76,9 +80,15 @@ def snapshot_of(
     ``live`` (the thread's latest state, as `get_state` without a ``checkpoint_id`` shows
     it): a step that did not finish shows the writes of its finished tasks, lists only the
     others as ``next`` and their interrupts as pending. Otherwise the snapshot is the record
-    of the step: values as it started, every task, every interrupt raised."""
+    of the step: values as it started, every task, every interrupt raised.
+
+    ``output``: the graph's output channels (a str: the one channel that is its whole
+    output): each task's result is read from the checkpoint's pending writes as LangGraph
+    reads it (see `task_results`); None keeps the record's own. ``root``: the state is one
+    value (``__root__``), shown bare."""
     parent = None if record.parent_id is None else record_config(record, record.parent_id)
     finished = frozenset(record.finished) if live else frozenset()
+    results = None if output is None else task_results(record.pending, output)
     tasks = tuple(
         PregelTask(
             t.id,
@@ -87,7 +97,7 @@ def snapshot_of(
             t.error,  # type: ignore[arg-type]
             () if t.id in finished else tuple(t.interrupts),
             _task_state(record, t.state_ns, saver, subgraphs),
-            t.result,
+            t.result if results is None else results.get(t.id),
         )
         for t in record.tasks
     )
@@ -100,11 +110,8 @@ def snapshot_of(
         next_ = tuple(t.name for t in record.tasks if t.id not in finished)
         if record.current_values is not None:
             values = record.current_values
-    shown: Any = dict(values)
-    if len(values) == 1 and ROOT_KEY in values:
-        shown = values[ROOT_KEY]  # a state of one value (no fields) shows the bare value
     return StateSnapshot(
-        values=shown,
+        values=values.get(ROOT_KEY) if root else dict(values),
         next=next_,
         config=cast(RunnableConfig, record_config(record, record.checkpoint_id)),
         metadata=dict(record.metadata),
@@ -150,6 +157,15 @@ class SnapshotsMixin:
     def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver[Any] | None:
         raise NotImplementedError
 
+    def _shown(self) -> dict[str, Any]:
+        """How `snapshot_of` shows this graph's state: its output channels (one that is the
+        whole output as a str, as LangGraph names a root state's or an entrypoint's), and
+        whether the state is one root value."""
+        output: str | Sequence[str] = self.output_channels
+        if len(output) == 1 and output[0] in (ROOT_KEY, END):
+            output = output[0]
+        return {"output": output, "root": self.state_channels == (ROOT_KEY,)}
+
     def _saver(self, config: Mapping[str, Any]) -> BaseCheckpointSaver[Any]:
         saver = self.saver_for(config)
         if saver is None:
@@ -168,7 +184,9 @@ class SnapshotsMixin:
         if record is None:
             empty = cast(RunnableConfig, {"configurable": dict(conf)})
             return StateSnapshot({}, (), empty, None, None, None, (), ())
-        return snapshot_of(record, saver, subgraphs=subgraphs, live=checkpoint_id is None)
+        return snapshot_of(
+            record, saver, subgraphs=subgraphs, live=checkpoint_id is None, **self._shown()
+        )
 
     async def aget_state(
         self, config: Mapping[str, Any], *, subgraphs: bool = False
@@ -197,7 +215,7 @@ class SnapshotsMixin:
         ):
             if record.engine is None:
                 rebuild(self, record, record.pending)
-            yield snapshot_of(record)
+            yield snapshot_of(record, **self._shown())
 
     async def aget_state_history(
         self,
@@ -311,6 +329,8 @@ class SnapshotsMixin:
             if record is None:
                 raise InvalidUpdateError("Cannot copy a non-existent checkpoint")
             source, parent_id, moved = "fork", record.parent_id, list(record.ran)
+            if record.next == (START,) and START_CHANNEL in record.triggers:
+                start = record.triggers[START_CHANNEL]  # a copy of an input checkpoint
         elif INPUT in special:
             # the values as a new input of the thread: ``__start__`` is due with them
             start = updates[0].values
@@ -322,6 +342,11 @@ class SnapshotsMixin:
             if record is None:
                 step = -1
         else:
+            if record is not None and record.next == (START,) and ex.queue:
+                # an input checkpoint rebuilt from LangGraph's fields has its input queued:
+                # an edit is a step of its own, which consumes the input (as LangGraph's
+                # ``__start__`` channel is consumed by any step), so it never arrives
+                ex.abandon_pending()
             moved, results = self._edit(ex, config, record, updates)
             if record is not None:
                 self._record_results(saver, record, results)

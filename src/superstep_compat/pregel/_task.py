@@ -230,7 +230,7 @@ class TaskRunner(TaskRouting):
                     },
                 )
         if config.get("callbacks"):
-            run.trace, config = TaskRun.start(config, node.name, state, run.step)
+            run.trace, config = TaskRun.start(config, node.name, state, run.step, node.trace_policy)
         limits = node.timeout
         if limits is not None and limits.idle_timeout is not None and limits.refresh_on == "auto":
             # LangGraph's "auto": any LangChain callback event inside the node is progress
