@@ -1,12 +1,21 @@
 """`langgraph.runtime`: `Runtime`, injected into nodes that declare ``runtime``, and
-`get_runtime()`."""
+`get_runtime()`; `RunControl`, a run's cooperative drain switch."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-__all__ = ["DEFAULT_RUNTIME", "ExecutionInfo", "Runtime", "ServerInfo", "get_runtime"]
+from superstep_core.host import StopRequest
+
+__all__ = [
+    "DEFAULT_RUNTIME",
+    "ExecutionInfo",
+    "RunControl",
+    "Runtime",
+    "ServerInfo",
+    "get_runtime",
+]
 
 ContextT = TypeVar("ContextT")
 
@@ -26,6 +35,31 @@ class ExecutionInfo:
     run_id: str | None = None
     node_attempt: int = 1
     node_first_attempt_time: float | None = None
+
+
+class RunControl(StopRequest):
+    """One run's drain switch (pass it as ``control=`` to invoke/stream and their async
+    twins; nodes read it as ``runtime.control``). After `request_drain` the run finishes the
+    step in progress, saves its checkpoint and raises `GraphDrained`; ``invoke(None,
+    config)`` continues the thread later. It is the engine's `StopRequest`: the host checks it
+    between supersteps. Safe to call from any thread; a control stays drained, so give each
+    run a new one."""
+
+    __slots__ = ()
+
+    def request_drain(self, reason: str = "shutdown") -> None:
+        """Stop the run after its current step (``reason`` names why, in `GraphDrained`)."""
+        self.request(reason)
+
+    @property
+    def drain_requested(self) -> bool:
+        """Whether `request_drain` was called."""
+        return self.requested
+
+    @property
+    def drain_reason(self) -> str | None:
+        """The reason given to `request_drain`, None before it was called."""
+        return self.reason
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +94,7 @@ class Runtime(Generic[ContextT]):
             context=other.context or self.context,
             store=other.store or self.store,
             previous=other.previous or self.previous,
+            control=other.control or self.control,
         )
 
 
@@ -81,5 +116,9 @@ def get_runtime(context_schema: Any = None) -> Runtime[Any]:
         else _noop
     )
     return Runtime(
-        context=run.context, store=run.store, stream_writer=writer, previous=run.previous
+        context=run.context,
+        store=run.store,
+        stream_writer=writer,
+        previous=run.previous,
+        control=run.control,
     )

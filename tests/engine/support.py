@@ -21,7 +21,7 @@ from superstep_core import (
     RemainActive,
 )
 from superstep_core.graph import CompiledGraph
-from superstep_core.host import Handler
+from superstep_core.host import Handler, StopRequest
 from superstep_core.node import NodeFn
 from superstep_core.testing import VirtualClock
 
@@ -90,17 +90,17 @@ class Driver:
         payload: Any = None,
         updates: Mapping[str, Any] | None = None,
         until: float | None = None,
+        stop: StopRequest | None = None,
+    ) -> Execution:
+        ex = self.host.start(graph, payload=payload, updates=updates)
+        return self.run(ex, until=until, stop=stop)
+
+    def run(
+        self, ex: Execution, *, until: float | None = None, stop: StopRequest | None = None
     ) -> Execution:
         if isinstance(self.host, Host):
-            return self.host.run_graph(graph, payload=payload, updates=updates, until=until)
-        return asyncio.run(
-            self.host.run_graph(graph, payload=payload, updates=updates, until=until)
-        )
-
-    def run(self, ex: Execution, *, until: float | None = None) -> Execution:
-        if isinstance(self.host, Host):
-            return self.host.run(ex, until=until)
-        return asyncio.run(self.host.run(ex, until=until))
+            return self.host.run(ex, until=until, stop=stop)
+        return asyncio.run(self.host.run(ex, until=until, stop=stop))
 
     def send(self, ex: Execution, event: External) -> Execution:
         ex.send(event)

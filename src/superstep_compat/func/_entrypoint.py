@@ -56,6 +56,7 @@ from superstep_compat.pregel._compile import CompiledStateGraph
 from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _modes, _shape
 from superstep_compat.pregel._run_setup import INPUT_EVENT
+from superstep_compat.runtime import RunControl
 from superstep_compat.types import CachePolicy, RetryPolicy, Send, StateSnapshot, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
 from superstep_core.graph import CompiledGraph, Graph
@@ -310,6 +311,7 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         context: Any = None,
         durability: Any = None,
         streaming: bool = False,
+        control: RunControl | None = None,
     ) -> _Run:
         wanted = {*modes, "values", "updates"}
         merged = self._config(cast(RunnableConfig | None, config))
@@ -320,6 +322,7 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
             modes=sorted(wanted),
             context=context,
             durability=resolve_durability(durability, merged),
+            control=control,
         )
         # tasks report their updates as they finish: a stream shows them then
         run.live = streaming and streams_live(modes, subgraphs=False, task_updates=True)
@@ -335,6 +338,7 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         subgraphs: bool = False,
         version: str = "v1",
         durability: Any = None,
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Yield chunks in LangGraph's shapes; the default mode is "updates". ``durability``
@@ -345,7 +349,13 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
 
         def chunks(cfg: dict[str, Any]) -> Iterator[Any]:
             run = self._start(
-                input, cfg, modes, context=context, durability=durability, streaming=True
+                input,
+                cfg,
+                modes,
+                context=context,
+                durability=durability,
+                streaming=True,
+                control=control,
             )
             for event in run.chunks():
                 latest.see(event)
@@ -365,6 +375,7 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         subgraphs: bool = False,
         version: str = "v1",
         durability: Any = None,
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
@@ -372,7 +383,13 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
 
         async def chunks(cfg: dict[str, Any]) -> AsyncGenerator[Any, None]:
             run = self._start(
-                input, cfg, modes, context=context, durability=durability, streaming=True
+                input,
+                cfg,
+                modes,
+                context=context,
+                durability=durability,
+                streaming=True,
+                control=control,
             )
             async for event in run.achunks():
                 latest.see(event)
@@ -393,19 +410,27 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         stream_mode: Any = "values",
         version: str = "v1",
         durability: Any = None,
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
         """The return value (with ``__interrupt__`` when the run stopped at an interrupt);
         with ``stream_mode`` other than "values", the list of chunks."""
         if stream_mode != "values":
             chunks = self.stream(
-                input, config, context=context, stream_mode=stream_mode, durability=durability
+                input,
+                config,
+                context=context,
+                stream_mode=stream_mode,
+                durability=durability,
+                control=control,
             )
             return list(chunks)
         latest = _Latest()
 
         def call(cfg: dict[str, Any]) -> Any:
-            run = self._start(input, cfg, ("values",), context=context, durability=durability)
+            run = self._start(
+                input, cfg, ("values",), context=context, durability=durability, control=control
+            )
             for event in run.chunks():
                 latest.see(event)
             return latest.output(run, version)
@@ -421,17 +446,25 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         stream_mode: Any = "values",
         version: str = "v1",
         durability: Any = None,
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
         if stream_mode != "values":
             chunks = self.astream(
-                input, config, context=context, stream_mode=stream_mode, durability=durability
+                input,
+                config,
+                context=context,
+                stream_mode=stream_mode,
+                durability=durability,
+                control=control,
             )
             return [c async for c in chunks]
         latest = _Latest()
 
         async def call(cfg: dict[str, Any]) -> Any:
-            run = self._start(input, cfg, ("values",), context=context, durability=durability)
+            run = self._start(
+                input, cfg, ("values",), context=context, durability=durability, control=control
+            )
             async for event in run.achunks():
                 latest.see(event)
             return latest.output(run, version)

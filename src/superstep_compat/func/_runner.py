@@ -158,7 +158,11 @@ class EntrypointRunner(TaskRunner):
             "store": lambda: run.store,
             "previous": lambda: run.previous,
             "runtime": lambda: Runtime(
-                context=run.context, store=run.store, stream_writer=writer, previous=run.previous
+                context=run.context,
+                store=run.store,
+                stream_writer=writer,
+                previous=run.previous,
+                control=run.control,
             ),
         }
         return {name: make() for name, make in injected.items() if name in accepts}

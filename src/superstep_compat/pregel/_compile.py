@@ -50,6 +50,7 @@ from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, GraphRun, lega
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
+from superstep_compat.runtime import RunControl
 from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
 from superstep_compat.typing import ContextT, InputT, OutputT, StateT
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
@@ -302,6 +303,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         debug: bool | None = None,
         version: str = "v1",
         multiplexer: StreamMultiplexer | None = None,
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Iterator[Any]:
         """Yield chunks (LangGraph's shapes: see the spec's stream-mode table).
@@ -330,6 +332,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 interrupt_after=interrupt_after,
                 subgraphs=subgraphs,
                 durability=durability,
+                control=control,
             )
             run.live = streams_live(modes, subgraphs=subgraphs, task_updates=False)
             runs.append(run)
@@ -369,6 +372,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         debug: bool | None = None,
         version: str = "v1",
         multiplexer: StreamMultiplexer | None = None,
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
         """`stream` on asyncio (same chunks, same ``multiplexer`` extension)."""
@@ -388,6 +392,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 interrupt_after=interrupt_after,
                 subgraphs=subgraphs,
                 durability=durability,
+                control=control,
             )
             # an async run streams each task's update as the task ends (a sync one only
             # when it streams live anyway: a helper thread per step costs a plain stream)
@@ -462,6 +467,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         interrupt_after: Any = None,
         durability: Any = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
         """Run to completion (or a breakpoint) and return the final state as a dict; with
@@ -480,6 +486,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after,
                 durability=durability,
+                control=control,
             )
             runs.append(run)
             return run
@@ -521,6 +528,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         interrupt_after: Any = None,
         durability: Any = None,
         version: str = "v1",
+        control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
         durability = legacy_durability(durability, kwargs)
@@ -536,6 +544,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 interrupt_before=interrupt_before,
                 interrupt_after=interrupt_after,
                 durability=durability,
+                control=control,
             )
             runs.append(run)
             if stream_mode != "values":

@@ -37,7 +37,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel
 
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
-from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
+from superstep_compat.errors import GraphBubbleUp, GraphDrained, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
 from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id, pending_tasks
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
@@ -46,9 +46,18 @@ from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
+from superstep_compat.runtime import RunControl
 from superstep_compat.types import Interrupt
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
-from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, NestedEffects, WallClock
+from superstep_core.host import (
+    AsyncHost,
+    Clock,
+    EffectLedger,
+    Host,
+    NestedEffects,
+    RunStopped,
+    WallClock,
+)
 from superstep_core.node import EffectCompleted
 from superstep_core.runtime import EffectRequest, Execution
 
@@ -119,6 +128,7 @@ class GraphRun(RunSteps):
         interrupt_after: Sequence[str] | str | None = None,
         subgraphs: bool = False,
         durability: str | None = None,
+        control: RunControl | None = None,
     ) -> None:
         self.graph = graph
         self.input = input
@@ -133,6 +143,15 @@ class GraphRun(RunSteps):
         own = coerce_context(graph.spec.context_schema, context)
         self.context = own or (parent.context if parent is not None else None)
         self.store = graph.store or (parent.store if parent is not None else None)
+        # A run given no control shares its parent task's (a subgraph drains with its
+        # parent), else has one of its own, as LangGraph (nodes always see one).
+        inherited = getattr(parent, "control", None)
+        self.control: RunControl = control or (
+            inherited if isinstance(inherited, RunControl) else RunControl()
+        )
+        self.drained = False
+        """Whether the run drained: the host stopped it between steps, or a task's
+        subgraph drained."""
         self.before = _names(interrupt_before, graph.interrupt_before_nodes)
         self.after = _names(interrupt_after, graph.interrupt_after_nodes)
         self.thread_id: str | None = configurable.get("thread_id")
@@ -274,19 +293,22 @@ class GraphRun(RunSteps):
         host.on_result = self._task_ended
         completed = False
         try:
-            steps = host.iterate(ex)
-            while True:
-                if self.live:
-                    live = advance_live(steps, self._has_pending, self._drain, self._set_notify)
-                    outcome = yield from forwarded(live)
-                else:
-                    outcome = next(steps, None)
-                if outcome is None:
-                    break
-                yield from forwarded(self._drain())
-                stop = yield from forwarded(self._after_superstep(ex, outcome))
-                if stop:
-                    break
+            steps = host.iterate(ex, stop=self.control)
+            try:
+                while True:
+                    if self.live:
+                        live = advance_live(steps, self._has_pending, self._drain, self._set_notify)
+                        outcome = yield from forwarded(live)
+                    else:
+                        outcome = next(steps, None)
+                    if outcome is None:
+                        break
+                    yield from forwarded(self._drain())
+                    stop = yield from forwarded(self._after_superstep(ex, outcome))
+                    if stop:
+                        break
+            except RunStopped:
+                self._stopped_by_drain()
             yield from forwarded(self._drain())
             if ex.failure is not None:
                 yield from forwarded(self._task_events(self._failed_results(ex)))
@@ -297,6 +319,21 @@ class GraphRun(RunSteps):
             host.close()
             if self._saves_at_exit(completed):
                 self._save_final()
+        self._raise_stopped()
+
+    def _stopped_by_drain(self) -> None:
+        """The host ended the run at a step boundary (`RunStopped`): the step before was
+        committed and checkpointed; what is left runs when the thread is continued."""
+        self.stopped = True
+        self.drained = True
+
+    def _raise_stopped(self) -> None:
+        """How a run that stopped early ends: `GraphDrained` for a drain (also when a task's
+        subgraph drained: the task is left to run again, its subgraph continuing from its
+        checkpoint), else, in a subgraph's run, `GraphInterrupt` so that the parent's task
+        waits."""
+        if self.drained:
+            raise GraphDrained(self.control.drain_reason or "shutdown")
         if self.link is not None and (self.interrupts or self.stopped):
             raise GraphInterrupt(tuple(self.interrupts))
 
@@ -329,8 +366,7 @@ class GraphRun(RunSteps):
             async for event in events:
                 self._forward(event)
                 yield event
-        if self.link is not None and (self.interrupts or self.stopped):
-            raise GraphInterrupt(tuple(self.interrupts))
+        self._raise_stopped()
 
     def _forward(self, event: Event) -> None:
         link = self.link
@@ -356,33 +392,36 @@ class GraphRun(RunSteps):
         host.on_result = self._task_ended
         completed = False
         try:
-            steps = host.iterate(ex)
-            while True:
-                if self.live:
-                    live = AsyncLiveStep(steps, self._drain, self._set_notify)
+            steps = host.iterate(ex, stop=self.control)
+            try:
+                while True:
+                    if self.live:
+                        live = AsyncLiveStep(steps, self._drain, self._set_notify)
+                        try:
+                            while live.running:
+                                for e in await live.events():
+                                    yield e
+                        finally:
+                            await live.cancel()  # a no-op unless the caller stopped the stream
+                        outcome = live.outcome()
+                    else:
+                        outcome = await anext(steps, None)
+                    if outcome is None:
+                        break
+                    for e in self._drain():
+                        yield e
+                    self._ended.clear()  # the step committed (or paused, or failed)
+                    gen = self._after_superstep(ex, outcome)
+                    stop = False
                     try:
-                        while live.running:
-                            for e in await live.events():
-                                yield e
-                    finally:
-                        await live.cancel()  # a no-op unless the caller stopped the stream
-                    outcome = live.outcome()
-                else:
-                    outcome = await anext(steps, None)
-                if outcome is None:
-                    break
-                for e in self._drain():
-                    yield e
-                self._ended.clear()  # the step committed (or paused, or failed)
-                gen = self._after_superstep(ex, outcome)
-                stop = False
-                try:
-                    while True:
-                        yield next(gen)
-                except StopIteration as done:
-                    stop = bool(done.value)
-                if stop:
-                    break
+                        while True:
+                            yield next(gen)
+                    except StopIteration as done:
+                        stop = bool(done.value)
+                    if stop:
+                        break
+            except RunStopped:
+                self._stopped_by_drain()
             for e in self._drain():
                 yield e
             if ex.failure is not None:

@@ -37,6 +37,7 @@ from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answer
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._task_context import RUN_AGAIN, ChildLink, RunContext, TaskOutcome
+from superstep_compat.runtime import RunControl
 from superstep_compat.types import Command
 from superstep_core.host import Clock, EffectLedger, NestedEffects
 from superstep_core.node import Activated, External
@@ -65,6 +66,8 @@ class RunSetup(Checkpointing):
     rng: random.Random
     ledger: EffectLedger | None
     nested: NestedEffects | None
+    control: RunControl
+    drained: bool
     limit: int
     _committed: Mapping[str, Any] | None
     _apply_command: Callable[[Execution], Iterator[Event]]  # RunSteps'
@@ -90,6 +93,7 @@ class RunSetup(Checkpointing):
             rng=self.rng,
             replay=self.replay,
             nested=self.nested,
+            control=self.control,
             task_ids={}
             if self.record is None
             else {t.key: t.id for t in self.record.tasks if t.key},

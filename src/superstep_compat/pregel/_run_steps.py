@@ -212,7 +212,9 @@ class RunSteps(RunSetup):
         stopped = False
         for aid, r in ordered:
             name = node_of(aid)
-            if r.waiting and not r.interrupts:
+            if r.drained:  # its subgraph drained: so does this run (no breakpoint to report)
+                self.drained = True
+            elif r.waiting and not r.interrupts:
                 stopped = True
             elif r.waiting:
                 yield from self._interrupt_events(tuple(r.interrupts))

@@ -30,7 +30,13 @@ from superstep_compat._internal._constants import (
 )
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat._internal._policies import sync_timeout_unsupported
-from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeTimeoutError, ParentCommand
+from superstep_compat.errors import (
+    GraphBubbleUp,
+    GraphDrained,
+    GraphInterrupt,
+    NodeTimeoutError,
+    ParentCommand,
+)
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._checkpoint_tasks import node_triggers
@@ -388,6 +394,10 @@ class TaskRunner(TaskRouting):
             return TaskOutcome(
                 interrupts=interrupts, subgraph_ns=subgraph_ns, stopped=not interrupts
             )
+        if isinstance(error, GraphDrained):
+            # its subgraph drained: the task did not finish and runs again when the thread
+            # is continued (the subgraph from its checkpoint); the run drains after the step
+            return TaskOutcome(subgraph_ns=subgraph_ns, stopped=True, drained=True)
         if isinstance(error, GraphBubbleUp):  # incl. ParentCommand from this graph's node
             return TaskOutcome(error=error)
         if not isinstance(error, Exception):

@@ -47,6 +47,8 @@ class TaskOutcome:
     stopped: bool = False
     """A subgraph this task ran stopped at a breakpoint (an interrupt without values): the
     task waits, and continuing the thread runs it again (the subgraph then goes on)."""
+    drained: bool = False
+    """The subgraph stopped because its run drained (no breakpoint to report)."""
 
     @property
     def waiting(self) -> bool:
@@ -87,6 +89,8 @@ class RunContext:
     checkpoints before the replay point); None otherwise."""
     nested: NestedEffects | None = None
     """The run's host's performer of nested effects (the functional API's @task calls)."""
+    control: Any = None
+    """The run's `RunControl` (``runtime.control``; a subgraph's run shares its parent's)."""
 
 
 class _TaskContext:

@@ -136,7 +136,14 @@ def _runtime(
     heartbeat of a node with an idle timeout). A `Runtime` is frozen: the tasks of a run
     given the same parts share one (building it was a tenth of a plain node's cost)."""
     global _last_runtime
-    parts = (run.context, run.store, writer, heartbeat or _noop_heartbeat, run.previous)
+    parts = (
+        run.context,
+        run.store,
+        writer,
+        heartbeat or _noop_heartbeat,
+        run.previous,
+        run.control,
+    )
     last = _last_runtime
     if last is not None and all(a is b for a, b in zip(last[0], parts)):
         return last[1]
@@ -148,6 +155,7 @@ def _runtime(
         stream_writer=parts[2],
         heartbeat=parts[3],
         previous=parts[4],
+        control=parts[5],
     )
     _last_runtime = (parts, runtime)  # one tuple: threads see the old pair or the new one
     return runtime

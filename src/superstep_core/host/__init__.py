@@ -27,6 +27,7 @@ from superstep_core.host.effects import (
     classify,
 )
 from superstep_core.host.nested import NestedEffect, NestedEffects
+from superstep_core.host.stop import RunStopped, StopRequest
 from superstep_core.host.stream import (
     CHUNK_OVERHEAD,
     COMMITTED_MODES,
@@ -62,7 +63,9 @@ __all__ = [
     "RecoveryError",
     "ResultObserver",
     "RetryableEffectError",
+    "RunStopped",
     "StepCallback",
+    "StopRequest",
     "StreamAbandoned",
     "StreamChunk",
     "StreamEvent",

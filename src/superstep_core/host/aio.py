@@ -24,6 +24,7 @@ from superstep_core.host.effects import (
     failed,
     resolve,
 )
+from superstep_core.host.stop import StopRequest
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, HostCore, _push_step
 from superstep_core.node import EffectCompleted, External
@@ -91,9 +92,10 @@ class AsyncHost(HostCore):
         *,
         until: float | None = None,
         stream: StreamMultiplexer | None = None,
+        stop: StopRequest | None = None,
     ) -> Execution:
         """See `Host.run`."""
-        async for _ in self.iterate(ex, until=until, stream=stream):
+        async for _ in self.iterate(ex, until=until, stream=stream, stop=stop):
             pass
         return ex
 
@@ -103,9 +105,10 @@ class AsyncHost(HostCore):
         *,
         until: float | None = None,
         stream: StreamMultiplexer | None = None,
+        stop: StopRequest | None = None,
     ) -> AsyncIterator[StepOutcome]:
         """See `Host.iterate`."""
-        for step in self._steps(ex, until):
+        for step in self._steps(ex, until, stop):
             if isinstance(step, float):
                 await self.clock.asleep(step)
                 continue

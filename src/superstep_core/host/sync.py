@@ -27,6 +27,7 @@ from superstep_core.host.effects import (
     resolve,
 )
 from superstep_core.host.nested import NestedEffects
+from superstep_core.host.stop import RunStopped, StopRequest
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.timers import TimerTable
 from superstep_core.node import EffectCompleted, External
@@ -83,15 +84,24 @@ class HostCore:
             execution_id = f"{graph.name}-{self._runs}"
         return Execution.start(graph, execution_id, payload=payload, updates=updates)
 
-    def _steps(self, ex: Execution, until: float | None) -> Iterator[StepOutcome | float]:
+    def _steps(
+        self, ex: Execution, until: float | None, stop: StopRequest | None = None
+    ) -> Iterator[StepOutcome | float]:
         """The run loop of ``ex`` (see `Host.run`) as what the host must do next: a
         superstep's outcome (its callback, stream chunk and effects; the loop goes on when
         the host asks for the next item), or seconds to wait on the clock, after which the
-        timers then due fire."""
+        timers then due fire. Raises `RunStopped` at a boundary where ``stop`` was requested
+        and work is left."""
         timers = self._timers.setdefault(ex.execution_id, TimerTable(self.rng))
         steps = 0
         recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
         while ex.failure is None:
+            # A stop takes effect only where no performed effect's result waits in the
+            # queue: those results are delivered (committed) first, so no work is dropped.
+            if stop is not None and stop.requested and not (recent and recent[-1].effects):
+                waits = ex.status not in (Status.COMPLETED, Status.SUSPENDED)
+                if ex.queue or (waits and timers.next_due() is not None):
+                    raise RunStopped(ex.execution_id, stop.reason or "shutdown", ex.step)
             if ex.queue:
                 steps += 1
                 _check_limit(ex, steps, self.max_supersteps, recent)
@@ -196,11 +206,14 @@ class Host(HostCore):
         *,
         until: float | None = None,
         stream: StreamMultiplexer | None = None,
+        stop: StopRequest | None = None,
     ) -> Execution:
         """Drive ``ex`` until it completes, fails, suspends, or listens with no timer due
         before ``until`` (a clock reading; ``None``: return as soon as only listeners
-        without timers remain, or wait for every armed timer)."""
-        for _ in self.iterate(ex, until=until, stream=stream):
+        without timers remain, or wait for every armed timer). Given ``stop`` (a
+        `StopRequest`), a request made meanwhile ends the run at the next superstep boundary
+        with work left: `RunStopped` (the execution stays consistent; run it again later)."""
+        for _ in self.iterate(ex, until=until, stream=stream, stop=stop):
             pass
         return ex
 
@@ -210,11 +223,13 @@ class Host(HostCore):
         *,
         until: float | None = None,
         stream: StreamMultiplexer | None = None,
+        stop: StopRequest | None = None,
     ) -> Iterator[StepOutcome]:
         """`run`, one superstep at a time: yields each superstep's outcome after its effects
         were performed and their results queued. Closing the generator stops the run
-        between supersteps (the execution stays consistent and can be driven again)."""
-        for step in self._steps(ex, until):
+        between supersteps (the execution stays consistent and can be driven again), as
+        does a ``stop`` request (raising `RunStopped`, see `run`)."""
+        for step in self._steps(ex, until, stop):
             if isinstance(step, float):
                 self.clock.sleep(step)
                 continue
