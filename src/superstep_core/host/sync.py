@@ -28,7 +28,7 @@ from superstep_core.host.nested import NestedEffects
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.timers import TimerTable
 from superstep_core.node import EffectCompleted, External
-from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome
+from superstep_core.runtime import EffectRequest, Execution, OpenSuperstep, Status, StepOutcome
 
 __all__ = ["DEFAULT_MAX_SUPERSTEPS", "Host", "HostCore", "StepCallback", "limit_error"]
 
@@ -78,11 +78,14 @@ class HostCore:
             execution_id = f"{graph.name}-{self._runs}"
         return Execution.start(graph, execution_id, payload=payload, updates=updates)
 
-    def _steps(self, ex: Execution, until: float | None) -> Iterator[StepOutcome | float]:
-        """The run loop of ``ex`` (see `Host.run`) as what the host must do next: a
-        superstep's outcome (its callback, stream chunk and effects; the loop goes on when
-        the host asks for the next item), or seconds to wait on the clock, after which the
-        timers then due fire."""
+    def _steps(
+        self, ex: Execution, until: float | None
+    ) -> Iterator[StepOutcome | OpenSuperstep | float]:
+        """The run loop of ``ex`` (see `Host.run`) as what the host must do next: perform
+        the within-step effects of an open superstep (``effects``, supplied back before
+        the host asks for the next item), a superstep's outcome (its callback, stream chunk
+        and effects; the loop goes on when the host asks for the next item), or seconds to
+        wait on the clock, after which the timers then due fire."""
         timers = self._timers.setdefault(ex.execution_id, TimerTable(self.rng))
         steps = 0
         recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
@@ -90,7 +93,10 @@ class HostCore:
             if ex.queue:
                 steps += 1
                 _check_limit(ex, steps, self.max_supersteps, recent)
-                outcome = ex.run_superstep()
+                step = ex.begin_superstep()
+                while step.effects:
+                    yield step
+                outcome = ex.end_superstep(step)
                 recent.append(outcome)
                 if outcome.timers:
                     timers.apply(outcome.timers, self.clock.now())
@@ -212,6 +218,9 @@ class Host(HostCore):
         for step in self._steps(ex, until):
             if isinstance(step, float):
                 self.clock.sleep(step)
+                continue
+            if isinstance(step, OpenSuperstep):  # its within-step effects, on the pool
+                step.supply(self.perform(ex.execution_id, step.effects))
                 continue
             if self.on_step is not None:
                 self.on_step(ex, step)
