@@ -220,7 +220,11 @@ class Host(HostCore):
                 self.clock.sleep(step)
                 continue
             if isinstance(step, OpenSuperstep):  # its within-step effects, on the pool
-                step.supply(self.perform(ex.execution_id, step.effects))
+                pending = step.effects
+                if len(pending) == 1:  # one frame less (a subgraph pays it per level)
+                    step.supply([self._call(ex.execution_id, pending[0])])
+                else:
+                    step.supply(self.perform(ex.execution_id, pending))
                 continue
             if self.on_step is not None:
                 self.on_step(ex, step)

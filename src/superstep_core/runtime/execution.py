@@ -162,6 +162,8 @@ class Execution:
         # activation id, result) while their activations' events are held: delivered again,
         # those events request the same effect ids, which these answer (see `within`)
         self.kept: dict[str, tuple[str, EffectCompleted]] = {}
+        # the within-step results (activation id, result) of the superstep that failed last
+        self.failed_results: list[tuple[str, EffectCompleted]] = []
         self._seq = 0
         self._lineages = 0
         self._timer_generation = 0
@@ -536,6 +538,8 @@ class Execution:
             raise RuntimeError(f"execution {self.execution_id!r} failed: retry_failed() first")
         if not self.queue:
             raise RuntimeError(f"execution {self.execution_id!r} has no queued events")
+        if self.failed_results:
+            self.failed_results = []
         batch = list(self.queue)
         queued = len(batch)
         step = self.step + 1
@@ -644,6 +648,7 @@ class Execution:
                     inst.node, inst.id, failure.error_type, failure.message, outcome, record
                 ),
                 got,
+                staged,
             )
         for aid, _ in waiting:  # delivered again later: the same effect ids
             staged.issued.pop(aid, None)
@@ -662,18 +667,18 @@ class Execution:
             writer = e.writers[0] if e.writers else "-"
             node = self.instances[writer].node if writer in self.instances else writer
             failed = self._fail(node, writer, "ChannelConflictError", str(e), outcome, record)
-            return self._keep(failed, got)
+            return self._keep(failed, got, staged)
         except ReducerError as e:  # a reducer raised: nothing commits; blame the write
             self.last_error = e.error  # the reducer's own exception, for callers that re-raise
             writer = e.writer or (e.writers[0] if e.writers else "-")
             node = self.instances[writer].node if writer in self.instances else writer
             return self._keep(
-                self._fail(node, writer, "ReducerError", str(e), outcome, record), got
+                self._fail(node, writer, "ReducerError", str(e), outcome, record), got, staged
             )
         except Exception as e:  # a strategy's own error (not a SuperstepError: a façade's)
             self.last_error = e
             failed = self._fail("-", "-", type(e).__name__, f"reducer failed: {e}", outcome, record)
-            return self._keep(failed, got)
+            return self._keep(failed, got, staged)
         if queued == len(self.queue):
             self.queue.clear()
         else:
@@ -942,10 +947,23 @@ class Execution:
         self.input_log.append(("superstep", tuple(performed)) if within else ("superstep",))
 
     def _keep(
-        self, outcome: StepOutcome, got: dict[str, tuple[str, EffectCompleted]]
+        self,
+        outcome: StepOutcome,
+        got: dict[str, tuple[str, EffectCompleted]],
+        staged: _Staged | None = None,
     ) -> StepOutcome:
         """Keep the within-step results of activations whose events are now held (delivered
-        again later, they ask for the same effect ids), and only those."""
+        again later, they ask for the same effect ids), and only those. After a failed
+        superstep (whose events stay queued, as `retry_failed` runs it again) keep those of
+        every activation that did not fail, as its queued effect results would be, and show
+        them all in ``failed_results``."""
+        if self.failure is not None:
+            failing = {inst.id for inst, _ in staged.failures} if staged is not None else set()
+            self.failed_results = list(got.values())
+            for eid, item in got.items():
+                if item[0] not in failing and item[1].error is None:
+                    self.kept[eid] = item
+            return outcome
         if self.kept or got:
             held = {aid for aid, _ in self.held}
             kept = {eid: item for eid, item in self.kept.items() if item[0] in held}
@@ -1051,7 +1069,12 @@ class Execution:
         for _ in range(queued):
             self.queue.popleft()
         self._add_waiting(waiting)
-        outcome.delivered[:] = waiting
+        # the settled events, and the within-step results their activations got
+        ids = {aid for aid, _ in waiting}
+        results = [
+            d for d in outcome.delivered if d[0] in ids and isinstance(d[1], EffectCompleted)
+        ]
+        outcome.delivered[:] = [*waiting, *results]
         outcome.held = list(self.held)
         outcome.paused = any(i.holding and i.state == "suspended" for i in self.instances.values())
         if record is not None:
