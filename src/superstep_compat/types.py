@@ -207,11 +207,19 @@ def update_as_tuples(update: Any) -> list[tuple[str, Any]]:
 
 
 def _object_fields(value: Any) -> list[tuple[str, Any]] | None:
-    """Fields of a pydantic model (skipping None values) or a dataclass (all of them)."""
+    """Fields of a pydantic model or a dataclass (all of them). A model's field whose value
+    is None is written only when it was set explicitly or its default is not None (a required
+    field's too), as LangGraph's update rule, so ``State(foo=None)`` clears ``foo``."""
     model_fields = getattr(type(value), "model_fields", None)
     if isinstance(model_fields, dict) and hasattr(value, "model_dump"):
-        pairs = [(k, getattr(value, k, None)) for k in model_fields]
-        return [(k, v) for k, v in pairs if v is not None]
+        explicitly_set = getattr(value, "model_fields_set", ())
+        return [
+            (k, v)
+            for k, info in model_fields.items()
+            if (v := getattr(value, k, None)) is not None
+            or k in explicitly_set
+            or getattr(info, "default", None) is not None
+        ]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return [(f.name, getattr(value, f.name)) for f in dataclasses.fields(value)]
     return None

@@ -126,6 +126,19 @@ CREATE TABLE IF NOT EXISTS server_task_times (
     interrupted INTEGER NOT NULL,
     PRIMARY KEY (run_id, checkpoint_ns, task_id));
 CREATE INDEX IF NOT EXISTS server_task_times_by_thread ON server_task_times (thread_id, run_id);
+CREATE TABLE IF NOT EXISTS server_task_attempts (
+    run_id TEXT NOT NULL,
+    checkpoint_ns TEXT NOT NULL,
+    task_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    thread_id TEXT NOT NULL,
+    started_at DOUBLE PRECISION NOT NULL,
+    duration_ms DOUBLE PRECISION NOT NULL,
+    error TEXT,
+    max_attempts INTEGER,
+    PRIMARY KEY (run_id, checkpoint_ns, task_id, attempt));
+CREATE INDEX IF NOT EXISTS server_task_attempts_by_thread
+    ON server_task_attempts (thread_id, run_id);
 CREATE TABLE IF NOT EXISTS server_store_expiry (
     prefix TEXT NOT NULL,
     key TEXT NOT NULL,

@@ -308,6 +308,10 @@ def _execute(
         if context is not None:
             options["context"] = context
         relay = _Relay(run_id, publish, user_modes, bool(kwargs.get("subgraphs")))
+        # each attempt of each task, retries included (the tasks stream names a task once)
+        from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER
+
+        config["configurable"][CONFIG_KEY_ATTEMPT_OBSERVER] = relay.clock.attempt
         if "events" in user_modes:
             asyncio.run(_with_events(graph, payload, config, modes, options, relay, cancel))
         else:

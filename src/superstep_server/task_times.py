@@ -2,10 +2,16 @@
 keep (LangGraph's checkpoints hold a task's writes and error, not its timing), kept by the
 server from the run's ``tasks`` stream (always watched, whatever modes the client asked
 for) in ``server_task_times``, and read by the viewer's step timeline through
-``GET /threads/{thread_id}/runs/{run_id}/tasks`` (`superstep_server.api_task_times`)."""
+``GET /threads/{thread_id}/runs/{run_id}/tasks`` (`superstep_server.api_task_times`).
+
+That stream names a task once however often it is retried (as LangGraph's does); each
+attempt, with the error that ended it, comes from the façade's attempt observer
+(`superstep_compat._internal._constants.CONFIG_KEY_ATTEMPT_OBSERVER`, set on the run's
+config) into ``server_task_attempts``."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -21,6 +27,17 @@ class TaskClock:
 
     def __init__(self) -> None:
         self.tasks: dict[tuple[str, str], dict[str, Any]] = {}
+        # reported from the threads the tasks run on, in any order
+        self.attempts: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+
+    def attempt(self, report: dict[str, Any]) -> None:
+        """The attempt observer: one attempt of a task ended (the shape of
+        `superstep_compat.pregel._task_support.report_attempt`)."""
+        if report.get("name") == "__start__":  # the input's own task: not in the timeline
+            return
+        with self._lock:
+            self.attempts.append(dict(report))
 
     def event(self, ns: tuple[str, ...], chunk: Any) -> None:
         if not isinstance(chunk, Mapping) or not isinstance(chunk.get("id"), str):
@@ -53,9 +70,31 @@ class TaskClock:
         task["interrupted"] = bool(chunk.get("interrupts"))
 
     def save(self, db: Database, thread_id: str, run_id: str) -> None:
-        if not self.tasks:
+        with self._lock:
+            attempts = list(self.attempts)
+        if not self.tasks and not attempts:
             return
         with db.transaction() as tx:
+            for a in attempts:
+                tx.execute(
+                    "INSERT INTO server_task_attempts (run_id, checkpoint_ns, task_id, attempt, "
+                    "thread_id, started_at, duration_ms, error, max_attempts) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                    "ON CONFLICT (run_id, checkpoint_ns, task_id, attempt) DO UPDATE SET "
+                    "started_at = excluded.started_at, duration_ms = excluded.duration_ms, "
+                    "error = excluded.error, max_attempts = excluded.max_attempts",
+                    (
+                        run_id,
+                        str(a["checkpoint_ns"]),
+                        str(a["task_id"]),
+                        int(a["attempt"]),
+                        thread_id,
+                        float(a["started_at"]),
+                        float(a["duration_ms"]),
+                        a["error"],
+                        a["max_attempts"],
+                    ),
+                )
             for (ns, task_id), task in self.tasks.items():
                 tx.execute(
                     "INSERT INTO server_task_times (run_id, checkpoint_ns, task_id, thread_id, "
@@ -81,7 +120,26 @@ class TaskClock:
 def of_run(db: Database, thread_id: str, run_id: str) -> list[dict[str, Any]]:
     """The run's tasks in the order they started: ``task_id``, ``name``,
     ``checkpoint_ns`` (``""`` for the root graph's), ``started_at`` (seconds since the
-    epoch), ``duration_ms`` (``None``: it did not end), ``error``, ``interrupted``."""
+    epoch), ``duration_ms`` (``None``: it did not end), ``error``, ``interrupted``, and
+    ``attempts``: each attempt in order, ``{"attempt", "started_at", "duration_ms", "error",
+    "max_attempts"}`` (``max_attempts``: of the retry policy that matched the attempt's
+    error, None for one without an error or with no policy matching it); empty for a run
+    whose attempts were not observed."""
+    tried: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for r in db.execute(
+        "SELECT * FROM server_task_attempts WHERE thread_id = ? AND run_id = ? "
+        "ORDER BY checkpoint_ns, task_id, attempt",
+        (thread_id, run_id),
+    ):
+        tried.setdefault((r["checkpoint_ns"], r["task_id"]), []).append(
+            {
+                "attempt": r["attempt"],
+                "started_at": r["started_at"],
+                "duration_ms": r["duration_ms"],
+                "error": r["error"],
+                "max_attempts": r["max_attempts"],
+            }
+        )
     rows = db.execute(
         "SELECT * FROM server_task_times WHERE thread_id = ? AND run_id = ? "
         "ORDER BY started_at, checkpoint_ns, task_id",
@@ -96,6 +154,7 @@ def of_run(db: Database, thread_id: str, run_id: str) -> list[dict[str, Any]]:
             "duration_ms": r["duration_ms"],
             "error": r["error"],
             "interrupted": bool(r["interrupted"]),
+            "attempts": tried.get((r["checkpoint_ns"], r["task_id"]), []),
         }
         for r in rows
     ]
@@ -103,3 +162,4 @@ def of_run(db: Database, thread_id: str, run_id: str) -> list[dict[str, Any]]:
 
 def delete_for_thread(tx: Any, thread_id: str) -> None:
     tx.execute("DELETE FROM server_task_times WHERE thread_id = ?", (thread_id,))
+    tx.execute("DELETE FROM server_task_attempts WHERE thread_id = ?", (thread_id,))

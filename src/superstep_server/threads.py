@@ -133,32 +133,17 @@ class Threads:
         self.saver.delete_thread(thread_id)
 
     def copy(self, thread_id: str) -> dict[str, Any]:
-        """A new thread with the metadata, config, status and values of ``thread_id`` and a
-        copy of all its checkpoints (its history reads the same); its runs are not copied.
-        A missing source is a 409, as the reference answers a copy of one."""
+        """A new thread with the metadata of ``thread_id`` and a copy of all its checkpoints
+        (its history and state read the same, a pending interrupt included); as the
+        reference's copy, it starts ``idle`` with no values, interrupts or config of its own
+        (``values`` null until a run or a state update on it); its runs are not copied. A
+        missing source is a 409, as the reference answers a copy of one."""
         source = self.row(thread_id)
         if source is None:
             raise ApiError(409, f"Thread {thread_id!r} not found: nothing to copy")
         target = str(uuid.uuid4())
-        at = now()
         with self.db.transaction() as tx:
-            tx.execute(
-                "INSERT INTO server_threads (thread_id, status, metadata, config, state_values, "
-                "interrupts, error, created_at, updated_at, state_updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    target,
-                    source["status"],
-                    source["metadata"],
-                    source["config"],
-                    source["state_values"],
-                    source["interrupts"],
-                    source["error"],
-                    at,
-                    at,
-                    source["state_updated_at"],
-                ),
-            )
+            self.insert(tx, target, serde.loads(source["metadata"]) or {})
         try:
             copy_thread(self.saver, thread_id, target)
         except BaseException:

@@ -329,3 +329,45 @@ def test_effect_result_credits_a_join_only_when_the_source_completes() -> None:
     ex.deliver(EffectCompleted(outcome.effects[0].effect_id, result="B"))
     drain(ex)
     assert ex.values["got"] == ({"a": "A", "b": "B"},)
+
+
+def _fired_and_due() -> Execution:
+    """start -> a, b; join_all(a, b) -> t, with t's activation queued but not run, and a
+    plain successor ``after_a`` of ``a`` queued beside it."""
+    g = (
+        Graph("g")
+        .with_channels(got=Append(), note=Append())
+        .add_node("start", completes("go"))
+        .add_node("a", completes("A"))
+        .add_node("b", completes("B"))
+        .add_node("after_a", completes())
+        .add_node("t", collect, coalesce=True)
+        .start_at("start")
+        .connect("start", "a")
+        .connect("start", "b")
+        .connect("a", "after_a")
+        .join_all("both", ["a", "b"], "t")
+    )
+    ex = Execution.start(g.compile(), "run")
+    ex.run_superstep()  # start
+    ex.run_superstep()  # a and b: the barrier fires
+    assert sorted(ex.instances[aid].node for aid, _ in ex.queue) == ["after_a", "t"]
+    return ex
+
+
+def test_an_edit_cancelling_pending_work_keeps_an_activation_its_join_fired() -> None:
+    ex = _fired_and_due()
+    ex.edit({"note": "edited"}, writer="human", cancel_pending=True)
+    assert [ex.instances[aid].node for aid, _ in ex.queue] == ["t"]
+    drain(ex)
+    assert ex.values["got"] == ({"a": "A", "b": "B"},)
+
+
+def test_an_edit_as_a_source_of_a_fired_join_does_not_start_a_second_round() -> None:
+    ex = _fired_and_due()
+    ex.edit({"note": "edited"}, writer="human", as_node="a", cancel_pending=True)
+    # a's plain edge is followed again (after_a), the complete barrier is not credited
+    assert sorted(ex.instances[aid].node for aid, _ in ex.queue) == ["after_a", "t"]
+    drain(ex)
+    assert ex.values["got"] == ({"a": "A", "b": "B"},)
+    assert ex.barriers == {}

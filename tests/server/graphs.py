@@ -11,7 +11,7 @@ from langchain_core.messages import AIMessage
 
 from superstep_compat.config import get_store, get_stream_writer
 from superstep_compat.graph import START, MessagesState, StateGraph
-from superstep_compat.types import Command, interrupt
+from superstep_compat.types import Command, RetryPolicy, interrupt
 
 
 class Numbers(TypedDict):
@@ -211,6 +211,33 @@ def tooled() -> Any:
     return builder.compile()
 
 
+_TRIES: dict[int, int] = {}
+
+
+def retried() -> Any:
+    """``flaky`` fails its first two attempts for a given ``x`` (the message names the
+    attempt), then adds 100; a negative ``x`` fails every attempt. Three attempts at most."""
+
+    def flaky(state: Numbers) -> dict[str, int]:
+        tries = _TRIES[state["x"]] = _TRIES.get(state["x"], 0) + 1
+        if tries <= 2 or state["x"] < 0:
+            raise ValueError(f"flaky attempt {tries} at x={state['x']}")
+        return {"x": state["x"] + 100}
+
+    builder = StateGraph(Numbers)
+    builder.add_node("a", add_one)
+    builder.add_node(
+        "flaky",
+        flaky,
+        retry_policy=RetryPolicy(
+            max_attempts=3, initial_interval=0.01, jitter=False, retry_on=ValueError
+        ),
+    )
+    builder.add_edge(START, "a")
+    builder.add_edge("a", "flaky")
+    return builder.compile()
+
+
 def all_graphs() -> dict[str, Any]:
     return {
         "two": two_nodes(),
@@ -222,4 +249,5 @@ def all_graphs() -> dict[str, Any]:
         "chat": chat(),
         "remember": remember(),
         "tooled": tooled(),
+        "retried": retried(),
     }

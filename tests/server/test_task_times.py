@@ -44,3 +44,73 @@ async def test_a_runs_tasks_have_their_times_and_errors_by_task_id(client: Any) 
         other = (await client.threads.create())["thread_id"]
         await client.http.get(f"/threads/{other}/runs/{run['run_id']}/tasks")
     await client.threads.delete(tid)
+
+
+async def test_a_retried_task_lists_each_attempt_with_the_error_that_ended_it(
+    client: Any,
+) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    assert await client.runs.wait(tid, "retried", input={"x": 7}) == {"x": 108}
+    last = (await client.runs.list(tid, limit=1))[0]
+    tasks = await client.http.get(f"/threads/{tid}/runs/{last['run_id']}/tasks")
+    by_name = {t["name"]: t for t in tasks}
+    assert [a["attempt"] for a in by_name["a"]["attempts"]] == [1]
+    assert by_name["a"]["attempts"][0]["error"] is None
+    flaky = by_name["flaky"]
+    assert flaky["error"] is None
+    assert [(a["attempt"], a["error"], a["max_attempts"]) for a in flaky["attempts"]] == [
+        (1, "ValueError: flaky attempt 1 at x=8", 3),
+        (2, "ValueError: flaky attempt 2 at x=8", 3),
+        (3, None, None),
+    ]
+    assert all(a["duration_ms"] >= 0 for a in flaky["attempts"])
+    starts = [a["started_at"] for a in flaky["attempts"]]
+    assert starts == sorted(starts)
+    # the task ids are the history's
+    history = await client.threads.get_history(tid)
+    assert flaky["task_id"] in {t["id"] for snap in history for t in snap["tasks"]}
+
+    # every attempt failed: the last error is the task's
+    run = await client.runs.create(tid, "retried", input={"x": -5})
+    await client.runs.join(tid, run["run_id"])
+    tasks = await client.http.get(f"/threads/{tid}/runs/{run['run_id']}/tasks")
+    flaky = next(t for t in tasks if t["name"] == "flaky")
+    assert [a["error"] for a in flaky["attempts"]] == [
+        f"ValueError: flaky attempt {n} at x=-4" for n in (1, 2, 3)
+    ]
+    assert flaky["error"] == "ValueError: flaky attempt 3 at x=-4"
+
+    await client.threads.delete(tid)
+
+
+def test_the_facades_attempt_observer_hears_every_attempt_sync_and_async() -> None:
+    # the hook the server sets on a run's config (Superstep's own key, not LangGraph's):
+    # each attempt of each task, whichever host (thread or event loop) performs it
+    import asyncio
+
+    from server.graphs import retried
+    from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER
+
+    graph = retried()
+    for x, run in (
+        (20, lambda config: graph.invoke({"x": 20}, config)),
+        (30, lambda config: asyncio.run(graph.ainvoke({"x": 30}, config))),
+    ):
+        heard: list[dict[str, Any]] = []
+        assert run({"configurable": {CONFIG_KEY_ATTEMPT_OBSERVER: heard.append}}) == {"x": x + 101}
+        flaky = [a for a in heard if a["name"] == "flaky"]
+        assert [(a["attempt"], a["error"], a["max_attempts"]) for a in flaky] == [
+            (1, f"ValueError: flaky attempt 1 at x={x + 1}", 3),
+            (2, f"ValueError: flaky attempt 2 at x={x + 1}", 3),
+            (3, None, None),
+        ]
+        assert len({a["task_id"] for a in flaky}) == 1  # one task, three attempts
+        assert [a["attempt"] for a in heard if a["name"] == "a"] == [1]
+
+    # an observer that raises is logged, never the run's failure
+    def broken(report: dict[str, Any]) -> None:
+        raise RuntimeError("observer bug")
+
+    assert graph.invoke({"x": 40}, {"configurable": {CONFIG_KEY_ATTEMPT_OBSERVER: broken}}) == {
+        "x": 141
+    }

@@ -51,8 +51,11 @@ async def test_copy_a_thread_with_its_history(client: Any) -> None:
     new = copied["thread_id"]
     assert new != tid
     assert copied["metadata"]["owner"] == "ann"
-    assert copied["values"] == {"x": 4} and copied["status"] == "idle"
+    # as the reference's copy: idle, no values of its own until a run; the state is there
+    assert copied["status"] == "idle" and copied["values"] is None
+    assert copied["interrupts"] == {} and copied["config"] == {}
     assert await client.threads.get(new) == copied
+    assert (await client.threads.get_state(new))["values"] == {"x": 4}
     history = await client.threads.get_history(new)
     original = await client.threads.get_history(tid)
     assert [h["values"] for h in history] == [h["values"] for h in original]
@@ -73,12 +76,17 @@ async def test_copy_keeps_a_pending_interrupt(client: Any) -> None:
     tid = thread["thread_id"]
     await client.runs.wait(tid, "review", input={"text": "hi", "log": []})
     copied = await client.threads.copy(tid)
-    assert copied["status"] == "interrupted"
+    # the thread row starts idle (the reference's copy), its checkpoints keep the interrupt
+    assert copied["status"] == "idle" and copied["interrupts"] == {}
     state = await client.threads.get_state(copied["thread_id"])
     assert state["next"] == ["review"]
     assert state["tasks"][0]["interrupts"][0]["value"]["question"] == "approve?"
     out = await client.runs.wait(copied["thread_id"], "review", command={"resume": "yes"})
     assert out["text"] == "hi (drafted) -> yes"
+    after = await client.threads.get(copied["thread_id"])
+    assert after["status"] == "idle" and after["values"]["text"] == "hi (drafted) -> yes"
+    # the source is still waiting on its own interrupt
+    assert (await client.threads.get(tid))["status"] == "interrupted"
 
 
 async def test_prune_keep_latest_keeps_the_state(client: Any) -> None:
@@ -120,6 +128,12 @@ async def test_cancel_with_rollback_deletes_the_run_and_its_checkpoints(
     assert got["status"] == "idle" and got["values"] == {"x": 4}
     with pytest.raises(UnprocessableEntityError):
         await client.runs.cancel(tid, run["run_id"], action="undo")  # type: ignore[arg-type]
+    # the reference's error body: {"detail": a string naming what is wrong}
+    for path in (f"/threads/{tid}/runs/{run['run_id']}/cancel", "/runs/cancel"):
+        body = {} if "threads" in path else {"thread_id": tid, "run_ids": [run["run_id"]]}
+        answer = await client.http.client.post(path, params={"action": "undo"}, json=body)
+        assert answer.status_code == 422
+        assert answer.json() == {"detail": "action: 'undo' is not one of interrupt, rollback"}
 
 
 async def test_rollback_of_a_first_run_leaves_an_empty_thread(

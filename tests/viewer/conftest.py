@@ -86,7 +86,7 @@ def wait_until_up(process: subprocess.Popen[bytes], url: str) -> None:
 class Served:
     """`superstep serve` in a process of its own: the example agent (examples/agent.py), the
     held pipeline (pipeline.py), the long loop (long_thread.py), a graph with a subgraph and
-    one with two interrupts at once (nested.py), on SQLite."""
+    one with two interrupts at once (nested.py), a node retried twice (retried.py), on SQLite."""
 
     def __init__(self, url: str, hold: Path, db: Path) -> None:
         self.url = url
@@ -114,6 +114,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                     "long": str(Path(__file__).parent / "long_thread.py") + ":graph",
                     "nested": str(Path(__file__).parent / "nested.py") + ":graph",
                     "parallel": str(Path(__file__).parent / "nested.py") + ":parallel",
+                    "retried": str(Path(__file__).parent / "retried.py") + ":graph",
                 },
             }
         )

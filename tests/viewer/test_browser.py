@@ -234,6 +234,41 @@ def test_a_failing_node_shows_its_error_in_the_live_log_the_timeline_and_its_ste
     assert float(timing.get_attribute("data-ms") or "-1") >= 0
 
 
+def test_a_node_retried_twice_lists_its_attempts_with_the_errors_that_ended_them(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "retried")
+    waited = httpx.post(
+        f"{served.url}/threads/{thread}/runs/wait",
+        json={"assistant_id": "retried", "input": {"x": 1}},
+        timeout=30,
+    )
+    assert waited.json() == {"x": 1, "got": "fetched on attempt 3"}
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    _step_row(page, "fetch").click()
+    task = page.locator("#step ul.tasks.ran li[data-task='fetch']")
+    task.locator("ol.attempts").wait_for()
+    tried = task.locator("ol.attempts li")
+    assert tried.evaluate_all("ls => ls.map(l => l.querySelector('.attempt-of').textContent)") == [
+        "attempt 1 / 3",
+        "attempt 2 / 3",
+        "attempt 3 / 3",
+    ]
+    assert tried.evaluate_all("ls => ls.map(l => l.className)") == [
+        "attempt failed",
+        "attempt failed",
+        "attempt ok",
+    ]
+    assert [tried.nth(i).locator("pre.error").text_content() for i in (0, 1)] == [
+        "ConnectionError: upstream refused attempt 1",
+        "ConnectionError: upstream refused attempt 2",
+    ]
+    assert tried.nth(2).locator("pre.error").count() == 0
+    assert "3 attempts" in (task.locator(".timing").text_content() or "")
+    screenshot(page, "retries")
+
+
 def test_cancelling_a_running_run_from_the_viewer(page: Any, served: Any) -> None:
     thread = _thread(served.url, "pipeline")
     page.goto(f"{served.url}/viewer/#/thread/{thread}")

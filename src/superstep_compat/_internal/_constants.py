@@ -43,6 +43,9 @@ CONFIG_KEY_STRICT_RESUME: Final = "__pregel_strict_resume"
 CONFIG_KEY_TASK_ID: Final = "__pregel_task_id"
 CONFIG_KEY_THREAD_ID: Final = "thread_id"
 CONFIG_KEY_TIMED_ATTEMPT_OBSERVER: Final = "__pregel_timed_attempt_observer"
+# Superstep's own (not LangGraph's): told of every attempt of a graph node's task, retried
+# ones included (`superstep_compat.pregel._task_support.report_attempt`); the server sets it.
+CONFIG_KEY_ATTEMPT_OBSERVER: Final = "__superstep_attempt_observer"
 ERROR: Final = "__error__"
 ERROR_SOURCE_NODE: Final = "__error_source_node__"
 INPUT: Final = "__input__"

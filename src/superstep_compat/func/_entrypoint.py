@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar, cast
 from langchain_core.runnables import Runnable, RunnableConfig
 
 from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._deprecation import deprecated_kwarg
 from superstep_compat._internal._policies import coerce_timeout_policy
 from superstep_compat.channels.last_value import LastValue
 from superstep_compat.func._entrypoint_run import _Latest, _Run
@@ -48,7 +49,7 @@ from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _modes, _shape
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.types import CachePolicy, RetryPolicy, Send, StateSnapshot, TimeoutPolicy
-from superstep_compat.warnings import LangGraphDeprecatedSinceV10
+from superstep_compat.warnings import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
 from superstep_core.graph import CompiledGraph, Graph
 
 __all__ = ["EntrypointGraph", "entrypoint"]
@@ -91,7 +92,8 @@ class entrypoint(Generic[ContextT]):
         self.cache = cache
         self.context_schema = context_schema
         self.cache_policy = cache_policy
-        self.retry_policy = retry_policy
+        old_retry = deprecated_kwarg(kwargs, "retry", "retry_policy", LangGraphDeprecatedSinceV05)
+        self.retry_policy = retry_policy if retry_policy is not None else old_retry
         self.timeout: TimeoutPolicy | None = coerce_timeout_policy(timeout)
 
     @dataclass
@@ -228,7 +230,6 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         super().__init__(builder, checkpointer=checkpointer, cache=cache, store=store)
         self.func = func
         self.node_name = name
-        self.context_schema = context_schema
         self._serde_allowlist = graph_allowlist(
             builder,
             entrypoint_types=(

@@ -11,12 +11,14 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, ParamSpec, TypeVar, overload
 
+from superstep_compat._internal._deprecation import deprecated_kwarg
 from superstep_compat._internal._policies import coerce_timeout_policy, sync_timeout_unsupported
 from superstep_compat.errors import NodeTimeoutError
 from superstep_compat.func._scope import SyncAsyncFuture, current_scope, retry_for
 from superstep_compat.graph._spec import is_async
 from superstep_compat.pregel._task_support import as_seconds
 from superstep_compat.types import CachePolicy, RetryPolicy
+from superstep_compat.warnings import LangGraphDeprecatedSinceV05
 from superstep_core.host import DeadlineExceeded
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
@@ -123,6 +125,7 @@ def task(
     retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None,
     cache_policy: CachePolicy[Any] | None = None,
     timeout: Any = None,
+    **kwargs: Any,
 ) -> Callable[[Callable[P, T]], TaskFunction[P, T]] | TaskFunction[P, T]:
     """Decorate a function as a task, bare (``@task``) or with options (``@task(name=...)``).
 
@@ -133,6 +136,10 @@ def task(
     saved the moment the call finishes, so a thread continued after its process died (or
     after the entrypoint raised) does not call it again either.
     """
+
+    old_retry = deprecated_kwarg(kwargs, "retry", "retry_policy", LangGraphDeprecatedSinceV05)
+    if retry_policy is None:
+        retry_policy = old_retry
 
     def decorate(func: Callable[P, T]) -> TaskFunction[P, T]:
         return TaskFunction(

@@ -17,14 +17,21 @@ from datetime import timedelta
 from typing import Any, Generic, Self
 
 from superstep_compat._internal._constants import END, RESERVED_NODE_CHARS, START
+from superstep_compat._internal._deprecation import deprecated_kwarg
 from superstep_compat._internal._policies import (
     coerce_timeout_policy,
     supports_timeout,
     sync_timeout_unsupported,
 )
 from superstep_compat.channels.base import BaseChannel
+from superstep_compat.channels.delta import DeltaChannel
 from superstep_compat.channels.last_value import LastValue
-from superstep_compat.graph._schema import SchemaInfo, input_schema_of, schema_info
+from superstep_compat.graph._schema import (
+    SchemaInfo,
+    _strip_required,
+    input_schema_of,
+    schema_info,
+)
 from superstep_compat.graph._spec import (
     BranchSpec,
     GraphSpec,
@@ -49,22 +56,40 @@ __all__ = ["CompiledStateGraph", "StateGraph"]  # noqa: F822 - resolved lazily
 logger = logging.getLogger(__name__)
 
 
-def _deprecated_kwarg(kwargs: dict[str, Any], old: str, new: str, category: type[Warning]) -> Any:
-    if old not in kwargs:
-        return None
-    warnings.warn(
-        f"`{old}` is deprecated and will be removed. Please use `{new}` instead.",
-        category,
-        stacklevel=3,
-    )
-    return kwargs[old]
-
-
 def _node_name(action: Any) -> str:
     get_name = getattr(action, "get_name", None)
     if callable(get_name) and hasattr(action, "invoke"):
         return str(get_name())
     return str(getattr(action, "__name__", type(action).__name__))
+
+
+def _get_node_name(node: Any) -> str:
+    """LangGraph's private helper of this name (``langgraph.graph.state``): a callable's
+    ``__name__`` (``"<lambda>"`` for a lambda, the method's name for a bound method), else its
+    class's name (a callable object)."""
+    return str(getattr(node, "__name__", type(node).__name__))
+
+
+def _is_field_channel(typ: Any) -> BaseChannel[Any, Any] | None:
+    """LangGraph's private helper of this name: the channel an ``Annotated[T, ...]`` schema
+    annotation names among its metadata, or None. A channel object given in the metadata is
+    returned itself (a `DeltaChannel` rebuilt for ``T``); a channel class is instantiated for
+    ``T``; other metadata (strings, reducers) is skipped."""
+    if typing.get_origin(typ) is not typing.Annotated:
+        return None
+    value_type = typ.__origin__
+    for item in typ.__metadata__:
+        if isinstance(item, DeltaChannel):
+            return DeltaChannel(
+                item.reducer,
+                _strip_required(value_type),
+                snapshot_frequency=item.snapshot_frequency,
+            )
+        if isinstance(item, BaseChannel):
+            return item
+        if isinstance(item, type) and issubclass(item, BaseChannel):
+            return item(value_type)  # type: ignore[call-arg]
+    return None
 
 
 def _branch_name(path: Any) -> str | None:
@@ -166,11 +191,11 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         output_schema: type[OutputT] | None = None,
         **kwargs: Any,
     ) -> None:
-        old_input = _deprecated_kwarg(kwargs, "input", "input_schema", LangGraphDeprecatedSinceV05)
-        old_output = _deprecated_kwarg(
+        old_input = deprecated_kwarg(kwargs, "input", "input_schema", LangGraphDeprecatedSinceV05)
+        old_output = deprecated_kwarg(
             kwargs, "output", "output_schema", LangGraphDeprecatedSinceV05
         )
-        old_config = _deprecated_kwarg(
+        old_config = deprecated_kwarg(
             kwargs, "config_schema", "context_schema", LangGraphDeprecatedSinceV10
         )
         input_schema = input_schema if input_schema is not None else old_input
@@ -253,8 +278,8 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         """Add a node. ``add_node(fn)`` names it after ``fn``; ``add_node("name", fn)``
         names it explicitly. The action may be a function (sync or async), a Runnable or
         a compiled graph."""
-        old_retry = _deprecated_kwarg(kwargs, "retry", "retry_policy", LangGraphDeprecatedSinceV05)
-        old_input = _deprecated_kwarg(kwargs, "input", "input_schema", LangGraphDeprecatedSinceV05)
+        old_retry = deprecated_kwarg(kwargs, "retry", "retry_policy", LangGraphDeprecatedSinceV05)
+        old_input = deprecated_kwarg(kwargs, "input", "input_schema", LangGraphDeprecatedSinceV05)
         retry_policy = retry_policy if retry_policy is not None else old_retry
         input_schema = input_schema if input_schema is not None else old_input
         if not isinstance(node, str):
@@ -347,15 +372,20 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         else:
             names = _literal_names(_return_hint(path))
             ends = {n: n for n in names} if names else None
+        router_schema = input_schema_of(path)
         self.branches[source][name] = BranchSpec(
             source=source,
             name=name,
             path=path,
             ends=ends,
-            input_schema=input_schema_of(path),
+            input_schema=router_schema,
             is_async=is_async(path),
             accepts=injectable_params(path),
         )
+        if router_schema is not None:
+            # a router annotated with a schema of its own reads only that schema's keys, and
+            # those keys become channels of the graph, as a node's input schema's do
+            self._add_schema(router_schema)
         return self
 
     def add_sequence(self, nodes: Sequence[Any | tuple[str, Any]]) -> Self:

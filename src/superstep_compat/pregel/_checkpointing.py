@@ -47,14 +47,16 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
     build_checkpoint,
+    checkpoint_put,
     pending_writes,
     put_task_writes,
     restorable,
-    write_checkpoint,
     written_lean,
 )
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, record_config
+from superstep_compat.pregel._saver_bridge import saver_call
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
+from superstep_compat.pregel._untracked import record_without_untracked, without_untracked
 from superstep_compat.types import Interrupt
 from superstep_core.node import Activated
 from superstep_core.runtime import Execution
@@ -125,6 +127,20 @@ class Checkpointing:
         """``put`` ``record`` (again, when it was saved before: its step stopped part-way);
         with durability "exit" its parent is the last record saved."""
         assert self.saver is not None
+        saver_call(self.saver, "put", *self._put_args(record))
+
+    async def _asave(self, record: CheckpointRecord) -> None:
+        """`_save` through the saver's ``aput`` (an async run's, on the caller's loop)."""
+        saver = self.saver
+        assert saver is not None
+        if type(saver).aput is BaseCheckpointSaver.aput:  # a saver with no async twin
+            self._save(record)
+        else:
+            await saver.aput(*self._put_args(record))
+
+    def _put_args(self, record: CheckpointRecord) -> tuple[Any, ...]:
+        """``put``'s arguments for ``record``, taken as saved from here on."""
+        assert self.saver is not None
         if not self.durable and record is not self.last_saved:
             last = self.last_saved
             record.parent_id = None if last is None else last.checkpoint_id
@@ -133,16 +149,23 @@ class Checkpointing:
         # written for the first time on the checkpoint the saver holds: its updated channels
         # are the ones whose versions the saver does not have
         fresh = built_on is not None and built_on[0] is record and built_on[1] is saved
-        self._saved_versions = write_checkpoint(
+        untracked = self.graph.untracked_channels
+        saving = record_without_untracked(record, untracked) if untracked else record
+        args, self._saved_versions = checkpoint_put(
             self.saver,
-            record,
+            saving,
             saved,
             lean=self.lean_checkpoints,
             changed=record.checkpoint["updated_channels"]
             if fresh and saved is not None and record.checkpoint is not None
             else None,
         )
+        if saving is not record and saving.checkpoint is not None and record.checkpoint:
+            # the saved copy got the versions the saver holds (its engine blob's included)
+            versions = saving.checkpoint["channel_versions"]
+            record.checkpoint = {**record.checkpoint, "channel_versions": versions}
         self.last_saved = record
+        return args
 
     def _config_metadata(self) -> dict[str, Any]:
         """What the saver's ``put`` merges into a checkpoint's metadata from the run config,
@@ -166,11 +189,21 @@ class Checkpointing:
         if self.saver is not None and record is not None and record is not self.last_saved:
             self._save(record)
 
+    async def _asave_final(self) -> None:
+        """`_save_final` through ``aput``: an async run ending (even cancelled: LangGraph
+        still saves then) awaits its saver on its own loop."""
+        record = self.record
+        if self.saver is not None and record is not None and record is not self.last_saved:
+            await self._asave(record)
+
     def _put_writes(
         self, record: CheckpointRecord, task_id: str, writes: Sequence[tuple[str, Any]]
     ) -> None:
         """Save one task's ``writes`` as pending writes of ``record``'s checkpoint."""
         assert self.saver is not None
+        untracked = self.graph.untracked_channels
+        if untracked:
+            writes = without_untracked(writes, untracked)
         put_task_writes(
             self.saver,
             record.thread_id,

@@ -24,6 +24,7 @@ from typing_extensions import is_typeddict
 from superstep_compat._internal._config import ensure_config
 from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._merge import merge_configs
+from superstep_compat.channels.untracked_value import UntrackedValue
 from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._allowlist import allowlisted, graph_allowlist
@@ -44,7 +45,7 @@ from superstep_compat.pregel._output import (
     _output,
     _shape,
 )
-from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, GraphRun
+from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, GraphRun, legacy_durability
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
@@ -155,6 +156,10 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
             tuple(out_info.channels) if out_info is not None else tuple(self.spec.channels)
         )
         self.state_channels: tuple[str, ...] = tuple(self.spec.channels)
+        # never in a checkpoint (their writes and a Send's copies of them included)
+        self.untracked_channels = frozenset(
+            k for k, c in self.spec.channels.items() if isinstance(c, UntrackedValue)
+        )
         # v3 streaming's compile-time transformer factories (`superstep_compat.stream`).
         self.stream_transformers: tuple[Any, ...] = tuple(transformers or ())
 
@@ -197,6 +202,11 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         spec = self.spec
         info = spec.schemas[spec.output_schema]
         return json_schema_of(spec.output_schema, info, spec.channels, self.get_name("Output"))
+
+    @property
+    def context_schema(self) -> Any:
+        """The class of the run's ``context`` (``Runtime.context``), or None."""
+        return self.spec.context_schema
 
     def get_context_jsonschema(self) -> dict[str, Any] | None:
         """The JSON schema of the graph's ``context_schema`` (None without one); ValueError
@@ -305,6 +315,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         """
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
 
+        durability = legacy_durability(durability, kwargs)
         runs: list[GraphRun] = []
 
         def chunks(cfg: dict[str, Any]) -> Iterator[Any]:
@@ -362,6 +373,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         """`stream` on asyncio (same chunks, same ``multiplexer`` extension)."""
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
 
+        durability = legacy_durability(durability, kwargs)
         runs: list[GraphRun] = []
 
         async def chunks(cfg: dict[str, Any]) -> AsyncIterator[Any]:
@@ -447,6 +459,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         """Run to completion (or a breakpoint) and return the final state as a dict; with
         ``stream_mode`` other than "values", the list of chunks."""
 
+        durability = legacy_durability(durability, kwargs)
         runs: list[GraphRun] = []
 
         def start(cfg: dict[str, Any]) -> GraphRun:
@@ -502,6 +515,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         version: str = "v1",
         **kwargs: Any,
     ) -> Any:
+        durability = legacy_durability(durability, kwargs)
         runs: list[GraphRun] = []
 
         async def call(cfg: dict[str, Any]) -> Any:

@@ -59,6 +59,7 @@ __all__ = [
     "TASKS",
     "apply_pending",
     "build_checkpoint",
+    "checkpoint_put",
     "engine_codec",
     "get_tuple",
     "is_state_channel",
@@ -403,15 +404,30 @@ def write_checkpoint(
     lean: bool = False,
     changed: Sequence[str] | None = None,
 ) -> dict[str, Any]:
-    """``put`` the checkpoint `build_checkpoint` made for ``record`` (or, written before, again
-    under its id: a step that stopped part-way changed its engine state), with the engine's
-    blob; ``lean``: without it when the record is `restorable` (a continuing run rebuilds
-    the engine state from LangGraph's fields; encoding the blob was most of a plain step's
-    checkpoint cost). ``saved_versions``: the channel versions the saver already holds
-    values for (only the others go in ``new_versions``); ``changed``: when those are the
-    versions the checkpoint was built on, its ``updated_channels`` (then they are the
-    others, without comparing every channel's version). Returns the checkpoint's channel
+    """``put`` the checkpoint of ``record`` (see `checkpoint_put`); returns its channel
     versions."""
+    args, versions = checkpoint_put(saver, record, saved_versions, lean=lean, changed=changed)
+    _call(saver, "put", *args)
+    return versions
+
+
+def checkpoint_put(
+    saver: BaseCheckpointSaver[Any],
+    record: CheckpointRecord,
+    saved_versions: Mapping[str, Any] | None,
+    *,
+    lean: bool = False,
+    changed: Sequence[str] | None = None,
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """The ``put`` of the checkpoint `build_checkpoint` made for ``record`` (or, written
+    before, again under its id: a step that stopped part-way changed its engine state), with
+    the engine's blob; ``lean``: without it when the record is `restorable` (a continuing run
+    rebuilds the engine state from LangGraph's fields; encoding the blob was most of a plain
+    step's checkpoint cost). ``saved_versions``: the channel versions the saver already holds
+    values for (only the others go in ``new_versions``); ``changed``: when those are the
+    versions the checkpoint was built on, its ``updated_channels`` (then they are the others,
+    without comparing every channel's version). Returns ``put``'s arguments and the
+    checkpoint's channel versions (sync and async drivers call ``put`` or ``aput``)."""
     built = record.checkpoint
     if built is None:
         raise ValueError(f"checkpoint {record.checkpoint_id} was never built")
@@ -436,16 +452,14 @@ def write_checkpoint(
             new_versions = dict(versions.items() - held.items())
         except TypeError:  # a saver whose versions are not hashable
             new_versions = {k: v for k, v in versions.items() if held.get(k) != v}
-    _call(
-        saver,
-        "put",
+    args = (
         config_of(record.thread_id, record.checkpoint_ns, record.parent_id),
         checkpoint,
         dict(record.metadata),
         new_versions,
     )
     record.checkpoint = {**built, "channel_versions": versions}
-    return versions
+    return args, versions
 
 
 def put_task_writes(
@@ -455,18 +469,11 @@ def put_task_writes(
     checkpoint_id: str,
     task_id: str,
     writes: Sequence[tuple[str, Any]],
-    task_path: str = "",
 ) -> None:
     """LangGraph's ``put_writes``: ``writes`` of task ``task_id`` as pending writes of the
-    checkpoint ``checkpoint_id``."""
-    _call(
-        saver,
-        "put_writes",
-        config_of(thread_id, ns, checkpoint_id),
-        list(writes),
-        task_id,
-        task_path,
-    )
+    checkpoint ``checkpoint_id``. Three arguments, no ``task_path``: savers written before
+    that parameter existed take only these (LangGraph passes it only to savers that take it)."""
+    _call(saver, "put_writes", config_of(thread_id, ns, checkpoint_id), list(writes), task_id)
 
 
 def pending_writes(

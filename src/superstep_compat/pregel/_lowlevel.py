@@ -15,6 +15,7 @@ Must never import: the engine's runtime or host (it builds a `Graph` definition 
 from __future__ import annotations
 
 import inspect
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple, Self, cast
@@ -31,6 +32,7 @@ from superstep_compat.graph._spec import GraphSpec, NodeSpec
 from superstep_compat.managed.base import ManagedValueSpec
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.types import CachePolicy, Command, RetryPolicy, Send, TimeoutPolicy
+from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
 
 if TYPE_CHECKING:
@@ -513,6 +515,12 @@ def lowlevel_builder(options: dict[str, Any]) -> tuple[LowLevelDefinition, dict[
     missing = [k for k in ("nodes", "input_channels", "output_channels") if k not in options]
     if missing:
         raise TypeError(f"Pregel() missing required keyword arguments: {', '.join(missing)}")
+    if "config_type" in options:
+        warnings.warn(
+            "`config_type` is deprecated and will be removed. Please use `context_schema` instead.",
+            LangGraphDeprecatedSinceV10,
+            stacklevel=3,
+        )
     definition = LowLevelDefinition(
         options["nodes"],
         options.get("channels"),

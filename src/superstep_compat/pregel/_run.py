@@ -20,6 +20,7 @@ import dataclasses
 import os
 import random
 import threading
+import warnings
 from collections.abc import (
     AsyncIterator,
     Callable,
@@ -35,7 +36,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel
 
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
-from superstep_compat.errors import GraphInterrupt
+from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
 from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id, pending_tasks
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
@@ -45,7 +46,10 @@ from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_compat.types import Interrupt
+from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.host import AsyncHost, Clock, EffectLedger, Host, NestedEffects, WallClock
+from superstep_core.node import EffectCompleted
+from superstep_core.runtime import EffectRequest
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import Pregel
@@ -78,6 +82,25 @@ DURABILITY_KEY = "__pregel_durability"
 
 Event = tuple[tuple[str, ...], str, Any]
 """(namespace, stream mode, data)."""
+
+
+def legacy_durability(durability: str | None, kwargs: Mapping[str, Any]) -> str | None:
+    """The ``durability`` of a call that may pass LangGraph's deprecated ``checkpoint_during``
+    (True: "async", False: "exit"), with LangGraph's warning; both given is a ValueError."""
+    checkpoint_during = kwargs.get("checkpoint_during")
+    if checkpoint_during is None:
+        return durability
+    warnings.warn(
+        "`checkpoint_during` is deprecated and will be removed. Please use `durability` instead.",
+        LangGraphDeprecatedSinceV10,
+        stacklevel=3,
+    )
+    if durability is not None:
+        raise ValueError(
+            "Cannot use both `checkpoint_during` and `durability` parameters. "
+            "Please use `durability` instead."
+        )
+    return "async" if checkpoint_during else "exit"
 
 
 class GraphRun(RunSteps):
@@ -320,6 +343,7 @@ class GraphRun(RunSteps):
             max_concurrency=self.max_concurrency,
         )
         self.nested = host.nested
+        host.on_result = self._task_ended
         completed = False
         try:
             steps = host.iterate(ex)
@@ -359,7 +383,20 @@ class GraphRun(RunSteps):
             completed = True
         finally:
             if self._saves_at_exit(completed):
-                self._save_final()
+                # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
+                await self._asave_final()
+
+    def _task_ended(self, request: EffectRequest, result: EffectCompleted) -> bool:
+        """The async host's result observer: whether a task that just ended stops its
+        step's other tasks. LangGraph cancels them once a task fails for good: not an
+        interrupt or a parent command (bubbling up), not a failure its retry policy runs
+        again. (A sync run lets them finish: a thread cannot be cancelled, and skipping
+        the ones not started yet would make which tasks of a failed step finished depend
+        on thread timing.)"""
+        outcome = result.result
+        if not isinstance(outcome, TaskOutcome) or outcome.error is None:
+            return False
+        return outcome.retry is None and not isinstance(outcome.error, GraphBubbleUp)
 
     def performer(self) -> TaskPerformer:
         """What performs this run's tasks (the handler of `TASK_KIND` its host registers):

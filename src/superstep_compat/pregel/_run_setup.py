@@ -8,7 +8,7 @@ and resuming interrupted activations with their answers.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
@@ -34,7 +34,7 @@ from superstep_compat.pregel._lgcheckpoint import (
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answers
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
-from superstep_compat.pregel._task_context import RUN_AGAIN, ChildLink, RunContext
+from superstep_compat.pregel._task_context import RUN_AGAIN, ChildLink, RunContext, TaskOutcome
 from superstep_compat.types import Command
 from superstep_core.host import Clock, EffectLedger, NestedEffects
 from superstep_core.node import Activated, External
@@ -65,6 +65,7 @@ class RunSetup(Checkpointing):
     nested: NestedEffects | None
     limit: int
     _committed: Mapping[str, Any] | None
+    _apply_command: Callable[[Execution], Iterator[Event]]  # RunSteps'
     values_shown: bool
     start_step: int
     stopped: bool
@@ -161,6 +162,7 @@ class RunSetup(Checkpointing):
             inp = None  # the parent's task runs again: go on from where we stopped
         continuing = record is not None and (inp is None or isinstance(inp, Command))
         forked: list[Event] | None = None
+        applied = False
         if rebuilt and record is not None and continuing:
             answer = inp.resume if isinstance(inp, Command) and inp.resume is not None else None
             if requested_id is None:
@@ -179,6 +181,12 @@ class RunSetup(Checkpointing):
                 _run_again(ex)
             if update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=update, goto=inp.goto)))
+        elif isinstance(inp, Command) and record is not None and _tasks_due(ex):
+            # LangGraph writes a Command's update and goto onto the checkpoint as writes of
+            # no task: the goto's nodes run in the step of the tasks already due, not after
+            # them (a START activation would share their superstep and route one too late)
+            self._apply_to_pending(ex, inp)
+            applied = True
         elif isinstance(inp, Command):
             ex.send(External(INPUT_EVENT, inp))
             self._command_input = record is not None
@@ -230,8 +238,12 @@ class RunSetup(Checkpointing):
         # LangGraph counts a continued thread's budget from the step after its checkpoint.
         self.start_step = self.step + 1 if continuing and forked is None else self.step
         if continuing and record is not None:
+            self._command_input = self._command_input or applied
             events = self._continue(ex, record, forked)
             self.values_shown = not self._command_input  # it shows the state it starts from
+            if applied:
+                self._command_input = False
+                events.extend(self._apply_command(ex))
         return ex, events
 
     def _lowlevel_input(self, ex: Execution, inp: Any) -> list[Event]:
@@ -248,6 +260,21 @@ class RunSetup(Checkpointing):
             next_=tuple(name for name, _ in pending),
             keys=[key for _, key in pending],
             values=self._values(ex),
+        )
+
+    def _apply_to_pending(self, ex: Execution, command: Command[Any]) -> None:
+        """Commit a `Command`'s ``update`` as an edit of no node; its ``goto`` nodes and
+        `Send`s join the activations already due."""
+        written = node_writes(
+            Command(update=command.update, goto=command.goto), self.graph.runner.channel_keys
+        )
+        routed = TaskOutcome(writes=written.writes)
+        self.graph.runner._gotos(written.goto, routed, START, RunContext(config=dict(self.config)))
+        ex.edit(
+            written.writes,
+            writer=START,
+            activate=routed.gotos,
+            spawn=[(send.node, send) for send in routed.sends],
         )
 
     def _write_onto(self, ex: Execution, record: CheckpointRecord | None, update: Any) -> None:
@@ -398,6 +425,11 @@ def _unsent_input(ex: Execution, record: CheckpointRecord) -> Any:
     if any(node_of(aid) == START for aid, _ in ex.queue):
         return _NO_INPUT
     return record.triggers[START_CHANNEL]
+
+
+def _tasks_due(ex: Execution) -> bool:
+    """Whether activations of nodes (not START's) wait in the queue to run."""
+    return any(isinstance(event, Activated) and node_of(aid) != START for aid, event in ex.queue)
 
 
 def _run_again(ex: Execution) -> None:

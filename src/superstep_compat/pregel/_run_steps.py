@@ -8,6 +8,7 @@ run's end and failures, and the state views (values, next tasks).
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Sequence
+from dataclasses import replace
 from typing import Any
 
 from superstep_compat._internal._constants import ROOT_KEY, START
@@ -92,7 +93,8 @@ class RunSteps(RunSetup):
             next_ = self._next(ex) if next_ is None else next_
             names_ran = {node_of(aid) for aid, _ in completed}
             if (_hit(names_ran, self.after) and next_) or _hit(set(next_), self.before):
-                if "updates" in modes:
+                # a subgraph's breakpoint stops its parent's task: the parent reports it
+                if "updates" in modes and self.link is None:
                     yield ((), "updates", {"__interrupt__": ()})
                 self.stopped = True
                 return True
@@ -160,9 +162,14 @@ class RunSteps(RunSetup):
         record = self.record
         if record is None or self.saver is None:
             return
-        pending = pending_activations(ex, self.graph.node_order)
         record.values = dict(self.last_values or {})
-        record.next = tuple(name for name, _ in pending)
+        record.engine = ex.snapshot()
+        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
+        if self.durable or record is self.last_saved:
+            self._save(record)
+        # LangGraph's saved view of a checkpoint reads its next tasks before its writes of
+        # no task (``next`` stays), the run's own view after them (a goto's nodes are due)
+        pending = pending_activations(ex, self.graph.node_order)
         known = {t.key: t for t in record.tasks if t.key}  # keep what they raised or did
         fresh = task_records(
             record.checkpoint_id,
@@ -172,13 +179,12 @@ class RunSteps(RunSetup):
             triggers_of=self._triggers_of,
             pushes=push_indexes(ex, pending),
         )
-        record.tasks = [known[key] if key in known else fresh.pop(0) for _, key in pending]
-        record.engine = ex.snapshot()
-        record.triggers = self._pending_triggers(ex, pending)
-        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
-        if self.durable or record is self.last_saved:
-            self._save(record)
-        yield from self._checkpoint_events(record, record.parent_id)
+        live = replace(
+            record,
+            next=tuple(name for name, _ in pending),
+            tasks=[known[key] if key in known else fresh.pop(0) for _, key in pending],
+        )
+        yield from self._checkpoint_events(live, record.parent_id)
 
     def _task_events(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
         """Each task's chunks as LangGraph emits them when it finishes: its update (then its
@@ -194,9 +200,14 @@ class RunSteps(RunSetup):
         if self.saved is not None:  # the outcomes handed back come first, as in LangGraph
             ordered = sorted(results, key=lambda item: not item[1].cached)
         ctx = self._run_context() if "tasks" in modes or "debug" in modes else None
+        # a task stopped by its subgraph's breakpoint (no interrupt values) is reported as
+        # LangGraph reports it: once, when the step's other tasks have been
+        stopped = False
         for aid, r in ordered:
             name = node_of(aid)
-            if r.waiting:
+            if r.waiting and not r.interrupts:
+                stopped = True
+            elif r.waiting:
                 yield from self._interrupt_events(tuple(r.interrupts))
             elif r.error is None and updates and name != START:
                 chunk = {name: r.update}
@@ -205,6 +216,8 @@ class RunSteps(RunSetup):
                 yield ((), "updates", chunk)
             if ctx is not None and not r.cached and name != START:
                 yield from self._task_result(ctx, aid, r)
+        if stopped:
+            yield from self._interrupt_events(())
 
     def _task_result(self, ctx: RunContext, aid: str, r: TaskOutcome) -> Iterator[Event]:
         payload = {
@@ -290,6 +303,10 @@ class RunSteps(RunSetup):
                 error = result.error
         if error is None:
             error = ex.last_error
+        if error is None:
+            # the failing activation was a task the host stopped because a sibling failed
+            # (it has no outcome): the sibling's error is the step's, as in LangGraph
+            error = next((r.error for _, r in self.failed_results if r.error), None)
         self._record_failure(ex, error)
         if error is not None:
             raise error

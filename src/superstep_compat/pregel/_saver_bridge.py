@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, TypeVar
 
-__all__ = ["saver_call", "saver_list"]
+__all__ = ["off_saver_loop", "saver_call", "saver_list"]
 
 _R = TypeVar("_R")
 
@@ -27,6 +27,29 @@ def _run_elsewhere(coro: Coroutine[Any, Any, _R]) -> _R:
                 target=_bridge_loop.run_forever, name="superstep-saver-bridge", daemon=True
             ).start()
     return asyncio.run_coroutine_threadsafe(coro, _bridge_loop).result()
+
+
+def _bound_here(saver: Any) -> bool:
+    """Whether ``saver`` is an async saver made on the event loop running on this thread."""
+    loop = getattr(saver, "loop", None)
+    if loop is None:
+        return False
+    try:
+        return asyncio.get_running_loop() is loop
+    except RuntimeError:
+        return False
+
+
+async def off_saver_loop(saver: Any, fn: Callable[..., _R], *args: Any, **kw: Any) -> _R:
+    """``fn(*args, **kw)`` (synchronous work that calls ``saver``), awaited from an async
+    twin. For an async saver made on the running loop it runs on a worker thread, whose
+    calls the saver hands to its loop, which stays free meanwhile: blocking the loop (the
+    private loop thread of `saver_call`) deadlocks on a lock one of the loop's own
+    coroutines holds, e.g. an ``alist`` the caller broke out of, which only the loop can
+    close. Other savers: called here."""
+    if _bound_here(saver):
+        return await asyncio.to_thread(fn, *args, **kw)
+    return fn(*args, **kw)
 
 
 def saver_call(saver: Any, method: str, *args: Any) -> Any:

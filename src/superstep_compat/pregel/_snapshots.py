@@ -15,7 +15,7 @@ from typing import Any, cast
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
 
-from superstep_compat._internal._constants import END, INPUT, START
+from superstep_compat._internal._constants import END, INPUT, ROOT_KEY, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._spec import GraphSpec
@@ -46,6 +46,7 @@ from superstep_compat.pregel._record import (
     record_config,
     step_in_progress,
 )
+from superstep_compat.pregel._saver_bridge import off_saver_loop
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
@@ -99,8 +100,11 @@ def snapshot_of(
         next_ = tuple(t.name for t in record.tasks if t.id not in finished)
         if record.current_values is not None:
             values = record.current_values
+    shown: Any = dict(values)
+    if len(values) == 1 and ROOT_KEY in values:
+        shown = values[ROOT_KEY]  # a state of one value (no fields) shows the bare value
     return StateSnapshot(
-        values=dict(values),
+        values=shown,
         next=next_,
         config=cast(RunnableConfig, record_config(record, record.checkpoint_id)),
         metadata=dict(record.metadata),
@@ -169,7 +173,8 @@ class SnapshotsMixin:
     async def aget_state(
         self, config: Mapping[str, Any], *, subgraphs: bool = False
     ) -> StateSnapshot:
-        return self.get_state(config, subgraphs=subgraphs)
+        saver = self.saver_for(config)
+        return await off_saver_loop(saver, self.get_state, config, subgraphs=subgraphs)
 
     def get_state_history(
         self,
@@ -202,7 +207,11 @@ class SnapshotsMixin:
         before: Mapping[str, Any] | None = None,
         limit: int | None = None,
     ) -> AsyncIterator[StateSnapshot]:
-        for snapshot in self.get_state_history(config, filter=filter, before=before, limit=limit):
+        history = self.get_state_history(config, filter=filter, before=before, limit=limit)
+        saver = self.saver_for(config)
+        if saver is not None and getattr(saver, "loop", None) is not None:
+            history = iter(await off_saver_loop(saver, list, history))
+        for snapshot in history:
             yield snapshot
 
     # --- edits ---------------------------------------------------------------------------------
@@ -226,7 +235,8 @@ class SnapshotsMixin:
         as_node: str | None = None,
         task_id: str | None = None,
     ) -> dict[str, Any]:
-        return self.update_state(config, values, as_node, task_id)
+        saver = self.saver_for(config)
+        return await off_saver_loop(saver, self.update_state, config, values, as_node, task_id)
 
     def bulk_update_state(
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
@@ -247,7 +257,8 @@ class SnapshotsMixin:
     async def abulk_update_state(
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
     ) -> dict[str, Any]:
-        return self.bulk_update_state(config, supersteps)
+        saver = self.saver_for(config)
+        return await off_saver_loop(saver, self.bulk_update_state, config, supersteps)
 
     def _graph_for(self, config: Mapping[str, Any]) -> SnapshotsMixin:
         """The graph whose checkpoints ``config`` addresses: this one, or the subgraph its

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import inspect
+import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
@@ -14,13 +16,15 @@ from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
 
-from superstep_compat._internal._constants import ROOT_KEY
-from superstep_compat.errors import GraphInterrupt
+from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER, ROOT_KEY
+from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
-from superstep_compat.pregel._task_context import RunContext, TaskOutcome
+from superstep_compat.pregel._task_context import RunContext, TaskOutcome, task_uuid
 from superstep_compat.types import RetryPolicy
 from superstep_core.host import heartbeat as _heartbeat
+
+log = logging.getLogger(__name__)
 
 
 def _is_runnable(action: Any) -> bool:
@@ -197,3 +201,41 @@ def _update_chunk(writes: Sequence[tuple[str, Any]]) -> Any:
     if len(chunk) < len(writes):
         return [{key: value} for key, value in writes]
     return chunk
+
+
+def attempt_observer(run: RunContext) -> Callable[[dict[str, Any]], None] | None:
+    """The run's attempt observer (`CONFIG_KEY_ATTEMPT_OBSERVER`), if its config has one."""
+    observer = (run.config.get("configurable") or {}).get(CONFIG_KEY_ATTEMPT_OBSERVER)
+    return observer if callable(observer) else None
+
+
+def report_attempt(
+    observer: Callable[[dict[str, Any]], None],
+    run: RunContext,
+    request: Any,
+    started: float,
+    outcome: TaskOutcome,
+) -> None:
+    """Tell ``observer`` how an attempt of a task ended (``request``: its
+    `superstep_compat.pregel._work.TaskRequest`, started at ``started``). LangGraph's
+    ``tasks`` stream names a task once, whatever its retries; the observer hears each
+    attempt: ``{"task_id", "name", "checkpoint_ns", "attempt", "started_at"`` (seconds since
+    the epoch), ``"duration_ms", "error"`` (``"Type: message"`` or None), ``"max_attempts"``
+    (of the retry policy that matched the error; None: no retry for it)``}``. An observer
+    that raises is logged, never the task's failure."""
+    error = outcome.error
+    failed = isinstance(error, Exception) and not isinstance(error, GraphBubbleUp)
+    report = {
+        "task_id": task_uuid(run, request.activation_id),
+        "name": request.node,
+        "checkpoint_ns": run.checkpoint_ns,
+        "attempt": request.attempt,
+        "started_at": started,
+        "duration_ms": round((time.time() - started) * 1000, 3),
+        "error": f"{type(error).__name__}: {error}" if failed else None,
+        "max_attempts": outcome.retry.max_attempts if failed and outcome.retry else None,
+    }
+    try:
+        observer(report)
+    except Exception:
+        log.exception("the attempt observer of task %s failed", request.node)

@@ -16,6 +16,7 @@ outcome (the effect's result) from the log instead of calling the user's code ag
 from __future__ import annotations
 
 import inspect
+import time
 from collections.abc import Callable, Mapping
 from contextvars import copy_context
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from typing import Any
 
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome
+from superstep_compat.pregel._task_support import attempt_observer, report_attempt
 from superstep_core.host import EffectContext
 from superstep_core.persistence import register
 
@@ -128,6 +130,8 @@ class TaskPerformer:
             return outcome
         runner = self.runner
         args = self._arguments(request, effect)
+        observer = attempt_observer(args[4])
+        started = time.time() if observer is not None else 0.0
         node = runner.spec.nodes.get(request.node) if self.direct else None
         if node is not None:
             # `TaskRunner.run` without its frame: a subgraph run inside a node pays each
@@ -137,8 +141,11 @@ class TaskPerformer:
                 runner._run_node, node, values, arg, resume, run, task_id, attempt, False, memo
             )
             assert isinstance(outcome, TaskOutcome)
-            return outcome
-        return runner.run(*args, **self.options)
+        else:
+            outcome = runner.run(*args, **self.options)
+        if observer is not None:
+            report_attempt(observer, args[4], request, started, outcome)
+        return outcome
 
     async def aperform(
         self, request: TaskRequest, effect: EffectContext | None = None
@@ -146,7 +153,12 @@ class TaskPerformer:
         """Run the task on the running event loop (the asyncio host's handler)."""
         if self.saved is not None and (outcome := self.saved(request)) is not None:
             return outcome
-        result = self.runner.arun(*self._arguments(request, effect), **self.options)
+        args = self._arguments(request, effect)
+        observer = attempt_observer(args[4])
+        started = time.time() if observer is not None else 0.0
+        result = self.runner.arun(*args, **self.options)
         outcome = await result if inspect.isawaitable(result) else result
         assert isinstance(outcome, TaskOutcome)
+        if observer is not None:
+            report_attempt(observer, args[4], request, started, outcome)
         return outcome

@@ -17,10 +17,12 @@ from superstep_core.host.deadlines import (
     within,
 )
 from superstep_core.host.effects import (
+    EffectCancelledError,
     EffectContext,
     EffectLedger,
     EffectTimeoutError,
     Handler,
+    ResultObserver,
     RetryableEffectError,
     classify,
 )
@@ -49,6 +51,7 @@ __all__ = [
     "DeadlineExceeded",
     "DurableExecution",
     "DurableRunner",
+    "EffectCancelledError",
     "EffectContext",
     "EffectLedger",
     "EffectTimeoutError",
@@ -57,6 +60,7 @@ __all__ = [
     "NestedEffect",
     "NestedEffects",
     "RecoveryError",
+    "ResultObserver",
     "RetryableEffectError",
     "StepCallback",
     "StreamAbandoned",

@@ -15,9 +15,11 @@ from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock
 from superstep_core.host.deadlines import DeadlineExceeded, within
 from superstep_core.host.effects import (
+    EffectCancelledError,
     EffectLedger,
     EffectTimeoutError,
     Handler,
+    ResultObserver,
     completed,
     failed,
     resolve,
@@ -143,19 +145,23 @@ class AsyncHost(HostCore):
                 self.ledger.record(result)
             return result
 
-        if len(requests) == 1:
-            return [await one(requests[0])]
-        limit = self.max_concurrency
-        if limit is None or limit >= len(requests):
-            return list(await asyncio.gather(*(one(r) for r in requests)))
-        # a wide fan-out under a bound: each waits its turn, results still in request order
-        gate = asyncio.Semaphore(limit)
+        observe = self.on_result
+        if observe is None:
+            if len(requests) == 1:
+                return [await one(requests[0])]
+            limit = self.max_concurrency
+            if limit is None or limit >= len(requests):
+                return list(await asyncio.gather(*(one(r) for r in requests)))
+        gate = asyncio.Semaphore(self.max_concurrency or len(requests) or 1)
 
         async def gated(request: EffectRequest) -> EffectCompleted:
+            # a wide fan-out under a bound: each waits its turn, results still in request order
             async with gate:
                 return await one(request)
 
-        return list(await asyncio.gather(*(gated(r) for r in requests)))
+        if observe is None:
+            return list(await asyncio.gather(*(gated(r) for r in requests)))
+        return await _observed(requests, gated, observe)
 
     async def _within(self, request: EffectRequest, call: Callable[[], Any]) -> Any:
         """``call``'s result, or `EffectTimeoutError` once its effect's ``timeout`` has
@@ -171,6 +177,52 @@ class AsyncHost(HostCore):
             )
         except DeadlineExceeded as e:
             raise EffectTimeoutError(request, e.limit, e.elapsed, e.kind) from None
+
+
+async def _observed(
+    requests: list[EffectRequest],
+    perform: Callable[[EffectRequest], Awaitable[EffectCompleted]],
+    observe: ResultObserver,
+) -> list[EffectCompleted]:
+    """Perform ``requests`` concurrently, handing each result to ``observe`` as it arrives;
+    once ``observe`` returns True the others are cancelled and come back failed with
+    `EffectCancelledError`. Cancelled from outside, every effect still running is cancelled
+    and awaited (its own cleanup runs) before the cancellation goes on. Results in request
+    order."""
+    tasks = [asyncio.ensure_future(perform(r)) for r in requests]
+    results: dict[int, EffectCompleted] = {}
+    index = {task: i for i, task in enumerate(tasks)}
+    try:
+        waiting = set(tasks)
+        stop = False
+        while waiting and not stop:
+            done, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            # completion order within one wake-up is not observable: keep request order
+            for task in sorted(done, key=index.__getitem__):
+                result = task.result()
+                results[index[task]] = result
+                if observe(requests[index[task]], result) and not stop:
+                    stop = True
+        if waiting:
+            for task in waiting:
+                task.cancel()
+            await asyncio.wait(waiting)
+            for task in waiting:
+                i = index[task]
+                if task.cancelled() or task.exception() is not None:
+                    results[i] = failed(requests[i], EffectCancelledError(requests[i]))
+                else:  # it finished before the cancellation reached it
+                    results[i] = task.result()
+    except BaseException:
+        # the caller was cancelled (or a result observer raised): stop every effect and let
+        # each finish its own cleanup before the error goes on
+        running = [t for t in tasks if not t.done()]
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.shield(asyncio.wait(running))
+        raise
+    return [results[i] for i in range(len(requests))]
 
 
 async def _invoke(call: Callable[[], Any]) -> Any:

@@ -23,10 +23,12 @@ if TYPE_CHECKING:
     from superstep_core.host.nested import NestedEffects
 
 __all__ = [
+    "EffectCancelledError",
     "EffectContext",
     "EffectLedger",
     "EffectTimeoutError",
     "Handler",
+    "ResultObserver",
     "RetryableEffectError",
     "classify",
     "completed",
@@ -73,6 +75,27 @@ class EffectTimeoutError(Exception):
         self.timeout = timeout
         self.elapsed = elapsed
         self.kind = kind
+
+
+class EffectCancelledError(Exception):
+    """The host stopped an effect before it finished because a sibling effect of the same
+    superstep asked it to (a `ResultObserver` returned True). Not retryable: the superstep
+    is failing anyway."""
+
+    def __init__(self, request: EffectRequest) -> None:
+        super().__init__(
+            f"effect {request.effect_id} of node {request.node!r} was cancelled: another "
+            "effect of its superstep failed"
+        )
+
+
+ResultObserver = Callable[[EffectRequest, EffectCompleted], bool | None]
+"""Called by a host with each effect's result as soon as that effect is performed (in
+completion order, before the superstep's results are delivered together): a caller streams
+or saves a task's result as the task ends. Returning True stops the superstep's other
+effects: those still running are cancelled (the asyncio host; a thread cannot be stopped, so
+the threaded host only skips those not started) and come back failed with
+`EffectCancelledError`."""
 
 
 class EffectLedger(Protocol):

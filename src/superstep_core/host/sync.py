@@ -17,9 +17,11 @@ from superstep_core.errors import SuperstepLimitError
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock, SystemClock
 from superstep_core.host.effects import (
+    EffectCancelledError,
     EffectLedger,
     EffectTimeoutError,
     Handler,
+    ResultObserver,
     completed,
     failed,
     resolve,
@@ -63,6 +65,9 @@ class HostCore:
         """Performs the nested effects of this host's effects (`NestedEffects`)."""
         self._timers: dict[str, TimerTable] = {}
         self._runs = 0
+        self.on_result: ResultObserver | None = None
+        """Sees each effect's result as it is performed and may stop the superstep's
+        other effects (`ResultObserver`)."""
 
     def start(
         self,
@@ -241,28 +246,41 @@ class Host(HostCore):
     def perform(self, execution_id: str, requests: list[EffectRequest]) -> list[EffectCompleted]:
         """Perform ``requests`` (concurrently when several) and return their results in
         request order. A result in the ledger is returned without performing anything."""
+        observe = self.on_result
         if len(requests) == 1:
-            return [self._call(execution_id, requests[0])]
+            result = self._call(execution_id, requests[0])
+            if observe is not None:
+                observe(requests[0], result)
+            return [result]
         results: list[EffectCompleted | None] = [None] * len(requests)
         if requests:
             # One hand-off per worker, not per effect: each worker takes the next effect
             # until none is left (a wide fan-out would otherwise pay a future per effect).
             jobs = iter(enumerate(requests))
             lock = threading.Lock()
+            stopped = False
 
             def drain() -> None:
+                nonlocal stopped
                 while True:
                     with lock:
-                        job = next(jobs, None)
+                        job = None if stopped else next(jobs, None)
                     if job is None:
                         return
                     i, request = job
-                    results[i] = self._call(execution_id, request)
+                    result = results[i] = self._call(execution_id, request)
+                    if observe is not None:
+                        with lock:  # one observer call at a time, as on the asyncio host
+                            if observe(request, result):
+                                stopped = True
 
             pool = self._executor()
             workers = [pool.submit(drain) for _ in range(min(self.max_workers, len(requests)))]
             for worker in workers:
                 worker.result()
+            for i, request in enumerate(requests):
+                if results[i] is None:  # never started: its sibling stopped the superstep
+                    results[i] = failed(request, EffectCancelledError(request))
         return [r for r in results if r is not None]
 
     def _call(self, execution_id: str, request: EffectRequest) -> EffectCompleted:

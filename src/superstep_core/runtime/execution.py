@@ -28,7 +28,7 @@ Must never import: the host, persistence, llm, compat.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Generator, Iterable, Mapping, Sequence
+from collections.abc import Container, Generator, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -316,12 +316,20 @@ class Execution:
         if cancel_pending:
             # a deferred node's activation waited for the graph to go quiet: that wait is
             # over, and an edit does not undo it (LangGraph keeps such a task due)
+            # as does a join's target whose barrier fired (the barrier stays complete until
+            # the target runs: LangGraph keeps such a task due too)
             nodes = self.graph.nodes
             cancelled = {
                 aid
                 for aid, event in self.queue
                 if isinstance(event, Activated)
-                and not (aid in self.instances and nodes[self.instances[aid].node].defer)
+                and not (
+                    aid in self.instances
+                    and (
+                        nodes[self.instances[aid].node].defer
+                        or self.instances[aid].joined is not None
+                    )
+                )
             }
             for aid in cancelled:
                 self.instances.pop(aid, None)
@@ -333,7 +341,17 @@ class Execution:
         ]
         if as_node is not None:
             ghost = Instance(f"{writer}:edit", as_node, 0, (), None)
-            pending.extend(self._follow(ghost, None))
+            # a join whose target is still due from its barrier is complete: crediting it
+            # again would start a second round that no source began
+            due = {
+                i.joined
+                for aid, event in self.queue
+                if isinstance(event, Activated)
+                and (i := self.instances.get(aid)) is not None
+                and i.joined is not None
+                and i.lineage == ghost.lineage
+            }
+            pending.extend(self._follow(ghost, None, complete=due))
         if written and self.graph.subscribers:
             pending.extend(self._triggered(written))
         pending.extend((node, (), payload, 2, writer) for node, payload in spawns)
@@ -345,10 +363,12 @@ class Execution:
             for aid, event in self.queue
             if isinstance(event, Activated) and aid in self.instances
         )
-        for node, lineage, payload, spawned, _source in _coalesce(self.graph, pending):
+        for node, lineage, payload, spawned, source in _coalesce(self.graph, pending):
             if not spawned and node in waiting and self.graph.nodes[node].coalesce:
                 continue
-            aid = self._enqueue_activation(node, lineage, payload, spawned=spawned != 0)
+            aid = self._enqueue_activation(
+                node, lineage, payload, spawned=spawned != 0, joined=self._join_of(source)
+            )
             if record is not None:
                 record.activated.append(aid)
         if record is not None:
@@ -1310,7 +1330,7 @@ class Execution:
                 self._end(inst)
         if outcome.written and self.graph.subscribers:
             pending.extend(self._triggered(outcome.written))
-        for node, lineage, payload, spawn, _source in _coalesce(self.graph, pending):
+        for node, lineage, payload, spawn, source in _coalesce(self.graph, pending):
             if spawn == 1:  # a Spawn into a new child lineage
                 self._lineages += 1
                 lineage = (*lineage, self._lineages)
@@ -1318,7 +1338,9 @@ class Execution:
                 if all(d[0] != node for d in self.deferred):
                     self.deferred.append((node, lineage, payload))
                 continue
-            aid = self._enqueue_activation(node, lineage, payload, spawned=spawn != 0)
+            aid = self._enqueue_activation(
+                node, lineage, payload, spawned=spawn != 0, joined=self._join_of(source)
+            )
             if record is not None:
                 record.activated.append(aid)
         for event in staged.publishes:
@@ -1353,8 +1375,12 @@ class Execution:
         )
 
     def _follow(
-        self, inst: Instance, output: Any
+        self, inst: Instance, output: Any, complete: Container[str | None] = ()
     ) -> list[tuple[str, tuple[int, ...], Any, int, str]]:
+        """The activations ``inst`` completing requests: its successors, its branches'
+        choices, and the targets of the joins it completes (``complete``: joins it is not
+        credited to, as their barriers are complete already). An activation a join starts
+        names that join as its source."""
         graph = self.graph
         out: list[tuple[str, tuple[int, ...], Any, int, str]] = [
             (t, inst.lineage, output, False, inst.id) for t in graph.successors.get(inst.node, ())
@@ -1397,7 +1423,8 @@ class Execution:
                     return out
                 out.append((t, inst.lineage, output, False, inst.id))
         for join in graph.joins_of.get(inst.node, ()):
-            out.extend(self._credit(join, inst, output))
+            if join.name not in complete:
+                out.extend(self._credit(join, inst, output))
         return out
 
     def _credit(
@@ -1419,7 +1446,7 @@ class Execution:
         if not barrier.fired and not held and len(barrier.completed) >= needed:
             barrier.fired = True
             outputs = {s: barrier.completed[s] for s in join.sources if s in barrier.completed}
-            out.append((join.target, inst.lineage, outputs, False, inst.id))
+            out.append((join.target, inst.lineage, outputs, False, join.name))
         if len(barrier.completed) + len(barrier.failed) >= len(join.sources):
             del self.barriers[key]
             if isinstance(join.on_failure, WaitForAllThenFail) and barrier.failed:
@@ -1511,14 +1538,25 @@ class Execution:
 
     # --- helpers -----------------------------------------------------------------------------
 
+    def _join_of(self, source: str) -> str | None:
+        """The join that requested an activation, when ``source`` names one (see `_credit`)."""
+        return source if source in self.graph.joins_by_name else None
+
     def _enqueue_activation(
-        self, node: str, lineage: tuple[int, ...], payload: Any, *, spawned: bool = False
+        self,
+        node: str,
+        lineage: tuple[int, ...],
+        payload: Any,
+        *,
+        spawned: bool = False,
+        joined: str | None = None,
     ) -> str:
         self._seq += 1
         aid = f"{node}:{self._seq}"
         inst = Instance(aid, node, self._seq, lineage, payload)
         if spawned:
             inst.spawned = True
+        inst.joined = joined
         self.instances[aid] = inst
         self.queue.append((aid, Activated(payload)))
         return aid
@@ -1676,6 +1714,7 @@ def _instance_copy(i: Instance) -> Instance:
         i.suspended_at,
         i.spawned,
         i.holding,
+        i.joined,
     )
 
 
@@ -1717,7 +1756,9 @@ def _coalesce(
             out.append(item)
         else:
             prev = out[at]
-            out[at] = (node, _common_prefix(prev[1], lineage), prev[2], False, prev[4])
+            # a join's request names the join: kept when merged (see `Instance.joined`)
+            source = item[4] if item[4] in graph.joins_by_name else prev[4]
+            out[at] = (node, _common_prefix(prev[1], lineage), prev[2], False, source)
     return out
 
 

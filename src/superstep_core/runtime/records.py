@@ -40,7 +40,9 @@ class Instance:
     ``"active"``, ``"suspended"`` (awaiting `Resumed`) or ``"retrying"`` (awaiting backoff).
     ``holding``: it is being retried (or waits on an interrupt) while the other events of
     the superstep it failed (or suspended) in wait for it (a node with ``retry_holds_step``
-    or ``suspend_holds_step``; see `Execution`)."""
+    or ``suspend_holds_step``; see `Execution`). ``joined``: the name of the join whose
+    barrier started it (a completed barrier is state: an edit's ``cancel_pending`` spares
+    such an activation while it is queued)."""
 
     id: str
     node: str
@@ -56,6 +58,7 @@ class Instance:
     suspended_at: int = -1
     spawned: bool = False
     holding: bool = False
+    joined: str | None = None
 
 
 @dataclass(slots=True)

@@ -1,11 +1,16 @@
 """`superstep view --db PATH`: the viewer on a SQLite file, without a server config and
 without importing any graph code. The file is one the official SQLite saver wrote (a
-`superstep serve --db` database, or a façade thread file); it is opened read-only.
+`superstep serve --db` database, or a façade thread file), or the engine's own store (what
+`superstep run --thread` writes); it is opened read-only.
 
 The page reads the same paths as on a server, answered here from the saver alone, in the
 server's shapes (`superstep_server.state`), read-only (nothing starts runs or writes):
 
 - ``GET /info``: ``{"graphs": [], "read_only": true, "database": PATH}``;
+- ``GET /threads/{id}/workflow``: the workflow document's or the plan's run on a thread of
+  the engine's own store (a file `superstep run --thread` wrote: runs, events, statuses,
+  versions; a plan's status with its unreachable steps and their root causes), ``null``
+  otherwise (`superstep_server.viewer.engine_file`);
 - ``POST /threads/search`` (``limit``, ``offset``, ``ids``, ``metadata``, ``status``) and
   ``GET /threads/{id}``: a thread per thread id of the file, its status and metadata those of
   its newest checkpoint, its times those of its first and newest checkpoints;
@@ -36,6 +41,7 @@ from starlette.routing import BaseRoute, Route
 from superstep_server import serde, viewer
 from superstep_server.errors import ApiError, not_found
 from superstep_server.http import blocking, json_body, json_response
+from superstep_server.viewer.engine_file import ENGINE_TABLE, EngineFile
 
 __all__ = ["LocalFile", "create_view_app"]
 
@@ -86,15 +92,32 @@ class LocalFile:
             f"file:{Path(path).resolve()}?mode=ro", uri=True, check_same_thread=False
         )
         tables = {r[0] for r in self.conn.execute("SELECT name FROM sqlite_master")}
-        if "checkpoints" not in tables:
+        # LangGraph's saver's file (`superstep serve --db`, a façade thread file), else the
+        # engine's own store (`superstep run --thread`: documents, plans, engine graphs)
+        self.engine: EngineFile | None = None
+        if "checkpoints" in tables:
+            self.table = "checkpoints"
+            self.saver: Any = SqliteSaver(self.conn)
+        elif ENGINE_TABLE in tables:
+            self.table = ENGINE_TABLE
+            self.engine = EngineFile(path)
+            self.saver = self.engine.saver
+        else:
             self.conn.close()
             raise ValueError(
                 f"{path!r} holds no checkpoints table: not a file a SQLite checkpoint saver wrote"
             )
-        self.saver: Any = SqliteSaver(self.conn)
 
     def close(self) -> None:
+        if self.engine is not None:
+            self.engine.close()
         self.conn.close()
+
+    def workflow(self, thread_id: str) -> dict[str, Any] | None:
+        """The workflow document's or plan's run on ``thread_id`` (`EngineFile.workflow`);
+        None for another thread or a file of LangGraph's saver."""
+        self.thread(thread_id)  # 404 for an unknown thread
+        return self.engine.workflow(thread_id) if self.engine is not None else None
 
     @staticmethod
     def _config(thread_id: str, checkpoint_id: str | None = None) -> dict[str, Any]:
@@ -123,14 +146,23 @@ class LocalFile:
         # An input checkpoint holds the input in `__start__`: its task is `__start__`.
         next_nodes = [START] if START in channels else []
         next_nodes += sorted(c[len(BRANCH) :] for c in channels if c.startswith(BRANCH))
-        named = [(self._task_id(checkpoint_id, step, n), n) for n in next_nodes]
-        named += [(tid, f"task {tid[:8]}") for tid in writes if tid not in dict(named)]
-        tasks = [self._task(tid, name, writes.get(tid, [])) for tid, name in named]
+        shown: dict[str, Any] | None = None
+        if self.engine is not None:
+            # the engine's channels are its codec's bytes in the saver, and what runs next is
+            # its activations, not LangGraph's trigger channels
+            thread_id = t.config["configurable"]["thread_id"]
+            decoded, tasks = self.engine.step(thread_id, checkpoint_id)
+            next_nodes = list(dict.fromkeys(task["name"] for task in tasks))
+            shown = decoded if values else None
+        else:
+            named = [(self._task_id(checkpoint_id, step, n), n) for n in next_nodes]
+            named += [(tid, f"task {tid[:8]}") for tid in writes if tid not in dict(named)]
+            tasks = [self._task(tid, name, writes.get(tid, [])) for tid, name in named]
+            if values:
+                shown = {k: serde.jsonable(v) for k, v in channels.items() if _state_channel(k)}
         parent = t.parent_config
         return {
-            "values": {k: serde.jsonable(v) for k, v in channels.items() if _state_channel(k)}
-            if values
-            else None,
+            "values": shown,
             "next": next_nodes,
             "tasks": tasks,
             "metadata": serde.jsonable(dict(t.metadata)),
@@ -201,7 +233,7 @@ class LocalFile:
     def _threads(self) -> Iterator[tuple[str, str, str]]:
         """(thread id, first checkpoint id, newest checkpoint id), newest first."""
         rows = self.conn.execute(
-            "SELECT thread_id, MIN(checkpoint_id), MAX(checkpoint_id) FROM checkpoints "
+            f"SELECT thread_id, MIN(checkpoint_id), MAX(checkpoint_id) FROM {self.table} "
             "WHERE checkpoint_ns = '' GROUP BY thread_id ORDER BY MAX(checkpoint_id) DESC"
         )
         yield from rows
@@ -210,6 +242,13 @@ class LocalFile:
         state = self.state(thread_id, newest)
         failed = any(t["error"] for t in state["tasks"])
         waiting = state["next"] or state["interrupts"]
+        if self.engine is not None:
+            # the engine's status of its newest checkpoint; a superstep that failed on top
+            # of it is in the history only
+            engine_status = state["metadata"].get("status")
+            history = self.engine.runner.history(thread_id)
+            failed = bool(history) and history[-1].failure is not None
+            waiting = engine_status != "completed"
         return {
             "thread_id": thread_id,
             "created_at": _uuid6_time(first) or state["created_at"],
@@ -274,6 +313,9 @@ def _routes(local: LocalFile) -> list[BaseRoute]:
         body = await json_body(request)
         return json_response(await blocking(local.history, request.path_params["thread_id"], body))
 
+    async def workflow(request: Request) -> Response:
+        return json_response(await blocking(local.workflow, request.path_params["thread_id"]))
+
     async def steps(request: Request) -> Response:
         body = await json_body(request)
         tid = request.path_params["thread_id"]
@@ -288,6 +330,7 @@ def _routes(local: LocalFile) -> list[BaseRoute]:
         Route("/threads/{thread_id}/state/{checkpoint_id}", state, methods=["GET"]),
         Route("/threads/{thread_id}/history", history, methods=["POST"]),
         Route("/threads/{thread_id}/history/steps", steps, methods=["POST"]),
+        Route("/threads/{thread_id}/workflow", workflow, methods=["GET"]),
         *viewer.routes(),
     ]
 

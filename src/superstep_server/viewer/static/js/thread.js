@@ -1,6 +1,7 @@
 // One thread: its graph (live highlight while a run streams, the path of a finished run),
 // a form to start a run, the pending interrupt with a form to resume, cancel, the runs, and
-// the timeline of supersteps (timeline.js).
+// the timeline of supersteps (timeline.js); on the engine's store read by `superstep view`,
+// a workflow document's or a plan's run (workflow.js).
 import { get, post, stream, enc } from "./api.js";
 import { h, clear, when, go, json, parseJson } from "./dom.js";
 import { GraphView } from "./graph.js";
@@ -79,9 +80,20 @@ class ThreadPage {
     // The page paints without the last run's path: on a thread of large states its history
     // read is the slowest request, and the path is drawn when it comes.
     await this.refresh({ pathLater: true });
+    // A document's or a plan's run (superstep view on the engine's store): its panel is
+    // drawn when it comes, after the first paint.
+    if (this.readOnly) this.showWorkflow(problem);
     if (focus?.checkpoint) await this.timeline.open(focus.checkpoint);
     if (focus?.run) await this.showRunPath(focus.run);
     if (this.thread.status === "busy") this.watchRunning();
+  }
+
+  // workflow.js is loaded only here: a served page (never an engine store's thread) does
+  // not fetch it before its first paint.
+  showWorkflow(problem) {
+    import("./workflow.js").then(({ workflowPanel }) => workflowPanel(this.base)).then((panel) => {
+      if (panel) problem.after(panel);
+    }).catch((err) => { problem.textContent = String(err.message || err); });
   }
 
   async drawGraph(xray) {

@@ -1,7 +1,7 @@
 // The supersteps of a thread, newest first, PAGE at a time (POST /threads/{id}/history/steps
 // with `before`: the history without its states, read-only, this server's own), and one
-// step opened: the tasks that ran into it (how long each took, errors,
-// interrupts, their writes), the tasks next, the state as a tree diffed against the step before, and the fork
+// step opened: the tasks that ran into it (how long each took, each attempt of a retried
+// one, errors, interrupts, their writes), the tasks next, the state as a tree diffed against the step before, and the fork
 // form (edit the state as a node, then run from the new checkpoint).
 import { get, post, enc } from "./api.js";
 import { h, clear, when, go, json, parseJson } from "./dom.js";
@@ -30,7 +30,25 @@ function timing(time) {
   const started = new Date(time.started_at * 1000).toLocaleTimeString();
   const took = time.duration_ms === null ? "did not end" : `${time.duration_ms.toFixed(1)} ms`;
   return h("span", { class: "timing small", "data-ms": time.duration_ms ?? "", title: `started ${started}` },
-    ` ${took}${time.interrupted ? " · interrupted" : ""}${time.error ? " · failed" : ""}`);
+    ` ${took}${time.interrupted ? " · interrupted" : ""}${time.error ? " · failed" : ""}` +
+    (time.attempts?.length > 1 ? ` · ${time.attempts.length} attempts` : ""));
+}
+
+// Each attempt of a retried task (or of one whose only attempt failed): "attempt n / most",
+// most being the attempts its retry policy allows (known from an attempt's error: the policy
+// that matched it decides), with the error that ended each failed one.
+function attempts(time) {
+  const tried = time?.attempts || [];
+  if (tried.length < 2 && !tried.some((a) => a.error)) return "";
+  let most = null;
+  return h("ol", { class: "attempts" }, ...tried.map((a) => {
+    most = a.max_attempts ?? most;
+    const outcome = a.error ? "failed" : "succeeded";
+    return h("li", { class: `attempt ${a.error ? "failed" : "ok"}`, "data-attempt": a.attempt },
+      h("span", { class: "attempt-of" }, `attempt ${a.attempt}${most ? ` / ${most}` : ""}`),
+      h("span", { class: "small" }, ` · ${outcome} after ${a.duration_ms.toFixed(1)} ms`),
+      a.error ? h("pre", { class: "error" }, a.error) : "");
+  }));
 }
 
 function made(snap) {
@@ -167,6 +185,7 @@ export class Timeline {
       timing(times.get(t.id)),
       t.error ? h("pre", { class: "error" }, t.error) : "",
       !t.error && times.get(t.id)?.error ? h("pre", { class: "error" }, times.get(t.id).error) : "",
+      attempts(times.get(t.id)),
       ...t.interrupts.map((i) => h("div", {}, "interrupt: ", h("pre", {}, json(i.value)))),
       t.result !== null && t.result !== undefined ? h("details", { class: "writes" }, h("summary", {}, "writes"),
         stateTree(typeof t.result === "object" && !Array.isArray(t.result) ? t.result : { result: t.result })) : "")));
