@@ -107,9 +107,10 @@ def test_history_lists_a_facade_thread_started_outside_the_cli_from_its_saver(
     kept, _ = load_target(KEPT)
     kept.invoke({"log": []}, {"configurable": {"thread_id": "py"}})
     rows = _rows(capsys, "--thread", "py", "--db", "own.db")
+    # as LangGraph saves it: the input checkpoint holds only __start__; step 0 writes the input
     assert [(r["step"], r["source"], r["written"]) for r in rows] == [
-        (-1, "input", ["log"]),
-        (0, "loop", []),
+        (-1, "input", []),
+        (0, "loop", ["log"]),
         (1, "loop", ["log"]),
         (2, "loop", ["log"]),
         (3, "loop", ["log"]),
