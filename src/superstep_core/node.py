@@ -33,6 +33,7 @@ __all__ = [
     "Failure",
     "FailureClass",
     "NodeContext",
+    "NodeFailed",
     "NodeFn",
     "Publish",
     "Reaction",
@@ -242,6 +243,19 @@ class Failure:
     message: str
     error_type: str = "Error"
     retry: RetryPolicy | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NodeFailed:
+    """The payload an activation handed to its node's failure route (``on_failure``) goes
+    on with: the node and activation that failed for good, the failure, and the payload the
+    failed activation was started with."""
+
+    node: str
+    activation_id: str
+    error_type: str
+    message: str
+    payload: Any = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,7 @@ from superstep_core.node import (
     Failure,
     FailureClass,
     NodeContext,
+    NodeFailed,
     Publish,
     Reaction,
     RemainActive,
@@ -761,8 +762,14 @@ class Execution:
         """A failure that does not fail the superstep: a retryable one with a retry left, or
         one that every join the node feeds handles itself."""
         joins = self.graph.joins_of.get(inst.node, ())
-        retry = self._retry_left(inst, failure)
+        retry = self._retry_left(inst, failure) or self._routed(inst, failure)
         return retry or (bool(joins) and all(not isinstance(j.on_failure, FailFast) for j in joins))
+
+    def _routed(self, inst: Instance, failure: Failure) -> bool:
+        """A failure for good of a node with a failure route: handed to the route."""
+        return self.graph.nodes[inst.node].on_failure is not None and not self._retry_left(
+            inst, failure
+        )
 
     def _retry_policy(self, inst: Instance, failure: Failure) -> RetryPolicy | None:
         """The policy that decides a failure's retry: the one it carries, else its node's."""
@@ -775,7 +782,9 @@ class Execution:
         return policy is not None and inst.attempt < policy.max_attempts
 
     def _holds_step(self, inst: Instance, failure: Failure) -> bool:
-        return self.graph.nodes[inst.node].retry_holds_step and self._retry_left(inst, failure)
+        return self.graph.nodes[inst.node].retry_holds_step and (
+            self._retry_left(inst, failure) or self._routed(inst, failure)
+        )
 
     # --- holding a superstep for retries -------------------------------------------------
 
@@ -1228,7 +1237,7 @@ class Execution:
         outcome: StepOutcome,
         record: TraceRecord | None,
     ) -> list[tuple[str, tuple[int, ...], Any, int, str]]:
-        if self._retry_left(inst, failure):
+        if self._retry_left(inst, failure) or self._routed(inst, failure):
             self._retry(inst, failure, outcome, record)
             return []
         self._end(inst)
@@ -1253,7 +1262,11 @@ class Execution:
     def _retry(
         self, inst: Instance, failure: Failure, outcome: StepOutcome, record: TraceRecord | None
     ) -> None:
-        """Start attempt+1 of ``inst`` afresh, after the backoff of the deciding policy."""
+        """Start attempt+1 of ``inst`` afresh, after the backoff of the deciding policy (or,
+        with no retry left, hand it to its node's failure route)."""
+        if self._routed(inst, failure):
+            self._hand_over(inst, failure)
+            return
         policy = self._retry_policy(inst, failure)
         assert policy is not None
         delay = policy.backoff(inst.attempt)
@@ -1269,6 +1282,25 @@ class Execution:
         else:
             inst.state = "active"
             self.queue.append((inst.id, Activated(inst.payload)))
+
+    def _hand_over(self, inst: Instance, failure: Failure) -> None:
+        """Go on with ``inst`` as an activation of its node's failure route, started now
+        with a `NodeFailed` payload. The activation keeps its id and lineage (so its joins,
+        edges and holding superstep carry over) and its effect counter (its new effects get
+        new ids); the route's own failure is decided by the route node's settings."""
+        route = self.graph.nodes[inst.node].on_failure
+        assert route is not None
+        inst.payload = NodeFailed(
+            inst.node, inst.id, failure.error_type, failure.message, inst.payload
+        )
+        inst.node = route
+        inst.attempt = 1
+        inst.memory = {}
+        for eid in inst.pending_effects:
+            self.awaited.pop(eid, None)
+        inst.pending_effects.clear()
+        inst.state = "active"
+        self.queue.append((inst.id, Activated(inst.payload)))
 
     def _check_barriers(self, outcome: StepOutcome, record: TraceRecord | None) -> None:
         """At quiescence an unfired barrier whose join must not stay incomplete fails the
