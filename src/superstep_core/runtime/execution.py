@@ -1284,23 +1284,27 @@ class Execution:
             self.queue.append((inst.id, Activated(inst.payload)))
 
     def _hand_over(self, inst: Instance, failure: Failure) -> None:
-        """Go on with ``inst`` as an activation of its node's failure route, started now
-        with a `NodeFailed` payload. The activation keeps its id and lineage (so its joins,
-        edges and holding superstep carry over) and its effect counter (its new effects get
-        new ids); the route's own failure is decided by the route node's settings."""
+        """End ``inst`` and start an activation of its node's failure route in its place,
+        with a `NodeFailed` payload: same lineage (its edges and joins are the route node's
+        own), and, when ``inst`` held its superstep, holding it in its place, so the route's
+        work commits in that superstep. The route's own failure is decided by the route
+        node's settings."""
         route = self.graph.nodes[inst.node].on_failure
         assert route is not None
-        inst.payload = NodeFailed(
-            inst.node, inst.id, failure.error_type, failure.message, inst.payload
+        payload = NodeFailed(
+            inst.node, inst.id, failure.error_type, failure.message, inst.payload, failure.cause
         )
-        inst.node = route
-        inst.attempt = 1
-        inst.memory = {}
-        for eid in inst.pending_effects:
-            self.awaited.pop(eid, None)
-        inst.pending_effects.clear()
-        inst.state = "active"
-        self.queue.append((inst.id, Activated(inst.payload)))
+        holding = inst.holding
+        inst.holding = False  # not a release: the route's activation holds in its place
+        self._end(inst)
+        self._seq += 1
+        aid = f"{route}:{self._seq}"
+        heir = Instance(aid, route, self._seq, inst.lineage, payload)
+        heir.spawned = inst.spawned
+        heir.joined = inst.joined
+        heir.holding = holding
+        self.instances[aid] = heir
+        self.queue.append((aid, Activated(payload)))
 
     def _check_barriers(self, outcome: StepOutcome, record: TraceRecord | None) -> None:
         """At quiescence an unfired barrier whose join must not stay incomplete fails the
