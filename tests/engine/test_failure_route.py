@@ -10,6 +10,8 @@ from superstep_core import (
     CompleteActivation,
     Event,
     FailActivation,
+    Failure,
+    FailureClass,
     Graph,
     LastValue,
     NodeContext,
@@ -133,3 +135,30 @@ def test_an_unknown_route_is_refused() -> None:
         assert "nowhere" in str(e)
     else:  # pragma: no cover
         raise AssertionError("compile accepted an unknown failure route")
+
+
+def test_the_route_is_a_fresh_activation_carrying_the_failure_and_its_cause() -> None:
+    cause = ValueError("the node's own error")
+    seen: list[tuple[str, NodeFailed]] = []
+
+    def fail(ctx: NodeContext, event: Event) -> Reaction:
+        failure = Failure(FailureClass.PERMANENT, str(cause), "ValueError", cause=cause)
+        return Reaction(disposition=FailActivation(failure))
+
+    def handler(ctx: NodeContext, event: Event) -> Reaction:
+        assert isinstance(event, Activated) and isinstance(event.payload, NodeFailed)
+        seen.append((ctx.activation_id, event.payload))
+        return Reaction(disposition=CompleteActivation())
+
+    graph = (
+        Graph("g")
+        .add_node("fail", fail, on_failure="handler", retry_holds_step=True)
+        .add_node("handler", handler)
+        .start_at("fail")
+    )
+    ex = drain(Execution.start(graph.compile(), "x", payload={"input": 1}))
+    assert ex.status is Status.COMPLETED
+    [(aid, failed)] = seen
+    assert aid.startswith("handler:") and failed.activation_id.startswith("fail:")
+    assert failed.cause is cause
+    assert (failed.error_type, failed.payload) == ("ValueError", {"input": 1})
