@@ -76,6 +76,7 @@ class NodeSpec:
     retry_holds_step: bool = False
     triggers: frozenset[str] = frozenset()
     suspend_holds_step: bool = False
+    on_failure: str | None = None
 
 
 def _always(_: Any) -> bool:
@@ -132,9 +133,14 @@ class Graph:
         retry_holds_step: bool = False,
         triggers: Iterable[str] = (),
         suspend_holds_step: bool = False,
+        on_failure: str | None = None,
     ) -> Graph:
         """Add node ``key`` whose reducer is ``fn(ctx, event) -> Reaction``. ``triggers``:
         channels whose writes activate it (in the superstep after the one that wrote them).
+        ``on_failure``: the node's failure route: an activation that fails for good (no retry
+        left, no join absorbing it) is handed to that node instead of failing the execution:
+        the same activation goes on as an activation of ``on_failure`` with a `NodeFailed`
+        payload (with ``retry_holds_step``, inside the same superstep, like a retry).
 
         Raises `GraphValidationError` for a duplicate key or a non-callable ``fn``."""
         if not isinstance(key, str) or not key:
@@ -155,6 +161,7 @@ class Graph:
             retry_holds_step=retry_holds_step,
             triggers=frozenset(triggers),
             suspend_holds_step=suspend_holds_step,
+            on_failure=on_failure,
         )
         return self
 
@@ -335,6 +342,9 @@ def _validate(g: Graph) -> None:
 
     for key in g._starts:
         known(key, "start_at")
+    for key, spec in nodes.items():
+        if spec.on_failure is not None:
+            known(spec.on_failure, f"node {key!r}'s on_failure")
     for key in g._ends:
         known(key, "end_at")
     for c in g._connects:
@@ -430,6 +440,9 @@ def _adjacency(g: Graph) -> dict[str, set[str]]:
     }
     for c in g._connects:
         edges[c.source].add(c.target)
+    for k, n in g._nodes.items():  # a failure route runs when its node fails
+        if n.on_failure is not None:
+            edges[k].add(n.on_failure)
     for b in g._branches:
         edges[b.source].update(b.targets)
     for j in g._joins:

@@ -33,6 +33,7 @@ __all__ = [
     "Failure",
     "FailureClass",
     "NodeContext",
+    "NodeFailed",
     "NodeFn",
     "Publish",
     "Reaction",
@@ -240,12 +241,30 @@ class Failure:
     """Why an activation failed. ``retry``: the retry decision the failure carries (a node
     whose failures retry under different policies, e.g. LangGraph's list of `RetryPolicy`
     where the first whose ``retry_on`` matches decides); it overrides the node's own
-    ``retry`` for this failure. It applies only to a `FailureClass.RETRYABLE` failure."""
+    ``retry`` for this failure. It applies only to a `FailureClass.RETRYABLE` failure.
+    ``cause``: the error object behind the failure, if the node has one to hand on (a failure
+    route's `NodeFailed` carries it); the engine never looks into it."""
 
     failure_class: FailureClass
     message: str
     error_type: str = "Error"
     retry: RetryPolicy | None = None
+    cause: Any = field(default=None, compare=False)
+
+
+@dataclass(frozen=True, slots=True)
+class NodeFailed:
+    """The payload an activation handed to its node's failure route (``on_failure``) goes
+    on with: the node and activation that failed for good, the failure, and the payload the
+    failed activation was started with; ``cause``: the failure's own ``cause`` (not compared;
+    a durable codec must be able to hold it, or the node should leave it None)."""
+
+    node: str
+    activation_id: str
+    error_type: str
+    message: str
+    payload: Any = None
+    cause: Any = field(default=None, compare=False)
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from superstep_compat.types import CachePolicy, RetryPolicy, TimeoutPolicy, Trac
 
 __all__ = ["INJECTABLE", "BranchSpec", "GraphSpec", "NodeSpec", "injectable_params", "is_async"]
 
-INJECTABLE = ("config", "runtime", "store", "writer", "previous")
+INJECTABLE = ("config", "runtime", "store", "writer", "previous", "error")
 """Keyword parameters the executor fills in when a node function declares them."""
 
 
@@ -78,6 +78,7 @@ def injectable_params(action: Any) -> frozenset[str]:
 def _allowed_annotations() -> dict[str, tuple[Any, ...]]:
     from langchain_core.runnables import RunnableConfig
 
+    from superstep_compat.errors import NodeError
     from superstep_compat.store.base import BaseStore
     from superstep_compat.types import StreamWriter
 
@@ -91,6 +92,7 @@ def _allowed_annotations() -> dict[str, tuple[Any, ...]]:
             "Optional[RunnableConfig]",
         ),
         "writer": (empty, StreamWriter, "StreamWriter"),
+        "error": (NodeError, "NodeError"),
         "store": (
             empty,
             BaseStore,
@@ -117,7 +119,10 @@ class NodeSpec:
     ``input_schema`` the schema whose keys the node reads (explicit, from the first
     parameter's annotation, or the state schema); ``ends`` the declared `Command` goto
     targets (``destinations=`` or a ``Command[Literal[...]]`` return hint: a tuple of names,
-    or a dict name -> edge label), used for drawing only.
+    or a dict name -> edge label), used for drawing only. ``error_handler_node``: the node
+    (``__error_handler__<name>`` or the graph's ``__default_error_handler__``) whose task
+    takes over when this node's task fails for good; ``is_error_handler``: this node is such
+    a handler (never handled itself, never given the builder's default cache policy).
     """
 
     name: str
@@ -133,6 +138,8 @@ class NodeSpec:
     trace_policy: TracePolicy | None = None
     is_async: bool = False
     accepts: frozenset[str] = frozenset()
+    error_handler_node: str | None = None
+    is_error_handler: bool = False
 
     # As LangGraph's ``compiled.nodes[name]`` (a PregelNode): the node's action as a runnable
     # that can be called on its own, with the node's metadata merged into the config.

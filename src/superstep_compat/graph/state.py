@@ -153,6 +153,26 @@ def _command_ends(action: Any) -> tuple[str, ...]:
     return ()
 
 
+ERROR_HANDLER_PREFIX = "__error_handler__"
+"""A node's own error handler is the node ``__error_handler__<node>`` (LangGraph's name)."""
+
+DEFAULT_ERROR_HANDLER = "__default_error_handler__"
+"""The node the default error handler (`set_node_defaults(error_handler=)`) becomes."""
+
+
+def _handler_spec(name: str, action: Any, input_schema: Any) -> NodeSpec:
+    """An error handler as a node: no retry or cache policy of its own, never handled."""
+    action = _check_action(action)
+    return NodeSpec(
+        name=name,
+        action=action,
+        input_schema=input_schema,
+        is_async=is_async(action),
+        accepts=injectable_params(action),
+        is_error_handler=True,
+    )
+
+
 class _NodeDefaults:
     """Options applied to nodes that do not set their own (`set_node_defaults`)."""
 
@@ -310,20 +330,32 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         else:
             ends = _command_ends(action)
         defaults = self._node_defaults
+        resolved_input = input_schema if input_schema is not None else self.state_schema
+        handler_name: str | None = None
+        if error_handler is not None:
+            # LangGraph's handler is a node of its own, named after the node it handles,
+            # reading what that node reads
+            handler_name = f"{ERROR_HANDLER_PREFIX}{name}"
+            if handler_name in self.nodes:
+                raise ValueError(
+                    f"Auto-generated error handler node `{handler_name}` already exists."
+                )
+            self.nodes[handler_name] = _handler_spec(handler_name, error_handler, resolved_input)
         self.nodes[name] = NodeSpec(
             name=name,
             action=action,
-            input_schema=input_schema if input_schema is not None else self.state_schema,
+            input_schema=resolved_input,
             metadata=metadata,
             retry_policy=_retry_tuple(retry_policy) or defaults.retry_policy,
             cache_policy=cache_policy if cache_policy is not None else defaults.cache_policy,
             defer=defer,
             ends=ends,
             timeout=coerce_timeout_policy(timeout) or defaults.timeout,
-            error_handler=error_handler if error_handler is not None else defaults.error_handler,
+            error_handler=error_handler,
             trace_policy=trace_policy,
             is_async=is_async(action),
             accepts=injectable_params(action),
+            error_handler_node=handler_name,
         )
         return self
 
@@ -432,6 +464,27 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         validate_graph(self.nodes, self.edges, self.waiting_edges, self.branches, interrupt)
         return self
 
+    def _add_default_handler(self) -> None:
+        """Add the default error handler (`set_node_defaults(error_handler=)`) as a node of
+        its own that every regular node without a handler of its own hands its failures to.
+        As in LangGraph this happens at compile time, to the builder's nodes (so compiling
+        twice finds the name taken). Raises ValueError when a node already has the name."""
+        nodes = self.nodes
+        default = self._node_defaults.error_handler
+        if default is None:
+            return
+        if DEFAULT_ERROR_HANDLER in nodes:
+            raise ValueError(
+                f"Auto-generated default error handler node `{DEFAULT_ERROR_HANDLER}` "
+                "already exists."
+            )
+        for key, node in nodes.items():
+            if not node.is_error_handler and node.error_handler_node is None:
+                nodes[key] = node.copy({"error_handler_node": DEFAULT_ERROR_HANDLER})
+        nodes[DEFAULT_ERROR_HANDLER] = _handler_spec(
+            DEFAULT_ERROR_HANDLER, default, self.state_schema
+        )
+
     def spec(self) -> GraphSpec:
         """A snapshot of the builder for the compiler (see `GraphSpec`)."""
         return GraphSpec(
@@ -476,6 +529,7 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         for node in self.nodes.values():
             if node.timeout is not None and not supports_timeout(node.action, node.is_async):
                 raise sync_timeout_unsupported(node.name)
+        self._add_default_handler()
         self.compiled = True
         from superstep_compat.pregel._compile import (  # type: ignore[import-not-found]
             compile_state_graph,

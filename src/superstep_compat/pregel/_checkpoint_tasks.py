@@ -12,7 +12,7 @@ from typing import Any
 
 from langgraph.checkpoint.base.id import uuid6
 
-from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._constants import END, ERROR_SOURCE_NODE, START
 from superstep_compat.pregel._lgcheckpoint import (
     ERROR,
     PULL,
@@ -256,6 +256,9 @@ def saved_outcome(
     """The outcome saved as ``writes`` by `outcome_writes` (None: the task did not finish);
     the static edge writes (``edges``) are the engine's edges, not the task's control."""
     out = TaskOutcome(cached=True)
+    handled = _handled_failure(writes)
+    if handled is not None:
+        return handled
     static = {channel for channel, _ in edges}
     for channel, value in writes:
         if channel in static or channel.startswith("join:"):
@@ -270,6 +273,25 @@ def saved_outcome(
             out.writes.append((channel, value))
     out.update = dict(out.writes) if out.writes else None
     return out
+
+
+class HandledNodeError(Exception):
+    """A failure an error handler took, read back from a checkpoint: the saved error's text
+    (LangGraph may hand a handler the error as read back, not as raised)."""
+
+
+def _handled_failure(writes: Sequence[tuple[str, Any]]) -> TaskOutcome | None:
+    """The outcome of a task whose failure went to its error handler (an ``__error__``
+    write beside the ``__error_source_node__`` marker): that failure again, with no retry,
+    so continuing the step runs the handler, not the task; None for any other task."""
+    if not any(channel == ERROR_SOURCE_NODE for channel, _ in writes):
+        return None
+    error = next((value for channel, value in writes if channel == ERROR), None)
+    if error is None:
+        return None
+    if not isinstance(error, BaseException):
+        error = HandledNodeError(error if isinstance(error, str) else repr(error))
+    return TaskOutcome(error=error, cached=True)
 
 
 _id_lock = threading.Lock()

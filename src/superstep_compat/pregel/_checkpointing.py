@@ -27,7 +27,7 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
 
-from superstep_compat._internal._constants import START
+from superstep_compat._internal._constants import ERROR_SOURCE_NODE, START
 from superstep_compat.pregel._checkpoint_tasks import (
     _MISSING,
     ERROR_CHANNEL,
@@ -80,6 +80,7 @@ class Checkpointing:
     step_writes: bool  # whether a finished step's task writes are saved (not with "exit")
     graph: Any
     failed_results: list[tuple[str, TaskOutcome]]
+    _handed_over: list[tuple[str, TaskOutcome]]
     # the last record the saver holds (with durability "exit", records after it are in memory)
     last_saved: CheckpointRecord | None
     # the channel versions the saver holds values for (the last checkpoint it was given)
@@ -241,10 +242,13 @@ class Checkpointing:
         ran: Sequence[tuple[str, TaskOutcome]] = (),
         keys: Sequence[str] | None = None,
         start: Any = _MISSING,
+        handed_over: Sequence[tuple[str, TaskOutcome]] = (),
     ) -> list[Event]:
         """Save a checkpoint (when the run has a saver) and return its stream events.
         ``keys``: the key of each task in ``next_`` (activation ids; default: node names);
-        ``start``: the input an input checkpoint holds in ``__start__``."""
+        ``start``: the input an input checkpoint holds in ``__start__``; ``handed_over``: the
+        tasks that failed for good and went on as their error handler (each keeps its error
+        in the parent checkpoint, as a task that failed)."""
         if source in ("input", "fork"):
             self.step += 1
         if self.saver is None or self.thread_id is None:
@@ -252,6 +256,9 @@ class Checkpointing:
         parent = self.record
         ran_names = {node_of(aid) for aid, _ in ran}
         pulled: set[str] = set()
+        if parent is not None and handed_over:
+            for task_id, task_writes in self._note_handed_over(parent, handed_over):
+                self._put_writes(parent, task_id, task_writes)
         if parent is not None and (ran or parent.finished):
             keep = self.step_writes  # durability "exit" keeps no writes of a finished step
             for aid, result in ran:
@@ -371,7 +378,8 @@ class Checkpointing:
         self._held = bool(ex.interrupts) or bool(ex.held)
         self._reported = {aid for aid, _ in ex.held}  # reported when their step paused
         # time travel runs the step's finished tasks again; continuing hands their work back
-        if forked is None and record.finished:
+        # (and a failure an error handler took goes to the handler again, not to its node)
+        if forked is None and (record.finished or any(t.error for t in record.tasks)):
             self.saved = self._load_finished(ex, record) or None
             served = {
                 task.id for aid in self.saved or () if (task := find_task(record, aid)) is not None
@@ -465,6 +473,24 @@ class Checkpointing:
         for task_id, task_writes in writes:
             self._put_writes(record, task_id, task_writes)
 
+    def _note_handed_over(
+        self, record: CheckpointRecord, handed_over: Sequence[tuple[str, TaskOutcome]]
+    ) -> list[tuple[str, list[tuple[str, Any]]]]:
+        """The tasks of ``record``'s step that failed for good and went on as their error
+        handler: each shows its error; returns their pending writes (the error and
+        LangGraph's marker of a failure an error handler took: continuing the step runs
+        the handler, not the failed node, again)."""
+        out: list[tuple[str, list[tuple[str, Any]]]] = []
+        for aid, result in handed_over:
+            task = find_task(record, aid)
+            if task is None or result.error is None:
+                continue
+            task.error = repr(result.error)
+            out.append(
+                (task.id, [(ERROR_CHANNEL, repr(result.error)), (ERROR_SOURCE_NODE, task.name)])
+            )
+        return out
+
     def _record_failure(self, ex: Execution, error: BaseException | None) -> None:
         """The step failed: the failed task keeps its error (an ``__error__`` write); when it
         is a task's own failure, the tasks that finished beside it keep their outcomes as
@@ -489,6 +515,9 @@ class Checkpointing:
                     task.error = repr(error)
         if own:
             writes.extend(self._keep_finished(ex, record, failed_aid))
+        handed, self._handed_over = self._handed_over, []
+        if handed:  # an error handler failed: its node's failure is kept as handled
+            writes.extend(self._note_handed_over(record, handed))
         # The engine state is the one from before the step: a checkpoint saved with
         # LangGraph's fields only stays as it is (the step's outcomes are its pending writes,
         # as LangGraph saves them), and one saved now (durability "exit") needs no blob.
@@ -529,7 +558,7 @@ class Checkpointing:
         """The saved outcomes of ``record``'s finished tasks, by the activation that runs
         each when the step runs again."""
         saver = self.saver
-        if saver is None or not record.finished:
+        if saver is None:
             return {}
         by_task: dict[str, list[tuple[str, Any]]] = {}
         pending: list[PendingWrite] = pending_writes(

@@ -83,6 +83,9 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
             defer=node.defer,
             retry_holds_step=True,
             suspend_holds_step=True,
+            # a node with an error handler: its task failing for good (retries spent) goes
+            # on as the handler's task, in the same step (LangGraph's node error handler)
+            on_failure=node.error_handler_node,
         )
     g.route(INPUT_EVENT, None, START)
     for source, target in sorted(spec.edges):

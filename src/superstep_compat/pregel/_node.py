@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from superstep_compat._internal._constants import START
+from superstep_compat.errors import NodeError
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import TaskOutcome
 from superstep_compat.pregel._task_support import as_seconds
@@ -33,6 +34,7 @@ from superstep_core.node import (
     Failure,
     FailureClass,
     NodeContext,
+    NodeFailed,
     NodeFn,
     Reaction,
     RemainActive,
@@ -60,6 +62,11 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
             # A Send's task takes the Send's arg as its whole input; any other activation
             # (an edge, a join, a goto) reads the state.
             payload = event.payload
+            if isinstance(payload, NodeFailed):
+                # an error handler: the failed node's activation goes on as this node's
+                # (see the engine's failure route), on the failed task's own input
+                memory["failed"] = NodeError(payload.node, _cause(payload))
+                payload = payload.payload
             if isinstance(payload, Send):
                 arg = payload.arg
                 memory["push"] = _push_index(ctx)
@@ -92,6 +99,14 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
     return react
 
 
+def _cause(failed: NodeFailed) -> BaseException:
+    """The exception a handler sees: the failed task's own, or (a failure whose exception
+    was not kept) one standing for it, with its message."""
+    if isinstance(failed.cause, BaseException):
+        return failed.cause
+    return Exception(failed.message)
+
+
 def request_task(
     ctx: NodeContext,
     arg: Any,
@@ -113,6 +128,7 @@ def request_task(
         ctx.attempt,
         memory.get("memo"),
         memory.get("push"),
+        memory.get("failed"),
     )
     effect = Effect(TASK_KIND, request, ctx.node, timeout, idle_timeout, within_step=True)
     return Reaction(effects=[effect], disposition=RemainActive())
@@ -162,11 +178,14 @@ def settle(outcome: TaskOutcome) -> Reaction:
     if outcome.error is not None:
         error = outcome.error
         policy = outcome.retry
+        # the exception travels as the failure's cause: an error handler receives it
         if policy is None:
-            failure = Failure(FailureClass.PERMANENT, str(error), type(error).__name__)
+            failure = Failure(FailureClass.PERMANENT, str(error), type(error).__name__, cause=error)
         else:  # the failure carries the policy that matched it: the engine retries with it
             retry = engine_retry(policy)
-            failure = Failure(FailureClass.RETRYABLE, str(error), type(error).__name__, retry)
+            failure = Failure(
+                FailureClass.RETRYABLE, str(error), type(error).__name__, retry, cause=error
+            )
         return Reaction(disposition=FailActivation(failure))
     if outcome.waiting:
         return Reaction(disposition=SuspendActivation(outcome.interrupts))

@@ -245,6 +245,10 @@ class GraphRun(RunSteps):
         self._early: set[str] = set()
         # what the tasks of the running step returned so far, as each ended
         self._ended: list[tuple[str, TaskOutcome]] = []
+        # the tasks of the running step that failed for good and went on as their node's
+        # error handler: reported (tasks stream, checkpoint) with their error
+        self._handed_over: list[tuple[str, TaskOutcome]] = []
+        self._handlers_seen: set[str] = set()  # the error handlers' activations noted
         # whether a task failing for good stops its step's others (async runs: `_fails_step`)
         self._stops_siblings = False
 
@@ -449,7 +453,7 @@ class GraphRun(RunSteps):
             for ns, mode, data in self._task_events([(request.activation_id, outcome)]):
                 self._emit_transient(mode, data, ns)
             self._early.add(request.activation_id)
-        return self._stops_siblings and self._fails_step(result)
+        return self._stops_siblings and self._fails_step(result, request.node)
 
     async def _keep_stopped(self, ex: Execution) -> None:
         """The run stopped inside a step (cancelled, or its stream closed early): as for a
@@ -481,7 +485,7 @@ class GraphRun(RunSteps):
             and not self._reported
         )
 
-    def _fails_step(self, result: EffectCompleted) -> bool:
+    def _fails_step(self, result: EffectCompleted, node: str = "") -> bool:
         """Whether a task that just ended stops its step's other tasks (async runs only).
         LangGraph cancels them once a task fails for good: not an
         interrupt or a parent command (bubbling up), not a failure its retry policy runs
@@ -491,6 +495,9 @@ class GraphRun(RunSteps):
         outcome = result.result
         if not isinstance(outcome, TaskOutcome) or outcome.error is None:
             return False
+        spec = self.graph.spec.nodes.get(node)
+        if spec is not None and spec.error_handler_node is not None:
+            return False  # its error handler takes over; the others go on
         return outcome.retry is None and not isinstance(outcome.error, GraphBubbleUp)
 
     def performer(self) -> TaskPerformer:

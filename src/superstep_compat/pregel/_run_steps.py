@@ -28,7 +28,7 @@ from superstep_compat.pregel._run_setup import RunSetup, _as_list
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.pregel._task_results import fold_writes
 from superstep_compat.types import Interrupt
-from superstep_core.node import EffectCompleted
+from superstep_core.node import EffectCompleted, NodeFailed
 from superstep_core.runtime import Execution, StepOutcome
 
 
@@ -36,10 +36,15 @@ class RunSteps(RunSetup):
     """The per-superstep part of `GraphRun`."""
 
     _early: set[str]
+    _handed_over: list[tuple[str, TaskOutcome]]
+    _handlers_seen: set[str]
 
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
         if not outcome.committed:
+            # a task that failed for good went on as its node's error handler: LangGraph
+            # reports its failure as it happens, in the step the handler runs in
+            yield from self._task_events(self._new_handlers(ex))
             if outcome.paused:
                 # the step paused on interrupts: its finished tasks' results wait in the
                 # engine (`suspend_holds_step`) until every interrupted task has finished
@@ -57,7 +62,9 @@ class RunSteps(RunSetup):
             if all(node_of(aid) == START for aid, _ in results):
                 yield from self._apply_command(ex)
                 return False
-        # the tasks that finished before the step paused were reported then
+        # the tasks that finished before the step paused were reported then (and the
+        # failures error handlers took, as they were handed over)
+        handed, self._handed_over = self._handed_over, []
         yield from self._task_events(self._fresh(results) if self._reported else results)
         modes = self.modes
         completed: list[tuple[str, TaskOutcome]] = []
@@ -91,6 +98,7 @@ class RunSteps(RunSetup):
                 keys=[key for _, key in pending],
                 values=self.last_values or {},
                 ran=completed,
+                handed_over=handed,
             )
         if self.after or self.before:
             next_ = self._next(ex) if next_ is None else next_
@@ -297,6 +305,23 @@ class RunSteps(RunSetup):
             yield from self._interrupted(ex, ())
         if self._committed is None and self._last_values is None:
             self._committed = ex.values
+
+    def _new_handlers(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
+        """The tasks that failed for good since the last look and went on as their node's
+        error handler (the engine's failure route: an activation with a `NodeFailed`
+        payload), as outcomes with their error; noted for the step's checkpoint."""
+        found: list[tuple[str, TaskOutcome]] = []
+        seen = self._handlers_seen
+        for aid, inst in ex.instances.items():
+            failed = inst.payload
+            if isinstance(failed, NodeFailed) and aid not in seen:
+                seen.add(aid)
+                error = failed.cause
+                if not isinstance(error, BaseException):
+                    error = Exception(failed.message)
+                found.append((failed.activation_id, TaskOutcome(error=error)))
+        self._handed_over.extend(found)
+        return found
 
     def _fresh(self, results: list[tuple[str, TaskOutcome]]) -> list[tuple[str, TaskOutcome]]:
         """``results`` without the tasks reported when their step paused (held since)."""

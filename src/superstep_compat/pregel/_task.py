@@ -209,7 +209,9 @@ class TaskRunner(TaskRouting):
                         return self._failure(node, e)
                 return out
         streams_tasks = "tasks" in run.stream_modes or "debug" in run.stream_modes
-        if run.emit is not None and streams_tasks and attempt == 1:  # once, not per retry
+        # once, not per retry; an error handler's task has a result but no start (LangGraph
+        # schedules it inside the failed task's step, past the step's task announcements)
+        if run.emit is not None and streams_tasks and attempt == 1 and not node.is_error_handler:
             start = task_payload(
                 uid,
                 node.name,
@@ -247,6 +249,8 @@ class TaskRunner(TaskRouting):
                 kwargs["store"] = run.store
             if "previous" in node.accepts:
                 kwargs["previous"] = run.previous
+            if "error" in node.accepts:  # an error handler's `error: NodeError`
+                kwargs["error"] = run.node_error
             if "runtime" in node.accepts:
                 kwargs["runtime"] = _runtime(
                     run, writer, _heartbeat if node.timeout is not None else _noop_heartbeat

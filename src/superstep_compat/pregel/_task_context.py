@@ -75,6 +75,8 @@ class RunContext:
     checkpoint_id: str | None = None  # the checkpoint the step runs from (its pending writes)
     push: int | None = None
     """A `Send` task's index among the step's pushed tasks (LangGraph's push path)."""
+    node_error: Any = None
+    """An error handler's task: the `NodeError` of the failure it handles."""
     task_ids: Mapping[str, str] = field(default_factory=dict)
     """LangGraph's id of each task of the checkpoint the step runs from, by engine key (an
     activation id, or a node name for a task not numbered yet)."""

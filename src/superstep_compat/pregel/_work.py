@@ -22,6 +22,7 @@ from contextvars import copy_context
 from dataclasses import dataclass
 from typing import Any
 
+from superstep_compat.errors import NodeError
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome
 from superstep_compat.pregel._task_support import attempt_observer, report_attempt
@@ -41,7 +42,8 @@ class TaskRequest:
     superstep; shared, never copied), takes ``arg`` as its input when not None, has
     ``resume`` as the answers to its interrupts so far, is on attempt ``attempt`` (1-based),
     gets back ``memo`` (the results of the `@task` calls it made before it was interrupted),
-    and is the ``push``-th `Send` task of its step (None: an edge or a goto started it)."""
+    and is the ``push``-th `Send` task of its step (None: an edge or a goto started it);
+    ``failed``: for an error handler's task, the failure it handles."""
 
     node: str
     activation_id: str
@@ -51,6 +53,7 @@ class TaskRequest:
     attempt: int = 1
     memo: dict[str, Any] | None = None
     push: int | None = None
+    failed: NodeError | None = None
 
 
 def _stored(request: TaskRequest) -> list[Any]:
@@ -64,6 +67,7 @@ def _stored(request: TaskRequest) -> list[Any]:
         request.attempt,
         request.memo,
         request.push,
+        request.failed,
     ]
 
 
@@ -73,6 +77,7 @@ def _loaded(fields: list[Any]) -> TaskRequest:
 
 register(TaskRequest, tag="superstep_compat:TaskRequest", encode=_stored, decode=_loaded)
 register(TaskOutcome, tag="superstep_compat:TaskOutcome")
+register(NodeError, tag="superstep_compat:NodeError")
 """A task's outcome is an effect's result: a durable host stores it with the input log (one
 whose error or values the codec cannot hold is refused, naming the type)."""
 
@@ -111,6 +116,8 @@ class TaskPerformer:
         run = self.context()
         if request.push is not None:
             run.push = request.push
+        if request.failed is not None:
+            run.node_error = request.failed
         if run.nested is None and effect is not None:
             run.nested = effect.nested
         return (

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from superstep_core.edge import JoinFailure
-from superstep_core.node import Effect
+from superstep_core.node import Effect, NodeFailed
 from superstep_core.persistence.codec import Codec
 from superstep_core.persistence.errors import DecodeError
 from superstep_core.persistence.execution import engine_registry
@@ -79,6 +79,7 @@ _DURABLE_TYPES: tuple[type, ...] = (
     EffectRequest,
     TimerRequest,
     JoinFailure,
+    NodeFailed,
     TraceRecord,
     StepHeader,
 )
@@ -86,7 +87,8 @@ _DURABLE_TYPES: tuple[type, ...] = (
 
 def durable_registry(registry: TypeRegistry | None = None) -> TypeRegistry:
     """Register the engine types (`engine_registry`) and the ones a checkpoint header and the
-    input log hold (effect requests, timer requests, join failures, trace records, headers)
+    input log hold (effect requests, timer requests, join and node failures, trace records,
+    headers)
     in ``registry`` (default: `default_registry`) under ``"superstep:<Name>"`` tags."""
     target = engine_registry(registry)
     for cls in _DURABLE_TYPES:

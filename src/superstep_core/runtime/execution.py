@@ -64,6 +64,7 @@ from superstep_core.node import (
     Failure,
     FailureClass,
     NodeContext,
+    NodeFailed,
     Publish,
     Reaction,
     RemainActive,
@@ -833,8 +834,14 @@ class Execution:
         """A failure that does not fail the superstep: a retryable one with a retry left, or
         one that every join the node feeds handles itself."""
         joins = self.graph.joins_of.get(inst.node, ())
-        retry = self._retry_left(inst, failure)
+        retry = self._retry_left(inst, failure) or self._routed(inst, failure)
         return retry or (bool(joins) and all(not isinstance(j.on_failure, FailFast) for j in joins))
+
+    def _routed(self, inst: Instance, failure: Failure) -> bool:
+        """A failure for good of a node with a failure route: handed to the route."""
+        return self.graph.nodes[inst.node].on_failure is not None and not self._retry_left(
+            inst, failure
+        )
 
     def _retry_policy(self, inst: Instance, failure: Failure) -> RetryPolicy | None:
         """The policy that decides a failure's retry: the one it carries, else its node's."""
@@ -847,7 +854,9 @@ class Execution:
         return policy is not None and inst.attempt < policy.max_attempts
 
     def _holds_step(self, inst: Instance, failure: Failure) -> bool:
-        return self.graph.nodes[inst.node].retry_holds_step and self._retry_left(inst, failure)
+        return self.graph.nodes[inst.node].retry_holds_step and (
+            self._retry_left(inst, failure) or self._routed(inst, failure)
+        )
 
     # --- holding a superstep for retries -------------------------------------------------
 
@@ -1466,7 +1475,7 @@ class Execution:
         outcome: StepOutcome,
         record: TraceRecord | None,
     ) -> list[tuple[str, tuple[int, ...], Any, int, str]]:
-        if self._retry_left(inst, failure):
+        if self._retry_left(inst, failure) or self._routed(inst, failure):
             self._retry(inst, failure, outcome, record)
             return []
         self._end(inst)
@@ -1491,7 +1500,11 @@ class Execution:
     def _retry(
         self, inst: Instance, failure: Failure, outcome: StepOutcome, record: TraceRecord | None
     ) -> None:
-        """Start attempt+1 of ``inst`` afresh, after the backoff of the deciding policy."""
+        """Start attempt+1 of ``inst`` afresh, after the backoff of the deciding policy (or,
+        with no retry left, hand it to its node's failure route)."""
+        if self._routed(inst, failure):
+            self._hand_over(inst, failure)
+            return
         policy = self._retry_policy(inst, failure)
         assert policy is not None
         delay = policy.backoff(inst.attempt)
@@ -1509,6 +1522,29 @@ class Execution:
         else:
             inst.state = "active"
             self.queue.append((inst.id, Activated(inst.payload)))
+
+    def _hand_over(self, inst: Instance, failure: Failure) -> None:
+        """End ``inst`` and start an activation of its node's failure route in its place,
+        with a `NodeFailed` payload: same lineage (its edges and joins are the route node's
+        own), and, when ``inst`` held its superstep, holding it in its place, so the route's
+        work commits in that superstep. The route's own failure is decided by the route
+        node's settings."""
+        route = self.graph.nodes[inst.node].on_failure
+        assert route is not None
+        payload = NodeFailed(
+            inst.node, inst.id, failure.error_type, failure.message, inst.payload, failure.cause
+        )
+        holding = inst.holding
+        inst.holding = False  # not a release: the route's activation holds in its place
+        self._end(inst)
+        self._seq += 1
+        aid = f"{route}:{self._seq}"
+        heir = Instance(aid, route, self._seq, inst.lineage, payload)
+        heir.spawned = inst.spawned
+        heir.joined = inst.joined
+        heir.holding = holding
+        self.instances[aid] = heir
+        self.queue.append((aid, Activated(payload)))
 
     def _check_barriers(self, outcome: StepOutcome, record: TraceRecord | None) -> None:
         """At quiescence an unfired barrier whose join must not stay incomplete fails the
