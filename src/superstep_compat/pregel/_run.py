@@ -31,6 +31,7 @@ from collections.abc import (
     Sequence,
 )
 from contextlib import aclosing
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -44,6 +45,7 @@ from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._run_steps import RunSteps
+from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_compat.runtime import RunControl
@@ -59,7 +61,7 @@ from superstep_core.host import (
     WallClock,
 )
 from superstep_core.node import EffectCompleted
-from superstep_core.runtime import EffectRequest, Execution
+from superstep_core.runtime import EffectRequest, Execution, StepOutcome
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import Pregel
@@ -243,6 +245,8 @@ class GraphRun(RunSteps):
         self.stopped = False
         # activations whose chunks went out as they ended (`_task_ended`), not with their step
         self._early: set[str] = set()
+        # holds those chunks until every task of the step announced its start (`_step_begins`)
+        self._starts = StartGate()
         # what the tasks of the running step returned so far, as each ended
         self._ended: list[tuple[str, TaskOutcome]] = []
         # whether a task failing for good stops its step's others (async runs: `_fails_step`)
@@ -288,6 +292,7 @@ class GraphRun(RunSteps):
             clock=self.clock,
             rng=self.rng,
             ledger=self.ledger,
+            on_step=self._step_begins,
         )
         self.nested = host.nested
         host.on_result = self._task_ended
@@ -386,6 +391,7 @@ class GraphRun(RunSteps):
             rng=self.rng,
             ledger=self.ledger,
             max_concurrency=self.max_concurrency,
+            on_step=self._step_begins,
         )
         self.nested = host.nested
         self._stops_siblings = True
@@ -445,11 +451,23 @@ class GraphRun(RunSteps):
         outcome = result.result
         if isinstance(outcome, TaskOutcome):
             self._ended.append((request.activation_id, outcome))
+        aid = request.activation_id
         if self.live and isinstance(outcome, TaskOutcome) and self._streams_early(outcome):
-            for ns, mode, data in self._task_events([(request.activation_id, outcome)]):
-                self._emit_transient(mode, data, ns)
-            self._early.add(request.activation_id)
+            self._starts.ended(aid, partial(self._stream_ended, aid, outcome))
+        else:
+            self._starts.started(aid)  # nothing to stream, but no sibling waits for it
         return self._stops_siblings and self._fails_step(result)
+
+    def _step_begins(self, ex: Execution, step: StepOutcome) -> None:
+        """The host's step callback, before the step's tasks run: with task starts streamed,
+        a finished task's chunks wait until all of them announced theirs (`StartGate`)."""
+        if self._orders_starts:
+            self._starts.expect(r.activation_id for r in step.effects)
+
+    def _stream_ended(self, aid: str, outcome: TaskOutcome) -> None:
+        for ns, mode, data in self._task_events([(aid, outcome)]):
+            self._emit_transient(mode, data, ns)
+        self._early.add(aid)
 
     async def _keep_stopped(self, ex: Execution) -> None:
         """The run stopped inside a step (cancelled, or its stream closed early): as for a

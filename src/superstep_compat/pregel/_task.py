@@ -229,6 +229,8 @@ class TaskRunner(TaskRouting):
                         "payload": start,
                     },
                 )
+        if run.started is not None:
+            run.started(task_id)
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step, node.trace_policy)
         limits = node.timeout
