@@ -45,3 +45,18 @@ def test_without_expected_tasks_results_stream_at_once() -> None:
     gate = StartGate()
     gate.ended("a", lambda: out.append("a"))
     assert out == ["a"]
+
+
+def test_starts_go_out_in_the_steps_task_order() -> None:
+    out: list[str] = []
+    gate = StartGate()
+    gate.expect(["a", "b", "c"])
+    gate.started("b", lambda: out.append("start b"))  # b's thread got there first
+    gate.ended("b", lambda: out.append("end b"))
+    assert out == []
+    gate.started("a", lambda: out.append("start a"))
+    assert out == ["start a", "start b"]
+    gate.ended("c", lambda: out.append("end c"))  # c never announced (a cache hit, say)
+    assert out == ["start a", "start b", "end b", "end c"]
+    gate.started("x", lambda: out.append("start x"))  # not one of the step's: at once
+    assert out[-1] == "start x"

@@ -386,7 +386,7 @@ class GraphRun(RunSteps):
         for e in events:
             yield e
         host = AsyncHost(
-            {TASK_KIND: self.performer().aperform},
+            {TASK_KIND: self.performer().handler()},
             clock=self.clock,
             rng=self.rng,
             ledger=self.ledger,
@@ -454,8 +454,8 @@ class GraphRun(RunSteps):
         aid = request.activation_id
         if self.live and isinstance(outcome, TaskOutcome) and self._streams_early(outcome):
             self._starts.ended(aid, partial(self._stream_ended, aid, outcome))
-        else:
-            self._starts.started(aid)  # nothing to stream, but no sibling waits for it
+        else:  # nothing to stream now (it goes out with its step)
+            self._starts.ended(aid, _nothing)
         return self._stops_siblings and self._fails_step(result)
 
     def _step_begins(self, ex: Execution, step: StepOutcome) -> None:
@@ -553,3 +553,7 @@ def _names(given: Sequence[str] | str | None, default: frozenset[str]) -> frozen
 
 def _as_is(events: Iterable[Event]) -> Generator[Event, None, Any]:
     return (yield from events)
+
+
+def _nothing() -> None:
+    return None

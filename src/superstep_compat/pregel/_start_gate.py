@@ -20,40 +20,56 @@ __all__ = ["StartGate"]
 
 
 class StartGate:
-    """Per run, one superstep at a time: `expect` the step's activations (its start), then
-    each calls `started` once announced and `ended` with what streams its chunks. Safe to
-    call from the host's worker threads; what it lets out runs under its lock, so released
-    chunks keep the order of the tasks' ends."""
+    """Per run, one superstep at a time: `expect` the step's activations in the step's task
+    order, then each task calls `started` with what announces it and `ended` with what
+    streams its chunks. Starts go out in the step's task order (tasks run on threads announce
+    themselves in any order), results once every start is out, in the order the tasks
+    ended. Safe to call from the host's worker threads; what it lets out runs under its
+    lock, so the order it chose is the stream's."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._waiting: set[str] = set()
+        self._order: list[str] = []
+        self._next = 0  # tasks of ``_order`` announced so far
+        self._ready: dict[str, Callable[[], None] | None] = {}
         self._held: list[Callable[[], None]] = []
 
     def expect(self, activations: Iterable[str]) -> None:
         """A step begins with these tasks; what an earlier step held is dropped (its
         tasks' chunks went out with that step, as for any task not streamed early)."""
         with self._lock:
-            self._waiting = set(activations)
+            self._order = list(activations)
+            self._next = 0
+            self._ready = {}
             self._held = []
 
-    def started(self, activation_id: str) -> None:
-        """Task ``activation_id`` announced its start (or has nothing to announce)."""
+    def started(self, activation_id: str, announce: Callable[[], None] | None = None) -> None:
+        """Task ``activation_id`` reached its start: ``announce`` (its start events, None
+        when it has none) runs once every task before it in the step announced."""
         with self._lock:
-            self._waiting.discard(activation_id)
-            if not self._waiting:
-                self._release()
+            if activation_id not in self._order[self._next :]:
+                if announce is not None:  # not one of the step's waiting tasks
+                    announce()
+                return
+            self._ready[activation_id] = announce
+            self._advance()
 
     def ended(self, activation_id: str, stream: Callable[[], None]) -> None:
-        """Task ``activation_id`` ended: ``stream`` (its chunks) runs now when no sibling
-        is still to announce its start, else once the last of them has."""
+        """Task ``activation_id`` ended: ``stream`` (its chunks) runs once every start of
+        the step is out (at once when none is waiting)."""
         with self._lock:
-            self._waiting.discard(activation_id)
+            self._ready.setdefault(activation_id, None)  # ended without announcing
             self._held.append(stream)
-            if not self._waiting:
-                self._release()
+            self._advance()
 
-    def _release(self) -> None:
-        held, self._held = self._held, []
-        for stream in held:
-            stream()
+    def _advance(self) -> None:
+        order, ready = self._order, self._ready
+        while self._next < len(order) and order[self._next] in ready:
+            announce = ready.pop(order[self._next])
+            self._next += 1
+            if announce is not None:
+                announce()
+        if self._next == len(order):
+            held, self._held = self._held, []
+            for stream in held:
+                stream()
