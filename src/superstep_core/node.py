@@ -130,7 +130,10 @@ class Effect:
     the host cancels it and delivers a retryable failure of type ``"EffectTimeoutError"``
     (the asyncio host cancels the coroutine; a thread cannot be cancelled, so the thread
     host reports a run overrun when the call returns, discarding its result, and does not
-    watch idleness).
+    watch idleness). ``within_step``: performed within the superstep that requested it (see
+    `superstep_core.runtime.within`): its result is delivered in that same superstep, which
+    commits only then; otherwise the effect is performed after the commit and its result
+    arrives in a later superstep.
     """
 
     kind: str
@@ -138,6 +141,7 @@ class Effect:
     tag: str = ""
     timeout: float | None = None
     idle_timeout: float | None = None
+    within_step: bool = False
 
 
 # --- control actions ----------------------------------------------------------------------
@@ -323,10 +327,8 @@ class NodeContext:
 
     ``state`` is the committed state of the superstep (read-only: writes go in the
     `Reaction`); ``memory`` is this instance's own mutable scratch space, kept across its
-    events and persisted with the execution; ``attempt`` is 1-based. ``batch_size`` is the
-    number of events this superstep delivers, this one included: when it is 1 the node reacts
-    alone, so work it would hand to the host as an effect (to run beside its peers) may as
-    well run inline, saving a superstep without losing any parallelism.
+    events and persisted with the execution; ``attempt`` is 1-based. Work a node wants done
+    beside its peers without a superstep of its own is a within-step `Effect`.
     """
 
     node: str
@@ -336,7 +338,6 @@ class NodeContext:
     state: Mapping[str, Any]
     memory: dict[str, Any]
     step: int
-    batch_size: int = 1
 
 
 NodeFn: TypeAlias = Callable[[NodeContext, Event], Reaction]

@@ -150,9 +150,7 @@ class TaskJournal:
         if checkpoint_id is None:
             return
         try:
-            put_task_writes(
-                self.saver, self.thread_id, self.ns, checkpoint_id, task_id, writes, task_path
-            )
+            put_task_writes(self.saver, self.thread_id, self.ns, checkpoint_id, task_id, writes)
         except UnsupportedTypeError:
             raise
         except TypeError as error:  # the saver's serializer refused a value

@@ -108,12 +108,15 @@ def _seq(activation_id: str) -> int:
 
 def held_outcomes(ex: Execution) -> list[tuple[str, TaskOutcome]]:
     """The outcomes of the tasks that finished in a step paused on interrupts (their results
-    wait in the engine until the step completes, see `suspend_holds_step`)."""
-    return [
-        (aid, ev.result)
-        for aid, ev in ex.held
-        if isinstance(ev, EffectCompleted) and isinstance(ev.result, TaskOutcome)
-    ]
+    wait in the engine until the step completes, see `suspend_holds_step`): a held result,
+    or the within-step result the engine keeps for a held activation."""
+    kept = {aid: ev for aid, ev in ex.kept.values()} if ex.kept else {}
+    found: list[tuple[str, TaskOutcome]] = []
+    for aid, ev in ex.held:
+        result = ev if isinstance(ev, EffectCompleted) else kept.get(aid)
+        if result is not None and isinstance(result.result, TaskOutcome):
+            found.append((aid, result.result))
+    return found
 
 
 def delivered_outcomes(outcome: StepOutcome) -> list[tuple[str, TaskOutcome]]:

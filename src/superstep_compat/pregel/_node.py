@@ -100,7 +100,9 @@ def request_task(
     timeout: float | None = None,
     idle_timeout: float | None = None,
 ) -> Reaction:
-    """The reaction that asks the host to perform the activation's task."""
+    """The reaction that asks the host to perform the activation's task, within the
+    superstep (one LangGraph step is one engine superstep: the task's outcome is settled and
+    committed in the superstep that started it)."""
     memory = ctx.memory
     request = TaskRequest(
         ctx.node,
@@ -112,7 +114,7 @@ def request_task(
         memory.get("memo"),
         memory.get("push"),
     )
-    effect = Effect(TASK_KIND, request, ctx.node, timeout, idle_timeout)
+    effect = Effect(TASK_KIND, request, ctx.node, timeout, idle_timeout, within_step=True)
     return Reaction(effects=[effect], disposition=RemainActive())
 
 

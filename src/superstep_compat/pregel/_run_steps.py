@@ -304,10 +304,11 @@ class RunSteps(RunSetup):
         return [item for item in results if item[0] not in reported]
 
     def _failed_results(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
-        """The outcomes of the superstep that failed (still queued: it did not commit)."""
+        """The outcomes of the superstep that failed (its events still queued: it did not
+        commit; its tasks' within-step results in the engine's ``failed_results``)."""
         self.failed_results = []
         runner = self.graph.runner
-        for aid, ev in ex.queue:
+        for aid, ev in [*ex.queue, *ex.failed_results]:
             if isinstance(ev, EffectCompleted):
                 outcome = outcome_of(runner, node_of(aid), ev)  # a timeout: NodeTimeoutError
                 if outcome is not None:

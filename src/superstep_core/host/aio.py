@@ -30,7 +30,7 @@ from superstep_core.host.stop import StopRequest
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, HostCore, _push_step
 from superstep_core.node import EffectCompleted, External
-from superstep_core.runtime import EffectRequest, Execution, StepOutcome
+from superstep_core.runtime import EffectRequest, Execution, OpenSuperstep, StepOutcome
 
 __all__ = ["AsyncHost"]
 
@@ -113,6 +113,9 @@ class AsyncHost(HostCore):
         for step in self._steps(ex, until, stop):
             if isinstance(step, float):
                 await self.clock.asleep(step)
+                continue
+            if isinstance(step, OpenSuperstep):  # its within-step effects, under the bound
+                step.supply(await self.perform(ex.execution_id, step.effects))
                 continue
             if self.on_step is not None:
                 maybe = self.on_step(ex, step)

@@ -31,7 +31,7 @@ from superstep_core.host.stop import RunStopped, StopRequest
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.timers import TimerTable
 from superstep_core.node import EffectCompleted, External
-from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome
+from superstep_core.runtime import EffectRequest, Execution, OpenSuperstep, Status, StepOutcome
 
 __all__ = ["DEFAULT_MAX_SUPERSTEPS", "Host", "HostCore", "StepCallback", "limit_error"]
 
@@ -86,12 +86,13 @@ class HostCore:
 
     def _steps(
         self, ex: Execution, until: float | None, stop: StopRequest | None = None
-    ) -> Iterator[StepOutcome | float]:
-        """The run loop of ``ex`` (see `Host.run`) as what the host must do next: a
-        superstep's outcome (its callback, stream chunk and effects; the loop goes on when
-        the host asks for the next item), or seconds to wait on the clock, after which the
-        timers then due fire. Raises `RunStopped` at a boundary where ``stop`` was requested
-        and work is left."""
+    ) -> Iterator[StepOutcome | OpenSuperstep | float]:
+        """The run loop of ``ex`` (see `Host.run`) as what the host must do next: perform
+        the within-step effects of an open superstep (``effects``, supplied back before
+        the host asks for the next item), a superstep's outcome (its callback, stream chunk
+        and effects; the loop goes on when the host asks for the next item), or seconds to
+        wait on the clock, after which the timers then due fire. Raises `RunStopped` at a
+        boundary where ``stop`` was requested and work is left."""
         timers = self._timers.setdefault(ex.execution_id, TimerTable(self.rng))
         steps = 0
         recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
@@ -105,7 +106,10 @@ class HostCore:
             if ex.queue:
                 steps += 1
                 _check_limit(ex, steps, self.max_supersteps, recent)
-                outcome = ex.run_superstep()
+                step = ex.begin_superstep()
+                while step.effects:
+                    yield step
+                outcome = ex.end_superstep(step)
                 recent.append(outcome)
                 if outcome.timers:
                     timers.apply(outcome.timers, self.clock.now())
@@ -232,6 +236,16 @@ class Host(HostCore):
         for step in self._steps(ex, until, stop):
             if isinstance(step, float):
                 self.clock.sleep(step)
+                continue
+            if isinstance(step, OpenSuperstep):  # its within-step effects, on the pool
+                pending = step.effects
+                if len(pending) == 1:  # one frame less (a subgraph pays it per level)
+                    result = self._call(ex.execution_id, pending[0])
+                    if self.on_result is not None:
+                        self.on_result(pending[0], result)
+                    step.supply([result])
+                else:
+                    step.supply(self.perform(ex.execution_id, pending))
                 continue
             if self.on_step is not None:
                 self.on_step(ex, step)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from superstep_core.graph import CompiledGraph
+from superstep_core.node import EffectCompleted
 from superstep_core.runtime import Execution, ExecutionState, StepOutcome
 
 __all__ = ["ReplayError", "StepHook", "apply_input", "replay"]
@@ -25,6 +26,20 @@ StepHook = Callable[[Execution, str, StepOutcome | None], None]
 ``"restore"`` when replaying from a state), after every superstep (``"superstep"``, with its
 outcome: ``outcome.committed`` is false for one that failed) and after every edit
 (``"edit"``)."""
+
+
+def _within_step(ex: Execution, logged: Iterable[EffectCompleted]) -> StepOutcome:
+    """Run a superstep whose within-step effects were performed when it was recorded: each
+    request is answered with its logged result. Raises `ValueError` naming a request the log
+    has no result for (the log belongs to another graph or was cut)."""
+    results = {r.effect_id: r for r in logged}
+    step = ex.begin_superstep()
+    while step.effects:
+        missing = [r.effect_id for r in step.effects if r.effect_id not in results]
+        if missing:
+            raise ValueError(f"no logged result for within-step effect(s) {', '.join(missing)}")
+        step.supply([results[r.effect_id] for r in step.effects])
+    return ex.end_superstep(step)
 
 
 class ReplayError(ValueError):
@@ -39,12 +54,14 @@ class ReplayError(ValueError):
 
 def apply_input(ex: Execution, entry: tuple[Any, ...]) -> StepOutcome | None:
     """Apply one `Execution.input_log` entry to ``ex`` exactly as the original call did;
-    returns the superstep's outcome for a ``("superstep",)`` entry. Raises `ValueError` for an
+    returns the superstep's outcome for a ``("superstep", ...)`` entry. Raises `ValueError` for an
     unknown entry and whatever the original call raises when the entry does not fit."""
     kind = entry[0]
     if kind == "superstep":
         if len(entry) == 1:
             return ex.run_superstep()
+        if len(entry) == 2:  # within-step effects performed: their logged results answer
+            return _within_step(ex, entry[1])
         _, failure, record = entry  # a superstep that failed: its failure, not a re-run
         return ex.replay_failed_superstep(failure, record)
     if kind == "effect":
@@ -111,7 +128,13 @@ def replay(
         except Exception as e:
             raise ReplayError(index, entry, f"{type(e).__name__}: {e}") from e
         held = ex.failure is None  # a superstep held for a retry commits nothing either
-        if entry == ("superstep",) and outcome is not None and not outcome.committed and not held:
+        if (
+            entry[0] == "superstep"
+            and len(entry) < 3
+            and outcome is not None
+            and not outcome.committed
+            and not held
+        ):
             f = ex.failure
             assert f is not None
             raise ReplayError(

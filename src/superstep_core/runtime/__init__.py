@@ -13,6 +13,7 @@ from superstep_core.runtime.records import (
     StepOutcome,
     TimerRequest,
 )
+from superstep_core.runtime.within import OpenSuperstep
 
 __all__ = [
     "EffectRequest",
@@ -20,6 +21,7 @@ __all__ = [
     "ExecutionFailure",
     "ExecutionState",
     "Instance",
+    "OpenSuperstep",
     "Status",
     "StepOutcome",
     "TimerRequest",

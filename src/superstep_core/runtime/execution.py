@@ -28,7 +28,7 @@ Must never import: the host, persistence, llm, compat.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Container, Generator, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -84,6 +84,7 @@ from superstep_core.runtime.records import (
     StepOutcome,
     TimerRequest,
 )
+from superstep_core.runtime.within import OpenSuperstep, Rounds, merged, split_within
 from superstep_core.trace import TraceRecord
 
 __all__ = ["Execution"]
@@ -107,6 +108,7 @@ class _Staged:
         "memory",
         "publishes",
         "timers",
+        "wants_within",
         "writes",
     )
 
@@ -126,6 +128,7 @@ class _Staged:
         self.memory: dict[str, dict[str, Any]] = {}
         self.issued: dict[str, int] = {}
         self.ended: set[str] = set()
+        self.wants_within = False  # a reaction asked for a within-step effect
 
 
 class Execution:
@@ -155,6 +158,12 @@ class Execution:
         self.trace: list[TraceRecord] = []
         self.input_log: list[tuple[Any, ...]] = []
         self.last_error: BaseException | None = None  # the exception behind `failure`, if any
+        # within-step results of a superstep that committed nothing, kept (effect id ->
+        # activation id, result) while their activations' events are held: delivered again,
+        # those events request the same effect ids, which these answer (see `within`)
+        self.kept: dict[str, tuple[str, EffectCompleted]] = {}
+        # the within-step results (activation id, result) of the superstep that failed last
+        self.failed_results: list[tuple[str, EffectCompleted]] = []
         self._seq = 0
         self._lineages = 0
         self._timer_generation = 0
@@ -438,6 +447,7 @@ class Execution:
             (self._seq, self._lineages, self._timer_generation),
             sorted(self._ephemeral_live),
             list(self.held),
+            dict(self.kept),
         )
 
     def _tracked_values(self) -> dict[str, Any]:
@@ -478,6 +488,7 @@ class Execution:
         ex._seq, ex._lineages, ex._timer_generation = snap.counters
         ex._ephemeral_live = set(snap.ephemeral_live)
         ex.held = snap.held
+        ex.kept = {eid: (aid, result) for eid, (aid, result) in snap.kept.items()}
         ex._holding = any(i.holding for i in snap.instances)
         return ex
 
@@ -516,12 +527,39 @@ class Execution:
 
     def run_superstep(self) -> StepOutcome:
         """Deliver every queued event, then commit. Raises `RuntimeError` if the execution
-        has failed (call `retry_failed` first) or nothing is queued."""
+        has failed (call `retry_failed` first) or nothing is queued. Within-step effects
+        are issued as ordinary ones here (performed after the commit): a host that performs
+        them inside the superstep drives it with `begin_superstep` / `end_superstep`."""
+        rounds = self._superstep(False)
+        try:
+            next(rounds)
+        except StopIteration as done:
+            outcome: StepOutcome = done.value
+            return outcome
+        raise AssertionError("run_superstep never yields effects")  # pragma: no cover
+
+    def begin_superstep(self) -> OpenSuperstep:
+        """Begin a superstep whose within-step effects the caller performs: deliver every
+        queued event and return the open superstep, whose ``effects`` the caller performs
+        and `supply`s back (round after round) before `end_superstep`. Nothing changes in
+        the execution before `end_superstep`. Raises as `run_superstep` does."""
+        return OpenSuperstep(self._superstep(True), self.step + 1)
+
+    def end_superstep(self, step: OpenSuperstep) -> StepOutcome:
+        """Commit (or hold, or fail) the superstep ``step`` opened by `begin_superstep`, its
+        within-step results delivered; returns its outcome. Raises `RuntimeError` while
+        ``step.effects`` wait for results."""
+        return step.outcome()
+
+    def _superstep(self, within: bool) -> Rounds:
+        """The superstep as a generator of within-step effect rounds (none unless
+        ``within``: those effects then leave as ordinary ones) returning its outcome."""
         if self.failure is not None:
             raise RuntimeError(f"execution {self.execution_id!r} failed: retry_failed() first")
         if not self.queue:
             raise RuntimeError(f"execution {self.execution_id!r} has no queued events")
-        self.input_log.append(("superstep",))
+        if self.failed_results:
+            self.failed_results = []
         batch = list(self.queue)
         queued = len(batch)
         step = self.step + 1
@@ -535,8 +573,17 @@ class Execution:
         called: dict[int, Any] = {}  # reducer results of retried activations, run first
         released = False
         waiting: list[tuple[str, Event]] = []  # settled retries, waiting with the held events
+        # within-step bookkeeping: effect counters per activation, results by effect id,
+        # results performed (for the log)
+        issued: dict[str, int] = {}
+        got: dict[str, tuple[str, EffectCompleted]] = {}
+        performed: list[EffectCompleted] = []
         if self.held or (self._holding and self._still_holding()):
-            results, settled, released = self._call_holding(batch, state, step, staged)
+            results, settled, released = yield from self._call_holding(
+                batch, state, step, staged, within, issued, got, performed, outcome, record
+            )
+            if issued:
+                staged.issued.update(issued)
             if released:
                 called = {k + len(self.held): r for k, r in results.items()}
                 batch = [*self.held, *batch]
@@ -551,10 +598,14 @@ class Execution:
                     rest.append(item)
                 batch = rest
                 if not batch:
-                    return self._wait(waiting, queued, outcome, record)
+                    self._log(within and bool(got), performed)
+                    for aid, _ in waiting:  # delivered again later: the same effect ids
+                        staged.issued.pop(aid, None)
+                    return self._keep(self._wait(waiting, queued, outcome, record), got)
             else:
                 called = results  # the batch is unchanged: the same indexes
         size = len(batch)
+        done: list[tuple[int, Instance, Any]] = []  # what each delivered event's reducer gave
         order: Iterable[int] = (
             range(1)
             if size == 1
@@ -586,51 +637,68 @@ class Execution:
                 else:
                     self._stage(inst, spec, result, memory, staged)
             else:
-                # The reducer is called here, not in a helper, so that a façade task run
-                # inline (a subgraph inside a node) costs one Python frame less per level.
                 memory = dict(staged.memory.get(inst.id, inst.memory))
                 staged.memory[inst.id] = memory
                 ctx = NodeContext(
-                    inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step, size
+                    inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step
                 )
                 try:
-                    reaction = spec.fn(ctx, event)
+                    result = spec.fn(ctx, event)
                 except Exception as e:  # a reducer bug fails its activation, not the interpreter
+                    result = e
                     self._reducer_failed(inst, memory, staged, e)
                 else:
-                    self._stage(inst, spec, reaction, memory, staged)
+                    self._stage(inst, spec, result, memory, staged)
+            done.append((k, inst, result))
             if not isinstance(staged.dispositions[-1][1], RemainActive | SuspendActivation):
                 staged.ended.add(aid)
+        if within and staged.wants_within:
+            staged = yield from self._within_step(
+                done, staged, state, step, issued, got, performed, outcome, record
+            )
+        self._log(within and bool(got), performed)
         if staged.failures and any(not self._absorbs_failure(i, f) for i, f in staged.failures):
             inst, failure = next(
                 (i, f) for i, f in staged.failures if not self._absorbs_failure(i, f)
             )
             if inst.id in staged.errors:  # callers re-raise what the reducer raised
                 self.last_error = staged.errors[inst.id]
-            return self._fail(
-                inst.node, inst.id, failure.error_type, failure.message, outcome, record
+            return self._keep(
+                self._fail(
+                    inst.node, inst.id, failure.error_type, failure.message, outcome, record
+                ),
+                got,
+                staged,
             )
+        for aid, _ in waiting:  # delivered again later: the same effect ids
+            staged.issued.pop(aid, None)
         holds = [(i, f) for i, f in staged.failures if self._holds_step(i, f)]
         if holds:
-            return self._hold(holds, batch, queued, released, waiting, staged, outcome, record)
+            held = self._hold(holds, batch, queued, released, waiting, staged, outcome, record)
+            return self._keep(held, got)
         paused = self._pausing(staged, batch, waiting)
         if paused:
-            return self._pause(paused, batch, queued, released, waiting, staged, outcome, record)
+            held = self._pause(paused, batch, queued, released, waiting, staged, outcome, record)
+            return self._keep(held, got)
         try:
             written = self._commit_writes(staged.writes)
         except ChannelConflictError as e:
             self.last_error = e
             writer = e.writers[0] if e.writers else "-"
             node = self.instances[writer].node if writer in self.instances else writer
-            return self._fail(node, writer, "ChannelConflictError", str(e), outcome, record)
+            failed = self._fail(node, writer, "ChannelConflictError", str(e), outcome, record)
+            return self._keep(failed, got, staged)
         except ReducerError as e:  # a reducer raised: nothing commits; blame the write
             self.last_error = e.error  # the reducer's own exception, for callers that re-raise
             writer = e.writer or (e.writers[0] if e.writers else "-")
             node = self.instances[writer].node if writer in self.instances else writer
-            return self._fail(node, writer, "ReducerError", str(e), outcome, record)
+            return self._keep(
+                self._fail(node, writer, "ReducerError", str(e), outcome, record), got, staged
+            )
         except Exception as e:  # a strategy's own error (not a SuperstepError: a façade's)
             self.last_error = e
-            return self._fail("-", "-", type(e).__name__, f"reducer failed: {e}", outcome, record)
+            failed = self._fail("-", "-", type(e).__name__, f"reducer failed: {e}", outcome, record)
+            return self._keep(failed, got, staged)
         if queued == len(self.queue):
             self.queue.clear()
         else:
@@ -649,6 +717,8 @@ class Execution:
         if record is not None:
             record.written = written
             self.trace.append(record)
+        if self.kept or got:
+            self._keep(outcome, got)
         return outcome
 
     def _reducer_failed(
@@ -748,6 +818,8 @@ class Execution:
             eid = f"{self.execution_id}/{inst.id}/e{issued}"
             issued += 1
             staged.effects.append((inst, EffectRequest(eid, inst.id, inst.node, effect)))
+            if effect.within_step:
+                staged.wants_within = True
         staged.issued[inst.id] = issued
         staged.dispositions.append((inst, disposition, memory, end_branch))
 
@@ -780,30 +852,162 @@ class Execution:
     # --- holding a superstep for retries -------------------------------------------------
 
     def _call(
-        self,
-        inst: Instance,
-        event: Event,
-        state: Mapping[str, Any],
-        step: int,
-        staged: _Staged,
-        batch_size: int,
+        self, inst: Instance, event: Event, state: Mapping[str, Any], step: int, staged: _Staged
     ) -> Any:
         """Call the node's reducer for ``event`` (its memory staged): what it returned (not
         yet checked: `_stage` does that), or what it raised."""
         spec = self.graph.nodes[inst.node]
         memory = dict(staged.memory.get(inst.id, inst.memory))
         staged.memory[inst.id] = memory
-        ctx = NodeContext(
-            inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step, batch_size
-        )
+        ctx = NodeContext(inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step)
         try:
             return spec.fn(ctx, event)
         except Exception as e:  # a reducer bug fails its activation, never the interpreter
             return e
 
+    # --- within-step effects (see `superstep_core.runtime.within`) ------------------------
+
+    def _within_step(
+        self,
+        done: list[tuple[int, Instance, Any]],
+        staged: _Staged,
+        state: Mapping[str, Any],
+        step: int,
+        issued: dict[str, int],
+        got: dict[str, tuple[str, EffectCompleted]],
+        performed: list[EffectCompleted],
+        outcome: StepOutcome,
+        record: TraceRecord | None,
+    ) -> Generator[list[EffectRequest], Sequence[EffectCompleted], _Staged]:
+        """Perform the within-step effects the reactions in ``done`` asked for (as rounds
+        the host answers), deliver their results, and stage every reaction again, merged
+        with what its activation did with its results, in the same canonical order."""
+        pending = [
+            (k, inst, result)
+            for k, inst, result in done
+            if isinstance(result, Reaction) and any(e.within_step for e in result.effects)
+        ]
+        reactions = yield from self._resolve(
+            pending, staged, state, step, issued, got, performed, outcome, record
+        )
+        fresh = _Staged()
+        fresh.memory = staged.memory  # what the reducers left, results included
+        fresh.issued = dict(issued)  # ordinary effects are numbered after within-step ones
+        nodes = self.graph.nodes
+        for k, inst, result in done:
+            result = reactions.get(k, result)
+            memory = fresh.memory[inst.id]
+            if isinstance(result, Exception):
+                self._reducer_failed(inst, memory, fresh, result)
+            else:
+                self._stage(inst, nodes[inst.node], result, memory, fresh)
+        return fresh
+
+    def _resolve(
+        self,
+        pending: list[tuple[int, Instance, Any]],
+        staged: _Staged,
+        state: Mapping[str, Any],
+        step: int,
+        issued: dict[str, int],
+        got: dict[str, tuple[str, EffectCompleted]],
+        performed: list[EffectCompleted],
+        outcome: StepOutcome,
+        record: TraceRecord | None,
+    ) -> Generator[list[EffectRequest], Sequence[EffectCompleted], dict[int, Any]]:
+        """Rounds of within-step effects for ``pending`` (batch index, activation, reaction
+        asking for some): each round's requests go to the host (those a held superstep
+        already has results for are answered from ``kept``), each result is delivered to
+        its activation, whose reaction may ask for another round. Returns each index's
+        reactions merged into one."""
+        out: dict[int, Any] = {}
+        todo = pending
+        while todo:
+            asks: list[tuple[int, Instance, EffectRequest]] = []
+            for k, inst, reaction in todo:
+                wanted, rest = split_within(reaction.effects)
+                out[k] = merged(out.get(k), reaction, rest)
+                n = issued.get(inst.id, inst.effects_issued)
+                for effect in wanted:
+                    eid = f"{self.execution_id}/{inst.id}/e{n}"
+                    asks.append((k, inst, EffectRequest(eid, inst.id, inst.node, effect)))
+                    n += 1
+                issued[inst.id] = n
+            kept = self.kept
+            ask = [request for _, _, request in asks if request.effect_id not in kept]
+            answers: dict[str, EffectCompleted] = {}
+            if ask:
+                supplied = yield ask
+                performed.extend(supplied)
+                answers = {c.effect_id: c for c in supplied}
+            todo = []
+            for k, inst, request in asks:
+                eid = request.effect_id
+                result = kept[eid][1] if eid in kept else answers[eid]
+                got[eid] = (inst.id, result)
+                current = out[k]
+                if not isinstance(current, Reaction) or not isinstance(
+                    current.disposition, RemainActive
+                ):
+                    self._note_dropped(f"effect {eid}: its activation has settled", record)
+                    continue
+                outcome.delivered.append((inst.id, result))
+                if record is not None:
+                    record.delivered.append((inst.id, "EffectCompleted"))
+                after = self._call(inst, result, state, step, staged)
+                if isinstance(after, Reaction) and any(e.within_step for e in after.effects):
+                    todo.append((k, inst, after))  # another round, merged there
+                else:
+                    out[k] = merged(current, after, getattr(after, "effects", ()))
+        return out
+
+    def _log(self, within: bool, performed: list[EffectCompleted]) -> None:
+        """Log the superstep: one that delivered within-step results with those performed in
+        it (a replay supplies them instead of performing anything; kept ones it rebuilds)."""
+        self.input_log.append(("superstep", tuple(performed)) if within else ("superstep",))
+
+    def _keep(
+        self,
+        outcome: StepOutcome,
+        got: dict[str, tuple[str, EffectCompleted]],
+        staged: _Staged | None = None,
+    ) -> StepOutcome:
+        """Keep the within-step results of activations whose events are now held (delivered
+        again later, they ask for the same effect ids), and only those. After a failed
+        superstep (whose events stay queued, as `retry_failed` runs it again) keep those of
+        every activation that did not fail, as its queued effect results would be, and show
+        them all in ``failed_results``."""
+        if self.failure is not None:
+            failing = {inst.id for inst, _ in staged.failures} if staged is not None else set()
+            self.failed_results = list(got.values())
+            for eid, item in got.items():
+                if item[0] not in failing and item[1].error is None:
+                    self.kept[eid] = item
+            return outcome
+        if self.kept or got:
+            held = {aid for aid, _ in self.held}
+            kept = {eid: item for eid, item in self.kept.items() if item[0] in held}
+            for eid, item in got.items():
+                if item[0] in held and item[1].error is None:
+                    kept[eid] = item
+            self.kept = kept
+        return outcome
+
     def _call_holding(
-        self, batch: list[tuple[str, Event]], state: Mapping[str, Any], step: int, staged: _Staged
-    ) -> tuple[dict[int, Any], set[str], bool]:
+        self,
+        batch: list[tuple[str, Event]],
+        state: Mapping[str, Any],
+        step: int,
+        staged: _Staged,
+        within: bool,
+        issued: dict[str, int],
+        got: dict[str, tuple[str, EffectCompleted]],
+        performed: list[EffectCompleted],
+        outcome: StepOutcome,
+        record: TraceRecord | None,
+    ) -> Generator[
+        list[EffectRequest], Sequence[EffectCompleted], tuple[dict[int, Any], set[str], bool]
+    ]:
         """Run the reducers of the retried (``holding``) activations' events in ``batch``
         first, to learn which settle in this superstep. Returns their results by batch index
         (reused, never run twice), the activations that settled, and whether the held events
@@ -815,16 +1019,40 @@ class Execution:
         done: set[str] = set()  # no later event of theirs in this superstep is theirs to take
         pending: set[str] = set()
         doomed = False
+        called: list[tuple[int, Instance, Any]] = []
         for k, (aid, event) in enumerate(batch):
             inst = self.instances.get(aid)
             if aid not in holding or inst is None or aid in done:
                 continue
-            # the superstep it runs for has the held events and the other holding activations
-            # too: it is not alone in it (a reducer may do work inline only when alone, as
-            # a settled event waits and is delivered again)
-            size = len(batch) + len(self.held) + len(holding) - 1
-            result = self._call(inst, event, state, step, staged, size)
+            result = self._call(inst, event, state, step, staged)
             results[k] = result
+            called.append((k, inst, result))
+            disposition = result.disposition if isinstance(result, Reaction) else None
+            if not isinstance(disposition, RemainActive) and not (
+                isinstance(disposition, SuspendActivation)
+                and self.graph.nodes[inst.node].suspend_holds_step
+            ):
+                done.add(aid)
+        if within:  # the retried activations' own within-step work decides if they settle
+            asking = [
+                item
+                for item in called
+                if isinstance(item[2], Reaction) and any(e.within_step for e in item[2].effects)
+            ]
+            if asking:
+                results.update(
+                    (
+                        yield from self._resolve(
+                            asking, staged, state, step, issued, got, performed, outcome, record
+                        )
+                    )
+                )
+        done.clear()
+        for k, inst, _ in called:
+            aid = inst.id
+            if aid in done:
+                continue
+            result = results[k]
             disposition = result.disposition if isinstance(result, Reaction) else None
             if isinstance(disposition, RemainActive) or (
                 isinstance(disposition, SuspendActivation)
@@ -861,7 +1089,12 @@ class Execution:
         for _ in range(queued):
             self.queue.popleft()
         self._add_waiting(waiting)
-        outcome.delivered[:] = waiting
+        # the settled events, and the within-step results their activations got
+        ids = {aid for aid, _ in waiting}
+        results = [
+            d for d in outcome.delivered if d[0] in ids and isinstance(d[1], EffectCompleted)
+        ]
+        outcome.delivered[:] = [*waiting, *results]
         outcome.held = list(self.held)
         outcome.paused = any(i.holding and i.state == "suspended" for i in self.instances.values())
         if record is not None:
@@ -900,6 +1133,7 @@ class Execution:
         self._holding = True
         for inst, failure in holds:
             inst.holding = True
+            inst.effects_issued = staged.issued.get(inst.id, inst.effects_issued)
             self._retry(inst, failure, outcome, record)
             if record is not None:
                 record.dispositions.append((inst.id, "FailActivation"))
@@ -958,6 +1192,7 @@ class Execution:
         self._holding = True
         for inst, disposition, memory in paused:
             inst.memory = memory
+            inst.effects_issued = staged.issued.get(inst.id, inst.effects_issued)
             inst.state = "suspended"
             inst.interrupt = disposition.value
             inst.suspended_at = self.step
@@ -1058,9 +1293,12 @@ class Execution:
     def _apply(self, staged: _Staged, outcome: StepOutcome, record: TraceRecord | None) -> None:
         pending: list[tuple[str, tuple[int, ...], Any, int, str]] = staged.activations
         failed = {inst.id: failure for inst, failure in staged.failures} if staged.failures else {}
+        instances = self.instances
+        for aid, issued in staged.issued.items():  # within-step effects counted too
+            if (owner := instances.get(aid)) is not None:
+                owner.effects_issued = issued
         for inst, effect_request in staged.effects:
             inst.pending_effects.add(effect_request.effect_id)
-            inst.effects_issued += 1
             self.awaited[effect_request.effect_id] = inst.id
             outcome.effects.append(effect_request)
             if record is not None:
@@ -1259,6 +1497,8 @@ class Execution:
         delay = policy.backoff(inst.attempt)
         inst.attempt += 1
         inst.memory = {}
+        # an attempt's effects keep the ids (idempotency keys) of the first attempt's: an
+        # HTTP API told the same key twice applies the request once
         inst.effects_issued = 0
         for eid in inst.pending_effects:
             self.awaited.pop(eid, None)
@@ -1397,7 +1637,7 @@ class Execution:
         # The log keeps the failure as observed, not as a computation to repeat: a failed
         # superstep that `retry_failed` later commits failed because of something outside
         # (a file, a flaky service), so a replay must reproduce the failure, not re-run it.
-        if self.input_log and self.input_log[-1] == ("superstep",):
+        if self.input_log and self.input_log[-1][0] == "superstep" and len(self.input_log[-1]) < 3:
             logged = None if record is None else _record_copy(record)
             self.input_log[-1] = ("superstep", self.failure, logged)
         outcome.delivered.clear()
@@ -1434,6 +1674,7 @@ def _copied(state: ExecutionState) -> ExecutionState:
         state.counters,
         list(state.ephemeral_live),
         list(state.held),
+        dict(state.kept),
     )
 
 

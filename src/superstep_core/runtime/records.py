@@ -147,3 +147,6 @@ class ExecutionState:
     held: list[tuple[str, Any]] = field(default_factory=list)
     """Events of a superstep waiting for its retrying or interrupted (``holding``)
     activations."""
+    kept: dict[str, tuple[str, Any]] = field(default_factory=dict)
+    """Within-step results of the held events' activations: effect id -> (activation id,
+    `EffectCompleted`), answering those effects when the events are delivered again."""

@@ -1,0 +1,127 @@
+"""Effects performed within their superstep: a superstep as begin, perform, end.
+
+An `Effect` declared ``within_step=True`` is not left for after the commit: the superstep
+that requested it stays open until the host has performed it and handed its result back,
+the result is delivered (as `EffectCompleted`) to the activation that asked for it in the
+same superstep, reading the same committed state, and only then does the superstep commit,
+atomically, with everything its reactions and those results produced. A host drives it as
+
+    step = ex.begin_superstep()
+    while step.effects:                       # one round: perform them, possibly at once
+        step.supply(perform(step.effects))    # an EffectCompleted per request, any order
+    outcome = ex.end_superstep(step)
+
+A reaction to a within-step result may ask for more within-step effects (a further round).
+The results are recorded in the superstep's input-log entry, ``("superstep", results)``, so a
+replay delivers them again instead of performing anything. A superstep that commits nothing
+because some of its activations retry or wait on interrupts (``retry_holds_step``,
+``suspend_holds_step``) keeps the results of its other activations: when their events are
+delivered again the same effect ids are requested (ids are derived), and the kept results
+answer them, so no effect is performed twice. Until `end_superstep` the execution is
+unchanged: a host that dies mid-step leaves it (and its last checkpoint) as it was.
+
+`Execution.run_superstep`, for drivers that perform nothing inside a superstep, issues
+within-step effects as ordinary ones (performed after the commit, delivered in a later
+superstep), so every host runs every graph.
+
+Pure, like the rest of the runtime: must never import the host, persistence, llm, compat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Sequence
+from typing import Any
+
+from superstep_core.node import Effect, EffectCompleted, Reaction
+from superstep_core.runtime.records import EffectRequest, StepOutcome
+
+__all__ = ["OpenSuperstep", "Rounds", "merged", "split_within"]
+
+Rounds = Generator[list[EffectRequest], Sequence[EffectCompleted], StepOutcome]
+"""A superstep in progress: yields each round of within-step effects to perform, is sent
+their results, returns the superstep's outcome."""
+
+
+class OpenSuperstep:
+    """A superstep begun by `Execution.begin_superstep` and not yet ended.
+
+    ``effects``: the within-step effects the host must perform now (empty: call
+    `Execution.end_superstep`); ``results``: every result supplied so far, in supply order
+    (what the input log records). Raises `RuntimeError` when supplied after it ended."""
+
+    __slots__ = ("_outcome", "_rounds", "effects", "results", "step")
+
+    def __init__(self, rounds: Rounds, step: int) -> None:
+        self.step = step
+        self.results: list[EffectCompleted] = []
+        self._rounds = rounds
+        self._outcome: StepOutcome | None = None
+        self.effects: list[EffectRequest] = []
+        self._advance(None)
+
+    def supply(self, results: Sequence[EffectCompleted]) -> None:
+        """Hand back the results of `effects` (one per request, matched by effect id).
+        Raises `ValueError` naming a request left without a result."""
+        if self._outcome is not None:
+            raise RuntimeError(f"superstep {self.step} has ended: nothing to supply")
+        wanted = {r.effect_id for r in self.effects}
+        given = {r.effect_id for r in results}
+        missing = sorted(wanted - given)
+        if missing:
+            raise ValueError(
+                f"superstep {self.step}: no result supplied for within-step effect(s) "
+                f"{', '.join(missing)}; supply one EffectCompleted per request"
+            )
+        chosen = [r for r in results if r.effect_id in wanted]
+        self.results.extend(chosen)
+        self._advance(chosen)
+
+    def _advance(self, sent: Sequence[EffectCompleted] | None) -> None:
+        try:
+            self.effects = next(self._rounds) if sent is None else self._rounds.send(sent)
+        except StopIteration as done:
+            self.effects = []
+            self._outcome = done.value
+
+    def outcome(self) -> StepOutcome:
+        """The superstep's outcome. Raises `RuntimeError` while effects are outstanding."""
+        if self._outcome is None:
+            pending = ", ".join(r.effect_id for r in self.effects)
+            raise RuntimeError(
+                f"superstep {self.step} still waits on within-step effects: {pending}"
+            )
+        return self._outcome
+
+
+def split_within(effects: Sequence[Effect]) -> tuple[list[Effect], list[Effect]]:
+    """``effects`` as (within-step ones, the others), each in request order."""
+    within: list[Effect] = []
+    rest: list[Effect] = []
+    for effect in effects:
+        (within if effect.within_step else rest).append(effect)
+    return within, rest
+
+
+def merged(before: Any, after: Any, rest: Sequence[Effect]) -> Any:
+    """One activation's reactions in one superstep as one: ``before`` (the merged reaction so
+    far, or None) then ``after`` whose effects other than within-step ones are ``rest``.
+    Updates and control accumulate in order; the disposition is the last one. Something
+    that is not a `Reaction` (an exception a reducer raised, a malformed return) replaces
+    the whole: the activation fails as it would have alone."""
+    if not isinstance(after, Reaction):
+        return after
+    if before is None:
+        return Reaction(after.updates, rest, after.control, after.disposition)
+    if not isinstance(before, Reaction):
+        return before
+    updates = [*_pairs(before.updates), *_pairs(after.updates)]
+    return Reaction(
+        updates,
+        [*before.effects, *rest],
+        [*before.control, *after.control],
+        after.disposition,
+    )
+
+
+def _pairs(updates: Any) -> list[tuple[str, Any]]:
+    return list(updates.items()) if hasattr(updates, "items") else list(updates)
