@@ -77,3 +77,24 @@ def test_threaded_host_calls_the_plain_half() -> None:
     with Host({"work": _handler()}) as host:
         values = host.run_graph(_gather(["light"]).compile()).values
     assert dict(values["results"]) == {"light": ["loop thread", "unset"]}
+
+
+def test_on_perform_sees_each_batch_in_request_order_before_it_runs() -> None:
+    log: list[Any] = []
+
+    def perform(request: str, ctx: EffectContext) -> str:
+        log.append(("performed", request))
+        return request
+
+    for make in (lambda: Host({"work": perform}), lambda: AsyncHost({"work": perform})):
+        log.clear()
+        host = make()
+        host.on_perform = lambda requests: log.append([r.effect.request for r in requests])
+        graph = _gather(["x", "y"]).compile()
+        if isinstance(host, AsyncHost):
+            asyncio.run(host.run_graph(graph))
+        else:
+            with host:
+                host.run_graph(graph)
+        assert log[0] == ["x", "y"]
+        assert sorted(log[1:]) == [("performed", "x"), ("performed", "y")]

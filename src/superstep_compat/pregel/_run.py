@@ -61,7 +61,7 @@ from superstep_core.host import (
     WallClock,
 )
 from superstep_core.node import EffectCompleted
-from superstep_core.runtime import EffectRequest, Execution, StepOutcome
+from superstep_core.runtime import EffectRequest, Execution
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import Pregel
@@ -292,10 +292,10 @@ class GraphRun(RunSteps):
             clock=self.clock,
             rng=self.rng,
             ledger=self.ledger,
-            on_step=self._step_begins,
         )
         self.nested = host.nested
         host.on_result = self._task_ended
+        host.on_perform = self._tasks_begin
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -391,11 +391,11 @@ class GraphRun(RunSteps):
             rng=self.rng,
             ledger=self.ledger,
             max_concurrency=self.max_concurrency,
-            on_step=self._step_begins,
         )
         self.nested = host.nested
         self._stops_siblings = True
         host.on_result = self._task_ended
+        host.on_perform = self._tasks_begin
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -458,11 +458,11 @@ class GraphRun(RunSteps):
             self._starts.ended(aid, _nothing)
         return self._stops_siblings and self._fails_step(result)
 
-    def _step_begins(self, ex: Execution, step: StepOutcome) -> None:
-        """The host's step callback, before the step's tasks run: with task starts streamed,
-        a finished task's chunks wait until all of them announced theirs (`StartGate`)."""
+    def _tasks_begin(self, requests: list[EffectRequest]) -> None:
+        """The host's view of a step's tasks before they run: with task starts streamed, the
+        starts go out in this order and the results after them all (`StartGate`)."""
         if self._orders_starts:
-            self._starts.expect(r.activation_id for r in step.effects)
+            self._starts.expect(r.activation_id for r in requests)
 
     def _stream_ended(self, aid: str, outcome: TaskOutcome) -> None:
         for ns, mode, data in self._task_events([(aid, outcome)]):

@@ -115,6 +115,8 @@ class AsyncHost(HostCore):
                 await self.clock.asleep(step)
                 continue
             if isinstance(step, OpenSuperstep):  # its within-step effects, under the bound
+                if self.on_perform is not None:
+                    self.on_perform(step.effects)
                 step.supply(await self.perform(ex.execution_id, step.effects))
                 continue
             if self.on_step is not None:
@@ -124,6 +126,8 @@ class AsyncHost(HostCore):
             if stream is not None:
                 _push_step(stream, ex, step)
             if step.effects:
+                if self.on_perform is not None:
+                    self.on_perform(step.effects)
                 for result in await self.perform(ex.execution_id, step.effects):
                     ex.deliver(result)
             yield step
