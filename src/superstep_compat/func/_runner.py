@@ -88,6 +88,10 @@ class EntrypointRunner(TaskRunner):
         ctx = copy_context()
         return ctx.run(self._call_sync, values, arg, resume, run, task_id, memo, journal)
 
+    def blocks(self, name: str) -> bool:
+        """A sync entrypoint's body blocks a thread: the async host runs it on a worker."""
+        return not self.node.is_async
+
     async def arun(
         self,
         name: str,
@@ -100,12 +104,9 @@ class EntrypointRunner(TaskRunner):
         memo: dict[str, Any] | None = None,
         journal: TaskJournal | None = None,
     ) -> TaskOutcome:
-        if not self.node.is_async:
-            # A sync body blocks: give it a thread so the loop keeps serving async tasks.
+        if not self.node.is_async:  # the async host performs a sync body with `run` instead
             ctx = copy_context()
-            return await asyncio.to_thread(
-                ctx.run, self._call_sync, values, arg, resume, run, task_id, memo, journal
-            )
+            return ctx.run(self._call_sync, values, arg, resume, run, task_id, memo, journal)
         ctx = copy_context()
         coro = self._call_async(values, arg, resume, run, task_id, memo, journal)
         return await asyncio.get_running_loop().create_task(coro, context=ctx)

@@ -31,6 +31,7 @@ from collections.abc import (
     Sequence,
 )
 from contextlib import aclosing
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -44,6 +45,7 @@ from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._run_steps import RunSteps
+from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_compat.runtime import RunControl
@@ -243,6 +245,8 @@ class GraphRun(RunSteps):
         self.stopped = False
         # activations whose chunks went out as they ended (`_task_ended`), not with their step
         self._early: set[str] = set()
+        # holds those chunks until every task of the step announced its start (`_step_begins`)
+        self._starts = StartGate()
         # what the tasks of the running step returned so far, as each ended
         self._ended: list[tuple[str, TaskOutcome]] = []
         # the tasks of the running step that failed for good and went on as their node's
@@ -295,6 +299,7 @@ class GraphRun(RunSteps):
         )
         self.nested = host.nested
         host.on_result = self._task_ended
+        host.on_perform = self._tasks_begin
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -385,7 +390,7 @@ class GraphRun(RunSteps):
         for e in events:
             yield e
         host = AsyncHost(
-            {TASK_KIND: self.performer().aperform},
+            {TASK_KIND: self.performer().handler()},
             clock=self.clock,
             rng=self.rng,
             ledger=self.ledger,
@@ -394,6 +399,7 @@ class GraphRun(RunSteps):
         self.nested = host.nested
         self._stops_siblings = True
         host.on_result = self._task_ended
+        host.on_perform = self._tasks_begin
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -449,11 +455,23 @@ class GraphRun(RunSteps):
         outcome = result.result
         if isinstance(outcome, TaskOutcome):
             self._ended.append((request.activation_id, outcome))
+        aid = request.activation_id
         if self.live and isinstance(outcome, TaskOutcome) and self._streams_early(outcome):
-            for ns, mode, data in self._task_events([(request.activation_id, outcome)]):
-                self._emit_transient(mode, data, ns)
-            self._early.add(request.activation_id)
+            self._starts.ended(aid, partial(self._stream_ended, aid, outcome))
+        else:  # nothing to stream now (it goes out with its step)
+            self._starts.ended(aid, _nothing)
         return self._stops_siblings and self._fails_step(result, request.node)
+
+    def _tasks_begin(self, requests: list[EffectRequest]) -> None:
+        """The host's view of a step's tasks before they run: with task starts streamed, the
+        starts go out in this order and the results after them all (`StartGate`)."""
+        if self._orders_starts:
+            self._starts.expect(r.activation_id for r in requests)
+
+    def _stream_ended(self, aid: str, outcome: TaskOutcome) -> None:
+        for ns, mode, data in self._task_events([(aid, outcome)]):
+            self._emit_transient(mode, data, ns)
+        self._early.add(aid)
 
     async def _keep_stopped(self, ex: Execution) -> None:
         """The run stopped inside a step (cancelled, or its stream closed early): as for a
@@ -542,3 +560,7 @@ def _names(given: Sequence[str] | str | None, default: frozenset[str]) -> frozen
 
 def _as_is(events: Iterable[Event]) -> Generator[Event, None, Any]:
     return (yield from events)
+
+
+def _nothing() -> None:
+    return None

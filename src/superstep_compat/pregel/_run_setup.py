@@ -36,6 +36,7 @@ from superstep_compat.pregel._lgcheckpoint import (
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answers
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
+from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._task_context import RUN_AGAIN, ChildLink, RunContext, TaskOutcome
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import Command
@@ -74,6 +75,14 @@ class RunSetup(Checkpointing):
     values_shown: bool
     start_step: int
     stopped: bool
+    live: bool
+    _starts: StartGate
+
+    @property
+    def _orders_starts(self) -> bool:
+        """Whether tasks announce their starts to the run's `StartGate`: a live run that
+        streams task starts (``tasks``/``debug``) and its tasks' results as they end."""
+        return self.live and ("tasks" in self.modes or "debug" in self.modes)
 
     def _run_context(self) -> RunContext:
         return RunContext(
@@ -94,6 +103,7 @@ class RunSetup(Checkpointing):
             replay=self.replay,
             nested=self.nested,
             control=self.control,
+            started=self._starts.started if self._orders_starts else None,
             task_ids={}
             if self.record is None
             else {t.key: t.id for t in self.record.tasks if t.key},

@@ -14,7 +14,7 @@ object the user's code raised.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import copy_context
 from functools import partial
 from typing import Any, Literal
@@ -73,7 +73,7 @@ from superstep_compat.pregel._task_support import (
 from superstep_compat.pregel._tools import ToolsHandler
 from superstep_compat.pregel.debug import task_payload
 from superstep_compat.types import Command
-from superstep_core.host import current_heartbeat
+from superstep_core.host import Clock, current_heartbeat
 from superstep_core.host import heartbeat as _heartbeat
 
 __all__ = ["TaskRunner"]
@@ -103,6 +103,14 @@ class TaskRunner(TaskRouting):
             self._run_node, node, values, arg, resume, run, task_id, attempt, False, memo
         )
         return outcome
+
+    def blocks(self, name: str) -> bool:
+        """Whether node ``name``'s task blocks a thread in an async run: a plain function (its
+        own; a Runnable's ``ainvoke`` or a coroutine function runs on the loop). The async
+        host then performs it on a worker thread, as LangGraph runs such a node in an
+        executor."""
+        node = self.spec.nodes.get(name)
+        return node is not None and not node.is_async and not _is_runnable(node.action)
 
     async def arun(
         self,
@@ -209,6 +217,7 @@ class TaskRunner(TaskRouting):
                         return self._failure(node, e)
                 return out
         streams_tasks = "tasks" in run.stream_modes or "debug" in run.stream_modes
+        announce = None
         # once, not per retry; an error handler's task has a result but no start (LangGraph
         # schedules it inside the failed task's step, past the step's task announcements)
         if run.emit is not None and streams_tasks and attempt == 1 and not node.is_error_handler:
@@ -219,18 +228,11 @@ class TaskRunner(TaskRouting):
                 config["metadata"]["langgraph_triggers"],
                 config,
             )
-            if "tasks" in run.stream_modes:
-                run.emit("tasks", start)
-            if "debug" in run.stream_modes:
-                run.emit(
-                    "debug",
-                    {
-                        "step": run.step,
-                        "timestamp": _now(run.clock),
-                        "type": "task",
-                        "payload": start,
-                    },
-                )
+            announce = partial(_announce, run.emit, run.stream_modes, start, run.step, run.clock)
+        if run.started is not None:
+            run.started(task_id, announce)  # the run's gate orders the step's starts
+        elif announce is not None:
+            announce()
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step, node.trace_policy)
         limits = node.timeout
@@ -407,3 +409,17 @@ class TaskRunner(TaskRouting):
         if not isinstance(error, Exception):
             raise error
         return TaskOutcome(error=error, retry=first_matching(node.retry_policy or (), error))
+
+
+def _announce(
+    emit: Callable[[str, Any], None],
+    modes: frozenset[str],
+    start: dict[str, Any],
+    step: int,
+    clock: Clock,
+) -> None:
+    """A task's start events (LangGraph's ``tasks`` and ``debug`` ``task`` chunks)."""
+    if "tasks" in modes:
+        emit("tasks", start)
+    if "debug" in modes:
+        emit("debug", {"step": step, "timestamp": _now(clock), "type": "task", "payload": start})

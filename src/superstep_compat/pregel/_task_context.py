@@ -93,6 +93,9 @@ class RunContext:
     """The run's host's performer of nested effects (the functional API's @task calls)."""
     control: Any = None
     """The run's `RunControl` (``runtime.control``; a subgraph's run shares its parent's)."""
+    started: Callable[[str, Callable[[], None] | None], None] | None = None
+    """Given a task's activation id and what announces its start (None: nothing), where a
+    live run orders its steps' starts before their results (`StartGate`)."""
 
 
 class _TaskContext:

@@ -26,7 +26,7 @@ from superstep_compat.errors import NodeError
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome
 from superstep_compat.pregel._task_support import attempt_observer, report_attempt
-from superstep_core.host import EffectContext
+from superstep_core.host import EffectContext, SplitHandler
 from superstep_core.persistence import register
 
 __all__ = ["TASK_KIND", "SavedOutcomes", "TaskPerformer", "TaskRequest"]
@@ -131,7 +131,24 @@ class TaskPerformer:
             request.memo,
         )
 
-    def perform(self, request: TaskRequest, effect: EffectContext | None = None) -> TaskOutcome:
+    def handler(self) -> SplitHandler:
+        """The async host's handler: a task whose node is a plain function is performed on a
+        worker thread (`perform_blocking`), any other on the loop (`aperform`)."""
+        return SplitHandler(self.perform_blocking, self.aperform, self.blocks)
+
+    def blocks(self, request: TaskRequest) -> bool:
+        return self.runner.blocks(request.node)
+
+    def perform_blocking(
+        self, request: TaskRequest, effect: EffectContext | None = None
+    ) -> TaskOutcome:
+        """`perform` for an async run, on a worker thread (a node's limits apply as in any
+        async run)."""
+        return self.perform(request, effect, in_loop=True)
+
+    def perform(
+        self, request: TaskRequest, effect: EffectContext | None = None, *, in_loop: bool = False
+    ) -> TaskOutcome:
         """Run the task on this thread (the sync host's handler)."""
         if self.saved is not None and (outcome := self.saved(request)) is not None:
             return outcome
@@ -145,7 +162,7 @@ class TaskPerformer:
             # frame between the host and the user's function once per nesting level
             _, values, arg, resume, run, task_id, attempt, memo = args
             outcome = copy_context().run(
-                runner._run_node, node, values, arg, resume, run, task_id, attempt, False, memo
+                runner._run_node, node, values, arg, resume, run, task_id, attempt, in_loop, memo
             )
             assert isinstance(outcome, TaskOutcome)
         else:

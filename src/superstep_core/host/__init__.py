@@ -24,6 +24,7 @@ from superstep_core.host.effects import (
     Handler,
     ResultObserver,
     RetryableEffectError,
+    SplitHandler,
     classify,
 )
 from superstep_core.host.nested import NestedEffect, NestedEffects
@@ -64,6 +65,7 @@ __all__ = [
     "ResultObserver",
     "RetryableEffectError",
     "RunStopped",
+    "SplitHandler",
     "StepCallback",
     "StopRequest",
     "StreamAbandoned",

@@ -1,11 +1,13 @@
 """`AsyncHost`: the same semantics as `Host` on asyncio. Coroutine handlers are awaited
-concurrently; plain handlers run in the loop's default executor; results are delivered in
-request order.
+concurrently; plain handlers run in the loop's default executor, in a copy of the caller's
+context (a `SplitHandler` picks one of the two per effect); results are delivered in request
+order.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import inspect
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -113,6 +115,8 @@ class AsyncHost(HostCore):
                 await self.clock.asleep(step)
                 continue
             if isinstance(step, OpenSuperstep):  # its within-step effects, under the bound
+                if self.on_perform is not None:
+                    self.on_perform(step.effects)
                 step.supply(await self.perform(ex.execution_id, step.effects))
                 continue
             if self.on_step is not None:
@@ -122,6 +126,8 @@ class AsyncHost(HostCore):
             if stream is not None:
                 _push_step(stream, ex, step)
             if step.effects:
+                if self.on_perform is not None:
+                    self.on_perform(step.effects)
                 for result in await self.perform(ex.execution_id, step.effects):
                     ex.deliver(result)
             yield step
@@ -135,7 +141,7 @@ class AsyncHost(HostCore):
                 return recorded
             self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1
             try:
-                call = resolve(self.handlers, request, execution_id, self.nested)
+                call = resolve(self.handlers, request, execution_id, self.nested, on_loop=True)
                 effect = request.effect
                 if effect.timeout is None and effect.idle_timeout is None:
                     value = await _invoke(call)
@@ -229,10 +235,12 @@ async def _observed(
 
 
 async def _invoke(call: Callable[[], Any]) -> Any:
-    """Await a coroutine function; run a plain callable in the loop's default executor."""
+    """Await a coroutine function; run a plain callable in the loop's default executor, in a
+    copy of the current context (what the caller's context variables hold, it sees)."""
     if inspect.iscoroutinefunction(call):
         return await call()
-    value = await asyncio.get_running_loop().run_in_executor(None, call)
+    context = contextvars.copy_context()
+    value = await asyncio.get_running_loop().run_in_executor(None, context.run, call)
     if inspect.isawaitable(value):
         value = await value
     return value

@@ -30,6 +30,7 @@ __all__ = [
     "Handler",
     "ResultObserver",
     "RetryableEffectError",
+    "SplitHandler",
     "classify",
     "completed",
     "failed",
@@ -52,6 +53,24 @@ class EffectContext:
 
 
 Handler = Callable[[Any, EffectContext], Any]
+
+
+class SplitHandler:
+    """A handler whose effects either block a thread or run on an event loop, decided per
+    effect. The asyncio host performs an effect whose request ``blocks`` with ``perform``
+    (plain) on a worker thread, in a copy of the caller's context, and any other with
+    ``aperform`` (a coroutine function) on its loop: a plain user function must not stall the
+    loop's other effects and streams. Any other host calls the handler itself: ``perform``."""
+
+    __slots__ = ("aperform", "blocks", "perform")
+
+    def __init__(self, perform: Handler, aperform: Handler, blocks: Callable[[Any], bool]) -> None:
+        self.perform = perform
+        self.aperform = aperform
+        self.blocks = blocks
+
+    def __call__(self, request: Any, ctx: EffectContext) -> Any:
+        return self.perform(request, ctx)
 
 
 class RetryableEffectError(Exception):
@@ -125,10 +144,13 @@ def resolve(
     request: EffectRequest,
     execution_id: str,
     nested: NestedEffects | None = None,
+    *,
+    on_loop: bool = False,
 ) -> Callable[[], Any]:
     """A zero-argument callable that performs ``request`` (``nested``: the host's, handed to
-    the handler in its `EffectContext`). Raises `LookupError` naming the effect kind and the
-    registered ones when no handler exists."""
+    the handler in its `EffectContext`; ``on_loop``: an asyncio host's, which takes a
+    `SplitHandler`'s half for the request). Raises `LookupError` naming the effect kind and
+    the registered ones when no handler exists."""
     effect = request.effect
     if effect.kind == "call":
         fn = effect.request
@@ -142,6 +164,8 @@ def resolve(
             f"node {request.node!r} requested an effect of kind {effect.kind!r}, but the host "
             f"has no handler for it; registered kinds: {known}"
         )
+    if on_loop and isinstance(handler, SplitHandler):
+        handler = handler.perform if handler.blocks(effect.request) else handler.aperform
     ctx = EffectContext(
         request.effect_id, execution_id, request.node, request.activation_id, nested
     )

@@ -69,6 +69,9 @@ class HostCore:
         self.on_result: ResultObserver | None = None
         """Sees each effect's result as it is performed and may stop the superstep's
         other effects (`ResultObserver`)."""
+        self.on_perform: Callable[[list[EffectRequest]], None] | None = None
+        """Sees each batch of a superstep's effects, in request order, just before the host
+        performs them (a caller announces them, e.g. streams their starts in that order)."""
 
     def start(
         self,
@@ -239,6 +242,8 @@ class Host(HostCore):
                 continue
             if isinstance(step, OpenSuperstep):  # its within-step effects, on the pool
                 pending = step.effects
+                if self.on_perform is not None:
+                    self.on_perform(pending)
                 if len(pending) == 1:  # one frame less (a subgraph pays it per level)
                     result = self._call(ex.execution_id, pending[0])
                     if self.on_result is not None:
@@ -252,6 +257,8 @@ class Host(HostCore):
             if stream is not None:
                 _push_step(stream, ex, step)
             effects = step.effects
+            if effects and self.on_perform is not None:
+                self.on_perform(effects)
             if len(effects) == 1:  # the common case, one frame less (see `_call`)
                 ex.deliver(self._call(ex.execution_id, effects[0]))
             elif effects:
