@@ -98,3 +98,16 @@ def test_on_perform_sees_each_batch_in_request_order_before_it_runs() -> None:
                 host.run_graph(graph)
         assert log[0] == ["x", "y"]
         assert sorted(log[1:]) == [("performed", "x"), ("performed", "y")]
+
+
+def test_threaded_host_workers_see_the_callers_context() -> None:
+    token = VAR.set("caller")
+    try:
+        with Host({"work": _handler()}) as host:
+            values = host.run_graph(_gather(["block1", "block2"]).compile()).values
+    finally:
+        VAR.reset(token)
+    assert dict(values["results"]) == {
+        "block1": ["worker", True, "caller"],  # overlapping, each in a copy of the context
+        "block2": ["worker", True, "caller"],
+    }

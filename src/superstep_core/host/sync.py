@@ -6,6 +6,7 @@ are delivered in request order, so the execution stays deterministic. Given a
 
 from __future__ import annotations
 
+import contextvars
 import random
 import threading
 from collections import deque
@@ -298,7 +299,13 @@ class Host(HostCore):
                                 stopped = True
 
             pool = self._executor()
-            workers = [pool.submit(drain) for _ in range(min(self.max_workers, len(requests)))]
+            # each worker runs in a copy of the caller's context (a context can be entered by
+            # one thread at a time): effects see the context variables the caller set, as they
+            # do when one effect runs in the caller's own thread
+            workers = [
+                pool.submit(contextvars.copy_context().run, drain)
+                for _ in range(min(self.max_workers, len(requests)))
+            ]
             for worker in workers:
                 worker.result()
             for i, request in enumerate(requests):
