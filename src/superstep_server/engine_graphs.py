@@ -125,7 +125,15 @@ class EngineGraph:
         ``Command(resume=...)``, or continue it on ``None``), yielding ``(ns, mode, chunk)``
         when ``subgraphs`` (the server's form), else ``(mode, chunk)``; without the mode when
         ``stream_mode`` is one mode's name. Raises
-        `EngineRunError` when a node fails, ``ValueError`` for input it cannot take."""
+        `EngineRunError` when a node fails, ``ValueError`` for input it cannot take and for
+        ``interrupt_before``/``interrupt_after`` (an engine graph pauses only where its own
+        nodes ask: refused rather than silently ignored)."""
+        for option in ("interrupt_before", "interrupt_after"):
+            if options.get(option):
+                raise ValueError(
+                    f"{self.kind.name} {self.name!r} runs on the engine, which has no "
+                    f"breakpoints: {option} cannot be used; it pauses where its nodes ask"
+                )
         single = isinstance(stream_mode, str)  # then chunks come without their mode, as LangGraph's
         modes = [stream_mode] if single else list(stream_mode)
         for mode, chunk in self._run(input, _thread(config), (config or {}).get("metadata")):

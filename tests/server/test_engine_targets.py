@@ -192,6 +192,18 @@ async def test_the_events_mode_is_refused_naming_the_modes_that_work(client: Any
     assert "not events" in error["message"] and "values or updates" in error["message"]
 
 
+async def test_breakpoints_are_refused_not_ignored(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    out = await client.runs.wait(
+        tid,
+        "approval",
+        input={"request": "a", "amount": 1},
+        interrupt_before=["check"],
+        raise_error=False,
+    )
+    assert "interrupt_before cannot be used" in out["__error__"]["message"]
+
+
 async def test_a_documents_python_tool_runs_and_a_failing_one_errs_the_run_and_thread(
     client: Any,
 ) -> None:
