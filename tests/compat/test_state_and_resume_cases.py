@@ -1,7 +1,8 @@
 """Differential tests of state edits and continued threads: each `programs/s*.py` (one
 reported case per program: partial resume by interrupt id, subgraph update_state,
 update_state with a Command, context coercion, continued streams, bulk_update_state,
-recursion budget on a continued thread, durability, update_state as END) runs under real
+recursion budget on a continued thread, durability, update_state as END) and each
+`programs/i*.py` (interrupts, breakpoints, commanding a stopped thread) runs under real
 LangGraph and under the façade, and the results must be equal.
 
 Both run in one subprocess each (`programs/_driver.py`), at the same time; results are the
@@ -24,7 +25,9 @@ from superstep_compat.graph import START, StateGraph
 from superstep_compat.types import Send
 
 PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
-PROGRAMS = sorted(PROGRAMS_DIR.glob("s[0-9]*.py"))
+PROGRAMS = sorted(
+    [*PROGRAMS_DIR.glob("s[0-9]*.py"), *PROGRAMS_DIR.glob("i[0-9]*.py")], key=lambda p: p.name
+)
 _FOUND = langgraph_python()
 
 needs_langgraph = pytest.mark.skipif(_FOUND is None, reason=MISSING_REASON)
