@@ -26,6 +26,9 @@ How engine runs look through the API:
   what the kind says is left (a blocked plan's steps that can never run): a thread whose
   execution stopped short of its end without an error is ``interrupted``, as the reference
   shows a thread stopped at a breakpoint, never ``idle``.
+- A run given a ``control`` (`StopRequest`) stops after the superstep in progress when it
+  is requested, raising ``GraphDrained`` (the server's graceful shutdown); the next run on
+  the thread with no input continues it.
 - A thread's state cannot be written through the API (``update_state``): the engine's edits
   are audited (an actor in an allow-list), which the API cannot express; it answers 422.
 
@@ -39,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from superstep_core.graph import CompiledGraph
-from superstep_core.host import Handler
+from superstep_core.host import Handler, StopRequest
 from superstep_core.host.durable import DurableExecution, DurableRunner
 from superstep_core.host.thread_checkpoints import StoredStep, ThreadCheckpoints
 from superstep_core.runtime import Execution, Status
@@ -119,12 +122,16 @@ class EngineGraph:
         *,
         stream_mode: Any = "values",
         subgraphs: bool = False,
+        control: StopRequest | None = None,
         **options: Any,
     ) -> Iterator[Any]:
         """Run the thread of ``config`` (start it on ``input``, answer its interrupts with a
         ``Command(resume=...)``, or continue it on ``None``), yielding ``(ns, mode, chunk)``
         when ``subgraphs`` (the server's form), else ``(mode, chunk)``; without the mode when
-        ``stream_mode`` is one mode's name. Raises
+        ``stream_mode`` is one mode's name. With ``control`` (a `StopRequest`, such as the
+        façade's `RunControl`), a request ends the run after the superstep in progress, which
+        is committed first: ``GraphDrained``, as a façade graph's drained run (continue the
+        thread with no input). Raises
         `EngineRunError` when a node fails, ``ValueError`` for input it cannot take and for
         ``interrupt_before``/``interrupt_after`` (an engine graph pauses only where its own
         nodes ask: refused rather than silently ignored)."""
@@ -136,7 +143,8 @@ class EngineGraph:
                 )
         single = isinstance(stream_mode, str)  # then chunks come without their mode, as LangGraph's
         modes = [stream_mode] if single else list(stream_mode)
-        for mode, chunk in self._run(input, _thread(config), (config or {}).get("metadata")):
+        run = self._run(input, _thread(config), (config or {}).get("metadata"), control)
+        for mode, chunk in run:
             if mode in modes:
                 item = (chunk,) if single else (mode, chunk)
                 out = ((), *item) if subgraphs else item
@@ -158,7 +166,9 @@ class EngineGraph:
                 last = chunk
         return last
 
-    def _run(self, input: Any, thread_id: str, run_meta: Any) -> Iterator[tuple[str, Any]]:
+    def _run(
+        self, input: Any, thread_id: str, run_meta: Any, control: StopRequest | None = None
+    ) -> Iterator[tuple[str, Any]]:
         outcomes: list[tuple[Execution, Any]] = []
         handlers, release = self.kind.open()
         try:
@@ -168,7 +178,9 @@ class EngineGraph:
             raise
         with opened.dx:
             try:
-                yield from self._drive(opened.dx, outcomes, _resume_of(input), opened.started)
+                yield from self._drive(
+                    opened.dx, outcomes, _resume_of(input), opened.started, control
+                )
             finally:
                 release()
 
@@ -213,6 +225,7 @@ class EngineGraph:
         outcomes: list[tuple[Execution, Any]],
         resume: Any,
         started: bool,
+        control: StopRequest | None = None,
     ) -> Iterator[tuple[str, Any]]:
         ex = dx.execution
         if started:
@@ -231,6 +244,15 @@ class EngineGraph:
             outcomes.clear()
             if ex.step == before and not ex.queue:
                 break  # only timers far ahead are left: the run ends, the thread waits
+            if (
+                control is not None
+                and control.requested
+                and ex.failure is None
+                and ex.status not in (Status.COMPLETED, Status.SUSPENDED)
+            ):
+                from superstep_compat.errors import GraphDrained
+
+                raise GraphDrained(control.reason or "shutdown")
         if ex.failure is not None:
             f = ex.failure
             raise EngineRunError(f"node {f.node!r} failed: {f.error_type}: {f.message}")

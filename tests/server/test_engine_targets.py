@@ -427,3 +427,44 @@ async def test_a_dead_workers_plan_run_continues_and_no_step_is_performed_twice(
         again = await client.runs.get("t-1", run["run_id"])
     assert out["status"] == "succeeded" and again["status"] == "success"
     assert PERFORMED == ["a", "b"]
+
+
+async def test_a_stopping_server_drains_a_plan_run_and_the_next_server_finishes_it(
+    tmp_path: Path,
+) -> None:
+    """Graceful shutdown on the engine: the step in progress is committed, the run queued
+    again, and the next server continues it; no step is performed twice."""
+    from langgraph_sdk import get_client
+
+    (tmp_path / "slow.json").write_text(json.dumps(SLOW_PLAN))
+    own = {"handlers": f"{__name__}:handlers"}
+    where = str(tmp_path / "drain.db")
+    ENTERED.clear()
+    RELEASE.clear()
+    PERFORMED.clear()
+    app = create_app(database=where, graphs={"slow": load_served(str(tmp_path / "slow.json"), own)})
+    with LiveServer(app) as server:
+        client = get_client(url=server.url, api_key=None)
+        tid = (await client.threads.create())["thread_id"]
+        run = await client.runs.create(tid, "slow", input=None)
+        assert await asyncio.to_thread(ENTERED.wait, 30)
+        ctx = app.state.server.ctx
+
+        def release_when_draining() -> None:
+            while not ctx.draining:
+                threading.Event().wait(0.01)
+            RELEASE.set()
+
+        releaser = threading.Thread(target=release_when_draining)
+        releaser.start()
+    releaser.join(30)
+    assert PERFORMED == ["first"]
+    again = create_app(
+        database=where, graphs={"slow": load_served(str(tmp_path / "slow.json"), own)}
+    )
+    with LiveServer(again) as server:
+        client = get_client(url=server.url, api_key=None)
+        out = await client.runs.join(tid, run["run_id"])
+        assert (await client.runs.get(tid, run["run_id"]))["status"] == "success"
+    assert out["status"] == "succeeded" and out["succeeded"] == ["first", "second"]
+    assert PERFORMED == ["first", "second"]
