@@ -14,10 +14,16 @@ the execution can go no further.
 How engine runs look through the API:
 
 - ``values`` chunks: the visible values after the input and after each committed superstep;
-  ``updates`` chunks: ``{node: {channel: value}}`` for the nodes that ran in a superstep and
-  the visible channels it wrote; a run that stops at an interrupt ends with an ``updates``
-  chunk ``{"__interrupt__": [...]}`` and its last ``values`` carry ``__interrupt__``, as
-  LangGraph's do. Other stream modes produce no chunks for engine graphs.
+  ``updates`` chunks: one ``{node: {channel: value}}`` per activation that ran in a
+  superstep, with the visible channels it wrote (the values it wrote, before the channels'
+  strategies), as LangGraph streams one per task; a run that stops at an interrupt ends
+  with an ``updates`` chunk ``{"__interrupt__": [...]}`` and its last ``values`` carry
+  ``__interrupt__``, as LangGraph's do. ``tasks`` chunks: each activation of a superstep,
+  started then with its result (both once the superstep committed); ``checkpoints``
+  chunks: the checkpoint written after the input and after each superstep, as a snapshot;
+  ``debug``: both, wrapped as LangGraph's (``type`` ``task``/``task_result``/
+  ``checkpoint``). ``custom`` and ``messages`` give no chunks (engine nodes have no stream
+  writer and stream no model tokens).
 - An interrupt's id is the suspended activation's id; ``Command(resume=value)`` answers the
   only pending interrupt, ``Command(resume={id: value, ...})`` answers them by id.
 - A node that fails ends the run with `EngineRunError` (the run's and the thread's ``error``);
@@ -37,8 +43,10 @@ Must never be imported by the engine.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from superstep_core.graph import CompiledGraph
@@ -89,6 +97,12 @@ class ServedKind:
     def values(self, values: Mapping[str, Any]) -> dict[str, Any]:
         """The thread's values as a client sees them, from the execution's channels."""
         return {k: v for k, v in values.items() if not k.startswith("__")}
+
+    def update(self, written: Mapping[str, Any]) -> dict[str, Any]:
+        """What a client sees of one node's writes in a superstep (``written``: channel ->
+        the value the node wrote, before the channel's strategy), for its ``updates``
+        chunk; the visible channels by default."""
+        return self.values(written)
 
     def left(self, values: Mapping[str, Any]) -> tuple[str, ...]:
         """Steps the execution will never reach although it ended without an error (none
@@ -143,7 +157,9 @@ class EngineGraph:
                 )
         single = isinstance(stream_mode, str)  # then chunks come without their mode, as LangGraph's
         modes = [stream_mode] if single else list(stream_mode)
-        run = self._run(input, _thread(config), (config or {}).get("metadata"), control)
+        run = self._run(
+            input, _thread(config), (config or {}).get("metadata"), control, frozenset(modes)
+        )
         for mode, chunk in run:
             if mode in modes:
                 item = (chunk,) if single else (mode, chunk)
@@ -167,7 +183,12 @@ class EngineGraph:
         return last
 
     def _run(
-        self, input: Any, thread_id: str, run_meta: Any, control: StopRequest | None = None
+        self,
+        input: Any,
+        thread_id: str,
+        run_meta: Any,
+        control: StopRequest | None = None,
+        modes: frozenset[str] = frozenset(("values", "updates")),
     ) -> Iterator[tuple[str, Any]]:
         outcomes: list[tuple[Execution, Any]] = []
         handlers, release = self.kind.open()
@@ -179,7 +200,7 @@ class EngineGraph:
         with opened.dx:
             try:
                 yield from self._drive(
-                    opened.dx, outcomes, _resume_of(input), opened.started, control
+                    opened.dx, outcomes, _resume_of(input), opened.started, control, modes
                 )
             finally:
                 release()
@@ -226,10 +247,12 @@ class EngineGraph:
         resume: Any,
         started: bool,
         control: StopRequest | None = None,
+        modes: frozenset[str] = frozenset(("values", "updates")),
     ) -> Iterator[tuple[str, Any]]:
         ex = dx.execution
         if started:
             yield "values", self.kind.values(ex.values)
+            yield from self._checkpoint_chunks(dx, modes)
         if ex.failure is None:
             dx.run(steps=0)  # effects lost by a dead worker, timers already due
         if resume is not None:
@@ -239,8 +262,13 @@ class EngineGraph:
             dx.run(steps=1)
             for done, outcome in outcomes:
                 if outcome.committed and outcome.delivered:
-                    yield "updates", self._updates(done, outcome)
+                    tasks = self._tasks(done, outcome)
+                    if modes & {"tasks", "debug"}:
+                        yield from _task_chunks(tasks, done.step, modes)
+                    for _aid, node, _given, update, _waits in tasks:
+                        yield "updates", {node: update}
                     yield "values", self.kind.values(done.values)
+                    yield from self._checkpoint_chunks(dx, modes)
             outcomes.clear()
             if ex.step == before and not ex.queue:
                 break  # only timers far ahead are left: the run ends, the thread waits
@@ -280,16 +308,60 @@ class EngineGraph:
         for aid, value in checked.items():
             ex.resume(value, aid)
 
-    def _updates(self, ex: Execution, outcome: Any) -> dict[str, Any]:
-        visible = self.kind.values({c: ex.values.get(c) for c in outcome.written})
-        nodes: list[str] = []
-        for recipient, _event in outcome.delivered:
+    def _checkpoint_chunks(
+        self, dx: DurableExecution, modes: frozenset[str]
+    ) -> Iterator[tuple[str, Any]]:
+        """The ``checkpoints`` chunk of the checkpoint just written (LangGraph's shape:
+        ``config``, ``parent_config``, ``values``, ``metadata``, ``next``, ``tasks`` with
+        ``id``/``name``/``interrupts``/``state``), and its ``debug`` twin (``type``
+        ``checkpoint``); read back only when one of those modes was asked for."""
+        if not modes & {"checkpoints", "debug"}:
+            return
+        snapshot = self.get_state(_config(dx.thread_id, None))
+        chunk = {
+            "config": snapshot.config,
+            "parent_config": snapshot.parent_config,
+            "values": snapshot.values,
+            "metadata": snapshot.metadata,
+            "next": list(snapshot.next),
+            "tasks": [
+                {"id": t.id, "name": t.name, "interrupts": t.interrupts, "state": None}
+                for t in snapshot.tasks
+            ],
+        }
+        if "checkpoints" in modes:
+            yield "checkpoints", chunk
+        if "debug" in modes:
+            step = (snapshot.metadata or {}).get("step", dx.execution.step)
+            yield "debug", _debug("checkpoint", step, chunk)
+
+    def _tasks(
+        self, ex: Execution, outcome: Any
+    ) -> list[tuple[str, str, Any, dict[str, Any] | None, list[Any]]]:
+        """``(activation id, node, input, update, interrupts)`` per activation that ran in
+        the superstep, in the order they were delivered: its event's payload as input, the
+        visible channels it wrote (the values it wrote, before the channels' strategies;
+        ``None`` when none) and the interrupt it waits on, if any."""
+        by_writer: dict[str, dict[str, Any]] = {}
+        for channel, writes in outcome.writes.items():
+            for writer, value in writes:
+                by_writer.setdefault(writer, {})[channel] = value
+        asked = dict(ex.interrupts)
+        tasks: list[tuple[str, str, Any, dict[str, Any] | None, list[Any]]] = []
+        seen: set[str] = set()
+        for recipient, event in outcome.delivered:
+            if recipient in seen:
+                continue
+            seen.add(recipient)
             inst = ex.instances.get(recipient)
             # an activation that completed is gone; its id is derived from its node's key
             node = inst.node if inst is not None else recipient.rpartition(":")[0]
-            if node in self.nodes and node not in nodes:
-                nodes.append(node)
-        return {node: visible or None for node in nodes}
+            if node not in self.nodes:
+                continue
+            update = self.kind.update(by_writer.get(recipient, {})) or None
+            waits = _interrupts([(recipient, asked[recipient])]) if recipient in asked else []
+            tasks.append((recipient, node, _event_input(event), update, waits))
+        return tasks
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -412,6 +484,55 @@ class _Opened:
 
 def _nothing() -> None:
     pass
+
+
+def _event_input(event: Any) -> Any:
+    """A task's ``input`` in the ``tasks`` mode: the payload an activation was started (or
+    sent) with, an effect's result, a resume's value; the event's fields otherwise."""
+    for name in ("payload", "value"):
+        if hasattr(event, name):
+            return getattr(event, name)
+    if dataclasses.is_dataclass(event) and not isinstance(event, type):
+        return dataclasses.asdict(event)
+    return None
+
+
+def _debug(kind: str, step: int, payload: Any) -> dict[str, Any]:
+    """A ``debug`` chunk as LangGraph's: ``step``, ``timestamp`` (ISO, UTC), ``type``,
+    ``payload``."""
+    return {
+        "step": step,
+        "timestamp": datetime.now(UTC).isoformat(),
+        "type": kind,
+        "payload": payload,
+    }
+
+
+def _task_chunks(
+    tasks: list[tuple[str, str, Any, dict[str, Any] | None, list[Any]]],
+    step: int,
+    modes: frozenset[str],
+) -> Iterator[tuple[str, Any]]:
+    """The ``tasks`` chunks of a committed superstep (each activation's start, with its
+    ``input``, then its result), and their ``debug`` twins (``task``, ``task_result``). Both
+    come once the superstep committed: an engine node is a step of the superstep's reducer,
+    which runs as a whole. A task's id is its activation's, which may run in several
+    supersteps (started, then given its effect's result); ``triggers`` is empty (an
+    activation is started by an event, not by channels)."""
+    starts = [
+        {"id": aid, "name": node, "input": given, "triggers": ()}
+        for aid, node, given, _update, _waits in tasks
+    ]
+    results = [
+        {"id": aid, "name": node, "error": None, "result": update or {}, "interrupts": waits}
+        for aid, node, _given, update, waits in tasks
+    ]
+    for kind, chunks in (("task", starts), ("task_result", results)):
+        for chunk in chunks:
+            if "tasks" in modes:
+                yield "tasks", chunk
+            if "debug" in modes:
+                yield "debug", _debug(kind, step, chunk)
 
 
 def _resume_of(input: Any) -> Any:

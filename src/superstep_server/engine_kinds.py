@@ -77,6 +77,15 @@ class DocumentKind(ServedKind):
         fields = self.compiled.document.state
         return {f.name: values[f.name] for f in fields if f.name in values}
 
+    def update(self, written: Mapping[str, Any]) -> dict[str, Any]:
+        """The fields a node wrote, each with the value it contributed (before the field's
+        reducer combined it)."""
+        from superstep_core.document.channels import Contribution
+
+        return self.values(
+            {k: v.value if isinstance(v, Contribution) else v for k, v in written.items()}
+        )
+
 
 class PlanKind(ServedKind):
     """A DAG plan (`superstep_core.plan`) on the engine."""
@@ -105,6 +114,13 @@ class PlanKind(ServedKind):
         from superstep_core.plan.runner import plan_outcomes
 
         return {**self.plan.report(values).as_document(), "outcomes": plan_outcomes(values)}
+
+    def update(self, written: Mapping[str, Any]) -> dict[str, Any]:
+        """A step's own outcome (``{"outcomes": {step id: outcome}}``), not the report of the
+        whole plan."""
+        from superstep_core.plan.runner import OUTCOMES, plan_outcomes
+
+        return {"outcomes": plan_outcomes(written)} if OUTCOMES in written else {}
 
     def left(self, values: Mapping[str, Any]) -> tuple[str, ...]:
         report = self.plan.report(values)

@@ -291,7 +291,8 @@ async def test_an_engine_graph_of_a_module_runs_with_its_handlers(
         async for p in client.runs.stream(tid, "pipeline", input=job, stream_mode="updates")
         if p.event == "updates"
     ]
-    assert {"store": {"finished": 2, "indexed": 2}} in updates
+    # one chunk per store activation, with what it wrote (before the channels' reducers)
+    assert updates.count({"store": {"finished": 1, "indexed": 1}}) == 2
     state = await client.threads.get_state(tid)
     assert state["values"]["top"] == [[str(tmp_path / "a.py"), 1]]
     assert (await client.threads.get(tid))["status"] == "idle"
@@ -468,3 +469,41 @@ async def test_a_stopping_server_drains_a_plan_run_and_the_next_server_finishes_
         assert (await client.runs.get(tid, run["run_id"]))["status"] == "success"
     assert out["status"] == "succeeded" and out["succeeded"] == ["first", "second"]
     assert PERFORMED == ["first", "second"]
+
+
+async def test_tasks_checkpoints_and_debug_modes_and_one_update_per_node(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    parts = [
+        (p.event, p.data)
+        async for p in client.runs.stream(
+            tid, "good", input=None, stream_mode=["tasks", "checkpoints", "debug", "updates"]
+        )
+    ]
+    updates = [d for e, d in parts if e == "updates"]
+    assert all(len(u) == 1 for u in updates)  # one chunk per node, as LangGraph's tasks
+    assert {"a": {"outcomes": {"a": {"status": "succeeded", "result": {"done": True}}}}} in (
+        updates
+    )
+    tasks = [d for e, d in parts if e == "tasks"]
+    starts = [t for t in tasks if "input" in t]
+    results = [t for t in tasks if "result" in t]
+    assert {t["name"] for t in starts} >= {"a", "b"}
+    assert all(set(t) == {"id", "name", "input", "triggers"} for t in starts)
+    assert all(set(t) == {"id", "name", "error", "result", "interrupts"} for t in results)
+    written = next(u["a"] for u in updates if u.get("a"))
+    assert next(r["result"] for r in results if r["result"]) == written
+    checkpoints = [d for e, d in parts if e == "checkpoints"]
+    assert set(checkpoints[0]) == {"config", "parent_config", "values", "metadata", "next", "tasks"}
+    assert checkpoints[0]["parent_config"] is None and checkpoints[0]["metadata"]["step"] == 0
+    ids = [c["config"]["configurable"]["checkpoint_id"] for c in checkpoints]
+    parents = [c["parent_config"]["configurable"]["checkpoint_id"] for c in checkpoints[1:]]
+    assert parents == ids[:-1]
+    assert checkpoints[-1]["values"]["status"] == "succeeded"
+    state = await client.threads.get_state(tid)
+    assert state["checkpoint"]["checkpoint_id"] == ids[-1]
+    debug = [d for e, d in parts if e == "debug"]
+    assert {d["type"] for d in debug} == {"checkpoint", "task", "task_result"}
+    assert [d["payload"]["config"] for d in debug if d["type"] == "checkpoint"] == [
+        c["config"] for c in checkpoints
+    ]
+    assert all("checkpoint" in d["payload"] for d in debug if d["type"] == "checkpoint")
