@@ -98,6 +98,18 @@ class ServedKind:
         """The thread's values as a client sees them, from the execution's channels."""
         return {k: v for k, v in values.items() if not k.startswith("__")}
 
+    def schemas(self, graph: CompiledGraph) -> tuple[Any, Any, Any]:
+        """JSON Schemas of a run's input, the run's output and the thread's values
+        (``/assistants/{id}/schemas``). A plain graph's values are its visible channels,
+        of any JSON type (a channel declares a strategy, not a type); its input is whatever
+        payload its start nodes take."""
+        state = {
+            "title": graph.name,
+            "type": "object",
+            "properties": {name: {} for name in graph.channels if not name.startswith("__")},
+        }
+        return {"title": f"{graph.name} input"}, state, state
+
     def update(self, written: Mapping[str, Any]) -> dict[str, Any]:
         """What a client sees of one node's writes in a superstep (``written``: channel ->
         the value the node wrote, before the channel's strategy), for its ``updates``
@@ -364,6 +376,18 @@ class EngineGraph:
         return tasks
 
     # --- reading -------------------------------------------------------------------------------
+
+    def get_input_jsonschema(self, config: Any = None) -> Any:
+        """JSON Schema of a run's input (the kind's; see `ServedKind.schemas`)."""
+        return self.kind.schemas(self.graph)[0]
+
+    def get_output_jsonschema(self, config: Any = None) -> Any:
+        """JSON Schema of a run's output: the thread's values."""
+        return self.kind.schemas(self.graph)[1]
+
+    def get_state_jsonschema(self) -> Any:
+        """JSON Schema of the thread's values (``state_schema`` of ``/schemas``)."""
+        return self.kind.schemas(self.graph)[2]
 
     def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
         """The thread's snapshot at the checkpoint ``config`` names (the latest by default);

@@ -77,6 +77,24 @@ class DocumentKind(ServedKind):
         fields = self.compiled.document.state
         return {f.name: values[f.name] for f in fields if f.name in values}
 
+    def schemas(self, graph: CompiledGraph) -> tuple[Any, Any, Any]:
+        """The document's state fields, typed (``list`` is an array), with their defaults
+        and descriptions; a run's input is any of them, its output all of them."""
+        from superstep_core.document.model import UNSET
+
+        properties: dict[str, Any] = {}
+        for f in self.compiled.document.state:
+            prop: dict[str, Any] = {"type": _JSON_TYPES.get(f.type, f.type)}
+            if f.default is not UNSET:
+                prop["default"] = f.default
+            if f.description:
+                prop["description"] = f.description
+            properties[f.name] = prop
+        name = self.compiled.document.name
+        state = {"title": name, "type": "object", "properties": properties}
+        given = {**state, "title": f"{name} input", "additionalProperties": False}
+        return given, state, state
+
     def update(self, written: Mapping[str, Any]) -> dict[str, Any]:
         """The fields a node wrote, each with the value it contributed (before the field's
         reducer combined it)."""
@@ -115,6 +133,24 @@ class PlanKind(ServedKind):
 
         return {**self.plan.report(values).as_document(), "outcomes": plan_outcomes(values)}
 
+    def schemas(self, graph: CompiledGraph) -> tuple[Any, Any, Any]:
+        """A plan takes no input (``null``); its values are its report (the fields of
+        ``superstep plan status --json``, typed from a report of the plan) and each settled
+        step's ``outcomes``."""
+        properties: dict[str, Any] = {}
+        for key, value in self.plan.report({}).as_document().items():
+            properties[key] = _json_type_of(value)
+        properties["outcomes"] = {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {"status": {"type": "string"}, "result": {}, "error": {}},
+                "required": ["status"],
+            },
+        }
+        state = {"title": graph.name, "type": "object", "properties": properties}
+        return {"title": f"{graph.name} input", "type": "null"}, state, state
+
     def update(self, written: Mapping[str, Any]) -> dict[str, Any]:
         """A step's own outcome (``{"outcomes": {step id: outcome}}``), not the report of the
         whole plan."""
@@ -131,6 +167,27 @@ class PlanKind(ServedKind):
 
 def _nothing() -> None:
     pass
+
+
+_JSON_TYPES = {"list": "array"}  # a document field type -> its JSON Schema type
+
+
+def _json_type_of(value: Any) -> dict[str, Any]:
+    """The JSON Schema type of a report field, from its value in a report (``{}``, any
+    type, for a field that is ``None`` there)."""
+    if isinstance(value, bool):
+        return {"type": "boolean"}
+    if isinstance(value, int):
+        return {"type": "integer"}
+    if isinstance(value, float):
+        return {"type": "number"}
+    if isinstance(value, str):
+        return {"type": "string"}
+    if isinstance(value, list | tuple):
+        return {"type": "array", "items": {"type": "string"}}
+    if isinstance(value, Mapping):
+        return {"type": "object"}
+    return {}
 
 
 def load_served(target: str, options: Mapping[str, Any] | None = None) -> Any:

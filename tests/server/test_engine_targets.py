@@ -507,3 +507,20 @@ async def test_tasks_checkpoints_and_debug_modes_and_one_update_per_node(client:
         c["config"] for c in checkpoints
     ]
     assert all("checkpoint" in d["payload"] for d in debug if d["type"] == "checkpoint")
+
+
+async def test_schemas_describe_a_documents_fields_and_a_plans_report(client: Any) -> None:
+    doc = await client.assistants.get_schemas("approval")
+    fields = doc["state_schema"]["properties"]
+    assert fields["request"] == {"type": "string"} and fields["amount"] == {"type": "number"}
+    assert doc["output_schema"] == doc["state_schema"]
+    assert doc["input_schema"]["additionalProperties"] is False
+    assert set(doc["input_schema"]["properties"]) == set(fields)
+    plan = await client.assistants.get_schemas("good")
+    assert plan["input_schema"]["type"] == "null"  # a plan takes no input
+    report = plan["state_schema"]["properties"]
+    assert report["status"] == {"type": "string"} and report["outcomes"]["type"] == "object"
+    out = await client.runs.wait(None, "good", input=None)
+    assert set(out) == set(report)  # every value a run gives is described
+    graph = await client.assistants.get_schemas("pipeline")
+    assert set(graph["state_schema"]["properties"]) >= {"job", "found", "top"}
