@@ -35,8 +35,9 @@ How engine runs look through the API:
 - A run given a ``control`` (`StopRequest`) stops after the superstep in progress when it
   is requested, raising ``GraphDrained`` (the server's graceful shutdown); the next run on
   the thread with no input continues it.
-- A thread's state cannot be written through the API (``update_state``): the engine's edits
-  are audited (an actor in an allow-list), which the API cannot express; it answers 422.
+- A thread's state is written through the API (``update_state``) as one audited edit of the
+  engine (`DurableExecution.edit`) by the actor the graph's ``edits`` names, which may
+  write the channels listed there; without ``edits`` the API answers 422 saying so.
 
 Must never be imported by the engine.
 """
@@ -134,6 +135,9 @@ class EngineGraph:
         self.name = name or graph.name
         self.checkpointer: Any = None
         self.store: Any = None
+        # the actor the API's state updates are audited as, and the channels it may write
+        # ("*": all); None: the API cannot write the state
+        self.edits: tuple[str, str | tuple[str, ...]] | None = None
         self.nodes: dict[str, None] = dict.fromkeys(graph.nodes)
 
     def __repr__(self) -> str:
@@ -455,13 +459,56 @@ class EngineGraph:
         return _Drawing({"nodes": nodes, "edges": edges})
 
     def update_state(self, config: Any, values: Any, as_node: str | None = None) -> Any:
-        raise ValueError(
-            f"{self.kind.name} {self.name!r} runs on the engine, whose state edits are audited "
-            f"(an actor the runner allows): the API cannot write its state"
+        """Write ``values`` (channel -> value, each replacing the channel's value through its
+        strategy) to the thread's latest checkpoint as one audited edit (the engine's
+        `DurableExecution.edit`) by the actor of ``edits``: its checkpoint names the actor,
+        its permission and the time. With ``as_node`` the node's edges fire as if it had
+        just run; a later run with no input continues from there. Returns the new
+        checkpoint's config. Raises ``ValueError`` when the graph has no ``edits`` (the
+        engine's edits are audited: someone must be allowed to make them), for a thread
+        that has not run, at an older checkpoint (the engine edits the latest only), and
+        for a channel the actor may not write (`PermissionDeniedError`'s message)."""
+        from superstep_core.errors import SuperstepError
+
+        thread_id = _thread(config)
+        if self.edits is None:
+            raise ValueError(
+                f"{self.kind.name} {self.name!r} runs on the engine, whose state edits are "
+                f"audited: give its langgraph.json entry "
+                f'"edits": {{"actor": "<who>", "channels": "*"}} to let the API make them'
+            )
+        actor, channels = self.edits
+        runner = DurableRunner(
+            self.checkpointer,
+            permissions={actor: channels if channels == "*" else list(channels)},
         )
+        if not runner.exists(thread_id):
+            raise ValueError(f"thread {thread_id!r} has not run {self.name!r}: nothing to edit")
+        at = ((config or {}).get("configurable") or {}).get("checkpoint_id")
+        latest = ThreadCheckpoints(self.checkpointer, thread_id).load(None)
+        if at and latest is not None and at != latest.checkpoint_id:
+            raise ValueError(
+                f"checkpoint {at!r} is not the thread's latest: an engine execution is "
+                f"edited at its latest checkpoint only"
+            )
+        if not isinstance(values, Mapping) or not values:
+            raise ValueError("values: an object of channel -> value to write")
+        if as_node is not None and as_node not in self.nodes:
+            raise ValueError(f"as_node: {as_node!r} is not a node of {self.name!r}")
+        with runner.recover(self.graph, thread_id) as dx:
+            try:
+                dx.edit(dict(values), actor=actor, as_node=as_node)
+            except SuperstepError as e:  # PermissionDeniedError, an undeclared channel
+                raise ValueError(str(e)) from None
+        written = ThreadCheckpoints(self.checkpointer, thread_id).load(None)
+        assert written is not None
+        return _config(thread_id, written.checkpoint_id)
 
     def bulk_update_state(self, config: Any, supersteps: Any) -> Any:
-        return self.update_state(config, supersteps)
+        raise ValueError(
+            f"{self.kind.name} {self.name!r} runs on the engine: a thread starts with a run's "
+            f"input, not seeded supersteps"
+        )
 
     def _snapshot(self, thread_id: str, step: StoredStep, ts: str | None) -> Any:
         """The `StateSnapshot` of one stored engine checkpoint."""

@@ -198,7 +198,9 @@ def load_served(target: str, options: Mapping[str, Any] | None = None) -> Any:
 
     options = dict(options or {})
     if target.endswith(".json"):
-        return _json_target(target, options)
+        served = _json_target(target, options)
+        served.edits = _edits(options.get("edits"), target)
+        return served
     obj, module = load_target(target)
     if isinstance(obj, Graph):
         obj = obj.compile()
@@ -207,8 +209,28 @@ def load_served(target: str, options: Mapping[str, Any] | None = None) -> Any:
         if not isinstance(handlers, Mapping):
             raise UsageError(f"{target}: the module's handlers must map effect kind -> handler")
         default = getattr(module, "default_input", None)
-        return EngineGraph(obj, _ModuleKind(handlers, default if callable(default) else None))
+        served = EngineGraph(obj, _ModuleKind(handlers, default if callable(default) else None))
+        served.edits = _edits(options.get("edits"), target)
+        return served
     return obj
+
+
+def _edits(spec: Any, target: str) -> tuple[str, str | tuple[str, ...]] | None:
+    """An entry's ``edits`` (``{"actor": name, "channels": "*" or [channel, ...]}``): the
+    actor the API's state updates are made and audited as, and what it may write."""
+    from superstep_core.cli_support import UsageError
+
+    if spec is None:
+        return None
+    actor = spec.get("actor") if isinstance(spec, Mapping) else None
+    channels = spec.get("channels", "*") if isinstance(spec, Mapping) else None
+    if not isinstance(actor, str) or not actor:
+        raise UsageError(f'{target}: edits must be {{"actor": "<name>", "channels": "*"}}')
+    if channels == "*":
+        return actor, "*"
+    if not isinstance(channels, list) or not all(isinstance(c, str) for c in channels):
+        raise UsageError(f'{target}: edits.channels must be "*" or a list of channel names')
+    return actor, tuple(channels)
 
 
 class _ModuleKind(ServedKind):

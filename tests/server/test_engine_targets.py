@@ -100,6 +100,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     own = f"{__name__}:handlers"  # this module, not a second copy loaded from its path
     graphs = {
         "approval": load_served(str(APPROVAL)),
+        "editable": load_served(str(APPROVAL), {"edits": {"actor": "ops", "channels": ["amount"]}}),
         "blocked": load_served(str(where / "blocked.json"), {"handlers": own}),
         "good": load_served(str(where / "good.json"), {"handlers": own}),
         "slow": load_served(str(where / "slow.json"), {"handlers": own}),
@@ -274,7 +275,7 @@ async def test_new_input_on_a_thread_that_ran_is_refused_with_a_message(client: 
         tid, "approval", command={"update": {"amount": 2}}, raise_error=False
     )
     assert "not write its state (update)" in out["__error__"]["message"]
-    with pytest.raises(httpx.HTTPStatusError, match="cannot write its state") as refused:
+    with pytest.raises(httpx.HTTPStatusError, match="state edits are audited") as refused:
         await client.threads.update_state(tid, {"amount": 5})
     assert refused.value.response.status_code == 422
 
@@ -307,6 +308,7 @@ def pg_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     own = f"{__name__}:handlers"  # this module, not a second copy loaded from its path
     graphs = {
         "approval": load_served(str(APPROVAL)),
+        "editable": load_served(str(APPROVAL), {"edits": {"actor": "ops", "channels": ["amount"]}}),
         "blocked": load_served(str(where / "blocked.json"), {"handlers": own}),
     }
     with postgres_schema() as url, LiveServer(create_app(database=url, graphs=graphs)) as server:
@@ -524,3 +526,37 @@ async def test_schemas_describe_a_documents_fields_and_a_plans_report(client: An
     assert set(out) == set(report)  # every value a run gives is described
     graph = await client.assistants.get_schemas("pipeline")
     assert set(graph["state_schema"]["properties"]) >= {"job", "found", "top"}
+
+
+async def test_state_updates_are_audited_edits_by_the_entrys_actor(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    await client.runs.wait(tid, "editable", input={"request": "pens", "amount": 12})
+    before = await client.threads.get_state(tid)
+    done = await client.threads.update_state(tid, {"amount": 99})
+    after = await client.threads.get_state(tid)
+    assert after["values"]["amount"] == 99 and after["values"]["request"] == "pens"
+    assert done["checkpoint"]["checkpoint_id"] == after["checkpoint"]["checkpoint_id"]
+    assert after["parent_checkpoint"]["checkpoint_id"] == before["checkpoint"]["checkpoint_id"]
+    audit = after["metadata"]
+    assert (audit["source"], audit["actor"], audit["permission"]) == ("edit", "ops", ["amount"])
+    assert audit["timestamp"]
+    with pytest.raises(httpx.HTTPStatusError) as refused:
+        await client.threads.update_state(tid, {"request": "ink"})
+    assert refused.value.response.status_code == 422
+    assert "'ops' may not edit channel 'request'" in refused.value.response.json()["detail"]
+    at_old = before["parent_checkpoint"]["checkpoint_id"]
+    with pytest.raises(httpx.HTTPStatusError) as old:
+        await client.threads.update_state(tid, {"amount": 1}, checkpoint_id=at_old)
+    assert "latest checkpoint only" in old.value.response.json()["detail"]
+    assert (await client.threads.get_state(tid))["values"]["amount"] == 99
+
+
+async def test_state_updates_without_edits_are_refused_saying_how_to_allow_them(
+    client: Any,
+) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    await client.runs.wait(tid, "approval", input={"request": "pens", "amount": 12})
+    with pytest.raises(httpx.HTTPStatusError) as refused:
+        await client.threads.update_state(tid, {"amount": 99})
+    assert refused.value.response.status_code == 422
+    assert '"edits": {"actor"' in refused.value.response.json()["detail"]
