@@ -82,6 +82,9 @@ def test_a_plans_run_shows_each_steps_standing_and_the_root_cause_of_unreachable
         page.goto(f"{url}/viewer/#/thread/plan-1")
         page.wait_for_selector("#workflow[data-kind='plan'] #plan-steps")
         assert page.text_content("#plan-status") == "blocked"
+        # the file's name at a glance, the path the run recorded on hover
+        assert page.text_content("#plan-file") == "plan.json"
+        assert page.get_attribute("#plan-file", "title") == str(db.parent / "plan.json")
         assert "score" in (page.text_content("#plan-reason") or "")
         standing = page.locator("#plan-steps tr.plan-step").evaluate_all(
             "rs => rs.map(r => [r.dataset.step, r.dataset.standing])"
