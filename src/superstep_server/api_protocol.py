@@ -24,13 +24,15 @@ the order they were created, each as protocol events ``{"type": "event", "method
 (``running`` when a run starts; ``completed``, ``failed`` with its ``error``, or
 ``interrupted`` when it stopped at an interrupt), ``input.requested`` (``{"interrupt_id",
 "value"}`` per interrupt; channel ``input``), and ``values``, ``updates``, ``custom``,
-``tasks``, ``checkpoints`` with the run's chunks as ``data``; only the root graph's
-(namespace ``[]``). The stream stays open, following the thread's next runs, until the
+``tasks``, ``checkpoints`` with the run's chunks as ``data``, and ``messages``; only the
+root graph's (namespace ``[]``). The stream stays open, following the thread's next runs, until the
 client leaves. ``seq`` is ``(ordinal of the run on the thread) * 2**20 + (its event's
 number)``: stable across connections, so ``since`` resumes after any seq; without it, a
 stream starts at the thread's oldest run in progress, else at its last run (a session's
 first stream may open after its short run already ended), else with the next run.
-``messages`` and ``tools`` (the v3 content-block formats) are not sent.
+``messages``: a chat model's v3 protocol events (``message-start``, ``content-block-*``,
+``message-finish``; a message a node returned whole replayed as such events), each naming
+its ``message_id``. ``tools`` is not sent.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ __all__ = ["routes"]
 
 RUN_SHIFT = 20  # a run's events are numbered below 2**20 within its ordinal's seq range
 RUN_MODES = ["values", "updates", "custom", "tasks", "checkpoints"]
-CHANNELS = ("values", "updates", "custom", "tasks", "checkpoints", "lifecycle", "input")
+CHANNELS = (*RUN_MODES, "messages", "lifecycle", "input")
 IDLE_SECONDS = 0.5
 HEARTBEAT_EVERY = 10
 
@@ -112,7 +114,8 @@ async def _queue(
         "if_not_exists": "create",
         "multitask_strategy": "enqueue",
     }
-    created = await _start(request, body, stateless=False)
+    body["stream_mode"] = [*RUN_MODES, "messages-tuple"]
+    created = await _start(request, body, stateless=False, extra={"stream_protocol": "v3"})
     run_id = created["run"]["run_id"]
     ordinal = next(
         i for i, r in enumerate(await blocking(_runs, server, thread_id)) if r["run_id"] == run_id
@@ -184,6 +187,19 @@ def _interrupts_of(update: Any) -> list[dict[str, Any]]:
     ]
 
 
+def _message_event(pair: Any, message_ids: dict[str, str]) -> Any:
+    """A message event as the SDK routes it: each event of one model call names its
+    message (``message_id``; langchain-core names it, as ``id``, on ``message-start``
+    only)."""
+    event, metadata = pair
+    call = str((metadata or {}).get("run_id") or "")
+    if event.get("event") == "message-start" and (event.get("id") or event.get("message_id")):
+        message_ids[call] = str(event.get("id") or event.get("message_id"))
+    if call in message_ids and "message_id" not in event:
+        event = {**event, "message_id": message_ids[call]}
+    return event
+
+
 def _first_run(server: Any, thread_id: str, since: int | None) -> tuple[int, int]:
     """Where a stream starts: (run ordinal, events of it already sent)."""
     runs = _runs(server, thread_id)
@@ -234,6 +250,7 @@ async def _run_frames(
     number = 0
     interrupted = False
     failed: str | None = None
+    message_ids: dict[str, str] = {}  # a chat model call's run id -> its message's id
 
     def emit(method: str, data: Any) -> bytes | None:
         nonlocal number
@@ -255,6 +272,8 @@ async def _run_frames(
             frames.append(emit("lifecycle", {"event": "running"}))
         elif event.event == "error":
             failed = f"{data.get('error')}: {data.get('message')}"
+        elif event.event == "messages":
+            frames.append(emit("messages", _message_event(data, message_ids)))
         elif event.event in RUN_MODES:
             frames.append(emit(event.event, data))
             if event.event == "updates":

@@ -111,3 +111,16 @@ async def test_an_unserved_command_answers_the_protocols_error(live: LiveServer)
     assert answer.json()["type"] == "error" and answer.json()["id"] == 7
     assert answer.json()["error"] == "not_supported"
     assert missing.status_code == 422 and "channels" in missing.json()["detail"]
+
+
+async def test_a_chat_models_message_streams_as_protocol_events(client: Any) -> None:
+    async with client.threads.stream(assistant_id="chat") as session:
+        await session.run.start(input={"messages": [{"role": "user", "content": "hi"}]})
+        # the projection feeds each message's events as it is iterated: read them after
+        messages = [message async for message in session.messages]
+        texts = [await asyncio.wait_for(m.text, 30) for m in messages]
+        out = await asyncio.wait_for(session.output, 30)
+    assert texts == ["hello there"]
+    # a model streamed as protocol events returns its content as blocks (langchain-core's)
+    content = out["messages"][-1]["content"]
+    assert "".join(b["text"] for b in content if b["type"] == "text") == "hello there"
