@@ -24,15 +24,16 @@ the order they were created, each as protocol events ``{"type": "event", "method
 (``running`` when a run starts; ``completed``, ``failed`` with its ``error``, or
 ``interrupted`` when it stopped at an interrupt), ``input.requested`` (``{"interrupt_id",
 "value"}`` per interrupt; channel ``input``), and ``values``, ``updates``, ``custom``,
-``tasks``, ``checkpoints`` with the run's chunks as ``data``, and ``messages``; only the
-root graph's (namespace ``[]``). The stream stays open, following the thread's next runs, until the
+``tasks``, ``checkpoints``, ``tools`` (the graph's own ``tools`` mode: ``tool-started``,
+``tool-finished``, ``tool-error`` by tool call id) with the run's chunks as ``data``, and
+``messages``; only the root graph's (namespace ``[]``). The stream stays open, following the thread's next runs, until the
 client leaves. ``seq`` is ``(ordinal of the run on the thread) * 2**20 + (its event's
 number)``: stable across connections, so ``since`` resumes after any seq; without it, a
 stream starts at the thread's oldest run in progress, else at its last run (a session's
 first stream may open after its short run already ended), else with the next run.
 ``messages``: a chat model's v3 protocol events (``message-start``, ``content-block-*``,
 ``message-finish``; a message a node returned whole replayed as such events), each naming
-its ``message_id``. ``tools`` is not sent.
+its ``message_id``.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ from superstep_server.http import blocking, json_body, json_response, sse_frame
 __all__ = ["routes"]
 
 RUN_SHIFT = 20  # a run's events are numbered below 2**20 within its ordinal's seq range
-RUN_MODES = ["values", "updates", "custom", "tasks", "checkpoints"]
+RUN_MODES = ["values", "updates", "custom", "tasks", "checkpoints", "tools"]
 CHANNELS = (*RUN_MODES, "messages", "lifecycle", "input")
 IDLE_SECONDS = 0.5
 HEARTBEAT_EVERY = 10

@@ -124,3 +124,14 @@ async def test_a_chat_models_message_streams_as_protocol_events(client: Any) -> 
     # a model streamed as protocol events returns its content as blocks (langchain-core's)
     content = out["messages"][-1]["content"]
     assert "".join(b["text"] for b in content if b["type"] == "text") == "hello there"
+
+
+async def test_tool_calls_stream_on_the_tools_channel(client: Any) -> None:
+    async with client.threads.stream(assistant_id="tooled") as session:
+        await session.run.start(input={"messages": []})
+        calls = [call async for call in session.tool_calls]
+        outputs = [await asyncio.wait_for(call.output, 30) for call in calls]
+    assert [(c.tool_call_id, c.name, c.input) for c in calls] == [
+        ("call-1", "add", {"a": 1, "b": 2})
+    ]
+    assert outputs[0]["content"] == "3"
