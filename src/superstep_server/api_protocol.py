@@ -26,14 +26,14 @@ the order they were created, each as protocol events ``{"type": "event", "method
 "value"}`` per interrupt; channel ``input``), and ``values``, ``updates``, ``custom``,
 ``tasks``, ``checkpoints``, ``tools`` (the graph's own ``tools`` mode: ``tool-started``,
 ``tool-finished``, ``tool-error`` by tool call id) with the run's chunks as ``data``, and
-``messages``; only the root graph's (namespace ``[]``). The stream stays open, following the thread's next runs, until the
-client leaves. ``seq`` is ``(ordinal of the run on the thread) * 2**20 + (its event's
-number)``: stable across connections, so ``since`` resumes after any seq; without it, a
-stream starts at the thread's oldest run in progress, else at its last run (a session's
-first stream may open after its short run already ended), else with the next run.
-``messages``: a chat model's v3 protocol events (``message-start``, ``content-block-*``,
-``message-finish``; a message a node returned whole replayed as such events), each naming
-its ``message_id``.
+``messages`` (a chat model's v3 protocol events: ``message-start``, ``content-block-*``,
+``message-finish``; a message a node returned whole replayed as such events; each naming
+its ``message_id``); only the root graph's (namespace ``[]``). The stream stays open,
+following the thread's next runs, until the client leaves. ``seq`` is ``(ordinal of the
+run on the thread) * 2**20 + (its event's number)``: stable across connections, so
+``since`` resumes after any seq; without it, a stream starts at the thread's oldest run in
+progress, else at its last run (a session's first stream may open after its short run
+already ended), else with the next run.
 """
 
 from __future__ import annotations
