@@ -13,10 +13,13 @@ them):
 - ``input.respond`` (``interrupt_id`` and ``response``, or ``responses``: a list of them):
   a run that resumes the thread's interrupts by id (``Command(resume={id: response})``),
   with the assistant of the thread's last run.
-- ``state.get``: ``{"values", "checkpoint"}`` of the thread.
-- The others (``subscription.*``, ``agent.getTree``, ``input.inject``,
-  ``state.listCheckpoints``, ``state.fork``) answer ``not_supported`` (the SDK's HTTP
-  transport does not send the subscription ones; its streams are the event streams).
+- ``state.get`` (``keys``): ``{"values", "checkpoint": {"id", "ns"}}`` of the thread;
+  ``state.listCheckpoints`` (``limit``, ``before``): its checkpoints newest first;
+  ``state.fork`` (``checkpoint_id``, ``input``, ``config``): a run from that checkpoint,
+  ``{"run_id", "thread_id"}``. Only the root graph's namespace (``[]``) is served.
+- The others (``subscription.*``, ``agent.getTree``, ``input.inject``) answer
+  ``not_supported`` (the SDK's HTTP transport does not send the subscription ones; its
+  streams are the event streams).
 
 Event streams (body ``{"channels", "namespaces", "depth", "since"}``): the thread's runs in
 the order they were created, each as protocol events ``{"type": "event", "method",
@@ -92,17 +95,89 @@ async def commands(request: Request) -> Response:
         if method == "input.respond":
             return await _respond(request, server, thread_id, command_id, params)
         if method == "state.get":
-            state = await blocking(server.state.get, thread_id, None, False)
-            result = {"values": state["values"] or {}, "checkpoint": state["checkpoint"]}
-            return _success(command_id, result)
+            return _success(command_id, await blocking(_state_get, server, thread_id, params))
+        if method == "state.listCheckpoints":
+            found = await blocking(_checkpoints, server, thread_id, params)
+            return _success(command_id, {"checkpoints": found})
+        if method == "state.fork":
+            return await _fork(request, server, thread_id, command_id, params)
     except ApiError as e:
-        code = "no_such_run" if e.status == 404 else "invalid_argument"
+        missing = e.status == 404 and method == "state.fork"
+        code = "no_such_checkpoint" if missing else "invalid_argument"
         return _error(command_id, code, str(e.detail))
     return _error(
         command_id,
         "not_supported" if "." in method else "unknown_command",
-        f"{method!r} is not served here (run.start, input.respond and state.get are)",
+        f"{method!r} is not served here (run.start, input.respond, state.get, "
+        f"state.listCheckpoints and state.fork are)",
     )
+
+
+def _root_only(params: dict[str, Any]) -> None:
+    if params.get("namespace") not in (None, []):
+        raise ApiError(422, "namespace: only the root graph's ([]) is served")
+
+
+def _state_get(server: Any, thread_id: str, params: dict[str, Any]) -> dict[str, Any]:
+    """``{"values", "checkpoint": {"id", "ns"}}``; only the ``keys`` asked for, if any."""
+    _root_only(params)
+    state = server.state.get(thread_id, None, False)
+    values = state["values"] or {}
+    keys = params.get("keys")
+    if isinstance(keys, list):
+        values = {k: v for k, v in values.items() if k in keys}
+    result: dict[str, Any] = {"values": values}
+    checkpoint = state.get("checkpoint") or {}
+    if checkpoint.get("checkpoint_id"):
+        result["checkpoint"] = {
+            "id": checkpoint["checkpoint_id"],
+            "ns": checkpoint.get("checkpoint_ns", ""),
+        }
+    return result
+
+
+def _checkpoints(server: Any, thread_id: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The thread's checkpoints, newest first (``limit``, default 10; ``before`` a
+    checkpoint id), as ``{"id", "timestamp", "step", "metadata"}`` (no ``node_name``: a
+    checkpoint's metadata does not name the node that wrote it)."""
+    _root_only(params)
+    body: dict[str, Any] = {"limit": params.get("limit", 10)}
+    if isinstance(params.get("before"), str):
+        body["before"] = params["before"]
+    found = []
+    for state in server.state.history(thread_id, body, values=False):
+        metadata = state.get("metadata") or {}
+        found.append(
+            {
+                "id": state["checkpoint"]["checkpoint_id"],
+                "timestamp": state.get("created_at"),
+                "step": metadata.get("step", -1),
+                "metadata": metadata,
+            }
+        )
+    return found
+
+
+async def _fork(
+    request: Request, server: Any, thread_id: str, command_id: int, params: dict[str, Any]
+) -> Response:
+    """A run on the thread from ``checkpoint_id`` (with ``input`` and ``config``), as a
+    run created with that ``checkpoint_id``; result ``{"run_id", "thread_id"}``."""
+    if not isinstance(params.get("checkpoint_id"), str):
+        return _error(command_id, "invalid_argument", "checkpoint_id: the checkpoint to fork")
+    state = await blocking(server.state.get, thread_id, {"checkpoint_id": params["checkpoint_id"]})
+    thread = await blocking(server.threads.get, thread_id)
+    body: dict[str, Any] = {
+        "assistant_id": (thread.get("metadata") or {}).get("assistant_id"),
+        "checkpoint_id": state["checkpoint"]["checkpoint_id"],
+        "input": params.get("input"),
+    }
+    if "config" in params:
+        body["config"] = params["config"]
+    answer = await _queue(request, server, thread_id, command_id, body)
+    result = orjson.loads(answer.body)
+    result["result"]["thread_id"] = thread_id
+    return json_response(result)
 
 
 async def _queue(

@@ -104,7 +104,7 @@ async def test_an_unserved_command_answers_the_protocols_error(live: LiveServer)
     async with httpx.AsyncClient(base_url=live.url) as http:
         tid = (await http.post("/threads", json={})).json()["thread_id"]
         answer = await http.post(
-            f"/threads/{tid}/commands", json={"id": 7, "method": "state.fork", "params": {}}
+            f"/threads/{tid}/commands", json={"id": 7, "method": "agent.getTree", "params": {}}
         )
         missing = await http.post(f"/threads/{tid}/stream/events", json={"channels": 3})
     assert answer.status_code == 200
@@ -135,3 +135,35 @@ async def test_tool_calls_stream_on_the_tools_channel(client: Any) -> None:
         ("call-1", "add", {"a": 1, "b": 2})
     ]
     assert outputs[0]["content"] == "3"
+
+
+async def test_state_commands_read_list_and_fork_checkpoints(client: Any, live: LiveServer) -> None:
+    async with client.threads.stream(assistant_id="two") as session:
+        await session.run.start(input={"x": 1})
+        assert await asyncio.wait_for(session.output, 30) == {"x": 4}
+        tid = session.thread_id
+
+    async with httpx.AsyncClient(base_url=live.url) as http:
+
+        async def command(method: str, params: dict[str, Any]) -> dict[str, Any]:
+            body = {"id": 1, "method": method, "params": params}
+            answer = await http.post(f"/threads/{tid}/commands", json=body)
+            assert answer.status_code == 200
+            return dict(answer.json())
+
+        state = (await command("state.get", {"namespace": [], "keys": ["x"]}))["result"]
+        listed = (await command("state.listCheckpoints", {"limit": 3}))["result"]["checkpoints"]
+        assert state["values"] == {"x": 4} and state["checkpoint"]["id"] == listed[0]["id"]
+        assert [c["step"] for c in listed] == [2, 1, 0]
+        assert all(c["timestamp"] and c["metadata"]["step"] == c["step"] for c in listed)
+        after_a = listed[1]["id"]
+        forked = await command("state.fork", {"checkpoint_id": after_a})
+        assert forked["result"]["thread_id"] == tid
+        out = await client.runs.join(tid, forked["result"]["run_id"])
+        assert out == {"x": 4}  # b ran again from the state after a
+        history = await client.threads.get_history(tid, limit=2)  # the new branch
+        assert after_a in {h["parent_checkpoint"]["checkpoint_id"] for h in history}
+        missing = await command("state.fork", {"checkpoint_id": "nope"})
+        assert missing["type"] == "error" and missing["error"] == "no_such_checkpoint"
+        sub = await command("state.get", {"namespace": ["child"]})
+        assert sub["error"] == "invalid_argument" and "root graph" in sub["message"]
