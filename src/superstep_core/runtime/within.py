@@ -114,6 +114,8 @@ def merged(before: Any, after: Any, rest: Sequence[Effect]) -> Any:
         return Reaction(after.updates, rest, after.control, after.disposition)
     if not isinstance(before, Reaction):
         return before
+    if rest is after.effects and not (before.updates or before.effects or before.control):
+        return after  # nothing before it to merge (the usual task request): the same reaction
     updates = [*_pairs(before.updates), *_pairs(after.updates)]
     return Reaction(
         updates,
@@ -124,4 +126,6 @@ def merged(before: Any, after: Any, rest: Sequence[Effect]) -> Any:
 
 
 def _pairs(updates: Any) -> list[tuple[str, Any]]:
+    if type(updates) is dict:  # the common case without an attribute lookup
+        return list(updates.items())
     return list(updates.items()) if hasattr(updates, "items") else list(updates)
