@@ -1002,6 +1002,10 @@ class Execution:
                 if item[0] not in failing and item[1].error is None:
                     self.kept[eid] = item
             return outcome
+        if not self.held:  # nothing held: nothing to keep (the usual committed superstep)
+            if self.kept:
+                self.kept = {}
+            return outcome
         if self.kept or got:
             held = {aid for aid, _ in self.held}
             kept = {eid: item for eid, item in self.kept.items() if item[0] in held}

@@ -64,7 +64,13 @@ class OpenSuperstep:
         Raises `ValueError` naming a request left without a result."""
         if self._outcome is not None:
             raise RuntimeError(f"superstep {self.step} has ended: nothing to supply")
-        wanted = {r.effect_id for r in self.effects}
+        effects = self.effects
+        if len(effects) == 1 and len(results) == 1 and results[0].effect_id == effects[0].effect_id:
+            chosen = list(results)  # the common round: one effect, its result
+            self.results.extend(chosen)
+            self._advance(chosen)
+            return
+        wanted = {r.effect_id for r in effects}
         given = {r.effect_id for r in results}
         missing = sorted(wanted - given)
         if missing:
