@@ -338,12 +338,18 @@ class RunSetup(Checkpointing):
             and value
             and all(any(getattr(i, "id", None) == k for _, i in suspended) for k in value)
         ):
-            by_activation: dict[str, list[Any]] = {}
+            by_activation: dict[str, dict[str, Any]] = {}
+            count: dict[str, int] = {}
             for aid, intr in suspended:
+                count[aid] = count.get(aid, 0) + 1
                 if intr.id in value:
-                    by_activation.setdefault(aid, []).append(value[intr.id])
+                    by_activation.setdefault(aid, {})[intr.id] = value[intr.id]
             for aid, answers in by_activation.items():
-                self._resume_one(ex, aid, answers[0])
+                # A task waits on one interrupt of its own at a time; one waiting on several
+                # waits on its subgraph's: as LangGraph hands the resume map down, the
+                # subgraph's run gets the answers by id (its tasks each take their own).
+                one = next(iter(answers.values()))
+                self._resume_one(ex, aid, answers if count[aid] > 1 else one)
             return
         activations = {aid for aid, _ in suspended}
         if len(activations) > 1 or _raised_several(ex, suspended[0][0]):
