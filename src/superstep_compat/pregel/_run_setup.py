@@ -385,9 +385,10 @@ class RunSetup(Checkpointing):
     def _resume_one(self, ex: Execution, activation_id: str, value: Any) -> None:
         """Answer ``activation_id``'s interrupt, the answer saved first (LangGraph's
         ``__resume__`` write: the task's answers so far): a run that dies before the answered
-        task finishes continues with it (`_saved_answers`) instead of asking again."""
+        task finishes continues with it (`_saved_answers`) instead of asking again. With
+        durability "exit" nothing is saved before the run ends (as LangGraph)."""
         record = self.record
-        if self.saver is not None and record is not None:
+        if self.saver is not None and record is not None and self.durable:
             inst = ex.instances.get(activation_id)
             given = list(inst.memory.get("resume", ())) if inst is not None else []
             task = next((t for t in record.tasks if t.key == activation_id), None)
