@@ -2,7 +2,8 @@
 so an effect declared ``within_step`` is performed inside the superstep that asked for it (one
 checkpoint per superstep, its results in that superstep's input-log record); a process that
 dies mid-superstep leaves the last checkpoint as it was, and the recovered thread performs
-only the effects whose results were never recorded."""
+only the effects whose results were never recorded; one that lost the thread's lease
+performs none."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from engine.test_within_step import _chain, _fan
 from superstep_core import EffectContext
 from superstep_core.checkpoint import InMemorySaver
 from superstep_core.host.durable import DurableRunner
+from superstep_core.host.lease import LeaseLostError, MemoryLeaseStore
 from superstep_core.testing import VirtualClock
 
 
@@ -81,3 +83,20 @@ def test_a_thread_that_dies_mid_superstep_performs_only_what_was_not_recorded() 
     assert [h.step for h in recovering.history("t")] == [0, 1, 2]
     report = recovering.replay(graph, "t")
     assert report.matched, report.mismatches
+
+
+def test_a_process_that_lost_the_thread_performs_no_within_step_effect() -> None:
+    clock = VirtualClock(1000.0)
+    leases = MemoryLeaseStore(clock.now)
+    calls: list[Any] = []
+    runner = DurableRunner(
+        InMemorySaver(), {"work": _counting(calls)}, leases=leases, owner="h:1:one"
+    )
+    with runner.start(_chain(), "t", payload=3) as dx:
+        assert dx.lease is not None
+        clock.advance(60)  # expired without renewal: another owner takes the thread
+        leases.acquire("t", "h:2:two", 30)
+        assert dx.lease.renew() is False
+        with pytest.raises(LeaseLostError):
+            dx.run()
+    assert calls == []

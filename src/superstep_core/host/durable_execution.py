@@ -214,10 +214,11 @@ class DurableExecution:
             self._record_failure()
         if self.runner.on_step is not None:
             self.runner.on_step(ex, outcome)
+        self._check_lease()  # a process that lost the thread goes no further
 
     def _before_perform(self, requests: list[EffectRequest]) -> None:
-        """The host's ``on_perform``: no effect is performed by a process that lost the
-        thread's lease."""
+        """The host's ``on_perform``: no effect (within-step ones included) is performed by a
+        process that lost the thread's lease."""
         self._check_lease()
 
     def _note(self, outcome: StepOutcome, *, arm: bool = True) -> None:
