@@ -714,6 +714,7 @@ class Execution:
             inst.pending_effects.discard(effect_id)
         outcome.committed = True
         outcome.written = written
+        outcome.writes = staged.writes
         self._apply(staged, outcome, record)
         if record is not None:
             record.written = written
