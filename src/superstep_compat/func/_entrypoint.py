@@ -55,6 +55,7 @@ from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._compile import CompiledStateGraph
 from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _modes, _shape
+from superstep_compat.pregel._run import legacy_durability
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import CachePolicy, RetryPolicy, Send, StateSnapshot, TimeoutPolicy
@@ -344,6 +345,7 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         """Yield chunks in LangGraph's shapes; the default mode is "updates". ``durability``
         ("async", the default, "sync" or "exit"): see `TaskJournal`. With callbacks in the
         config the call is a chain run named after the graph, the function's run inside."""
+        durability = legacy_durability(durability, kwargs)
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
         latest = _Latest()
 
@@ -378,6 +380,7 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         control: RunControl | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[Any]:
+        durability = legacy_durability(durability, kwargs)
         modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
         latest = _Latest()
 
@@ -415,6 +418,7 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
     ) -> Any:
         """The return value (with ``__interrupt__`` when the run stopped at an interrupt);
         with ``stream_mode`` other than "values", the list of chunks."""
+        durability = legacy_durability(durability, kwargs)
         if stream_mode != "values":
             chunks = self.stream(
                 input,
@@ -449,6 +453,7 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         control: RunControl | None = None,
         **kwargs: Any,
     ) -> Any:
+        durability = legacy_durability(durability, kwargs)
         if stream_mode != "values":
             chunks = self.astream(
                 input,

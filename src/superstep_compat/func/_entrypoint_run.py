@@ -44,7 +44,7 @@ class _Run(GraphRun):
     def __init__(
         self, graph: EntrypointGraph, input: Any, config: Any, *, durability: str, **kw: Any
     ) -> None:
-        super().__init__(graph, input, config, **kw)
+        super().__init__(graph, input, config, durability=durability, **kw)
         self.step_writes = durability != "exit"
         self.current: Any = None
         self.held: list[Event] = []

@@ -338,12 +338,18 @@ class RunSetup(Checkpointing):
             and value
             and all(any(getattr(i, "id", None) == k for _, i in suspended) for k in value)
         ):
-            by_activation: dict[str, list[Any]] = {}
+            by_activation: dict[str, dict[str, Any]] = {}
+            count: dict[str, int] = {}
             for aid, intr in suspended:
+                count[aid] = count.get(aid, 0) + 1
                 if intr.id in value:
-                    by_activation.setdefault(aid, []).append(value[intr.id])
+                    by_activation.setdefault(aid, {})[intr.id] = value[intr.id]
             for aid, answers in by_activation.items():
-                self._resume_one(ex, aid, answers[0])
+                # A task waits on one interrupt of its own at a time; one waiting on several
+                # waits on its subgraph's: as LangGraph hands the resume map down, the
+                # subgraph's run gets the answers by id (its tasks each take their own).
+                one = next(iter(answers.values()))
+                self._resume_one(ex, aid, answers if count[aid] > 1 else one)
             return
         activations = {aid for aid, _ in suspended}
         if len(activations) > 1 or _raised_several(ex, suspended[0][0]):
@@ -379,9 +385,10 @@ class RunSetup(Checkpointing):
     def _resume_one(self, ex: Execution, activation_id: str, value: Any) -> None:
         """Answer ``activation_id``'s interrupt, the answer saved first (LangGraph's
         ``__resume__`` write: the task's answers so far): a run that dies before the answered
-        task finishes continues with it (`_saved_answers`) instead of asking again."""
+        task finishes continues with it (`_saved_answers`) instead of asking again. With
+        durability "exit" nothing is saved before the run ends (as LangGraph)."""
         record = self.record
-        if self.saver is not None and record is not None:
+        if self.saver is not None and record is not None and self.durable:
             inst = ex.instances.get(activation_id)
             given = list(inst.memory.get("resume", ())) if inst is not None else []
             task = next((t for t in record.tasks if t.key == activation_id), None)
