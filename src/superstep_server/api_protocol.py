@@ -34,9 +34,9 @@ the order they were created, each as protocol events ``{"type": "event", "method
 its ``message_id``); only the root graph's (namespace ``[]``). The stream stays open,
 following the thread's next runs, until the client leaves. ``seq`` is ``(ordinal of the
 run on the thread) * 2**20 + (its event's number)``: stable across connections, so
-``since`` resumes after any seq; without it, a stream starts at the thread's oldest run in
-progress, else at its last run (a session's first stream may open after its short run
-already ended), else with the next run.
+``since`` resumes after any seq; without it, a stream starts at the thread's latest run
+(the SDK opens such a stream right after a ``run.start`` answered, and a short run may have
+ended already), or with the next run on a thread that has none.
 """
 
 from __future__ import annotations
@@ -282,9 +282,8 @@ def _first_run(server: Any, thread_id: str, since: int | None) -> tuple[int, int
     if since is not None:
         ordinal, done = since >> RUN_SHIFT, since & ((1 << RUN_SHIFT) - 1)
         return ordinal, done
-    going = [i for i, r in enumerate(runs) if r["status"] in ("pending", "running")]
-    if going:
-        return going[0], 0
+    # the session's latest run.start: the SDK opens a stream without `since` only for its
+    # lifecycle watcher, right after a run.start answered (the run may have ended already)
     return (len(runs) - 1, 0) if runs else (0, 0)
 
 

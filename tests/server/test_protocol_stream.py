@@ -167,3 +167,12 @@ async def test_state_commands_read_list_and_fork_checkpoints(client: Any, live: 
         assert missing["type"] == "error" and missing["error"] == "no_such_checkpoint"
         sub = await command("state.get", {"namespace": ["child"]})
         assert sub["error"] == "invalid_argument" and "root graph" in sub["message"]
+
+
+async def test_a_second_run_in_a_session_continues_the_thread(client: Any) -> None:
+    async with client.threads.stream(assistant_id="two") as session:
+        await session.run.start(input={"x": 1})
+        assert await asyncio.wait_for(session.output, 30) == {"x": 4}
+    async with client.threads.stream(session.thread_id, assistant_id="two") as again:
+        await again.run.start(input={"x": 10})
+        assert await asyncio.wait_for(again.output, 30) == {"x": 22}
