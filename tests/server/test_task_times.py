@@ -9,6 +9,9 @@ from typing import Any
 import pytest
 from langgraph_sdk.errors import NotFoundError
 
+from server.graphs import timed
+from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER
+
 
 async def test_a_runs_tasks_have_their_times_and_errors_by_task_id(client: Any) -> None:
     tid = (await client.threads.create())["thread_id"]
@@ -114,3 +117,39 @@ def test_the_facades_attempt_observer_hears_every_attempt_sync_and_async() -> No
     assert graph.invoke({"x": 40}, {"configurable": {CONFIG_KEY_ATTEMPT_OBSERVER: broken}}) == {
         "x": 141
     }
+
+
+async def test_each_attempt_of_a_task_call_in_an_entrypoint_is_listed(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    assert await client.runs.wait(tid, "called", input=3) == 70
+    last = (await client.runs.list(tid, limit=1))[0]
+    tasks = await client.http.get(f"/threads/{tid}/runs/{last['run_id']}/tasks")
+    fetched = [t for t in tasks if t["name"] == "fetch"]
+    assert len(fetched) == 2 and len({t["task_id"] for t in fetched}) == 2
+    for t, x in zip(sorted(fetched, key=lambda t: t["started_at"]), (3, 4), strict=True):
+        assert t["error"] is None
+        assert [(a["attempt"], a["error"], a["max_attempts"]) for a in t["attempts"]] == [
+            (1, f"ConnectionError: fetch attempt 1 of {x}", 2),
+            (2, None, None),
+        ]
+        assert all(a["duration_ms"] >= 0 for a in t["attempts"])
+        assert t["attempts"][0]["started_at"] <= t["attempts"][1]["started_at"]
+    # the entrypoint's own task has its single attempt
+    (body,) = [t for t in tasks if t["name"] == "workflow"]
+    assert [a["attempt"] for a in body["attempts"]] == [1]
+    await client.threads.delete(tid)
+
+
+async def test_an_attempt_stopped_at_its_timeout_is_told_with_the_timeout() -> None:
+    # the server's observer, on an async run (timeouts need one; `superstep serve` runs
+    # graphs with `stream`): each attempt stopped at its timeout is told with LangGraph's
+    # NodeTimeoutError and its duration
+    told: list[dict[str, Any]] = []
+    config = {"configurable": {CONFIG_KEY_ATTEMPT_OBSERVER: told.append}}
+    assert await timed().ainvoke({"x": 4}, config) == {"x": 1004}
+    first, second = (r for r in told if r["name"] == "slow")
+    assert first["attempt"] == 1 and first["max_attempts"] == 2
+    assert first["error"].startswith("NodeTimeoutError: Node 'slow' ")
+    assert 150 <= first["duration_ms"] < 4000
+    assert (second["attempt"], second["error"], second["max_attempts"]) == (2, None, None)
+    assert first["task_id"] == second["task_id"]
