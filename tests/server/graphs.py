@@ -268,8 +268,8 @@ _SLOW: dict[int, int] = {}
 
 def timed() -> Any:
     """``slow`` (a run timeout of 0.2 s, retried on `NodeTimeoutError`) sleeps past its
-    timeout on its first attempt for a given ``x``, then adds 1000. Timeouts need an async run
-    (``ainvoke``): the server runs graphs with ``stream``, so this graph is not served."""
+    timeout on its first attempt for a given ``x``, then adds 1000. Timeouts need an async run:
+    the server runs a graph asynchronously for a run that streams ``events``."""
 
     async def slow(state: Numbers) -> dict[str, int]:
         tries = _SLOW[state["x"]] = _SLOW.get(state["x"], 0) + 1
@@ -303,4 +303,5 @@ def all_graphs() -> dict[str, Any]:
         "tooled": tooled(),
         "retried": retried(),
         "called": called(),
+        "timed": timed(),
     }

@@ -9,9 +9,6 @@ from typing import Any
 import pytest
 from langgraph_sdk.errors import NotFoundError
 
-from server.graphs import timed
-from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER
-
 
 async def test_a_runs_tasks_have_their_times_and_errors_by_task_id(client: Any) -> None:
     tid = (await client.threads.create())["thread_id"]
@@ -140,16 +137,20 @@ async def test_each_attempt_of_a_task_call_in_an_entrypoint_is_listed(client: An
     await client.threads.delete(tid)
 
 
-async def test_an_attempt_stopped_at_its_timeout_is_told_with_the_timeout() -> None:
-    # the server's observer, on an async run (timeouts need one; `superstep serve` runs
-    # graphs with `stream`): each attempt stopped at its timeout is told with LangGraph's
-    # NodeTimeoutError and its duration
-    told: list[dict[str, Any]] = []
-    config = {"configurable": {CONFIG_KEY_ATTEMPT_OBSERVER: told.append}}
-    assert await timed().ainvoke({"x": 4}, config) == {"x": 1004}
-    first, second = (r for r in told if r["name"] == "slow")
+async def test_an_attempt_stopped_at_its_timeout_is_listed_with_the_timeout(
+    client: Any,
+) -> None:
+    # timeouts need an async run: the server runs one for a run streaming `events`
+    tid = (await client.threads.create())["thread_id"]
+    run = await client.runs.create(tid, "timed", input={"x": 4}, stream_mode=["events"])
+    await client.runs.join(tid, run["run_id"])
+    assert (await client.threads.get_state(tid))["values"] == {"x": 1004}
+    tasks = await client.http.get(f"/threads/{tid}/runs/{run['run_id']}/tasks")
+    (slow,) = [t for t in tasks if t["name"] == "slow"]
+    assert slow["error"] is None
+    first, second = slow["attempts"]
     assert first["attempt"] == 1 and first["max_attempts"] == 2
     assert first["error"].startswith("NodeTimeoutError: Node 'slow' ")
     assert 150 <= first["duration_ms"] < 4000
     assert (second["attempt"], second["error"], second["max_attempts"]) == (2, None, None)
-    assert first["task_id"] == second["task_id"]
+    await client.threads.delete(tid)
