@@ -19,6 +19,7 @@ from starlette.responses import Response
 from superstep_server import (
     api_assistants,
     api_crons,
+    api_protocol,
     api_runs,
     api_store,
     api_task_times,
@@ -198,6 +199,7 @@ def create_app(
         *api_assistants.routes(),
         *api_threads.routes(),
         *api_thread_stream.routes(),
+        *api_protocol.routes(),
         *api_task_times.routes(),
         *api_crons.routes(),
         *api_runs.routes(),

@@ -78,14 +78,6 @@ class DocumentKind(ServedKind):
         fields = self.compiled.document.state
         return {f.name: values[f.name] for f in fields if f.name in values}
 
-    def workflow(self, runner: DurableRunner, thread_id: str) -> dict[str, Any] | None:
-        # A served document is the file the server loaded: its hash, no saved versions (the
-        # version store belongs to `superstep run`'s own database).
-        doc = self.compiled.document
-        return document_run(
-            runner, thread_id, name=doc.name, version=None, content_hash=doc.content_hash
-        )
-
     def schemas(self, graph: CompiledGraph) -> tuple[Any, Any, Any]:
         """The document's state fields, typed (``list`` is an array), with their defaults
         and descriptions; a run's input is any of them, its output all of them."""
@@ -111,6 +103,14 @@ class DocumentKind(ServedKind):
 
         return self.values(
             {k: v.value if isinstance(v, Contribution) else v for k, v in written.items()}
+        )
+
+    def workflow(self, runner: DurableRunner, thread_id: str) -> dict[str, Any] | None:
+        # A served document is the file the server loaded: its hash, no saved versions (the
+        # version store belongs to `superstep run`'s own database).
+        doc = self.compiled.document
+        return document_run(
+            runner, thread_id, name=doc.name, version=None, content_hash=doc.content_hash
         )
 
 
@@ -143,16 +143,6 @@ class PlanKind(ServedKind):
 
         return {**self.plan.report(values).as_document(), "outcomes": plan_outcomes(values)}
 
-    def workflow(self, runner: DurableRunner, thread_id: str) -> dict[str, Any] | None:
-        plan = self.plan
-        return plan_run(
-            runner,
-            thread_id,
-            plan.workflow,
-            path=self.path,
-            max_cost_minor=plan.max_cost_minor,
-        )
-
     def schemas(self, graph: CompiledGraph) -> tuple[Any, Any, Any]:
         """A plan takes no input (``null``); its values are its report (the fields of
         ``superstep plan status --json``, typed from a report of the plan) and each settled
@@ -177,6 +167,16 @@ class PlanKind(ServedKind):
         from superstep_core.plan.runner import OUTCOMES, plan_outcomes
 
         return {"outcomes": plan_outcomes(written)} if OUTCOMES in written else {}
+
+    def workflow(self, runner: DurableRunner, thread_id: str) -> dict[str, Any] | None:
+        plan = self.plan
+        return plan_run(
+            runner,
+            thread_id,
+            plan.workflow,
+            path=self.path,
+            max_cost_minor=plan.max_cost_minor,
+        )
 
     def left(self, values: Mapping[str, Any]) -> tuple[str, ...]:
         report = self.plan.report(values)
