@@ -58,6 +58,7 @@ from superstep_core.host import (
     Host,
     NestedEffects,
     RunStopped,
+    StepTimeoutError,
     WallClock,
 )
 from superstep_core.node import EffectCompleted
@@ -296,6 +297,7 @@ class GraphRun(RunSteps):
             clock=self.clock,
             rng=self.rng,
             ledger=self.ledger,
+            step_timeout=self.graph.step_timeout,
         )
         self.nested = host.nested
         host.on_result = self._task_ended
@@ -318,6 +320,8 @@ class GraphRun(RunSteps):
                         break
             except RunStopped:
                 self._stopped_by_drain()
+            except StepTimeoutError:
+                raise TimeoutError("Timed out") from None  # LangGraph's, on a sync run
             yield from forwarded(self._drain())
             if ex.failure is not None:
                 yield from forwarded(self._task_events(self._failed_results(ex)))
@@ -395,6 +399,7 @@ class GraphRun(RunSteps):
             rng=self.rng,
             ledger=self.ledger,
             max_concurrency=self.max_concurrency,
+            step_timeout=self.graph.step_timeout,
         )
         self.nested = host.nested
         self._stops_siblings = True
@@ -432,6 +437,8 @@ class GraphRun(RunSteps):
                         break
             except RunStopped:
                 self._stopped_by_drain()
+            except StepTimeoutError:
+                raise TimeoutError() from None  # LangGraph's bare asyncio.TimeoutError
             for e in self._drain():
                 yield e
             if ex.failure is not None:
