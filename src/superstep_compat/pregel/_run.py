@@ -403,6 +403,12 @@ class GraphRun(RunSteps):
         )
         self.nested = host.nested
         self._stops_siblings = True
+        link = self.link
+        if link is not None and link.emit is not None and link.subgraphs:
+            # A subgraph whose events its parent streams passes on what its tasks emit
+            # (its own subgraphs' events included) as it arrives, not when its step ends:
+            # however deep, a subgraph's chunks reach the caller while it runs (LangGraph).
+            self.live = True
         host.on_result = self._task_ended
         host.on_perform = self._tasks_begin
         completed = False
