@@ -58,6 +58,7 @@ from superstep_core.host import (
     Host,
     NestedEffects,
     RunStopped,
+    StepTimeoutError,
     WallClock,
 )
 from superstep_core.node import EffectCompleted
@@ -296,6 +297,7 @@ class GraphRun(RunSteps):
             clock=self.clock,
             rng=self.rng,
             ledger=self.ledger,
+            step_timeout=self.graph.step_timeout,
         )
         self.nested = host.nested
         host.on_result = self._task_ended
@@ -318,6 +320,8 @@ class GraphRun(RunSteps):
                         break
             except RunStopped:
                 self._stopped_by_drain()
+            except StepTimeoutError:
+                raise TimeoutError("Timed out") from None  # LangGraph's, on a sync run
             yield from forwarded(self._drain())
             if ex.failure is not None:
                 yield from forwarded(self._task_events(self._failed_results(ex)))
@@ -395,9 +399,16 @@ class GraphRun(RunSteps):
             rng=self.rng,
             ledger=self.ledger,
             max_concurrency=self.max_concurrency,
+            step_timeout=self.graph.step_timeout,
         )
         self.nested = host.nested
         self._stops_siblings = True
+        link = self.link
+        if link is not None and link.emit is not None and link.subgraphs:
+            # A subgraph whose events its parent streams passes on what its tasks emit
+            # (its own subgraphs' events included) as it arrives, not when its step ends:
+            # however deep, a subgraph's chunks reach the caller while it runs (LangGraph).
+            self.live = True
         host.on_result = self._task_ended
         host.on_perform = self._tasks_begin
         completed = False
@@ -432,6 +443,8 @@ class GraphRun(RunSteps):
                         break
             except RunStopped:
                 self._stopped_by_drain()
+            except StepTimeoutError:
+                raise TimeoutError() from None  # LangGraph's bare asyncio.TimeoutError
             for e in self._drain():
                 yield e
             if ex.failure is not None:

@@ -25,6 +25,7 @@ from superstep_core.host.effects import (
     ResultObserver,
     RetryableEffectError,
     SplitHandler,
+    StepTimeoutError,
     classify,
 )
 from superstep_core.host.nested import NestedEffect, NestedEffects
@@ -67,6 +68,7 @@ __all__ = [
     "RunStopped",
     "SplitHandler",
     "StepCallback",
+    "StepTimeoutError",
     "StopRequest",
     "StreamAbandoned",
     "StreamChunk",
