@@ -96,16 +96,19 @@ Event = tuple[tuple[str, ...], str, Any]
 """(namespace, stream mode, data)."""
 
 
-def legacy_durability(durability: str | None, kwargs: Mapping[str, Any]) -> str | None:
+def legacy_durability(
+    durability: str | None, kwargs: Mapping[str, Any], *, stacklevel: int = 3
+) -> str | None:
     """The ``durability`` of a call that may pass LangGraph's deprecated ``checkpoint_during``
-    (True: "async", False: "exit"), with LangGraph's warning; both given is a ValueError."""
+    (True: "async", False: "exit"), with LangGraph's warning (``stacklevel`` as for
+    `warnings.warn`, counted from here); both given is a ValueError."""
     checkpoint_during = kwargs.get("checkpoint_during")
     if checkpoint_during is None:
         return durability
     warnings.warn(
         "`checkpoint_during` is deprecated and will be removed. Please use `durability` instead.",
         LangGraphDeprecatedSinceV10,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
     if durability is not None:
         raise ValueError(
