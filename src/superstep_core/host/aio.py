@@ -10,10 +10,9 @@ import asyncio
 import contextvars
 import inspect
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 
-from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock
 from superstep_core.host.deadlines import DeadlineExceeded, within
 from superstep_core.host.effects import (
@@ -29,7 +28,7 @@ from superstep_core.host.effects import (
 from superstep_core.host.stop import StopRequest
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, HostCore, _push_step
-from superstep_core.node import EffectCompleted, External
+from superstep_core.node import EffectCompleted
 from superstep_core.runtime import EffectRequest, Execution, OpenSuperstep, StepOutcome
 
 __all__ = ["AsyncHost"]
@@ -37,9 +36,10 @@ __all__ = ["AsyncHost"]
 AsyncStepCallback = Callable[[Execution, StepOutcome], Awaitable[None] | None]
 
 
-class AsyncHost(HostCore):
-    """Asyncio twin of `superstep_core.host.Host` (same arguments, ``async`` methods; the same
-    optional ``stream`` on the run methods), over the same `HostCore`. ``max_concurrency``
+class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
+    """Asyncio twin of `superstep_core.host.Host` (same arguments; its run methods return
+    awaitables: ``await host.run_graph(...)``; the same optional ``stream``), over the same
+    `HostCore`. ``max_concurrency``
     bounds how many effects are in flight at once, as ``max_workers`` does for `Host`."""
 
     def __init__(
@@ -57,36 +57,6 @@ class AsyncHost(HostCore):
         self.on_step = on_step
         self.max_concurrency = max_concurrency
         """At most this many effects performed at once (None: all of a superstep's)."""
-
-    async def run_graph(
-        self,
-        graph: CompiledGraph,
-        *,
-        execution_id: str | None = None,
-        payload: Any = None,
-        updates: Mapping[str, Any] | None = None,
-        until: float | None = None,
-        stream: StreamMultiplexer | None = None,
-    ) -> Execution:
-        ex = self.start(graph, execution_id=execution_id, payload=payload, updates=updates)
-        return await self.run(ex, until=until, stream=stream)
-
-    async def send(
-        self, ex: Execution, event: External, *, stream: StreamMultiplexer | None = None
-    ) -> Execution:
-        ex.send(event)
-        return await self.run(ex, stream=stream)
-
-    async def resume(
-        self,
-        ex: Execution,
-        value: Any,
-        activation_id: str | None = None,
-        *,
-        stream: StreamMultiplexer | None = None,
-    ) -> Execution:
-        ex.resume(value, activation_id)
-        return await self.run(ex, stream=stream)
 
     async def run(
         self,
