@@ -186,6 +186,14 @@ async def _history(request: Request, *, values: bool) -> Response:
     return json_response(found)
 
 
+async def workflow(request: Request) -> Response:
+    """``GET /threads/{id}/workflow`` (read-only, this server's own, for the viewer's workflow
+    panel): the run of the served workflow document or plan on the thread, or ``null`` for a
+    thread of another graph (`StateViews.workflow`)."""
+    server = _server(request)
+    return json_response(await blocking(server.state.workflow, _thread_id(request)))
+
+
 def routes() -> list[Route]:
     return [
         Route("/threads", create, methods=["POST"]),
@@ -202,4 +210,5 @@ def routes() -> list[Route]:
         Route("/threads/{thread_id}/state/{checkpoint_id}", get_state, methods=["GET"]),
         Route("/threads/{thread_id}/history", history, methods=["GET", "POST"]),
         Route("/threads/{thread_id}/history/steps", steps, methods=["POST"]),
+        Route("/threads/{thread_id}/workflow", workflow, methods=["GET"]),
     ]

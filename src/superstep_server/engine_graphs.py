@@ -92,6 +92,11 @@ class ServedKind:
         for a plain graph: when nothing is queued, awaited or suspended it is done)."""
         return ()
 
+    def workflow(self, runner: DurableRunner, thread_id: str) -> dict[str, Any] | None:
+        """The viewer's workflow panel for the thread (`superstep_server.workflow_runs`
+        shapes), or ``None`` for a kind that has none (a plain graph)."""
+        return None
+
 
 class EngineGraph:
     """An engine graph (``graph``, run by ``kind``) with the served-graph methods. The server
@@ -344,6 +349,15 @@ class EngineGraph:
 
     def bulk_update_state(self, config: Any, supersteps: Any) -> Any:
         return self.update_state(config, supersteps)
+
+    def workflow(self, thread_id: str) -> dict[str, Any] | None:
+        """``GET /threads/{id}/workflow``: the kind's workflow panel for the thread (a
+        document's or a plan's run), ``None`` when the kind has none or the thread has no
+        engine checkpoint."""
+        runner = DurableRunner(self.checkpointer)
+        if not runner.exists(thread_id):
+            return None
+        return self.kind.workflow(runner, thread_id)
 
     def _snapshot(self, thread_id: str, step: StoredStep, ts: str | None) -> Any:
         """The `StateSnapshot` of one stored engine checkpoint."""

@@ -37,6 +37,7 @@ from superstep_core.graph import CompiledGraph, Graph
 from superstep_core.host import Handler
 from superstep_core.host.durable import DurableExecution, DurableRunner
 from superstep_server.engine_graphs import EngineGraph, ServedKind
+from superstep_server.workflow_runs import document_run, plan_run
 
 __all__ = ["DocumentKind", "PlanKind", "load_served"]
 
@@ -77,14 +78,23 @@ class DocumentKind(ServedKind):
         fields = self.compiled.document.state
         return {f.name: values[f.name] for f in fields if f.name in values}
 
+    def workflow(self, runner: DurableRunner, thread_id: str) -> dict[str, Any] | None:
+        # A served document is the file the server loaded: its hash, no saved versions (the
+        # version store belongs to `superstep run`'s own database).
+        doc = self.compiled.document
+        return document_run(
+            runner, thread_id, name=doc.name, version=None, content_hash=doc.content_hash
+        )
+
 
 class PlanKind(ServedKind):
     """A DAG plan (`superstep_core.plan`) on the engine."""
 
     name = "plan"
 
-    def __init__(self, plan: Any) -> None:
+    def __init__(self, plan: Any, *, path: str | None = None) -> None:
         self.plan = plan  # a `PlanGraph`
+        self.path = path  # the plan file, as `langgraph.json` names it
 
     def open(self) -> tuple[Mapping[str, Handler], Callable[[], None]]:
         return self.plan.handlers, _nothing
@@ -105,6 +115,16 @@ class PlanKind(ServedKind):
         from superstep_core.plan.runner import plan_outcomes
 
         return {**self.plan.report(values).as_document(), "outcomes": plan_outcomes(values)}
+
+    def workflow(self, runner: DurableRunner, thread_id: str) -> dict[str, Any] | None:
+        plan = self.plan
+        return plan_run(
+            runner,
+            thread_id,
+            plan.workflow,
+            path=self.path,
+            max_cost_minor=plan.max_cost_minor,
+        )
 
     def left(self, values: Mapping[str, Any]) -> tuple[str, ...]:
         report = self.plan.report(values)
@@ -203,7 +223,7 @@ def _json_target(path: str, options: Mapping[str, Any]) -> EngineGraph:
             )
         except WorkflowError as e:
             raise UsageError(f"{path}: {e}") from None
-        return EngineGraph(pg.graph, PlanKind(pg), name=Path(path).stem)
+        return EngineGraph(pg.graph, PlanKind(pg, path=path), name=Path(path).stem)
     tools = _mapping(options.get("tools"), "tools", path)
     try:
         doc = load_document(raw)

@@ -152,6 +152,15 @@ class StateViews:
         with self.graphs.open(graph_id, access, config) as graph:
             yield graph
 
+    def workflow(self, thread_id: str) -> dict[str, Any] | None:
+        """The viewer's workflow panel for a thread running a served workflow document or
+        plan (`EngineGraph.workflow`; shapes in `superstep_server.workflow_runs`), ``None``
+        for a thread of any other graph."""
+        from superstep_server.engine_graphs import EngineGraph
+
+        with self.graph_of(thread_id) as graph:
+            return graph.workflow(thread_id) if isinstance(graph, EngineGraph) else None
+
     @staticmethod
     def _config(thread_id: str, checkpoint: Mapping[str, Any] | None) -> dict[str, Any]:
         configurable: dict[str, Any] = {"thread_id": thread_id, "checkpoint_ns": ""}

@@ -253,6 +253,38 @@ async def test_a_blocked_plan_leaves_its_thread_interrupted_not_idle(client: Any
     assert state["next"] == ["ship"]
 
 
+async def test_the_viewers_workflow_panel_reads_a_served_plans_and_documents_run(
+    client: Any, live: LiveServer
+) -> None:
+    plan_thread = (await client.threads.create())["thread_id"]
+    await client.runs.wait(plan_thread, "blocked", input=None)
+    run = httpx.get(f"{live.url}/threads/{plan_thread}/workflow").json()
+    assert run["kind"] == "plan" and run["problem"] is None
+    assert Path(run["path"]).name == "blocked.json"
+    assert run["report"]["status"] == "blocked"
+    assert [(u["id"], u["because"]) for u in run["report"]["unreachable"]] == [("ship", "charge")]
+    assert [(s["id"], s["dependsOn"]) for s in run["steps"]] == [
+        ("fetch", []),
+        ("charge", ["fetch"]),
+        ("ship", ["charge"]),
+    ]
+    assert run["outcomes"]["charge"]["error"]["message"] == "the card was declined"
+
+    doc_thread = (await client.threads.create())["thread_id"]
+    await client.runs.wait(doc_thread, "approval", input={"request": "desk", "amount": 900})
+    run = httpx.get(f"{live.url}/threads/{doc_thread}/workflow").json()
+    assert run["kind"] == "document" and run["name"] == "Expense approval"
+    assert run["content_hash"].startswith("sha256:") and run["versions"] == []
+    assert run["visits"].get("approve") == 1  # waiting there for a person
+    assert run["events"] and all(isinstance(e["step"], int) for e in run["events"])
+    assert run["failures"] == []
+
+    # a plain engine graph has no workflow panel
+    plain = (await client.threads.create())["thread_id"]
+    await client.runs.wait(plain, "pipeline", input=None)
+    assert httpx.get(f"{live.url}/threads/{plain}/workflow").json() is None
+
+
 async def test_a_plan_that_succeeds_leaves_its_thread_idle(client: Any) -> None:
     tid = (await client.threads.create())["thread_id"]
     out = await client.runs.wait(tid, "good", input=None)

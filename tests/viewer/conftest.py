@@ -85,8 +85,9 @@ def wait_until_up(process: subprocess.Popen[bytes], url: str) -> None:
 
 class Served:
     """`superstep serve` in a process of its own: the example agent (examples/agent.py), the
-    held pipeline (pipeline.py), the long loop (long_thread.py), a graph with a subgraph and
-    one with two interrupts at once (nested.py), a node retried twice (retried.py), on SQLite."""
+        held pipeline (pipeline.py), the long loop (long_thread.py), a graph with a subgraph and
+        one with two interrupts at once (nested.py), a node retried twice (retried.py), a plan whose
+    payment step is declined (plan.json, plan_steps.py), on SQLite."""
 
     def __init__(self, url: str, hold: Path, db: Path) -> None:
         self.url = url
@@ -115,6 +116,10 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                     "nested": str(Path(__file__).parent / "nested.py") + ":graph",
                     "parallel": str(Path(__file__).parent / "nested.py") + ":parallel",
                     "retried": str(Path(__file__).parent / "retried.py") + ":graph",
+                    "plan": {
+                        "path": str(Path(__file__).parent / "plan.json"),
+                        "handlers": str(Path(__file__).parent / "plan_steps.py") + ":handlers",
+                    },
                 },
             }
         )

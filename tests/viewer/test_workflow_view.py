@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from viewer.conftest import ROOT, SUPERSTEP, screenshot
+from viewer.conftest import ROOT, SUPERSTEP, Served, screenshot
 from viewer.test_view import view
 
 PLAN = {
@@ -82,6 +82,9 @@ def test_a_plans_run_shows_each_steps_standing_and_the_root_cause_of_unreachable
         page.goto(f"{url}/viewer/#/thread/plan-1")
         page.wait_for_selector("#workflow[data-kind='plan'] #plan-steps")
         assert page.text_content("#plan-status") == "blocked"
+        # the file's name at a glance, the path the run recorded on hover
+        assert page.text_content("#plan-file") == "plan.json"
+        assert page.get_attribute("#plan-file", "title") == str(db.parent / "plan.json")
         assert "score" in (page.text_content("#plan-reason") or "")
         standing = page.locator("#plan-steps tr.plan-step").evaluate_all(
             "rs => rs.map(r => [r.dataset.step, r.dataset.standing])"
@@ -143,3 +146,32 @@ def test_a_workflow_documents_run_shows_its_version_nodes_and_events(
         screenshot(page, "document")
         # a thread of another kind has no workflow panel
         assert httpx.get(f"{url}/threads/nobody/workflow").status_code == 404
+
+
+def test_a_served_plans_thread_shows_the_same_panel_beside_its_graph(
+    page: Any, served: Served
+) -> None:
+    """`superstep serve` of a plan (langgraph.json's entry with its handlers): the thread's
+    page draws the plan's graph and its workflow panel, from the served plan itself."""
+    tid = httpx.post(f"{served.url}/threads", json={}).json()["thread_id"]
+    out = httpx.post(
+        f"{served.url}/threads/{tid}/runs/wait", json={"assistant_id": "plan"}, timeout=60
+    ).json()
+    assert out["status"] == "blocked"
+    page.goto(f"{served.url}/viewer/#/thread/{tid}")
+    page.wait_for_selector("#workflow[data-kind='plan'] #plan-steps")
+    assert page.text_content("#plan-status") == "blocked"
+    assert page.text_content("#plan-file") == "plan.json"
+    standing = page.locator("#plan-steps tr.plan-step").evaluate_all(
+        "rs => Object.fromEntries(rs.map(r => [r.dataset.step, r.dataset.standing]))"
+    )
+    assert standing == {
+        "fetch": "succeeded",
+        "charge": "failed",
+        "ship": "unreachable",
+        "notify": "succeeded",
+    }
+    assert page.locator("#plan-steps tr.unreachable .root-cause").all_text_contents() == ["charge"]
+    # a served thread is not read-only: its graph is drawn, runs can be started
+    assert not page.is_visible("#read-only") and page.is_visible("#start-run")
+    page.wait_for_selector("#graph [data-node='charge']")

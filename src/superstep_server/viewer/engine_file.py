@@ -4,20 +4,10 @@ read-only, without importing graph code or calling a handler.
 
 `EngineFile.step` decodes a checkpoint's channels (they are the engine codec's bytes in the
 saver) and names its activations; `EngineFile.workflow` is what the viewer's workflow panel shows
-(``GET /threads/{id}/workflow``):
-
-- a workflow document's run: ``{"kind": "document", "name", "version", "content_hash",
-  "status"`` (the engine's, of the newest checkpoint), ``"versions"`` (the document's saved
-  versions: ``seq``, ``content_hash``, ``created_at``), ``"visits"`` (node -> times started),
-  ``"events"`` (each superstep's run events, oldest first, with its ``step``), ``"failures"``
-  (supersteps that failed on top of a checkpoint: ``step``, ``message``)``}``;
-- a plan's run: ``{"kind": "plan", "path", "status"`` (the engine's), ``"report"`` (the plan
-  library's `StatusReport.as_document`: ``status``, ``reason``, the steps by standing and the
-  ``unreachable`` ones with their root cause), ``"outcomes"`` (each settled step's
-  ``status`` and ``result`` or ``error``), ``"steps"`` (``id``, ``kind``, ``dependsOn``,
-  ``compensates``; in dependency order, compensating steps last), ``"problem"`` (why no
-  report: the plan file is gone or changed since the run; None otherwise)``}``;
-- ``None`` for a thread of any other kind.
+(``GET /threads/{id}/workflow``, shapes in `superstep_server.workflow_runs`): a workflow
+document's run (its saved versions from the file's version store) or a plan's run (the plan
+read from the path the run recorded, while its digest still matches), ``None`` for a thread
+of any other kind.
 """
 
 from __future__ import annotations
@@ -30,14 +20,13 @@ from typing import Any
 import orjson
 
 from superstep_server import serde
+from superstep_server.workflow_runs import document_run, plan_run
 
 __all__ = ["ENGINE_TABLE", "EngineFile"]
 
 ENGINE_TABLE = "superstep_checkpoints"
 DOCUMENT_KIND = "superstep.document"  # `superstep_core.document.run.RUN_KIND`
 PLAN_KEY = "plan"  # what a plan thread records in its metadata (`superstep_core.cli_plan`)
-EVENTS = "__events__"  # `superstep_core.document.channels`
-VISITS = "__visits__"
 
 
 class EngineFile:
@@ -92,32 +81,15 @@ class EngineFile:
         return None
 
     def _document(self, thread_id: str, metadata: Mapping[str, Any]) -> dict[str, Any]:
-        events: list[dict[str, Any]] = []
-        failures: list[dict[str, Any]] = []
-        seen: set[str] = set()
-        for entry in self.runner.history(thread_id):
-            if entry.failure is not None:
-                failures.append({"step": entry.step, "message": entry.failure})
-                continue
-            if entry.checkpoint_id in seen or EVENTS not in entry.written:
-                continue  # a superstep's events are in the checkpoint it wrote
-            seen.add(entry.checkpoint_id)
-            values = self.runner.load_state(thread_id, entry.checkpoint_id).values
-            for event in values.get(EVENTS) or ():
-                events.append({"step": entry.step, **serde.jsonable(event)})
-        latest = self.runner.load_state(thread_id).values
         name = str(metadata.get("document", ""))
-        return {
-            "kind": "document",
-            "name": name,
-            "version": metadata.get("version"),
-            "content_hash": metadata.get("content_hash"),
-            "status": metadata.get("status"),
-            "versions": self._versions(name),
-            "visits": serde.jsonable(latest.get(VISITS) or {}),
-            "events": events,
-            "failures": failures,
-        }
+        return document_run(
+            self.runner,
+            thread_id,
+            name=name,
+            version=metadata.get("version"),
+            content_hash=metadata.get("content_hash"),
+            versions=self._versions(name),
+        )
 
     def _versions(self, name: str) -> list[dict[str, Any]]:
         from superstep_core.document.versions import SqliteVersionStore
@@ -137,45 +109,27 @@ class EngineFile:
             store.close()
 
     def _plan(self, thread_id: str, metadata: Mapping[str, Any]) -> dict[str, Any]:
-        from superstep_core.plan import validate_workflow, workflow_status
-        from superstep_core.plan.runner import plan_outcomes, plan_state
+        from superstep_core.plan import validate_workflow
 
         recorded = metadata[PLAN_KEY]
-        values = self.runner.load_state(thread_id).values
-        out: dict[str, Any] = {
-            "kind": "plan",
-            "path": recorded.get("path"),
-            "status": metadata.get("status"),
-            "report": None,
-            "outcomes": serde.jsonable(plan_outcomes(values)),
-            "steps": [],
-            "problem": None,
-        }
         # The plan itself is not in the checkpoints, only its path and digest: the report
         # is computed from the file when it is still the one the run was started with.
         path = Path(str(recorded.get("path", "")))
+        workflow, problem = None, None
         try:
             raw = path.read_bytes()
         except OSError:
-            out["problem"] = f"the plan file {path} cannot be read"
-            return out
-        if hashlib.sha256(raw).hexdigest() != recorded.get("sha256"):
-            out["problem"] = f"the plan file {path} changed since the run started"
-            return out
-        workflow = validate_workflow(orjson.loads(raw))
-        report = workflow_status(
-            workflow, plan_state(values), max_cost_minor=recorded.get("max_cost_minor")
+            problem = f"the plan file {path} cannot be read"
+        else:
+            if hashlib.sha256(raw).hexdigest() != recorded.get("sha256"):
+                problem = f"the plan file {path} changed since the run started"
+            else:
+                workflow = validate_workflow(orjson.loads(raw))
+        return plan_run(
+            self.runner,
+            thread_id,
+            workflow,
+            path=recorded.get("path"),
+            max_cost_minor=recorded.get("max_cost_minor"),
+            problem=problem,
         )
-        out["report"] = report.as_document()
-        # in dependency order, then the compensating steps (as `superstep plan` lists them)
-        order = [*workflow.forward, *(s.id for s in workflow.steps if s.is_compensation)]
-        out["steps"] = [
-            {
-                "id": sid,
-                "kind": workflow.by_id[sid].kind,
-                "dependsOn": [d.id for d in workflow.by_id[sid].depends_on],
-                "compensates": workflow.by_id[sid].compensates,
-            }
-            for sid in order
-        ]
-        return out

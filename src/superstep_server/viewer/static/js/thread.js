@@ -80,20 +80,24 @@ class ThreadPage {
     // The page paints without the last run's path: on a thread of large states its history
     // read is the slowest request, and the path is drawn when it comes.
     await this.refresh({ pathLater: true });
-    // A document's or a plan's run (superstep view on the engine's store): its panel is
-    // drawn when it comes, after the first paint.
-    if (this.readOnly) this.showWorkflow(problem);
+    // A document's or a plan's run (superstep view on the engine's store, or a served
+    // document or plan): its panel is drawn when it comes, after the first paint.
+    if (this.readOnly || this.graphId) this.showWorkflow();
     if (focus?.checkpoint) await this.timeline.open(focus.checkpoint);
     if (focus?.run) await this.showRunPath(focus.run);
     if (this.thread.status === "busy") this.watchRunning();
   }
 
-  // workflow.js is loaded only here: a served page (never an engine store's thread) does
-  // not fetch it before its first paint.
-  showWorkflow(problem) {
-    import("./workflow.js").then(({ workflowPanel }) => workflowPanel(this.base)).then((panel) => {
-      if (panel) problem.after(panel);
-    }).catch((err) => { problem.textContent = String(err.message || err); });
+  // workflow.js is loaded only here, after the first paint. A thread with a panel (a
+  // document's or a plan's) gets it redrawn on each refresh, replacing the old one; other
+  // threads ask once (the server answers null).
+  showWorkflow() {
+    return import("./workflow.js").then(({ workflowPanel }) => workflowPanel(this.base)).then((panel) => {
+      if (!panel) return;
+      if (this.workflowBox) this.workflowBox.replaceWith(panel);
+      else this.problem.after(panel);
+      this.workflowBox = panel;
+    }).catch((err) => { this.problem.textContent = String(err.message || err); });
   }
 
   async drawGraph(xray) {
@@ -124,6 +128,7 @@ class ThreadPage {
         " ", h("span", { class: `status ${run.status}` }, run.status), " ",
         new Date(run.created_at).toLocaleTimeString()));
     }
+    if (this.workflowBox) await this.showWorkflow();
     if (runs.length && this.thread.status !== "busy") {
       const path = this.showRunPath(runs[0].run_id);
       if (pathLater) path.catch((err) => { this.problem.textContent = String(err.message || err); });

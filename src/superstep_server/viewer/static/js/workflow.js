@@ -21,12 +21,20 @@ export async function workflowPanel(base) {
   return run.kind === "plan" ? planPanel(run) : documentPanel(run);
 }
 
+// The plan file's name, its full path on hover: the path is the one the run recorded, on the
+// machine that ran it, and says little at a glance.
+function planFile(path) {
+  if (!path) return "";
+  const name = path.split(/[\\/]/).pop();
+  return h("span", { class: "small", id: "plan-file", title: path }, name);
+}
+
 function planPanel(run) {
   const report = run.report;
   const status = report ? report.status : "unknown";
   const box = h("section", { class: "panel workflow", id: "workflow", "data-kind": "plan" },
     h("h3", {}, "Plan ", h("span", { class: `status plan-${status}`, id: "plan-status" }, status),
-      " ", h("span", { class: "small" }, run.path || "")));
+      " ", planFile(run.path)));
   if (!report) {
     box.append(h("p", { class: "error", id: "plan-problem" }, run.problem));
     return box;
