@@ -17,7 +17,6 @@ import typing
 import warnings
 from collections.abc import (
     Callable,
-    Iterator,
     Mapping,
     Sequence,
 )
@@ -311,23 +310,11 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
 
     # --- state views ---------------------------------------------------------------------
 
-    def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
-        """The thread's latest checkpoint; ``values`` is the last return value (or None)."""
-        return _returned(super().get_state(config, subgraphs=subgraphs))
-
-    def get_state_history(
-        self,
-        config: Mapping[str, Any],
-        *,
-        filter: Mapping[str, Any] | None = None,
-        before: Mapping[str, Any] | None = None,
-        limit: int | None = None,
-    ) -> Iterator[StateSnapshot]:
-        """Checkpoints newest first, each with the return value as ``values``."""
-        for snapshot in super().get_state_history(
-            config, filter=filter, before=before, limit=limit
-        ):
-            yield _returned(snapshot)
+    def _as_shown(self, snapshot: StateSnapshot) -> StateSnapshot:
+        """A snapshot's ``values`` are the last return value (or None)."""
+        values = snapshot.values
+        value = values.get(END_CHANNEL) if isinstance(values, Mapping) else values
+        return snapshot._replace(values=value)
 
     def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
         base = name or self.name or "LangGraph"
@@ -335,9 +322,3 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
 
     def __repr__(self) -> str:
         return f"<EntrypointGraph {self.node_name}>"
-
-
-def _returned(snapshot: StateSnapshot) -> StateSnapshot:
-    values = snapshot.values
-    value = values.get(END_CHANNEL) if isinstance(values, Mapping) else values
-    return snapshot._replace(values=value)

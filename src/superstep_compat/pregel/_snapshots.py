@@ -167,6 +167,11 @@ class SnapshotsMixin:
             output = output[0]
         return {"output": output, "root": self.state_channels == (ROOT_KEY,)}
 
+    def _as_shown(self, snapshot: StateSnapshot) -> StateSnapshot:
+        """A snapshot as `get_state` and `get_state_history` hand it out (a graph kind may
+        show its values otherwise: an entrypoint's are its return value)."""
+        return snapshot
+
     def _saver(self, config: Mapping[str, Any]) -> BaseCheckpointSaver[Any]:
         saver = self.saver_for(config)
         if saver is None:
@@ -184,9 +189,11 @@ class SnapshotsMixin:
             rebuild(self, record, record.pending)  # a checkpoint LangGraph wrote
         if record is None:
             empty = cast(RunnableConfig, {"configurable": dict(conf)})
-            return StateSnapshot({}, (), empty, None, None, None, (), ())
-        return snapshot_of(
-            record, saver, subgraphs=subgraphs, live=checkpoint_id is None, **self._shown()
+            return self._as_shown(StateSnapshot({}, (), empty, None, None, None, (), ()))
+        return self._as_shown(
+            snapshot_of(
+                record, saver, subgraphs=subgraphs, live=checkpoint_id is None, **self._shown()
+            )
         )
 
     async def aget_state(
@@ -216,7 +223,7 @@ class SnapshotsMixin:
         ):
             if record.engine is None:
                 rebuild(self, record, record.pending)
-            yield snapshot_of(record, **self._shown())
+            yield self._as_shown(snapshot_of(record, **self._shown()))
 
     async def aget_state_history(
         self,
