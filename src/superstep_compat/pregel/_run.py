@@ -61,7 +61,7 @@ from superstep_core.host import (
     WallClock,
 )
 from superstep_core.node import EffectCompleted
-from superstep_core.runtime import EffectRequest, Execution
+from superstep_core.runtime import EffectRequest, Execution, StepOutcome
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import Pregel
@@ -300,38 +300,52 @@ class GraphRun(RunSteps):
             rng=self.rng,
             ledger=self.ledger,
         )
-        self.nested = host.nested
-        host.on_result = self._task_ended
-        host.on_perform = self._tasks_begin
+        self._observe(host)
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
             try:
                 while True:
-                    if self.live:
-                        live = advance_live(steps, self._has_pending, self._drain, self._set_notify)
-                        outcome = yield from forwarded(live)
-                    else:
+                    if not self.live:
                         outcome = next(steps, None)
-                    if outcome is None:
-                        break
-                    yield from forwarded(self._drain())
-                    stop = yield from forwarded(self._after_superstep(ex, outcome))
-                    if stop:
+                    else:  # the step advanced in the background, its chunks streamed meanwhile
+                        outcome = yield from forwarded(
+                            advance_live(steps, self._has_pending, self._drain, self._set_notify)
+                        )
+                    if outcome is None or (yield from forwarded(self._stepped(ex, outcome))):
                         break
             except RunStopped:
                 self._stopped_by_drain()
-            yield from forwarded(self._drain())
-            if ex.failure is not None:
-                yield from forwarded(self._task_events(self._failed_results(ex)))
-                self._raise_failure(ex)
-            yield from forwarded(self._finish(ex))
+            yield from forwarded(self._ending(ex))
             completed = True
         finally:
             host.close()
             if self._saves_at_exit(completed):
                 self._save_final()
         self._raise_stopped()
+
+    # --- what the sync and async loops share ----------------------------------------------
+
+    def _observe(self, host: Host | AsyncHost) -> None:
+        """Watch ``host``'s tasks as they begin and end (`_tasks_begin`, `_task_ended`)."""
+        self.nested = host.nested
+        host.on_result = self._task_ended
+        host.on_perform = self._tasks_begin
+
+    def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
+        """The events of a superstep the host drove (what its tasks emitted, then the step's
+        own); returns whether the run stops there."""
+        yield from self._drain()
+        self._ended.clear()  # the step committed (or paused, or failed)
+        return (yield from self._after_superstep(ex, outcome))
+
+    def _ending(self, ex: Execution) -> Iterator[Event]:
+        """The last events of a run the host stopped driving; raises the run's failure."""
+        yield from self._drain()
+        if ex.failure is not None:
+            yield from self._task_events(self._failed_results(ex))
+            self._raise_failure(ex)
+        yield from self._finish(ex)
 
     def _stopped_by_drain(self) -> None:
         """The host ended the run at a step boundary (`RunStopped`): the step before was
@@ -399,10 +413,8 @@ class GraphRun(RunSteps):
             ledger=self.ledger,
             max_concurrency=self.max_concurrency,
         )
-        self.nested = host.nested
+        self._observe(host)
         self._stops_siblings = True
-        host.on_result = self._task_ended
-        host.on_perform = self._tasks_begin
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -421,27 +433,16 @@ class GraphRun(RunSteps):
                         outcome = await anext(steps, None)
                     if outcome is None:
                         break
-                    for e in self._drain():
-                        yield e
-                    self._ended.clear()  # the step committed (or paused, or failed)
-                    gen = self._after_superstep(ex, outcome)
-                    stop = False
+                    stepped = self._stepped(ex, outcome)
                     try:
                         while True:
-                            yield next(gen)
+                            yield next(stepped)
                     except StopIteration as done:
-                        stop = bool(done.value)
-                    if stop:
-                        break
+                        if done.value:
+                            break
             except RunStopped:
                 self._stopped_by_drain()
-            for e in self._drain():
-                yield e
-            if ex.failure is not None:
-                for e in self._task_events(self._failed_results(ex)):
-                    yield e
-                self._raise_failure(ex)
-            for e in self._finish(ex):
+            for e in self._ending(ex):
                 yield e
             completed = True
         finally:
