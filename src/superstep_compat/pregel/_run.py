@@ -41,6 +41,7 @@ from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS
 from superstep_compat.errors import GraphBubbleUp, GraphDrained, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
 from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id, pending_tasks
+from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._replay import ReplayState
@@ -228,8 +229,12 @@ class GraphRun(RunSteps):
         # not): LangGraph's ``invoke`` returns None for a run that never did.
         self.values_shown = False
         self.record: CheckpointRecord | None = None
-        self.last_saved: CheckpointRecord | None = None
-        self._saved_versions: dict[str, Any] | None = None
+        self.writer = CheckpointWriter(
+            self.saver,
+            durable=self.durable,
+            untracked=graph.untracked_channels,
+            lean=self.lean_checkpoints,
+        )
         self.step = -2  # a new thread's input checkpoint is step -1
         self.start_step = -1
         self.failed_results: list[tuple[str, TaskOutcome]] = []
@@ -321,7 +326,7 @@ class GraphRun(RunSteps):
         finally:
             host.close()
             if self._saves_at_exit(completed):
-                self._save_final()
+                self.writer.save_final(self.record)
         self._raise_stopped()
 
     # --- what the sync and async loops share ----------------------------------------------
@@ -450,7 +455,7 @@ class GraphRun(RunSteps):
                 await self._keep_stopped(ex)
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
-                await self._asave_final()
+                await self.writer.asave_final(self.record)
 
     def _task_ended(self, request: EffectRequest, result: EffectCompleted) -> bool:
         """The host's result observer (each task's result as the task ends): a live run
@@ -489,9 +494,9 @@ class GraphRun(RunSteps):
         writes = self._keep_finished(ex, record, "")
         if not writes:
             return
-        await self._asave(record)
+        await self.writer.asave(record)
         for task_id, task_writes in writes:
-            self._put_writes(record, task_id, task_writes)
+            self.writer.put_writes(record, task_id, task_writes)
 
     def _streams_early(self, outcome: TaskOutcome) -> bool:
         """Whether a task's chunks can go out as it ends: a plain finished task of a step

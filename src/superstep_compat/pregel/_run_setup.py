@@ -154,9 +154,9 @@ class RunSetup(Checkpointing):
         if record is not None and record.engine is not None:
             ex = Execution.restore(graph.engine, record.engine, record_trace=False)
             self.step = record.step
-            self.record = self.last_saved = record
+            self.record = self.writer.last_saved = record
             if record.checkpoint is not None:
-                self._saved_versions = dict(record.checkpoint["channel_versions"])
+                self.writer.saved_versions = dict(record.checkpoint["channel_versions"])
         else:
             ex = Execution(graph.engine, execution_id, record_trace=False)
         inp = self.input
@@ -308,7 +308,7 @@ class RunSetup(Checkpointing):
             record.current_values = self._values_of(local)
         record.engine = ex.snapshot()
         build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
-        self._save(record)
+        self.writer.save(record)
 
     def _is_latest(self, record: CheckpointRecord) -> bool:
         """Whether ``record`` is the newest checkpoint of its thread and namespace."""

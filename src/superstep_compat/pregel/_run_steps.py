@@ -176,8 +176,8 @@ class RunSteps(RunSetup):
         record.values = dict(self.last_values or {})
         record.engine = ex.snapshot()
         build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
-        if self.durable or record is self.last_saved:
-            self._save(record)
+        if self.durable or record is self.writer.last_saved:
+            self.writer.save(record)
         # LangGraph's saved view of a checkpoint reads its next tasks before its writes of
         # no task (``next`` stays), the run's own view after them (a goto's nodes are due)
         pending = pending_activations(ex, self.graph.node_order)
