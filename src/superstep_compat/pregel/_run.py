@@ -45,6 +45,7 @@ from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._replay import ReplayState
+from superstep_compat.pregel._resumer import Resumer
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
@@ -229,6 +230,7 @@ class GraphRun(RunSteps):
         # not): LangGraph's ``invoke`` returns None for a run that never did.
         self.values_shown = False
         self.record: CheckpointRecord | None = None
+        self.resumer = Resumer(self.saver)
         self.writer = CheckpointWriter(
             self.saver,
             durable=self.durable,
