@@ -180,7 +180,10 @@ def _schemas(request: Request) -> dict[str, Any]:
 
 def _schemas_of(graph: Any, assistant: dict[str, Any]) -> dict[str, Any]:
     builder = getattr(graph, "builder", None)
-    state = _type_schema(getattr(builder, "state_schema", None))
+    own_state = getattr(graph, "get_state_jsonschema", None)  # an engine target's
+    state = own_state() if callable(own_state) else None
+    if state is None:
+        state = _type_schema(getattr(builder, "state_schema", None))
     return {
         "graph_id": assistant["graph_id"],
         "input_schema": _graph_schema(

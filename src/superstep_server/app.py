@@ -19,6 +19,7 @@ from starlette.responses import Response
 from superstep_server import (
     api_assistants,
     api_crons,
+    api_protocol,
     api_runs,
     api_store,
     api_task_times,
@@ -74,6 +75,7 @@ class Server:
         workers: int = 1,
         lease_seconds: float = 30.0,
         poll_seconds: float = 0.5,
+        drain_seconds: float = 30.0,
         store_index: Any = None,
         store_ttl: Mapping[str, Any] | None = None,
     ) -> None:
@@ -85,6 +87,7 @@ class Server:
         self.worker_count = workers
         self.lease_seconds = lease_seconds
         self.poll_seconds = poll_seconds
+        self.drain_seconds = drain_seconds
         self._stack = ExitStack()
 
     def open(self, loop: asyncio.AbstractEventLoop) -> None:
@@ -123,6 +126,7 @@ class Server:
             self.ctx,
             self.worker_count,
             poll_seconds=self.poll_seconds,
+            drain_seconds=self.drain_seconds,
             on_tick=lambda: api_crons.fire_due_crons(self),
         )
         self.workers.start()
@@ -155,6 +159,7 @@ def create_app(
     workers: int = 1,
     lease_seconds: float = 30.0,
     poll_seconds: float = 0.5,
+    drain_seconds: float = 30.0,
     api_key: str | None = None,
     store_index: Mapping[str, Any] | None = None,
     store_ttl: Mapping[str, Any] | None = None,
@@ -162,7 +167,9 @@ def create_app(
     """The server app: ``targets`` (graph id -> ``file.py:attr``, as in ``langgraph.json``)
     and/or ``graphs`` (graph id -> compiled graph) served with their threads in
     ``database`` (a SQLite path or a ``postgresql://`` URL), runs executed by ``workers``
-    threads. With ``api_key``, requests must carry it in ``x-api-key``
+    threads; on shutdown they drain (`superstep_server.workers.WorkerPool.stop`: running
+    runs stop at their next step boundary and are queued again), waiting up to
+    ``drain_seconds``. With ``api_key``, requests must carry it in ``x-api-key``
     (`superstep_server.auth`). ``store_index``: the ``store.index`` of ``langgraph.json``
     (`superstep_server.store_index`; raises `ValueError` naming a bad key), for semantic
     store search; ``store_ttl``: its ``store.ttl`` (``default_ttl`` minutes,
@@ -174,6 +181,7 @@ def create_app(
         workers=workers,
         lease_seconds=lease_seconds,
         poll_seconds=poll_seconds,
+        drain_seconds=drain_seconds,
         store_index=StoreIndex(store_index) if store_index is not None else None,
         store_ttl=store_ttl,
     )
@@ -191,6 +199,7 @@ def create_app(
         *api_assistants.routes(),
         *api_threads.routes(),
         *api_thread_stream.routes(),
+        *api_protocol.routes(),
         *api_task_times.routes(),
         *api_crons.routes(),
         *api_runs.routes(),

@@ -3,8 +3,9 @@
 
     superstep serve [--config langgraph.json] [--host 127.0.0.1] [--port 2024]
                     [--db PATH|postgresql://...] [--workers N] [--lease SECONDS]
+                    [--drain SECONDS]
     superstep worker [--config langgraph.json] --db postgresql://... [--workers N]
-                     [--lease SECONDS]
+                     [--lease SECONDS] [--drain SECONDS]
 
 Serves the graphs of ``langgraph.json`` (default: the one in the working directory) with
 the LangGraph server API on uvicorn (with ``SUPERSTEP_API_KEY`` set, requests must carry that
@@ -86,6 +87,13 @@ def _add_parser(sub: Any) -> None:
         default=30.0,
         help="seconds a claimed run stays a worker's without renewal (default 30)",
     )
+    serve.add_argument(
+        "--drain",
+        type=_seconds,
+        default=30.0,
+        help="on SIGTERM/SIGINT, seconds running runs get to reach their next step boundary "
+        "(they are then queued again, continued from that checkpoint; default 30)",
+    )
     serve.set_defaults(handler=cmd_serve)
 
 
@@ -106,6 +114,13 @@ def _add_worker_parser(sub: Any) -> None:
         default=30.0,
         help="seconds a claimed run stays this worker's without renewal; a dead worker's "
         "runs are taken over after it (default 30)",
+    )
+    worker.add_argument(
+        "--drain",
+        type=_seconds,
+        default=30.0,
+        help="on SIGTERM/SIGINT, seconds running runs get to reach their next step boundary "
+        "(they are then queued again, continued from that checkpoint; default 30)",
     )
     worker.set_defaults(handler=cmd_worker)
 
@@ -168,6 +183,7 @@ def cmd_worker(args: argparse.Namespace, console: Console) -> int:
             graphs=graphs,
             workers=args.workers,
             lease_seconds=args.lease,
+            drain_seconds=args.drain,
             store_index=StoreIndex(store_index) if store_index is not None else None,
             store_ttl=store_ttl,
         )
@@ -218,6 +234,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             workers=args.workers,
             api_key=api_key,
             lease_seconds=args.lease,
+            drain_seconds=args.drain,
             store_index=store_index,
             store_ttl=store_ttl,
         )

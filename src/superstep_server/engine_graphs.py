@@ -14,10 +14,16 @@ the execution can go no further.
 How engine runs look through the API:
 
 - ``values`` chunks: the visible values after the input and after each committed superstep;
-  ``updates`` chunks: ``{node: {channel: value}}`` for the nodes that ran in a superstep and
-  the visible channels it wrote; a run that stops at an interrupt ends with an ``updates``
-  chunk ``{"__interrupt__": [...]}`` and its last ``values`` carry ``__interrupt__``, as
-  LangGraph's do. Other stream modes produce no chunks for engine graphs.
+  ``updates`` chunks: one ``{node: {channel: value}}`` per activation that ran in a
+  superstep, with the visible channels it wrote (the values it wrote, before the channels'
+  strategies), as LangGraph streams one per task; a run that stops at an interrupt ends
+  with an ``updates`` chunk ``{"__interrupt__": [...]}`` and its last ``values`` carry
+  ``__interrupt__``, as LangGraph's do. ``tasks`` chunks: each activation of a superstep,
+  started then with its result (both once the superstep committed); ``checkpoints``
+  chunks: the checkpoint written after the input and after each superstep, as a snapshot;
+  ``debug``: both, wrapped as LangGraph's (``type`` ``task``/``task_result``/
+  ``checkpoint``). ``custom`` and ``messages`` give no chunks (engine nodes have no stream
+  writer and stream no model tokens).
 - An interrupt's id is the suspended activation's id; ``Command(resume=value)`` answers the
   only pending interrupt, ``Command(resume={id: value, ...})`` answers them by id.
 - A node that fails ends the run with `EngineRunError` (the run's and the thread's ``error``);
@@ -26,20 +32,26 @@ How engine runs look through the API:
   what the kind says is left (a blocked plan's steps that can never run): a thread whose
   execution stopped short of its end without an error is ``interrupted``, as the reference
   shows a thread stopped at a breakpoint, never ``idle``.
-- A thread's state cannot be written through the API (``update_state``): the engine's edits
-  are audited (an actor in an allow-list), which the API cannot express; it answers 422.
+- A run given a ``control`` (`StopRequest`) stops after the superstep in progress when it
+  is requested, raising ``GraphDrained`` (the server's graceful shutdown); the next run on
+  the thread with no input continues it.
+- A thread's state is written through the API (``update_state``) as one audited edit of the
+  engine (`DurableExecution.edit`) by the actor the graph's ``edits`` names, which may
+  write the channels listed there; without ``edits`` the API answers 422 saying so.
 
 Must never be imported by the engine.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from superstep_core.graph import CompiledGraph
-from superstep_core.host import Handler
+from superstep_core.host import Handler, StopRequest
 from superstep_core.host.durable import DurableExecution, DurableRunner
 from superstep_core.host.thread_checkpoints import StoredStep, ThreadCheckpoints
 from superstep_core.runtime import Execution, Status
@@ -87,6 +99,24 @@ class ServedKind:
         """The thread's values as a client sees them, from the execution's channels."""
         return {k: v for k, v in values.items() if not k.startswith("__")}
 
+    def schemas(self, graph: CompiledGraph) -> tuple[Any, Any, Any]:
+        """JSON Schemas of a run's input, the run's output and the thread's values
+        (``/assistants/{id}/schemas``). A plain graph's values are its visible channels,
+        of any JSON type (a channel declares a strategy, not a type); its input is whatever
+        payload its start nodes take."""
+        state = {
+            "title": graph.name,
+            "type": "object",
+            "properties": {name: {} for name in graph.channels if not name.startswith("__")},
+        }
+        return {"title": f"{graph.name} input"}, state, state
+
+    def update(self, written: Mapping[str, Any]) -> dict[str, Any]:
+        """What a client sees of one node's writes in a superstep (``written``: channel ->
+        the value the node wrote, before the channel's strategy), for its ``updates``
+        chunk; the visible channels by default."""
+        return self.values(written)
+
     def left(self, values: Mapping[str, Any]) -> tuple[str, ...]:
         """Steps the execution will never reach although it ended without an error (none
         for a plain graph: when nothing is queued, awaited or suspended it is done)."""
@@ -110,6 +140,9 @@ class EngineGraph:
         self.name = name or graph.name
         self.checkpointer: Any = None
         self.store: Any = None
+        # the actor the API's state updates are audited as, and the channels it may write
+        # ("*": all); None: the API cannot write the state
+        self.edits: tuple[str, str | tuple[str, ...]] | None = None
         self.nodes: dict[str, None] = dict.fromkeys(graph.nodes)
 
     def __repr__(self) -> str:
@@ -124,12 +157,16 @@ class EngineGraph:
         *,
         stream_mode: Any = "values",
         subgraphs: bool = False,
+        control: StopRequest | None = None,
         **options: Any,
     ) -> Iterator[Any]:
         """Run the thread of ``config`` (start it on ``input``, answer its interrupts with a
         ``Command(resume=...)``, or continue it on ``None``), yielding ``(ns, mode, chunk)``
         when ``subgraphs`` (the server's form), else ``(mode, chunk)``; without the mode when
-        ``stream_mode`` is one mode's name. Raises
+        ``stream_mode`` is one mode's name. With ``control`` (a `StopRequest`, such as the
+        façade's `RunControl`), a request ends the run after the superstep in progress, which
+        is committed first: ``GraphDrained``, as a façade graph's drained run (continue the
+        thread with no input). Raises
         `EngineRunError` when a node fails, ``ValueError`` for input it cannot take and for
         ``interrupt_before``/``interrupt_after`` (an engine graph pauses only where its own
         nodes ask: refused rather than silently ignored)."""
@@ -141,7 +178,10 @@ class EngineGraph:
                 )
         single = isinstance(stream_mode, str)  # then chunks come without their mode, as LangGraph's
         modes = [stream_mode] if single else list(stream_mode)
-        for mode, chunk in self._run(input, _thread(config), (config or {}).get("metadata")):
+        run = self._run(
+            input, _thread(config), (config or {}).get("metadata"), control, frozenset(modes)
+        )
+        for mode, chunk in run:
             if mode in modes:
                 item = (chunk,) if single else (mode, chunk)
                 out = ((), *item) if subgraphs else item
@@ -163,7 +203,14 @@ class EngineGraph:
                 last = chunk
         return last
 
-    def _run(self, input: Any, thread_id: str, run_meta: Any) -> Iterator[tuple[str, Any]]:
+    def _run(
+        self,
+        input: Any,
+        thread_id: str,
+        run_meta: Any,
+        control: StopRequest | None = None,
+        modes: frozenset[str] = frozenset(("values", "updates")),
+    ) -> Iterator[tuple[str, Any]]:
         outcomes: list[tuple[Execution, Any]] = []
         handlers, release = self.kind.open()
         try:
@@ -173,7 +220,9 @@ class EngineGraph:
             raise
         with opened.dx:
             try:
-                yield from self._drive(opened.dx, outcomes, _resume_of(input), opened.started)
+                yield from self._drive(
+                    opened.dx, outcomes, _resume_of(input), opened.started, control, modes
+                )
             finally:
                 release()
 
@@ -218,10 +267,13 @@ class EngineGraph:
         outcomes: list[tuple[Execution, Any]],
         resume: Any,
         started: bool,
+        control: StopRequest | None = None,
+        modes: frozenset[str] = frozenset(("values", "updates")),
     ) -> Iterator[tuple[str, Any]]:
         ex = dx.execution
         if started:
             yield "values", self.kind.values(ex.values)
+            yield from self._checkpoint_chunks(dx, modes)
         if ex.failure is None:
             dx.run(steps=0)  # effects lost by a dead worker, timers already due
         if resume is not None:
@@ -231,11 +283,25 @@ class EngineGraph:
             dx.run(steps=1)
             for done, outcome in outcomes:
                 if outcome.committed and outcome.delivered:
-                    yield "updates", self._updates(done, outcome)
+                    tasks = self._tasks(done, outcome)
+                    if modes & {"tasks", "debug"}:
+                        yield from _task_chunks(tasks, done.step, modes)
+                    for _aid, node, _given, update, _waits in tasks:
+                        yield "updates", {node: update}
                     yield "values", self.kind.values(done.values)
+                    yield from self._checkpoint_chunks(dx, modes)
             outcomes.clear()
             if ex.step == before and not ex.queue:
                 break  # only timers far ahead are left: the run ends, the thread waits
+            if (
+                control is not None
+                and control.requested
+                and ex.failure is None
+                and ex.status not in (Status.COMPLETED, Status.SUSPENDED)
+            ):
+                from superstep_compat.errors import GraphDrained
+
+                raise GraphDrained(control.reason or "shutdown")
         if ex.failure is not None:
             f = ex.failure
             raise EngineRunError(f"node {f.node!r} failed: {f.error_type}: {f.message}")
@@ -263,18 +329,74 @@ class EngineGraph:
         for aid, value in checked.items():
             ex.resume(value, aid)
 
-    def _updates(self, ex: Execution, outcome: Any) -> dict[str, Any]:
-        visible = self.kind.values({c: ex.values.get(c) for c in outcome.written})
-        nodes: list[str] = []
-        for recipient, _event in outcome.delivered:
+    def _checkpoint_chunks(
+        self, dx: DurableExecution, modes: frozenset[str]
+    ) -> Iterator[tuple[str, Any]]:
+        """The ``checkpoints`` chunk of the checkpoint just written (LangGraph's shape:
+        ``config``, ``parent_config``, ``values``, ``metadata``, ``next``, ``tasks`` with
+        ``id``/``name``/``interrupts``/``state``), and its ``debug`` twin (``type``
+        ``checkpoint``); read back only when one of those modes was asked for."""
+        if not modes & {"checkpoints", "debug"}:
+            return
+        snapshot = self.get_state(_config(dx.thread_id, None))
+        chunk = {
+            "config": snapshot.config,
+            "parent_config": snapshot.parent_config,
+            "values": snapshot.values,
+            "metadata": snapshot.metadata,
+            "next": list(snapshot.next),
+            "tasks": [
+                {"id": t.id, "name": t.name, "interrupts": t.interrupts, "state": None}
+                for t in snapshot.tasks
+            ],
+        }
+        if "checkpoints" in modes:
+            yield "checkpoints", chunk
+        if "debug" in modes:
+            step = (snapshot.metadata or {}).get("step", dx.execution.step)
+            yield "debug", _debug("checkpoint", step, chunk)
+
+    def _tasks(
+        self, ex: Execution, outcome: Any
+    ) -> list[tuple[str, str, Any, dict[str, Any] | None, list[Any]]]:
+        """``(activation id, node, input, update, interrupts)`` per activation that ran in
+        the superstep, in the order they were delivered: its event's payload as input, the
+        visible channels it wrote (the values it wrote, before the channels' strategies;
+        ``None`` when none) and the interrupt it waits on, if any."""
+        by_writer: dict[str, dict[str, Any]] = {}
+        for channel, writes in outcome.writes.items():
+            for writer, value in writes:
+                by_writer.setdefault(writer, {})[channel] = value
+        asked = dict(ex.interrupts)
+        tasks: list[tuple[str, str, Any, dict[str, Any] | None, list[Any]]] = []
+        seen: set[str] = set()
+        for recipient, event in outcome.delivered:
+            if recipient in seen:
+                continue
+            seen.add(recipient)
             inst = ex.instances.get(recipient)
             # an activation that completed is gone; its id is derived from its node's key
             node = inst.node if inst is not None else recipient.rpartition(":")[0]
-            if node in self.nodes and node not in nodes:
-                nodes.append(node)
-        return {node: visible or None for node in nodes}
+            if node not in self.nodes:
+                continue
+            update = self.kind.update(by_writer.get(recipient, {})) or None
+            waits = _interrupts([(recipient, asked[recipient])]) if recipient in asked else []
+            tasks.append((recipient, node, _event_input(event), update, waits))
+        return tasks
 
     # --- reading -------------------------------------------------------------------------------
+
+    def get_input_jsonschema(self, config: Any = None) -> Any:
+        """JSON Schema of a run's input (the kind's; see `ServedKind.schemas`)."""
+        return self.kind.schemas(self.graph)[0]
+
+    def get_output_jsonschema(self, config: Any = None) -> Any:
+        """JSON Schema of a run's output: the thread's values."""
+        return self.kind.schemas(self.graph)[1]
+
+    def get_state_jsonschema(self) -> Any:
+        """JSON Schema of the thread's values (``state_schema`` of ``/schemas``)."""
+        return self.kind.schemas(self.graph)[2]
 
     def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> Any:
         """The thread's snapshot at the checkpoint ``config`` names (the latest by default);
@@ -342,13 +464,56 @@ class EngineGraph:
         return _Drawing({"nodes": nodes, "edges": edges})
 
     def update_state(self, config: Any, values: Any, as_node: str | None = None) -> Any:
-        raise ValueError(
-            f"{self.kind.name} {self.name!r} runs on the engine, whose state edits are audited "
-            f"(an actor the runner allows): the API cannot write its state"
+        """Write ``values`` (channel -> value, each replacing the channel's value through its
+        strategy) to the thread's latest checkpoint as one audited edit (the engine's
+        `DurableExecution.edit`) by the actor of ``edits``: its checkpoint names the actor,
+        its permission and the time. With ``as_node`` the node's edges fire as if it had
+        just run; a later run with no input continues from there. Returns the new
+        checkpoint's config. Raises ``ValueError`` when the graph has no ``edits`` (the
+        engine's edits are audited: someone must be allowed to make them), for a thread
+        that has not run, at an older checkpoint (the engine edits the latest only), and
+        for a channel the actor may not write (`PermissionDeniedError`'s message)."""
+        from superstep_core.errors import SuperstepError
+
+        thread_id = _thread(config)
+        if self.edits is None:
+            raise ValueError(
+                f"{self.kind.name} {self.name!r} runs on the engine, whose state edits are "
+                f"audited: give its langgraph.json entry "
+                f'"edits": {{"actor": "<who>", "channels": "*"}} to let the API make them'
+            )
+        actor, channels = self.edits
+        runner = DurableRunner(
+            self.checkpointer,
+            permissions={actor: channels if channels == "*" else list(channels)},
         )
+        if not runner.exists(thread_id):
+            raise ValueError(f"thread {thread_id!r} has not run {self.name!r}: nothing to edit")
+        at = ((config or {}).get("configurable") or {}).get("checkpoint_id")
+        latest = ThreadCheckpoints(self.checkpointer, thread_id).load(None)
+        if at and latest is not None and at != latest.checkpoint_id:
+            raise ValueError(
+                f"checkpoint {at!r} is not the thread's latest: an engine execution is "
+                f"edited at its latest checkpoint only"
+            )
+        if not isinstance(values, Mapping) or not values:
+            raise ValueError("values: an object of channel -> value to write")
+        if as_node is not None and as_node not in self.nodes:
+            raise ValueError(f"as_node: {as_node!r} is not a node of {self.name!r}")
+        with runner.recover(self.graph, thread_id) as dx:
+            try:
+                dx.edit(dict(values), actor=actor, as_node=as_node)
+            except SuperstepError as e:  # PermissionDeniedError, an undeclared channel
+                raise ValueError(str(e)) from None
+        written = ThreadCheckpoints(self.checkpointer, thread_id).load(None)
+        assert written is not None
+        return _config(thread_id, written.checkpoint_id)
 
     def bulk_update_state(self, config: Any, supersteps: Any) -> Any:
-        return self.update_state(config, supersteps)
+        raise ValueError(
+            f"{self.kind.name} {self.name!r} runs on the engine: a thread starts with a run's "
+            f"input, not seeded supersteps"
+        )
 
     def workflow(self, thread_id: str) -> dict[str, Any] | None:
         """``GET /threads/{id}/workflow``: the kind's workflow panel for the thread (a
@@ -404,6 +569,55 @@ class _Opened:
 
 def _nothing() -> None:
     pass
+
+
+def _event_input(event: Any) -> Any:
+    """A task's ``input`` in the ``tasks`` mode: the payload an activation was started (or
+    sent) with, an effect's result, a resume's value; the event's fields otherwise."""
+    for name in ("payload", "value"):
+        if hasattr(event, name):
+            return getattr(event, name)
+    if dataclasses.is_dataclass(event) and not isinstance(event, type):
+        return dataclasses.asdict(event)
+    return None
+
+
+def _debug(kind: str, step: int, payload: Any) -> dict[str, Any]:
+    """A ``debug`` chunk as LangGraph's: ``step``, ``timestamp`` (ISO, UTC), ``type``,
+    ``payload``."""
+    return {
+        "step": step,
+        "timestamp": datetime.now(UTC).isoformat(),
+        "type": kind,
+        "payload": payload,
+    }
+
+
+def _task_chunks(
+    tasks: list[tuple[str, str, Any, dict[str, Any] | None, list[Any]]],
+    step: int,
+    modes: frozenset[str],
+) -> Iterator[tuple[str, Any]]:
+    """The ``tasks`` chunks of a committed superstep (each activation's start, with its
+    ``input``, then its result), and their ``debug`` twins (``task``, ``task_result``). Both
+    come once the superstep committed: an engine node is a step of the superstep's reducer,
+    which runs as a whole. A task's id is its activation's, which may run in several
+    supersteps (started, then given its effect's result); ``triggers`` is empty (an
+    activation is started by an event, not by channels)."""
+    starts = [
+        {"id": aid, "name": node, "input": given, "triggers": ()}
+        for aid, node, given, _update, _waits in tasks
+    ]
+    results = [
+        {"id": aid, "name": node, "error": None, "result": update or {}, "interrupts": waits}
+        for aid, node, _given, update, waits in tasks
+    ]
+    for kind, chunks in (("task", starts), ("task_result", results)):
+        for chunk in chunks:
+            if "tasks" in modes:
+                yield "tasks", chunk
+            if "debug" in modes:
+                yield "debug", _debug(kind, step, chunk)
 
 
 def _resume_of(input: Any) -> Any:

@@ -78,6 +78,33 @@ class DocumentKind(ServedKind):
         fields = self.compiled.document.state
         return {f.name: values[f.name] for f in fields if f.name in values}
 
+    def schemas(self, graph: CompiledGraph) -> tuple[Any, Any, Any]:
+        """The document's state fields, typed (``list`` is an array), with their defaults
+        and descriptions; a run's input is any of them, its output all of them."""
+        from superstep_core.document.model import UNSET
+
+        properties: dict[str, Any] = {}
+        for f in self.compiled.document.state:
+            prop: dict[str, Any] = {"type": _JSON_TYPES.get(f.type, f.type)}
+            if f.default is not UNSET:
+                prop["default"] = f.default
+            if f.description:
+                prop["description"] = f.description
+            properties[f.name] = prop
+        name = self.compiled.document.name
+        state = {"title": name, "type": "object", "properties": properties}
+        given = {**state, "title": f"{name} input", "additionalProperties": False}
+        return given, state, state
+
+    def update(self, written: Mapping[str, Any]) -> dict[str, Any]:
+        """The fields a node wrote, each with the value it contributed (before the field's
+        reducer combined it)."""
+        from superstep_core.document.channels import Contribution
+
+        return self.values(
+            {k: v.value if isinstance(v, Contribution) else v for k, v in written.items()}
+        )
+
     def workflow(self, runner: DurableRunner, thread_id: str) -> dict[str, Any] | None:
         # A served document is the file the server loaded: its hash, no saved versions (the
         # version store belongs to `superstep run`'s own database).
@@ -116,6 +143,31 @@ class PlanKind(ServedKind):
 
         return {**self.plan.report(values).as_document(), "outcomes": plan_outcomes(values)}
 
+    def schemas(self, graph: CompiledGraph) -> tuple[Any, Any, Any]:
+        """A plan takes no input (``null``); its values are its report (the fields of
+        ``superstep plan status --json``, typed from a report of the plan) and each settled
+        step's ``outcomes``."""
+        properties: dict[str, Any] = {}
+        for key, value in self.plan.report({}).as_document().items():
+            properties[key] = _json_type_of(value)
+        properties["outcomes"] = {
+            "type": "object",
+            "additionalProperties": {
+                "type": "object",
+                "properties": {"status": {"type": "string"}, "result": {}, "error": {}},
+                "required": ["status"],
+            },
+        }
+        state = {"title": graph.name, "type": "object", "properties": properties}
+        return {"title": f"{graph.name} input", "type": "null"}, state, state
+
+    def update(self, written: Mapping[str, Any]) -> dict[str, Any]:
+        """A step's own outcome (``{"outcomes": {step id: outcome}}``), not the report of the
+        whole plan."""
+        from superstep_core.plan.runner import OUTCOMES, plan_outcomes
+
+        return {"outcomes": plan_outcomes(written)} if OUTCOMES in written else {}
+
     def workflow(self, runner: DurableRunner, thread_id: str) -> dict[str, Any] | None:
         plan = self.plan
         return plan_run(
@@ -137,6 +189,27 @@ def _nothing() -> None:
     pass
 
 
+_JSON_TYPES = {"list": "array"}  # a document field type -> its JSON Schema type
+
+
+def _json_type_of(value: Any) -> dict[str, Any]:
+    """The JSON Schema type of a report field, from its value in a report (``{}``, any
+    type, for a field that is ``None`` there)."""
+    if isinstance(value, bool):
+        return {"type": "boolean"}
+    if isinstance(value, int):
+        return {"type": "integer"}
+    if isinstance(value, float):
+        return {"type": "number"}
+    if isinstance(value, str):
+        return {"type": "string"}
+    if isinstance(value, list | tuple):
+        return {"type": "array", "items": {"type": "string"}}
+    if isinstance(value, Mapping):
+        return {"type": "object"}
+    return {}
+
+
 def load_served(target: str, options: Mapping[str, Any] | None = None) -> Any:
     """The servable object of a ``langgraph.json`` target: an `EngineGraph` for a workflow
     document, a plan or an engine graph, else what the target names (a LangGraph graph or a
@@ -145,7 +218,9 @@ def load_served(target: str, options: Mapping[str, Any] | None = None) -> Any:
 
     options = dict(options or {})
     if target.endswith(".json"):
-        return _json_target(target, options)
+        served = _json_target(target, options)
+        served.edits = _edits(options.get("edits"), target)
+        return served
     obj, module = load_target(target)
     if isinstance(obj, Graph):
         obj = obj.compile()
@@ -154,8 +229,28 @@ def load_served(target: str, options: Mapping[str, Any] | None = None) -> Any:
         if not isinstance(handlers, Mapping):
             raise UsageError(f"{target}: the module's handlers must map effect kind -> handler")
         default = getattr(module, "default_input", None)
-        return EngineGraph(obj, _ModuleKind(handlers, default if callable(default) else None))
+        served = EngineGraph(obj, _ModuleKind(handlers, default if callable(default) else None))
+        served.edits = _edits(options.get("edits"), target)
+        return served
     return obj
+
+
+def _edits(spec: Any, target: str) -> tuple[str, str | tuple[str, ...]] | None:
+    """An entry's ``edits`` (``{"actor": name, "channels": "*" or [channel, ...]}``): the
+    actor the API's state updates are made and audited as, and what it may write."""
+    from superstep_core.cli_support import UsageError
+
+    if spec is None:
+        return None
+    actor = spec.get("actor") if isinstance(spec, Mapping) else None
+    channels = spec.get("channels", "*") if isinstance(spec, Mapping) else None
+    if not isinstance(actor, str) or not actor:
+        raise UsageError(f'{target}: edits must be {{"actor": "<name>", "channels": "*"}}')
+    if channels == "*":
+        return actor, "*"
+    if not isinstance(channels, list) or not all(isinstance(c, str) for c in channels):
+        raise UsageError(f'{target}: edits.channels must be "*" or a list of channel names')
+    return actor, tuple(channels)
 
 
 class _ModuleKind(ServedKind):

@@ -25,11 +25,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
 import threading
 from collections.abc import Mapping
 from typing import Any
 
+from superstep_compat.errors import GraphDrained
+from superstep_compat.runtime import RunControl
 from superstep_server import serde
 from superstep_server.checkpoints import delete_for_runs
 from superstep_server.state import (
@@ -82,6 +85,8 @@ class RunContext:
         self.graphs = graphs
         self.streams = streams
         self.cancel_flags: dict[str, threading.Event] = {}
+        self.controls: dict[str, RunControl] = {}
+        self.draining = False
         self.lock = threading.Lock()
 
     def cancel_flag(self, run_id: str) -> threading.Event:
@@ -94,6 +99,31 @@ class RunContext:
     def drop_flag(self, run_id: str) -> None:
         with self.lock:
             self.cancel_flags.pop(run_id, None)
+
+    def control(self, run_id: str) -> RunControl:
+        """The drain switch of a run starting in this process (already drained when the
+        process is shutting down); `drop_control` when it ends."""
+        control = RunControl()
+        with self.lock:
+            self.controls[run_id] = control
+            if self.draining:
+                control.request_drain("shutdown")
+        return control
+
+    def drop_control(self, run_id: str) -> None:
+        with self.lock:
+            self.controls.pop(run_id, None)
+
+    def drain(self, reason: str = "shutdown") -> int:
+        """Ask every run of this process to stop at its next step boundary (its step in
+        progress finishes and is checkpointed; the worker then puts the run back in the
+        queue); runs that start afterwards stop at once. Returns how many were running."""
+        with self.lock:
+            self.draining = True
+            controls = list(self.controls.values())
+        for control in controls:
+            control.request_drain(reason)
+        return len(controls)
 
 
 def _config(
@@ -245,6 +275,11 @@ def _publisher(ctx: RunContext, row: Mapping[str, Any], worker: str, resumable: 
     pool = worker.rsplit("/", 1)[0]
     relayed = resumable or (row.get("origin") is not None and row.get("origin") != pool)
     seq = 0
+    if relayed and int(row["attempt"]) > 1:  # after what the earlier attempts relayed
+        try:
+            seq = ctx.runs.next_event_seq(row["run_id"])
+        except Exception:
+            log.exception("run %s: cannot read its relayed events", row["run_id"])
 
     def publish(run_id: str, event: str, data: bytes) -> None:
         nonlocal seq
@@ -278,6 +313,7 @@ def _execute(
     kwargs = serde.loads(row["kwargs"]) or {}
     publish = _publisher(ctx, row, worker, bool(kwargs.get("resumable")))
     cancel = ctx.cancel_flag(run_id)
+    control = ctx.control(run_id)
     status = "success"
     output: Any = None
     failure: BaseException | None = None
@@ -307,6 +343,8 @@ def _execute(
                 options[key] = kwargs[key]
         if context is not None:
             options["context"] = context
+        if _takes_control(graph):
+            options["control"] = control
         relay = _Relay(run_id, publish, user_modes, bool(kwargs.get("subgraphs")))
         # each attempt of each task, retries included (the tasks stream names a task once)
         from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER
@@ -326,6 +364,12 @@ def _execute(
                 if callable(close):
                     close()
         output = relay.output
+    except GraphDrained:
+        # the process is stopping: the step in progress was committed; the run goes back
+        # to the queue and its next attempt continues from that checkpoint (`_continues`)
+        ctx.drop_control(run_id)
+        _requeue(ctx, row, worker, relay)
+        return
     except Cancelled:
         status = "interrupted"
         # as the reference: a cancelled run's result is the last values it streamed
@@ -335,12 +379,40 @@ def _execute(
         failure = e
         log.info("run %s failed: %s: %s", run_id, type(e).__name__, e)
         publish(run_id, "error", serde.dumps({"error": type(e).__name__, "message": str(e)}))
+    ctx.drop_control(run_id)
     if relay is not None and not row.get("temporary"):
         try:
             relay.clock.save(ctx.runs.db, row["thread_id"], run_id)
         except Exception:  # the timings are for the viewer: never the run's failure
             log.exception("run %s: cannot keep its task times", run_id)
     _settle(ctx, row, worker, graph, status, output, failure)
+
+
+def _takes_control(graph: Any) -> bool:
+    """Whether the graph's ``stream`` takes a ``control`` (`RunControl`): the façade's
+    compiled graphs and `superstep_server.engine_graphs.EngineGraph` do."""
+    try:
+        return "control" in inspect.signature(graph.stream).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def _requeue(ctx: RunContext, row: Mapping[str, Any], worker: str, relay: _Relay | None) -> None:
+    """A drained run back in the queue (``pending``, no worker), its stream left open: the
+    followers in the process that took its request read what its next attempt relays."""
+    run_id = row["run_id"]
+    if relay is not None and not row.get("temporary"):
+        try:
+            relay.clock.save(ctx.runs.db, row["thread_id"], run_id)
+        except Exception:
+            log.exception("run %s: cannot keep its task times", run_id)
+    try:
+        if ctx.runs.release(run_id, worker):
+            log.info("run %s: drained after a committed step, queued again", run_id)
+    except Exception:  # its lease runs out and the sweeper queues it again
+        log.exception("run %s: cannot queue it again", run_id)
+    finally:
+        ctx.drop_flag(run_id)
 
 
 def _settle(

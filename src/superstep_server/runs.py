@@ -323,6 +323,26 @@ class Runs:
                     then(tx)
         return bool(rows)
 
+    def release(self, run_id: str, worker: str) -> bool:
+        """Put a run this worker holds back in the queue (a drained run: its next attempt
+        continues from its last checkpoint); False when it holds it no longer. A cancel
+        asked for meanwhile ends it as a pending run's does (``interrupt``: ``interrupted``;
+        ``rollback``: deleted with its checkpoints)."""
+        with self.db.transaction() as tx:
+            rows = tx.execute(
+                "UPDATE server_runs SET status = 'pending', worker = NULL, lease_until = NULL, "
+                "updated_at = ? WHERE run_id = ? AND worker = ? AND status = 'running' "
+                "RETURNING thread_id, cancel_action",
+                (now(), run_id, worker),
+            )
+            if rows and rows[0]["cancel_action"]:
+                self._cancel_in(tx, run_id, "pending", rows[0]["cancel_action"], now())
+            if rows:
+                self.db.notify(tx, QUEUE_CHANNEL)
+        if rows and rows[0]["cancel_action"] == "rollback":
+            self._forget_checkpoints(rows[0]["thread_id"], [run_id])
+        return bool(rows)
+
     def discard(self, run_id: str, worker: str, then: Callable[[Tx], None] | None = None) -> bool:
         """Delete a run this worker holds (a run rolled back: its checkpoints are already
         gone), with its relayed events; False when it holds it no longer. ``then(tx)`` as
@@ -373,6 +393,15 @@ class Runs:
             "INSERT INTO server_run_events (run_id, seq, event, data) VALUES (?, ?, ?, ?)",
             (run_id, seq, event, data.decode()),
         )
+
+    def next_event_seq(self, run_id: str) -> int:
+        """The ``seq`` of the next event a run's new attempt keeps (after its earlier
+        attempts' events: a follower's ``Last-Event-ID`` stays valid)."""
+        rows = self.db.execute(
+            "SELECT MAX(seq) AS last FROM server_run_events WHERE run_id = ?", (run_id,)
+        )
+        last = rows[0]["last"] if rows else None
+        return 0 if last is None else int(last) + 1
 
     def events_after(self, run_id: str, after: int) -> list[dict[str, Any]]:
         """The kept events of a run with ``seq`` above ``after``, in order."""

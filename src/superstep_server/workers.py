@@ -10,6 +10,10 @@ sweep that re-queues the runs of a worker whose lease expired). A cancel reaches
 whatever process took the request: by a notification on
 `superstep_server.runs.CANCEL_CHANNEL`, and by the lease keeper, which reads the run's
 cancel flag from the database.
+
+Stopping the pool (``serve`` shutting down, ``superstep worker`` on SIGTERM or SIGINT) drains
+it (`WorkerPool.stop`): running runs stop at their next step boundary with that step's
+checkpoint committed and are queued again, so no finished step is lost or run twice.
 """
 
 from __future__ import annotations
@@ -36,9 +40,11 @@ class WorkerPool:
         size: int,
         *,
         poll_seconds: float = 0.5,
+        drain_seconds: float = 30.0,
         on_tick: Callable[[], int] | None = None,
     ) -> None:
         self.ctx = ctx
+        self.drain_seconds = drain_seconds
         self.on_tick = on_tick
         self.size = size
         self.poll_seconds = poll_seconds
@@ -80,11 +86,20 @@ class WorkerPool:
             return
         self.wake()  # a run was queued or a thread freed (or we (re)connected)
 
-    def stop(self, timeout: float = 5.0) -> None:
+    def stop(self, timeout: float | None = None) -> None:
+        """Stop claiming runs and drain the ones running here: each stops at its next step
+        boundary, its step in progress committed, and goes back to the queue, where another
+        worker (or this process, restarted) continues it from that checkpoint. Waits up to
+        ``timeout`` seconds (default ``drain_seconds``) for them; a run whose step takes
+        longer is left to the lease sweep, as if its worker had died."""
         self._stopping.set()
         self._wake.set()
+        draining = self.ctx.drain()
+        if draining:
+            log.info("worker pool %s: draining %d running runs", self.name, draining)
+        deadline = time.monotonic() + (self.drain_seconds if timeout is None else timeout)
         for thread in self._threads:
-            thread.join(timeout)
+            thread.join(max(deadline - time.monotonic(), 0.0))
 
     def _loop(self, worker: str) -> None:
         swept_at = 0.0
@@ -98,7 +113,8 @@ class WorkerPool:
                     swept_at = time.monotonic()
                     if self.ctx.runs.sweep():
                         self._wake.set()
-                while not self._stopping.is_set():
+                # draining: the runs handed back are for other processes (or a restart)
+                while not self._stopping.is_set() and not self.ctx.draining:
                     row = self.ctx.runs.claim(worker, origin=self.name)
                     if row is None:
                         break

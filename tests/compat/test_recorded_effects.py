@@ -181,6 +181,14 @@ def test_any_host_runs_a_facade_graph_records_it_and_replays_it_from_the_log() -
     ex = dx.send(External(INPUT_EVENT, {"topic": "tides", "notes": []}))
     assert ex.values["notes"] == ["TIDES", "outline of tides"]
     assert calls == ["node research", "task shout(tides)", "node outline"]
+    # the input's superstep, then one superstep (one checkpoint) per LangGraph step: each
+    # node's work is performed inside the superstep that asked for it
+    assert [(h.step, h.written) for h in runner.history("t")] == [
+        (0, ()),
+        (1, ("notes", "topic")),
+        (2, ("notes",)),
+        (3, ("notes",)),
+    ]
     recorded = [
         key
         for writes in saver.writes.values()

@@ -16,10 +16,13 @@ from superstep_core import (
     RemainActive,
     RequestTimer,
     Status,
+    SuspendActivation,
     TimerElapsed,
 )
 from superstep_core.graph import CompiledGraph
+from superstep_core.host import Host
 from superstep_core.runtime import Execution
+from superstep_core.testing import VirtualClock
 
 from .support import DriverFactory, drain
 
@@ -121,3 +124,43 @@ def test_timer_requests_are_reported_to_the_host_with_generations() -> None:
     (cancel,) = ex.run_superstep().timers
     assert cancel.delay is None
     assert cancel.generation > request.generation
+
+
+def _deadline_interrupt(fired: list[float], clock_now: Any) -> CompiledGraph:
+    """``w`` arms a 60 s deadline and suspends on an interrupt; the deadline's firing
+    completes it."""
+
+    def react(ctx: NodeContext, event: Event) -> Reaction:
+        if isinstance(event, Activated):
+            deadline = [RequestTimer("deadline", 60.0)]
+            return Reaction(control=deadline, disposition=SuspendActivation("answer me"))
+        assert isinstance(event, TimerElapsed)
+        fired.append(clock_now())
+        return Reaction(disposition=CompleteActivation())
+
+    return Graph("g").add_node("w", react).start_at("w").compile()
+
+
+def test_a_suspended_execution_gets_its_due_timer_but_is_not_waited_on(
+    make_driver: DriverFactory,
+) -> None:
+    driver = make_driver()
+    fired: list[float] = []
+    ex = driver.run_graph(_deadline_interrupt(fired, driver.clock.now))
+    assert ex.status is Status.SUSPENDED
+    assert driver.clock.now() == 0.0 and fired == []  # returned without waiting
+    driver.clock.advance(61.0)  # the process comes back after the deadline
+    assert driver.run(ex).status is Status.COMPLETED
+    assert fired == [61.0]
+
+
+def test_steps_bounds_the_supersteps_of_one_run_call() -> None:
+    host = Host(clock=VirtualClock())
+    graph = Graph("chain")
+    for name in ("a", "b", "c"):
+        graph.add_node(name, lambda ctx, e: Reaction(disposition=CompleteActivation()))
+    ex = host.start(graph.connect("a", "b").connect("b", "c").start_at("a").compile())
+    assert host.run(ex, steps=0).step == 0
+    assert host.run(ex, steps=2).step == 2
+    assert host.run(ex, steps=5).status is Status.COMPLETED
+    assert ex.step == 3

@@ -100,6 +100,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     own = f"{__name__}:handlers"  # this module, not a second copy loaded from its path
     graphs = {
         "approval": load_served(str(APPROVAL)),
+        "editable": load_served(str(APPROVAL), {"edits": {"actor": "ops", "channels": ["amount"]}}),
         "blocked": load_served(str(where / "blocked.json"), {"handlers": own}),
         "good": load_served(str(where / "good.json"), {"handlers": own}),
         "slow": load_served(str(where / "slow.json"), {"handlers": own}),
@@ -306,7 +307,7 @@ async def test_new_input_on_a_thread_that_ran_is_refused_with_a_message(client: 
         tid, "approval", command={"update": {"amount": 2}}, raise_error=False
     )
     assert "not write its state (update)" in out["__error__"]["message"]
-    with pytest.raises(httpx.HTTPStatusError, match="cannot write its state") as refused:
+    with pytest.raises(httpx.HTTPStatusError, match="state edits are audited") as refused:
         await client.threads.update_state(tid, {"amount": 5})
     assert refused.value.response.status_code == 422
 
@@ -323,7 +324,8 @@ async def test_an_engine_graph_of_a_module_runs_with_its_handlers(
         async for p in client.runs.stream(tid, "pipeline", input=job, stream_mode="updates")
         if p.event == "updates"
     ]
-    assert {"store": {"finished": 2, "indexed": 2}} in updates
+    # one chunk per store activation, with what it wrote (before the channels' reducers)
+    assert updates.count({"store": {"finished": 1, "indexed": 1}}) == 2
     state = await client.threads.get_state(tid)
     assert state["values"]["top"] == [[str(tmp_path / "a.py"), 1]]
     assert (await client.threads.get(tid))["status"] == "idle"
@@ -338,6 +340,7 @@ def pg_live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     own = f"{__name__}:handlers"  # this module, not a second copy loaded from its path
     graphs = {
         "approval": load_served(str(APPROVAL)),
+        "editable": load_served(str(APPROVAL), {"edits": {"actor": "ops", "channels": ["amount"]}}),
         "blocked": load_served(str(where / "blocked.json"), {"handlers": own}),
     }
     with postgres_schema() as url, LiveServer(create_app(database=url, graphs=graphs)) as server:
@@ -459,3 +462,133 @@ async def test_a_dead_workers_plan_run_continues_and_no_step_is_performed_twice(
         again = await client.runs.get("t-1", run["run_id"])
     assert out["status"] == "succeeded" and again["status"] == "success"
     assert PERFORMED == ["a", "b"]
+
+
+async def test_a_stopping_server_drains_a_plan_run_and_the_next_server_finishes_it(
+    tmp_path: Path,
+) -> None:
+    """Graceful shutdown on the engine: the step in progress is committed, the run queued
+    again, and the next server continues it; no step is performed twice."""
+    from langgraph_sdk import get_client
+
+    (tmp_path / "slow.json").write_text(json.dumps(SLOW_PLAN))
+    own = {"handlers": f"{__name__}:handlers"}
+    where = str(tmp_path / "drain.db")
+    ENTERED.clear()
+    RELEASE.clear()
+    PERFORMED.clear()
+    app = create_app(database=where, graphs={"slow": load_served(str(tmp_path / "slow.json"), own)})
+    with LiveServer(app) as server:
+        client = get_client(url=server.url, api_key=None)
+        tid = (await client.threads.create())["thread_id"]
+        run = await client.runs.create(tid, "slow", input=None)
+        assert await asyncio.to_thread(ENTERED.wait, 30)
+        ctx = app.state.server.ctx
+
+        def release_when_draining() -> None:
+            while not ctx.draining:
+                threading.Event().wait(0.01)
+            RELEASE.set()
+
+        releaser = threading.Thread(target=release_when_draining)
+        releaser.start()
+    releaser.join(30)
+    assert PERFORMED == ["first"]
+    again = create_app(
+        database=where, graphs={"slow": load_served(str(tmp_path / "slow.json"), own)}
+    )
+    with LiveServer(again) as server:
+        client = get_client(url=server.url, api_key=None)
+        out = await client.runs.join(tid, run["run_id"])
+        assert (await client.runs.get(tid, run["run_id"]))["status"] == "success"
+    assert out["status"] == "succeeded" and out["succeeded"] == ["first", "second"]
+    assert PERFORMED == ["first", "second"]
+
+
+async def test_tasks_checkpoints_and_debug_modes_and_one_update_per_node(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    parts = [
+        (p.event, p.data)
+        async for p in client.runs.stream(
+            tid, "good", input=None, stream_mode=["tasks", "checkpoints", "debug", "updates"]
+        )
+    ]
+    updates = [d for e, d in parts if e == "updates"]
+    assert all(len(u) == 1 for u in updates)  # one chunk per node, as LangGraph's tasks
+    assert {"a": {"outcomes": {"a": {"status": "succeeded", "result": {"done": True}}}}} in (
+        updates
+    )
+    tasks = [d for e, d in parts if e == "tasks"]
+    starts = [t for t in tasks if "input" in t]
+    results = [t for t in tasks if "result" in t]
+    assert {t["name"] for t in starts} >= {"a", "b"}
+    assert all(set(t) == {"id", "name", "input", "triggers"} for t in starts)
+    assert all(set(t) == {"id", "name", "error", "result", "interrupts"} for t in results)
+    written = next(u["a"] for u in updates if u.get("a"))
+    assert next(r["result"] for r in results if r["result"]) == written
+    checkpoints = [d for e, d in parts if e == "checkpoints"]
+    assert set(checkpoints[0]) == {"config", "parent_config", "values", "metadata", "next", "tasks"}
+    assert checkpoints[0]["parent_config"] is None and checkpoints[0]["metadata"]["step"] == 0
+    ids = [c["config"]["configurable"]["checkpoint_id"] for c in checkpoints]
+    parents = [c["parent_config"]["configurable"]["checkpoint_id"] for c in checkpoints[1:]]
+    assert parents == ids[:-1]
+    assert checkpoints[-1]["values"]["status"] == "succeeded"
+    state = await client.threads.get_state(tid)
+    assert state["checkpoint"]["checkpoint_id"] == ids[-1]
+    debug = [d for e, d in parts if e == "debug"]
+    assert {d["type"] for d in debug} == {"checkpoint", "task", "task_result"}
+    assert [d["payload"]["config"] for d in debug if d["type"] == "checkpoint"] == [
+        c["config"] for c in checkpoints
+    ]
+    assert all("checkpoint" in d["payload"] for d in debug if d["type"] == "checkpoint")
+
+
+async def test_schemas_describe_a_documents_fields_and_a_plans_report(client: Any) -> None:
+    doc = await client.assistants.get_schemas("approval")
+    fields = doc["state_schema"]["properties"]
+    assert fields["request"] == {"type": "string"} and fields["amount"] == {"type": "number"}
+    assert doc["output_schema"] == doc["state_schema"]
+    assert doc["input_schema"]["additionalProperties"] is False
+    assert set(doc["input_schema"]["properties"]) == set(fields)
+    plan = await client.assistants.get_schemas("good")
+    assert plan["input_schema"]["type"] == "null"  # a plan takes no input
+    report = plan["state_schema"]["properties"]
+    assert report["status"] == {"type": "string"} and report["outcomes"]["type"] == "object"
+    out = await client.runs.wait(None, "good", input=None)
+    assert set(out) == set(report)  # every value a run gives is described
+    graph = await client.assistants.get_schemas("pipeline")
+    assert set(graph["state_schema"]["properties"]) >= {"job", "found", "top"}
+
+
+async def test_state_updates_are_audited_edits_by_the_entrys_actor(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    await client.runs.wait(tid, "editable", input={"request": "pens", "amount": 12})
+    before = await client.threads.get_state(tid)
+    done = await client.threads.update_state(tid, {"amount": 99})
+    after = await client.threads.get_state(tid)
+    assert after["values"]["amount"] == 99 and after["values"]["request"] == "pens"
+    assert done["checkpoint"]["checkpoint_id"] == after["checkpoint"]["checkpoint_id"]
+    assert after["parent_checkpoint"]["checkpoint_id"] == before["checkpoint"]["checkpoint_id"]
+    audit = after["metadata"]
+    assert (audit["source"], audit["actor"], audit["permission"]) == ("edit", "ops", ["amount"])
+    assert audit["timestamp"]
+    with pytest.raises(httpx.HTTPStatusError) as refused:
+        await client.threads.update_state(tid, {"request": "ink"})
+    assert refused.value.response.status_code == 422
+    assert "'ops' may not edit channel 'request'" in refused.value.response.json()["detail"]
+    at_old = before["parent_checkpoint"]["checkpoint_id"]
+    with pytest.raises(httpx.HTTPStatusError) as old:
+        await client.threads.update_state(tid, {"amount": 1}, checkpoint_id=at_old)
+    assert "latest checkpoint only" in old.value.response.json()["detail"]
+    assert (await client.threads.get_state(tid))["values"]["amount"] == 99
+
+
+async def test_state_updates_without_edits_are_refused_saying_how_to_allow_them(
+    client: Any,
+) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    await client.runs.wait(tid, "approval", input={"request": "pens", "amount": 12})
+    with pytest.raises(httpx.HTTPStatusError) as refused:
+        await client.threads.update_state(tid, {"amount": 99})
+    assert refused.value.response.status_code == 422
+    assert '"edits": {"actor"' in refused.value.response.json()["detail"]

@@ -14,7 +14,7 @@ from superstep_compat.func._runner import END_CHANNEL, START_CHANNEL
 from superstep_compat.pregel._calls import SKIP, GraphCall, RunOptions
 from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _modes, _shape
-from superstep_compat.pregel._run import Event, GraphRun
+from superstep_compat.pregel._run import Event, GraphRun, legacy_durability
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.types import Command, GraphOutput
 from superstep_core.node import External
@@ -47,7 +47,7 @@ class _Run(GraphRun):
     def __init__(
         self, graph: EntrypointGraph, input: Any, config: Any, *, durability: str, **kw: Any
     ) -> None:
-        super().__init__(graph, input, config, **kw)
+        super().__init__(graph, input, config, durability=durability, **kw)
         self.step_writes = durability != "exit"
         self.current: Any = None
         self.held: list[Event] = []
@@ -241,7 +241,8 @@ class EntrypointCall(GraphCall):
         self.options = options
         self.context = options.get("context")
         self.control = options.get("control")
-        self.durability = options.get("durability")
+        # the warning names the line that called stream/invoke (through `Pregel._call`)
+        self.durability = legacy_durability(options.get("durability"), options, stacklevel=5)
         self.version = options.get("version", "v1")
         self.subgraphs = bool(options.get("subgraphs", False))
         self.latest = _Latest()
@@ -304,6 +305,6 @@ class EntrypointCall(GraphCall):
         return {
             "context": options.get("context"),
             "stream_mode": options.get("stream_mode"),
-            "durability": options.get("durability"),
+            "durability": self.durability,
             "control": options.get("control"),
         }

@@ -14,6 +14,12 @@ A new checkpoint starts with no pending writes: `attach` moves the journal to it
 results of the checkpoint a run continues from are read once, on the first call whose result
 is not in the activation's memo.
 
+This is where the ledger of `@task` calls is stored, not a cache beside it: a call is a nested
+effect of the host, which consults its ledger (`RootScope`, an `EffectLedger` over the
+activation's memo and this journal) before performing it and records its result there before
+the caller sees it. Storing it as LangGraph's pending writes keeps one persistence stack
+(the checkpoint protocol) and lets LangGraph and Superstep continue each other's threads.
+
 This module imports neither the engine nor the façade's driver: it talks to a saver only.
 """
 

@@ -131,7 +131,10 @@ def request_task(
         memory.get("failed"),
     )
     effect = Effect(TASK_KIND, request, ctx.node, timeout, idle_timeout, within_step=True)
-    return Reaction(effects=[effect], disposition=RemainActive())
+    return Reaction(effects=[effect], disposition=_REMAIN)
+
+
+_REMAIN = RemainActive()  # immutable: one instance serves every waiting activation
 
 
 def outcome_of(runner: TaskRunner, name: str, event: EffectCompleted) -> TaskOutcome | None:

@@ -29,12 +29,14 @@ __all__ = ["Resumer", "as_list", "run_again"]
 
 class Resumer:
     """Answers interrupts of one run's `Execution`, saving each answer to ``saver`` (None:
-    answers are only given, not saved)."""
+    answers are only given, not saved) as it is given when the run is ``durable`` (not
+    durability "exit")."""
 
-    __slots__ = ("saver",)
+    __slots__ = ("durable", "saver")
 
-    def __init__(self, saver: BaseCheckpointSaver[Any] | None) -> None:
+    def __init__(self, saver: BaseCheckpointSaver[Any] | None, *, durable: bool) -> None:
         self.saver = saver
+        self.durable = durable
 
     def answer(self, ex: Execution, record: CheckpointRecord | None, value: Any) -> None:
         """Answer the interrupts ``ex`` waits on with ``Command(resume=value)``'s value: one
@@ -55,12 +57,18 @@ class Resumer:
             and value
             and all(any(getattr(i, "id", None) == k for _, i in suspended) for k in value)
         ):
-            by_activation: dict[str, list[Any]] = {}
+            by_activation: dict[str, dict[str, Any]] = {}
+            count: dict[str, int] = {}
             for aid, intr in suspended:
+                count[aid] = count.get(aid, 0) + 1
                 if intr.id in value:
-                    by_activation.setdefault(aid, []).append(value[intr.id])
+                    by_activation.setdefault(aid, {})[intr.id] = value[intr.id]
             for aid, answers in by_activation.items():
-                self.answer_one(ex, record, aid, answers[0])
+                # A task waits on one interrupt of its own at a time; one waiting on several
+                # waits on its subgraph's: as LangGraph hands the resume map down, the
+                # subgraph's run gets the answers by id (its tasks each take their own).
+                one = next(iter(answers.values()))
+                self.answer_one(ex, record, aid, answers if count[aid] > 1 else one)
             return
         activations = {aid for aid, _ in suspended}
         if len(activations) > 1 or _raised_several(ex, suspended[0][0]):
@@ -98,8 +106,9 @@ class Resumer:
     ) -> None:
         """Answer ``activation_id``'s interrupt, the answer saved first (LangGraph's
         ``__resume__`` write: the task's answers so far): a run that dies before the answered
-        task finishes continues with it (`saved_answers`) instead of asking again."""
-        if self.saver is not None and record is not None:
+        task finishes continues with it (`saved_answers`) instead of asking again. With
+        durability "exit" nothing is saved before the run ends (as LangGraph)."""
+        if self.saver is not None and record is not None and self.durable:
             inst = ex.instances.get(activation_id)
             given = list(inst.memory.get("resume", ())) if inst is not None else []
             task = next((t for t in record.tasks if t.key == activation_id), None)

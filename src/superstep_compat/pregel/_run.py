@@ -230,7 +230,7 @@ class GraphRun(RunSteps):
         # not): LangGraph's ``invoke`` returns None for a run that never did.
         self.values_shown = False
         self.record: CheckpointRecord | None = None
-        self.resumer = Resumer(self.saver)
+        self.resumer = Resumer(self.saver, durable=self.durable)
         self.writer = CheckpointWriter(
             self.saver,
             durable=self.durable,
@@ -469,7 +469,7 @@ class GraphRun(RunSteps):
         aid = request.activation_id
         if self.live and isinstance(outcome, TaskOutcome) and self._streams_early(outcome):
             self._starts.ended(aid, partial(self._stream_ended, aid, outcome))
-        else:  # nothing to stream now (it goes out with its step)
+        elif self._starts.waiting:  # nothing to stream now (it goes out with its step)
             self._starts.ended(aid, _nothing)
         return self._stops_siblings and self._fails_step(result, request.node)
 

@@ -54,6 +54,13 @@ class StartGate:
             self._ready[activation_id] = announce
             self._advance()
 
+    @property
+    def waiting(self) -> bool:
+        """Whether a start of the step is still to go out (read without the lock: once every
+        start is out this stays False until the next `expect`, made between steps, and
+        nothing is held then, so a task ending with nothing to stream may skip `ended`)."""
+        return self._next < len(self._order)
+
     def ended(self, activation_id: str, stream: Callable[[], None]) -> None:
         """Task ``activation_id`` ended: ``stream`` (its chunks) runs once every start of
         the step is out (at once when none is waiting)."""

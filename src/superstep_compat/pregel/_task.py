@@ -14,6 +14,7 @@ object the user's code raised.
 from __future__ import annotations
 
 import inspect
+from collections import ChainMap
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import copy_context
 from functools import partial
@@ -39,7 +40,6 @@ from superstep_compat.errors import (
 )
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
-from superstep_compat.pregel._checkpoint_tasks import node_triggers
 from superstep_compat.pregel._messages import MessagesHandler, MessagesHandlerV2, attach
 from superstep_compat.pregel._task_context import (
     CHILD_KEY,
@@ -145,11 +145,11 @@ class TaskRunner(TaskRouting):
         # LangGraph's terms: derived from the checkpoint the step runs from)
         ns = _join_ns(run.checkpoint_ns, f"{node.name}:{uid}")
         push = run.push
-        metadata = dict(config.get("metadata") or {})
+        metadata = _plain(config.get("metadata"))
         metadata.update(
             langgraph_step=run.step,
             langgraph_node=node.name,
-            langgraph_triggers=(PUSH,) if push is not None else node_triggers(self.spec, node.name),
+            langgraph_triggers=(PUSH,) if push is not None else self.triggers(node.name),
             langgraph_path=task_path(node.name, push),
             langgraph_checkpoint_ns=ns,
         )
@@ -409,6 +409,17 @@ class TaskRunner(TaskRouting):
         if not isinstance(error, Exception):
             raise error
         return TaskOutcome(error=error, retry=first_matching(node.retry_policy or (), error))
+
+
+def _plain(mapping: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``dict(mapping or {})``, quicker for the `ChainMap` a run's metadata is until a config
+    brings some (`ensure_config`): ``dict()`` of one walks its abstract key view, per task."""
+    if type(mapping) is ChainMap:
+        out: dict[str, Any] = {}
+        for layer in reversed(mapping.maps):  # the first layer holding a key wins
+            out.update(layer)
+        return out
+    return dict(mapping or {})
 
 
 def _announce(

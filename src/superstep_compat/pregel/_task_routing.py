@@ -20,6 +20,7 @@ from superstep_compat.graph._spec import BranchSpec, GraphSpec, NodeSpec
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.managed.base import StepInfo
 from superstep_compat.pregel._callbacks import TaskRun
+from superstep_compat.pregel._checkpoint_tasks import node_triggers
 from superstep_compat.pregel._task_context import (
     RunContext,
     TaskOutcome,
@@ -50,15 +51,35 @@ class TaskRouting:
         self.strategies = strategies
         self.channel_keys = frozenset(spec.channels)
         self.node_names = frozenset(spec.nodes)
+        # a schema's (channels, managed values), and a node's LangGraph triggers: both read
+        # for every task, fixed once the graph is compiled
+        self._keys: dict[Any, tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]] = {}
+        self._triggers: dict[str, tuple[str, ...]] = {}
         self.state_keys = self._keys_of(spec.state_schema)
         # a task's ``updates`` chunk from its writes (a low-level `Pregel` sets its own)
         self.update_chunk: Callable[[Sequence[tuple[str, Any]]], Any] = _update_chunk
 
     def _keys_of(self, schema: Any) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
+        known = self._keys.get(schema)
+        if known is not None:
+            return known
         info = self.spec.schemas.get(schema)
         if info is None:
-            return tuple(self.spec.channels), ()
-        return tuple(info.channels), tuple(info.managed.items())
+            keys: tuple[tuple[str, ...], tuple[tuple[str, Any], ...]] = (
+                tuple(self.spec.channels),
+                (),
+            )
+        else:
+            keys = (tuple(info.channels), tuple(info.managed.items()))
+            self._keys[schema] = keys
+        return keys
+
+    def triggers(self, name: str) -> tuple[str, ...]:
+        """LangGraph's trigger channels of node ``name`` (`node_triggers`), once per node."""
+        found = self._triggers.get(name)
+        if found is None:
+            found = self._triggers[name] = node_triggers(self.spec, name)
+        return found
 
     # --- reading state ---------------------------------------------------------------------
 

@@ -65,9 +65,10 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
         until: float | None = None,
         stream: StreamMultiplexer | None = None,
         stop: StopRequest | None = None,
+        steps: int | None = None,
     ) -> Execution:
         """See `Host.run`."""
-        async for _ in self.iterate(ex, until=until, stream=stream, stop=stop):
+        async for _ in self.iterate(ex, until=until, stream=stream, stop=stop, steps=steps):
             pass
         return ex
 
@@ -78,9 +79,10 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
         until: float | None = None,
         stream: StreamMultiplexer | None = None,
         stop: StopRequest | None = None,
+        steps: int | None = None,
     ) -> AsyncIterator[StepOutcome]:
         """See `Host.iterate`."""
-        for step in self._steps(ex, until, stop):
+        for step in self._steps(ex, until, stop, steps):
             if isinstance(step, float):
                 await self.clock.asleep(step)
                 continue

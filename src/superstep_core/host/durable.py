@@ -7,7 +7,11 @@ the rest of the execution in its header channel. Every input is in the thread's 
 later than the checkpoint that covers it (the record a superstep logged is committed with its
 checkpoint; later ones are pending writes of the latest checkpoint), and every completed
 effect's result is recorded in the ledger (a pending write) as soon as it completes, before the
-superstep that consumes it commits. `DurableRunner.recover` rebuilds
+superstep that consumes it commits. A `DurableExecution` is driven by the host's own loop
+(`Host.run`): an effect declared ``within_step`` is performed inside the superstep that asked
+for it, whose input-log record carries its result, so that superstep is one checkpoint; a
+process that dies mid-superstep leaves the last checkpoint as it was, and the superstep runs
+again on recovery, its recorded effects answered from the ledger. `DurableRunner.recover` rebuilds
 an execution from the latest checkpoint, applies the inputs logged after it, performs the
 effects whose results never arrived (a result in the ledger is replayed, never performed
 again) and continues. `DurableRunner.replay` rebuilds a thread from its input log alone and

@@ -18,7 +18,6 @@ from superstep_core.host.durable_records import PermissionDeniedError, RecoveryE
 from superstep_core.host.lease import HeldLease
 from superstep_core.host.sync import Host
 from superstep_core.host.thread_checkpoints import StoredStep, ThreadCheckpoints
-from superstep_core.host.timers import TimerTable
 from superstep_core.node import Effect, External
 from superstep_core.persistence.durable import (
     ChannelWriter,
@@ -79,8 +78,13 @@ class DurableExecution:
             ledger=StoreLedger(
                 self.checkpoints, runner.codec, loaded.effects if loaded is not None else None
             ),
+            max_supersteps=None,  # a durable thread may listen for as long as it likes
         )
-        self._timers = TimerTable()
+        self._host.on_step = self._committed
+        self._host.on_perform = self._before_perform
+        # the host's loop arms and fires this execution's timers; a recovery arms the
+        # recorded deadlines here first
+        self._timers = self._host.timers(execution.execution_id)
         if header is not None:
             self._requests = {r.effect_id: r for r in header.requests}
             self._armed = {(t.activation_id, t.timer_id): t for t in header.timers}
@@ -98,48 +102,17 @@ class DurableExecution:
         return self.execution.status
 
     def run(self, *, until: float | None = None, steps: int | None = None) -> Execution:
-        """Drive the execution like `Host.run`, checkpointing every superstep. ``steps``:
-        return after that many supersteps (and the effects they requested) even if more
-        could run (a step mode; ``0`` only performs lost effects and fires due timers;
-        ``None``: no limit). A suspended execution still receives
-        its timers that are already due (an interrupt with a deadline), but is not waited
-        on for later ones."""
-        ex = self.execution
-        clock = self._host.clock
+        """Drive the execution like `Host.run` (the same loop: within-step effects performed
+        inside their superstep, whose input-log entry records their results), checkpointing
+        every superstep. ``steps``: return after that many supersteps (and the effects they
+        requested) even if more could run (a step mode; ``0`` only performs lost effects and
+        fires due timers; ``None``: no limit). A suspended execution still receives its
+        timers that are already due (an interrupt with a deadline), but is not waited on for
+        later ones."""
         self._catch_up()
-        ran = 0
-        while ex.failure is None:
-            if ex.queue:
-                if steps is not None and ran >= steps:
-                    break
-                ran += 1
-                outcome = ex.run_superstep()
-                self._note(outcome)
-                if outcome.committed:
-                    self._checkpoint("loop", outcome)
-                elif ex.failure is None:  # held for a retry: the log keeps the superstep
-                    self._flush_inputs()
-                else:
-                    self._record_failure()
-                if self.runner.on_step is not None:
-                    self.runner.on_step(ex, outcome)
-                self._check_lease()
-                for result in self._host.perform(ex.execution_id, outcome.effects):
-                    ex.deliver(result)
-                continue
-            due = self._timers.next_due()
-            if due is None or ex.status is Status.COMPLETED:
-                break
-            if ex.status is Status.SUSPENDED and due > clock.now():
-                break
-            if until is not None and due > until:
-                clock.sleep(until - clock.now())
-                break
-            clock.sleep(due - clock.now())
-            for t in self._timers.pop_due(clock.now()):
-                ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
+        self._host.run(self.execution, until=until, steps=steps)
         self._flush_inputs()
-        return ex
+        return self.execution
 
     def resume(
         self, value: Any, activation_id: str | None = None, *, expected_step: int | None = None
@@ -228,7 +201,27 @@ class DurableExecution:
                 )
         return sorted(allowed)
 
-    def _note(self, outcome: StepOutcome) -> None:
+    def _committed(self, ex: Execution, outcome: StepOutcome) -> None:
+        """The host's ``on_step``: after each superstep (its timers armed by the host's
+        loop), before its effects are performed, checkpoint it, or log it when it was held
+        for a retry, or record its failure."""
+        self._note(outcome, arm=False)
+        if outcome.committed:
+            self._checkpoint("loop", outcome)
+        elif ex.failure is None:  # held for a retry: the log keeps the superstep
+            self._flush_inputs()
+        else:
+            self._record_failure()
+        if self.runner.on_step is not None:
+            self.runner.on_step(ex, outcome)
+        self._check_lease()  # a process that lost the thread goes no further
+
+    def _before_perform(self, requests: list[EffectRequest]) -> None:
+        """The host's ``on_perform``: no effect (within-step ones included) is performed by a
+        process that lost the thread's lease."""
+        self._check_lease()
+
+    def _note(self, outcome: StepOutcome, *, arm: bool = True) -> None:
         for request in outcome.effects:
             self._requests[request.effect_id] = request
         for timer in outcome.timers:
@@ -237,7 +230,8 @@ class DurableExecution:
                 self._armed.pop(key, None)
             else:
                 self._armed[key] = timer
-        self._timers.apply(outcome.timers, self._host.clock.now())
+        if arm:  # a superstep applied from the log; the host's loop arms its own
+            self._timers.apply(outcome.timers, self._host.clock.now())
 
     def _take_inputs(self) -> tuple[int, bytes] | None:
         """The inputs logged since the last flush as one input-log record ``(seq, bytes)``, or

@@ -102,12 +102,15 @@ class HostCore(Generic[RunT]):
         until: float | None = None,
         stream: StreamMultiplexer | None = None,
         stop: StopRequest | None = None,
+        steps: int | None = None,
     ) -> RunT:
         """Drive ``ex`` until it completes, fails, suspends, or listens with no timer due
         before ``until`` (a clock reading; ``None``: return as soon as only listeners
         without timers remain, or wait for every armed timer). Given ``stop`` (a
         `StopRequest`), a request made meanwhile ends the run at the next superstep boundary
         with work left: `RunStopped` (the execution stays consistent; run it again later).
+        ``steps``: return after that many supersteps (and the effects they requested) even
+        if more could run (``0`` only fires the timers already due; ``None``: no limit).
         Returns ``ex`` (`Host`), or an awaitable of it (`AsyncHost`)."""
         raise NotImplementedError
 
@@ -145,16 +148,32 @@ class HostCore(Generic[RunT]):
         ex.resume(value, activation_id)
         return self.run(ex, stream=stream)
 
+    def timers(self, execution_id: str) -> TimerTable:
+        """The timer table of execution ``execution_id`` (created empty on first use). A
+        caller that restores an execution arms its recorded deadlines here before running
+        it (`TimerTable.arm`); the run loop arms and fires the rest."""
+        table = self._timers.get(execution_id)
+        if table is None:
+            table = self._timers[execution_id] = TimerTable(self.rng)
+        return table
+
     def _steps(
-        self, ex: Execution, until: float | None, stop: StopRequest | None = None
+        self,
+        ex: Execution,
+        until: float | None,
+        stop: StopRequest | None = None,
+        limit: int | None = None,
     ) -> Iterator[StepOutcome | OpenSuperstep | float]:
         """The run loop of ``ex`` (see `Host.run`) as what the host must do next: perform
         the within-step effects of an open superstep (``effects``, supplied back before
         the host asks for the next item), a superstep's outcome (its callback, stream chunk
         and effects; the loop goes on when the host asks for the next item), or seconds to
-        wait on the clock, after which the timers then due fire. Raises `RunStopped` at a
-        boundary where ``stop`` was requested and work is left."""
-        timers = self._timers.setdefault(ex.execution_id, TimerTable(self.rng))
+        wait on the clock, after which the timers then due fire. A suspended execution
+        still gets the timers already due (an interrupt's deadline), never waits for later
+        ones. ``limit``: return before a superstep past that many (timers due meanwhile
+        still fire). Raises `RunStopped` at a boundary where ``stop`` was requested and work
+        is left."""
+        timers = self.timers(ex.execution_id)
         steps = 0
         recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
         while ex.failure is None:
@@ -165,6 +184,8 @@ class HostCore(Generic[RunT]):
                 if ex.queue or (waits and timers.next_due() is not None):
                     raise RunStopped(ex.execution_id, stop.reason or "shutdown", ex.step)
             if ex.queue:
+                if limit is not None and steps >= limit:
+                    return
                 steps += 1
                 _check_limit(ex, steps, self.max_supersteps, recent)
                 step = ex.begin_superstep()
@@ -177,7 +198,9 @@ class HostCore(Generic[RunT]):
                 yield outcome
                 continue
             due = timers.next_due()
-            if due is None or ex.status in (Status.COMPLETED, Status.SUSPENDED):
+            if due is None or ex.status is Status.COMPLETED:
+                return
+            if ex.status is Status.SUSPENDED and due > self.clock.now():
                 return
             if until is not None and due > until:
                 yield float(until - self.clock.now())
@@ -234,9 +257,10 @@ class Host(HostCore[Execution]):
         until: float | None = None,
         stream: StreamMultiplexer | None = None,
         stop: StopRequest | None = None,
+        steps: int | None = None,
     ) -> Execution:
         """See `HostCore.run`."""
-        for _ in self.iterate(ex, until=until, stream=stream, stop=stop):
+        for _ in self.iterate(ex, until=until, stream=stream, stop=stop, steps=steps):
             pass
         return ex
 
@@ -261,12 +285,13 @@ class Host(HostCore[Execution]):
         until: float | None = None,
         stream: StreamMultiplexer | None = None,
         stop: StopRequest | None = None,
+        steps: int | None = None,
     ) -> Iterator[StepOutcome]:
         """`run`, one superstep at a time: yields each superstep's outcome after its effects
         were performed and their results queued. Closing the generator stops the run
         between supersteps (the execution stays consistent and can be driven again), as
         does a ``stop`` request (raising `RunStopped`, see `run`)."""
-        for step in self._steps(ex, until, stop):
+        for step in self._steps(ex, until, stop, steps):
             if isinstance(step, float):
                 self.clock.sleep(step)
                 continue

@@ -636,7 +636,7 @@ class Execution:
                 if isinstance(result, Exception):
                     self._reducer_failed(inst, memory, staged, result)
                 else:
-                    self._stage(inst, spec, result, memory, staged)
+                    self._stage(inst, spec, result, memory, staged, within)
             else:
                 memory = dict(staged.memory.get(inst.id, inst.memory))
                 staged.memory[inst.id] = memory
@@ -649,7 +649,7 @@ class Execution:
                     result = e
                     self._reducer_failed(inst, memory, staged, e)
                 else:
-                    self._stage(inst, spec, result, memory, staged)
+                    self._stage(inst, spec, result, memory, staged, within)
             done.append((k, inst, result))
             if not isinstance(staged.dispositions[-1][1], RemainActive | SuspendActivation):
                 staged.ended.add(aid)
@@ -714,6 +714,7 @@ class Execution:
             inst.pending_effects.discard(effect_id)
         outcome.committed = True
         outcome.written = written
+        outcome.writes = staged.writes
         self._apply(staged, outcome, record)
         if record is not None:
             record.written = written
@@ -736,8 +737,13 @@ class Execution:
         reaction: Any,
         memory: dict[str, Any],
         staged: _Staged,
+        within: bool = False,
     ) -> None:
-        """Stage what ``inst``'s reducer returned: writes, control, effects, disposition."""
+        """Stage what ``inst``'s reducer returned: writes, control, effects, disposition.
+        ``within``: a reaction asking for within-step effects is only checked, and its
+        disposition noted (whether its activation takes more events in this superstep):
+        `_within_step` stages it, merged with what its results bring, into a fresh `_Staged`
+        (this one then serves only for the reducers' memory)."""
         try:
             if not isinstance(reaction, Reaction):
                 raise TypeError(
@@ -771,7 +777,6 @@ class Execution:
             )
             self._reducer_failed(inst, memory, staged, error)
             return
-        end_branch = False
         for action in reaction.control:
             if isinstance(action, Activate | Spawn) and not self._may_activate(spec, action.node):
                 failure = Failure(
@@ -787,6 +792,11 @@ class Execution:
                 staged.failures.append((inst, failure))
                 staged.dispositions.append((inst, FailActivation(failure), memory, False))
                 return
+        if within and any(e.within_step for e in reaction.effects):
+            staged.wants_within = True
+            staged.dispositions.append((inst, disposition, memory, False))
+            return
+        end_branch = False
         for action in reaction.control:
             if isinstance(action, Activate):
                 staged.activations.append(
@@ -992,6 +1002,10 @@ class Execution:
             for eid, item in got.items():
                 if item[0] not in failing and item[1].error is None:
                     self.kept[eid] = item
+            return outcome
+        if not self.held:  # nothing held: nothing to keep (the usual committed superstep)
+            if self.kept:
+                self.kept = {}
             return outcome
         if self.kept or got:
             held = {aid for aid, _ in self.held}
@@ -1767,7 +1781,10 @@ def _canonical_key(inst: Instance | None, fifo: int) -> tuple[bool, str, int, in
 
 
 def _pairs(updates: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
-    if isinstance(updates, Mapping):
+    # exact types first: an ABC check (`Mapping`) costs several times a plain one, per staging
+    if type(updates) is list:
+        return updates  # read only by the callers
+    if isinstance(updates, dict | Mapping):
         return list(updates.items())
     return list(updates)
 

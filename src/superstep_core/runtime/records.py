@@ -117,6 +117,10 @@ class StepOutcome:
     effects: list[EffectRequest] = field(default_factory=list)
     timers: list[TimerRequest] = field(default_factory=list)
     written: tuple[str, ...] = ()
+    writes: dict[str, list[tuple[str, Any]]] = field(default_factory=dict)
+    """The writes a committed superstep combined, by channel: ``(writer, value)`` in order,
+    the writer an activation id (what each node wrote, before the channels' strategies;
+    LangGraph's per-task ``updates``). Shared with the commit: read it, never change it."""
     held: list[tuple[str, Event]] = field(default_factory=list)
     paused: bool = False
     """Committed nothing because activations of the superstep wait on interrupts

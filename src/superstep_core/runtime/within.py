@@ -64,7 +64,13 @@ class OpenSuperstep:
         Raises `ValueError` naming a request left without a result."""
         if self._outcome is not None:
             raise RuntimeError(f"superstep {self.step} has ended: nothing to supply")
-        wanted = {r.effect_id for r in self.effects}
+        effects = self.effects
+        if len(effects) == 1 and len(results) == 1 and results[0].effect_id == effects[0].effect_id:
+            chosen = list(results)  # the common round: one effect, its result
+            self.results.extend(chosen)
+            self._advance(chosen)
+            return
+        wanted = {r.effect_id for r in effects}
         given = {r.effect_id for r in results}
         missing = sorted(wanted - given)
         if missing:
@@ -114,6 +120,8 @@ def merged(before: Any, after: Any, rest: Sequence[Effect]) -> Any:
         return Reaction(after.updates, rest, after.control, after.disposition)
     if not isinstance(before, Reaction):
         return before
+    if rest is after.effects and not (before.updates or before.effects or before.control):
+        return after  # nothing before it to merge (the usual task request): the same reaction
     updates = [*_pairs(before.updates), *_pairs(after.updates)]
     return Reaction(
         updates,
@@ -124,4 +132,6 @@ def merged(before: Any, after: Any, rest: Sequence[Effect]) -> Any:
 
 
 def _pairs(updates: Any) -> list[tuple[str, Any]]:
+    if type(updates) is dict:  # the common case without an attribute lookup
+        return list(updates.items())
     return list(updates.items()) if hasattr(updates, "items") else list(updates)

@@ -99,7 +99,7 @@ def test_a_finished_task_is_saved_before_the_caller_sees_its_result() -> None:
 
 def test_durability_exit_saves_nothing_while_the_step_runs() -> None:
     saver = InMemorySaver()
-    seen: list[list[str]] = []
+    seen: list[Any] = []
 
     @task
     def first(x: int) -> int:
@@ -107,7 +107,7 @@ def test_durability_exit_saves_nothing_while_the_step_runs() -> None:
 
     @task
     def second(x: int) -> int:
-        seen.append(channels(saver, cfg("e")))
+        seen.append(saver.get_tuple(cfg("e")))
         raise ValueError("stop")
 
     @entrypoint(checkpointer=saver)
@@ -116,7 +116,7 @@ def test_durability_exit_saves_nothing_while_the_step_runs() -> None:
 
     with pytest.raises(ValueError, match="stop"):
         wf.invoke(1, cfg("e"), durability="exit")
-    assert seen == [[]]
+    assert seen == [None]  # as LangGraph: not even the input checkpoint is saved yet
     # ... and saves the step's writes when the run stops in the middle of it
     assert sorted(channels(saver, cfg("e"))) == ["__error__", "__error__", "__return__"]
 
@@ -133,7 +133,8 @@ def test_durability_exit_keeps_no_writes_of_a_step_that_finished() -> None:
         return int(one(x).result())
 
     assert wf.invoke(1, cfg("x"), durability="exit") == 2
-    assert [t.pending_writes for t in saver.list(cfg("x"))] == [[], []]
+    # as LangGraph: only the last checkpoint is saved, without the finished step's writes
+    assert [t.pending_writes for t in saver.list(cfg("x"))] == [[]]
 
 
 def test_a_new_checkpoint_starts_without_pending_writes() -> None:

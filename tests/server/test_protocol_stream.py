@@ -1,0 +1,113 @@
+"""The SDK's v3 thread-centric streaming session (``client.threads.stream``): ``run.start``,
+the values projection, ``output``, interrupts answered with ``run.respond``, errors, and
+raw events with their ``seq`` resumed ``since`` one of them; all through the official
+``langgraph-sdk`` client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import httpx
+import pytest
+from langgraph_sdk import get_client
+
+from server.conftest import LiveServer
+
+
+@pytest.fixture
+def client(live: LiveServer) -> Any:
+    return get_client(url=live.url, api_key=None)
+
+
+async def test_a_session_starts_a_run_and_reads_its_values_and_output(client: Any) -> None:
+    async with client.threads.stream(assistant_id="two") as session:
+        started = await session.run.start(input={"x": 3})
+        assert started["run_id"]
+        seen = []
+        async for values in session.values:
+            seen.append(values)
+        assert seen[-1] == {"x": 8}
+        assert await asyncio.wait_for(session.output, 30) == {"x": 8}
+        assert {"x": 4} in seen  # after a, before b
+    run = await client.runs.get(session.thread_id, started["run_id"])
+    assert run["status"] == "success"
+
+
+async def test_an_interrupt_is_answered_with_run_respond(client: Any) -> None:
+    async with client.threads.stream(assistant_id="review") as session:
+        await session.run.start(input={"text": "essay", "log": []})
+        for _ in range(500):
+            if session.interrupted:
+                break
+            await asyncio.sleep(0.02)
+        assert session.interrupted
+        [asked] = session.interrupts
+        assert asked["value"] == {"question": "approve?", "text": "essay (drafted)"}
+        await session.run.respond("yes")
+        out = await asyncio.wait_for(session.output, 30)
+    assert out["text"] == "essay (drafted) -> yes"
+    assert out["log"] == ["draft", "review", "publish"]
+
+
+async def test_a_failing_run_fails_the_output_with_its_error(client: Any) -> None:
+    async with client.threads.stream(assistant_id="failing") as session:
+        await session.run.start(input={"x": 1})
+        with pytest.raises(RuntimeError, match="ValueError: boom at x="):
+            await asyncio.wait_for(session.output, 30)
+
+
+async def test_events_carry_seqs_and_a_stream_resumes_after_one(live: LiveServer) -> None:
+    client = get_client(url=live.url, api_key=None)
+    async with client.threads.stream(assistant_id="two") as session:
+        await session.run.start(input={"x": 1})
+        await asyncio.wait_for(session.output, 30)
+        tid = session.thread_id
+    body = {"channels": ["values", "updates", "lifecycle"]}
+    url = f"{live.url}/threads/{tid}/stream/events"
+
+    async def read(body: dict[str, Any], count: int) -> list[dict[str, Any]]:
+        events: list[dict[str, Any]] = []
+        async with httpx.AsyncClient(timeout=30) as http, http.stream("POST", url, json=body) as r:
+            assert r.status_code == 200
+            async for line in r.aiter_lines():
+                if line.startswith("data: "):
+                    events.append(json.loads(line[6:]))
+                    if len(events) == count:
+                        break
+        return events
+
+    events = await read(body, 6)
+    assert [(e["method"], e["params"]["data"].get("event")) for e in events] == [
+        ("lifecycle", "running"),
+        ("values", None),
+        ("updates", None),
+        ("values", None),
+        ("updates", None),
+        ("values", None),
+    ]
+    seqs = [e["seq"] for e in events]
+    assert seqs == sorted(seqs) and len(set(seqs)) == 6
+    assert events[-1]["params"] == {
+        "namespace": [],
+        "timestamp": events[-1]["params"]["timestamp"],
+        "data": {"x": 4},
+    }
+    again = await read({**body, "since": seqs[2]}, 4)
+    # numbered across every channel, so those filtered out leave gaps
+    assert [e["seq"] for e in again][:3] == seqs[3:] and again[3]["seq"] > seqs[-1]
+    assert again[-1]["params"]["data"] == {"event": "completed"}
+
+
+async def test_an_unserved_command_answers_the_protocols_error(live: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=live.url) as http:
+        tid = (await http.post("/threads", json={})).json()["thread_id"]
+        answer = await http.post(
+            f"/threads/{tid}/commands", json={"id": 7, "method": "state.fork", "params": {}}
+        )
+        missing = await http.post(f"/threads/{tid}/stream/events", json={"channels": 3})
+    assert answer.status_code == 200
+    assert answer.json()["type"] == "error" and answer.json()["id"] == 7
+    assert answer.json()["error"] == "not_supported"
+    assert missing.status_code == 422 and "channels" in missing.json()["detail"]
