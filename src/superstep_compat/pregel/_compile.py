@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import warnings
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import aclosing
 from typing import Any, Generic, Self, cast, get_type_hints
 
@@ -322,34 +322,32 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
                 yield chunk
 
     def stream_events(  # type: ignore[override]
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        version: str = "v2",
-        transformers: Sequence[Any] | None = None,
-        **kwargs: Any,
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
-        """``version="v3"``: LangGraph's v3 run stream (`superstep_compat.stream`); other
-        versions: langchain's event stream."""
-        if version == "v3":
-            return stream_events_v3(self, input, config, transformers=transformers, **kwargs)
-        return super().stream_events(input, config, version=version, **kwargs)  # type: ignore[call-overload]
+        """``version="v3"``: LangGraph's v3 run stream (`superstep_compat.stream`, with its
+        ``transformers``); other versions (default "v2"): langchain's event stream."""
+        return self._events(input, config, kwargs, stream_events_v3, super().stream_events)
 
     def astream_events(  # type: ignore[override]
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        version: str = "v2",
-        transformers: Sequence[Any] | None = None,
-        **kwargs: Any,
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
         """``version="v3"``: an awaitable of the async v3 run stream; other versions:
         langchain's async event stream."""
+        return self._events(input, config, kwargs, astream_events_v3, super().astream_events)
+
+    def _events(
+        self,
+        input: Any,
+        config: RunnableConfig | None,
+        kwargs: dict[str, Any],
+        v3: Callable[..., Any],
+        langchain: Callable[..., Any],
+    ) -> Any:
+        version = kwargs.pop("version", "v2")
+        transformers = kwargs.pop("transformers", None)
         if version == "v3":
-            return astream_events_v3(self, input, config, transformers=transformers, **kwargs)
-        return super().astream_events(input, config, version=version, **kwargs)  # type: ignore[call-overload]
+            return v3(self, input, config, transformers=transformers, **kwargs)
+        return langchain(input, config, version=version, **kwargs)
 
     def invoke(  # type: ignore[override]
         self, input: Any, config: RunnableConfig | None = None, **options: Any
