@@ -13,10 +13,13 @@ them):
 - ``input.respond`` (``interrupt_id`` and ``response``, or ``responses``: a list of them):
   a run that resumes the thread's interrupts by id (``Command(resume={id: response})``),
   with the assistant of the thread's last run.
-- ``state.get``: ``{"values", "checkpoint"}`` of the thread.
-- The others (``subscription.*``, ``agent.getTree``, ``input.inject``,
-  ``state.listCheckpoints``, ``state.fork``) answer ``not_supported`` (the SDK's HTTP
-  transport does not send the subscription ones; its streams are the event streams).
+- ``state.get`` (``keys``): ``{"values", "checkpoint": {"id", "ns"}}`` of the thread;
+  ``state.listCheckpoints`` (``limit``, ``before``): its checkpoints newest first;
+  ``state.fork`` (``checkpoint_id``, ``input``, ``config``): a run from that checkpoint,
+  ``{"run_id", "thread_id"}``. Only the root graph's namespace (``[]``) is served.
+- The others (``subscription.*``, ``agent.getTree``, ``input.inject``) answer
+  ``not_supported`` (the SDK's HTTP transport does not send the subscription ones; its
+  streams are the event streams).
 
 Event streams (body ``{"channels", "namespaces", "depth", "since"}``): the thread's runs in
 the order they were created, each as protocol events ``{"type": "event", "method",
@@ -24,13 +27,16 @@ the order they were created, each as protocol events ``{"type": "event", "method
 (``running`` when a run starts; ``completed``, ``failed`` with its ``error``, or
 ``interrupted`` when it stopped at an interrupt), ``input.requested`` (``{"interrupt_id",
 "value"}`` per interrupt; channel ``input``), and ``values``, ``updates``, ``custom``,
-``tasks``, ``checkpoints`` with the run's chunks as ``data``; only the root graph's
-(namespace ``[]``). The stream stays open, following the thread's next runs, until the
-client leaves. ``seq`` is ``(ordinal of the run on the thread) * 2**20 + (its event's
-number)``: stable across connections, so ``since`` resumes after any seq; without it, a
-stream starts at the thread's oldest run in progress, else at its last run (a session's
-first stream may open after its short run already ended), else with the next run.
-``messages`` and ``tools`` (the v3 content-block formats) are not sent.
+``tasks``, ``checkpoints``, ``tools`` (the graph's own ``tools`` mode: ``tool-started``,
+``tool-finished``, ``tool-error`` by tool call id) with the run's chunks as ``data``, and
+``messages`` (a chat model's v3 protocol events: ``message-start``, ``content-block-*``,
+``message-finish``; a message a node returned whole replayed as such events; each naming
+its ``message_id``); only the root graph's (namespace ``[]``). The stream stays open,
+following the thread's next runs, until the client leaves. ``seq`` is ``(ordinal of the
+run on the thread) * 2**20 + (its event's number)``: stable across connections, so
+``since`` resumes after any seq; without it, a stream starts at the thread's latest run
+(the SDK opens such a stream right after a ``run.start`` answered, and a short run may have
+ended already), or with the next run on a thread that has none.
 """
 
 from __future__ import annotations
@@ -52,8 +58,8 @@ from superstep_server.http import blocking, json_body, json_response, sse_frame
 __all__ = ["routes"]
 
 RUN_SHIFT = 20  # a run's events are numbered below 2**20 within its ordinal's seq range
-RUN_MODES = ["values", "updates", "custom", "tasks", "checkpoints"]
-CHANNELS = ("values", "updates", "custom", "tasks", "checkpoints", "lifecycle", "input")
+RUN_MODES = ["values", "updates", "custom", "tasks", "checkpoints", "tools"]
+CHANNELS = (*RUN_MODES, "messages", "lifecycle", "input")
 IDLE_SECONDS = 0.5
 HEARTBEAT_EVERY = 10
 
@@ -89,17 +95,89 @@ async def commands(request: Request) -> Response:
         if method == "input.respond":
             return await _respond(request, server, thread_id, command_id, params)
         if method == "state.get":
-            state = await blocking(server.state.get, thread_id, None, False)
-            result = {"values": state["values"] or {}, "checkpoint": state["checkpoint"]}
-            return _success(command_id, result)
+            return _success(command_id, await blocking(_state_get, server, thread_id, params))
+        if method == "state.listCheckpoints":
+            found = await blocking(_checkpoints, server, thread_id, params)
+            return _success(command_id, {"checkpoints": found})
+        if method == "state.fork":
+            return await _fork(request, server, thread_id, command_id, params)
     except ApiError as e:
-        code = "no_such_run" if e.status == 404 else "invalid_argument"
+        missing = e.status == 404 and method == "state.fork"
+        code = "no_such_checkpoint" if missing else "invalid_argument"
         return _error(command_id, code, str(e.detail))
     return _error(
         command_id,
         "not_supported" if "." in method else "unknown_command",
-        f"{method!r} is not served here (run.start, input.respond and state.get are)",
+        f"{method!r} is not served here (run.start, input.respond, state.get, "
+        f"state.listCheckpoints and state.fork are)",
     )
+
+
+def _root_only(params: dict[str, Any]) -> None:
+    if params.get("namespace") not in (None, []):
+        raise ApiError(422, "namespace: only the root graph's ([]) is served")
+
+
+def _state_get(server: Any, thread_id: str, params: dict[str, Any]) -> dict[str, Any]:
+    """``{"values", "checkpoint": {"id", "ns"}}``; only the ``keys`` asked for, if any."""
+    _root_only(params)
+    state = server.state.get(thread_id, None, False)
+    values = state["values"] or {}
+    keys = params.get("keys")
+    if isinstance(keys, list):
+        values = {k: v for k, v in values.items() if k in keys}
+    result: dict[str, Any] = {"values": values}
+    checkpoint = state.get("checkpoint") or {}
+    if checkpoint.get("checkpoint_id"):
+        result["checkpoint"] = {
+            "id": checkpoint["checkpoint_id"],
+            "ns": checkpoint.get("checkpoint_ns", ""),
+        }
+    return result
+
+
+def _checkpoints(server: Any, thread_id: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The thread's checkpoints, newest first (``limit``, default 10; ``before`` a
+    checkpoint id), as ``{"id", "timestamp", "step", "metadata"}`` (no ``node_name``: a
+    checkpoint's metadata does not name the node that wrote it)."""
+    _root_only(params)
+    body: dict[str, Any] = {"limit": params.get("limit", 10)}
+    if isinstance(params.get("before"), str):
+        body["before"] = params["before"]
+    found = []
+    for state in server.state.history(thread_id, body, values=False):
+        metadata = state.get("metadata") or {}
+        found.append(
+            {
+                "id": state["checkpoint"]["checkpoint_id"],
+                "timestamp": state.get("created_at"),
+                "step": metadata.get("step", -1),
+                "metadata": metadata,
+            }
+        )
+    return found
+
+
+async def _fork(
+    request: Request, server: Any, thread_id: str, command_id: int, params: dict[str, Any]
+) -> Response:
+    """A run on the thread from ``checkpoint_id`` (with ``input`` and ``config``), as a
+    run created with that ``checkpoint_id``; result ``{"run_id", "thread_id"}``."""
+    if not isinstance(params.get("checkpoint_id"), str):
+        return _error(command_id, "invalid_argument", "checkpoint_id: the checkpoint to fork")
+    state = await blocking(server.state.get, thread_id, {"checkpoint_id": params["checkpoint_id"]})
+    thread = await blocking(server.threads.get, thread_id)
+    body: dict[str, Any] = {
+        "assistant_id": (thread.get("metadata") or {}).get("assistant_id"),
+        "checkpoint_id": state["checkpoint"]["checkpoint_id"],
+        "input": params.get("input"),
+    }
+    if "config" in params:
+        body["config"] = params["config"]
+    answer = await _queue(request, server, thread_id, command_id, body)
+    result = orjson.loads(answer.body)
+    result["result"]["thread_id"] = thread_id
+    return json_response(result)
 
 
 async def _queue(
@@ -112,7 +190,8 @@ async def _queue(
         "if_not_exists": "create",
         "multitask_strategy": "enqueue",
     }
-    created = await _start(request, body, stateless=False)
+    body["stream_mode"] = [*RUN_MODES, "messages-tuple"]
+    created = await _start(request, body, stateless=False, extra={"stream_protocol": "v3"})
     run_id = created["run"]["run_id"]
     ordinal = next(
         i for i, r in enumerate(await blocking(_runs, server, thread_id)) if r["run_id"] == run_id
@@ -184,15 +263,27 @@ def _interrupts_of(update: Any) -> list[dict[str, Any]]:
     ]
 
 
+def _message_event(pair: Any, message_ids: dict[str, str]) -> Any:
+    """A message event as the SDK routes it: each event of one model call names its
+    message (``message_id``; langchain-core names it, as ``id``, on ``message-start``
+    only)."""
+    event, metadata = pair
+    call = str((metadata or {}).get("run_id") or "")
+    if event.get("event") == "message-start" and (event.get("id") or event.get("message_id")):
+        message_ids[call] = str(event.get("id") or event.get("message_id"))
+    if call in message_ids and "message_id" not in event:
+        event = {**event, "message_id": message_ids[call]}
+    return event
+
+
 def _first_run(server: Any, thread_id: str, since: int | None) -> tuple[int, int]:
     """Where a stream starts: (run ordinal, events of it already sent)."""
     runs = _runs(server, thread_id)
     if since is not None:
         ordinal, done = since >> RUN_SHIFT, since & ((1 << RUN_SHIFT) - 1)
         return ordinal, done
-    going = [i for i, r in enumerate(runs) if r["status"] in ("pending", "running")]
-    if going:
-        return going[0], 0
+    # the session's latest run.start: the SDK opens a stream without `since` only for its
+    # lifecycle watcher, right after a run.start answered (the run may have ended already)
     return (len(runs) - 1, 0) if runs else (0, 0)
 
 
@@ -234,6 +325,7 @@ async def _run_frames(
     number = 0
     interrupted = False
     failed: str | None = None
+    message_ids: dict[str, str] = {}  # a chat model call's run id -> its message's id
 
     def emit(method: str, data: Any) -> bytes | None:
         nonlocal number
@@ -255,6 +347,8 @@ async def _run_frames(
             frames.append(emit("lifecycle", {"event": "running"}))
         elif event.event == "error":
             failed = f"{data.get('error')}: {data.get('message')}"
+        elif event.event == "messages":
+            frames.append(emit("messages", _message_event(data, message_ids)))
         elif event.event in RUN_MODES:
             frames.append(emit(event.event, data))
             if event.event == "updates":

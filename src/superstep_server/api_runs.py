@@ -37,10 +37,15 @@ def _server(request: Request) -> Any:
     return request.app.state.server
 
 
-async def _start(request: Request, body: dict[str, Any], stateless: bool) -> dict[str, Any]:
+async def _start(
+    request: Request,
+    body: dict[str, Any],
+    stateless: bool,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     server = _server(request)
     thread_id = None if stateless else str(request.path_params["thread_id"])
-    created = await blocking(create_run_from_body, server, thread_id, body)
+    created = await blocking(create_run_from_body, server, thread_id, body, extra)
     run = created["run"]
     if server.workers.size:  # else other processes run it: followers read the database
         server.streams.open(run["run_id"])

@@ -171,8 +171,16 @@ class _Relay:
     """Publishes a run's stream chunks as the SSE events the client asked for; keeps the
     root graph's last ``values`` chunk (the run's output)."""
 
-    def __init__(self, run_id: str, publish: Any, user_modes: list[str], subgraphs: bool) -> None:
+    def __init__(
+        self,
+        run_id: str,
+        publish: Any,
+        user_modes: list[str],
+        subgraphs: bool,
+        protocol: bool = False,
+    ) -> None:
         self.run_id = run_id
+        self.protocol = protocol  # messages as v3 protocol events (`_protocol_messages`)
         self.publish = publish
         self.user_modes = user_modes
         self.subgraphs = subgraphs
@@ -189,6 +197,10 @@ class _Relay:
         if not wanted or (ns and not self.subgraphs):
             return
         suffix = f"|{'|'.join(ns)}" if ns else ""
+        if mode == "messages" and self.protocol:
+            for pair in _protocol_messages(chunk):
+                self.publish(self.run_id, "messages" + suffix, serde.dumps(pair))
+            return
         if mode == "messages":
             if "messages-tuple" in wanted:
                 self.publish(self.run_id, "messages" + suffix, serde.dumps(chunk))
@@ -201,6 +213,19 @@ class _Relay:
 
     def event(self, event: Mapping[str, Any]) -> None:
         self.publish(self.run_id, "events", serde.dumps(event))
+
+
+def _protocol_messages(pair: Any) -> list[tuple[Any, Any]]:
+    """A ``messages`` chunk of a v3 run as ``(protocol event, metadata)`` pairs: a chat
+    model's streamed events come as they are (the façade's v3 messages handler emits them);
+    a whole message a node returned is replayed as the events a live call gives
+    (langchain-core's ``message_to_events``, as LangGraph's ``MessagesTransformer``)."""
+    item, metadata = pair
+    if isinstance(item, Mapping):
+        return [(item, metadata)]
+    from langchain_core.language_models._compat_bridge import message_to_events
+
+    return [(dict(event), metadata) for event in message_to_events(item, message_id=item.id)]
 
 
 async def _with_events(
@@ -345,11 +370,17 @@ def _execute(
             options["context"] = context
         if _takes_control(graph):
             options["control"] = control
-        relay = _Relay(run_id, publish, user_modes, bool(kwargs.get("subgraphs")))
+        protocol = kwargs.get("stream_protocol") == "v3"
+        relay = _Relay(run_id, publish, user_modes, bool(kwargs.get("subgraphs")), protocol)
         # each attempt of each task, retries included (the tasks stream names a task once)
-        from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER
+        from superstep_compat._internal._constants import (
+            CONFIG_KEY_ATTEMPT_OBSERVER,
+            CONFIG_KEY_STREAM_MESSAGES_V2,
+        )
 
         config["configurable"][CONFIG_KEY_ATTEMPT_OBSERVER] = relay.clock.attempt
+        if protocol:  # chat models report v3 protocol events, as in LangGraph's v3 runs
+            config["configurable"][CONFIG_KEY_STREAM_MESSAGES_V2] = True
         if "events" in user_modes:
             asyncio.run(_with_events(graph, payload, config, modes, options, relay, cancel))
         else:

@@ -6,6 +6,7 @@ offer yet are refused by name, never ignored."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from typing import Any
 
 from superstep_server.bodies import RunCreate, check
@@ -122,11 +123,17 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
 
 
 def create_run_from_body(
-    server: Any, thread_id: str | None, body: dict[str, Any]
+    server: Any,
+    thread_id: str | None,
+    body: dict[str, Any],
+    extra: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Check ``body`` and queue its run (on ``thread_id``, or stateless when ``None``);
-    returns ``{"run", "cancelled", "on_disconnect"}``."""
+    returns ``{"run", "cancelled", "on_disconnect"}``. ``extra``: more of the run's kwargs,
+    set by the server itself (``stream_protocol``, `superstep_server.api_protocol`)."""
     checked = check_run_body(server, body, stateless=thread_id is None)
+    if extra:
+        checked["kwargs"].update(extra)
     stateless = thread_id is None
     run, cancelled = server.runs.create(
         thread_id=thread_id or str(uuid.uuid4()),

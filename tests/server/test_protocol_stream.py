@@ -104,10 +104,75 @@ async def test_an_unserved_command_answers_the_protocols_error(live: LiveServer)
     async with httpx.AsyncClient(base_url=live.url) as http:
         tid = (await http.post("/threads", json={})).json()["thread_id"]
         answer = await http.post(
-            f"/threads/{tid}/commands", json={"id": 7, "method": "state.fork", "params": {}}
+            f"/threads/{tid}/commands", json={"id": 7, "method": "agent.getTree", "params": {}}
         )
         missing = await http.post(f"/threads/{tid}/stream/events", json={"channels": 3})
     assert answer.status_code == 200
     assert answer.json()["type"] == "error" and answer.json()["id"] == 7
     assert answer.json()["error"] == "not_supported"
     assert missing.status_code == 422 and "channels" in missing.json()["detail"]
+
+
+async def test_a_chat_models_message_streams_as_protocol_events(client: Any) -> None:
+    async with client.threads.stream(assistant_id="chat") as session:
+        await session.run.start(input={"messages": [{"role": "user", "content": "hi"}]})
+        # the projection feeds each message's events as it is iterated: read them after
+        messages = [message async for message in session.messages]
+        texts = [await asyncio.wait_for(m.text, 30) for m in messages]
+        out = await asyncio.wait_for(session.output, 30)
+    assert texts == ["hello there"]
+    # a model streamed as protocol events returns its content as blocks (langchain-core's)
+    content = out["messages"][-1]["content"]
+    assert "".join(b["text"] for b in content if b["type"] == "text") == "hello there"
+
+
+async def test_tool_calls_stream_on_the_tools_channel(client: Any) -> None:
+    async with client.threads.stream(assistant_id="tooled") as session:
+        await session.run.start(input={"messages": []})
+        calls = [call async for call in session.tool_calls]
+        outputs = [await asyncio.wait_for(call.output, 30) for call in calls]
+    assert [(c.tool_call_id, c.name, c.input) for c in calls] == [
+        ("call-1", "add", {"a": 1, "b": 2})
+    ]
+    assert outputs[0]["content"] == "3"
+
+
+async def test_state_commands_read_list_and_fork_checkpoints(client: Any, live: LiveServer) -> None:
+    async with client.threads.stream(assistant_id="two") as session:
+        await session.run.start(input={"x": 1})
+        assert await asyncio.wait_for(session.output, 30) == {"x": 4}
+        tid = session.thread_id
+
+    async with httpx.AsyncClient(base_url=live.url) as http:
+
+        async def command(method: str, params: dict[str, Any]) -> dict[str, Any]:
+            body = {"id": 1, "method": method, "params": params}
+            answer = await http.post(f"/threads/{tid}/commands", json=body)
+            assert answer.status_code == 200
+            return dict(answer.json())
+
+        state = (await command("state.get", {"namespace": [], "keys": ["x"]}))["result"]
+        listed = (await command("state.listCheckpoints", {"limit": 3}))["result"]["checkpoints"]
+        assert state["values"] == {"x": 4} and state["checkpoint"]["id"] == listed[0]["id"]
+        assert [c["step"] for c in listed] == [2, 1, 0]
+        assert all(c["timestamp"] and c["metadata"]["step"] == c["step"] for c in listed)
+        after_a = listed[1]["id"]
+        forked = await command("state.fork", {"checkpoint_id": after_a})
+        assert forked["result"]["thread_id"] == tid
+        out = await client.runs.join(tid, forked["result"]["run_id"])
+        assert out == {"x": 4}  # b ran again from the state after a
+        history = await client.threads.get_history(tid, limit=2)  # the new branch
+        assert after_a in {h["parent_checkpoint"]["checkpoint_id"] for h in history}
+        missing = await command("state.fork", {"checkpoint_id": "nope"})
+        assert missing["type"] == "error" and missing["error"] == "no_such_checkpoint"
+        sub = await command("state.get", {"namespace": ["child"]})
+        assert sub["error"] == "invalid_argument" and "root graph" in sub["message"]
+
+
+async def test_a_second_run_in_a_session_continues_the_thread(client: Any) -> None:
+    async with client.threads.stream(assistant_id="two") as session:
+        await session.run.start(input={"x": 1})
+        assert await asyncio.wait_for(session.output, 30) == {"x": 4}
+    async with client.threads.stream(session.thread_id, assistant_id="two") as again:
+        await again.run.start(input={"x": 10})
+        assert await asyncio.wait_for(again.output, 30) == {"x": 22}

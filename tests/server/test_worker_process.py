@@ -4,6 +4,7 @@ PostgreSQL database, driven by the official ``langgraph-sdk`` client (skipped wi
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -87,6 +88,12 @@ async def _api_and_worker(tmp_path: Path, url: str) -> None:
         assert again == parts[2:]
         stateless = [e async for e in client.runs.stream(None, "one", input={"x": 1, "pid": 0})]
         assert [p.event for p in stateless] == ["metadata", "values", "values"]
+        # the SDK's v3 session: its events relayed from the worker process
+        async with client.threads.stream(assistant_id="one") as session:
+            await session.run.start(input={"x": 20, "pid": 0})
+            seen = [values async for values in session.values]
+            out = await asyncio.wait_for(session.output, 30)
+        assert out == {"x": 21, "pid": worker.pid} and seen[-1] == out
     finally:
         for process in (api, worker):
             process.send_signal(signal.SIGTERM)
