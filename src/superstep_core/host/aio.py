@@ -10,10 +10,9 @@ import asyncio
 import contextvars
 import inspect
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 
-from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock
 from superstep_core.host.deadlines import DeadlineExceeded, within
 from superstep_core.host.effects import (
@@ -30,7 +29,7 @@ from superstep_core.host.effects import (
 from superstep_core.host.stop import StopRequest
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, HostCore, _push_step
-from superstep_core.node import EffectCompleted, External
+from superstep_core.node import EffectCompleted
 from superstep_core.runtime import EffectRequest, Execution, OpenSuperstep, StepOutcome
 
 __all__ = ["AsyncHost"]
@@ -38,13 +37,14 @@ __all__ = ["AsyncHost"]
 AsyncStepCallback = Callable[[Execution, StepOutcome], Awaitable[None] | None]
 
 
-class AsyncHost(HostCore):
-    """Asyncio twin of `superstep_core.host.Host` (same arguments, ``async`` methods; the same
-    optional ``stream`` on the run methods), over the same `HostCore`. ``max_concurrency``
-    bounds how many effects are in flight at once, as ``max_workers`` does for `Host`.
-    ``step_timeout`` (seconds on the clock, None: no bound) bounds the effects a superstep
-    requested, from when they start: past it those still running are cancelled (their
-    cleanup awaited) and `StepTimeoutError` ends the run (`Host`: once they returned)."""
+class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
+    """Asyncio twin of `superstep_core.host.Host` (same arguments; its run methods return
+    awaitables: ``await host.run_graph(...)``; the same optional ``stream``), over the same
+    `HostCore`. ``max_concurrency`` bounds how many effects are in flight at once, as
+    ``max_workers`` does for `Host`. ``step_timeout`` (seconds on the clock, None: no bound)
+    bounds the effects a superstep requested, from when they start: past it those still
+    running are cancelled (their cleanup awaited) and `StepTimeoutError` ends the run
+    (`Host`: once they returned)."""
 
     def __init__(
         self,
@@ -65,36 +65,6 @@ class AsyncHost(HostCore):
         self.step_timeout = step_timeout
         # (open superstep, clock reading when its first batch started), for step_timeout
         self._open_step: tuple[tuple[str, int] | None, float] | None = None
-
-    async def run_graph(
-        self,
-        graph: CompiledGraph,
-        *,
-        execution_id: str | None = None,
-        payload: Any = None,
-        updates: Mapping[str, Any] | None = None,
-        until: float | None = None,
-        stream: StreamMultiplexer | None = None,
-    ) -> Execution:
-        ex = self.start(graph, execution_id=execution_id, payload=payload, updates=updates)
-        return await self.run(ex, until=until, stream=stream)
-
-    async def send(
-        self, ex: Execution, event: External, *, stream: StreamMultiplexer | None = None
-    ) -> Execution:
-        ex.send(event)
-        return await self.run(ex, stream=stream)
-
-    async def resume(
-        self,
-        ex: Execution,
-        value: Any,
-        activation_id: str | None = None,
-        *,
-        stream: StreamMultiplexer | None = None,
-    ) -> Execution:
-        ex.resume(value, activation_id)
-        return await self.run(ex, stream=stream)
 
     async def run(
         self,

@@ -12,7 +12,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from superstep_core.errors import SuperstepLimitError
 from superstep_core.graph import CompiledGraph
@@ -44,11 +44,16 @@ DEFAULT_MAX_SUPERSTEPS = 100_000
 `SuperstepLimitError` (as the CLI's ``--max-supersteps``); ``None`` removes the bound."""
 
 
-class HostCore:
+RunT = TypeVar("RunT")
+"""What a host's run methods return: the execution (`Host`), or an awaitable of it
+(`AsyncHost`)."""
+
+
+class HostCore(Generic[RunT]):
     """What `Host` and its asyncio twin `AsyncHost` share, written once: their handlers,
-    clock, ledger, superstep bound, random source and nested effects, starting executions,
-    and the loop that drives one (`_steps`), which leaves to each host only how it waits
-    and how it performs a superstep's effects."""
+    clock, ledger, superstep bound, random source and nested effects, starting and feeding
+    executions, and the loop that drives one (`_steps`), which leaves to each host only
+    how it waits and how it performs a superstep's effects (its `run` and `iterate`)."""
 
     def __init__(
         self,
@@ -88,6 +93,61 @@ class HostCore:
             self._runs += 1
             execution_id = f"{graph.name}-{self._runs}"
         return Execution.start(graph, execution_id, payload=payload, updates=updates)
+
+    # --- starting and feeding executions (each host's `run` drives them) -------------------
+
+    def run(
+        self,
+        ex: Execution,
+        *,
+        until: float | None = None,
+        stream: StreamMultiplexer | None = None,
+        stop: StopRequest | None = None,
+        steps: int | None = None,
+    ) -> RunT:
+        """Drive ``ex`` until it completes, fails, suspends, or listens with no timer due
+        before ``until`` (a clock reading; ``None``: return as soon as only listeners
+        without timers remain, or wait for every armed timer). Given ``stop`` (a
+        `StopRequest`), a request made meanwhile ends the run at the next superstep boundary
+        with work left: `RunStopped` (the execution stays consistent; run it again later).
+        ``steps``: return after that many supersteps (and the effects they requested) even
+        if more could run (``0`` only fires the timers already due; ``None``: no limit).
+        Returns ``ex`` (`Host`), or an awaitable of it (`AsyncHost`)."""
+        raise NotImplementedError
+
+    def run_graph(
+        self,
+        graph: CompiledGraph,
+        *,
+        execution_id: str | None = None,
+        payload: Any = None,
+        updates: Mapping[str, Any] | None = None,
+        until: float | None = None,
+        stream: StreamMultiplexer | None = None,
+    ) -> RunT:
+        """`start` then `run`."""
+        ex = self.start(graph, execution_id=execution_id, payload=payload, updates=updates)
+        return self.run(ex, until=until, stream=stream)
+
+    def send(
+        self, ex: Execution, event: External, *, stream: StreamMultiplexer | None = None
+    ) -> RunT:
+        """Queue ``event`` for ``ex``, then `run` it."""
+        ex.send(event)
+        return self.run(ex, stream=stream)
+
+    def resume(
+        self,
+        ex: Execution,
+        value: Any,
+        activation_id: str | None = None,
+        *,
+        stream: StreamMultiplexer | None = None,
+    ) -> RunT:
+        """Answer the suspended activation (``activation_id``; the only one if None) with
+        ``value``, then `run` ``ex``."""
+        ex.resume(value, activation_id)
+        return self.run(ex, stream=stream)
 
     def timers(self, execution_id: str) -> TimerTable:
         """The timer table of execution ``execution_id`` (created empty on first use). A
@@ -151,7 +211,7 @@ class HostCore:
                 ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
 
 
-class Host(HostCore):
+class Host(HostCore[Execution]):
     """Performs effects, realises timers and times retry backoff for executions.
 
     ``handlers``: effect kind -> ``handler(request, ctx)``; ``clock``: `SystemClock` unless
@@ -195,44 +255,6 @@ class Host(HostCore):
         self._open_step: tuple[tuple[str, int] | None, float] | None = None
         self._pool: ThreadPoolExecutor | None = None
 
-    # --- starting and feeding executions ------------------------------------------------
-
-    def run_graph(
-        self,
-        graph: CompiledGraph,
-        *,
-        execution_id: str | None = None,
-        payload: Any = None,
-        updates: Mapping[str, Any] | None = None,
-        until: float | None = None,
-        stream: StreamMultiplexer | None = None,
-    ) -> Execution:
-        """`start` then `run`."""
-        ex = self.start(graph, execution_id=execution_id, payload=payload, updates=updates)
-        return self.run(ex, until=until, stream=stream)
-
-    def send(
-        self,
-        ex: Execution,
-        event: External,
-        *,
-        run: bool = True,
-        stream: StreamMultiplexer | None = None,
-    ) -> Execution:
-        ex.send(event)
-        return self.run(ex, stream=stream) if run else ex
-
-    def resume(
-        self,
-        ex: Execution,
-        value: Any,
-        activation_id: str | None = None,
-        *,
-        stream: StreamMultiplexer | None = None,
-    ) -> Execution:
-        ex.resume(value, activation_id)
-        return self.run(ex, stream=stream)
-
     # --- the loop ------------------------------------------------------------------------------
 
     def run(
@@ -244,15 +266,23 @@ class Host(HostCore):
         stop: StopRequest | None = None,
         steps: int | None = None,
     ) -> Execution:
-        """Drive ``ex`` until it completes, fails, suspends, or listens with no timer due
-        before ``until`` (a clock reading; ``None``: return as soon as only listeners
-        without timers remain, or wait for every armed timer). Given ``stop`` (a
-        `StopRequest`), a request made meanwhile ends the run at the next superstep boundary
-        with work left: `RunStopped` (the execution stays consistent; run it again later).
-        ``steps``: return after that many supersteps (and the effects they requested) even
-        if more could run (``0`` only fires the timers already due; ``None``: no limit)."""
+        """See `HostCore.run`."""
         for _ in self.iterate(ex, until=until, stream=stream, stop=stop, steps=steps):
             pass
+        return ex
+
+    def send(
+        self,
+        ex: Execution,
+        event: External,
+        *,
+        run: bool = True,
+        stream: StreamMultiplexer | None = None,
+    ) -> Execution:
+        """`HostCore.send`; with ``run=False`` the event is only queued."""
+        if run:
+            return super().send(ex, event, stream=stream)
+        ex.send(event)
         return ex
 
     def iterate(
