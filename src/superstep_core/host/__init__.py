@@ -26,6 +26,7 @@ from superstep_core.host.effects import (
     ResultObserver,
     RetryableEffectError,
     SplitHandler,
+    StepTimeoutError,
     classify,
 )
 from superstep_core.host.nested import AttemptObserver, NestedEffect, NestedEffects
@@ -69,6 +70,7 @@ __all__ = [
     "RunStopped",
     "SplitHandler",
     "StepCallback",
+    "StepTimeoutError",
     "StopRequest",
     "StreamAbandoned",
     "StreamChunk",
