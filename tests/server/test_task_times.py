@@ -4,10 +4,15 @@ history names; whatever stream modes the run was asked for."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 from langgraph_sdk.errors import NotFoundError
+
+from server.graphs import Numbers
+from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER
+from superstep_compat.graph import START, StateGraph
 
 
 async def test_a_runs_tasks_have_their_times_and_errors_by_task_id(client: Any) -> None:
@@ -188,3 +193,25 @@ async def test_a_task_call_attempt_stopped_at_its_timeout_is_listed_with_the_tim
     assert 150 <= first["duration_ms"] < 4000
     assert (second["attempt"], second["error"]) == (2, None)
     await client.threads.delete(tid)
+
+
+async def test_an_attempt_stopped_at_the_step_timeout_is_told_with_a_timeout_error() -> None:
+    # the server's observer on a graph with a step timeout (LangGraph's `step_timeout`: the
+    # run raises TimeoutError); the attempt it stopped is told, with its duration
+    async def sleepy(state: Numbers) -> dict[str, int]:
+        await asyncio.sleep(5)
+        return {"x": 0}
+
+    builder = StateGraph(Numbers)
+    builder.add_node("sleepy", sleepy)  # no timeout of its own
+    builder.add_edge(START, "sleepy")
+    graph = builder.compile()
+    graph.step_timeout = 0.2
+    told: list[dict[str, Any]] = []
+    config = {"configurable": {CONFIG_KEY_ATTEMPT_OBSERVER: told.append}}
+    with pytest.raises(TimeoutError):
+        await graph.ainvoke({"x": 40}, config)
+    (stopped,) = [r for r in told if r["name"] == "sleepy"]
+    assert stopped["attempt"] == 1
+    assert stopped["error"].startswith("TimeoutError: the step's timeout passed after ")
+    assert 150 <= stopped["duration_ms"] < 4000
