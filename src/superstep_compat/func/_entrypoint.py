@@ -16,16 +16,12 @@ import inspect
 import typing
 import warnings
 from collections.abc import (
-    AsyncGenerator,
-    AsyncIterator,
     Callable,
-    Iterable,
-    Iterator,
     Mapping,
     Sequence,
 )
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 from langchain_core.runnables import Runnable, RunnableConfig
 
@@ -33,8 +29,7 @@ from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._deprecation import deprecated_kwarg
 from superstep_compat._internal._policies import coerce_timeout_policy
 from superstep_compat.channels.last_value import LastValue
-from superstep_compat.func._entrypoint_run import _Latest, _Run
-from superstep_compat.func._journal import resolve_durability
+from superstep_compat.func._entrypoint_run import EntrypointCall
 from superstep_compat.func._runner import (
     END_CHANNEL,
     PREVIOUS_CHANNEL,
@@ -50,14 +45,10 @@ from superstep_compat.graph._spec import (
     is_async,
 )
 from superstep_compat.pregel._allowlist import graph_allowlist, returned_types
-from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
+from superstep_compat.pregel._calls import GraphCall, RunOptions
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._compile import CompiledStateGraph
-from superstep_compat.pregel._live import streams_live
-from superstep_compat.pregel._output import _modes, _shape
-from superstep_compat.pregel._run import legacy_durability
 from superstep_compat.pregel._run_setup import INPUT_EVENT
-from superstep_compat.runtime import RunControl
 from superstep_compat.types import CachePolicy, RetryPolicy, Send, StateSnapshot, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
 from superstep_core.graph import CompiledGraph, Graph
@@ -212,6 +203,8 @@ def _engine(spec: GraphSpec, runner: EntrypointRunner, name: str) -> CompiledGra
 class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
     """The `Pregel` an `@entrypoint` returns: invoke / stream / get_state over one node."""
 
+    runner: EntrypointRunner
+
     def __init__(
         self,
         func: Callable[..., Any],
@@ -237,23 +230,10 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         builder = _Builder(
             spec, dict(spec.nodes), {(START, name)}, set(), {name: {"return": drawn_end}}
         )
-        super().__init__(builder, checkpointer=checkpointer, cache=cache, store=store)
         self.func = func
         self.node_name = name
-        self._serde_allowlist = graph_allowlist(
-            builder,
-            entrypoint_types=(
-                self.InputType,
-                *returned_types(_annotation(func, first_parameter=False), entrypoint.final),
-                context_schema,
-            ),
-        )
-        durable = checkpointer is not None and not isinstance(checkpointer, bool)
-        strategies = {key: engine_channel(ch) for key, ch in spec.channels.items()}
-        self.runner = EntrypointRunner(
-            spec, strategies, durable=durable, cache=cache, final_type=entrypoint.final
-        )
-        self.engine = _engine(spec, self.runner, self.name or "LangGraph")
+        self._context_schema = context_schema
+        super().__init__(builder, checkpointer=checkpointer, cache=cache, store=store)
         self.nodes = dict(spec.nodes)
         self.output_channels = (END_CHANNEL,)
         self.state_channels = (END_CHANNEL,)
@@ -261,13 +241,35 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         self.stream_channels = END_CHANNEL
         self.stream_mode = "updates"
 
+    def _compile_engine(self, strategies: dict[str, Any]) -> tuple[EntrypointRunner, CompiledGraph]:
+        """The function's runner (its task calls journaled when the graph has a saver) and
+        its one-node engine graph."""
+        checkpointer = self.checkpointer
+        durable = checkpointer is not None and not isinstance(checkpointer, bool)
+        runner = EntrypointRunner(
+            self.spec, strategies, durable=durable, cache=self.cache, final_type=entrypoint.final
+        )
+        return runner, _engine(self.spec, runner, self.name or "LangGraph")
+
+    def _allowlist(self) -> Any:
+        """Strict msgpack's classes: the graph's, and the function's input, return (the
+        value and the save of an `entrypoint.final`) and context types."""
+        returned = _annotation(self.func, first_parameter=False)
+        return graph_allowlist(
+            self.builder,
+            entrypoint_types=(
+                self.InputType,
+                *returned_types(returned, entrypoint.final),
+                self._context_schema,
+            ),
+        )
+
     def _node_update_writes(
         self, as_node: str, values: Any
     ) -> tuple[list[tuple[str, Any]], list[str | Send]]:
         """An update written as the entrypoint: what returning ``values`` writes (the
         result, and the next call's ``previous``; an `entrypoint.final` splits them)."""
-        runner = cast(EntrypointRunner, self.runner)
-        return runner._returned(values).writes, []
+        return self.runner._returned(values).writes, []
 
     def get_graph(self, config: RunnableConfig | None = None, *, xray: Any = False) -> Any:
         """LangGraph's drawing of a `Pregel` whose input triggers the function directly:
@@ -301,204 +303,18 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         """LangChain's JSON schema of `OutputType` (``{title}Output``), as LangGraph."""
         return Runnable.get_output_jsonschema(self, config)
 
-    # --- running -------------------------------------------------------------------------
+    # --- running: `Pregel`'s drivers over an `EntrypointCall` ----------------------------
 
-    def _start(
-        self,
-        input: Any,
-        config: Mapping[str, Any] | None,
-        modes: Iterable[str],
-        *,
-        context: Any = None,
-        durability: Any = None,
-        streaming: bool = False,
-        control: RunControl | None = None,
-    ) -> _Run:
-        wanted = {*modes, "values", "updates"}
-        merged = self._config(cast(RunnableConfig | None, config))
-        run = _Run(
-            self,
-            input,
-            merged,
-            modes=sorted(wanted),
-            context=context,
-            durability=resolve_durability(durability, merged),
-            control=control,
-        )
-        # tasks report their updates as they finish: a stream shows them then
-        run.live = streaming and streams_live(modes, subgraphs=False, task_updates=True)
-        return run
-
-    def stream(  # type: ignore[override]
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        context: Any = None,
-        stream_mode: Any = None,
-        subgraphs: bool = False,
-        version: str = "v1",
-        durability: Any = None,
-        control: RunControl | None = None,
-        **kwargs: Any,
-    ) -> Iterator[Any]:
-        """Yield chunks in LangGraph's shapes; the default mode is "updates". ``durability``
-        ("async", the default, "sync" or "exit"): see `TaskJournal`. With callbacks in the
-        config the call is a chain run named after the graph, the function's run inside."""
-        durability = legacy_durability(durability, kwargs)
-        modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
-        latest = _Latest()
-
-        def chunks(cfg: dict[str, Any]) -> Iterator[Any]:
-            run = self._start(
-                input,
-                cfg,
-                modes,
-                context=context,
-                durability=durability,
-                streaming=True,
-                control=control,
-            )
-            for event in run.chunks():
-                latest.see(event)
-                ns, mode, data = event
-                if mode in modes:
-                    yield _shape(ns, mode, data, single, subgraphs, version)
-
-        yield from traced(self._run_name(), self._config(config), input, chunks, latest.final)
-
-    async def astream(  # type: ignore[override]
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        context: Any = None,
-        stream_mode: Any = None,
-        subgraphs: bool = False,
-        version: str = "v1",
-        durability: Any = None,
-        control: RunControl | None = None,
-        **kwargs: Any,
-    ) -> AsyncIterator[Any]:
-        durability = legacy_durability(durability, kwargs)
-        modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
-        latest = _Latest()
-
-        async def chunks(cfg: dict[str, Any]) -> AsyncGenerator[Any, None]:
-            run = self._start(
-                input,
-                cfg,
-                modes,
-                context=context,
-                durability=durability,
-                streaming=True,
-                control=control,
-            )
-            async for event in run.achunks():
-                latest.see(event)
-                ns, mode, data = event
-                if mode in modes:
-                    yield _shape(ns, mode, data, single, subgraphs, version)
-
-        merged = self._config(config)
-        async for chunk in atraced(self._run_name(), merged, input, chunks, latest.final):
-            yield chunk
-
-    def invoke(
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        context: Any = None,
-        stream_mode: Any = "values",
-        version: str = "v1",
-        durability: Any = None,
-        control: RunControl | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        """The return value (with ``__interrupt__`` when the run stopped at an interrupt);
-        with ``stream_mode`` other than "values", the list of chunks."""
-        durability = legacy_durability(durability, kwargs)
-        if stream_mode != "values":
-            chunks = self.stream(
-                input,
-                config,
-                context=context,
-                stream_mode=stream_mode,
-                durability=durability,
-                control=control,
-            )
-            return list(chunks)
-        latest = _Latest()
-
-        def call(cfg: dict[str, Any]) -> Any:
-            run = self._start(
-                input, cfg, ("values",), context=context, durability=durability, control=control
-            )
-            for event in run.chunks():
-                latest.see(event)
-            return latest.output(run, version)
-
-        return traced_call(self._run_name(), self._config(config), input, call, latest.final)
-
-    async def ainvoke(
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        context: Any = None,
-        stream_mode: Any = "values",
-        version: str = "v1",
-        durability: Any = None,
-        control: RunControl | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        durability = legacy_durability(durability, kwargs)
-        if stream_mode != "values":
-            chunks = self.astream(
-                input,
-                config,
-                context=context,
-                stream_mode=stream_mode,
-                durability=durability,
-                control=control,
-            )
-            return [c async for c in chunks]
-        latest = _Latest()
-
-        async def call(cfg: dict[str, Any]) -> Any:
-            run = self._start(
-                input, cfg, ("values",), context=context, durability=durability, control=control
-            )
-            async for event in run.achunks():
-                latest.see(event)
-            return latest.output(run, version)
-
-        merged = self._config(config)
-        return await atraced_call(self._run_name(), merged, input, call, latest.final)
-
-    def _run_name(self) -> str:
-        return self.name or "LangGraph"
+    def _call(self, input: Any, options: RunOptions, *, invoke: bool) -> GraphCall:
+        return EntrypointCall(self, input, options, invoke=invoke)
 
     # --- state views ---------------------------------------------------------------------
 
-    def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
-        """The thread's latest checkpoint; ``values`` is the last return value (or None)."""
-        return _returned(super().get_state(config, subgraphs=subgraphs))
-
-    def get_state_history(
-        self,
-        config: Mapping[str, Any],
-        *,
-        filter: Mapping[str, Any] | None = None,
-        before: Mapping[str, Any] | None = None,
-        limit: int | None = None,
-    ) -> Iterator[StateSnapshot]:
-        """Checkpoints newest first, each with the return value as ``values``."""
-        for snapshot in super().get_state_history(
-            config, filter=filter, before=before, limit=limit
-        ):
-            yield _returned(snapshot)
+    def _as_shown(self, snapshot: StateSnapshot) -> StateSnapshot:
+        """A snapshot's ``values`` are the last return value (or None)."""
+        values = snapshot.values
+        value = values.get(END_CHANNEL) if isinstance(values, Mapping) else values
+        return snapshot._replace(values=value)
 
     def get_name(self, suffix: str | None = None, *, name: str | None = None) -> str:
         base = name or self.name or "LangGraph"
@@ -506,9 +322,3 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
 
     def __repr__(self) -> str:
         return f"<EntrypointGraph {self.node_name}>"
-
-
-def _returned(snapshot: StateSnapshot) -> StateSnapshot:
-    values = snapshot.values
-    value = values.get(END_CHANNEL) if isinstance(values, Mapping) else values
-    return snapshot._replace(values=value)

@@ -5,13 +5,16 @@ function's single return value (with the chunks LangGraph emits around interrupt
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from superstep_compat.errors import UnknownInterruptError
-from superstep_compat.func._journal import TaskJournal
+from superstep_compat.func._journal import TaskJournal, resolve_durability
 from superstep_compat.func._runner import END_CHANNEL, START_CHANNEL
-from superstep_compat.pregel._run import Event, GraphRun
+from superstep_compat.pregel._calls import SKIP, GraphCall, RunOptions
+from superstep_compat.pregel._live import streams_live
+from superstep_compat.pregel._output import _modes, _shape
+from superstep_compat.pregel._run import Event, GraphRun, legacy_durability
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.types import Command, GraphOutput
 from superstep_core.node import External
@@ -221,3 +224,89 @@ class _Latest:
         out: dict[str, Any] = dict(value) if isinstance(value, Mapping) else {}
         out[INTERRUPT] = interrupts
         return out
+
+
+class EntrypointCall(GraphCall):
+    """One call of an `@entrypoint` graph for `Pregel`'s drivers: its runs are `_Run`s, its
+    events the projected ones, and ``invoke`` returns the last return value (a mode other
+    than "values": the list of its stream's chunks). Every run is live (its tasks report
+    their updates as they end) and shows every chunk of the modes asked, subgraphs' too."""
+
+    graph: EntrypointGraph
+
+    def __init__(
+        self, graph: EntrypointGraph, input: Any, options: RunOptions, *, invoke: bool
+    ) -> None:
+        self.graph = graph
+        self.input = input
+        self.name = graph.name or "LangGraph"
+        self.options = options
+        self.context = options.get("context")
+        self.control = options.get("control")
+        # the warning names the line that called stream/invoke (through `Pregel._call`)
+        self.durability = legacy_durability(options.get("durability"), options, stacklevel=5)
+        self.version = options.get("version", "v1")
+        self.subgraphs = bool(options.get("subgraphs", False))
+        self.latest = _Latest()
+        self.multiplexer = None
+        if invoke:
+            stream_mode = options.get("stream_mode", "values")
+            self.values_only = stream_mode == "values"
+            self.as_stream = not self.values_only
+            self.modes, self.single = ["values"], True
+        else:
+            stream_mode = options.get("stream_mode")
+            self.values_only = False
+            self.modes, self.single = _modes(
+                stream_mode if stream_mode is not None else graph.stream_mode
+            )
+
+    def start(self, config: dict[str, Any], *, task_updates: bool | None = None) -> _Run:
+        """The run (a stream's, live: its tasks report their updates as they finish)."""
+        merged = self.graph._config(config)  # type: ignore[arg-type]
+        run = _Run(
+            self.graph,
+            self.input,
+            merged,
+            modes=sorted({*self.modes, "values", "updates"}),
+            context=self.context,
+            durability=resolve_durability(self.durability, merged),
+            control=self.control,
+        )
+        run.live = task_updates is not None and streams_live(
+            self.modes, subgraphs=False, task_updates=True
+        )
+        return run
+
+    def events(self, run: Any) -> Iterator[Event]:
+        return map(self._seen, run.chunks())
+
+    async def aevents(self, run: Any) -> AsyncGenerator[Event, None]:
+        seen = self._seen
+        async for event in run.achunks():
+            yield seen(event)
+
+    def _seen(self, event: Event) -> Event:
+        self.latest.see(event)
+        return event
+
+    def shape(self, event: Event) -> Any:
+        ns, mode, data = event
+        if mode in self.modes:
+            return _shape(ns, mode, data, self.single, self.subgraphs, self.version)
+        return SKIP
+
+    def output(self, run: Any) -> Any:
+        return self.latest.output(run, self.version)
+
+    def final(self) -> Any:
+        return self.latest.final()
+
+    def stream_options(self) -> RunOptions:
+        options = self.options
+        return {
+            "context": options.get("context"),
+            "stream_mode": options.get("stream_mode"),
+            "durability": self.durability,
+            "control": options.get("control"),
+        }

@@ -27,7 +27,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import hashlib
+import logging
 import threading
+import time
 from collections.abc import Generator, Iterator, Sequence
 from contextvars import ContextVar, copy_context
 from functools import partial
@@ -40,15 +42,17 @@ from superstep_compat.func._journal import TaskJournal
 from superstep_compat.func._trace import TaskCallRun
 from superstep_compat.pregel._node import engine_retry
 from superstep_compat.pregel._task_context import RunContext, _now, _TaskContext, task_uuid
-from superstep_compat.pregel._task_support import first_matching
+from superstep_compat.pregel._task_support import attempt_observer, first_matching
 from superstep_compat.types import CachePolicy, Interrupt, RetryPolicy
-from superstep_core.host import NestedEffect, NestedEffects
+from superstep_core.host import AttemptObserver, NestedEffect, NestedEffects
 from superstep_core.node import EffectCompleted
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
 from superstep_core.persistence import Codec
 
 if TYPE_CHECKING:
     from superstep_compat.func._task import TaskFunction
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "OUTSIDE_RUN_MESSAGE",
@@ -309,6 +313,7 @@ class CallScope:
         # the effect id: the call's key under the node task's namespace (unique per thread
         # and step, deterministic); `RootScope.recorded` reads the key back from it
         effect_id = f"{root.ns}/{key}"
+        observe = _attempts_told(root, task, key)
         if task.is_async:
             assert loop is not None
             # the host enforces the task's timeouts on each attempt, on its clock
@@ -319,6 +324,7 @@ class CallScope:
                 task.retry_chooser,
                 task.run_timeout,
                 task.idle_timeout,
+                observe,
             )
             pending = root.nested.schedule(effect, (root,), loop=loop, context=ctx, consulted=True)
             # cancelling the caller's future cancels the call (LangGraph's rule)
@@ -330,6 +336,7 @@ class CallScope:
                 partial(ctx.run, _attempt_sync, scope, task, args, kwargs, hit),
                 task.name,
                 task.retry_chooser,
+                observe=observe,
             )
             settle = partial(_settle, future, root, task, key, hit)
             root.nested.start(effect, (root,), settle, consulted=True)
@@ -387,6 +394,39 @@ def _adopt(hook: _TaskContext) -> CallScope:
         root.memo = hook.memo  # share: the node task persists its own memo
         hook._functional_root = root  # type: ignore[attr-defined]
     return root.body
+
+
+def _attempts_told(
+    root: RootScope, task: TaskFunction[Any, Any], key: str
+) -> AttemptObserver | None:
+    """The host's observer of each attempt of the call ``key`` of ``task``, telling the run's
+    attempt observer (`CONFIG_KEY_ATTEMPT_OBSERVER`) in the shape of
+    `superstep_compat.pregel._task_support.report_attempt`, the call named by its id in the
+    ``tasks`` stream; None (nothing timed) for a run without one."""
+    observer = attempt_observer(root.run)
+    if observer is None:
+        return None
+    run = root.run
+
+    def told(attempt: int, seconds: float, error: Exception | None, policy: Any) -> None:
+        failed = error is not None and not isinstance(error, GraphBubbleUp)
+        shown = task.failure(error) if failed and error is not None else None
+        report = {
+            "task_id": root.task_id(key),
+            "name": task.name,
+            "checkpoint_ns": run.checkpoint_ns,
+            "attempt": attempt,
+            "started_at": time.time() - seconds,
+            "duration_ms": round(seconds * 1000, 3),
+            "error": f"{type(shown).__name__}: {shown}" if shown is not None else None,
+            "max_attempts": policy.max_attempts if failed and policy is not None else None,
+        }
+        try:
+            observer(report)
+        except Exception:
+            log.exception("the attempt observer of task %s failed", task.name)
+
+    return told
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
+from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from superstep_compat._internal._constants import ERROR_SOURCE_NODE, START
 from superstep_compat.pregel._checkpoint_tasks import (
@@ -44,19 +44,16 @@ from superstep_compat.pregel._checkpoint_tasks import (
     task_records,
     trigger_channels,
 )
+from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
     build_checkpoint,
-    checkpoint_put,
     pending_writes,
-    put_task_writes,
     restorable,
     written_lean,
 )
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, record_config
-from superstep_compat.pregel._saver_bridge import saver_call
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
-from superstep_compat.pregel._untracked import record_without_untracked, without_untracked
 from superstep_compat.types import Interrupt
 from superstep_core.node import Activated
 from superstep_core.runtime import Execution
@@ -81,10 +78,7 @@ class Checkpointing:
     graph: Any
     failed_results: list[tuple[str, TaskOutcome]]
     _handed_over: list[tuple[str, TaskOutcome]]
-    # the last record the saver holds (with durability "exit", records after it are in memory)
-    last_saved: CheckpointRecord | None
-    # the channel versions the saver holds values for (the last checkpoint it was given)
-    _saved_versions: dict[str, Any] | None
+    writer: CheckpointWriter  # the run's saver I/O
     saved: dict[str, TaskOutcome] | None
     _cached: list[tuple[str, Any]]
     _held: bool
@@ -92,15 +86,12 @@ class Checkpointing:
     _command_input: bool
     _last_values: dict[str, Any] | None
     # A checkpoint the engine's state can be rebuilt from is written without its blob (see
-    # `write_checkpoint`); the functional API keeps its journal's state in the blob.
+    # `write_checkpoint`); the functional API keeps its journal's state in the blob. (The
+    # run's `writer` is built with it.)
     lean_checkpoints: bool = True
-    # the record `_checkpoint` built last and the channel versions it was built on
-    _built_on: tuple[CheckpointRecord, Mapping[str, Any] | None] | None = None
     # the record `_checkpoint` built last and the highest of its channel versions (besides
     # the blob's: writing it again with the blob changes no other)
     _top_version: tuple[CheckpointRecord, Any] | None = None
-    # the run config `_config_metadata` last read, and what it gave
-    _metadata_of: tuple[tuple[Any, Any], dict[str, Any]] | None = None
 
     def _values(self, ex: Execution) -> dict[str, Any]:
         raise NotImplementedError
@@ -121,102 +112,6 @@ class Checkpointing:
 
     def _emit_transient(self, mode: str, data: Any, ns: tuple[str, ...] = ()) -> None:
         raise NotImplementedError
-
-    # --- saving ------------------------------------------------------------------------------
-
-    def _save(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> None:
-        """``put`` ``record`` (again, when it was saved before: its step stopped part-way);
-        with durability "exit" its parent is the last record saved. ``outcomes_saved``: its
-        step failed and what its tasks did is in pending writes (see `restorable`)."""
-        assert self.saver is not None
-        saver_call(self.saver, "put", *self._put_args(record, outcomes_saved=outcomes_saved))
-
-    async def _asave(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> None:
-        """`_save` through the saver's ``aput`` (an async run's, on the caller's loop)."""
-        saver = self.saver
-        assert saver is not None
-        if type(saver).aput is BaseCheckpointSaver.aput:  # a saver with no async twin
-            self._save(record, outcomes_saved=outcomes_saved)
-        else:
-            await saver.aput(*self._put_args(record, outcomes_saved=outcomes_saved))
-
-    def _put_args(
-        self, record: CheckpointRecord, *, outcomes_saved: bool = False
-    ) -> tuple[Any, ...]:
-        """``put``'s arguments for ``record``, taken as saved from here on."""
-        assert self.saver is not None
-        if not self.durable and record is not self.last_saved:
-            last = self.last_saved
-            record.parent_id = None if last is None else last.checkpoint_id
-        saved = self._saved_versions
-        built_on = self._built_on
-        # written for the first time on the checkpoint the saver holds: its updated channels
-        # are the ones whose versions the saver does not have
-        fresh = built_on is not None and built_on[0] is record and built_on[1] is saved
-        untracked = self.graph.untracked_channels
-        saving = record_without_untracked(record, untracked) if untracked else record
-        args, self._saved_versions = checkpoint_put(
-            self.saver,
-            saving,
-            saved,
-            lean=self.lean_checkpoints,
-            changed=record.checkpoint["updated_channels"]
-            if fresh and saved is not None and record.checkpoint is not None
-            else None,
-            outcomes_saved=outcomes_saved,
-        )
-        if saving is not record and saving.checkpoint is not None and record.checkpoint:
-            # the saved copy got the versions the saver holds (its engine blob's included)
-            versions = saving.checkpoint["channel_versions"]
-            record.checkpoint = {**record.checkpoint, "channel_versions": versions}
-        self.last_saved = record
-        return args
-
-    def _config_metadata(self) -> dict[str, Any]:
-        """What the saver's ``put`` merges into a checkpoint's metadata from the run config,
-        as LangGraph's `get_checkpoint_metadata` does (the run's metadata and configurable
-        scalars, minus the thread's own keys and ``source``/``step``/``parents``); worked
-        out once per config, not per step."""
-        config = self.config
-        key = (config.get("metadata"), config.get("configurable"))
-        cached = self._metadata_of
-        if cached is not None and cached[0][0] is key[0] and cached[0][1] is key[1]:
-            return cached[1]
-        own = {"source": None, "step": None, "parents": None}
-        merged = get_checkpoint_metadata(config, own)  # type: ignore[arg-type]
-        extra = {k: v for k, v in merged.items() if k not in own}
-        self._metadata_of = (key, extra)
-        return extra
-
-    def _save_final(self) -> None:
-        """With durability "exit": save the run's last checkpoint (once)."""
-        record = self.record
-        if self.saver is not None and record is not None and record is not self.last_saved:
-            self._save(record)
-
-    async def _asave_final(self) -> None:
-        """`_save_final` through ``aput``: an async run ending (even cancelled: LangGraph
-        still saves then) awaits its saver on its own loop."""
-        record = self.record
-        if self.saver is not None and record is not None and record is not self.last_saved:
-            await self._asave(record)
-
-    def _put_writes(
-        self, record: CheckpointRecord, task_id: str, writes: Sequence[tuple[str, Any]]
-    ) -> None:
-        """Save one task's ``writes`` as pending writes of ``record``'s checkpoint."""
-        assert self.saver is not None
-        untracked = self.graph.untracked_channels
-        if untracked:
-            writes = without_untracked(writes, untracked)
-        put_task_writes(
-            self.saver,
-            record.thread_id,
-            record.checkpoint_ns,
-            record.checkpoint_id,
-            task_id,
-            writes,
-        )
 
     def _outcome_writes(self, name: str, result: TaskOutcome) -> list[tuple[str, Any]]:
         """Task ``name``'s pending writes as LangGraph writes them (its edges included)."""
@@ -258,7 +153,7 @@ class Checkpointing:
         pulled: set[str] = set()
         if parent is not None and handed_over:
             for task_id, task_writes in self._note_handed_over(parent, handed_over):
-                self._put_writes(parent, task_id, task_writes)
+                self.writer.put_writes(parent, task_id, task_writes)
         if parent is not None and (ran or parent.finished):
             keep = self.step_writes  # durability "exit" keeps no writes of a finished step
             for aid, result in ran:
@@ -269,7 +164,7 @@ class Checkpointing:
                 if task.path[:1] == ("__pregel_pull",):
                     pulled.add(task.name)
                 if keep and task.id not in parent.finished:
-                    self._put_writes(parent, task.id, self._outcome_writes(task.name, result))
+                    self.writer.put_writes(parent, task.id, self._outcome_writes(task.name, result))
             if parent.finished:  # the tasks that finished before the step did ran in it too
                 for t in parent.tasks:
                     if t.id in parent.finished:
@@ -283,7 +178,7 @@ class Checkpointing:
             "source": source,
             "step": self.step,
             "parents": dict(self.parents),
-            **self._config_metadata(),
+            **self.writer.config_metadata(self.config),
         }
         pending = list(zip(next_, next_ if keys is None else keys))
         record = CheckpointRecord(
@@ -327,11 +222,11 @@ class Checkpointing:
         else:  # perhaps only channels that are gone moved on: found again when next needed
             top = None
         self._top_version = None if top is None else (record, top)
-        self._built_on = (record, None if base is None else base["channel_versions"])
+        self.writer.built_on = (record, None if base is None else base["channel_versions"])
         if self.durable:
-            self._save(record)
+            self.writer.save(record)
         self.record = record
-        last = self.last_saved
+        last = self.writer.last_saved
         parent_id = (
             record.parent_id if self.durable else None if last is None else last.checkpoint_id
         )
@@ -462,16 +357,16 @@ class Checkpointing:
         record.interrupts = tuple(self.interrupts)
         record.engine = ex.snapshot()
         if not (
-            record is self.last_saved
-            and self.lean_checkpoints
+            record is self.writer.last_saved
+            and self.writer.lean
             and written_lean(record)
             and restorable(record)
         ):
             # the saved checkpoint (LangGraph's fields only) stays right as it is when the
             # interrupts alone are new: they are pending writes, as LangGraph saves them
-            self._save(record)
+            self.writer.save(record)
         for task_id, task_writes in writes:
-            self._put_writes(record, task_id, task_writes)
+            self.writer.put_writes(record, task_id, task_writes)
 
     def _note_handed_over(
         self, record: CheckpointRecord, handed_over: Sequence[tuple[str, TaskOutcome]]
@@ -521,16 +416,16 @@ class Checkpointing:
         # The engine state is the one from before the step: a checkpoint saved with
         # LangGraph's fields only stays as it is (the step's outcomes are its pending writes,
         # as LangGraph saves them), and one saved now (durability "exit") needs no blob.
-        outcomes_saved = own and (record is not self.last_saved or written_lean(record))
+        outcomes_saved = own and (record is not self.writer.last_saved or written_lean(record))
         if not (
             outcomes_saved
-            and record is self.last_saved
-            and self.lean_checkpoints
+            and record is self.writer.last_saved
+            and self.writer.lean
             and restorable(record, outcomes_saved=True)
         ):
-            self._save(record, outcomes_saved=outcomes_saved)
+            self.writer.save(record, outcomes_saved=outcomes_saved)
         for task_id, task_writes in writes:
-            self._put_writes(record, task_id, task_writes)
+            self.writer.put_writes(record, task_id, task_writes)
 
     def _keep_finished(
         self, ex: Execution, record: CheckpointRecord, failed_aid: str

@@ -11,9 +11,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import warnings
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from contextlib import aclosing
-from functools import partial
 from typing import Any, Generic, Self, cast, get_type_hints
 
 from langchain_core.runnables import Runnable, RunnableConfig
@@ -30,32 +29,23 @@ from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._allowlist import allowlisted, graph_allowlist
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
+from superstep_compat.pregel._calls import GraphCall, RunOptions
 from superstep_compat.pregel._channels import engine_channel
-from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._lowlevel import (
     LowLevelDefinition,
     lowlevel_builder,
     lowlevel_engine_graph,
 )
 from superstep_compat.pregel._node import task_node
-from superstep_compat.pregel._output import (
-    _breakpoints,
-    _ended_by,
-    _final_values,
-    _modes,
-    _output,
-    _shape,
-)
-from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT, GraphRun, legacy_durability
+from superstep_compat.pregel._output import _breakpoints
+from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.pregel._snapshots import SnapshotsMixin
 from superstep_compat.pregel._task import TaskRunner
-from superstep_compat.runtime import RunControl
 from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
 from superstep_compat.typing import ContextT, InputT, OutputT, StateT
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
-from superstep_core.host.stream import StreamMultiplexer
 
 __all__ = ["CompiledStateGraph", "Pregel", "compile_state_graph"]
 
@@ -108,6 +98,11 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
 
     is_superstep_graph = True  # lets a parent graph's task recognise a subgraph
 
+    step_timeout: float | None = None
+    """LangGraph's bound on one step, in seconds from when its tasks start (the stream's
+    consumer's time counts): past it an async run cancels the tasks still running and raises
+    `TimeoutError`; a sync run (threads cannot be cancelled) raises it once they returned."""
+
     def __init__(
         self,
         builder: Any = None,
@@ -130,6 +125,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
             interrupt_after = options.get("interrupt_after_nodes", interrupt_after)
             transformers = options.get("stream_transformers", transformers)
             self.config = options.get("config")
+            self.step_timeout = options.get("step_timeout")
         elif lowlevel:
             raise TypeError(f"unexpected arguments: {', '.join(sorted(lowlevel))}")
         self.builder = builder
@@ -142,20 +138,17 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         self.stream_mode = "updates"  # stream()'s default; invoke() defaults to "values"
         self.interrupt_before_nodes = _breakpoints(interrupt_before)
         self.interrupt_after_nodes = _breakpoints(interrupt_after)
-        channel_strategies = {k: engine_channel(c) for k, c in self.spec.channels.items()}
-        self.runner = TaskRunner(self.spec, channel_strategies)
         if self.lowlevel is not None:
-            self.runner.update_chunk = self.lowlevel.update_of
-            self.engine = lowlevel_engine_graph(self.lowlevel, self.runner, self.name)
             self.stream_mode = "values"  # LangGraph's Pregel default
-        else:
-            self.engine = _engine_graph(self.spec, self.runner, self.name)
+        self.runner, self.engine = self._compile_engine(
+            {k: engine_channel(c) for k, c in self.spec.channels.items()}
+        )
         self.nodes: dict[str, Any] = {START: None, **{k: v for k, v in self.spec.nodes.items()}}
         if self.lowlevel is not None:  # LangGraph's Pregel has no START node
             self.nodes = dict(self.spec.nodes)
         self.node_order: dict[str, int] = {name: i for i, name in enumerate(self.nodes)}
         self.channels = dict(self.spec.channels)
-        self._serde_allowlist = graph_allowlist(builder)  # None unless strict msgpack
+        self._serde_allowlist = self._allowlist()  # None unless strict msgpack
         out_info = self.spec.schemas.get(self.spec.output_schema)
         self.output_channels: tuple[str, ...] = (
             tuple(out_info.channels) if out_info is not None else tuple(self.spec.channels)
@@ -167,6 +160,19 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         )
         # v3 streaming's compile-time transformer factories (`superstep_compat.stream`).
         self.stream_transformers: tuple[Any, ...] = tuple(transformers or ())
+
+    def _compile_engine(self, strategies: dict[str, Any]) -> tuple[TaskRunner, CompiledGraph]:
+        """The task runner and the engine graph (one per compiled graph; a graph kind of its
+        own, as `@entrypoint`'s, builds its own instead)."""
+        runner = TaskRunner(self.spec, strategies)
+        if self.lowlevel is not None:
+            runner.update_chunk = self.lowlevel.update_of
+            return runner, lowlevel_engine_graph(self.lowlevel, runner, self.name or "LangGraph")
+        return runner, _engine_graph(self.spec, runner, self.name or "LangGraph")
+
+    def _allowlist(self) -> Any:
+        """The classes strict msgpack revives for this graph (None unless it is strict)."""
+        return graph_allowlist(self.builder)
 
     # --- Runnable surface --------------------------------------------------------------
 
@@ -290,26 +296,15 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
             merged["recursion_limit"] = DEFAULT_RECURSION_LIMIT  # not langchain's 25
         return merged
 
+    def _call(self, input: Any, options: RunOptions, *, invoke: bool) -> GraphCall:
+        """The core of one ``stream``/``invoke`` call (what the sync and async drivers share)."""
+        return GraphCall(self, input, options, invoke=invoke)
+
     def stream(  # type: ignore[override]
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        context: Any = None,
-        stream_mode: Any = None,
-        print_mode: Any = (),
-        output_keys: Any = None,
-        interrupt_before: Any = None,
-        interrupt_after: Any = None,
-        durability: Any = None,
-        subgraphs: bool = False,
-        debug: bool | None = None,
-        version: str = "v1",
-        multiplexer: StreamMultiplexer | None = None,
-        control: RunControl | None = None,
-        **kwargs: Any,
+        self, input: Any, config: RunnableConfig | None = None, **options: Any
     ) -> Iterator[Any]:
-        """Yield chunks (LangGraph's shapes: see the spec's stream-mode table).
+        """Yield chunks (LangGraph's shapes: see the spec's stream-mode table); the options
+        are LangGraph's (`RunOptions`).
 
         ``multiplexer`` (a Superstep extension): a `StreamMultiplexer` that receives every
         event of the run in the requested ``stream_mode``s, subgraph events included,
@@ -319,251 +314,74 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         lockstep with the run, so never buffered or dropped). The multiplexer is terminated
         when the run ends, with the run's exception if it raised.
         """
-        modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
-
-        durability = legacy_durability(durability, kwargs)
-        runs: list[GraphRun] = []
-
-        def chunks(cfg: dict[str, Any]) -> Iterator[Any]:
-            run = GraphRun(
-                self,
-                input,
-                cfg,
-                modes=modes,
-                context=context,
-                interrupt_before=interrupt_before,
-                interrupt_after=interrupt_after,
-                subgraphs=subgraphs,
-                durability=durability,
-                control=control,
-            )
-            run.live = streams_live(modes, subgraphs=subgraphs, task_updates=False)
-            runs.append(run)
-            if multiplexer is None:
-                for ns, mode, data in run.events():
-                    if mode in modes and (subgraphs or not ns):
-                        yield _shape(ns, mode, data, single, subgraphs, version)
-                return
-            try:
-                for event in run.events():
-                    multiplexer.push_event(event)
-                    ns, mode, data = event
-                    if mode in modes and (subgraphs or not ns):
-                        yield _shape(ns, mode, data, single, subgraphs, version)
-            except BaseException as e:
-                multiplexer.terminate(_ended_by(e))
-                raise
-            multiplexer.terminate()
-
-        name = self.name or "LangGraph"
-        final = partial(_final_values, runs)
-        yield from traced(name, self._config(config), input, chunks, final)
+        call = self._call(input, cast(RunOptions, options), invoke=False)
+        yield from traced(call.name, self._config(config), input, call.chunks, call.final)
 
     async def astream(  # type: ignore[override]
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        context: Any = None,
-        stream_mode: Any = None,
-        print_mode: Any = (),
-        output_keys: Any = None,
-        interrupt_before: Any = None,
-        interrupt_after: Any = None,
-        durability: Any = None,
-        subgraphs: bool = False,
-        debug: bool | None = None,
-        version: str = "v1",
-        multiplexer: StreamMultiplexer | None = None,
-        control: RunControl | None = None,
-        **kwargs: Any,
+        self, input: Any, config: RunnableConfig | None = None, **options: Any
     ) -> AsyncIterator[Any]:
         """`stream` on asyncio (same chunks, same ``multiplexer`` extension)."""
-        modes, single = _modes(stream_mode if stream_mode is not None else self.stream_mode)
-
-        durability = legacy_durability(durability, kwargs)
-        runs: list[GraphRun] = []
-
-        async def chunks(cfg: dict[str, Any]) -> AsyncGenerator[Any, None]:
-            run = GraphRun(
-                self,
-                input,
-                cfg,
-                modes=modes,
-                context=context,
-                interrupt_before=interrupt_before,
-                interrupt_after=interrupt_after,
-                subgraphs=subgraphs,
-                durability=durability,
-                control=control,
-            )
-            # an async run streams each task's update as the task ends (a sync one only
-            # when it streams live anyway: a helper thread per step costs a plain stream)
-            run.live = streams_live(modes, subgraphs=subgraphs, task_updates=True)
-            runs.append(run)
-            if multiplexer is None:
-                # closed with this stream: a consumer stopping early cancels the running
-                # tasks and saves what finished before the stream's close returns
-                async with aclosing(run.aevents()) as events:
-                    async for ns, mode, data in events:
-                        if mode in modes and (subgraphs or not ns):
-                            yield _shape(ns, mode, data, single, subgraphs, version)
-                return
-            try:
-                async with aclosing(run.aevents()) as events:
-                    async for event in events:
-                        multiplexer.push_event(event)
-                        ns, mode, data = event
-                        if mode in modes and (subgraphs or not ns):
-                            yield _shape(ns, mode, data, single, subgraphs, version)
-            except BaseException as e:
-                multiplexer.terminate(_ended_by(e))
-                raise
-            multiplexer.terminate()
-
-        name = self.name or "LangGraph"
-        final = partial(_final_values, runs)
-        async with aclosing(atraced(name, self._config(config), input, chunks, final)) as out:
+        call = self._call(input, cast(RunOptions, options), invoke=False)
+        merged = self._config(config)
+        async with aclosing(atraced(call.name, merged, input, call.achunks, call.final)) as out:
             async for chunk in out:
                 yield chunk
 
     def stream_events(  # type: ignore[override]
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        version: str = "v2",
-        transformers: Sequence[Any] | None = None,
-        **kwargs: Any,
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
-        """``version="v3"``: LangGraph's v3 run stream (`superstep_compat.stream`); other
-        versions: langchain's event stream."""
-        if version == "v3":
-            return stream_events_v3(self, input, config, transformers=transformers, **kwargs)
-        return super().stream_events(input, config, version=version, **kwargs)  # type: ignore[call-overload]
+        """``version="v3"``: LangGraph's v3 run stream (`superstep_compat.stream`, with its
+        ``transformers``); other versions (default "v2"): langchain's event stream."""
+        return self._events(input, config, kwargs, stream_events_v3, super().stream_events)
 
     def astream_events(  # type: ignore[override]
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        version: str = "v2",
-        transformers: Sequence[Any] | None = None,
-        **kwargs: Any,
+        self, input: Any, config: RunnableConfig | None = None, **kwargs: Any
     ) -> Any:
         """``version="v3"``: an awaitable of the async v3 run stream; other versions:
         langchain's async event stream."""
-        if version == "v3":
-            return astream_events_v3(self, input, config, transformers=transformers, **kwargs)
-        return super().astream_events(input, config, version=version, **kwargs)  # type: ignore[call-overload]
+        return self._events(input, config, kwargs, astream_events_v3, super().astream_events)
 
-    def invoke(  # type: ignore[override]
+    def _events(
         self,
         input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        context: Any = None,
-        stream_mode: Any = "values",
-        print_mode: Any = (),
-        output_keys: Any = None,
-        interrupt_before: Any = None,
-        interrupt_after: Any = None,
-        durability: Any = None,
-        version: str = "v1",
-        control: RunControl | None = None,
-        **kwargs: Any,
+        config: RunnableConfig | None,
+        kwargs: dict[str, Any],
+        v3: Callable[..., Any],
+        langchain: Callable[..., Any],
+    ) -> Any:
+        version = kwargs.pop("version", "v2")
+        transformers = kwargs.pop("transformers", None)
+        if version == "v3":
+            return v3(self, input, config, transformers=transformers, **kwargs)
+        return langchain(input, config, version=version, **kwargs)
+
+    def invoke(  # type: ignore[override]
+        self, input: Any, config: RunnableConfig | None = None, **options: Any
     ) -> Any:
         """Run to completion (or a breakpoint) and return the final state as a dict; with
         ``stream_mode`` other than "values", the list of chunks."""
-
-        durability = legacy_durability(durability, kwargs)
-        runs: list[GraphRun] = []
-
-        def start(cfg: dict[str, Any]) -> GraphRun:
-            run = GraphRun(
-                self,
-                input,
-                cfg,
-                modes=() if stream_mode == "values" else _modes(stream_mode)[0],
-                context=context,
-                interrupt_before=interrupt_before,
-                interrupt_after=interrupt_after,
-                durability=durability,
-                control=control,
-            )
-            runs.append(run)
-            return run
-
-        def call(cfg: dict[str, Any]) -> Any:
-            run = start(cfg)
-            if stream_mode != "values":
-                modes, single = _modes(stream_mode)
-                return [
-                    _shape(ns, mode, data, single, False, "v1")
-                    for ns, mode, data in run.events()
-                    if mode in modes and not ns
-                ]
-            for _ in run.events():
-                pass
-            return _output(run, version, output_keys)
-
+        call = self._call(input, cast(RunOptions, options), invoke=True)
+        if call.as_stream:
+            return list(self.stream(input, config, **call.stream_options()))
         merged = self._config(config)
-        if stream_mode == "values" and not merged.get("callbacks"):
+        if call.values_only and not merged.get("callbacks"):
             # No callback run to open: the run is driven from this frame (a subgraph inside a
             # node pays each frame once per nesting level; LangGraph reaches a depth of 160).
-            run = start(merged)
-            for _ in run.events():
+            run = call.start(merged)
+            for _ in call.events(run):
                 pass
-            return _output(run, version, output_keys)
-        final = partial(_final_values, runs)
-        return traced_call(self.name or "LangGraph", merged, input, call, final)
+            return call.output(run)
+        return traced_call(call.name, merged, input, call.collect, call.final)
 
     async def ainvoke(  # type: ignore[override]
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        context: Any = None,
-        stream_mode: Any = "values",
-        print_mode: Any = (),
-        output_keys: Any = None,
-        interrupt_before: Any = None,
-        interrupt_after: Any = None,
-        durability: Any = None,
-        version: str = "v1",
-        control: RunControl | None = None,
-        **kwargs: Any,
+        self, input: Any, config: RunnableConfig | None = None, **options: Any
     ) -> Any:
-        durability = legacy_durability(durability, kwargs)
-        runs: list[GraphRun] = []
-
-        async def call(cfg: dict[str, Any]) -> Any:
-            run = GraphRun(
-                self,
-                input,
-                cfg,
-                modes=() if stream_mode == "values" else _modes(stream_mode)[0],
-                context=context,
-                interrupt_before=interrupt_before,
-                interrupt_after=interrupt_after,
-                durability=durability,
-                control=control,
-            )
-            runs.append(run)
-            if stream_mode != "values":
-                modes, single = _modes(stream_mode)
-                return [
-                    _shape(ns, mode, data, single, False, "v1")
-                    async for ns, mode, data in run.aevents()
-                    if mode in modes and not ns
-                ]
-            async for _ in run.aevents():
-                pass
-            return _output(run, version, output_keys)
-
-        final = partial(_final_values, runs)
-        name = self.name or "LangGraph"
-        return await atraced_call(name, self._config(config), input, call, final)
+        """`invoke` on asyncio."""
+        call = self._call(input, cast(RunOptions, options), invoke=True)
+        if call.as_stream:
+            return [c async for c in self.astream(input, config, **call.stream_options())]
+        merged = self._config(config)
+        return await atraced_call(call.name, merged, input, call.acollect, call.final)
 
     # --- cache --------------------------------------------------------------------------
 

@@ -41,9 +41,11 @@ from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS
 from superstep_compat.errors import GraphBubbleUp, GraphDrained, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
 from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id, pending_tasks
+from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._replay import ReplayState
+from superstep_compat.pregel._resumer import Resumer
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
@@ -58,10 +60,11 @@ from superstep_core.host import (
     Host,
     NestedEffects,
     RunStopped,
+    StepTimeoutError,
     WallClock,
 )
 from superstep_core.node import EffectCompleted
-from superstep_core.runtime import EffectRequest, Execution
+from superstep_core.runtime import EffectRequest, Execution, StepOutcome
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import Pregel
@@ -96,16 +99,19 @@ Event = tuple[tuple[str, ...], str, Any]
 """(namespace, stream mode, data)."""
 
 
-def legacy_durability(durability: str | None, kwargs: Mapping[str, Any]) -> str | None:
+def legacy_durability(
+    durability: str | None, kwargs: Mapping[str, Any], *, stacklevel: int = 3
+) -> str | None:
     """The ``durability`` of a call that may pass LangGraph's deprecated ``checkpoint_during``
-    (True: "async", False: "exit"), with LangGraph's warning; both given is a ValueError."""
+    (True: "async", False: "exit"), with LangGraph's warning (``stacklevel`` as for
+    `warnings.warn`, counted from here); both given is a ValueError."""
     checkpoint_during = kwargs.get("checkpoint_during")
     if checkpoint_during is None:
         return durability
     warnings.warn(
         "`checkpoint_during` is deprecated and will be removed. Please use `durability` instead.",
         LangGraphDeprecatedSinceV10,
-        stacklevel=3,
+        stacklevel=stacklevel,
     )
     if durability is not None:
         raise ValueError(
@@ -225,8 +231,13 @@ class GraphRun(RunSteps):
         # not): LangGraph's ``invoke`` returns None for a run that never did.
         self.values_shown = False
         self.record: CheckpointRecord | None = None
-        self.last_saved: CheckpointRecord | None = None
-        self._saved_versions: dict[str, Any] | None = None
+        self.resumer = Resumer(self.saver, durable=self.durable)
+        self.writer = CheckpointWriter(
+            self.saver,
+            durable=self.durable,
+            untracked=graph.untracked_channels,
+            lean=self.lean_checkpoints,
+        )
         self.step = -2  # a new thread's input checkpoint is step -1
         self.start_step = -1
         self.failed_results: list[tuple[str, TaskOutcome]] = []
@@ -296,39 +307,56 @@ class GraphRun(RunSteps):
             clock=self.clock,
             rng=self.rng,
             ledger=self.ledger,
+            step_timeout=self.graph.step_timeout,
         )
-        self.nested = host.nested
-        host.on_result = self._task_ended
-        host.on_perform = self._tasks_begin
+        self._observe(host)
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
             try:
                 while True:
-                    if self.live:
-                        live = advance_live(steps, self._has_pending, self._drain, self._set_notify)
-                        outcome = yield from forwarded(live)
-                    else:
+                    if not self.live:
                         outcome = next(steps, None)
-                    if outcome is None:
-                        break
-                    yield from forwarded(self._drain())
-                    stop = yield from forwarded(self._after_superstep(ex, outcome))
-                    if stop:
+                    else:  # the step advanced in the background, its chunks streamed meanwhile
+                        outcome = yield from forwarded(
+                            advance_live(steps, self._has_pending, self._drain, self._set_notify)
+                        )
+                    if outcome is None or (yield from forwarded(self._stepped(ex, outcome))):
                         break
             except RunStopped:
                 self._stopped_by_drain()
-            yield from forwarded(self._drain())
-            if ex.failure is not None:
-                yield from forwarded(self._task_events(self._failed_results(ex)))
-                self._raise_failure(ex)
-            yield from forwarded(self._finish(ex))
+            except StepTimeoutError:
+                raise TimeoutError("Timed out") from None  # LangGraph's, on a sync run
+            yield from forwarded(self._ending(ex))
             completed = True
         finally:
             host.close()
             if self._saves_at_exit(completed):
-                self._save_final()
+                self.writer.save_final(self.record)
         self._raise_stopped()
+
+    # --- what the sync and async loops share ----------------------------------------------
+
+    def _observe(self, host: Host | AsyncHost) -> None:
+        """Watch ``host``'s tasks as they begin and end (`_tasks_begin`, `_task_ended`)."""
+        self.nested = host.nested
+        host.on_result = self._task_ended
+        host.on_perform = self._tasks_begin
+
+    def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
+        """The events of a superstep the host drove (what its tasks emitted, then the step's
+        own); returns whether the run stops there."""
+        yield from self._drain()
+        self._ended.clear()  # the step committed (or paused, or failed)
+        return (yield from self._after_superstep(ex, outcome))
+
+    def _ending(self, ex: Execution) -> Iterator[Event]:
+        """The last events of a run the host stopped driving; raises the run's failure."""
+        yield from self._drain()
+        if ex.failure is not None:
+            yield from self._task_events(self._failed_results(ex))
+            self._raise_failure(ex)
+        yield from self._finish(ex)
 
     def _stopped_by_drain(self) -> None:
         """The host ended the run at a step boundary (`RunStopped`): the step before was
@@ -395,11 +423,16 @@ class GraphRun(RunSteps):
             rng=self.rng,
             ledger=self.ledger,
             max_concurrency=self.max_concurrency,
+            step_timeout=self.graph.step_timeout,
         )
-        self.nested = host.nested
+        self._observe(host)
         self._stops_siblings = True
-        host.on_result = self._task_ended
-        host.on_perform = self._tasks_begin
+        link = self.link
+        if link is not None and link.emit is not None and link.subgraphs:
+            # A subgraph whose events its parent streams passes on what its tasks emit
+            # (its own subgraphs' events included) as it arrives, not when its step ends:
+            # however deep, a subgraph's chunks reach the caller while it runs (LangGraph).
+            self.live = True
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -418,27 +451,18 @@ class GraphRun(RunSteps):
                         outcome = await anext(steps, None)
                     if outcome is None:
                         break
-                    for e in self._drain():
-                        yield e
-                    self._ended.clear()  # the step committed (or paused, or failed)
-                    gen = self._after_superstep(ex, outcome)
-                    stop = False
+                    stepped = self._stepped(ex, outcome)
                     try:
                         while True:
-                            yield next(gen)
+                            yield next(stepped)
                     except StopIteration as done:
-                        stop = bool(done.value)
-                    if stop:
-                        break
+                        if done.value:
+                            break
             except RunStopped:
                 self._stopped_by_drain()
-            for e in self._drain():
-                yield e
-            if ex.failure is not None:
-                for e in self._task_events(self._failed_results(ex)):
-                    yield e
-                self._raise_failure(ex)
-            for e in self._finish(ex):
+            except StepTimeoutError:
+                raise TimeoutError() from None  # LangGraph's bare asyncio.TimeoutError
+            for e in self._ending(ex):
                 yield e
             completed = True
         finally:
@@ -446,7 +470,7 @@ class GraphRun(RunSteps):
                 await self._keep_stopped(ex)
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
-                await self._asave_final()
+                await self.writer.asave_final(self.record)
 
     def _task_ended(self, request: EffectRequest, result: EffectCompleted) -> bool:
         """The host's result observer (each task's result as the task ends): a live run
@@ -485,9 +509,9 @@ class GraphRun(RunSteps):
         writes = self._keep_finished(ex, record, "")
         if not writes:
             return
-        await self._asave(record)
+        await self.writer.asave(record)
         for task_id, task_writes in writes:
-            self._put_writes(record, task_id, task_writes)
+            self.writer.put_writes(record, task_id, task_writes)
 
     def _streams_early(self, outcome: TaskOutcome) -> bool:
         """Whether a task's chunks can go out as it ends: a plain finished task of a step

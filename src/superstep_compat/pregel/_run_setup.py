@@ -1,6 +1,6 @@
 """Setting up one run of a compiled façade graph: the run context its tasks get, loading the
 thread's checkpoint (or the one time travel addresses) into an `Execution`, applying the input,
-and resuming interrupted activations with their answers.
+and resuming interrupted activations with their answers (through the run's `Resumer`).
 
 `RunSetup` is a part of `GraphRun` (which provides the attributes it declares).
 """
@@ -11,7 +11,6 @@ import random
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat._internal._constants import START
 from superstep_compat.errors import EmptyInputError
 from superstep_compat.graph._writes import node_writes
@@ -19,25 +18,22 @@ from superstep_compat.pregel._checkpoint_tasks import (
     Event,
     node_of,
     pending_activations,
-    task_id_for,
 )
 from superstep_compat.pregel._checkpointing import Checkpointing
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
-    RESUME,
     START_CHANNEL,
     build_checkpoint,
     get_tuple,
     graph_versions,
     load_record,
-    pending_writes,
-    put_task_writes,
 )
-from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild, resume_answers
+from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
+from superstep_compat.pregel._resumer import Resumer, run_again
 from superstep_compat.pregel._start_gate import StartGate
-from superstep_compat.pregel._task_context import RUN_AGAIN, ChildLink, RunContext, TaskOutcome
+from superstep_compat.pregel._task_context import ChildLink, RunContext, TaskOutcome
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import Command
 from superstep_core.host import Clock, EffectLedger, NestedEffects
@@ -77,6 +73,7 @@ class RunSetup(Checkpointing):
     stopped: bool
     live: bool
     _starts: StartGate
+    resumer: Resumer  # answers the run's interrupts
 
     @property
     def _orders_starts(self) -> bool:
@@ -158,9 +155,9 @@ class RunSetup(Checkpointing):
         if record is not None and record.engine is not None:
             ex = Execution.restore(graph.engine, record.engine, record_trace=False)
             self.step = record.step
-            self.record = self.last_saved = record
+            self.record = self.writer.last_saved = record
             if record.checkpoint is not None:
-                self._saved_versions = dict(record.checkpoint["channel_versions"])
+                self.writer.saved_versions = dict(record.checkpoint["channel_versions"])
         else:
             ex = Execution(graph.engine, execution_id, record_trace=False)
         inp = self.input
@@ -186,11 +183,11 @@ class RunSetup(Checkpointing):
         if rebuilt and record is not None and continuing:
             answer = inp.resume if isinstance(inp, Command) and inp.resume is not None else None
             if requested_id is None:
-                self._answer_rebuilt(ex, record, NO_ANSWER if answer is None else answer)
+                self.resumer.answer_rebuilt(ex, record, NO_ANSWER if answer is None else answer)
             elif answer is not None:
                 # answering a past interrupt again (time travel): the answers given to it
                 # since belong to the branch that went on from it, not to this one
-                self._answer_rebuilt(ex, record, answer, since=False)
+                self.resumer.answer_rebuilt(ex, record, answer, since=False)
         if isinstance(inp, Command) and inp.resume is not None and self.link is None:
             if self.saver is None:
                 # LangGraph's words: an answer has nowhere to come from without checkpoints
@@ -209,8 +206,8 @@ class RunSetup(Checkpointing):
                 self._write_onto(ex, record, update)  # before the answer: it reads the update
                 update = None
             if not rebuilt:
-                self._resume(ex, inp.resume)
-                _run_again(ex)
+                self.resumer.answer(ex, self.record, inp.resume)
+                run_again(ex)
             if update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=update, goto=inp.goto)))
         elif isinstance(inp, Command) and record is not None and _tasks_due(ex):
@@ -226,8 +223,8 @@ class RunSetup(Checkpointing):
             if record is None:
                 raise EmptyInputError("Received no input for __start__")
             if requested_id is None and not rebuilt:
-                self._saved_answers(ex, record)
-                _run_again(ex, interrupted=True)
+                self.resumer.saved_answers(ex, record)
+                run_again(ex, interrupted=True)
             latest = (
                 get_tuple(self.saver, config_of(record.thread_id, self.ns, None))
                 if self.saver
@@ -324,7 +321,7 @@ class RunSetup(Checkpointing):
             record.current_values = self._values_of(local)
         record.engine = ex.snapshot()
         build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
-        self._save(record)
+        self.writer.save(record)
 
     def _is_latest(self, record: CheckpointRecord) -> bool:
         """Whether ``record`` is the newest checkpoint of its thread and namespace."""
@@ -338,120 +335,6 @@ class RunSetup(Checkpointing):
     @property
     def stop(self) -> int:
         return self.start_step + self.limit + 1
-
-    def _resume(self, ex: Execution, value: Any) -> None:
-        suspended = [(aid, intr) for aid, intr in ex.interrupts for intr in _as_list(intr)]
-        if not suspended:
-            # LangGraph keeps an answer given when no interrupt waits for the first one
-            # the step raises (its null-task ``__resume__``): the first task due takes it.
-            due = [aid for aid, ev in ex.queue if isinstance(ev, Activated)]
-            inst = ex.instances.get(due[0]) if due else None
-            if inst is not None and node_of(inst.id) != START:
-                inst.memory["resume"] = [*inst.memory.get("resume", ()), value]
-            return
-        if (
-            isinstance(value, Mapping)
-            and value
-            and all(any(getattr(i, "id", None) == k for _, i in suspended) for k in value)
-        ):
-            by_activation: dict[str, dict[str, Any]] = {}
-            count: dict[str, int] = {}
-            for aid, intr in suspended:
-                count[aid] = count.get(aid, 0) + 1
-                if intr.id in value:
-                    by_activation.setdefault(aid, {})[intr.id] = value[intr.id]
-            for aid, answers in by_activation.items():
-                # A task waits on one interrupt of its own at a time; one waiting on several
-                # waits on its subgraph's: as LangGraph hands the resume map down, the
-                # subgraph's run gets the answers by id (its tasks each take their own).
-                one = next(iter(answers.values()))
-                self._resume_one(ex, aid, answers if count[aid] > 1 else one)
-            return
-        activations = {aid for aid, _ in suspended}
-        if len(activations) > 1 or _raised_several(ex, suspended[0][0]):
-            raise RuntimeError(
-                "When there are multiple pending interrupts, you must specify the interrupt id "
-                "when resuming. Docs: https://docs.langchain.com/oss/python/langgraph/"
-                "interrupts#handling-multiple-interrupts."
-            )
-        self._resume_one(ex, next(iter(activations)), value)
-
-    def _answer_rebuilt(
-        self, ex: Execution, record: CheckpointRecord, answer: Any, *, since: bool = True
-    ) -> None:
-        """Give the interrupted tasks of a thread rebuilt from LangGraph's checkpoint their
-        answers (saved first, as LangGraph's ``__resume__`` writes); ``since``: with the
-        answers saved for them since they interrupted."""
-        pending = record.pending
-        if not since:
-            pending = [write for write in pending if write[1] != RESUME]
-        answers = resume_answers(ex, record, pending, answer)
-        if self.saver is None or answer is NO_ANSWER:
-            return
-        for task_id, given in answers.items():
-            put_task_writes(
-                self.saver,
-                record.thread_id,
-                record.checkpoint_ns,
-                record.checkpoint_id,
-                task_id,
-                [(RESUME, given)],
-            )
-
-    def _resume_one(self, ex: Execution, activation_id: str, value: Any) -> None:
-        """Answer ``activation_id``'s interrupt, the answer saved first (LangGraph's
-        ``__resume__`` write: the task's answers so far): a run that dies before the answered
-        task finishes continues with it (`_saved_answers`) instead of asking again. With
-        durability "exit" nothing is saved before the run ends (as LangGraph)."""
-        record = self.record
-        if self.saver is not None and record is not None and self.durable:
-            inst = ex.instances.get(activation_id)
-            given = list(inst.memory.get("resume", ())) if inst is not None else []
-            task = next((t for t in record.tasks if t.key == activation_id), None)
-            task_id = (
-                task.id if task is not None else task_id_for(record.checkpoint_id, activation_id)
-            )
-            put_task_writes(
-                self.saver,
-                record.thread_id,
-                record.checkpoint_ns,
-                record.checkpoint_id,
-                task_id,
-                [(RESUME, [*given, value])],
-            )
-        ex.resume(value, activation_id)
-
-    def _saved_answers(self, ex: Execution, record: CheckpointRecord) -> None:
-        """Apply the answers given to ``record``'s interrupts by a run that then died (or
-        failed) before the answered task finished (see `_resume_one`)."""
-        if self.saver is None or not ex.interrupts:
-            return
-        waiting = {aid for aid, _ in ex.interrupts}
-        by_id = {t.id: t.key for t in record.tasks if t.key}
-        by_id.update((task_id_for(record.checkpoint_id, aid), aid) for aid in waiting)
-        writes = pending_writes(
-            self.saver, record.thread_id, record.checkpoint_ns, record.checkpoint_id
-        )
-        for task_id, channel, answers in writes:
-            aid = by_id.get(task_id)
-            if channel != RESUME or aid is None or not isinstance(answers, list) or not answers:
-                continue
-            inst = ex.instances.get(aid)
-            given = len(answers) - 1
-            if aid in waiting and inst is not None and len(inst.memory.get("resume", ())) == given:
-                ex.resume(answers[-1], aid)
-
-
-def _raised_several(ex: Execution, activation_id: str) -> bool:
-    """Whether the suspended activation raised more than one interrupt in its last run (the
-    functional API's parallel tasks surface one at a time; LangGraph still wants ids)."""
-    inst = ex.instances.get(activation_id)
-    memo = inst.memory.get("memo") if inst is not None else None
-    return isinstance(memo, dict) and int(memo.get(PENDING_KEY, 0)) > 1
-
-
-def _as_list(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, tuple | list) else [value]
 
 
 _NO_INPUT = object()
@@ -470,17 +353,6 @@ def _unsent_input(ex: Execution, record: CheckpointRecord) -> Any:
 def _tasks_due(ex: Execution) -> bool:
     """Whether activations of nodes (not START's) wait in the queue to run."""
     return any(isinstance(event, Activated) and node_of(aid) != START for aid, event in ex.queue)
-
-
-def _run_again(ex: Execution, *, interrupted: bool = False) -> None:
-    """Resume the activations that wait without an interrupt (their subgraph stopped at a
-    breakpoint): continuing the thread runs them again, as LangGraph runs the task again.
-    ``interrupted``: those waiting for an answer too (continuing with no input: LangGraph
-    runs every unfinished task of the step again, and one still without its answer asks
-    again, while one that no longer asks goes on)."""
-    for aid, value in list(ex.interrupts):
-        if interrupted or not _as_list(value):
-            ex.resume(RUN_AGAIN, aid)
 
 
 def _seen_on_resume(record: CheckpointRecord) -> None:

@@ -24,7 +24,8 @@ from superstep_compat.pregel._checkpoint_tasks import (
 )
 from superstep_compat.pregel._lgcheckpoint import build_checkpoint
 from superstep_compat.pregel._node import outcome_of
-from superstep_compat.pregel._run_setup import RunSetup, _as_list
+from superstep_compat.pregel._resumer import as_list
+from superstep_compat.pregel._run_setup import RunSetup
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.pregel._task_results import fold_writes
 from superstep_compat.types import Interrupt
@@ -136,7 +137,7 @@ class RunSteps(RunSetup):
             seen = {aid for aid, _ in results}
             for aid, value in ex.interrupts:
                 if aid not in seen:
-                    waiting = tuple(_as_list(value))
+                    waiting = tuple(as_list(value))
                     self.interrupts.extend(waiting)
                     yield from self._interrupt_events(waiting)
         finished = [(aid, r) for aid, r in results if not r.waiting and r.error is None]
@@ -176,8 +177,8 @@ class RunSteps(RunSetup):
         record.values = dict(self.last_values or {})
         record.engine = ex.snapshot()
         build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
-        if self.durable or record is self.last_saved:
-            self._save(record)
+        if self.durable or record is self.writer.last_saved:
+            self.writer.save(record)
         # LangGraph's saved view of a checkpoint reads its next tasks before its writes of
         # no task (``next`` stays), the run's own view after them (a goto's nodes are due)
         pending = pending_activations(ex, self.graph.node_order)

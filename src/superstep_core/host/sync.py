@@ -12,7 +12,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from superstep_core.errors import SuperstepLimitError
 from superstep_core.graph import CompiledGraph
@@ -23,6 +23,7 @@ from superstep_core.host.effects import (
     EffectTimeoutError,
     Handler,
     ResultObserver,
+    StepTimeoutError,
     completed,
     failed,
     resolve,
@@ -43,11 +44,16 @@ DEFAULT_MAX_SUPERSTEPS = 100_000
 `SuperstepLimitError` (as the CLI's ``--max-supersteps``); ``None`` removes the bound."""
 
 
-class HostCore:
+RunT = TypeVar("RunT")
+"""What a host's run methods return: the execution (`Host`), or an awaitable of it
+(`AsyncHost`)."""
+
+
+class HostCore(Generic[RunT]):
     """What `Host` and its asyncio twin `AsyncHost` share, written once: their handlers,
-    clock, ledger, superstep bound, random source and nested effects, starting executions,
-    and the loop that drives one (`_steps`), which leaves to each host only how it waits
-    and how it performs a superstep's effects."""
+    clock, ledger, superstep bound, random source and nested effects, starting and feeding
+    executions, and the loop that drives one (`_steps`), which leaves to each host only
+    how it waits and how it performs a superstep's effects (its `run` and `iterate`)."""
 
     def __init__(
         self,
@@ -87,6 +93,61 @@ class HostCore:
             self._runs += 1
             execution_id = f"{graph.name}-{self._runs}"
         return Execution.start(graph, execution_id, payload=payload, updates=updates)
+
+    # --- starting and feeding executions (each host's `run` drives them) -------------------
+
+    def run(
+        self,
+        ex: Execution,
+        *,
+        until: float | None = None,
+        stream: StreamMultiplexer | None = None,
+        stop: StopRequest | None = None,
+        steps: int | None = None,
+    ) -> RunT:
+        """Drive ``ex`` until it completes, fails, suspends, or listens with no timer due
+        before ``until`` (a clock reading; ``None``: return as soon as only listeners
+        without timers remain, or wait for every armed timer). Given ``stop`` (a
+        `StopRequest`), a request made meanwhile ends the run at the next superstep boundary
+        with work left: `RunStopped` (the execution stays consistent; run it again later).
+        ``steps``: return after that many supersteps (and the effects they requested) even
+        if more could run (``0`` only fires the timers already due; ``None``: no limit).
+        Returns ``ex`` (`Host`), or an awaitable of it (`AsyncHost`)."""
+        raise NotImplementedError
+
+    def run_graph(
+        self,
+        graph: CompiledGraph,
+        *,
+        execution_id: str | None = None,
+        payload: Any = None,
+        updates: Mapping[str, Any] | None = None,
+        until: float | None = None,
+        stream: StreamMultiplexer | None = None,
+    ) -> RunT:
+        """`start` then `run`."""
+        ex = self.start(graph, execution_id=execution_id, payload=payload, updates=updates)
+        return self.run(ex, until=until, stream=stream)
+
+    def send(
+        self, ex: Execution, event: External, *, stream: StreamMultiplexer | None = None
+    ) -> RunT:
+        """Queue ``event`` for ``ex``, then `run` it."""
+        ex.send(event)
+        return self.run(ex, stream=stream)
+
+    def resume(
+        self,
+        ex: Execution,
+        value: Any,
+        activation_id: str | None = None,
+        *,
+        stream: StreamMultiplexer | None = None,
+    ) -> RunT:
+        """Answer the suspended activation (``activation_id``; the only one if None) with
+        ``value``, then `run` ``ex``."""
+        ex.resume(value, activation_id)
+        return self.run(ex, stream=stream)
 
     def timers(self, execution_id: str) -> TimerTable:
         """The timer table of execution ``execution_id`` (created empty on first use). A
@@ -150,7 +211,7 @@ class HostCore:
                 ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
 
 
-class Host(HostCore):
+class Host(HostCore[Execution]):
     """Performs effects, realises timers and times retry backoff for executions.
 
     ``handlers``: effect kind -> ``handler(request, ctx)``; ``clock``: `SystemClock` unless
@@ -160,7 +221,9 @@ class Host(HostCore):
     ``max_supersteps`` bounds each run call (default `DEFAULT_MAX_SUPERSTEPS`; ``None``: no
     bound): past it the run raises `SuperstepLimitError` naming the cycle it went round, and
     the execution stays consistent at its last committed superstep. ``rng``: the random
-    source of retry jitter (`random.Random`; seed one in tests). Work an effect needs done
+    source of retry jitter (`random.Random`; seed one in tests). ``step_timeout``: seconds
+    the effects of one superstep may take together (None: no bound); past it the run raises
+    `StepTimeoutError` once they returned, without their results. Work an effect needs done
     while it runs goes through ``nested`` (`superstep_core.host.nested.NestedEffects`), on the
     same clock, random source and ledger.
 
@@ -182,49 +245,15 @@ class Host(HostCore):
         ledger: EffectLedger | None = None,
         max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
         rng: random.Random | None = None,
+        step_timeout: float | None = None,
     ) -> None:
         super().__init__(handlers, clock, ledger, max_supersteps, rng)
         self.max_workers = max_workers
         self.on_step = on_step
+        self.step_timeout = step_timeout
+        # (open superstep, clock reading when its first batch started), for step_timeout
+        self._open_step: tuple[tuple[str, int] | None, float] | None = None
         self._pool: ThreadPoolExecutor | None = None
-
-    # --- starting and feeding executions ------------------------------------------------
-
-    def run_graph(
-        self,
-        graph: CompiledGraph,
-        *,
-        execution_id: str | None = None,
-        payload: Any = None,
-        updates: Mapping[str, Any] | None = None,
-        until: float | None = None,
-        stream: StreamMultiplexer | None = None,
-    ) -> Execution:
-        """`start` then `run`."""
-        ex = self.start(graph, execution_id=execution_id, payload=payload, updates=updates)
-        return self.run(ex, until=until, stream=stream)
-
-    def send(
-        self,
-        ex: Execution,
-        event: External,
-        *,
-        run: bool = True,
-        stream: StreamMultiplexer | None = None,
-    ) -> Execution:
-        ex.send(event)
-        return self.run(ex, stream=stream) if run else ex
-
-    def resume(
-        self,
-        ex: Execution,
-        value: Any,
-        activation_id: str | None = None,
-        *,
-        stream: StreamMultiplexer | None = None,
-    ) -> Execution:
-        ex.resume(value, activation_id)
-        return self.run(ex, stream=stream)
 
     # --- the loop ------------------------------------------------------------------------------
 
@@ -237,15 +266,23 @@ class Host(HostCore):
         stop: StopRequest | None = None,
         steps: int | None = None,
     ) -> Execution:
-        """Drive ``ex`` until it completes, fails, suspends, or listens with no timer due
-        before ``until`` (a clock reading; ``None``: return as soon as only listeners
-        without timers remain, or wait for every armed timer). Given ``stop`` (a
-        `StopRequest`), a request made meanwhile ends the run at the next superstep boundary
-        with work left: `RunStopped` (the execution stays consistent; run it again later).
-        ``steps``: return after that many supersteps (and the effects they requested) even
-        if more could run (``0`` only fires the timers already due; ``None``: no limit)."""
+        """See `HostCore.run`."""
         for _ in self.iterate(ex, until=until, stream=stream, stop=stop, steps=steps):
             pass
+        return ex
+
+    def send(
+        self,
+        ex: Execution,
+        event: External,
+        *,
+        run: bool = True,
+        stream: StreamMultiplexer | None = None,
+    ) -> Execution:
+        """`HostCore.send`; with ``run=False`` the event is only queued."""
+        if run:
+            return super().send(ex, event, stream=stream)
+        ex.send(event)
         return ex
 
     def iterate(
@@ -269,7 +306,10 @@ class Host(HostCore):
                 pending = step.effects
                 if self.on_perform is not None:
                     self.on_perform(pending)
-                if len(pending) == 1:  # one frame less (a subgraph pays it per level)
+                if self.step_timeout is not None:
+                    key = (ex.execution_id, step.step)
+                    step.supply(self._perform_within(ex.execution_id, pending, key))
+                elif len(pending) == 1:  # one frame less (a subgraph pays it per level)
                     result = self._call(ex.execution_id, pending[0])
                     if self.on_result is not None:
                         self.on_result(pending[0], result)
@@ -284,7 +324,10 @@ class Host(HostCore):
             effects = step.effects
             if effects and self.on_perform is not None:
                 self.on_perform(effects)
-            if len(effects) == 1:  # the common case, one frame less (see `_call`)
+            if self.step_timeout is not None and effects:
+                for result in self._perform_within(ex.execution_id, effects, None):
+                    ex.deliver(result)
+            elif len(effects) == 1:  # the common case, one frame less (see `_call`)
                 ex.deliver(self._call(ex.execution_id, effects[0]))
             elif effects:
                 for result in self.perform(ex.execution_id, effects):
@@ -336,6 +379,23 @@ class Host(HostCore):
                 if results[i] is None:  # never started: its sibling stopped the superstep
                     results[i] = failed(request, EffectCancelledError(request))
         return [r for r in results if r is not None]
+
+    def _perform_within(
+        self, execution_id: str, effects: list[EffectRequest], key: tuple[str, int] | None
+    ) -> list[EffectCompleted]:
+        """`perform` under the host's ``step_timeout``, counted from the first batch of an
+        open superstep ``key`` (else from now). A thread cannot be cancelled: an overrun is
+        reported once the effects returned, as `StepTimeoutError` instead of their results."""
+        limit = self.step_timeout
+        assert limit is not None
+        now = self.clock.now()
+        if key is None or self._open_step is None or self._open_step[0] != key:
+            self._open_step = (key, now)
+        results = self.perform(execution_id, effects)
+        elapsed = self.clock.now() - self._open_step[1]
+        if elapsed > limit:
+            raise StepTimeoutError(limit, elapsed)
+        return results
 
     def _call(self, execution_id: str, request: EffectRequest) -> EffectCompleted:
         """Perform one effect in this thread: its recorded result, else its handler's (then

@@ -1,0 +1,203 @@
+"""One call of a compiled graph (``stream``, ``astream``, ``invoke``, ``ainvoke``), written
+once: `RunOptions` names the keyword options the four share, `GraphCall` builds the call's
+run and turns its events into chunks and its result. `Pregel`'s four methods are thin sync
+and async drivers over a `GraphCall` (httpx's one client core under two I/O surfaces): the
+only lines written twice are the loops that pull events from ``events()`` or ``aevents()``.
+
+A graph kind whose runs differ (`@entrypoint`'s) subclasses `GraphCall`; the drivers stay
+the same. Imports the façade's run and output shapes; never the drivers' graph class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+from contextlib import aclosing
+from typing import TYPE_CHECKING, Any, Final, TypedDict
+
+from superstep_compat.pregel._live import streams_live
+from superstep_compat.pregel._output import _ended_by, _final_values, _modes, _output, _shape
+from superstep_compat.pregel._run import Event, GraphRun, legacy_durability
+from superstep_compat.runtime import RunControl
+from superstep_core.host.stream import StreamMultiplexer
+
+if TYPE_CHECKING:
+    from superstep_compat.pregel._compile import Pregel
+
+__all__ = ["SKIP", "GraphCall", "RunOptions"]
+
+SKIP: Final = object()
+"""What `GraphCall.shape` returns for an event the caller does not see."""
+
+
+class RunOptions(TypedDict, total=False):
+    """The keyword options of ``stream``/``astream``/``invoke``/``ainvoke`` (LangGraph's
+    names and meanings; ``stream_mode`` defaults to the graph's for a stream, "values" for
+    an invoke). ``multiplexer`` and ``control`` are Superstep extensions (see `Pregel.stream`
+    and `RunControl`); ``print_mode``, ``output_keys`` (streams) and ``debug`` are accepted
+    and, as in LangGraph's façade here, change nothing else."""
+
+    context: Any
+    stream_mode: Any
+    print_mode: Any
+    output_keys: Any
+    interrupt_before: Any
+    interrupt_after: Any
+    durability: Any
+    checkpoint_during: bool
+    subgraphs: bool
+    debug: bool | None
+    version: str
+    multiplexer: StreamMultiplexer | None
+    control: RunControl | None
+
+
+class GraphCall:
+    """One ``stream``/``invoke`` call of a façade graph (its runs: one per callback run; the
+    last one's values end the graph's callback run)."""
+
+    as_stream = False
+    """Whether ``invoke`` returns its stream's chunks as a list (`EntrypointCall`)."""
+
+    def __init__(
+        self, graph: Pregel[Any, Any, Any, Any], input: Any, options: RunOptions, *, invoke: bool
+    ) -> None:
+        self.graph = graph
+        self.input = input
+        self.name = graph.name or "LangGraph"
+        self.context = options.get("context")
+        self.interrupt_before = options.get("interrupt_before")
+        self.interrupt_after = options.get("interrupt_after")
+        self.control = options.get("control")
+        self.version = options.get("version", "v1")
+        self.output_keys = options.get("output_keys")
+        # the warning names the line that called stream/invoke (through `Pregel._call`)
+        self.durability = legacy_durability(options.get("durability"), options, stacklevel=5)
+        self.runs: list[GraphRun] = []
+        if invoke:
+            stream_mode = options.get("stream_mode", "values")
+            # invoke's chunks (other modes than "values") are v1's, the root graph's only
+            self.values_only = stream_mode == "values"
+            self.modes, self.single = ([], True) if self.values_only else _modes(stream_mode)
+            self.subgraphs = False
+            self.chunk_version = "v1"
+            self.multiplexer: StreamMultiplexer | None = None
+        else:
+            stream_mode = options.get("stream_mode")
+            self.modes, self.single = _modes(
+                stream_mode if stream_mode is not None else graph.stream_mode
+            )
+            self.values_only = False
+            self.subgraphs = bool(options.get("subgraphs", False))
+            self.chunk_version = self.version
+            self.multiplexer = options.get("multiplexer")
+
+    def start(self, config: dict[str, Any], *, task_updates: bool | None = None) -> Any:
+        """The run of one callback run. ``task_updates`` (streams only): whether the run
+        reports each task's update as the task ends (`streams_live`); None: not live."""
+        run = GraphRun(
+            self.graph,
+            self.input,
+            config,
+            modes=self.modes,
+            context=self.context,
+            interrupt_before=self.interrupt_before,
+            interrupt_after=self.interrupt_after,
+            subgraphs=self.subgraphs,
+            durability=self.durability,
+            control=self.control,
+        )
+        if task_updates is not None:
+            run.live = streams_live(self.modes, subgraphs=self.subgraphs, task_updates=task_updates)
+        self.runs.append(run)
+        return run
+
+    def events(self, run: Any) -> Iterator[Event]:
+        return run.events()  # type: ignore[no-any-return]
+
+    def aevents(self, run: Any) -> AsyncIterator[Event]:
+        return run.aevents()  # type: ignore[no-any-return]
+
+    def shape(self, event: Event) -> Any:
+        """The chunk the caller sees for ``event`` (`SKIP`: none); a multiplexer receives
+        every event."""
+        if self.multiplexer is not None:
+            self.multiplexer.push_event(event)
+        ns, mode, data = event
+        if mode in self.modes and (self.subgraphs or not ns):
+            return _shape(ns, mode, data, self.single, self.subgraphs, self.chunk_version)
+        return SKIP
+
+    def ended(self, error: BaseException | None = None) -> None:
+        """The stream ended (with ``error`` when it raised or was closed early)."""
+        if self.multiplexer is not None:
+            self.multiplexer.terminate(None if error is None else _ended_by(error))
+
+    def output(self, run: Any) -> Any:
+        """``invoke``'s result, once ``run`` ended."""
+        return _output(run, self.version, self.output_keys)
+
+    def final(self) -> Any:
+        """What the graph's callback run ends with."""
+        return _final_values(self.runs)
+
+    def stream_options(self) -> RunOptions:
+        """The options of the stream an `as_stream` invoke lists."""
+        return {}
+
+    def ending(self) -> _Ending:
+        """Around a stream's loop: ends the multiplexer as the loop ends (with the error, or
+        `StreamAbandoned` when the caller stopped reading)."""
+        return _Ending(self)
+
+    # --- the parts of the drivers (`Pregel.stream` and its twins) -------------------------
+
+    def chunks(self, config: dict[str, Any]) -> Iterator[Any]:
+        """The chunks of a sync stream's run (not live unless a mode needs it)."""
+        run = self.start(config, task_updates=False)
+        with self.ending():
+            for chunk in map(self.shape, self.events(run)):
+                if chunk is not SKIP:
+                    yield chunk
+
+    async def achunks(self, config: dict[str, Any]) -> AsyncGenerator[Any, None]:
+        """`chunks` on asyncio; an async run reports each task's update as the task ends (a
+        sync one only when it streams live anyway: a helper thread per step costs a plain
+        stream). Closed with the stream: a consumer stopping early cancels the running
+        tasks and saves what finished before the stream's close returns."""
+        run = self.start(config, task_updates=True)
+        with self.ending():
+            async with aclosing(self.aevents(run)) as events:  # type: ignore[type-var]
+                async for event in events:
+                    if (chunk := self.shape(event)) is not SKIP:
+                        yield chunk
+
+    def collect(self, config: dict[str, Any]) -> Any:
+        """``invoke``'s result (the chunks of a mode other than "values")."""
+        run = self.start(config)
+        if self.values_only:
+            for _ in self.events(run):
+                pass
+            return self.output(run)
+        return [c for c in map(self.shape, self.events(run)) if c is not SKIP]
+
+    async def acollect(self, config: dict[str, Any]) -> Any:
+        """`collect` on asyncio."""
+        run = self.start(config)
+        if not self.values_only:
+            return [c async for e in self.aevents(run) if (c := self.shape(e)) is not SKIP]
+        async for _ in self.aevents(run):
+            pass
+        return self.output(run)
+
+
+class _Ending:
+    __slots__ = ("call",)
+
+    def __init__(self, call: GraphCall) -> None:
+        self.call = call
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, error: BaseException | None, tb: Any) -> None:
+        self.call.ended(error)

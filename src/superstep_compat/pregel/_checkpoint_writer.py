@@ -1,0 +1,153 @@
+"""`CheckpointWriter`: a run's saver I/O, one collaborator of `GraphRun`. It ``put``s the
+records the run builds (sync, or through ``aput`` on an async run's loop), their tasks'
+pending writes, and what durability "exit" held back until the run's end; it remembers what
+the saver holds (the last record, its channel versions) so that a record written again, or
+written on the one before it, sends only what changed.
+
+Never builds a record (that is `Checkpointing._checkpoint`'s job) and never reads the engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
+
+from superstep_compat.pregel._lgcheckpoint import checkpoint_put, put_task_writes
+from superstep_compat.pregel._record import CheckpointRecord
+from superstep_compat.pregel._saver_bridge import saver_call
+from superstep_compat.pregel._untracked import record_without_untracked, without_untracked
+
+__all__ = ["CheckpointWriter"]
+
+
+class CheckpointWriter:
+    """Writes one run's checkpoints to ``saver`` (None: the run saves nothing, and the
+    writing methods must not be called). ``durable``: every step's checkpoint is saved as
+    it is built (False: durability "exit", each saved record's parent is the last one
+    saved); ``untracked``: channels never saved; ``lean``: a checkpoint the engine's state
+    can be rebuilt from is saved without its blob (see `write_checkpoint`)."""
+
+    __slots__ = (
+        "_metadata_of",
+        "built_on",
+        "durable",
+        "last_saved",
+        "lean",
+        "saved_versions",
+        "saver",
+        "untracked",
+    )
+
+    def __init__(
+        self,
+        saver: BaseCheckpointSaver[Any] | None,
+        *,
+        durable: bool,
+        untracked: frozenset[str],
+        lean: bool,
+    ) -> None:
+        self.saver = saver
+        self.durable = durable
+        self.untracked = untracked
+        self.lean = lean
+        self.last_saved: CheckpointRecord | None = None
+        """The last record the saver holds (with durability "exit", records after it are
+        in memory)."""
+        self.saved_versions: dict[str, Any] | None = None
+        """The channel versions the saver holds values for (the last checkpoint it got)."""
+        self.built_on: tuple[CheckpointRecord, Mapping[str, Any] | None] | None = None
+        """The record the run built last and the channel versions it was built on."""
+        self._metadata_of: tuple[tuple[Any, Any], dict[str, Any]] | None = None
+
+    def save(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> None:
+        """``put`` ``record`` (again, when it was saved before: its step stopped part-way);
+        with durability "exit" its parent is the last record saved. ``outcomes_saved``: its
+        step failed and what its tasks did is in pending writes (see `restorable`)."""
+        assert self.saver is not None
+        saver_call(self.saver, "put", *self._put_args(record, outcomes_saved=outcomes_saved))
+
+    async def asave(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> None:
+        """`save` through the saver's ``aput`` (an async run's, on the caller's loop)."""
+        saver = self.saver
+        assert saver is not None
+        if type(saver).aput is BaseCheckpointSaver.aput:  # a saver with no async twin
+            self.save(record, outcomes_saved=outcomes_saved)
+        else:
+            await saver.aput(*self._put_args(record, outcomes_saved=outcomes_saved))
+
+    def _put_args(
+        self, record: CheckpointRecord, *, outcomes_saved: bool = False
+    ) -> tuple[Any, ...]:
+        """``put``'s arguments for ``record``, taken as saved from here on."""
+        assert self.saver is not None
+        if not self.durable and record is not self.last_saved:
+            last = self.last_saved
+            record.parent_id = None if last is None else last.checkpoint_id
+        saved = self.saved_versions
+        built_on = self.built_on
+        # written for the first time on the checkpoint the saver holds: its updated channels
+        # are the ones whose versions the saver does not have
+        fresh = built_on is not None and built_on[0] is record and built_on[1] is saved
+        untracked = self.untracked
+        saving = record_without_untracked(record, untracked) if untracked else record
+        args, self.saved_versions = checkpoint_put(
+            self.saver,
+            saving,
+            saved,
+            lean=self.lean,
+            changed=record.checkpoint["updated_channels"]
+            if fresh and saved is not None and record.checkpoint is not None
+            else None,
+            outcomes_saved=outcomes_saved,
+        )
+        if saving is not record and saving.checkpoint is not None and record.checkpoint:
+            # the saved copy got the versions the saver holds (its engine blob's included)
+            versions = saving.checkpoint["channel_versions"]
+            record.checkpoint = {**record.checkpoint, "channel_versions": versions}
+        self.last_saved = record
+        return args
+
+    def config_metadata(self, config: Mapping[str, Any]) -> dict[str, Any]:
+        """What the saver's ``put`` merges into a checkpoint's metadata from the run config,
+        as LangGraph's `get_checkpoint_metadata` does (the run's metadata and configurable
+        scalars, minus the thread's own keys and ``source``/``step``/``parents``); worked
+        out once per config, not per step."""
+        key = (config.get("metadata"), config.get("configurable"))
+        cached = self._metadata_of
+        if cached is not None and cached[0][0] is key[0] and cached[0][1] is key[1]:
+            return cached[1]
+        own = {"source": None, "step": None, "parents": None}
+        merged = get_checkpoint_metadata(config, own)  # type: ignore[arg-type]
+        extra = {k: v for k, v in merged.items() if k not in own}
+        self._metadata_of = (key, extra)
+        return extra
+
+    def save_final(self, record: CheckpointRecord | None) -> None:
+        """With durability "exit": save the run's last checkpoint (once)."""
+        if self.saver is not None and record is not None and record is not self.last_saved:
+            self.save(record)
+
+    async def asave_final(self, record: CheckpointRecord | None) -> None:
+        """`save_final` through ``aput``: an async run ending (even cancelled: LangGraph
+        still saves then) awaits its saver on its own loop."""
+        if self.saver is not None and record is not None and record is not self.last_saved:
+            await self.asave(record)
+
+    def put_writes(
+        self, record: CheckpointRecord, task_id: str, writes: Sequence[tuple[str, Any]]
+    ) -> None:
+        """Save one task's ``writes`` as pending writes of ``record``'s checkpoint."""
+        assert self.saver is not None
+        untracked = self.untracked
+        if untracked:
+            writes = without_untracked(writes, untracked)
+        put_task_writes(
+            self.saver,
+            record.thread_id,
+            record.checkpoint_ns,
+            record.checkpoint_id,
+            task_id,
+            writes,
+        )

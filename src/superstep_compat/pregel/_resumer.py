@@ -1,0 +1,169 @@
+"""`Resumer`: answering a run's interrupts, one collaborator of `GraphRun`. The answers of
+``Command(resume=...)`` go to the activations that wait (by interrupt id when several do),
+each saved first as LangGraph's ``__resume__`` pending write, so a run that dies before the
+answered task finishes continues with the answer instead of asking again; a thread rebuilt
+from LangGraph's own checkpoint gets its answers the same way.
+
+Reads and writes only the saver's pending writes and the `Execution` it is given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
+from superstep_compat._internal._constants import START
+from superstep_compat.pregel._checkpoint_tasks import node_of, task_id_for
+from superstep_compat.pregel._lgcheckpoint import RESUME, pending_writes, put_task_writes
+from superstep_compat.pregel._lgrestore import NO_ANSWER, resume_answers
+from superstep_compat.pregel._record import CheckpointRecord
+from superstep_compat.pregel._task_context import RUN_AGAIN
+from superstep_core.node import Activated
+from superstep_core.runtime import Execution
+
+__all__ = ["Resumer", "as_list", "run_again"]
+
+
+class Resumer:
+    """Answers interrupts of one run's `Execution`, saving each answer to ``saver`` (None:
+    answers are only given, not saved) as it is given when the run is ``durable`` (not
+    durability "exit")."""
+
+    __slots__ = ("durable", "saver")
+
+    def __init__(self, saver: BaseCheckpointSaver[Any] | None, *, durable: bool) -> None:
+        self.saver = saver
+        self.durable = durable
+
+    def answer(self, ex: Execution, record: CheckpointRecord | None, value: Any) -> None:
+        """Answer the interrupts ``ex`` waits on with ``Command(resume=value)``'s value: one
+        interrupt's answer, or a dict of answers by interrupt id; with none waiting, the
+        first task due takes it (LangGraph's null-task ``__resume__``). Several waiting and
+        no ids given is LangGraph's `RuntimeError`."""
+        suspended = [(aid, intr) for aid, intr in ex.interrupts for intr in as_list(intr)]
+        if not suspended:
+            # LangGraph keeps an answer given when no interrupt waits for the first one
+            # the step raises (its null-task ``__resume__``): the first task due takes it.
+            due = [aid for aid, ev in ex.queue if isinstance(ev, Activated)]
+            inst = ex.instances.get(due[0]) if due else None
+            if inst is not None and node_of(inst.id) != START:
+                inst.memory["resume"] = [*inst.memory.get("resume", ()), value]
+            return
+        if (
+            isinstance(value, Mapping)
+            and value
+            and all(any(getattr(i, "id", None) == k for _, i in suspended) for k in value)
+        ):
+            by_activation: dict[str, dict[str, Any]] = {}
+            count: dict[str, int] = {}
+            for aid, intr in suspended:
+                count[aid] = count.get(aid, 0) + 1
+                if intr.id in value:
+                    by_activation.setdefault(aid, {})[intr.id] = value[intr.id]
+            for aid, answers in by_activation.items():
+                # A task waits on one interrupt of its own at a time; one waiting on several
+                # waits on its subgraph's: as LangGraph hands the resume map down, the
+                # subgraph's run gets the answers by id (its tasks each take their own).
+                one = next(iter(answers.values()))
+                self.answer_one(ex, record, aid, answers if count[aid] > 1 else one)
+            return
+        activations = {aid for aid, _ in suspended}
+        if len(activations) > 1 or _raised_several(ex, suspended[0][0]):
+            raise RuntimeError(
+                "When there are multiple pending interrupts, you must specify the interrupt id "
+                "when resuming. Docs: https://docs.langchain.com/oss/python/langgraph/"
+                "interrupts#handling-multiple-interrupts."
+            )
+        self.answer_one(ex, record, next(iter(activations)), value)
+
+    def answer_rebuilt(
+        self, ex: Execution, record: CheckpointRecord, answer: Any, *, since: bool = True
+    ) -> None:
+        """Give the interrupted tasks of a thread rebuilt from LangGraph's checkpoint their
+        answers (saved first, as LangGraph's ``__resume__`` writes); ``since``: with the
+        answers saved for them since they interrupted."""
+        pending = record.pending
+        if not since:
+            pending = [write for write in pending if write[1] != RESUME]
+        answers = resume_answers(ex, record, pending, answer)
+        if self.saver is None or answer is NO_ANSWER:
+            return
+        for task_id, given in answers.items():
+            put_task_writes(
+                self.saver,
+                record.thread_id,
+                record.checkpoint_ns,
+                record.checkpoint_id,
+                task_id,
+                [(RESUME, given)],
+            )
+
+    def answer_one(
+        self, ex: Execution, record: CheckpointRecord | None, activation_id: str, value: Any
+    ) -> None:
+        """Answer ``activation_id``'s interrupt, the answer saved first (LangGraph's
+        ``__resume__`` write: the task's answers so far): a run that dies before the answered
+        task finishes continues with it (`saved_answers`) instead of asking again. With
+        durability "exit" nothing is saved before the run ends (as LangGraph)."""
+        if self.saver is not None and record is not None and self.durable:
+            inst = ex.instances.get(activation_id)
+            given = list(inst.memory.get("resume", ())) if inst is not None else []
+            task = next((t for t in record.tasks if t.key == activation_id), None)
+            task_id = (
+                task.id if task is not None else task_id_for(record.checkpoint_id, activation_id)
+            )
+            put_task_writes(
+                self.saver,
+                record.thread_id,
+                record.checkpoint_ns,
+                record.checkpoint_id,
+                task_id,
+                [(RESUME, [*given, value])],
+            )
+        ex.resume(value, activation_id)
+
+    def saved_answers(self, ex: Execution, record: CheckpointRecord) -> None:
+        """Apply the answers given to ``record``'s interrupts by a run that then died (or
+        failed) before the answered task finished (see `answer_one`)."""
+        if self.saver is None or not ex.interrupts:
+            return
+        waiting = {aid for aid, _ in ex.interrupts}
+        by_id = {t.id: t.key for t in record.tasks if t.key}
+        by_id.update((task_id_for(record.checkpoint_id, aid), aid) for aid in waiting)
+        writes = pending_writes(
+            self.saver, record.thread_id, record.checkpoint_ns, record.checkpoint_id
+        )
+        for task_id, channel, answers in writes:
+            aid = by_id.get(task_id)
+            if channel != RESUME or aid is None or not isinstance(answers, list) or not answers:
+                continue
+            inst = ex.instances.get(aid)
+            given = len(answers) - 1
+            if aid in waiting and inst is not None and len(inst.memory.get("resume", ())) == given:
+                ex.resume(answers[-1], aid)
+
+
+def _raised_several(ex: Execution, activation_id: str) -> bool:
+    """Whether the suspended activation raised more than one interrupt in its last run (the
+    functional API's parallel tasks surface one at a time; LangGraph still wants ids)."""
+    inst = ex.instances.get(activation_id)
+    memo = inst.memory.get("memo") if inst is not None else None
+    return isinstance(memo, dict) and int(memo.get(PENDING_KEY, 0)) > 1
+
+
+def as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, tuple | list) else [value]
+
+
+def run_again(ex: Execution, *, interrupted: bool = False) -> None:
+    """Resume the activations that wait without an interrupt (their subgraph stopped at a
+    breakpoint): continuing the thread runs them again, as LangGraph runs the task again.
+    ``interrupted``: those waiting for an answer too (continuing with no input: LangGraph
+    runs every unfinished task of the step again, and one still without its answer asks
+    again, while one that no longer asks goes on)."""
+    for aid, value in list(ex.interrupts):
+        if interrupted or not as_list(value):
+            ex.resume(RUN_AGAIN, aid)
