@@ -37,6 +37,8 @@ class _Run(GraphRun):
     running.
     """
 
+    fresh_resume_starts = False  # nothing to resume: `_prepare` says so (UnknownInterruptError)
+
     lean_checkpoints = False  # a continuing run reads the journal's state from the blob
 
     graph: EntrypointGraph
@@ -105,26 +107,18 @@ class _Run(GraphRun):
                 journal.failure(task.id, name, [(channel, value)])
         journal.flush()
 
-    def _resume_without_checkpoint(self) -> None:
-        # Deliberately not LangGraph's: its entrypoint would receive the Command itself as
-        # its input; an answer with no question is refused, naming the thread.
-        raise self._nothing_to_resume()
-
-    def _nothing_to_resume(self) -> UnknownInterruptError:
-        return UnknownInterruptError(
-            f"entrypoint {self.graph.node_name!r}: nothing to resume on thread "
-            f"{self.thread_id!r}: it has no checkpoint. Call it with an input first; "
-            "Command(resume=...) answers an interrupt() of an earlier call "
-            "(and needs a checkpointer).",
-            reason="not_pending",
-        )
-
     def _prepare(self) -> tuple[Any, list[Event]]:
         ex, events = super()._prepare()
         inp = self.input
         resuming = inp is None or (isinstance(inp, Command) and inp.resume is not None)
         if resuming and self.record is None:
-            raise self._nothing_to_resume()
+            raise UnknownInterruptError(
+                f"entrypoint {self.graph.node_name!r}: nothing to resume on thread "
+                f"{self.thread_id!r}: it has no checkpoint. Call it with an input first; "
+                "Command(resume=...) answers an interrupt() of an earlier call "
+                "(and needs a checkpointer).",
+                reason="not_pending",
+            )
         self.current = self._values(ex).get(END_CHANNEL)
         if resuming:  # (the driver has shown the state it continues from)
             self._restart_unfinished(ex)
