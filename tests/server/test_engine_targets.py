@@ -255,7 +255,7 @@ async def test_a_blocked_plan_leaves_its_thread_interrupted_not_idle(client: Any
 
 
 async def test_the_viewers_workflow_panel_reads_a_served_plans_and_documents_run(
-    client: Any, live: LiveServer
+    client: Any, live: LiveServer, tmp_path: Path
 ) -> None:
     plan_thread = (await client.threads.create())["thread_id"]
     await client.runs.wait(plan_thread, "blocked", input=None)
@@ -282,7 +282,9 @@ async def test_the_viewers_workflow_panel_reads_a_served_plans_and_documents_run
 
     # a plain engine graph has no workflow panel
     plain = (await client.threads.create())["thread_id"]
-    await client.runs.wait(plain, "pipeline", input=None)
+    (tmp_path / "a.py").write_text("x = 1\n")  # a directory of one file, not the stdlib
+    job = {"directory": str(tmp_path), "index": str(tmp_path / "index.db")}
+    await client.runs.wait(plain, "pipeline", input=job)
     assert httpx.get(f"{live.url}/threads/{plain}/workflow").json() is None
 
 
