@@ -58,17 +58,8 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
         self.max_concurrency = max_concurrency
         """At most this many effects performed at once (None: all of a superstep's)."""
 
-    async def run(
-        self,
-        ex: Execution,
-        *,
-        until: float | None = None,
-        stream: StreamMultiplexer | None = None,
-        stop: StopRequest | None = None,
-        steps: int | None = None,
-    ) -> Execution:
-        """See `Host.run`."""
-        async for _ in self.iterate(ex, until=until, stream=stream, stop=stop, steps=steps):
+    async def _drive(self, ex: Execution, steps: AsyncIterator[StepOutcome]) -> Execution:
+        async for _ in steps:
             pass
         return ex
 
