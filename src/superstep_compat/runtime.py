@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
@@ -24,17 +25,24 @@ def _noop(*_: Any, **__: Any) -> None:
     return None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ExecutionInfo:
-    """Where a task runs: checkpoint, namespace, task id, thread, attempt."""
+    """Where a task runs (LangGraph's read-only execution info): the checkpoint its step
+    runs from, its namespace (``node:<task id>``, its subgraphs' joined by ``|``), its task
+    id, the thread (None without a checkpointer), the config's ``run_id``, its attempt
+    (1-based) and when its first attempt started (seconds since the epoch)."""
 
-    checkpoint_id: str = ""
-    checkpoint_ns: str = ""
-    task_id: str = ""
+    checkpoint_id: str
+    checkpoint_ns: str
+    task_id: str
     thread_id: str | None = None
     run_id: str | None = None
     node_attempt: int = 1
     node_first_attempt_time: float | None = None
+
+    def patch(self, **overrides: Any) -> ExecutionInfo:
+        """A copy with ``overrides`` replaced."""
+        return replace(self, **overrides)
 
 
 class RunControl(StopRequest):
@@ -94,8 +102,35 @@ class Runtime(Generic[ContextT]):
             context=other.context or self.context,
             store=other.store or self.store,
             previous=other.previous or self.previous,
+            execution_info=other.execution_info or self.execution_info,
+            server_info=other.server_info or self.server_info,
             control=other.control or self.control,
         )
+
+    def patch_execution_info(self, **overrides: Any) -> Runtime[ContextT]:
+        """A copy whose `execution_info` has ``overrides`` replaced; ValueError before it
+        was set."""
+        if self.execution_info is None:
+            raise ValueError("Cannot patch execution_info before it has been set")
+        return replace(self, execution_info=self.execution_info.patch(**overrides))
+
+
+def server_info_of(configurable: Mapping[str, Any]) -> ServerInfo | None:
+    """LangGraph's `ServerInfo` of a run: the ``assistant_id``/``graph_id`` the server puts
+    in the configurable and its authenticated user (``langgraph_auth_user``, anything with an
+    ``identity``); None when none of them is there."""
+    assistant_id = configurable.get("assistant_id")
+    graph_id = configurable.get("graph_id")
+    user = configurable.get("langgraph_auth_user")
+    if user is not None and not hasattr(user, "identity"):
+        user = None
+    if assistant_id is None and graph_id is None and user is None:
+        return None
+    return ServerInfo(
+        assistant_id=str(assistant_id) if assistant_id else "",
+        graph_id=str(graph_id) if graph_id else "",
+        user=user,
+    )
 
 
 DEFAULT_RUNTIME: Runtime[Any] = Runtime()
@@ -109,12 +144,20 @@ def get_runtime(context_schema: Any = None) -> Runtime[Any]:
     found = current_run()
     if found is None:
         raise RuntimeError("Called get_runtime outside of a runnable context")
-    run, _ = found
-    writer = (
-        (lambda chunk: run.emit("custom", chunk))  # type: ignore[misc]
-        if run.emit is not None and "custom" in run.stream_modes
-        else _noop
-    )
+    run, config = found
+    writer: Any = _noop
+    if run.emit is not None and "custom" in run.stream_modes:
+        from superstep_compat.func._scope import call_namespace
+
+        # without subgraphs=True the chunk is shown as it is (a namespace would hide it)
+        caller_ns = (config.get("configurable") or {}).get("checkpoint_ns") or ""
+        ns = call_namespace(caller_ns) if run.subgraphs else ()
+        # `run.emit` is read at each write: the run may rebind it while the node runs
+        writer = (
+            (lambda chunk: run.emit("custom", chunk, ns))  # type: ignore[misc,call-arg]
+            if ns
+            else (lambda chunk: run.emit("custom", chunk))  # type: ignore[misc]
+        )
     return Runtime(
         context=run.context,
         store=run.store,

@@ -17,6 +17,7 @@ from superstep_core.host import (
     Host,
     NestedEffect,
     NestedEffects,
+    deadline_stop,
 )
 from superstep_core.node import Effect, EffectCompleted, RetryPolicy
 from superstep_core.runtime import EffectRequest
@@ -222,3 +223,64 @@ def test_a_handler_gets_the_hosts_nested_effects_and_a_coroutine_one_runs_on_the
 
 def _timed_out(error: Exception) -> bool:
     return isinstance(error, DeadlineExceeded)
+
+
+def test_each_attempt_is_told_to_the_effects_observer_with_its_error_and_policy() -> None:
+    clock = VirtualClock()
+    nested = NestedEffects(clock, random.Random(0))
+    told: list[tuple[int, float, str | None, int | None]] = []
+
+    def observe(attempt: int, seconds: float, error: Exception | None, policy: object) -> None:
+        most = policy.max_attempts if isinstance(policy, RetryPolicy) else None
+        told.append((attempt, seconds, repr(error) if error else None, most))
+
+    calls, work = flaky([KeyError("a"), TypeError("b")])
+    effect = NestedEffect("e1", work, retry=first_match, observe=observe)
+    assert nested.submit(effect).result(timeout=10) == "ok"
+    assert len(calls) == 3
+    # the policy that matched each failure; the wait comes after the attempt is told
+    assert told == [
+        (1, 0.0, "KeyError('a')", 2),
+        (2, 0.0, "TypeError('b')", 5),
+        (3, 0.0, None, None),
+    ]
+
+    # a final failure is told too (no policy matched it), then raised
+    told.clear()
+    _, work = flaky([ValueError("c")])
+    with pytest.raises(ValueError):
+        nested.perform(NestedEffect("e2", work, retry=first_match, observe=observe))
+    assert told == [(1, 0.0, "ValueError('c')", None)]
+
+
+def test_an_async_attempt_stopped_at_its_timeout_is_told_its_duration_and_knows_why() -> None:
+    clock = VirtualClock()
+    nested = NestedEffects(clock, random.Random(0))
+    told: list[tuple[int, float, str]] = []
+    seen: list[object] = []
+
+    async def work() -> str:
+        if not told:
+            try:
+                await asyncio.Event().wait()  # never set: stopped at its 2-second timeout
+            except asyncio.CancelledError:
+                seen.append(deadline_stop())  # the work can tell a timeout from a cancel
+                raise
+        seen.append(deadline_stop())
+        return "done"
+
+    def observe(attempt: int, seconds: float, error: Exception | None, policy: object) -> None:
+        told.append((attempt, seconds, type(error).__name__))
+
+    def retry_timeouts(error: Exception) -> RetryPolicy | None:
+        return RetryPolicy(max_attempts=2, initial_interval=0.5) if _timed_out(error) else None
+
+    async def main() -> str:
+        effect = NestedEffect("slow", work, retry=retry_timeouts, timeout=2.0, observe=observe)
+        return await nested.schedule(effect, loop=asyncio.get_running_loop())
+
+    assert asyncio.run(main()) == "done"
+    assert told == [(1, 2.0, "DeadlineExceeded"), (2, 0.0, "NoneType")]
+    stop, after = seen
+    assert isinstance(stop, DeadlineExceeded) and (stop.kind, stop.limit) == ("run", 2.0)
+    assert after is None  # the retry runs unstopped

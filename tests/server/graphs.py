@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import operator
 import threading
 from typing import Annotated, Any, TypedDict
@@ -10,8 +11,10 @@ from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage
 
 from superstep_compat.config import get_store, get_stream_writer
+from superstep_compat.errors import NodeTimeoutError
+from superstep_compat.func import entrypoint, task
 from superstep_compat.graph import START, MessagesState, StateGraph
-from superstep_compat.types import Command, RetryPolicy, interrupt
+from superstep_compat.types import Command, RetryPolicy, TimeoutPolicy, interrupt
 
 
 class Numbers(TypedDict):
@@ -238,6 +241,99 @@ def retried() -> Any:
     return builder.compile()
 
 
+_CALLS: dict[int, int] = {}
+
+
+def called() -> Any:
+    """An entrypoint calling ``fetch`` (a `@task`) twice, on ``x`` and ``x + 1``: a call
+    fails its first attempt for a given argument (the message names the attempt), then
+    returns its argument times ten. Two attempts at most."""
+
+    @task(retry_policy=RetryPolicy(max_attempts=2, initial_interval=0.01, jitter=False))
+    def fetch(x: int) -> int:
+        tries = _CALLS[x] = _CALLS.get(x, 0) + 1
+        if tries == 1:
+            raise ConnectionError(f"fetch attempt {tries} of {x}")
+        return x * 10
+
+    @entrypoint()
+    def workflow(x: int) -> int:
+        return int(fetch(x).result() + fetch(x + 1).result())
+
+    return workflow
+
+
+def node_calls() -> Any:
+    """``a``, a graph node, calls ``fetch`` (a `@task` failing its first attempt for a given
+    argument) on ``x + 100``: the `called` entrypoint's task, from a node."""
+
+    @task(retry_policy=RetryPolicy(max_attempts=2, initial_interval=0.01, jitter=False))
+    def fetch(x: int) -> int:
+        tries = _CALLS[x] = _CALLS.get(x, 0) + 1
+        if tries == 1:
+            raise ConnectionError(f"fetch attempt {tries} of {x}")
+        return x * 10
+
+    def a(state: Numbers) -> dict[str, int]:
+        return {"x": fetch(state["x"] + 100).result()}
+
+    builder = StateGraph(Numbers)
+    builder.add_node("a", a)
+    builder.add_edge(START, "a")
+    return builder.compile()
+
+
+_SLOW: dict[int, int] = {}
+
+
+def timed_call() -> Any:
+    """An async entrypoint awaiting ``slow`` (an async `@task` with a run timeout of 0.2 s,
+    retried on `NodeTimeoutError`), which sleeps past it on its first attempt for a given
+    argument, then returns it plus 1000."""
+
+    @task(
+        timeout=0.2,
+        retry_policy=RetryPolicy(
+            max_attempts=2, initial_interval=0.01, jitter=False, retry_on=NodeTimeoutError
+        ),
+    )
+    async def slow(x: int) -> int:
+        tries = _SLOW[x] = _SLOW.get(x, 0) + 1
+        if tries == 1:
+            await asyncio.sleep(5)
+        return x + 1000
+
+    @entrypoint()
+    async def workflow(x: int) -> int:
+        return int(await slow(x))
+
+    return workflow
+
+
+def timed() -> Any:
+    """``slow`` (a run timeout of 0.2 s, retried on `NodeTimeoutError`) sleeps past its
+    timeout on its first attempt for a given ``x``, then adds 1000. Timeouts need an async run:
+    the server runs a graph asynchronously for a run that streams ``events``."""
+
+    async def slow(state: Numbers) -> dict[str, int]:
+        tries = _SLOW[state["x"]] = _SLOW.get(state["x"], 0) + 1
+        if tries == 1:
+            await asyncio.sleep(5)
+        return {"x": state["x"] + 1000}
+
+    builder = StateGraph(Numbers)
+    builder.add_node(
+        "slow",
+        slow,
+        timeout=TimeoutPolicy(run_timeout=0.2),
+        retry_policy=RetryPolicy(
+            max_attempts=2, initial_interval=0.01, jitter=False, retry_on=NodeTimeoutError
+        ),
+    )
+    builder.add_edge(START, "slow")
+    return builder.compile()
+
+
 def all_graphs() -> dict[str, Any]:
     return {
         "two": two_nodes(),
@@ -250,4 +346,8 @@ def all_graphs() -> dict[str, Any]:
         "remember": remember(),
         "tooled": tooled(),
         "retried": retried(),
+        "called": called(),
+        "timed": timed(),
+        "node_calls": node_calls(),
+        "timed_call": timed_call(),
     }

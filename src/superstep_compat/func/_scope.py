@@ -27,7 +27,9 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import hashlib
+import logging
 import threading
+import time
 from collections.abc import Generator, Iterator, Sequence
 from contextvars import ContextVar, copy_context
 from functools import partial
@@ -40,9 +42,9 @@ from superstep_compat.func._journal import TaskJournal
 from superstep_compat.func._trace import TaskCallRun
 from superstep_compat.pregel._node import engine_retry
 from superstep_compat.pregel._task_context import RunContext, _now, _TaskContext, task_uuid
-from superstep_compat.pregel._task_support import first_matching
+from superstep_compat.pregel._task_support import attempt_observer, first_matching
 from superstep_compat.types import CachePolicy, Interrupt, RetryPolicy
-from superstep_core.host import NestedEffect, NestedEffects
+from superstep_core.host import AttemptObserver, NestedEffect, NestedEffects
 from superstep_core.node import EffectCompleted
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
 from superstep_core.persistence import Codec
@@ -50,11 +52,14 @@ from superstep_core.persistence import Codec
 if TYPE_CHECKING:
     from superstep_compat.func._task import TaskFunction
 
+log = logging.getLogger(__name__)
+
 __all__ = [
     "OUTSIDE_RUN_MESSAGE",
     "CallScope",
     "RootScope",
     "SyncAsyncFuture",
+    "call_namespace",
     "current_scope",
     "scope_var",
 ]
@@ -106,6 +111,8 @@ class RootScope(_TaskContext):
         self.body = CallScope(self, "")
         modes = run.stream_modes
         self.streams_tasks = run.emit is not None and ("tasks" in modes or "debug" in modes)
+        # told each attempt of each task call (`CONFIG_KEY_ATTEMPT_OBSERVER`), if the run has one
+        self.attempt_observer = attempt_observer(run)
 
     # --- interrupts ----------------------------------------------------------------------
 
@@ -308,6 +315,7 @@ class CallScope:
         # the effect id: the call's key under the node task's namespace (unique per thread
         # and step, deterministic); `RootScope.recorded` reads the key back from it
         effect_id = f"{root.ns}/{key}"
+        observe = _attempts_told(root, task, key)
         if task.is_async:
             assert loop is not None
             # the host enforces the task's timeouts on each attempt, on its clock
@@ -318,6 +326,7 @@ class CallScope:
                 task.retry_chooser,
                 task.run_timeout,
                 task.idle_timeout,
+                observe,
             )
             pending = root.nested.schedule(effect, (root,), loop=loop, context=ctx, consulted=True)
             # cancelling the caller's future cancels the call (LangGraph's rule)
@@ -329,6 +338,7 @@ class CallScope:
                 partial(ctx.run, _attempt_sync, scope, task, args, kwargs, hit),
                 task.name,
                 task.retry_chooser,
+                observe=observe,
             )
             settle = partial(_settle, future, root, task, key, hit)
             root.nested.start(effect, (root,), settle, consulted=True)
@@ -336,6 +346,19 @@ class CallScope:
 
 
 scope_var: ContextVar[CallScope | None] = ContextVar("superstep_compat_call_scope", default=None)
+
+
+def call_namespace(caller_ns: str) -> tuple[str, ...]:
+    """Where LangGraph streams the custom chunks of the running `@task` call: the
+    namespace of the node (or entrypoint) task that made the call, ``caller_ns`` (the
+    ``checkpoint_ns`` of its config, ``"outer:<task id>|node:<task id>"``), as a tuple (a
+    call's config nests its namespace under its caller's, and a custom chunk goes out one
+    level up from the config's namespace). ``()`` outside a call, in a node's or an
+    entrypoint's own body included: those go out at their graph's namespace."""
+    scope = scope_var.get()
+    if scope is None or not scope.key or not caller_ns:
+        return ()
+    return tuple(caller_ns.split("|"))
 
 
 def current_scope() -> CallScope:
@@ -373,6 +396,39 @@ def _adopt(hook: _TaskContext) -> CallScope:
         root.memo = hook.memo  # share: the node task persists its own memo
         hook._functional_root = root  # type: ignore[attr-defined]
     return root.body
+
+
+def _attempts_told(
+    root: RootScope, task: TaskFunction[Any, Any], key: str
+) -> AttemptObserver | None:
+    """The host's observer of each attempt of the call ``key`` of ``task``, telling the run's
+    attempt observer (`CONFIG_KEY_ATTEMPT_OBSERVER`) in the shape of
+    `superstep_compat.pregel._task_support.report_attempt`, the call named by its id in the
+    ``tasks`` stream; None (nothing timed) for a run without one."""
+    observer = root.attempt_observer
+    if observer is None:
+        return None
+    run = root.run
+
+    def told(attempt: int, seconds: float, error: Exception | None, policy: Any) -> None:
+        failed = error is not None and not isinstance(error, GraphBubbleUp)
+        shown = task.failure(error) if failed and error is not None else None
+        report = {
+            "task_id": root.task_id(key),
+            "name": task.name,
+            "checkpoint_ns": run.checkpoint_ns,
+            "attempt": attempt,
+            "started_at": time.time() - seconds,
+            "duration_ms": round(seconds * 1000, 3),
+            "error": f"{type(shown).__name__}: {shown}" if shown is not None else None,
+            "max_attempts": policy.max_attempts if failed and policy is not None else None,
+        }
+        try:
+            observer(report)
+        except Exception:
+            log.exception("the attempt observer of task %s failed", task.name)
+
+    return told
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:

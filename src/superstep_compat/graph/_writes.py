@@ -71,6 +71,14 @@ def node_writes(value: Any, channels: Collection[str]) -> NodeWrites:
     out = NodeWrites()
     if value is None:
         return out
+    if type(value) is dict and ROOT_KEY not in channels:  # the usual return: a plain dict
+        writes, dropped = out.writes, out.dropped
+        for key, val in value.items():
+            if key in channels:
+                writes.append((key, val))
+            else:
+                dropped.append(key)
+        return out
     items: Sequence[Any]
     if isinstance(value, Command):
         items = [value]

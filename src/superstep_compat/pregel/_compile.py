@@ -98,6 +98,11 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
 
     is_superstep_graph = True  # lets a parent graph's task recognise a subgraph
 
+    step_timeout: float | None = None
+    """LangGraph's bound on one step, in seconds from when its tasks start (the stream's
+    consumer's time counts): past it an async run cancels the tasks still running and raises
+    `TimeoutError`; a sync run (threads cannot be cancelled) raises it once they returned."""
+
     def __init__(
         self,
         builder: Any = None,
@@ -120,6 +125,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
             interrupt_after = options.get("interrupt_after_nodes", interrupt_after)
             transformers = options.get("stream_transformers", transformers)
             self.config = options.get("config")
+            self.step_timeout = options.get("step_timeout")
         elif lowlevel:
             raise TypeError(f"unexpected arguments: {', '.join(sorted(lowlevel))}")
         self.builder = builder

@@ -417,11 +417,14 @@ def list_records(
     before: Mapping[str, Any] | None = None,
     limit: int | None = None,
     state_channels: Sequence[str] | None = None,
+    checkpoint_id: str | None = None,
 ) -> Iterator[CheckpointRecord]:
-    """The thread's records newest first (``list``'s filters and paging)."""
+    """The thread's records newest first (``list``'s filters and paging); with
+    ``checkpoint_id``, only that checkpoint (the saver's ``list`` of a config naming one, as
+    LangGraph's ``get_state_history`` of such a config lists)."""
     for found in _list(
         saver,
-        config_of(thread_id, ns, None),
+        config_of(thread_id, ns, checkpoint_id),
         filter=dict(filter) if filter else None,
         before=before,
         limit=limit,

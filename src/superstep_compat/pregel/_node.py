@@ -193,7 +193,8 @@ def settle(outcome: TaskOutcome) -> Reaction:
     if outcome.waiting:
         return Reaction(disposition=SuspendActivation(outcome.interrupts))
     control: list[ControlAction] = [Activate(goto) for goto in outcome.gotos]
-    control.extend(Spawn(send.node, send, new_lineage=False) for send in outcome.sends)
+    if outcome.sends:
+        control.extend(Spawn(send.node, send, new_lineage=False) for send in outcome.sends)
     if outcome.skip_edges:
         control.append(EndBranch())
     return Reaction(updates=outcome.writes, control=control, disposition=_COMPLETE)

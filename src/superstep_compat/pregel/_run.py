@@ -60,6 +60,7 @@ from superstep_core.host import (
     Host,
     NestedEffects,
     RunStopped,
+    StepTimeoutError,
     WallClock,
 )
 from superstep_core.node import EffectCompleted
@@ -306,6 +307,7 @@ class GraphRun(RunSteps):
             clock=self.clock,
             rng=self.rng,
             ledger=self.ledger,
+            step_timeout=self.graph.step_timeout,
         )
         self._observe(host)
         completed = False
@@ -323,6 +325,8 @@ class GraphRun(RunSteps):
                         break
             except RunStopped:
                 self._stopped_by_drain()
+            except StepTimeoutError:
+                raise TimeoutError("Timed out") from None  # LangGraph's, on a sync run
             yield from forwarded(self._ending(ex))
             completed = True
         finally:
@@ -419,9 +423,16 @@ class GraphRun(RunSteps):
             rng=self.rng,
             ledger=self.ledger,
             max_concurrency=self.max_concurrency,
+            step_timeout=self.graph.step_timeout,
         )
         self._observe(host)
         self._stops_siblings = True
+        link = self.link
+        if link is not None and link.emit is not None and link.subgraphs:
+            # A subgraph whose events its parent streams passes on what its tasks emit
+            # (its own subgraphs' events included) as it arrives, not when its step ends:
+            # however deep, a subgraph's chunks reach the caller while it runs (LangGraph).
+            self.live = True
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -449,6 +460,8 @@ class GraphRun(RunSteps):
                             break
             except RunStopped:
                 self._stopped_by_drain()
+            except StepTimeoutError:
+                raise TimeoutError() from None  # LangGraph's bare asyncio.TimeoutError
             for e in self._ending(ex):
                 yield e
             completed = True

@@ -183,13 +183,16 @@ class SnapshotsMixin:
         before: Mapping[str, Any] | None = None,
         limit: int | None = None,
     ) -> Iterator[StateSnapshot]:
-        """Checkpoints newest first."""
+        """Checkpoints newest first; a ``config`` naming a ``checkpoint_id`` lists that one
+        checkpoint alone (LangGraph hands the config to the saver's ``list``, which matches
+        the id), so pass the thread's config without it to walk back from there."""
         saver = self._saver(config)
         conf = config.get("configurable", {})
         for record in list_records(
             saver,
             conf["thread_id"],
             conf.get("checkpoint_ns", ""),
+            checkpoint_id=conf.get("checkpoint_id"),
             filter=filter,
             before=before,
             limit=limit,

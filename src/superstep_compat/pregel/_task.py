@@ -72,6 +72,7 @@ from superstep_compat.pregel._task_support import (
 )
 from superstep_compat.pregel._tools import ToolsHandler
 from superstep_compat.pregel.debug import task_payload
+from superstep_compat.runtime import ExecutionInfo, server_info_of
 from superstep_compat.types import Command
 from superstep_core.host import Clock, current_heartbeat
 from superstep_core.host import heartbeat as _heartbeat
@@ -141,6 +142,9 @@ class TaskRunner(TaskRouting):
         invoked while it runs takes as its parent (see `ChildLink`); ``uid``: the task's id
         (`task_uuid`)."""
         config = dict(run.config)
+        # LangChain hands a child run its config without the run id (``patch_config`` with
+        # callbacks): neither the task nor a subgraph it runs has its graph run's id
+        config.pop("run_id", None)
         # LangGraph's namespace segment: the node and its task id (the activation's, in
         # LangGraph's terms: derived from the checkpoint the step runs from)
         ns = _join_ns(run.checkpoint_ns, f"{node.name}:{uid}")
@@ -256,6 +260,9 @@ class TaskRunner(TaskRouting):
             if "runtime" in node.accepts:
                 kwargs["runtime"] = _runtime(
                     run, writer, _heartbeat if node.timeout is not None else _noop_heartbeat
+                ).override(
+                    execution_info=self._execution_info(node, run, config, uid, attempt),
+                    server_info=server_info_of(run.config.get("configurable") or {}),
                 )
         # interrupts are named by LangGraph's task namespace ("<node>:<task id>")
         hook = _TaskContext(_answers(resume), f"{node.name}:{uid}", run, node.name)
@@ -363,6 +370,8 @@ class TaskRunner(TaskRouting):
             if finished is not None:
                 finished(node.name)
         outcome.memo = hook.memo or None
+        if self.first_attempts and (outcome.retry is None or outcome.error is None):
+            self.first_attempts.pop(hook.ns, None)
         if outcome.error is None and hook.handler is not None:
             for _, value in outcome.writes:
                 hook.handler.emit_returned(value)
@@ -378,6 +387,33 @@ class TaskRunner(TaskRouting):
         # returned it: its static edges, joins and conditional edges fire as well.
         local = Command(update=command.update, goto=command.goto)
         return self._outcome(node, local, values, run)
+
+    def _execution_info(
+        self, node: NodeSpec, run: RunContext, config: dict[str, Any], uid: str, attempt: int
+    ) -> ExecutionInfo:
+        """LangGraph's `ExecutionInfo` of a task: the checkpoint its step runs from (its id
+        in the config's ``checkpoint_map``), its namespace and id, the thread, the graph run's
+        ``run_id`` (a subgraph's config has none), the attempt and when the first started."""
+        configurable = config["configurable"]
+        ns = configurable.get("checkpoint_ns", "")
+        now = run.clock.now()
+        if attempt == 1:
+            first = now
+            if node.retry_policy:
+                self.first_attempts[f"{node.name}:{uid}"] = now
+        else:
+            first = self.first_attempts.get(f"{node.name}:{uid}", now)
+        checkpoints = configurable.get("checkpoint_map") or {}
+        run_id = run.config.get("run_id")
+        return ExecutionInfo(
+            checkpoint_id=run.checkpoint_id or checkpoints.get(run.checkpoint_ns) or "",
+            checkpoint_ns=ns,
+            task_id=uid,
+            thread_id=configurable.get("thread_id"),
+            run_id=str(run_id) if run_id else None,
+            node_attempt=attempt,
+            node_first_attempt_time=first,
+        )
 
     def timed_out(self, name: str, elapsed: float, kind: Literal["run", "idle"]) -> TaskOutcome:
         """The outcome of node ``name``'s task stopped at its ``kind`` timeout after

@@ -58,6 +58,10 @@ class TaskRouting:
         self.state_keys = self._keys_of(spec.state_schema)
         # a task's ``updates`` chunk from its writes (a low-level `Pregel` sets its own)
         self.update_chunk: Callable[[Sequence[tuple[str, Any]]], Any] = _update_chunk
+        # when the first attempt of a task that may be retried started, by its namespace
+        # (``node:<task id>``): its later attempts' `ExecutionInfo.node_first_attempt_time`
+        # (the engine starts an attempt afresh); dropped once the task no longer retries
+        self.first_attempts: dict[str, float] = {}
 
     def _keys_of(self, schema: Any) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
         known = self._keys.get(schema)

@@ -177,9 +177,14 @@ def _call_router(path: Any, state: Any, injected: Mapping[str, Any] | None = Non
     if hasattr(path, "invoke") and not inspect.isfunction(path):
         return path.invoke(state)
     result = path(state, **injected) if injected else path(state)
+    if type(result) in _NOT_AWAITABLE:  # a node name, a list of them, None: no ABC check
+        return result
     if inspect.isawaitable(result):
         result = _run_awaitable(result)
     return result
+
+
+_NOT_AWAITABLE = frozenset({str, list, tuple, type(None)})
 
 
 def _run_awaitable(awaitable: Any) -> Any:

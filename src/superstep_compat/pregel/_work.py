@@ -15,6 +15,7 @@ outcome (the effect's result) from the log instead of calling the user's code ag
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 import time
 from collections.abc import Callable, Mapping
@@ -26,7 +27,7 @@ from superstep_compat.errors import NodeError
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome
 from superstep_compat.pregel._task_support import attempt_observer, report_attempt
-from superstep_core.host import EffectContext, SplitHandler
+from superstep_core.host import EffectContext, SplitHandler, deadline_stop
 from superstep_core.persistence import register
 
 __all__ = ["TASK_KIND", "SavedOutcomes", "TaskPerformer", "TaskRequest"]
@@ -181,7 +182,20 @@ class TaskPerformer:
         observer = attempt_observer(args[4])
         started = time.time() if observer is not None else 0.0
         result = self.runner.arun(*args, **self.options)
-        outcome = await result if inspect.isawaitable(result) else result
+        try:
+            outcome = await result if inspect.isawaitable(result) else result
+        except asyncio.CancelledError:
+            # the host stopped the attempt at the task's timeout (its NodeTimeoutError) or at
+            # the step's
+            if observer is not None and (stop := deadline_stop()) is not None:
+                node = self.runner.spec.nodes.get(request.node)
+                if node is not None and node.timeout is not None:
+                    timed = self.runner.timed_out(request.node, stop.elapsed, stop.kind)
+                else:  # the step's timeout (LangGraph's: a TimeoutError of the run)
+                    late = TimeoutError(f"the step's timeout passed after {stop.elapsed:.3f}s")
+                    timed = TaskOutcome(error=late)
+                report_attempt(observer, args[4], request, started, timed)
+            raise
         assert isinstance(outcome, TaskOutcome)
         if observer is not None:
             report_attempt(observer, args[4], request, started, outcome)

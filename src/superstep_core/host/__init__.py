@@ -13,6 +13,7 @@ from superstep_core.host.clock import Clock, SystemClock, VirtualClock, WallCloc
 from superstep_core.host.deadlines import (
     DeadlineExceeded,
     current_heartbeat,
+    deadline_stop,
     heartbeat,
     within,
 )
@@ -25,9 +26,10 @@ from superstep_core.host.effects import (
     ResultObserver,
     RetryableEffectError,
     SplitHandler,
+    StepTimeoutError,
     classify,
 )
-from superstep_core.host.nested import NestedEffect, NestedEffects
+from superstep_core.host.nested import AttemptObserver, NestedEffect, NestedEffects
 from superstep_core.host.stop import RunStopped, StopRequest
 from superstep_core.host.stream import (
     CHUNK_OVERHEAD,
@@ -49,6 +51,7 @@ __all__ = [
     "COMMITTED_MODES",
     "TRANSIENT_MODES",
     "AsyncHost",
+    "AttemptObserver",
     "Clock",
     "DeadlineExceeded",
     "DurableExecution",
@@ -67,6 +70,7 @@ __all__ = [
     "RunStopped",
     "SplitHandler",
     "StepCallback",
+    "StepTimeoutError",
     "StopRequest",
     "StreamAbandoned",
     "StreamChunk",
@@ -81,6 +85,7 @@ __all__ = [
     "WallClock",
     "classify",
     "current_heartbeat",
+    "deadline_stop",
     "estimate_size",
     "heartbeat",
     "resume_from_saver",

@@ -21,6 +21,7 @@ from superstep_core.host.effects import (
     EffectTimeoutError,
     Handler,
     ResultObserver,
+    StepTimeoutError,
     completed,
     failed,
     resolve,
@@ -39,8 +40,11 @@ AsyncStepCallback = Callable[[Execution, StepOutcome], Awaitable[None] | None]
 class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
     """Asyncio twin of `superstep_core.host.Host` (same arguments; its run methods return
     awaitables: ``await host.run_graph(...)``; the same optional ``stream``), over the same
-    `HostCore`. ``max_concurrency``
-    bounds how many effects are in flight at once, as ``max_workers`` does for `Host`."""
+    `HostCore`. ``max_concurrency`` bounds how many effects are in flight at once, as
+    ``max_workers`` does for `Host`. ``step_timeout`` (seconds on the clock, None: no bound)
+    bounds the effects a superstep requested, from when they start: past it those still
+    running are cancelled (their cleanup awaited) and `StepTimeoutError` ends the run
+    (`Host`: once they returned)."""
 
     def __init__(
         self,
@@ -52,11 +56,15 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
         max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
         rng: random.Random | None = None,
         max_concurrency: int | None = None,
+        step_timeout: float | None = None,
     ) -> None:
         super().__init__(handlers, clock, ledger, max_supersteps, rng)
         self.on_step = on_step
         self.max_concurrency = max_concurrency
         """At most this many effects performed at once (None: all of a superstep's)."""
+        self.step_timeout = step_timeout
+        # (open superstep, clock reading when its first batch started), for step_timeout
+        self._open_step: tuple[tuple[str, int] | None, float] | None = None
 
     async def _drive(self, ex: Execution, steps: AsyncIterator[StepOutcome]) -> Execution:
         async for _ in steps:
@@ -80,7 +88,9 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
             if isinstance(step, OpenSuperstep):  # its within-step effects, under the bound
                 if self.on_perform is not None:
                     self.on_perform(step.effects)
-                step.supply(await self.perform(ex.execution_id, step.effects))
+                effects = step.effects
+                key = (ex.execution_id, step.step)
+                step.supply(await self._perform_step(ex.execution_id, effects, key))
                 continue
             if self.on_step is not None:
                 maybe = self.on_step(ex, step)
@@ -91,7 +101,7 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
             if step.effects:
                 if self.on_perform is not None:
                     self.on_perform(step.effects)
-                for result in await self.perform(ex.execution_id, step.effects):
+                for result in await self._perform_step(ex.execution_id, step.effects, None):
                     ex.deliver(result)
             yield step
 
@@ -134,6 +144,28 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
         if observe is None:
             return list(await asyncio.gather(*(gated(r) for r in requests)))
         return await _observed(requests, gated, observe)
+
+    async def _perform_step(
+        self, execution_id: str, requests: list[EffectRequest], key: tuple[str, int] | None
+    ) -> list[EffectCompleted]:
+        """`perform`, under ``step_timeout`` when one is set: counted from the first batch
+        of an open superstep ``key`` (its later rounds get what is left), else from now."""
+        limit = self.step_timeout
+        if limit is None:
+            return await self.perform(execution_id, requests)
+        now = self.clock.now()
+        if key is None or self._open_step is None or self._open_step[0] != key:
+            self._open_step = (key, now)
+        left = self._open_step[1] + limit - now
+        try:
+            if left <= 0:
+                raise DeadlineExceeded("run", limit, now - self._open_step[1])
+            results: list[EffectCompleted] = await within(
+                self.clock, lambda: self.perform(execution_id, requests), timeout=left
+            )
+        except DeadlineExceeded:
+            raise StepTimeoutError(limit, self.clock.now() - self._open_step[1]) from None
+        return results
 
     async def _within(self, request: EffectRequest, call: Callable[[], Any]) -> Any:
         """``call``'s result, or `EffectTimeoutError` once its effect's ``timeout`` has

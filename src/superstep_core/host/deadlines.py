@@ -16,7 +16,14 @@ from typing import Any, Literal
 
 from superstep_core.host.clock import Clock
 
-__all__ = ["DeadlineExceeded", "Progress", "current_heartbeat", "heartbeat", "within"]
+__all__ = [
+    "DeadlineExceeded",
+    "Progress",
+    "current_heartbeat",
+    "deadline_stop",
+    "heartbeat",
+    "within",
+]
 
 
 class DeadlineExceeded(Exception):
@@ -31,11 +38,13 @@ class DeadlineExceeded(Exception):
 
 
 class Progress:
-    """When the watched work last signalled progress, as a reading of the clock."""
+    """When the watched work last signalled progress, as a reading of the clock; ``stopped``:
+    the `DeadlineExceeded` the work was cancelled for (set just before it is cancelled)."""
 
     def __init__(self, now: Callable[[], float]) -> None:
         self._now = now
         self.last = now()
+        self.stopped: DeadlineExceeded | None = None
 
     def touch(self) -> None:
         self.last = self._now()
@@ -57,6 +66,15 @@ def current_heartbeat() -> Callable[[], None]:
     thread or context later (a callback handler, say); a no-op outside watched work."""
     progress = _progress.get()
     return progress.touch if progress is not None else _nothing
+
+
+def deadline_stop() -> DeadlineExceeded | None:
+    """The `DeadlineExceeded` that stopped the watched work running in this context (read
+    while it unwinds from its cancellation, or in a worker thread it handed the work to, once
+    that returns), or None: not stopped at a deadline (or not watched work). Work that is
+    cancelled may so tell a timeout from any other cancellation."""
+    progress = _progress.get()
+    return progress.stopped if progress is not None else None
 
 
 def _nothing() -> None:
@@ -99,7 +117,8 @@ async def within(
             deadline.cancel()
         if task.done():
             return task.result()
+    stop = progress.stopped = DeadlineExceeded(kind, limit, clock.now() - started)
     task.cancel()
     with contextlib.suppress(BaseException):
         await task  # let it unwind (a thread in an executor runs on, its result unused)
-    raise DeadlineExceeded(kind, limit, clock.now() - started)
+    raise stop

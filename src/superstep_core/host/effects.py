@@ -31,6 +31,7 @@ __all__ = [
     "ResultObserver",
     "RetryableEffectError",
     "SplitHandler",
+    "StepTimeoutError",
     "classify",
     "completed",
     "failed",
@@ -94,6 +95,17 @@ class EffectTimeoutError(Exception):
         self.timeout = timeout
         self.elapsed = elapsed
         self.kind = kind
+
+
+class StepTimeoutError(TimeoutError):
+    """A superstep's effects were still running ``limit`` seconds (on the host's clock)
+    after they started (the host's ``step_timeout``); those still running were cancelled
+    and awaited. Ends the run: the execution stays at the superstep it was performing."""
+
+    def __init__(self, limit: float, elapsed: float) -> None:
+        super().__init__(f"superstep exceeded its step timeout of {limit:.3f}s")
+        self.limit = limit
+        self.elapsed = elapsed
 
 
 class EffectCancelledError(Exception):

@@ -11,7 +11,9 @@ call is an effect of the running effect, and the host performs it like any other
 - retried under the engine's `RetryPolicy`: the effect's ``retry`` picks the policy for each
   failure (or none: the failure is final), the attempt counts across policies as the
   runtime's do, and the wait is ``policy.backoff(attempt)`` plus up to ``policy.jitter``
-  seconds drawn from the host's random source, slept on the host's clock;
+  seconds drawn from the host's random source, slept on the host's clock; each attempt's
+  end (its duration, error and the policy that matched it) is told to the effect's
+  ``observe``, when it has one (none: nothing is timed);
 - through the ledger: every ledger the call is given, and the host's own, is consulted by the
   effect's id before anything runs (a recorded result is returned without calling the work
   again: recovery, replay), and a result is recorded in each of them before the caller sees
@@ -38,12 +40,18 @@ from superstep_core.host.deadlines import within
 from superstep_core.host.effects import EffectLedger
 from superstep_core.node import EffectCompleted, RetryPolicy
 
-__all__ = ["IDLE_SECONDS", "NestedEffect", "NestedEffects"]
+__all__ = ["IDLE_SECONDS", "AttemptObserver", "NestedEffect", "NestedEffects"]
 
 IDLE_SECONDS = 30.0
 """Seconds an idle worker thread of nested effects waits for a job before it exits."""
 
 RetryChooser = Callable[[Exception], RetryPolicy | None]
+AttemptObserver = Callable[[int, float, Exception | None, RetryPolicy | None], None]
+"""Told how each attempt of a nested effect ended: ``(attempt, seconds, error, policy)``:
+the attempt's number (1-based), its duration in seconds on the host's clock, the exception
+that ended it (None: it succeeded) and the retry policy that matched that exception (None:
+none did, the failure is final). Called on the thread (or loop) that made the attempt, before
+any retry wait; it must not raise."""
 
 
 class NestedEffect(NamedTuple):
@@ -64,6 +72,7 @@ class NestedEffect(NamedTuple):
     retry: RetryChooser | None = None
     timeout: float | None = None
     idle_timeout: float | None = None
+    observe: AttemptObserver | None = None
 
 
 class NestedEffects:
@@ -106,12 +115,24 @@ class NestedEffects:
         """Seconds to wait before attempt ``attempt + 1`` after ``error`` ended attempt
         ``attempt`` (1-based), or None when the failure is final."""
         policy = effect.retry(error) if effect.retry is not None else None
+        return self._wait(policy, attempt)
+
+    def _wait(self, policy: RetryPolicy | None, attempt: int) -> float | None:
         if policy is None or attempt >= policy.max_attempts:
             return None
         wait = policy.backoff(attempt)
         if policy.jitter > 0:
             wait += self.rng.uniform(0, policy.jitter)
         return wait
+
+    def _failed(
+        self, effect: NestedEffect, error: Exception, attempt: int, started: float
+    ) -> float | None:
+        """`wait_before_retry`, telling ``effect.observe`` (if any) how the attempt ended."""
+        policy = effect.retry(error) if effect.retry is not None else None
+        if effect.observe is not None:
+            effect.observe(attempt, self.clock.now() - started, error, policy)
+        return self._wait(policy, attempt)
 
     def _record(self, effect: NestedEffect, value: Any, ledgers: Sequence[EffectLedger]) -> Any:
         done = EffectCompleted(effect.effect_id, result=value, tag=effect.tag)
@@ -132,17 +153,23 @@ class NestedEffects:
         if found is not None:
             return found.result
         attempt = 0
+        observe = effect.observe
+        started = 0.0
         while True:
             attempt += 1
             self._attempted(effect)
+            if observe is not None:
+                started = self.clock.now()
             try:
                 value = effect.work()
             except Exception as error:
-                wait = self.wait_before_retry(effect, error, attempt)
+                wait = self._failed(effect, error, attempt, started)
                 if wait is None:
                     raise
                 self.clock.sleep(wait)
                 continue
+            if observe is not None:
+                observe(attempt, self.clock.now() - started, None, None)
             return self._record(effect, value, ledgers)
 
     def submit(
@@ -196,9 +223,13 @@ class NestedEffects:
         work: Callable[[], Awaitable[Any]] = effect.work
         timeout, idle_timeout = effect.timeout, effect.idle_timeout
         timed = timeout is not None or idle_timeout is not None
+        observe = effect.observe
+        started = 0.0
         while True:
             attempt += 1
             self._attempted(effect)
+            if observe is not None:
+                started = self.clock.now()
             try:
                 if timed:
                     value = await within(
@@ -207,11 +238,13 @@ class NestedEffects:
                 else:
                     value = await work()
             except Exception as error:
-                wait = self.wait_before_retry(effect, error, attempt)
+                wait = self._failed(effect, error, attempt, started)
                 if wait is None:
                     raise
                 await self.clock.asleep(wait)
                 continue
+            if observe is not None:
+                observe(attempt, self.clock.now() - started, None, None)
             return self._record(effect, value, ledgers)
 
     def schedule(

@@ -23,6 +23,7 @@ from superstep_core.host.effects import (
     EffectTimeoutError,
     Handler,
     ResultObserver,
+    StepTimeoutError,
     completed,
     failed,
     resolve,
@@ -227,7 +228,9 @@ class Host(HostCore[Execution]):
     ``max_supersteps`` bounds each run call (default `DEFAULT_MAX_SUPERSTEPS`; ``None``: no
     bound): past it the run raises `SuperstepLimitError` naming the cycle it went round, and
     the execution stays consistent at its last committed superstep. ``rng``: the random
-    source of retry jitter (`random.Random`; seed one in tests). Work an effect needs done
+    source of retry jitter (`random.Random`; seed one in tests). ``step_timeout``: seconds
+    the effects of one superstep may take together (None: no bound); past it the run raises
+    `StepTimeoutError` once they returned, without their results. Work an effect needs done
     while it runs goes through ``nested`` (`superstep_core.host.nested.NestedEffects`), on the
     same clock, random source and ledger.
 
@@ -249,10 +252,14 @@ class Host(HostCore[Execution]):
         ledger: EffectLedger | None = None,
         max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
         rng: random.Random | None = None,
+        step_timeout: float | None = None,
     ) -> None:
         super().__init__(handlers, clock, ledger, max_supersteps, rng)
         self.max_workers = max_workers
         self.on_step = on_step
+        self.step_timeout = step_timeout
+        # (open superstep, clock reading when its first batch started), for step_timeout
+        self._open_step: tuple[tuple[str, int] | None, float] | None = None
         self._pool: ThreadPoolExecutor | None = None
 
     # --- the loop ------------------------------------------------------------------------------
@@ -297,7 +304,10 @@ class Host(HostCore[Execution]):
                 pending = step.effects
                 if self.on_perform is not None:
                     self.on_perform(pending)
-                if len(pending) == 1:  # one frame less (a subgraph pays it per level)
+                if self.step_timeout is not None:
+                    key = (ex.execution_id, step.step)
+                    step.supply(self._perform_within(ex.execution_id, pending, key))
+                elif len(pending) == 1:  # one frame less (a subgraph pays it per level)
                     result = self._call(ex.execution_id, pending[0])
                     if self.on_result is not None:
                         self.on_result(pending[0], result)
@@ -312,7 +322,10 @@ class Host(HostCore[Execution]):
             effects = step.effects
             if effects and self.on_perform is not None:
                 self.on_perform(effects)
-            if len(effects) == 1:  # the common case, one frame less (see `_call`)
+            if self.step_timeout is not None and effects:
+                for result in self._perform_within(ex.execution_id, effects, None):
+                    ex.deliver(result)
+            elif len(effects) == 1:  # the common case, one frame less (see `_call`)
                 ex.deliver(self._call(ex.execution_id, effects[0]))
             elif effects:
                 for result in self.perform(ex.execution_id, effects):
@@ -364,6 +377,23 @@ class Host(HostCore[Execution]):
                 if results[i] is None:  # never started: its sibling stopped the superstep
                     results[i] = failed(request, EffectCancelledError(request))
         return [r for r in results if r is not None]
+
+    def _perform_within(
+        self, execution_id: str, effects: list[EffectRequest], key: tuple[str, int] | None
+    ) -> list[EffectCompleted]:
+        """`perform` under the host's ``step_timeout``, counted from the first batch of an
+        open superstep ``key`` (else from now). A thread cannot be cancelled: an overrun is
+        reported once the effects returned, as `StepTimeoutError` instead of their results."""
+        limit = self.step_timeout
+        assert limit is not None
+        now = self.clock.now()
+        if key is None or self._open_step is None or self._open_step[0] != key:
+            self._open_step = (key, now)
+        results = self.perform(execution_id, effects)
+        elapsed = self.clock.now() - self._open_step[1]
+        if elapsed > limit:
+            raise StepTimeoutError(limit, elapsed)
+        return results
 
     def _call(self, execution_id: str, request: EffectRequest) -> EffectCompleted:
         """Perform one effect in this thread: its recorded result, else its handler's (then

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Container, Generator, Iterable, Mapping, Sequence
+from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
 
@@ -56,6 +57,7 @@ from superstep_core.node import (
     BecomeInactive,
     CompleteActivation,
     Deactivate,
+    Effect,
     EffectCompleted,
     EndBranch,
     Event,
@@ -792,7 +794,7 @@ class Execution:
                 staged.failures.append((inst, failure))
                 staged.dispositions.append((inst, FailActivation(failure), memory, False))
                 return
-        if within and any(e.within_step for e in reaction.effects):
+        if within and _asks_within(reaction.effects):
             staged.wants_within = True
             staged.dispositions.append((inst, disposition, memory, False))
             return
@@ -904,7 +906,7 @@ class Execution:
         pending = [
             (k, inst, result)
             for k, inst, result in done
-            if isinstance(result, Reaction) and any(e.within_step for e in result.effects)
+            if isinstance(result, Reaction) and _asks_within(result.effects)
         ]
         reactions = yield from self._resolve(
             pending, staged, state, step, issued, got, performed, outcome, record
@@ -974,7 +976,7 @@ class Execution:
                 if record is not None:
                     record.delivered.append((inst.id, "EffectCompleted"))
                 after = self._call(inst, result, state, step, staged)
-                if isinstance(after, Reaction) and any(e.within_step for e in after.effects):
+                if isinstance(after, Reaction) and _asks_within(after.effects):
                     todo.append((k, inst, after))  # another round, merged there
                 else:
                     out[k] = merged(current, after, getattr(after, "effects", ()))
@@ -1060,7 +1062,7 @@ class Execution:
             asking = [
                 item
                 for item in called
-                if isinstance(item[2], Reaction) and any(e.within_step for e in item[2].effects)
+                if isinstance(item[2], Reaction) and _asks_within(item[2].effects)
             ]
             if asking:
                 results.update(
@@ -1778,6 +1780,15 @@ def _canonical_key(inst: Instance | None, fifo: int) -> tuple[bool, str, int, in
     if inst is None:
         return (False, "", 0, fifo)
     return (inst.spawned, "" if inst.spawned else inst.node, inst.seq, fifo)
+
+
+def _asks_within(effects: Iterable[Effect]) -> bool:
+    """Whether any of ``effects`` is a within-step one (in C: this runs for every reaction,
+    and a generator for `any` cost as much as the test)."""
+    return True in map(_WITHIN_STEP, effects)
+
+
+_WITHIN_STEP = attrgetter("within_step")
 
 
 def _pairs(updates: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:
