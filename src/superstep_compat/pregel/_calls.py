@@ -10,9 +10,10 @@ the same. Imports the façade's run and output shapes; never the drivers' graph 
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Iterator
+import inspect
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from contextlib import aclosing
-from typing import TYPE_CHECKING, Any, Final, TypedDict
+from typing import TYPE_CHECKING, Any, Final, TypedDict, TypeVar
 
 from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _ended_by, _final_values, _modes, _output, _shape
@@ -23,7 +24,9 @@ from superstep_core.host.stream import StreamMultiplexer
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import Pregel
 
-__all__ = ["SKIP", "GraphCall", "RunOptions"]
+__all__ = ["SKIP", "GraphCall", "RunOptions", "signed"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 SKIP: Final = object()
 """What `GraphCall.shape` returns for an event the caller does not see."""
@@ -49,6 +52,55 @@ class RunOptions(TypedDict, total=False):
     version: str
     multiplexer: StreamMultiplexer | None
     control: RunControl | None
+
+
+def _stream_parameters(
+    self: Any,
+    input: Any,
+    config: Any = None,
+    *,
+    context: Any = None,
+    stream_mode: Any = None,
+    print_mode: Any = (),
+    output_keys: Any = None,
+    interrupt_before: Any = None,
+    interrupt_after: Any = None,
+    durability: Any = None,
+    subgraphs: bool = False,
+    debug: bool | None = None,
+    version: str = "v1",
+    multiplexer: StreamMultiplexer | None = None,
+    control: RunControl | None = None,
+    **kwargs: Any,
+) -> None:
+    """The parameters ``stream`` and ``astream`` show (`signed`); ``invoke``'s and
+    ``ainvoke``'s are the same but ``stream_mode="values"`` (`_invoke_signature`)."""
+
+
+_STREAM_SIGNATURE = inspect.signature(_stream_parameters)
+_INVOKE_SIGNATURE = _STREAM_SIGNATURE.replace(
+    parameters=[
+        p.replace(default="values") if p.name == "stream_mode" else p
+        for p in _STREAM_SIGNATURE.parameters.values()
+        if p.name not in ("subgraphs", "multiplexer")
+    ]
+)
+
+
+def signed(*, invoke: bool, returns: str) -> Callable[[F], F]:
+    """Give a driver the signature LangGraph's has (its keyword options by name, as
+    ``inspect.signature`` shows them: callers such as the server look for ``control``),
+    while the driver itself takes ``**options`` (`RunOptions`), read once by `GraphCall`.
+    ``returns``: the return annotation shown."""
+    signature = (_INVOKE_SIGNATURE if invoke else _STREAM_SIGNATURE).replace(
+        return_annotation=returns
+    )
+
+    def sign(driver: F) -> F:
+        driver.__signature__ = signature  # type: ignore[attr-defined]
+        return driver
+
+    return sign
 
 
 class GraphCall:

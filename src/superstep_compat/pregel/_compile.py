@@ -29,7 +29,7 @@ from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._allowlist import allowlisted, graph_allowlist
 from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
-from superstep_compat.pregel._calls import GraphCall, RunOptions
+from superstep_compat.pregel._calls import GraphCall, RunOptions, signed
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._lowlevel import (
     LowLevelDefinition,
@@ -300,6 +300,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         """The core of one ``stream``/``invoke`` call (what the sync and async drivers share)."""
         return GraphCall(self, input, options, invoke=invoke)
 
+    @signed(invoke=False, returns="Iterator[Any]")
     def stream(  # type: ignore[override]
         self, input: Any, config: RunnableConfig | None = None, **options: Any
     ) -> Iterator[Any]:
@@ -317,6 +318,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         call = self._call(input, cast(RunOptions, options), invoke=False)
         yield from traced(call.name, self._config(config), input, call.chunks, call.final)
 
+    @signed(invoke=False, returns="AsyncIterator[Any]")
     async def astream(  # type: ignore[override]
         self, input: Any, config: RunnableConfig | None = None, **options: Any
     ) -> AsyncIterator[Any]:
@@ -355,6 +357,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
             return v3(self, input, config, transformers=transformers, **kwargs)
         return langchain(input, config, version=version, **kwargs)
 
+    @signed(invoke=True, returns="Any")
     def invoke(  # type: ignore[override]
         self, input: Any, config: RunnableConfig | None = None, **options: Any
     ) -> Any:
@@ -373,6 +376,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
             return call.output(run)
         return traced_call(call.name, merged, input, call.collect, call.final)
 
+    @signed(invoke=True, returns="Any")
     async def ainvoke(  # type: ignore[override]
         self, input: Any, config: RunnableConfig | None = None, **options: Any
     ) -> Any:

@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from langgraph.checkpoint.base import BaseCheckpointSaver
-
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
 from superstep_compat._internal._constants import START
 from superstep_compat.pregel._checkpoint_tasks import node_of, task_id_for
-from superstep_compat.pregel._lgcheckpoint import RESUME, pending_writes, put_task_writes
+from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
+from superstep_compat.pregel._lgcheckpoint import RESUME, pending_writes
 from superstep_compat.pregel._lgrestore import NO_ANSWER, resume_answers
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._task_context import RUN_AGAIN
@@ -28,14 +27,15 @@ __all__ = ["Resumer", "as_list", "run_again"]
 
 
 class Resumer:
-    """Answers interrupts of one run's `Execution`, saving each answer to ``saver`` (None:
-    answers are only given, not saved) as it is given when the run is ``durable`` (not
-    durability "exit")."""
+    """Answers interrupts of one run's `Execution`, saving each answer through the run's
+    `CheckpointWriter` (whose saver None: answers are only given, not saved) as it is given
+    when the run is ``durable`` (not durability "exit")."""
 
-    __slots__ = ("durable", "saver")
+    __slots__ = ("durable", "saver", "writer")
 
-    def __init__(self, saver: BaseCheckpointSaver[Any] | None, *, durable: bool) -> None:
-        self.saver = saver
+    def __init__(self, writer: CheckpointWriter, *, durable: bool) -> None:
+        self.writer = writer
+        self.saver = writer.saver
         self.durable = durable
 
     def answer(self, ex: Execution, record: CheckpointRecord | None, value: Any) -> None:
@@ -92,14 +92,7 @@ class Resumer:
         if self.saver is None or answer is NO_ANSWER:
             return
         for task_id, given in answers.items():
-            put_task_writes(
-                self.saver,
-                record.thread_id,
-                record.checkpoint_ns,
-                record.checkpoint_id,
-                task_id,
-                [(RESUME, given)],
-            )
+            self.writer.put_writes(record, task_id, [(RESUME, given)])
 
     def answer_one(
         self, ex: Execution, record: CheckpointRecord | None, activation_id: str, value: Any
@@ -115,14 +108,7 @@ class Resumer:
             task_id = (
                 task.id if task is not None else task_id_for(record.checkpoint_id, activation_id)
             )
-            put_task_writes(
-                self.saver,
-                record.thread_id,
-                record.checkpoint_ns,
-                record.checkpoint_id,
-                task_id,
-                [(RESUME, [*given, value])],
-            )
+            self.writer.put_writes(record, task_id, [(RESUME, [*given, value])])
         ex.resume(value, activation_id)
 
     def saved_answers(self, ex: Execution, record: CheckpointRecord) -> None:

@@ -231,13 +231,13 @@ class GraphRun(RunSteps):
         # not): LangGraph's ``invoke`` returns None for a run that never did.
         self.values_shown = False
         self.record: CheckpointRecord | None = None
-        self.resumer = Resumer(self.saver, durable=self.durable)
         self.writer = CheckpointWriter(
             self.saver,
             durable=self.durable,
             untracked=graph.untracked_channels,
             lean=self.lean_checkpoints,
         )
+        self.resumer = Resumer(self.writer, durable=self.durable)
         self.step = -2  # a new thread's input checkpoint is step -1
         self.start_step = -1
         self.failed_results: list[tuple[str, TaskOutcome]] = []

@@ -66,17 +66,8 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
         # (open superstep, clock reading when its first batch started), for step_timeout
         self._open_step: tuple[tuple[str, int] | None, float] | None = None
 
-    async def run(
-        self,
-        ex: Execution,
-        *,
-        until: float | None = None,
-        stream: StreamMultiplexer | None = None,
-        stop: StopRequest | None = None,
-        steps: int | None = None,
-    ) -> Execution:
-        """See `Host.run`."""
-        async for _ in self.iterate(ex, until=until, stream=stream, stop=stop, steps=steps):
+    async def _drive(self, ex: Execution, steps: AsyncIterator[StepOutcome]) -> Execution:
+        async for _ in steps:
             pass
         return ex
 

@@ -113,6 +113,13 @@ class HostCore(Generic[RunT]):
         ``steps``: return after that many supersteps (and the effects they requested) even
         if more could run (``0`` only fires the timers already due; ``None``: no limit).
         Returns ``ex`` (`Host`), or an awaitable of it (`AsyncHost`)."""
+        return self._drive(ex, self.iterate(ex, until=until, stream=stream, stop=stop, steps=steps))
+
+    iterate: Callable[..., Any]
+    """`run`, one superstep at a time (each host's: a generator, or an async one)."""
+
+    def _drive(self, ex: Execution, steps: Any) -> RunT:
+        """Exhaust ``steps`` (what `iterate` returned), then hand back ``ex``."""
         raise NotImplementedError
 
     def run_graph(
@@ -257,17 +264,8 @@ class Host(HostCore[Execution]):
 
     # --- the loop ------------------------------------------------------------------------------
 
-    def run(
-        self,
-        ex: Execution,
-        *,
-        until: float | None = None,
-        stream: StreamMultiplexer | None = None,
-        stop: StopRequest | None = None,
-        steps: int | None = None,
-    ) -> Execution:
-        """See `HostCore.run`."""
-        for _ in self.iterate(ex, until=until, stream=stream, stop=stop, steps=steps):
+    def _drive(self, ex: Execution, steps: Iterator[StepOutcome]) -> Execution:
+        for _ in steps:
             pass
         return ex
 
