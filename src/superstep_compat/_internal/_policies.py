@@ -19,6 +19,7 @@ __all__ = [
     "default_cache_key",
     "default_retry_on",
     "omit_payload",
+    "runnable_has_native_async",
     "supports_timeout",
     "sync_timeout_unsupported",
 ]
@@ -164,6 +165,35 @@ def supports_timeout(action: Any, is_async: bool) -> bool:
     from langchain_core.runnables import Runnable
 
     return ainvoke is not Runnable.ainvoke
+
+
+def runnable_has_native_async(runnable: Any) -> bool:
+    """LangGraph's compile-time test of whether a node's runnable can run under a timeout:
+    bindings (``with_config``...) are looked through; a sequence or parallel needs every
+    step to qualify; a `RunnableCallable` or `RunnableLambda` needs its own async function;
+    any other `Runnable` qualifies when its class overrides ``ainvoke``."""
+    from langchain_core.runnables import (
+        Runnable,
+        RunnableLambda,
+        RunnableParallel,
+        RunnableSequence,
+    )
+    from langchain_core.runnables.base import RunnableBindingBase
+
+    from superstep_compat._internal._runnable import RunnableCallable
+
+    while isinstance(runnable, RunnableBindingBase):
+        runnable = runnable.bound
+    if isinstance(runnable, RunnableSequence):
+        return all(runnable_has_native_async(step) for step in runnable.steps)
+    if isinstance(runnable, RunnableParallel):
+        return all(runnable_has_native_async(step) for step in runnable.steps__.values())
+    if isinstance(runnable, RunnableCallable):
+        return runnable.afunc is not None
+    if isinstance(runnable, RunnableLambda):
+        return bool(getattr(runnable, "afunc", None))
+    ainvoke = getattr(type(runnable), "ainvoke", None)
+    return ainvoke is not None and ainvoke is not Runnable.ainvoke
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
