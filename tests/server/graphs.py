@@ -263,7 +263,51 @@ def called() -> Any:
     return workflow
 
 
+def node_calls() -> Any:
+    """``a``, a graph node, calls ``fetch`` (a `@task` failing its first attempt for a given
+    argument) on ``x + 100``: the `called` entrypoint's task, from a node."""
+
+    @task(retry_policy=RetryPolicy(max_attempts=2, initial_interval=0.01, jitter=False))
+    def fetch(x: int) -> int:
+        tries = _CALLS[x] = _CALLS.get(x, 0) + 1
+        if tries == 1:
+            raise ConnectionError(f"fetch attempt {tries} of {x}")
+        return x * 10
+
+    def a(state: Numbers) -> dict[str, int]:
+        return {"x": fetch(state["x"] + 100).result()}
+
+    builder = StateGraph(Numbers)
+    builder.add_node("a", a)
+    builder.add_edge(START, "a")
+    return builder.compile()
+
+
 _SLOW: dict[int, int] = {}
+
+
+def timed_call() -> Any:
+    """An async entrypoint awaiting ``slow`` (an async `@task` with a run timeout of 0.2 s,
+    retried on `NodeTimeoutError`), which sleeps past it on its first attempt for a given
+    argument, then returns it plus 1000."""
+
+    @task(
+        timeout=0.2,
+        retry_policy=RetryPolicy(
+            max_attempts=2, initial_interval=0.01, jitter=False, retry_on=NodeTimeoutError
+        ),
+    )
+    async def slow(x: int) -> int:
+        tries = _SLOW[x] = _SLOW.get(x, 0) + 1
+        if tries == 1:
+            await asyncio.sleep(5)
+        return x + 1000
+
+    @entrypoint()
+    async def workflow(x: int) -> int:
+        return int(await slow(x))
+
+    return workflow
 
 
 def timed() -> Any:
@@ -304,4 +348,6 @@ def all_graphs() -> dict[str, Any]:
         "retried": retried(),
         "called": called(),
         "timed": timed(),
+        "node_calls": node_calls(),
+        "timed_call": timed_call(),
     }

@@ -4,10 +4,15 @@ history names; whatever stream modes the run was asked for."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 from langgraph_sdk.errors import NotFoundError
+
+from server.graphs import Numbers
+from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER
+from superstep_compat.graph import START, StateGraph
 
 
 async def test_a_runs_tasks_have_their_times_and_errors_by_task_id(client: Any) -> None:
@@ -154,3 +159,59 @@ async def test_an_attempt_stopped_at_its_timeout_is_listed_with_the_timeout(
     assert 150 <= first["duration_ms"] < 4000
     assert (second["attempt"], second["error"], second["max_attempts"]) == (2, None, None)
     await client.threads.delete(tid)
+
+
+async def test_each_attempt_of_a_task_call_in_a_graph_node_is_listed(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    assert await client.runs.wait(tid, "node_calls", input={"x": 5}) == {"x": 1050}
+    last = (await client.runs.list(tid, limit=1))[0]
+    tasks = await client.http.get(f"/threads/{tid}/runs/{last['run_id']}/tasks")
+    (node,) = [t for t in tasks if t["name"] == "a"]
+    (call,) = [t for t in tasks if t["name"] == "fetch"]
+    assert [(a["attempt"], a["error"], a["max_attempts"]) for a in call["attempts"]] == [
+        (1, "ConnectionError: fetch attempt 1 of 105", 2),
+        (2, None, None),
+    ]
+    # the call ran within its node's task (the viewer places it so)
+    assert node["started_at"] <= call["started_at"]
+    assert call["started_at"] <= node["started_at"] + node["duration_ms"] / 1000
+    await client.threads.delete(tid)
+
+
+async def test_a_task_call_attempt_stopped_at_its_timeout_is_listed_with_the_timeout(
+    client: Any,
+) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    run = await client.runs.create(tid, "timed_call", input=6, stream_mode=["events"])
+    await client.runs.join(tid, run["run_id"])
+    assert (await client.threads.get_state(tid))["values"] == 1006
+    tasks = await client.http.get(f"/threads/{tid}/runs/{run['run_id']}/tasks")
+    (call,) = [t for t in tasks if t["name"] == "slow"]
+    first, second = call["attempts"]
+    assert first["attempt"] == 1 and first["max_attempts"] == 2
+    assert first["error"].startswith("NodeTimeoutError: Node 'slow' ")
+    assert 150 <= first["duration_ms"] < 4000
+    assert (second["attempt"], second["error"]) == (2, None)
+    await client.threads.delete(tid)
+
+
+async def test_an_attempt_stopped_at_the_step_timeout_is_told_with_a_timeout_error() -> None:
+    # the server's observer on a graph with a step timeout (LangGraph's `step_timeout`: the
+    # run raises TimeoutError); the attempt it stopped is told, with its duration
+    async def sleepy(state: Numbers) -> dict[str, int]:
+        await asyncio.sleep(5)
+        return {"x": 0}
+
+    builder = StateGraph(Numbers)
+    builder.add_node("sleepy", sleepy)  # no timeout of its own
+    builder.add_edge(START, "sleepy")
+    graph = builder.compile()
+    graph.step_timeout = 0.2
+    told: list[dict[str, Any]] = []
+    config = {"configurable": {CONFIG_KEY_ATTEMPT_OBSERVER: told.append}}
+    with pytest.raises(TimeoutError):
+        await graph.ainvoke({"x": 40}, config)
+    (stopped,) = [r for r in told if r["name"] == "sleepy"]
+    assert stopped["attempt"] == 1
+    assert stopped["error"].startswith("TimeoutError: the step's timeout passed after ")
+    assert 150 <= stopped["duration_ms"] < 4000

@@ -86,7 +86,8 @@ def wait_until_up(process: subprocess.Popen[bytes], url: str) -> None:
 class Served:
     """`superstep serve` in a process of its own: the example agent (examples/agent.py), the
         held pipeline (pipeline.py), the long loop (long_thread.py), a graph with a subgraph and
-        one with two interrupts at once (nested.py), a node retried twice (retried.py), a plan whose
+        one with two interrupts at once (nested.py), a node retried twice, an entrypoint's retried
+    `@task` calls and a node timed out once (retried.py), a plan whose
     payment step is declined (plan.json, plan_steps.py), on SQLite."""
 
     def __init__(self, url: str, hold: Path, db: Path) -> None:
@@ -116,6 +117,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
                     "nested": str(Path(__file__).parent / "nested.py") + ":graph",
                     "parallel": str(Path(__file__).parent / "nested.py") + ":parallel",
                     "retried": str(Path(__file__).parent / "retried.py") + ":graph",
+                    "called": str(Path(__file__).parent / "retried.py") + ":called",
+                    "timed": str(Path(__file__).parent / "retried.py") + ":timed",
                     "plan": {
                         "path": str(Path(__file__).parent / "plan.json"),
                         "handlers": str(Path(__file__).parent / "plan_steps.py") + ":handlers",

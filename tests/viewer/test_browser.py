@@ -269,6 +269,75 @@ def test_a_node_retried_twice_lists_its_attempts_with_the_errors_that_ended_them
     screenshot(page, "retries")
 
 
+def _attempts(item: Any) -> list[tuple[str, str, str]]:
+    """Each attempt listed under a task: (its "attempt n / most", its class, its error)."""
+    item.locator("ol.attempts").wait_for()
+    listed: list[list[str]] = item.locator("ol.attempts li").evaluate_all(
+        "ls => ls.map(l => [l.querySelector('.attempt-of').textContent, l.className,"
+        " l.querySelector('pre.error')?.textContent ?? ''])"
+    )
+    return [(a, b, c) for a, b, c in listed]
+
+
+def test_the_task_calls_of_an_entrypoint_are_listed_under_its_step_with_their_attempts(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "called")
+    waited = httpx.post(
+        f"{served.url}/threads/{thread}/runs/wait",
+        json={"assistant_id": "called", "input": 3},
+        timeout=30,
+    )
+    assert waited.json() == 70
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    _step_row(page, "called").click()
+    page.wait_for_selector("#step ul.tasks.ran li[data-task='called']")
+    calls = page.locator("#step ul.tasks.ran li.call[data-task='lookup']")
+    calls.nth(1).wait_for()
+    assert calls.count() == 2
+    for i, x in enumerate((3, 4)):
+        call = calls.nth(i)
+        assert "@task call" in (call.text_content() or "")
+        assert "2 attempts" in (call.locator(".timing").text_content() or "")
+        assert _attempts(call) == [
+            (
+                "attempt 1 / 2",
+                "attempt failed",
+                f"ConnectionError: lookup of {x} refused on attempt 1",
+            ),
+            ("attempt 2 / 2", "attempt ok", ""),
+        ]
+    screenshot(page, "task-calls")
+
+
+def test_an_attempt_stopped_at_its_timeout_is_listed_with_the_timeout(
+    page: Any, served: Any
+) -> None:
+    thread = _thread(served.url, "timed")
+    # a run streaming `events` runs the graph asynchronously, where node timeouts apply
+    with httpx.stream(
+        "POST",
+        f"{served.url}/threads/{thread}/runs/stream",
+        json={"assistant_id": "timed", "input": {"x": 1}, "stream_mode": ["values", "events"]},
+        timeout=30,
+    ) as streamed:
+        for _ in streamed.iter_lines():
+            pass
+    state = httpx.get(f"{served.url}/threads/{thread}/state").json()
+    assert state["values"] == {"x": 1, "got": "answered on attempt 2"}
+    page.goto(f"{served.url}/viewer/#/thread/{thread}")
+    _ready(page)
+    _step_row(page, "slow").click()
+    task = page.locator("#step ul.tasks.ran li[data-task='slow']")
+    (first, second) = _attempts(task)
+    assert first[:2] == ("attempt 1 / 2", "attempt failed")
+    assert first[2].startswith("NodeTimeoutError: Node 'slow' ")
+    assert second == ("attempt 2 / 2", "attempt ok", "")
+    took = task.locator("ol.attempts li").first.text_content() or ""
+    assert float(took.split("failed after ")[1].split(" ms")[0]) >= 150
+
+
 def test_cancelling_a_running_run_from_the_viewer(page: Any, served: Any) -> None:
     thread = _thread(served.url, "pipeline")
     page.goto(f"{served.url}/viewer/#/thread/{thread}")

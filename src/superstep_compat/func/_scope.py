@@ -110,6 +110,8 @@ class RootScope(_TaskContext):
         self.body = CallScope(self, "")
         modes = run.stream_modes
         self.streams_tasks = run.emit is not None and ("tasks" in modes or "debug" in modes)
+        # told each attempt of each task call (`CONFIG_KEY_ATTEMPT_OBSERVER`), if the run has one
+        self.attempt_observer = attempt_observer(run)
 
     # --- interrupts ----------------------------------------------------------------------
 
@@ -389,7 +391,7 @@ def _attempts_told(
     attempt observer (`CONFIG_KEY_ATTEMPT_OBSERVER`) in the shape of
     `superstep_compat.pregel._task_support.report_attempt`, the call named by its id in the
     ``tasks`` stream; None (nothing timed) for a run without one."""
-    observer = attempt_observer(root.run)
+    observer = root.attempt_observer
     if observer is None:
         return None
     run = root.run

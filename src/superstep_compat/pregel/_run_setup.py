@@ -184,6 +184,18 @@ class RunSetup(Checkpointing):
                 # answering a past interrupt again (time travel): the answers given to it
                 # since belong to the branch that went on from it, not to this one
                 self.resumer.answer_rebuilt(ex, record, answer, since=False)
+        if isinstance(inp, Command) and inp.resume is not None and self.link is None:
+            if self.saver is None:
+                # LangGraph's words: an answer has nowhere to come from without checkpoints
+                raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
+            if record is None:
+                # A thread with no checkpoint has no interrupt to answer: LangGraph starts
+                # the graph from START (the Command's update and goto as its input) and the
+                # answer is dropped, so the first interrupt() asks again.
+                if inp.goto:
+                    inp = Command(update=inp.update, goto=inp.goto)
+                else:
+                    inp = {} if inp.update is None else inp.update
         if isinstance(inp, Command) and inp.resume is not None:
             update = inp.update
             if update is not None and not rebuilt:

@@ -185,9 +185,15 @@ class TaskPerformer:
         try:
             outcome = await result if inspect.isawaitable(result) else result
         except asyncio.CancelledError:
-            # the host stopped the attempt at the task's timeout: tell its NodeTimeoutError
+            # the host stopped the attempt at the task's timeout (its NodeTimeoutError) or at
+            # the step's
             if observer is not None and (stop := deadline_stop()) is not None:
-                timed = self.runner.timed_out(request.node, stop.elapsed, stop.kind)
+                node = self.runner.spec.nodes.get(request.node)
+                if node is not None and node.timeout is not None:
+                    timed = self.runner.timed_out(request.node, stop.elapsed, stop.kind)
+                else:  # the step's timeout (LangGraph's: a TimeoutError of the run)
+                    late = TimeoutError(f"the step's timeout passed after {stop.elapsed:.3f}s")
+                    timed = TaskOutcome(error=late)
                 report_attempt(observer, args[4], request, started, timed)
             raise
         assert isinstance(outcome, TaskOutcome)

@@ -1,7 +1,7 @@
 // The supersteps of a thread, newest first, PAGE at a time (POST /threads/{id}/history/steps
 // with `before`: the history without its states, read-only, this server's own), and one
 // step opened: the tasks that ran into it (how long each took, each attempt of a retried
-// one, errors, interrupts, their writes), the tasks next, the state as a tree diffed against the step before, and the fork
+// one, errors, interrupts, their writes, the `@task` calls they made with their attempts), the tasks next, the state as a tree diffed against the step before, and the fork
 // form (edit the state as a node, then run from the new checkpoint).
 import { get, post, enc } from "./api.js";
 import { h, clear, when, go, json, parseJson } from "./dom.js";
@@ -49,6 +49,19 @@ function attempts(time) {
       h("span", { class: "small" }, ` · ${outcome} after ${a.duration_ms.toFixed(1)} ms`),
       a.error ? h("pre", { class: "error" }, a.error) : "");
   }));
+}
+
+// The `@task` calls the listed tasks made (an entrypoint's, a node's): the run's recorded
+// tasks that are none of the listed ones, started while one of them ran, in its namespace.
+// Calls are not tasks of the history (LangGraph's checkpoints do not list them), only of the
+// run's `tasks` stream, so the time they started in places them.
+function callsOf(tasks, times) {
+  const ids = new Set(tasks.map((t) => t.id));
+  const spans = tasks.map((t) => times.get(t.id)).filter(Boolean);
+  if (!spans.length) return [];
+  return [...times.values()].filter((c) => !ids.has(c.task_id) && spans.some((s) =>
+    s.checkpoint_ns === c.checkpoint_ns && c.started_at >= s.started_at &&
+    c.started_at <= s.started_at + (s.duration_ms ?? Infinity) / 1000));
 }
 
 function made(snap) {
@@ -188,7 +201,12 @@ export class Timeline {
       attempts(times.get(t.id)),
       ...t.interrupts.map((i) => h("div", {}, "interrupt: ", h("pre", {}, json(i.value)))),
       t.result !== null && t.result !== undefined ? h("details", { class: "writes" }, h("summary", {}, "writes"),
-        stateTree(typeof t.result === "object" && !Array.isArray(t.result) ? t.result : { result: t.result })) : "")));
+        stateTree(typeof t.result === "object" && !Array.isArray(t.result) ? t.result : { result: t.result })) : "")),
+      ...callsOf(tasks, times).map((c) => h("li", { class: "call", "data-task": c.name, "data-call": c.task_id },
+        h("b", {}, c.name), h("span", { class: "small" }, " (@task call)"),
+        timing(c),
+        c.error ? h("pre", { class: "error" }, c.error) : "",
+        attempts(c))));
   }
 
   forkForm(snap) {
