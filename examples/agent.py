@@ -2,7 +2,7 @@
 tool runs, and a SQLite checkpointer. Written against `langgraph`; it runs unchanged on the
 Superstep façade:
 
-    /work/.venv-langgraph/bin/python examples/agent.py      # real LangGraph
+    .venv-langgraph/bin/python examples/agent.py             # real LangGraph (make test builds it)
     .venv/bin/python -m superstep_compat examples/agent.py   # the same file on Superstep
 
 Both print the same transcript. `graph` is served over the LangGraph server API with

@@ -144,12 +144,20 @@ def get_runtime(context_schema: Any = None) -> Runtime[Any]:
     found = current_run()
     if found is None:
         raise RuntimeError("Called get_runtime outside of a runnable context")
-    run, _ = found
-    writer = (
-        (lambda chunk: run.emit("custom", chunk))  # type: ignore[misc]
-        if run.emit is not None and "custom" in run.stream_modes
-        else _noop
-    )
+    run, config = found
+    writer: Any = _noop
+    if run.emit is not None and "custom" in run.stream_modes:
+        from superstep_compat.func._scope import call_namespace
+
+        # without subgraphs=True the chunk is shown as it is (a namespace would hide it)
+        caller_ns = (config.get("configurable") or {}).get("checkpoint_ns") or ""
+        ns = call_namespace(caller_ns) if run.subgraphs else ()
+        # `run.emit` is read at each write: the run may rebind it while the node runs
+        writer = (
+            (lambda chunk: run.emit("custom", chunk, ns))  # type: ignore[misc,call-arg]
+            if ns
+            else (lambda chunk: run.emit("custom", chunk))  # type: ignore[misc]
+        )
     return Runtime(
         context=run.context,
         store=run.store,

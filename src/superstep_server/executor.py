@@ -421,7 +421,14 @@ def _execute(
 
 def _takes_control(graph: Any) -> bool:
     """Whether the graph's ``stream`` takes a ``control`` (`RunControl`): the façade's
-    compiled graphs and `superstep_server.engine_graphs.EngineGraph` do."""
+    compiled graphs and `superstep_server.engine_graphs.EngineGraph` do (both take their
+    options as keywords, so their signatures do not name it), as does any graph whose
+    ``stream`` names a ``control`` parameter."""
+    from superstep_compat.pregel import Pregel
+    from superstep_server.engine_graphs import EngineGraph
+
+    if isinstance(graph, (Pregel, EngineGraph)):
+        return True
     try:
         return "control" in inspect.signature(graph.stream).parameters
     except (TypeError, ValueError):

@@ -37,6 +37,8 @@ class _Run(GraphRun):
     running.
     """
 
+    fresh_resume_starts = False  # nothing to resume: `_prepare` says so (UnknownInterruptError)
+
     lean_checkpoints = False  # a continuing run reads the journal's state from the blob
 
     graph: EntrypointGraph

@@ -59,6 +59,7 @@ __all__ = [
     "CallScope",
     "RootScope",
     "SyncAsyncFuture",
+    "call_namespace",
     "current_scope",
     "scope_var",
 ]
@@ -345,6 +346,19 @@ class CallScope:
 
 
 scope_var: ContextVar[CallScope | None] = ContextVar("superstep_compat_call_scope", default=None)
+
+
+def call_namespace(caller_ns: str) -> tuple[str, ...]:
+    """Where LangGraph streams the custom chunks of the running `@task` call: the
+    namespace of the node (or entrypoint) task that made the call, ``caller_ns`` (the
+    ``checkpoint_ns`` of its config, ``"outer:<task id>|node:<task id>"``), as a tuple (a
+    call's config nests its namespace under its caller's, and a custom chunk goes out one
+    level up from the config's namespace). ``()`` outside a call, in a node's or an
+    entrypoint's own body included: those go out at their graph's namespace."""
+    scope = scope_var.get()
+    if scope is None or not scope.key or not caller_ns:
+        return ()
+    return tuple(caller_ns.split("|"))
 
 
 def current_scope() -> CallScope:

@@ -106,6 +106,10 @@ class RunSetup(Checkpointing):
             else {t.key: t.id for t in self.record.tasks if t.key},
         )
 
+    fresh_resume_starts = True
+    """`Command(resume=...)` on a thread with no checkpoint starts the graph (LangGraph's
+    `StateGraph`); an entrypoint run refuses it instead (see `func._entrypoint_run`)."""
+
     def _prepare(self) -> tuple[Execution, list[Event]]:
         graph = self.graph
         events: list[Event] = []
@@ -188,7 +192,7 @@ class RunSetup(Checkpointing):
             if self.saver is None:
                 # LangGraph's words: an answer has nowhere to come from without checkpoints
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
-            if record is None:
+            if record is None and self.fresh_resume_starts:
                 # A thread with no checkpoint has no interrupt to answer: LangGraph starts
                 # the graph from START (the Command's update and goto as its input) and the
                 # answer is dropped, so the first interrupt() asks again.

@@ -120,8 +120,6 @@ def merged(before: Any, after: Any, rest: Sequence[Effect]) -> Any:
         return Reaction(after.updates, rest, after.control, after.disposition)
     if not isinstance(before, Reaction):
         return before
-    if rest is after.effects and not (before.updates or before.effects or before.control):
-        return after  # nothing before it to merge (the usual task request): the same reaction
     updates = [*_pairs(before.updates), *_pairs(after.updates)]
     return Reaction(
         updates,

@@ -46,12 +46,13 @@ def run():
     app = g.compile()
     out = {}
     out["invoke"] = app.invoke({"items": ["a", "b"], "res": []})
-    out["sub"] = [
-        (namespace(ns), mode, c)
+    # the two workers run in parallel: their chunks interleave as they happen to run
+    out["sub"] = sorted(
+        str((namespace(ns), mode, c))
         for ns, mode, c in app.stream(
             {"items": ["a"], "res": []}, stream_mode=["updates", "custom", "values"], subgraphs=True
         )
-    ]
+    )
     dbg = list(app.stream({"items": ["a"], "res": []}, stream_mode="debug"))
     out["debug"] = [(d["type"], d["step"], d["payload"].get("name")) for d in dbg]
     return out
