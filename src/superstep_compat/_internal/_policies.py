@@ -19,6 +19,7 @@ __all__ = [
     "default_cache_key",
     "default_retry_on",
     "omit_payload",
+    "runnable_has_native_async",
     "supports_timeout",
     "sync_timeout_unsupported",
 ]
@@ -117,6 +118,34 @@ class TimeoutPolicy:
     idle_timeout: float | timedelta | None = None
     refresh_on: Literal["auto", "heartbeat"] = "auto"
 
+    @classmethod
+    def coerce(cls, value: float | timedelta | TimeoutPolicy | None) -> TimeoutPolicy | None:
+        """A number or timedelta becomes a run timeout in seconds; a policy is normalised
+        (its timeouts in positive float seconds; neither set: None). A policy already in
+        that form is returned as is (it is frozen), as in LangGraph. Raises LangGraph's
+        `ValueError`s for a timeout <= 0 or an unknown ``refresh_on``."""
+        if value is None:
+            return None
+        if isinstance(value, TimeoutPolicy):
+            run, idle = value.run_timeout, value.idle_timeout
+            if (
+                value.refresh_on in ("auto", "heartbeat")
+                and (run is None or (type(run) is float and run > 0))
+                and (idle is None or (type(idle) is float and idle > 0))
+                and (run is not None or idle is not None)
+            ):
+                return value
+            policy = value
+        else:
+            policy = cls(run_timeout=value)
+        if policy.refresh_on not in ("auto", "heartbeat"):
+            raise ValueError("refresh_on must be 'auto' or 'heartbeat'")
+        run_s = _seconds(policy.run_timeout, "run_timeout")
+        idle_s = _seconds(policy.idle_timeout, "idle_timeout")
+        if run_s is None and idle_s is None:
+            return None
+        return cls(run_timeout=run_s, idle_timeout=idle_s, refresh_on=policy.refresh_on)
+
 
 def _seconds(value: float | timedelta | None, field: str) -> float | None:
     if value is None:
@@ -130,19 +159,8 @@ def _seconds(value: float | timedelta | None, field: str) -> float | None:
 def coerce_timeout_policy(
     timeout: float | timedelta | TimeoutPolicy | None,
 ) -> TimeoutPolicy | None:
-    """A number or timedelta becomes a run timeout in seconds; a policy is normalised (its
-    timeouts in positive seconds; neither set: no policy). Raises LangGraph's `ValueError`s
-    for a timeout <= 0 or an unknown ``refresh_on``."""
-    if timeout is None:
-        return None
-    policy = timeout if isinstance(timeout, TimeoutPolicy) else TimeoutPolicy(run_timeout=timeout)
-    if policy.refresh_on not in ("auto", "heartbeat"):
-        raise ValueError("refresh_on must be 'auto' or 'heartbeat'")
-    run = _seconds(policy.run_timeout, "run_timeout")
-    idle = _seconds(policy.idle_timeout, "idle_timeout")
-    if run is None and idle is None:
-        return None
-    return TimeoutPolicy(run_timeout=run, idle_timeout=idle, refresh_on=policy.refresh_on)
+    """`TimeoutPolicy.coerce` (LangGraph's module-level spelling)."""
+    return TimeoutPolicy.coerce(timeout)
 
 
 def sync_timeout_unsupported(name: str, kind: Literal["Node", "Task"] = "Node") -> ValueError:
@@ -164,6 +182,35 @@ def supports_timeout(action: Any, is_async: bool) -> bool:
     from langchain_core.runnables import Runnable
 
     return ainvoke is not Runnable.ainvoke
+
+
+def runnable_has_native_async(runnable: Any) -> bool:
+    """LangGraph's compile-time test of whether a node's runnable can run under a timeout:
+    bindings (``with_config``...) are looked through; a sequence or parallel needs every
+    step to qualify; a `RunnableCallable` or `RunnableLambda` needs its own async function;
+    any other `Runnable` qualifies when its class overrides ``ainvoke``."""
+    from langchain_core.runnables import (
+        Runnable,
+        RunnableLambda,
+        RunnableParallel,
+        RunnableSequence,
+    )
+    from langchain_core.runnables.base import RunnableBindingBase
+
+    from superstep_compat._internal._runnable import RunnableCallable
+
+    while isinstance(runnable, RunnableBindingBase):
+        runnable = runnable.bound
+    if isinstance(runnable, RunnableSequence):
+        return all(runnable_has_native_async(step) for step in runnable.steps)
+    if isinstance(runnable, RunnableParallel):
+        return all(runnable_has_native_async(step) for step in runnable.steps__.values())
+    if isinstance(runnable, RunnableCallable):
+        return runnable.afunc is not None
+    if isinstance(runnable, RunnableLambda):
+        return bool(getattr(runnable, "afunc", None))
+    ainvoke = getattr(type(runnable), "ainvoke", None)
+    return ainvoke is not None and ainvoke is not Runnable.ainvoke
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

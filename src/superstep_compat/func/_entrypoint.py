@@ -27,7 +27,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 
 from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._deprecation import deprecated_kwarg
-from superstep_compat._internal._policies import coerce_timeout_policy
+from superstep_compat._internal._policies import coerce_timeout_policy, sync_timeout_unsupported
 from superstep_compat.channels.last_value import LastValue
 from superstep_compat.func._entrypoint_run import EntrypointCall
 from superstep_compat.func._runner import (
@@ -107,6 +107,8 @@ class entrypoint(Generic[ContextT]):
     def __call__(self, func: Callable[..., Any]) -> EntrypointGraph:
         if inspect.isgeneratorfunction(func) or inspect.isasyncgenfunction(func):
             raise NotImplementedError("Generators are not supported in the Functional API.")
+        if self.timeout is not None and not is_async(func):  # LangGraph checks at declaration
+            raise sync_timeout_unsupported(str(getattr(func, "__name__", type(func).__name__)))
         return EntrypointGraph(
             func,
             checkpointer=self.checkpointer,

@@ -18,18 +18,26 @@ from typing import Any
 
 from langchain_core.runnables.config import var_child_runnable_config
 
+from superstep_compat._internal._merge import merge_configs
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.func._journal import TaskJournal
 from superstep_compat.func._scope import RootScope, scope_var
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._callbacks import TaskRun
-from superstep_compat.pregel._node import request_task, settle
+from superstep_compat.pregel._node import outcome_of, request_task, settle
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _current_run, task_uuid
 from superstep_compat.pregel._task_support import _close as close_run
-from superstep_compat.pregel._task_support import no_sync_function
+from superstep_compat.pregel._task_support import (
+    _noop_heartbeat,
+    _ProgressHandler,
+    as_seconds,
+    no_sync_function,
+)
 from superstep_compat.types import Interrupt
 from superstep_core.channel import MISSING, Channel
+from superstep_core.host import current_heartbeat
+from superstep_core.host import heartbeat as _heartbeat
 from superstep_core.node import (
     Activated,
     EffectCompleted,
@@ -142,6 +150,11 @@ class EntrypointRunner(TaskRunner):
         if config.get("callbacks"):
             # the function is a callback run of the graph's, as a node is (`_call_*` end it)
             run.trace, config = TaskRun.start(config, node.name, arg, run.step)
+        limits = node.timeout
+        if limits is not None and limits.idle_timeout is not None and limits.refresh_on == "auto":
+            # as a node's: any LangChain callback event inside the function is progress
+            beat = _ProgressHandler(current_heartbeat())
+            config = merge_configs(config, {"callbacks": [beat]})  # type: ignore[arg-type]
         var_child_runnable_config.set(config)  # type: ignore[arg-type]
         task_context_var.set(root)
         _current_run.set((run, config))
@@ -152,7 +165,7 @@ class EntrypointRunner(TaskRunner):
         from superstep_compat.runtime import Runtime
 
         accepts = self.node.accepts
-        writer = self._writer(run)
+        writer = self._writer(run, self.node)
         injected: dict[str, Callable[[], Any]] = {
             "config": lambda: config,
             "writer": lambda: writer,
@@ -164,6 +177,7 @@ class EntrypointRunner(TaskRunner):
                 stream_writer=writer,
                 previous=run.previous,
                 control=run.control,
+                heartbeat=_heartbeat if self.node.timeout is not None else _noop_heartbeat,
             ),
         }
         return {name: make() for name, make in injected.items() if name in accepts}
@@ -239,20 +253,30 @@ def entry_node(runner: EntrypointRunner) -> NodeFn:
     """The engine reducer of an entrypoint's node: the input event's payload is the
     function's input; each activation requests one effect of the registered task kind (see
     `_work`), "run the function"; `Resumed` runs it again with the answers so far and the
-    memo of finished task calls."""
+    memo of finished task calls. The entrypoint's timeout limits each run of the function
+    as a node's does (the host stops it; LangGraph's `NodeTimeoutError`)."""
+
+    node = runner.node
+    limits = node.timeout
+    run_timeout = as_seconds(limits.run_timeout) if limits is not None else None
+    idle_timeout = as_seconds(limits.idle_timeout) if limits is not None else None
 
     def react(ctx: NodeContext, event: Event) -> Reaction:
         if isinstance(event, Activated | External):
             ctx.memory["arg"] = event.payload
             ctx.memory["resume"] = []
-            return request_task(ctx, event.payload, [])
+            return request_task(
+                ctx, event.payload, [], timeout=run_timeout, idle_timeout=idle_timeout
+            )
         if isinstance(event, Resumed):
             resume = [*ctx.memory.get("resume", []), event.value]
             ctx.memory["resume"] = resume
-            return request_task(ctx, ctx.memory.get("arg"), resume)
+            return request_task(
+                ctx, ctx.memory.get("arg"), resume, timeout=run_timeout, idle_timeout=idle_timeout
+            )
         if isinstance(event, EffectCompleted):
-            outcome = event.result
-            if not isinstance(outcome, TaskOutcome):
+            outcome = outcome_of(runner, node.name, event)
+            if outcome is None:
                 failure = event.error
                 message = failure.message if failure else "entrypoint returned no outcome"
                 return Reaction(disposition=FailActivation.permanent(message, "TaskError"))

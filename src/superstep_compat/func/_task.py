@@ -140,6 +140,8 @@ def task(
     old_retry = deprecated_kwarg(kwargs, "retry", "retry_policy", LangGraphDeprecatedSinceV05)
     if retry_policy is None:
         retry_policy = old_retry
+    # LangGraph validates the timeout when the decorator is built, before any function
+    coerce_timeout_policy(timeout)
 
     def decorate(func: Callable[P, T]) -> TaskFunction[P, T]:
         return TaskFunction(

@@ -25,6 +25,11 @@ from pydantic import BaseModel, create_model
 from typing_extensions import TypedDict
 
 from superstep_compat._internal._constants import START
+from superstep_compat._internal._policies import (
+    coerce_timeout_policy,
+    runnable_has_native_async,
+    sync_timeout_unsupported,
+)
 from superstep_compat._internal._runnable import RunnableCallable
 from superstep_compat.channels.base import BaseChannel
 from superstep_compat.graph._schema import SchemaInfo
@@ -96,7 +101,7 @@ class PregelNode:
             retry_policy = [retry_policy]
         self.retry_policy = tuple(retry_policy) if retry_policy else None
         self.cache_policy = cache_policy
-        self.timeout = timeout
+        self.timeout = coerce_timeout_policy(timeout)
 
     def __repr__(self) -> str:
         return f"PregelNode(channels={self.channels!r}, triggers={self.triggers!r})"
@@ -187,11 +192,9 @@ class NodeBuilder:
         return self
 
     def set_timeout(self, timeout: float | timedelta | TimeoutPolicy | None) -> Self:
-        """Stop an attempt of the node's task after ``timeout`` (async runs)."""
-        if timeout is None or isinstance(timeout, TimeoutPolicy):
-            self._timeout = timeout
-        else:
-            self._timeout = TimeoutPolicy(run_timeout=timeout)
+        """Stop an attempt of the node's task after ``timeout`` (async runs). Raises
+        `ValueError` at once for a timeout <= 0, as LangGraph does."""
+        self._timeout = coerce_timeout_policy(timeout)
         return self
 
     def build(self) -> PregelNode:
@@ -314,6 +317,12 @@ class LowLevelDefinition:
     def validate(self) -> None:
         subscribed = {t for node in self.nodes.values() for t in node.triggers}
         for name, node in self.nodes.items():
+            if node.timeout is not None and not all(
+                runnable_has_native_async(r)
+                for r in [node.bound, *node.writers]
+                if isinstance(r, Runnable)
+            ):
+                raise sync_timeout_unsupported(name)
             if name == START or ":" in name:
                 raise ValueError(f"Node name {name!r} is reserved")
             for channel in [*node.triggers, *_names(node.channels)]:

@@ -13,6 +13,7 @@ object the user's code raised.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
 from collections import ChainMap
 from collections.abc import Callable, Mapping, Sequence
@@ -35,6 +36,7 @@ from superstep_compat.errors import (
     GraphBubbleUp,
     GraphDrained,
     GraphInterrupt,
+    NodeCancelledError,
     NodeTimeoutError,
     ParentCommand,
 )
@@ -309,6 +311,10 @@ class TaskRunner(TaskRouting):
                 return self._finish_async(coro, node, values, run, hook, config)
             else:
                 result = action(state, **kwargs)
+        except asyncio.CancelledError as e:
+            # raised by the node's own synchronous code (nothing cancels it): LangGraph
+            # fails the task with NodeCancelledError rather than tearing the run down
+            return self._conclude(node, values, run, hook, error=_node_cancelled(node.name, e))
         except BaseException as e:
             return self._conclude(node, values, run, hook, error=e)
         else:
@@ -329,6 +335,14 @@ class TaskRunner(TaskRouting):
         tokens = _bind(hook, run, config)
         try:
             result = await pending
+        except asyncio.CancelledError as e:
+            task = asyncio.current_task()
+            if task is not None and task.cancelling() == 0:
+                # nothing asked to cancel this task (no timeout, no caller): the node's
+                # body raised it itself, which LangGraph reports as NodeCancelledError
+                error = _node_cancelled(node.name, e)
+                return self._conclude(node, values, run, hook, error=error)
+            raise
         except BaseException as e:
             return self._conclude(node, values, run, hook, error=e)
         else:
@@ -445,6 +459,12 @@ class TaskRunner(TaskRouting):
         if not isinstance(error, Exception):
             raise error
         return TaskOutcome(error=error, retry=first_matching(node.retry_policy or (), error))
+
+
+def _node_cancelled(name: str, cause: asyncio.CancelledError) -> NodeCancelledError:
+    error = NodeCancelledError(name)
+    error.__cause__ = cause
+    return error
 
 
 def _plain(mapping: Mapping[str, Any] | None) -> dict[str, Any]:
