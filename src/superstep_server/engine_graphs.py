@@ -45,7 +45,7 @@ Must never be imported by the engine.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -55,6 +55,7 @@ from superstep_core.host import Handler, StopRequest
 from superstep_core.host.durable import DurableExecution, DurableRunner
 from superstep_core.host.thread_checkpoints import StoredStep, ThreadCheckpoints
 from superstep_core.runtime import Execution, Status
+from superstep_server.served_kind import ServedKind
 
 __all__ = ["EngineGraph", "EngineRunError", "ServedKind"]
 
@@ -64,68 +65,6 @@ INTERRUPT = "__interrupt__"
 class EngineRunError(RuntimeError):
     """A node of an engine graph failed: the message names the node, the error type and
     the engine's message."""
-
-
-class ServedKind:
-    """The plain engine graph: a run's input is the execution's payload, values are the
-    channels whose names do not start with ``__``, and a resume value goes to the
-    interrupt unchanged. Subclass it for the libraries on the engine (documents, plans)."""
-
-    name = "graph"
-
-    def open(self) -> tuple[Mapping[str, Handler], Callable[[], None]]:
-        """The effect handlers of one run (runs of one graph may go on at once on several
-        workers, so each gets its own) and what releases them when the run ends."""
-        return {}, _nothing
-
-    def start(
-        self,
-        runner: DurableRunner,
-        graph: CompiledGraph,
-        thread_id: str,
-        payload: Any,
-        metadata: Mapping[str, Any],
-    ) -> DurableExecution:
-        """A new execution of ``graph`` on thread ``thread_id`` for the run input
-        ``payload``. Raises ``ValueError`` for an input the graph cannot take."""
-        return runner.start(graph, thread_id, payload=payload, metadata=metadata)
-
-    def answer(self, interrupt: Any, value: Any) -> Any:
-        """The value an activation suspended on ``interrupt`` resumes with for the client's
-        ``value``; raises ``ValueError`` for an answer that does not fit."""
-        return value
-
-    def values(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """The thread's values as a client sees them, from the execution's channels."""
-        return {k: v for k, v in values.items() if not k.startswith("__")}
-
-    def schemas(self, graph: CompiledGraph) -> tuple[Any, Any, Any]:
-        """JSON Schemas of a run's input, the run's output and the thread's values
-        (``/assistants/{id}/schemas``). A plain graph's values are its visible channels,
-        of any JSON type (a channel declares a strategy, not a type); its input is whatever
-        payload its start nodes take."""
-        state = {
-            "title": graph.name,
-            "type": "object",
-            "properties": {name: {} for name in graph.channels if not name.startswith("__")},
-        }
-        return {"title": f"{graph.name} input"}, state, state
-
-    def update(self, written: Mapping[str, Any]) -> dict[str, Any]:
-        """What a client sees of one node's writes in a superstep (``written``: channel ->
-        the value the node wrote, before the channel's strategy), for its ``updates``
-        chunk; the visible channels by default."""
-        return self.values(written)
-
-    def left(self, values: Mapping[str, Any]) -> tuple[str, ...]:
-        """Steps the execution will never reach although it ended without an error (none
-        for a plain graph: when nothing is queued, awaited or suspended it is done)."""
-        return ()
-
-    def workflow(self, runner: DurableRunner, thread_id: str) -> dict[str, Any] | None:
-        """The viewer's workflow panel for the thread (`superstep_server.workflow_runs`
-        shapes), or ``None`` for a kind that has none (a plain graph)."""
-        return None
 
 
 class EngineGraph:
@@ -565,10 +504,6 @@ class _Drawing:
 class _Opened:
     dx: DurableExecution
     started: bool  # a new execution (else one recovered from the thread's checkpoints)
-
-
-def _nothing() -> None:
-    pass
 
 
 def _event_input(event: Any) -> Any:

@@ -36,7 +36,8 @@ import orjson
 from superstep_core.graph import CompiledGraph, Graph
 from superstep_core.host import Handler
 from superstep_core.host.durable import DurableExecution, DurableRunner
-from superstep_server.engine_graphs import EngineGraph, ServedKind
+from superstep_server.engine_graphs import EngineGraph
+from superstep_server.served_kind import ServedKind
 from superstep_server.workflow_runs import document_run, plan_run
 
 __all__ = ["DocumentKind", "PlanKind", "load_served"]
