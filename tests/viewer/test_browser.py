@@ -82,6 +82,8 @@ def test_a_run_started_in_the_viewer_highlights_its_running_node_then_draws_its_
     screenshot(page, "live-run")
     served.release()
     page.wait_for_selector("#thread-status.idle")
+    # The path is drawn after the status turns idle (it reads the run's checkpoints).
+    page.wait_for_selector("#graph[data-visited*='__end__']")
     assert page.locator("#live li").evaluate_all("ls => ls.map(l => l.textContent)") == [
         "__start__",  # the input step
         "plan",
