@@ -20,7 +20,7 @@ from pydantic import (
 
 from superstep_server.errors import ApiError
 
-__all__ = ["check"]
+__all__ = ["check", "check_command"]
 
 Obj = dict[str, Any]
 Names = list[StrictStr]
@@ -28,6 +28,16 @@ Names = list[StrictStr]
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="ignore")
+
+
+class Config(BaseModel):
+    """A run's (an assistant's, a cron's) ``config``: keys beyond these pass through."""
+
+    model_config = ConfigDict(extra="allow")
+    configurable: Obj | None = None
+    tags: Names | None = None
+    recursion_limit: StrictInt | None = None
+    metadata: Obj | None = None
 
 
 class _Search(_Body):
@@ -42,7 +52,7 @@ class _Search(_Body):
 class AssistantCreate(_Body):
     graph_id: StrictStr
     assistant_id: StrictStr | None = None
-    config: Obj | None = None
+    config: Config | None = None
     context: Obj | None = None
     metadata: Obj | None = None
     if_exists: Literal["raise", "do_nothing"] | None = None
@@ -52,7 +62,7 @@ class AssistantCreate(_Body):
 
 class AssistantPatch(_Body):
     graph_id: StrictStr | None = None
-    config: Obj | None = None
+    config: Config | None = None
     context: Obj | None = None
     metadata: Obj | None = None
     name: StrictStr | None = None
@@ -119,7 +129,7 @@ class RunCreate(_Body):
     assistant_id: StrictStr
     input: Any = None
     command: Obj | None = None
-    config: Obj | None = None
+    config: Config | None = None
     context: Obj | None = None
     metadata: Obj | None = None
     stream_mode: StrictStr | Names | None = None
@@ -196,6 +206,50 @@ class CronSearch(_Search):
     assistant_id: StrictStr | None = None
     thread_id: StrictStr | None = None
     enabled: StrictBool | None = None
+
+
+_GOTO = 'must be a node name, a {"node", "input"} object, or a list of them'
+_UPDATE = "must be an object, or a list of [key, value] pairs"
+
+
+def _is_target(target: Any) -> bool:
+    if isinstance(target, str):
+        return True
+    return (
+        isinstance(target, dict)
+        and isinstance(target.get("node"), str)
+        and set(target) <= {"node", "input"}
+    )
+
+
+def check_command(command: Any) -> None:
+    """Raise `ApiError` 422 unless ``command`` is a run's ``command``: an object with
+    ``resume`` (any JSON), ``update`` (an object or ``[key, value]`` pairs) and ``goto`` (a
+    node name, a ``{"node", "input"}`` Send, or a list of those), all optional."""
+    if command is None:
+        return
+    if not isinstance(command, dict):
+        raise ApiError(422, f"command: must be a JSON object, not {type(command).__name__}")
+    unknown = set(command) - {"resume", "update", "goto"}
+    if unknown:
+        raise ApiError(422, f"command: unknown keys {sorted(unknown)} (resume, update, goto)")
+    update = command.get("update")
+    if update is not None and not (
+        isinstance(update, dict)
+        or (
+            isinstance(update, list)
+            and all(
+                isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str)
+                for pair in update
+            )
+        )
+    ):
+        raise ApiError(422, f"command.update: {update!r} {_UPDATE}")
+    goto = command.get("goto")
+    if goto is not None and not (
+        _is_target(goto) or (isinstance(goto, list) and all(_is_target(t) for t in goto))
+    ):
+        raise ApiError(422, f"command.goto: {goto!r} {_GOTO}")
 
 
 def _where(loc: tuple[int | str, ...]) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -131,3 +132,65 @@ def test_the_server_still_runs_graphs(live: LiveServer) -> None:
         f"{live.url}/runs/wait", json={"assistant_id": "two", "input": {"x": 1}}, timeout=60
     )
     assert answer.json() == {"x": 4}
+
+
+BAD_RUN_FIELDS = [
+    ({"command": "resume"}, "command"),
+    ({"command": [1]}, "command"),
+    ({"command": {"bogus": 1}}, "command"),
+    ({"command": {"goto": 5}}, "command.goto"),
+    ({"command": {"goto": [1, "b"]}}, "command.goto"),
+    ({"command": {"goto": {"node": 3, "input": {}}}}, "command.goto"),
+    ({"command": {"goto": {"input": {}}}}, "command.goto"),
+    ({"command": {"update": "x"}}, "command.update"),
+    ({"command": {"update": [1, 2]}}, "command.update"),
+    ({"command": {"update": [["x", 1, 2]]}}, "command.update"),
+    ({"command": {"resume": 1, "goto": 7}}, "command.goto"),
+    ({"command": {"resume": {"a": 1}, "update": 3}}, "command.update"),
+    ({"config": {"configurable": "x"}}, "config.configurable"),
+    ({"config": {"configurable": [1]}}, "config.configurable"),
+    ({"config": {"tags": "x"}}, "config.tags"),
+    ({"config": {"recursion_limit": "x"}}, "config.recursion_limit"),
+]
+RUN_PATHS = [
+    "/threads/{tid}/runs",
+    "/threads/{tid}/runs/wait",
+    "/threads/{tid}/runs/stream",
+    "/runs",
+    "/runs/wait",
+    "/runs/stream",
+]
+
+
+@pytest.mark.parametrize("path", RUN_PATHS)
+def test_a_malformed_command_or_config_is_a_422_naming_the_field(
+    live: LiveServer, path: str
+) -> None:
+    tid = httpx.post(f"{live.url}/threads", json={}).json()["thread_id"]
+    for fields, field in BAD_RUN_FIELDS:
+        body = {"assistant_id": "review", **fields}
+        answer = httpx.post(f"{live.url}{path.replace('{tid}', tid)}", json=body, timeout=60)
+        assert answer.status_code == 422, (path, fields, answer.text)
+        detail = answer.json()["detail"]
+        assert detail.startswith(f"{field}:") or detail.startswith(f"{field} "), (fields, detail)
+    assert httpx.get(f"{live.url}/threads/{tid}/runs").json() == []
+
+
+def test_well_formed_commands_still_run(live: LiveServer) -> None:
+    tid = httpx.post(f"{live.url}/threads", json={}).json()["thread_id"]
+    url = f"{live.url}/threads/{tid}/runs/wait"
+    first = httpx.post(url, json={"assistant_id": "review", "input": {"text": "t", "log": []}})
+    assert "__interrupt__" in first.json()
+    body = {"assistant_id": "review", "command": {"resume": "ok", "update": [["log", ["u"]]]}}
+    assert httpx.post(url, json=body, timeout=60).json()["log"] == [
+        "draft",
+        "u",
+        "review",
+        "publish",
+    ]
+    body = {
+        "assistant_id": "review",
+        "command": {"update": {"log": ["g"]}, "goto": [{"node": "publish", "input": {}}]},
+        "config": {"configurable": {"k": 1}, "tags": ["a"], "recursion_limit": 10},
+    }
+    assert httpx.post(url, json=body, timeout=60).status_code == 200
