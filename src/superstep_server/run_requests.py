@@ -130,6 +130,12 @@ def create_run_from_body(
     returns ``{"run", "cancelled", "on_disconnect"}``. ``extra``: more of the run's kwargs,
     set by the server itself (``stream_protocol``, `superstep_server.api_protocol`)."""
     checked = check_run_body(server, body, stateless=thread_id is None)
+    if thread_id is not None:
+        kwargs = checked["kwargs"]
+        at = dict(kwargs["checkpoint"] or {})
+        if kwargs["checkpoint_id"]:
+            at["checkpoint_id"] = kwargs["checkpoint_id"]
+        server.state.require_checkpoint(thread_id, at, checked["assistant"]["graph_id"])
     if extra:
         checked["kwargs"].update(extra)
     stateless = thread_id is None

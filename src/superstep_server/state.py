@@ -169,15 +169,38 @@ class StateViews:
                 configurable[key] = value
         return {"configurable": configurable}
 
-    def get(
-        self, thread_id: str, checkpoint: Mapping[str, Any] | None = None, subgraphs: bool = False
-    ) -> dict[str, Any]:
-        with self.graph_of(thread_id) as graph:
-            snapshot = graph.get_state(self._config(thread_id, checkpoint), subgraphs=subgraphs)
+    def require_checkpoint(
+        self, thread_id: str, checkpoint: Mapping[str, Any] | None, graph_id: str
+    ) -> None:
+        """Raise `ApiError` 404 when ``checkpoint`` names a ``checkpoint_id`` that thread
+        ``thread_id`` (run by graph ``graph_id``) does not have (a fork from it would
+        silently start afresh); nothing for no checkpoint id."""
+        if not checkpoint or not checkpoint.get("checkpoint_id"):
+            return
+        config = {"configurable": {"thread_id": thread_id, "graph_id": graph_id}}
+        with self.graphs.open(graph_id, "threads.read", config) as graph:
+            self._require(graph, thread_id, checkpoint)
+
+    def _require(
+        self,
+        graph: Any,
+        thread_id: str,
+        checkpoint: Mapping[str, Any] | None,
+        subgraphs: bool = False,
+    ) -> Any:
+        """The state at ``checkpoint``; `ApiError` 404 if it names a missing checkpoint id."""
+        snapshot = graph.get_state(self._config(thread_id, checkpoint), subgraphs=subgraphs)
         if checkpoint and checkpoint.get("checkpoint_id") and snapshot.created_at is None:
             raise not_found(
                 f"Thread {thread_id!r} has no checkpoint {checkpoint['checkpoint_id']!r}"
             )
+        return snapshot
+
+    def get(
+        self, thread_id: str, checkpoint: Mapping[str, Any] | None = None, subgraphs: bool = False
+    ) -> dict[str, Any]:
+        with self.graph_of(thread_id) as graph:
+            snapshot = self._require(graph, thread_id, checkpoint, subgraphs)
         return state_json(snapshot)
 
     def update(
@@ -192,6 +215,7 @@ class StateViews:
             if as_node is not None and as_node not in getattr(graph, "nodes", {as_node: None}):
                 nodes = ", ".join(repr(n) for n in getattr(graph, "nodes", {}) if n != "__start__")
                 raise ApiError(422, f"as_node: {as_node!r} is not a node of the graph ({nodes})")
+            self._require(graph, thread_id, checkpoint)
             try:
                 at = self._config(thread_id, checkpoint)
                 config = graph.update_state(at, values, as_node=as_node)

@@ -181,6 +181,31 @@ async def test_fork_from_an_older_checkpoint(client: Any) -> None:
     assert again == {"x": 100}
 
 
+async def test_a_fork_from_a_missing_checkpoint_is_a_404(client: Any) -> None:
+    tid = (await client.threads.create())["thread_id"]
+    await client.runs.wait(tid, "two", input={"x": 1})
+    runs = client.runs
+    for forked in (
+        lambda: runs.wait(tid, "two", input=None, checkpoint_id="nope"),
+        lambda: runs.create(tid, "two", input=None, checkpoint_id="nope"),
+        lambda: _events(runs.stream(tid, "two", input=None, checkpoint_id="nope")),
+        lambda: runs.wait(tid, "two", input=None, checkpoint={"checkpoint_id": "nope"}),
+    ):
+        # the client's stream does not map statuses to its own errors: httpx's it is
+        with pytest.raises((NotFoundError, httpx.HTTPStatusError), match="nope") as missing:
+            await forked()
+        assert missing.value.response.status_code == 404
+    with pytest.raises(NotFoundError, match="nope"):
+        await client.threads.update_state(tid, {"x": 5}, checkpoint_id="nope")
+    with pytest.raises(NotFoundError, match="nope"):
+        await client.threads.update_state(tid, {"x": 5}, checkpoint={"checkpoint_id": "nope"})
+    assert len(await client.runs.list(tid)) == 1
+    assert (await client.threads.get_state(tid))["values"] == {"x": 4}
+    fresh = (await client.threads.create())["thread_id"]
+    with pytest.raises((NotFoundError, httpx.HTTPStatusError), match="nope"):
+        await client.runs.wait(fresh, "two", input={"x": 1}, checkpoint_id="nope")
+
+
 async def test_interrupt_before_and_after(client: Any) -> None:
     thread = await client.threads.create()
     tid = thread["thread_id"]
