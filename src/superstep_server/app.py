@@ -132,6 +132,12 @@ class Server:
         self.workers.start()
         self._stack.callback(self.workers.stop)
 
+    def begin_drain(self) -> None:
+        """Start draining the workers now (`WorkerPool.begin_drain`); nothing before `open`."""
+        workers = getattr(self, "workers", None)
+        if workers is not None:
+            workers.begin_drain()
+
     def close(self) -> None:
         self._stack.close()
 

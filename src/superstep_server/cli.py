@@ -214,6 +214,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         import uvicorn
 
         from superstep_server.app import create_app
+        from superstep_server.serving import DrainingServer
     except ImportError as e:
         raise UsageError(
             f"superstep serve needs the server extra ({e.name} is missing): "
@@ -247,7 +248,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         highlight=False,
         markup=False,
     )
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=args.host,
         port=args.port,
@@ -255,4 +256,11 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         lifespan="on",
         timeout_graceful_shutdown=5,  # open streams must not hold a stop forever
     )
+
+    def drain() -> None:
+        server = getattr(app.state, "server", None)  # none before the lifespan's startup
+        if server is not None:
+            server.begin_drain()
+
+    DrainingServer(config, on_signal=drain).run()
     return 0

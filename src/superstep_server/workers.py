@@ -86,6 +86,14 @@ class WorkerPool:
             return
         self.wake()  # a run was queued or a thread freed (or we (re)connected)
 
+    def begin_drain(self) -> None:
+        """Claim no more runs and ask the running ones to stop at their next step boundary;
+        returns at once (`stop` waits for them)."""
+        draining = self.ctx.drain()
+        self._wake.set()
+        if draining:
+            log.info("worker pool %s: draining %d running runs", self.name, draining)
+
     def stop(self, timeout: float | None = None) -> None:
         """Stop claiming runs and drain the ones running here: each stops at its next step
         boundary, its step in progress committed, and goes back to the queue, where another

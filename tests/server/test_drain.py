@@ -8,6 +8,7 @@ SIGTERM to a worker process and lets another one finish the run (skipped without
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -241,3 +242,80 @@ async def test_a_terminated_worker_process_hands_its_run_over_at_a_step_boundary
         ("b-done", first.pid),
         ("c-done", second.pid),
     ]
+
+
+async def test_a_signalled_server_stops_claiming_at_the_signal_not_after_its_connections(
+    tmp_path: Path,
+) -> None:
+    """``superstep serve`` on SIGTERM drains at once, while uvicorn still waits for its open
+    connections (a client following a run's stream): the run in progress stops after its
+    step and a queued run is not claimed; both finish on the next server."""
+    (tmp_path / "slow.py").write_text(GRAPH)
+    (tmp_path / "langgraph.json").write_text('{"graphs": {"slow": "./slow.py:graph"}}')
+    log, gate = tmp_path / "nodes.log", tmp_path / "gate"
+    env = {**os.environ, "SERVER_TEST_LOG": str(log), "SERVER_TEST_GATE": str(gate)}
+    db = str(tmp_path / "serve.db")
+
+    def serve() -> tuple[subprocess.Popen[bytes], str]:
+        port = _free_port()
+        command = [str(SUPERSTEP), "serve", "--config", str(tmp_path / "langgraph.json")]
+        process = subprocess.Popen(
+            [*command, "--port", str(port), "--db", db, "--workers", "1"], env=env
+        )
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(600):
+            try:
+                if httpx.get(f"{base}/ok", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                threading.Event().wait(0.05)
+        return process, base
+
+    process, base = serve()
+    try:
+        client = get_client(url=base, api_key=None)
+        first = await client.threads.create()
+        running = await client.runs.create(first["thread_id"], "slow", input={"x": 1})
+        for _ in range(1500):
+            if _log(log) and _log(log)[-1][0] == "b-entered":
+                break
+            await asyncio.sleep(0.02)
+        second = await client.threads.create()
+        queued = await client.runs.create(second["thread_id"], "slow", input={"x": 5})
+        # a client following the run: uvicorn waits for it before its own shutdown
+        follow = f"{base}/threads/{first['thread_id']}/runs/{running['run_id']}/stream"
+
+        def keep_following() -> None:
+            with contextlib.suppress(httpx.TransportError):  # cut at uvicorn's grace end
+                httpx.get(follow, timeout=60)
+
+        following = threading.Thread(target=keep_following, daemon=True)
+        following.start()
+        await asyncio.sleep(0.3)
+        process.send_signal(signal.SIGTERM)
+        await asyncio.sleep(0.5)  # the drain was asked for while b runs
+        gate.write_text("open")
+        # uvicorn raises the signal again once it has shut down: the conventional status
+        assert await asyncio.to_thread(process.wait, 30) == -signal.SIGTERM
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(30)
+    assert [what for what, _ in _log(log)] == ["a-done", "b-entered", "b-done"]
+    rows = open_database(db)
+    try:
+        runs = Runs(rows)
+        assert runs.row(running["run_id"])["status"] == "pending"  # type: ignore[index]
+        assert runs.row(queued["run_id"])["status"] == "pending"  # type: ignore[index]
+    finally:
+        rows.close()
+
+    process, base = serve()
+    try:
+        client = get_client(url=base, api_key=None)
+        assert await client.runs.join(first["thread_id"], running["run_id"]) == {"x": 14}
+        assert await client.runs.join(second["thread_id"], queued["run_id"]) == {"x": 22}
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(30)
+    assert [what for what, _ in _log(log)].count("c-done") == 2
