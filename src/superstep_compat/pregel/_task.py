@@ -468,7 +468,11 @@ class TaskRunner(TaskRouting):
             return TaskOutcome(error=error)
         if not isinstance(error, Exception):
             raise error
-        return TaskOutcome(error=error, retry=first_matching(node.retry_policy or (), error))
+        try:
+            policy = first_matching(node.retry_policy or (), error)
+        except Exception as e:  # a bad `retry_on` fails the task with its TypeError (LangGraph)
+            return TaskOutcome(error=e)
+        return TaskOutcome(error=error, retry=policy)
 
 
 def _node_cancelled(name: str, cause: asyncio.CancelledError) -> NodeCancelledError:
