@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from superstep_core.host import StopRequest
+from superstep_core.host import StopRequest, heartbeat
 
 __all__ = [
     "DEFAULT_RUNTIME",
@@ -138,30 +138,50 @@ DEFAULT_RUNTIME: Runtime[Any] = Runtime()
 
 
 def get_runtime(context_schema: Any = None) -> Runtime[Any]:
-    """The `Runtime` of the running node; RuntimeError outside a run."""
+    """The `Runtime` of the running node; RuntimeError outside a run. As the one a node
+    declaring ``runtime`` gets: its heartbeat and execution info, and under an idle limit
+    refreshed "auto"matically its stream writer's chunks are progress."""
+    from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME
     from superstep_compat.pregel._task_context import current_run
 
     found = current_run()
     if found is None:
         raise RuntimeError("Called get_runtime outside of a runnable context")
     run, config = found
-    writer: Any = _noop
+    limits = run.timeout
+    progress = limits is not None and limits.refresh_on == "auto"
+    writer: Any = _progress if progress else _noop
     if run.emit is not None and "custom" in run.stream_modes:
         from superstep_compat.func._scope import call_namespace
 
         # without subgraphs=True the chunk is shown as it is (a namespace would hide it)
         caller_ns = (config.get("configurable") or {}).get("checkpoint_ns") or ""
         ns = call_namespace(caller_ns) if run.subgraphs else ()
+
         # `run.emit` is read at each write: the run may rebind it while the node runs
-        writer = (
-            (lambda chunk: run.emit("custom", chunk, ns))  # type: ignore[misc,call-arg]
-            if ns
-            else (lambda chunk: run.emit("custom", chunk))  # type: ignore[misc]
-        )
+        def writer(chunk: Any) -> None:
+            if progress:
+                _progress(chunk)
+            if ns:
+                run.emit("custom", chunk, ns)  # type: ignore[misc,call-arg]
+            else:
+                run.emit("custom", chunk)  # type: ignore[misc]
+
+    task_runtime = (config.get("configurable") or {}).get(CONFIG_KEY_RUNTIME)
+    if not isinstance(task_runtime, Runtime):
+        task_runtime = DEFAULT_RUNTIME
     return Runtime(
         context=run.context,
         store=run.store,
         stream_writer=writer,
+        heartbeat=task_runtime.heartbeat,
         previous=run.previous,
         control=run.control,
+        execution_info=task_runtime.execution_info,
+        server_info=task_runtime.server_info,
     )
+
+
+def _progress(_: Any) -> None:
+    """A custom chunk written under an idle limit refreshed "auto"matically: progress."""
+    heartbeat()

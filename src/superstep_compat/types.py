@@ -399,8 +399,11 @@ def ensure_valid_checkpointer(checkpointer: Checkpointer) -> Checkpointer:
 # LangGraph process (and is on its list of safe types), and one LangGraph wrote reads back as
 # these. ``langgraph.types`` resolves to this module under the shim; without it, and without
 # a real LangGraph installed, it is registered as this module's name for the serializer.
+# `TimeoutPolicy` (defined beside the other policies) is one of them: a `Send`'s timeout is
+# written inside the Send, and the serializer rebuilds only the allowed ``langgraph.types``
+# names, so under any other module name the Send would come back as a plain list.
 _WIRE_MODULE = "langgraph.types"
-for _cls in (Send, Command, Interrupt, Overwrite, PregelTask, StateSnapshot):
+for _cls in (Send, Command, Interrupt, Overwrite, PregelTask, StateSnapshot, TimeoutPolicy):
     _cls.__module__ = _WIRE_MODULE
 
 

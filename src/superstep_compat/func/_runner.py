@@ -151,6 +151,7 @@ class EntrypointRunner(TaskRunner):
             # the function is a callback run of the graph's, as a node is (`_call_*` end it)
             run.trace, config = TaskRun.start(config, node.name, arg, run.step)
         limits = node.timeout
+        run.timeout = limits  # what `get_runtime()` reads (the run context is the task's own)
         if limits is not None and limits.idle_timeout is not None and limits.refresh_on == "auto":
             # as a node's: any LangChain callback event inside the function is progress
             beat = _ProgressHandler(current_heartbeat())
@@ -165,7 +166,7 @@ class EntrypointRunner(TaskRunner):
         from superstep_compat.runtime import Runtime
 
         accepts = self.node.accepts
-        writer = self._writer(run, self.node)
+        writer = self._writer(run, self.node.timeout)
         injected: dict[str, Callable[[], Any]] = {
             "config": lambda: config,
             "writer": lambda: writer,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from superstep_compat._internal._constants import START
 from superstep_compat.errors import NodeError
@@ -19,7 +19,7 @@ from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import TaskOutcome
 from superstep_compat.pregel._task_support import as_seconds
 from superstep_compat.pregel._work import TASK_KIND, TaskRequest
-from superstep_compat.types import RetryPolicy, Send
+from superstep_compat.types import RetryPolicy, Send, TimeoutPolicy
 from superstep_core.node import (
     Activate,
     Activated,
@@ -70,6 +70,8 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
             if isinstance(payload, Send):
                 arg = payload.arg
                 memory["push"] = _push_index(ctx)
+                if payload.timeout is not None:  # LangGraph: it replaces the node's limits
+                    memory["timeout"] = payload.timeout
             else:
                 arg = payload if name == START else None
             memory["arg"] = arg
@@ -82,7 +84,7 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
             memory["resume"] = resume
             arg = memory.get("arg")
         elif isinstance(event, EffectCompleted):
-            outcome = outcome_of(runner, name, event)
+            outcome = outcome_of(runner, name, event, memory.get("timeout"))
             if outcome is None:
                 failure = event.error
                 message = failure.message if failure else "task returned no outcome"
@@ -94,6 +96,15 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
             return Reaction(disposition=RemainActive())
         # the host stops an async task at its run timeout, on the host's clock (a sync task
         # with a timeout fails before its first attempt, as in LangGraph)
+        own = memory.get("timeout")
+        if own is not None:  # a Send's own limits
+            return request_task(
+                ctx,
+                arg,
+                resume,
+                timeout=as_seconds(own.run_timeout),
+                idle_timeout=as_seconds(own.idle_timeout),
+            )
         return request_task(ctx, arg, resume, timeout=run_timeout, idle_timeout=idle_timeout)
 
     return react
@@ -129,6 +140,7 @@ def request_task(
         memory.get("memo"),
         memory.get("push"),
         memory.get("failed"),
+        memory.get("timeout"),
     )
     effect = Effect(TASK_KIND, request, ctx.node, timeout, idle_timeout, within_step=True)
     return Reaction(effects=[effect], disposition=_REMAIN)
@@ -137,17 +149,18 @@ def request_task(
 _REMAIN = RemainActive()  # immutable: one instance serves every waiting activation
 
 
-def outcome_of(runner: TaskRunner, name: str, event: EffectCompleted) -> TaskOutcome | None:
+def outcome_of(
+    runner: TaskRunner, name: str, event: EffectCompleted, limits: TimeoutPolicy | None = None
+) -> TaskOutcome | None:
     """The task outcome an effect's result stands for: the outcome itself, or for a task the
     host stopped at its timeout, LangGraph's `NodeTimeoutError` (retried as its policies
-    say); ``None`` for anything else."""
+    say) naming ``limits`` (a `Send`'s own; None: the node's); ``None`` for anything else."""
     if isinstance(event.result, TaskOutcome):
         return event.result
     failure = event.error
     if failure is not None and failure.type == "EffectTimeoutError":
-        if failure.timeout == "idle":
-            return runner.timed_out(name, failure.elapsed or 0.0, "idle")
-        return runner.timed_out(name, failure.elapsed or 0.0, "run")
+        kind: Literal["run", "idle"] = "idle" if failure.timeout == "idle" else "run"
+        return runner.timed_out(name, failure.elapsed or 0.0, kind, limits)
     return None
 
 

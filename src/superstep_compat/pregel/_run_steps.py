@@ -28,8 +28,8 @@ from superstep_compat.pregel._resumer import as_list
 from superstep_compat.pregel._run_setup import RunSetup
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.pregel._task_results import fold_writes
-from superstep_compat.types import Interrupt
-from superstep_core.node import EffectCompleted, NodeFailed
+from superstep_compat.types import Interrupt, Send
+from superstep_core.node import Activated, EffectCompleted, NodeFailed
 from superstep_core.runtime import Execution, StepOutcome
 
 
@@ -334,9 +334,16 @@ class RunSteps(RunSetup):
         commit; its tasks' within-step results in the engine's ``failed_results``)."""
         self.failed_results = []
         runner = self.graph.runner
+        # a Send task's own limits (its activation's event is still queued)
+        limits = {
+            aid: ev.payload.timeout
+            for aid, ev in ex.queue
+            if isinstance(ev, Activated) and isinstance(ev.payload, Send)
+        }
         for aid, ev in [*ex.queue, *ex.failed_results]:
             if isinstance(ev, EffectCompleted):
-                outcome = outcome_of(runner, node_of(aid), ev)  # a timeout: NodeTimeoutError
+                # a timeout: NodeTimeoutError, naming the limits the task had
+                outcome = outcome_of(runner, node_of(aid), ev, limits.get(aid))
                 if outcome is not None:
                     self.failed_results.append((aid, outcome))
         return self.failed_results

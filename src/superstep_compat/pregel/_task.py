@@ -31,7 +31,7 @@ from superstep_compat._internal._constants import (
     START,
 )
 from superstep_compat._internal._merge import merge_configs
-from superstep_compat._internal._policies import sync_timeout_unsupported
+from superstep_compat._internal._policies import TimeoutPolicy, sync_timeout_unsupported
 from superstep_compat.errors import (
     GraphBubbleUp,
     GraphDrained,
@@ -198,7 +198,10 @@ class TaskRunner(TaskRouting):
     ) -> Any:
         uid = task_uuid(run, task_id)
         config = self._task_config(node, run, uid, resume)
-        if node.timeout is not None and not in_loop:  # LangGraph's check, before any attempt
+        # a Send's own limits replace its node's (LangGraph 1.2)
+        limits = run.timeout if run.timeout is not None else node.timeout
+        run.timeout = limits  # what `get_runtime()` reads (the run context is the task's own)
+        if limits is not None and not in_loop:  # LangGraph's check, before any attempt
             return TaskOutcome(error=sync_timeout_unsupported(node.name))
         try:
             state = arg if arg is not None else self.read(node.input_schema, values, run)
@@ -241,13 +244,19 @@ class TaskRunner(TaskRouting):
             announce()
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step, node.trace_policy)
-        limits = node.timeout
         if limits is not None and limits.idle_timeout is not None and limits.refresh_on == "auto":
             # LangGraph's "auto": any LangChain callback event inside the node is progress
             beat = _ProgressHandler(current_heartbeat())
             config = merge_configs(config, {"callbacks": [beat]})  # type: ignore[arg-type]
         kwargs: dict[str, Any] = {}
-        writer = self._writer(run, node)
+        writer = self._writer(run, limits)
+        # the task's runtime, as LangGraph's: injected as ``runtime``, returned by
+        # `get_runtime()`, inherited by a graph or a tool run inside the task
+        runtime = _runtime(run, writer, _heartbeat if limits is not None else _noop_heartbeat)
+        runtime = runtime.override(
+            execution_info=self._execution_info(node, run, config, uid, attempt),
+            server_info=server_info_of(run.config.get("configurable") or {}),
+        )
         if node.accepts:
             if "config" in node.accepts:
                 kwargs["config"] = config
@@ -260,12 +269,7 @@ class TaskRunner(TaskRouting):
             if "error" in node.accepts:  # an error handler's `error: NodeError`
                 kwargs["error"] = run.node_error
             if "runtime" in node.accepts:
-                kwargs["runtime"] = _runtime(
-                    run, writer, _heartbeat if node.timeout is not None else _noop_heartbeat
-                ).override(
-                    execution_info=self._execution_info(node, run, config, uid, attempt),
-                    server_info=server_info_of(run.config.get("configurable") or {}),
-                )
+                kwargs["runtime"] = runtime
         # interrupts are named by LangGraph's task namespace ("<node>:<task id>")
         hook = _TaskContext(_answers(resume), f"{node.name}:{uid}", run, node.name)
         hook.memo = dict(memo or {})
@@ -277,7 +281,7 @@ class TaskRunner(TaskRouting):
         configurable[CONFIG_KEY_READ] = partial(self.read_local, values, hook.pushed)
         # The task's runtime (LangGraph's CONFIG_KEY_RUNTIME): a graph invoked inside the task
         # (from a tool, say) inherits its context and store.
-        configurable[CONFIG_KEY_RUNTIME] = kwargs.get("runtime") or _runtime(run, writer)
+        configurable[CONFIG_KEY_RUNTIME] = runtime
         handler = None
         if run.emit is not None and "messages" in run.stream_modes:
             v2 = (run.config.get("configurable") or {}).get(CONFIG_KEY_STREAM_MESSAGES_V2)
@@ -429,12 +433,18 @@ class TaskRunner(TaskRouting):
             node_first_attempt_time=first,
         )
 
-    def timed_out(self, name: str, elapsed: float, kind: Literal["run", "idle"]) -> TaskOutcome:
+    def timed_out(
+        self,
+        name: str,
+        elapsed: float,
+        kind: Literal["run", "idle"],
+        limits: TimeoutPolicy | None = None,
+    ) -> TaskOutcome:
         """The outcome of node ``name``'s task stopped at its ``kind`` timeout after
-        ``elapsed`` seconds: LangGraph's `NodeTimeoutError`, with the retry policy that
-        matches it."""
+        ``elapsed`` seconds: LangGraph's `NodeTimeoutError` naming ``limits`` (the task's
+        `Send`'s own; None: the node's), with the retry policy that matches it."""
         node = self.spec.nodes[name]
-        policy = node.timeout
+        policy = limits if limits is not None else node.timeout
         error = NodeTimeoutError(
             name,
             elapsed,
@@ -458,7 +468,11 @@ class TaskRunner(TaskRouting):
             return TaskOutcome(error=error)
         if not isinstance(error, Exception):
             raise error
-        return TaskOutcome(error=error, retry=first_matching(node.retry_policy or (), error))
+        try:
+            policy = first_matching(node.retry_policy or (), error)
+        except Exception as e:  # a bad `retry_on` fails the task with its TypeError (LangGraph)
+            return TaskOutcome(error=e)
+        return TaskOutcome(error=error, retry=policy)
 
 
 def _node_cancelled(name: str, cause: asyncio.CancelledError) -> NodeCancelledError:

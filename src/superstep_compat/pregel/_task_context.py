@@ -77,6 +77,9 @@ class RunContext:
     """A `Send` task's index among the step's pushed tasks (LangGraph's push path)."""
     node_error: Any = None
     """An error handler's task: the `NodeError` of the failure it handles."""
+    timeout: Any = None
+    """The task's `TimeoutPolicy`: its `Send`'s own, in place of its node's (given with
+    the request), else its node's (set when the task starts); None: no limits."""
     task_ids: Mapping[str, str] = field(default_factory=dict)
     """LangGraph's id of each task of the checkpoint the step runs from, by engine key (an
     activation id, or a node name for a task not numbered yet)."""

@@ -14,6 +14,7 @@ from functools import partial
 from typing import Any
 
 from superstep_compat._internal._constants import END, PULL, START, TAG_HIDDEN
+from superstep_compat._internal._policies import TimeoutPolicy
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._schema import coerce_state
 from superstep_compat.graph._spec import BranchSpec, GraphSpec, NodeSpec
@@ -101,9 +102,11 @@ class TaskRouting:
                 view[key] = manager.get(info)
         return coerce_state(schema, view)
 
-    def _writer(self, run: RunContext, node: NodeSpec | None = None) -> Callable[[Any], None]:
+    def _writer(
+        self, run: RunContext, limits: TimeoutPolicy | None = None
+    ) -> Callable[[Any], None]:
         # under an idle timeout refreshed "auto"matically, a custom chunk is progress
-        auto = node is not None and node.timeout is not None and node.timeout.refresh_on == "auto"
+        auto = limits is not None and limits.refresh_on == "auto"
         if run.emit is None or "custom" not in run.stream_modes:
             return _heartbeat_writer if auto else _noop
         emit = run.emit

@@ -20,6 +20,7 @@ from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER, R
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
+from superstep_compat.pregel._retry import _should_retry_on
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, task_uuid
 from superstep_compat.types import RetryPolicy
 from superstep_core.host import heartbeat as _heartbeat
@@ -115,18 +116,9 @@ def first_matching(policies: Sequence[RetryPolicy], error: Exception) -> RetryPo
     """LangGraph's rule for a list of retry policies: the first whose ``retry_on`` matches
     ``error`` decides (attempts, backoff, jitter); None when none matches."""
     for policy in policies:
-        if _retry_on(policy, error):
+        if _should_retry_on(policy, error):
             return policy
     return None
-
-
-def _retry_on(policy: RetryPolicy, error: Exception) -> bool:
-    retry_on: Any = policy.retry_on
-    if isinstance(retry_on, type) and issubclass(retry_on, BaseException):
-        return isinstance(error, retry_on)
-    if isinstance(retry_on, Sequence):
-        return isinstance(error, tuple(retry_on))
-    return bool(retry_on(error))
 
 
 def _runtime(

@@ -23,6 +23,7 @@ from contextvars import copy_context
 from dataclasses import dataclass
 from typing import Any
 
+from superstep_compat._internal._policies import TimeoutPolicy
 from superstep_compat.errors import NodeError
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome
@@ -44,7 +45,8 @@ class TaskRequest:
     ``resume`` as the answers to its interrupts so far, is on attempt ``attempt`` (1-based),
     gets back ``memo`` (the results of the `@task` calls it made before it was interrupted),
     and is the ``push``-th `Send` task of its step (None: an edge or a goto started it);
-    ``failed``: for an error handler's task, the failure it handles."""
+    ``failed``: for an error handler's task, the failure it handles; ``timeout``: the limits
+    its `Send` gave it, in place of its node's (None: the node's)."""
 
     node: str
     activation_id: str
@@ -55,6 +57,7 @@ class TaskRequest:
     memo: dict[str, Any] | None = None
     push: int | None = None
     failed: NodeError | None = None
+    timeout: TimeoutPolicy | None = None
 
 
 def _stored(request: TaskRequest) -> list[Any]:
@@ -69,6 +72,7 @@ def _stored(request: TaskRequest) -> list[Any]:
         request.memo,
         request.push,
         request.failed,
+        request.timeout,
     ]
 
 
@@ -119,6 +123,8 @@ class TaskPerformer:
             run.push = request.push
         if request.failed is not None:
             run.node_error = request.failed
+        if request.timeout is not None:
+            run.timeout = request.timeout
         if run.nested is None and effect is not None:
             run.nested = effect.nested
         return (
@@ -189,8 +195,11 @@ class TaskPerformer:
             # the step's
             if observer is not None and (stop := deadline_stop()) is not None:
                 node = self.runner.spec.nodes.get(request.node)
-                if node is not None and node.timeout is not None:
-                    timed = self.runner.timed_out(request.node, stop.elapsed, stop.kind)
+                limits = request.timeout or (node.timeout if node is not None else None)
+                if limits is not None:
+                    timed = self.runner.timed_out(
+                        request.node, stop.elapsed, stop.kind, request.timeout
+                    )
                 else:  # the step's timeout (LangGraph's: a TimeoutError of the run)
                     late = TimeoutError(f"the step's timeout passed after {stop.elapsed:.3f}s")
                     timed = TaskOutcome(error=late)

@@ -50,7 +50,6 @@ PENDING_CORE: dict[str, str] = {
     "langgraph.pregel.algo:_scratchpad": _PREGEL_INTERNAL,
     "langgraph.pregel.algo:local_read": _PREGEL_INTERNAL,
     "langgraph.pregel._call:identifier": _PREGEL_INTERNAL,
-    "langgraph.pregel._read:PregelNode": _PREGEL_INTERNAL,
     "langgraph.pregel.read:PregelNode": _PREGEL_INTERNAL,
     "langgraph.pregel._write:ChannelWrite": _PREGEL_INTERNAL,
     "langgraph.pregel._write:ChannelWriteEntry": _PREGEL_INTERNAL,
