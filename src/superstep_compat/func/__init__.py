@@ -6,9 +6,9 @@ results are kept in the node task's memo, and saved by the checkpointer as pendi
 moment each call finishes, so a resumed or continued entrypoint does not redo finished work.
 """
 
+from superstep_compat.func._call import SyncAsyncFuture as SyncAsyncFuture
 from superstep_compat.func._entrypoint import EntrypointGraph as EntrypointGraph
 from superstep_compat.func._entrypoint import entrypoint
-from superstep_compat.func._scope import SyncAsyncFuture as SyncAsyncFuture
 from superstep_compat.func._task import TaskFunction as TaskFunction
 from superstep_compat.func._task import task
 

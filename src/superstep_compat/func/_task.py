@@ -14,7 +14,8 @@ from typing import Any, Generic, ParamSpec, TypeVar, overload
 from superstep_compat._internal._deprecation import deprecated_kwarg
 from superstep_compat._internal._policies import coerce_timeout_policy, sync_timeout_unsupported
 from superstep_compat.errors import NodeTimeoutError
-from superstep_compat.func._scope import SyncAsyncFuture, current_scope, retry_for
+from superstep_compat.func._call import SyncAsyncFuture, retry_for, start_call
+from superstep_compat.func._scope import current_scope
 from superstep_compat.graph._spec import is_async
 from superstep_compat.pregel._task_support import as_seconds
 from superstep_compat.types import CachePolicy, RetryPolicy
@@ -62,8 +63,7 @@ class TaskFunction(Generic[P, T]):
         functools.update_wrapper(self, func)
 
     def __call__(self, *args: P.args, **kwargs: P.kwargs) -> SyncAsyncFuture[Any]:
-        future: SyncAsyncFuture[Any] = current_scope().call(self, args, kwargs)
-        return future
+        return start_call(current_scope(), self, args, kwargs)
 
     def failure(self, error: BaseException) -> BaseException:
         """What a call's caller sees for ``error``: an attempt the host stopped at one of the
