@@ -166,6 +166,28 @@ class _Run(GraphRun):
             else:
                 yield ns, mode, data
 
+    def _forward(self, event: Event) -> None:
+        """What a parent streaming this run's events (an entrypoint invoked in a node,
+        ``subgraphs=True``) sees: the functional API's shapes, as this run's own caller
+        (the task results in the order they arrive: the node invoking it waits anyway)."""
+        ns, mode, data = event
+        if mode == "values":
+            if isinstance(data, Mapping) and INTERRUPT in data:
+                return
+            super()._forward(
+                (ns, mode, data.get(END_CHANNEL) if isinstance(data, Mapping) else data)
+            )
+        elif mode == "updates" and isinstance(data, Mapping) and INTERRUPT in data:
+            super()._forward(event)
+            merged = {INTERRUPT: data[INTERRUPT]}
+            if isinstance(self.current, Mapping):
+                merged.update(self.current)
+            super()._forward((ns, "values", merged))
+        elif mode in ("checkpoints", "debug"):
+            super()._forward((ns, mode, _checkpoint_values(mode, data)))
+        else:
+            super()._forward(event)
+
     def _is_node_result(self, mode: str, data: Any) -> bool:
         if mode == "debug" and isinstance(data, Mapping) and data.get("type") == "task_result":
             data = data.get("payload")

@@ -15,8 +15,10 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any, Final, TypedDict, TypeVar
 
+from superstep_compat._internal._constants import ROOT_KEY
 from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _ended_by, _final_values, _modes, _output, _shape
+from superstep_compat.pregel._output_keys import OutputKeys, output_keys
 from superstep_compat.pregel._run import Event, GraphRun, legacy_durability
 from superstep_compat.runtime import RunControl
 from superstep_core.host.stream import StreamMultiplexer
@@ -36,8 +38,9 @@ class RunOptions(TypedDict, total=False):
     """The keyword options of ``stream``/``astream``/``invoke``/``ainvoke`` (LangGraph's
     names and meanings; ``stream_mode`` defaults to the graph's for a stream, "values" for
     an invoke). ``multiplexer`` and ``control`` are Superstep extensions (see `Pregel.stream`
-    and `RunControl`); ``print_mode``, ``output_keys`` (streams) and ``debug`` are accepted
-    and, as in LangGraph's façade here, change nothing else."""
+    and `RunControl`); ``output_keys`` narrows the ``values`` and ``updates`` chunks and
+    ``invoke``'s result (`_output_keys`); ``print_mode`` and ``debug`` are accepted and
+    change nothing else."""
 
     context: Any
     stream_mode: Any
@@ -103,6 +106,21 @@ def signed(*, invoke: bool, returns: str) -> Callable[[F], F]:
     return sign
 
 
+def _run_keys(graph: Pregel[Any, Any, Any, Any], given: Any, *, invoke: bool) -> OutputKeys | None:
+    """What a call's chunks show (`_output_keys`): the keys it was given, else an invoke's
+    output schema (a root state's one key); None: every state channel. A low-level graph's
+    own stream and output channels apply unless keys are given."""
+    channels = graph.state_channels
+    if given is not None:
+        keys = output_keys(given, channels)
+    elif invoke and graph.lowlevel is None:
+        out = graph.output_channels
+        keys = ROOT_KEY if out == (ROOT_KEY,) else out
+    else:
+        return None
+    return None if keys == channels and graph.lowlevel is None else keys
+
+
 class GraphCall:
     """One ``stream``/``invoke`` call of a façade graph (its runs: one per callback run; the
     last one's values end the graph's callback run)."""
@@ -122,6 +140,7 @@ class GraphCall:
         self.control = options.get("control")
         self.version = options.get("version", "v1")
         self.output_keys = options.get("output_keys")
+        self.keys = _run_keys(graph, self.output_keys, invoke=invoke)
         # the warning names the line that called stream/invoke (through `Pregel._call`)
         self.durability = legacy_durability(options.get("durability"), options, stacklevel=5)
         self.runs: list[GraphRun] = []
@@ -157,6 +176,7 @@ class GraphCall:
             subgraphs=self.subgraphs,
             durability=self.durability,
             control=self.control,
+            output_keys=self.keys,
         )
         if task_updates is not None:
             run.live = streams_live(self.modes, subgraphs=self.subgraphs, task_updates=task_updates)

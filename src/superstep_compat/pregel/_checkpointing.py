@@ -52,6 +52,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     restorable,
     written_lean,
 )
+from superstep_compat.pregel._output_keys import OutputKeys, read_keys
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, record_config
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.types import Interrupt
@@ -85,6 +86,7 @@ class Checkpointing:
     _reported: set[str]
     _command_input: bool
     _last_values: dict[str, Any] | None
+    keys: OutputKeys | None  # what the run's chunks show (`_output_keys`)
     # A checkpoint the engine's state can be rebuilt from is written without its blob (see
     # `write_checkpoint`); the functional API keeps its journal's state in the blob. (The
     # run's `writer` is built with it.)
@@ -288,7 +290,9 @@ class Checkpointing:
             return forked or []
         events: list[Event] = []
         if "values" in self.modes:
-            events.append(((), "values", dict(record.values)))
+            keys = self.keys  # a continued thread shows its state whatever wrote it
+            shown = dict(record.values) if keys is None else read_keys(record.values, keys)
+            events.append(((), "values", shown))
         if forked is not None:
             events.extend(forked)
         else:

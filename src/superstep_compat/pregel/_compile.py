@@ -434,7 +434,11 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         ``recurse``; only the one named ``namespace`` if given), as LangGraph lists them."""
         from superstep_compat.pregel._subgraphs import subgraphs_of
 
-        actions = {name: node.action for name, node in self.builder.nodes.items()}
+        # (a low-level graph's nodes are `PregelNode`s: their bound runnable)
+        actions = {
+            name: getattr(node, "action", None) or getattr(node, "bound", None)
+            for name, node in self.builder.nodes.items()
+        }
         return subgraphs_of(actions, namespace, recurse)
 
     async def aget_subgraphs(

@@ -36,6 +36,7 @@ from superstep_compat.graph._schema import SchemaInfo
 from superstep_compat.graph._spec import GraphSpec, NodeSpec
 from superstep_compat.managed.base import ManagedValueSpec
 from superstep_compat.pregel._channels import engine_channel
+from superstep_compat.pregel._output_keys import OutputKeys, shows, update_of
 from superstep_compat.types import CachePolicy, Command, RetryPolicy, Send, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
@@ -402,32 +403,16 @@ class LowLevelDefinition:
     def shows(self, written: Sequence[str]) -> bool:
         """Whether a step that wrote ``written`` shows a ``values`` chunk: it wrote one of
         the stream channels."""
-        keys = self.stream_channels_asis
-        if isinstance(keys, str):
-            return keys in written
-        return any(k in keys for k in written)
+        return shows(_keys(self.stream_channels_asis), written)
 
     def values_of(self, values: Mapping[str, Any]) -> Any:
         """The ``values`` chunk: the stream channel's value, or a dict of theirs."""
         return read_channels(values, self.stream_channels_asis)
 
     def update_of(self, writes: Sequence[tuple[str, Any]]) -> Any:
-        """A task's ``updates`` chunk value: what it wrote to the stream channel (a list
-        when it wrote it several times), or a dict of its writes to the stream channels (a
-        list of one-key dicts when it wrote one of them twice); None when it wrote none."""
-        keys = self.stream_channels_asis
-        found: list[Any]
-        if isinstance(keys, str):
-            found = [value for key, value in writes if key == keys]
-        else:
-            shown = [(key, value) for key, value in writes if key in keys]
-            if len({key for key, _ in shown}) < len(shown):
-                found = [{key: value} for key, value in shown]
-            else:
-                found = [dict(shown)] if shown else []
-        if not found:
-            return None
-        return found[0] if len(found) == 1 else found
+        """A task's ``updates`` chunk value (`_output_keys.update_of` of the stream
+        channels)."""
+        return update_of(_keys(self.stream_channels_asis), writes)
 
     def output_of(self, values: Mapping[str, Any], keys: str | Sequence[str]) -> Any:
         """A run's output: the value of output channel ``keys`` (None when it has none), or
@@ -480,6 +465,10 @@ def _root_model(name: str, typ: Any) -> type[BaseModel]:
     from pydantic import RootModel
 
     return cast(type[BaseModel], type(name, (RootModel[typ],), {"__module__": __name__}))  # type: ignore[valid-type]
+
+
+def _keys(channels: str | Sequence[str]) -> OutputKeys:
+    return channels if isinstance(channels, str) else tuple(channels)
 
 
 def read_channels(values: Mapping[str, Any], channels: str | Sequence[str]) -> Any:

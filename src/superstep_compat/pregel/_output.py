@@ -9,6 +9,7 @@ import asyncio
 from typing import TYPE_CHECKING, Any
 
 from superstep_compat._internal._constants import INTERRUPT, ROOT_KEY
+from superstep_compat.pregel._output_keys import OutputKeys, read_keys
 from superstep_compat.types import GraphOutput, Interrupt
 from superstep_core.host.stream import StreamAbandoned
 
@@ -66,6 +67,21 @@ def _final_values(runs: list[GraphRun]) -> Any:
     return _output_values(runs[-1]) if runs else None
 
 
+def _keyed_output(
+    run: GraphRun, keys: OutputKeys, interrupts: list[Interrupt[Any]], version: str
+) -> Any:
+    """``invoke``'s result read through output keys (LangGraph's: the last ``values`` chunk,
+    which an interrupt's chunk replaces: one key's value is not shown then)."""
+    values = run.last_values or {}
+    if interrupts:
+        latest = {} if isinstance(keys, str) else read_keys(values, keys)
+        if version == "v2":
+            return GraphOutput(latest, tuple(interrupts))
+        return {**latest, INTERRUPT: interrupts}
+    latest = read_keys(values, keys)
+    return GraphOutput(latest, ()) if version == "v2" else latest
+
+
 def _output(run: GraphRun, version: str, output_keys: Any = None) -> Any:
     """``invoke``'s result (LangGraph's: the last ``values`` chunk; None when the run showed
     none, as when no channel was written; v1 adds the interrupts, v2 wraps both)."""
@@ -79,6 +95,9 @@ def _output(run: GraphRun, version: str, output_keys: Any = None) -> Any:
         return value
     if not run.values_shown and not interrupts:
         return GraphOutput(None, ()) if version == "v2" else None
+    keys = run.keys
+    if keys is not None and keys != ROOT_KEY:
+        return _keyed_output(run, keys, interrupts, version)
     values = _output_values(run)
     if run.graph.output_channels == (ROOT_KEY,):
         # A root state is returned bare; when interrupted LangGraph shows only the interrupts.

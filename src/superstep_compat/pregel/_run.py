@@ -43,6 +43,7 @@ from superstep_compat.pregel._allowlist import allowlisted
 from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id, pending_tasks
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
+from superstep_compat.pregel._output_keys import OutputKeys
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._resumer import Resumer
@@ -137,9 +138,12 @@ class GraphRun(RunSteps):
         subgraphs: bool = False,
         durability: str | None = None,
         control: RunControl | None = None,
+        output_keys: OutputKeys | None = None,
     ) -> None:
         self.graph = graph
         self.input = input
+        # the channels its ``values``/``updates`` chunks show (`_output_keys`); None: all
+        self.keys = output_keys
         self.config = dict(config)
         configurable = self.config.get("configurable") or {}
         self.link: ChildLink | None = configurable.get(CHILD_KEY)

@@ -24,6 +24,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
 )
 from superstep_compat.pregel._lgcheckpoint import build_checkpoint
 from superstep_compat.pregel._node import outcome_of
+from superstep_compat.pregel._output_keys import read_keys, shows, update_of
 from superstep_compat.pregel._resumer import as_list
 from superstep_compat.pregel._run_setup import RunSetup
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
@@ -83,8 +84,7 @@ class RunSteps(RunSetup):
         self.step += 1
         self._committed = ex.values  # a new dict per commit: holding it copies nothing
         self._last_values = None
-        lowlevel = self.graph.lowlevel
-        if outcome.written and (lowlevel is None or lowlevel.shows(outcome.written)):
+        if outcome.written and self._shows(outcome.written):
             self.values_shown = True
             if "values" in modes:
                 yield ((), "values", self.values_chunk)
@@ -143,7 +143,10 @@ class RunSteps(RunSetup):
         finished = [(aid, r) for aid, r in results if not r.waiting and r.error is None]
         self._record_interrupts(ex, interrupted, finished)
         record = self.record
-        wrote = any(r.writes for _, r in finished) or (
+        keys = self.keys
+        wrote = any(
+            r.writes if keys is None else shows(keys, [k for k, _ in r.writes]) for _, r in finished
+        ) or (
             self._held
             and record is not None
             and any(t.result for t in record.tasks if t.id in record.finished)
@@ -160,8 +163,13 @@ class RunSteps(RunSetup):
             yield ((), "updates", {"__interrupt__": interrupts})
         if "values" in self.modes and self.last_values is not None and interrupts:
             # a task stopped without values (its subgraph's breakpoint) shows no chunk here
-            chunk = {"__interrupt__": interrupts}  # a root state's value is not shown
-            yield ((), "values", chunk if self.is_root else {**self.last_values, **chunk})
+            chunk = {"__interrupt__": interrupts}  # one key's (a root state's) is not shown
+            keys = self.keys
+            if keys is None and not self.is_root:
+                chunk = {**self.last_values, **chunk}
+            elif keys is not None and not isinstance(keys, str):
+                chunk = {**read_keys(self.last_values, keys), **chunk}
+            yield ((), "values", chunk)
 
     def _apply_command(self, ex: Execution) -> Iterator[Event]:
         """A top-level `Command` without ``resume`` on an existing thread writes onto the
@@ -211,6 +219,8 @@ class RunSteps(RunSetup):
             cached, self._cached = self._cached, []
             if updates:
                 for name, update in cached:
+                    if self.keys is not None and isinstance(update, dict):
+                        update = update_of(self.keys, list(update.items()))
                     yield ((), "updates", {name: update, "__metadata__": {"cached": True}})
         ordered = results
         if self.saved is not None:  # the outcomes handed back come first, as in LangGraph
@@ -228,7 +238,7 @@ class RunSteps(RunSetup):
             elif r.waiting:
                 yield from self._interrupt_events(tuple(r.interrupts))
             elif r.error is None and updates and name != START:
-                chunk = {name: r.update}
+                chunk = {name: r.update if self.keys is None else update_of(self.keys, r.writes)}
                 if r.cached:
                     chunk["__metadata__"] = {"cached": True}
                 yield ((), "updates", chunk)
@@ -290,10 +300,21 @@ class RunSteps(RunSetup):
         """Whether the state is one value (a schema without fields: ``__root__``)."""
         return bool(self.graph.state_channels == (ROOT_KEY,))
 
+    def _shows(self, written: Sequence[str]) -> bool:
+        """Whether a step that wrote the channels ``written`` shows a ``values`` chunk (a
+        low-level graph's: when it wrote a stream channel)."""
+        if self.keys is not None:
+            return shows(self.keys, written)
+        lowlevel = self.graph.lowlevel
+        return lowlevel is None or lowlevel.shows(written)
+
     @property
     def values_chunk(self) -> Any:
-        """What the ``values`` stream shows: the state channels, a root state's bare value."""
+        """What the ``values`` stream shows: the state channels, a root state's bare value
+        (or what the run's output keys show of them)."""
         values = self.last_values
+        if self.keys is not None:
+            return read_keys(values or {}, self.keys)
         if self.graph.lowlevel is not None:
             return self.graph.lowlevel.values_of(values or {})
         return values.get(ROOT_KEY) if self.is_root and values is not None else values

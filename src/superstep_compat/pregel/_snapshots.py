@@ -9,13 +9,19 @@ channels, in the parent's saver.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from superstep_compat._internal._constants import END, ROOT_KEY
+from superstep_compat._internal._constants import (
+    CONFIG_KEY_CHECKPOINTER,
+    END,
+    NS_END,
+    NS_SEP,
+    ROOT_KEY,
+)
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.graph._writes import node_writes
@@ -27,6 +33,7 @@ from superstep_compat.pregel._lgrestore import rebuild
 from superstep_compat.pregel._lowlevel import LowLevelDefinition
 from superstep_compat.pregel._record import (
     CheckpointRecord,
+    TaskRecord,
     record_config,
 )
 from superstep_compat.pregel._saver_bridge import off_saver_loop
@@ -47,6 +54,7 @@ def snapshot_of(
     live: bool = False,
     output: str | Sequence[str] | None = None,
     root: bool = False,
+    subgraph_of: Callable[[str], Any] | None = None,
 ) -> StateSnapshot:
     """The `StateSnapshot` of one saved checkpoint. A task running a subgraph carries the
     subgraph's own snapshot (``subgraphs=True``) or the config that names it.
@@ -59,7 +67,8 @@ def snapshot_of(
     ``output``: the graph's output channels (a str: the one channel that is its whole
     output): each task's result is read from the checkpoint's pending writes as LangGraph
     reads it (see `task_results`); None keeps the record's own. ``root``: the state is one
-    value (``__root__``), shown bare."""
+    value (``__root__``), shown bare. ``subgraph_of``: the graph's subgraph run by a node
+    (None when it runs none that LangGraph finds): only such a task shows a state."""
     parent = None if record.parent_id is None else record_config(record, record.parent_id)
     finished = frozenset(record.finished) if live else frozenset()
     results = None if output is None else task_results(record.pending, output)
@@ -70,7 +79,7 @@ def snapshot_of(
             t.path,
             t.error,  # type: ignore[arg-type]
             () if t.id in finished else tuple(t.interrupts),
-            _task_state(record, t.state_ns, saver, subgraphs),
+            _task_state(record, t, saver, subgraphs, subgraph_of),
             t.result if results is None else results.get(t.id),
         )
         for t in record.tasks
@@ -97,15 +106,33 @@ def snapshot_of(
 
 
 def _task_state(
-    record: CheckpointRecord, ns: str, saver: BaseCheckpointSaver[Any] | None, subgraphs: bool
+    record: CheckpointRecord,
+    task: TaskRecord,
+    saver: BaseCheckpointSaver[Any] | None,
+    subgraphs: bool,
+    subgraph_of: Callable[[str], Any] | None,
 ) -> Any:
-    if not ns:
+    """A task's ``state``, as LangGraph's: for a task of a node whose subgraph it finds,
+    the config naming the subgraph's checkpoints, or (``subgraphs``) the subgraph's own
+    snapshot (an empty one before it ran); None for any other task."""
+    graph = None if subgraph_of is None else subgraph_of(task.name)
+    if graph is None:
         return None
-    if subgraphs and saver is not None:
-        child = load_record(saver, record.thread_id, ns, None)
-        if child is not None:
-            return snapshot_of(child, saver, subgraphs=True, live=True)
-    return {"configurable": {"thread_id": record.thread_id, "checkpoint_ns": ns}}
+    ns = task.state_ns or f"{task.name}{NS_END}{task.id}"
+    if not task.state_ns and record.checkpoint_ns:
+        ns = f"{record.checkpoint_ns}{NS_SEP}{ns}"
+    if not subgraphs or saver is None:
+        return {"configurable": {"thread_id": record.thread_id, "checkpoint_ns": ns}}
+    child = load_record(saver, record.thread_id, ns, None)
+    if child is None:  # LangGraph's empty snapshot shows the config it read with
+        conf = {CONFIG_KEY_CHECKPOINTER: saver, "thread_id": record.thread_id, "checkpoint_ns": ns}
+        return StateSnapshot({}, (), {"configurable": conf}, None, None, None, (), ())
+    if child.engine is None:
+        rebuild(graph, child, child.pending)  # a checkpoint LangGraph wrote
+    shown = snapshot_of(
+        child, saver, subgraphs=True, live=True, subgraph_of=graph._subgraph_of(), **graph._shown()
+    )
+    return graph._as_shown(shown)
 
 
 class SnapshotsMixin:
@@ -140,6 +167,24 @@ class SnapshotsMixin:
             output = output[0]
         return {"output": output, "root": self.state_channels == (ROOT_KEY,)}
 
+    def _subgraph_of(self) -> Callable[[str], Any]:
+        """The subgraph node ``name`` runs, or None (found when first asked: LangGraph looks
+        for them on every state view, a function node's among the names its code reaches)."""
+        found: dict[str, Any] | None = None
+
+        def subgraph_of(name: str) -> Any:
+            nonlocal found
+            if found is None:
+                found = dict(self.get_subgraphs())
+            return found.get(name)
+
+        return subgraph_of
+
+    def get_subgraphs(
+        self, *, namespace: str | None = None, recurse: bool = False
+    ) -> Iterator[tuple[str, Any]]:
+        raise NotImplementedError
+
     def _as_shown(self, snapshot: StateSnapshot) -> StateSnapshot:
         """A snapshot as `get_state` and `get_state_history` hand it out (a graph kind may
         show its values otherwise: an entrypoint's are its return value)."""
@@ -165,7 +210,12 @@ class SnapshotsMixin:
             return self._as_shown(StateSnapshot({}, (), empty, None, None, None, (), ()))
         return self._as_shown(
             snapshot_of(
-                record, saver, subgraphs=subgraphs, live=checkpoint_id is None, **self._shown()
+                record,
+                saver,
+                subgraphs=subgraphs,
+                live=checkpoint_id is None,
+                subgraph_of=self._subgraph_of(),
+                **self._shown(),
             )
         )
 
@@ -188,6 +238,7 @@ class SnapshotsMixin:
         the id), so pass the thread's config without it to walk back from there."""
         saver = self._saver(config)
         conf = config.get("configurable", {})
+        subgraph_of = self._subgraph_of()
         for record in list_records(
             saver,
             conf["thread_id"],
@@ -199,7 +250,7 @@ class SnapshotsMixin:
         ):
             if record.engine is None:
                 rebuild(self, record, record.pending)
-            yield self._as_shown(snapshot_of(record, **self._shown()))
+            yield self._as_shown(snapshot_of(record, subgraph_of=subgraph_of, **self._shown()))
 
     async def aget_state_history(
         self,
