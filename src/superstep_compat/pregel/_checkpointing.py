@@ -21,7 +21,7 @@ Never imports the host or the engine's persistence.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -53,7 +53,13 @@ from superstep_compat.pregel._lgcheckpoint import (
     written_lean,
 )
 from superstep_compat.pregel._output_keys import OutputKeys, read_keys
-from superstep_compat.pregel._record import CheckpointRecord, PendingWrite, record_config
+from superstep_compat.pregel._record import (
+    CheckpointRecord,
+    PendingWrite,
+    TaskRecord,
+    record_config,
+    task_state_config,
+)
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.types import Interrupt
 from superstep_core.node import Activated
@@ -94,6 +100,8 @@ class Checkpointing:
     # the record `_checkpoint` built last and the highest of its channel versions (besides
     # the blob's: writing it again with the blob changes no other)
     _top_version: tuple[CheckpointRecord, Any] | None = None
+    # the graph's subgraph by node name (`SnapshotsMixin._subgraph_of`), found when first asked
+    _subgraph_lookup: Callable[[str], Any] | None = None
 
     def _values(self, ex: Execution) -> dict[str, Any]:
         raise NotImplementedError
@@ -244,7 +252,12 @@ class Checkpointing:
             "metadata": dict(record.metadata),
             "next": list(record.next),
             "tasks": [
-                {"id": t.id, "name": t.name, "interrupts": tuple(t.interrupts), "state": None}
+                {
+                    "id": t.id,
+                    "name": t.name,
+                    "interrupts": tuple(t.interrupts),
+                    "state": self._task_state(record, t),
+                }
                 for t in record.tasks
             ],
         }
@@ -260,6 +273,15 @@ class Checkpointing:
             }
             out.append(((), "debug", debug))
         return out
+
+    def _task_state(self, record: CheckpointRecord, task: TaskRecord) -> dict[str, Any] | None:
+        """A checkpoint chunk's task ``state``, as `get_state` shows it without
+        ``subgraphs``: the config naming the subgraph the task's node runs, else None."""
+        if self._subgraph_lookup is None:
+            self._subgraph_lookup = self.graph._subgraph_of()
+        if self._subgraph_lookup(task.name) is None:
+            return None
+        return task_state_config(record, task)
 
     # --- continuing from a checkpoint ---------------------------------------------------------
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from superstep_compat._internal._constants import NS_END, NS_SEP
 from superstep_core.runtime import ExecutionState
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "config_of",
     "record_config",
     "step_in_progress",
+    "task_state_config",
 ]
 
 PendingWrite = tuple[str, str, Any]
@@ -94,6 +96,17 @@ def record_config(record: CheckpointRecord, checkpoint_id: str) -> dict[str, Any
             record.checkpoint_ns: checkpoint_id,
         }
     return config
+
+
+def task_state_config(record: CheckpointRecord, task: TaskRecord) -> dict[str, Any]:
+    """The config naming the checkpoints of the subgraph ``task`` (of ``record``) runs:
+    ``{"configurable": {"thread_id": ..., "checkpoint_ns": "<node>:<task id>"}}``, below the
+    record's own namespace; a task's ``state`` in LangGraph's snapshots and in its
+    ``checkpoints`` and ``debug`` stream chunks."""
+    ns = task.state_ns or f"{task.name}{NS_END}{task.id}"
+    if not task.state_ns and record.checkpoint_ns:
+        ns = f"{record.checkpoint_ns}{NS_SEP}{ns}"
+    return {"configurable": {"thread_id": record.thread_id, "checkpoint_ns": ns}}
 
 
 def step_in_progress(record: CheckpointRecord) -> bool:

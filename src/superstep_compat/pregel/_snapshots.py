@@ -35,6 +35,7 @@ from superstep_compat.pregel._record import (
     CheckpointRecord,
     TaskRecord,
     record_config,
+    task_state_config,
 )
 from superstep_compat.pregel._saver_bridge import off_saver_loop
 from superstep_compat.pregel._state_edits import StateEditor
@@ -118,11 +119,10 @@ def _task_state(
     graph = None if subgraph_of is None else subgraph_of(task.name)
     if graph is None:
         return None
-    ns = task.state_ns or f"{task.name}{NS_END}{task.id}"
-    if not task.state_ns and record.checkpoint_ns:
-        ns = f"{record.checkpoint_ns}{NS_SEP}{ns}"
+    config = task_state_config(record, task)
     if not subgraphs or saver is None:
-        return {"configurable": {"thread_id": record.thread_id, "checkpoint_ns": ns}}
+        return config
+    ns = config["configurable"]["checkpoint_ns"]
     child = load_record(saver, record.thread_id, ns, None)
     if child is None:  # LangGraph's empty snapshot shows the config it read with
         conf = {CONFIG_KEY_CHECKPOINTER: saver, "thread_id": record.thread_id, "checkpoint_ns": ns}
@@ -185,6 +185,23 @@ class SnapshotsMixin:
     ) -> Iterator[tuple[str, Any]]:
         raise NotImplementedError
 
+    def _viewed(self, configurable: Mapping[str, Any]) -> SnapshotsMixin:
+        """The graph whose checkpoints a state view of ``configurable`` reads: this one, or
+        (a ``checkpoint_ns``) the subgraph it names, found as LangGraph finds it (the
+        namespace without its task ids, through `get_subgraphs`); its node names pick the
+        tasks that show a subgraph's state, and it shows and rebuilds the values.
+
+        Raises ValueError ``Subgraph <names> not found`` when none matches."""
+        ns = configurable.get("checkpoint_ns") or ""
+        if not ns:
+            return self
+        names = NS_SEP.join(
+            part.split(NS_END)[0] for part in ns.split(NS_SEP) if not part.isdigit()
+        )
+        for _, graph in self.get_subgraphs(namespace=names, recurse=True):
+            return cast(SnapshotsMixin, graph)
+        raise ValueError(f"Subgraph {names} not found")
+
     def _as_shown(self, snapshot: StateSnapshot) -> StateSnapshot:
         """A snapshot as `get_state` and `get_state_history` hand it out (a graph kind may
         show its values otherwise: an entrypoint's are its return value)."""
@@ -202,20 +219,21 @@ class SnapshotsMixin:
         saver = self._saver(config)
         conf = config.get("configurable", {})
         checkpoint_id = conf.get("checkpoint_id")
+        graph = self._viewed(conf)
         record = load_record(saver, conf["thread_id"], conf.get("checkpoint_ns", ""), checkpoint_id)
         if record is not None and record.engine is None:
-            rebuild(self, record, record.pending)  # a checkpoint LangGraph wrote
+            rebuild(graph, record, record.pending)  # a checkpoint LangGraph wrote
         if record is None:
             empty = cast(RunnableConfig, {"configurable": dict(conf)})
-            return self._as_shown(StateSnapshot({}, (), empty, None, None, None, (), ()))
-        return self._as_shown(
+            return graph._as_shown(StateSnapshot({}, (), empty, None, None, None, (), ()))
+        return graph._as_shown(
             snapshot_of(
                 record,
                 saver,
                 subgraphs=subgraphs,
                 live=checkpoint_id is None,
-                subgraph_of=self._subgraph_of(),
-                **self._shown(),
+                subgraph_of=graph._subgraph_of(),
+                **graph._shown(),
             )
         )
 
@@ -238,7 +256,8 @@ class SnapshotsMixin:
         the id), so pass the thread's config without it to walk back from there."""
         saver = self._saver(config)
         conf = config.get("configurable", {})
-        subgraph_of = self._subgraph_of()
+        graph = self._viewed(conf)
+        subgraph_of = graph._subgraph_of()
         for record in list_records(
             saver,
             conf["thread_id"],
@@ -249,8 +268,8 @@ class SnapshotsMixin:
             limit=limit,
         ):
             if record.engine is None:
-                rebuild(self, record, record.pending)
-            yield self._as_shown(snapshot_of(record, subgraph_of=subgraph_of, **self._shown()))
+                rebuild(graph, record, record.pending)
+            yield graph._as_shown(snapshot_of(record, subgraph_of=subgraph_of, **graph._shown()))
 
     async def aget_state_history(
         self,
