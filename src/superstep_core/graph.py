@@ -51,12 +51,17 @@ class NodeSpec:
     validation; ``[ANY_NODE]``: any node, all counted reachable from it); its retry policy;
     and whether activations requested for it in one superstep coalesce into one (``coalesce``:
     LangGraph's "a node runs once per step"); ``defer``: its activations wait until nothing
-    else is queued or awaited (LangGraph's ``defer=True``); ``retry_holds_step``: when one
-    of its activations fails and is retried, the other events of that superstep wait and are
-    delivered again, with the retried activation's, in the superstep where it settles (so
-    the step commits once, in canonical order: LangGraph's "a step ends when all its tasks
-    have", retries included); ``triggers``: channels the node subscribes to: a superstep
-    (or edit, or input) that writes one of them activates the node in the next superstep
+    else is queued or awaited; ``defer_beside_spawns`` (with ``defer``): spawned activations
+    (fan-out items) neither wait nor hold it back: a `Spawn` to the node runs at once, and
+    its deferred activations are released as soon as the queue holds spawned activations
+    only, running beside them (LangGraph's ``defer=True``: a deferred node runs in the first
+    step that no edge triggers, beside that step's ``Send`` tasks); ``retry_holds_step``:
+    when one of its activations fails and is retried, the other events of that superstep
+    wait and are delivered again, with the retried activation's, in the superstep where it
+    settles (so the step commits once, in canonical order: LangGraph's "a step ends when
+    all its tasks have", retries included); ``triggers``: channels the node subscribes to:
+    a superstep (or edit, or input) that writes one of them activates the node in the next
+    superstep
     (LangGraph's low-level ``Pregel``: a node runs when a channel it subscribes to changed);
     ``suspend_holds_step``: when one of its activations suspends
     (an interrupt) beside other events of its superstep, nothing of that superstep commits:
@@ -77,6 +82,7 @@ class NodeSpec:
     triggers: frozenset[str] = frozenset()
     suspend_holds_step: bool = False
     on_failure: str | None = None
+    defer_beside_spawns: bool = False
 
 
 def _always(_: Any) -> bool:
@@ -134,6 +140,7 @@ class Graph:
         triggers: Iterable[str] = (),
         suspend_holds_step: bool = False,
         on_failure: str | None = None,
+        defer_beside_spawns: bool = False,
     ) -> Graph:
         """Add node ``key`` whose reducer is ``fn(ctx, event) -> Reaction``. ``triggers``:
         channels whose writes activate it (in the superstep after the one that wrote them).
@@ -142,13 +149,16 @@ class Graph:
         the same activation goes on as an activation of ``on_failure`` with a `NodeFailed`
         payload (with ``retry_holds_step``, inside the same superstep, like a retry).
 
-        Raises `GraphValidationError` for a duplicate key or a non-callable ``fn``."""
+        Raises `GraphValidationError` for a duplicate key, a non-callable ``fn``, or
+        ``defer_beside_spawns`` without ``defer``."""
         if not isinstance(key, str) or not key:
             raise GraphValidationError(f"node key must be a non-empty string, got {key!r}")
         if key in self._nodes:
             raise GraphValidationError(f"node {key!r} is already defined")
         if not callable(fn):
             raise GraphValidationError(f"node {key!r}: reducer {fn!r} is not callable")
+        if defer_beside_spawns and not defer:
+            raise GraphValidationError(f"node {key!r}: defer_beside_spawns needs defer=True")
         self._nodes[key] = NodeSpec(
             key=key,
             fn=fn,
@@ -162,6 +172,7 @@ class Graph:
             triggers=frozenset(triggers),
             suspend_holds_step=suspend_holds_step,
             on_failure=on_failure,
+            defer_beside_spawns=defer_beside_spawns,
         )
         return self
 

@@ -82,7 +82,7 @@ class CallModel(PrebuiltNode):
         uses_pre_model_hook: bool,
         return_direct: frozenset[str],
     ) -> None:
-        super().__init__("call_model")
+        super().__init__("call_model", trace=True)
         self._model = model
         self._agent_name = agent_name
         self._pre_hook = uses_pre_model_hook
@@ -143,7 +143,7 @@ class GenerateStructuredResponse(PrebuiltNode):
     pair) and store it under ``structured_response``."""
 
     def __init__(self, model: AgentModel, response_format: Any) -> None:
-        super().__init__("generate_structured_response")
+        super().__init__("generate_structured_response", trace=True)
         self._model = model
         self._format = response_format
 

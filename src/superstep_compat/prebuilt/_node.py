@@ -17,6 +17,8 @@ from typing import Any
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import ensure_config, run_in_executor
 
+from superstep_compat._internal._runnable import RunnableCallable
+
 __all__ = ["PrebuiltNode", "RunRuntime", "find_runtime"]
 
 _RUNTIME_CONFIG_KEY = "__pregel_runtime"
@@ -62,11 +64,23 @@ def find_runtime(config: RunnableConfig) -> Any | None:
 
 
 class PrebuiltNode(Runnable[Any, Any]):
-    """A node that runs ``_call(input, config, runtime)`` (or ``_acall``) inside a run."""
+    """A node that runs ``_call(input, config, runtime)`` (or ``_acall``) inside a run.
 
-    def __init__(self, name: str, tags: list[str] | None = None) -> None:
+    With ``trace`` each call is a child chain run named ``name`` (LangGraph's prebuilt
+    nodes that are traced `RunnableCallable`s: ``call_model``, ``generate_structured_response``
+    show as a ``seq:step:1`` run under their task's); the work is given the caller's config
+    (what it calls is a sibling of that run, as in LangGraph), the run's config is ambient."""
+
+    def __init__(self, name: str, tags: list[str] | None = None, *, trace: bool = False) -> None:
         self.name = name
         self.tags = tags
+        self._traced = RunnableCallable(self._run, self._arun, name=name) if trace else None
+
+    def _run(self, input: Any, config: RunnableConfig, *, rt: RunRuntime) -> Any:
+        return self._call(input, config, rt)
+
+    async def _arun(self, input: Any, config: RunnableConfig, *, rt: RunRuntime) -> Any:
+        return await self._acall(input, config, rt)
 
     @property
     def func(self) -> Any:
@@ -91,11 +105,15 @@ class PrebuiltNode(Runnable[Any, Any]):
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Run the node on ``input``; only valid inside a graph run."""
         config, runtime = self._prepare(config)
+        if self._traced is not None:
+            return self._traced.invoke(input, config, rt=runtime)
         return self._call(input, config, runtime)
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
         """Async `invoke`."""
         config, runtime = self._prepare(config)
+        if self._traced is not None:
+            return await self._traced.ainvoke(input, config, rt=runtime)
         return await self._acall(input, config, runtime)
 
     @abstractmethod

@@ -71,6 +71,9 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
             may_activate=every,
             coalesce=True,
             defer=node.defer,
+            # LangGraph finishes its after-finish channels in a step no edge triggers: Send
+            # tasks neither wait for a deferred node nor keep it waiting
+            defer_beside_spawns=node.defer,
             retry_holds_step=True,
             suspend_holds_step=True,
             # a node with an error handler: its task failing for good (retries spent) goes

@@ -1359,7 +1359,8 @@ class Execution:
             if spawn == 1:  # a Spawn into a new child lineage
                 self._lineages += 1
                 lineage = (*lineage, self._lineages)
-            if self.graph.nodes[node].defer:
+            spec = self.graph.nodes[node]
+            if spec.defer and not (spawn != 0 and spec.defer_beside_spawns):
                 if all(d[0] != node for d in self.deferred):
                     self.deferred.append((node, lineage, payload))
                 continue
@@ -1372,12 +1373,8 @@ class Execution:
             queued = self._route(event)
             if record is not None:
                 record.activated.extend(a for a in queued if a not in record.activated)
-        if self.deferred and self._quiet():
-            for node, lineage, payload in self.deferred:
-                aid = self._enqueue_activation(node, lineage, payload)
-                if record is not None:
-                    record.activated.append(aid)
-            self.deferred.clear()
+        if self.deferred:
+            self._release_deferred(record)
         if self.failure is None and not self.queue and not self.awaited:
             self._check_barriers(outcome, record)
 
@@ -1390,14 +1387,31 @@ class Execution:
         nodes = dict.fromkeys(n for ch in written for n in subscribers.get(ch, ()))
         return [(node, (), None, 0, "") for node in nodes]
 
-    def _quiet(self) -> bool:
-        """Nothing queued, awaited or suspended: deferred activations may run."""
-        return (
-            not self.queue
-            and not self.held
-            and not self.awaited
-            and all(i.state != "suspended" for i in self.instances.values())
-        )
+    def _release_deferred(self, record: TraceRecord | None) -> None:
+        """Queue the deferred activations whose wait is over: all of them when nothing is
+        queued, awaited or suspended; those of ``defer_beside_spawns`` nodes already when
+        the queue holds spawned activations only. The rest keep waiting, in order."""
+        if self.held or self.awaited:
+            return
+        if any(i.state == "suspended" for i in self.instances.values()):
+            return
+        quiet = not self.queue
+        if not quiet:
+            instances = self.instances
+            for aid, event in self.queue:
+                inst = instances.get(aid)
+                if not (isinstance(event, Activated) and inst is not None and inst.spawned):
+                    return
+        nodes = self.graph.nodes
+        kept: list[tuple[str, tuple[int, ...], Any]] = []
+        for node, lineage, payload in self.deferred:
+            if not (quiet or nodes[node].defer_beside_spawns):
+                kept.append((node, lineage, payload))
+                continue
+            aid = self._enqueue_activation(node, lineage, payload)
+            if record is not None:
+                record.activated.append(aid)
+        self.deferred = kept
 
     def _follow(
         self, inst: Instance, output: Any, complete: Container[str | None] = ()
