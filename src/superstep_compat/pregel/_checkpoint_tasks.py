@@ -6,11 +6,11 @@ checkpoint, a node's edge writes, the outcome a task's saved writes stand for, c
 
 from __future__ import annotations
 
+import random
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
-
-from langgraph.checkpoint.base.id import uuid6
 
 from superstep_compat._internal._constants import END, ERROR_SOURCE_NODE, START
 from superstep_compat.pregel._lgcheckpoint import (
@@ -295,11 +295,27 @@ def _handled_failure(writes: Sequence[tuple[str, Any]]) -> TaskOutcome | None:
 
 
 _id_lock = threading.Lock()
+_UUID_EPOCH = 0x01B21DD213814000
+"""100-ns intervals from the UUID epoch (1582-10-15) to the Unix epoch."""
+_last_timestamp = 0
 
 
 def new_checkpoint_id(step: int | None = None) -> str:
     """LangGraph's checkpoint id: a uuid6 (time-ordered, so later checkpoints sort after
     earlier ones whichever of LangGraph and Superstep wrote them) whose clock sequence is the
-    checkpoint's ``step``."""
+    checkpoint's ``step`` (random when None) and whose node is random, as
+    `langgraph.checkpoint.base.id.uuid6` makes it: 100-ns timestamp, strictly increasing
+    within the process. Written as the canonical string directly (the library builds an
+    integer, a `uuid.UUID` and then its string: a tenth of a checkpointed step)."""
+    global _last_timestamp
     with _id_lock:
-        return str(uuid6(clock_seq=step))
+        timestamp = time.time_ns() // 100 + _UUID_EPOCH
+        if timestamp <= _last_timestamp:
+            timestamp = _last_timestamp + 1
+        _last_timestamp = timestamp
+    seq = random.getrandbits(14) if step is None else step & 0x3FFF
+    high = f"{(timestamp >> 12) & 0xFFFFFFFFFFFF:012x}"
+    return (
+        f"{high[:8]}-{high[8:]}-{0x6000 | (timestamp & 0x0FFF):04x}-"
+        f"{0x8000 | seq:04x}-{random.getrandbits(48):012x}"
+    )

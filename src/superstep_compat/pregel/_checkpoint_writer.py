@@ -138,11 +138,14 @@ class CheckpointWriter:
     def put_writes(
         self, record: CheckpointRecord, task_id: str, writes: Sequence[tuple[str, Any]]
     ) -> None:
-        """Save one task's ``writes`` as pending writes of ``record``'s checkpoint."""
+        """Save one task's ``writes`` as pending writes of ``record``'s checkpoint; none
+        (LangGraph writes no row for a task that wrote nothing)."""
         assert self.saver is not None
         untracked = self.untracked
         if untracked:
             writes = without_untracked(writes, untracked)
+        if not writes:
+            return
         put_task_writes(
             self.saver,
             record.thread_id,
