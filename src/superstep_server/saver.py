@@ -4,7 +4,9 @@ checkpoints; the server's state, history and forks are views of them).
 The savers are LangGraph's official ``langgraph-checkpoint-sqlite`` and ``-postgres`` ones
 (re-exported as ``superstep_compat.checkpoint.sqlite.SqliteSaver`` and
 ``superstep_compat.checkpoint.postgres.PostgresSaver``); graphs are run through their public
-sync API in worker threads.
+sync API in worker threads. Their serializer is LangGraph's ``JsonPlusSerializer`` (what they
+write is what it writes), whose reads can leave models undecoded for the read-only endpoints
+(`superstep_server.deferred`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from superstep_server.db import is_postgres_url
+from superstep_server.deferred import ServedSerializer
 
 __all__ = ["open_saver"]
 
@@ -62,7 +65,7 @@ def open_saver(where: str, *, pool_size: int = 10) -> Iterator[Any]:
             open=True,
         )
         try:
-            pg_saver = PostgresSaver(pool)
+            pg_saver = PostgresSaver(pool, serde=ServedSerializer())
             _setup_alone(where, pg_saver)
             yield pg_saver
         finally:
@@ -80,7 +83,7 @@ def open_saver(where: str, *, pool_size: int = 10) -> Iterator[Any]:
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA busy_timeout=10000")
     try:
-        saver = SqliteSaver(conn)
+        saver = SqliteSaver(conn, serde=ServedSerializer())
         saver.setup()
         yield saver
     finally:

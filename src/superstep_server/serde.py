@@ -17,6 +17,8 @@ from uuid import UUID
 
 import orjson
 
+from superstep_server.deferred import DeferredModel
+
 __all__ = ["dumps", "jsonable", "loads"]
 
 _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY
@@ -25,6 +27,8 @@ _OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SERIALIZE_NUMPY
 def _default(obj: Any) -> Any:
     """What orjson cannot write itself, as plain JSON values (raises TypeError for nothing:
     an unknown object is written as its ``repr`` so a stream never dies on a value)."""
+    if isinstance(obj, DeferredModel):  # a model read undecoded: its stored model_dump()
+        return obj.fields()
     dump = getattr(obj, "model_dump", None)
     if callable(dump):  # pydantic v2 models, LangChain messages and documents among them
         return dump()

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from superstep_server import serde
+from superstep_server.deferred import deferred_models
 from superstep_server.errors import ApiError, not_found
 from superstep_server.graphs import Access, GraphRegistry
 from superstep_server.rows import count_field
@@ -199,9 +200,9 @@ class StateViews:
     def get(
         self, thread_id: str, checkpoint: Mapping[str, Any] | None = None, subgraphs: bool = False
     ) -> dict[str, Any]:
-        with self.graph_of(thread_id) as graph:
+        with self.graph_of(thread_id) as graph, deferred_models():
             snapshot = self._require(graph, thread_id, checkpoint, subgraphs)
-        return state_json(snapshot)
+            return state_json(snapshot)
 
     def update(
         self,
@@ -271,8 +272,9 @@ class StateViews:
         self, thread_id: str, body: Mapping[str, Any], *, values: bool = True
     ) -> list[dict[str, Any]]:
         """``POST /threads/{id}/history``; without each state's ``values`` (``None``) for
-        the viewer's ``/history/steps``."""
-        with self.graph_of(thread_id, "threads.read") as graph:
+        the viewer's ``/history/steps``. Models in the checkpoints are decoded only as far as
+        they are written (`superstep_server.deferred`): not at all without ``values``."""
+        with self.graph_of(thread_id, "threads.read") as graph, deferred_models():
             limit = count_field(body, "limit", 10, least=1)
             before = body.get("before")
             if isinstance(before, str):

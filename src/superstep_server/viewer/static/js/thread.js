@@ -8,7 +8,7 @@ import { GraphView } from "./graph.js";
 import { LiveRun } from "./live.js";
 import { Timeline } from "./timeline.js";
 
-// the last steps of a run drawn as its path (each read is a whole checkpoint on the server)
+// the last steps of a run drawn as its path
 const PATH_STEPS = 10;
 
 export async function threadView(root, threadId, focus) {
@@ -244,7 +244,7 @@ class ThreadPage {
   }
 
   // The nodes a run ran, superstep by superstep, from the checkpoints it wrote (its last
-  // PATH_STEPS: each checkpoint read carries a whole state).
+  // PATH_STEPS).
   async showRunPath(runId) {
     if (!this.graphId) return;
     const mine = await post(`${this.base}/history/steps`, { limit: PATH_STEPS, metadata: { run_id: runId } });

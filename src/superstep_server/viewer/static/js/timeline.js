@@ -8,12 +8,10 @@ import { h, clear, when, go, json, parseJson } from "./dom.js";
 import { stateTree } from "./tree.js";
 
 // A page's entries come without their states (writing 11 states of 1,000 messages as JSON
-// was most of a long thread's first paint); a step's state and its parent's are read when
-// the step is opened.
-// The first page is shorter: the server still reads each checkpoint whole, about 25 ms for a
-// 1,000-message state, and the first paint waits for it.
+// was most of a long thread's first paint, and the server no longer even decodes the
+// messages of a state it does not write); a step's state and its parent's are read when the
+// step is opened.
 const PAGE = 10;
-const FIRST_PAGE = 5;
 
 function names(tasks) {
   return tasks.map((t) => t.name).join(", ");
@@ -94,7 +92,7 @@ export class Timeline {
 
   // One page more: PAGE + 1 checkpoints, the extra one the parent of the page's last.
   async loadPage() {
-    const size = this.entries.length ? PAGE : FIRST_PAGE;
+    const size = PAGE;
     const body = { limit: size + 1 };
     if (this.entries.length) body.before = { checkpoint_id: this.entries[this.entries.length - 1].checkpoint.checkpoint_id };
     const found = await post(`${this.page.base}/history/steps`, body);
