@@ -25,7 +25,7 @@ from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler
 from superstep_compat.pregel._resume import resume_adapter, validated_resume
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send, interrupt_id_from_ns
-from superstep_core.host import Clock, NestedEffects, WallClock
+from superstep_core.host import Clock, NestedEffects, RandomSource, WallClock
 
 
 @dataclass
@@ -87,7 +87,7 @@ class RunContext:
     """The task's callback run, when the config carries callbacks."""
     clock: Clock = field(default_factory=WallClock)
     """The run's clock (seconds since the epoch): timestamps, and the waits of @task retries."""
-    rng: random.Random = field(default_factory=random.Random)
+    rng: RandomSource = field(default=random)  # (LangGraph's jitter: `random.uniform`)
     """The run's random source (the jitter of @task retries)."""
     replay: Any = None
     """The root graph's `ReplayState` while it time-travels (subgraphs start from their
