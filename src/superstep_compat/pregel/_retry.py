@@ -2,7 +2,8 @@
 whether a `RetryPolicy`'s ``retry_on`` matches an error (the façade's task runner picks a
 node's policy with it); `_ensure_execution_info`, a task's runtime with the execution info
 its config names; `_checkpoint_ns_for_parent_command`, the namespace a subgraph's
-``Command(graph=PARENT)`` is addressed to. The retrying itself is the engine's (a failed
+``Command(graph=PARENT)`` is addressed to; the timed-attempt observer's event types
+(`superstep_compat.pregel._timed_attempts`). The retrying itself is the engine's (a failed
 activation comes back with its attempt number, the host times the backoff), so LangGraph's
 ``run_with_retry`` loops have no counterpart here.
 """
@@ -20,10 +21,17 @@ from superstep_compat._internal._constants import (
     CONFIG_KEY_THREAD_ID,
     NS_SEP,
 )
+from superstep_compat.pregel._timed_attempts import _AttemptContext, _AttemptEvent
 from superstep_compat.runtime import ExecutionInfo, Runtime
 from superstep_compat.types import RetryPolicy
 
-__all__ = ["_checkpoint_ns_for_parent_command", "_ensure_execution_info", "_should_retry_on"]
+__all__ = [
+    "_AttemptContext",
+    "_AttemptEvent",
+    "_checkpoint_ns_for_parent_command",
+    "_ensure_execution_info",
+    "_should_retry_on",
+]
 
 
 def _should_retry_on(retry_policy: RetryPolicy, exc: Exception) -> bool:

@@ -96,6 +96,9 @@ class RunContext:
     """The run's host's performer of nested effects (the functional API's @task calls)."""
     control: Any = None
     """The run's `RunControl` (``runtime.control``; a subgraph's run shares its parent's)."""
+    timed_attempt: Any = None
+    """The task's attempt as LangGraph's timed-attempt observer hears of it
+    (`superstep_compat.pregel._timed_attempts.TimedAttempt`); None: not observed."""
     started: Callable[[str, Callable[[], None] | None], None] | None = None
     """Given a task's activation id and what announces its start (None: nothing), where a
     live run orders its steps' starts before their results (`StartGate`)."""
