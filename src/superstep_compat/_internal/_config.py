@@ -22,6 +22,7 @@ from superstep_compat._internal._merge import merge_configs as _merge_configs
 
 __all__ = [
     "DEFAULT_RECURSION_LIMIT",
+    "_is_not_empty",
     "ensure_config",
     "merge_configs",
     "patch_config",
@@ -47,6 +48,14 @@ _TRACED_CONFIGURABLE = (
     "assistant_id",
     "graph_id",
 )
+
+
+def _is_not_empty(value: Any) -> bool:
+    """Whether ``value`` counts as given (LangGraph's rule): a list, tuple or dict when it
+    has items; anything else (``""`` and ``0`` too) when it is not None."""
+    if isinstance(value, list | tuple | dict):
+        return bool(value)
+    return value is not None
 
 
 def _given(value: Any) -> bool:
