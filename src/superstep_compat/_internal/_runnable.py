@@ -21,13 +21,14 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Optional, TypeAlias, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import (
+from langchain_core.runnables.config import set_config_context
+
+from superstep_compat._internal._config import (
+    ensure_config,
     get_async_callback_manager_for_config,
     get_callback_manager_for_config,
-    set_config_context,
+    patch_config,
 )
-
-from superstep_compat._internal._config import ensure_config, patch_config
 from superstep_compat._internal._constants import CONF, CONFIG_KEY_NODE_ERROR, CONFIG_KEY_RUNTIME
 from superstep_compat._internal._typing import MISSING
 
@@ -212,7 +213,7 @@ class RunnableCallable(Runnable[Any, Any]):
         if not self.trace:
             result = self.func(*args, **call_kwargs)
         else:
-            manager = get_callback_manager_for_config(_with_tags(config, self.tags))
+            manager = get_callback_manager_for_config(config, self.tags)
             run = manager.on_chain_start(
                 None,
                 input,
@@ -240,7 +241,7 @@ class RunnableCallable(Runnable[Any, Any]):
         if not self.trace:
             result = await self.afunc(*args, **call_kwargs)
         else:
-            manager = get_async_callback_manager_for_config(_with_tags(config, self.tags))
+            manager = get_async_callback_manager_for_config(config, self.tags)
             run = await manager.on_chain_start(
                 None,
                 input,
@@ -259,9 +260,3 @@ class RunnableCallable(Runnable[Any, Any]):
         if self.recurse and isinstance(result, Runnable):
             return await result.ainvoke(input, config)
         return result
-
-
-def _with_tags(config: RunnableConfig, tags: Sequence[str] | None) -> RunnableConfig:
-    if not tags:
-        return config
-    return cast(RunnableConfig, {**config, "tags": [*(config.get("tags") or []), *tags]})

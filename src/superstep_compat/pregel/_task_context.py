@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from hashlib import sha1
 from typing import Any
 
-from langchain_core.runnables.config import var_child_runnable_config
+from langchain_core.runnables.config import _set_config_context, var_child_runnable_config
 
 from superstep_compat._internal._constants import PRIVATE, PULL, PUSH
 from superstep_compat._internal.context import task_context_var
@@ -176,24 +176,31 @@ class ChildLink:
     breakpoint): a subgraph with unfinished work goes on from its checkpoint."""
 
 
-_Tokens = tuple[Any, Any, Any]
+_Tokens = tuple[Any, Any, Any, Any]
 
 
 def _bind(hook: _TaskContext, run: RunContext, config: Any) -> _Tokens:
     """Bind the task's context variables (config, interrupt hook, run) for a call; undo with
-    `_unbind` (plain calls, not a context manager: this runs once per task)."""
-    return (
-        var_child_runnable_config.set(config),
-        task_context_var.set(hook),
-        _current_run.set((run, config)),
-    )
+    `_unbind` (plain calls, not a context manager: this runs once per task). A traced task's
+    config also makes its run LangSmith's current run tree (``get_current_run_tree()`` in
+    the node, runs traced with ``@traceable`` nested under it), as LangChain's runnables do."""
+    tracing = None
+    if config is not None and config.get("callbacks"):
+        token_cfg, tracing = _set_config_context(config)
+    else:
+        token_cfg = var_child_runnable_config.set(config)
+    return (token_cfg, task_context_var.set(hook), _current_run.set((run, config)), tracing)
 
 
 def _unbind(tokens: _Tokens) -> None:
-    token_cfg, token_task, token_run = tokens
+    token_cfg, token_task, token_run, tracing = tokens
     _current_run.reset(token_run)
     task_context_var.reset(token_task)
     var_child_runnable_config.reset(token_cfg)
+    if tracing is not None:  # the tracing context from before the task's run tree was set
+        from langsmith.run_helpers import _set_tracing_context
+
+        _set_tracing_context(tracing)
 
 
 READ_STATE_KEY = PRIVATE["CONFIG_KEY_READ_STATE"]
