@@ -10,19 +10,24 @@ Must never import the engine.
 from __future__ import annotations
 
 from collections import ChainMap
-from collections.abc import Mapping
-from typing import Any, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar, cast
 
-from langchain_core.callbacks import Callbacks
+from langchain_core.callbacks import AsyncCallbackManager, CallbackManager, Callbacks
 from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import CONFIG_KEYS, COPIABLE_KEYS, var_child_runnable_config
 
 from superstep_compat._internal._constants import CONF
+from superstep_compat._internal._merge import _merge_callbacks, merge_metadata
 from superstep_compat._internal._merge import merge_configs as _merge_configs
 
 __all__ = [
     "DEFAULT_RECURSION_LIMIT",
+    "_is_not_empty",
+    "_merge_callbacks",
     "ensure_config",
+    "get_async_callback_manager_for_config",
+    "get_callback_manager_for_config",
     "merge_configs",
     "patch_config",
     "patch_configurable",
@@ -47,6 +52,72 @@ _TRACED_CONFIGURABLE = (
     "assistant_id",
     "graph_id",
 )
+
+
+_Manager = TypeVar("_Manager", CallbackManager, AsyncCallbackManager)
+
+# Configurable entries never copied into a tracer's metadata: private ones ("__..."), values
+# that are not plain scalars, and keys that look like credentials.
+_SECRET_PARTS = ("key", "token", "secret", "password", "auth")
+
+
+def _tracing_metadata(config: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The configurable entries LangSmith tracers record as metadata (see `_SECRET_PARTS`);
+    None when there are none."""
+    picked = {
+        key: value
+        for key, value in (config.get(CONF) or {}).items()
+        if not key.startswith("__")
+        and isinstance(value, str | int | float | bool)
+        and not any(part in key.casefold() for part in _SECRET_PARTS)
+    }
+    return picked or None
+
+
+def _manager_for(
+    kind: type[_Manager], config: Mapping[str, Any], tags: Sequence[str] | None
+) -> _Manager:
+    given: Sequence[str] | None = config.get("tags")
+    all_tags = None if given is None and tags is None else [*(given or ()), *(tags or ())]
+    callbacks = config.get("callbacks")
+    if callbacks and isinstance(callbacks, kind):
+        # LangGraph adds the config's tags and metadata to the manager it was given
+        if all_tags:
+            callbacks.add_tags(list(all_tags))
+        if metadata := config.get("metadata"):
+            callbacks.add_metadata(dict(metadata))
+        return callbacks
+    return kind.configure(
+        inheritable_callbacks=callbacks,
+        inheritable_tags=all_tags,
+        inheritable_metadata=config.get("metadata"),
+        langsmith_inheritable_metadata=_tracing_metadata(config),
+    )
+
+
+def get_callback_manager_for_config(
+    config: RunnableConfig, tags: Sequence[str] | None = None
+) -> CallbackManager:
+    """The callback manager of a run with ``config``, as LangGraph makes it: the config's
+    own manager (given the config's tags, ``tags`` after them, and its metadata), else a
+    new one with the config's callbacks, tags (then ``tags``) and metadata, whose LangSmith
+    tracers also record the configurable's plain, non-private, non-credential entries."""
+    return _manager_for(CallbackManager, config, tags)
+
+
+def get_async_callback_manager_for_config(
+    config: RunnableConfig, tags: Sequence[str] | None = None
+) -> AsyncCallbackManager:
+    """`get_callback_manager_for_config` for async runs (an `AsyncCallbackManager`)."""
+    return _manager_for(AsyncCallbackManager, config, tags)
+
+
+def _is_not_empty(value: Any) -> bool:
+    """Whether ``value`` counts as given (LangGraph's rule): a list, tuple or dict when it
+    has items; anything else (``""`` and ``0`` too) when it is not None."""
+    if isinstance(value, list | tuple | dict):
+        return bool(value)
+    return value is not None
 
 
 def _given(value: Any) -> bool:
@@ -102,7 +173,8 @@ def ensure_config(*configs: RunnableConfig | None) -> RunnableConfig:
     ``configurable``): the ambient run's config, then ``configs`` merged over it.
 
     As LangGraph: ``configurable`` merges shallowly across configs, but an explicit config
-    naming a checkpoint coordinate drops the ambient one; tags concatenate (ambient tags are
+    naming a checkpoint coordinate drops the ambient one; ``metadata`` merges as
+    `merge_metadata` does (``lc_versions`` one level deeper); tags concatenate (ambient tags are
     not repeated); keys that are not config keys go into ``configurable``; the thread, checkpoint,
     task, run, assistant and graph ids are copied into ``metadata`` unless already there.
     """
@@ -135,7 +207,7 @@ def ensure_config(*configs: RunnableConfig | None) -> RunnableConfig:
             elif key == CONF:
                 out[CONF] = {**out[CONF], **value}
             elif key == "metadata":
-                out["metadata"] = {**out["metadata"], **cast(Mapping[str, Any], value)}
+                out["metadata"] = merge_metadata(out["metadata"], value)
             elif key == "tags":
                 out["tags"] = [*out["tags"], *(t for t in value if t not in inherited_tags)]
             elif key == "callbacks" and out["callbacks"] is not None:

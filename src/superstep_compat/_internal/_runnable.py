@@ -21,17 +21,18 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Optional, TypeAlias, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import (
+from langchain_core.runnables.config import set_config_context
+
+from superstep_compat._internal._config import (
+    ensure_config,
     get_async_callback_manager_for_config,
     get_callback_manager_for_config,
-    set_config_context,
+    patch_config,
 )
-
-from superstep_compat._internal._config import ensure_config, patch_config
 from superstep_compat._internal._constants import CONF, CONFIG_KEY_NODE_ERROR, CONFIG_KEY_RUNTIME
 from superstep_compat._internal._typing import MISSING
 
-__all__ = ["RunnableCallable", "RunnableLike"]
+__all__ = ["RunnableCallable", "RunnableLike", "is_async_callable", "is_async_generator"]
 
 RunnableLike: TypeAlias = Runnable[Any, Any] | Callable[..., Any]
 """What a node or a sequence step may be: a langchain `Runnable` or a function (sync or
@@ -40,6 +41,20 @@ async) taking the input and, optionally, injected keyword arguments."""
 _ANY = object()  # "any annotation" in the table below
 _REQUIRED = inspect.Parameter.empty
 _KINDS = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+
+
+def is_async_callable(func: Any) -> bool:
+    """Whether calling ``func`` gives a coroutine: an ``async def`` (or a partial of one),
+    or an object (or class) whose ``__call__`` is one. ``__wrapped__`` is not followed."""
+    call = getattr(func, "__call__", None)  # noqa: B004 (its own kind is asked, not callable())
+    return inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(call)
+
+
+def is_async_generator(func: Any) -> bool:
+    """Whether calling ``func`` gives an async iterator: an ``async def`` with ``yield``
+    (or a partial of one), or an object (or class) whose ``__call__`` is one."""
+    call = getattr(func, "__call__", None)  # noqa: B004 (its own kind is asked, not callable())
+    return inspect.isasyncgenfunction(func) or inspect.isasyncgenfunction(call)
 
 
 def _injectable() -> tuple[tuple[str, tuple[Any, ...], str, Any], ...]:
@@ -198,7 +213,7 @@ class RunnableCallable(Runnable[Any, Any]):
         if not self.trace:
             result = self.func(*args, **call_kwargs)
         else:
-            manager = get_callback_manager_for_config(_with_tags(config, self.tags))
+            manager = get_callback_manager_for_config(config, self.tags)
             run = manager.on_chain_start(
                 None,
                 input,
@@ -226,7 +241,7 @@ class RunnableCallable(Runnable[Any, Any]):
         if not self.trace:
             result = await self.afunc(*args, **call_kwargs)
         else:
-            manager = get_async_callback_manager_for_config(_with_tags(config, self.tags))
+            manager = get_async_callback_manager_for_config(config, self.tags)
             run = await manager.on_chain_start(
                 None,
                 input,
@@ -245,9 +260,3 @@ class RunnableCallable(Runnable[Any, Any]):
         if self.recurse and isinstance(result, Runnable):
             return await result.ainvoke(input, config)
         return result
-
-
-def _with_tags(config: RunnableConfig, tags: Sequence[str] | None) -> RunnableConfig:
-    if not tags:
-        return config
-    return cast(RunnableConfig, {**config, "tags": [*(config.get("tags") or []), *tags]})

@@ -20,11 +20,10 @@ from contextvars import Token
 from typing import Any
 
 from langchain_core.callbacks.manager import CallbackManagerForChainRun
-from langchain_core.runnables.config import (
-    get_callback_manager_for_config,
-    var_child_runnable_config,
-)
+from langchain_core.runnables.config import var_child_runnable_config
 from langchain_core.tracers._streaming import _StreamingCallbackHandler
+
+from superstep_compat._internal._config import get_callback_manager_for_config
 
 __all__ = ["TaskCallRun"]
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import copy
 import inspect
 import logging
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterator, Mapping
 from contextlib import aclosing
 from typing import Any, TypeVar
 
@@ -24,19 +24,27 @@ from langchain_core.callbacks import (
     CallbackManager,
     CallbackManagerForChainRun,
 )
-from langchain_core.runnables.config import (
-    get_async_callback_manager_for_config,
-    get_callback_manager_for_config,
-    patch_config,
-    var_child_runnable_config,
-)
+from langchain_core.runnables.config import patch_config, var_child_runnable_config
 from langchain_core.tracers import BaseTracer
 from langchain_core.tracers._streaming import _StreamingCallbackHandler
+from langchain_core.tracers.context import _tracing_v2_is_enabled
+
+from superstep_compat._internal._config import (
+    get_async_callback_manager_for_config,
+    get_callback_manager_for_config,
+)
 
 _Manager = TypeVar("_Manager", bound=BaseCallbackManager)
 _log = logging.getLogger(__name__)
 
-__all__ = ["TaskRun", "atraced", "atraced_call", "traced", "traced_call"]
+__all__ = ["TaskRun", "atraced", "atraced_call", "traced", "traced_call", "traces"]
+
+
+def traces(config: Mapping[str, Any]) -> bool:
+    """Whether a graph run with ``config`` opens a callback run: when it has callbacks, or
+    when LangSmith tracing is on (``LANGSMITH_TRACING``, ``tracing_context(enabled=True)``,
+    inside a traced run), where LangChain's callback manager brings its tracer itself."""
+    return bool(config.get("callbacks")) or bool(_tracing_v2_is_enabled())
 
 
 def traced(
@@ -48,7 +56,7 @@ def traced(
 ) -> Iterator[Any]:
     """Yield ``chunks(child_config)`` inside a callback run named ``name``; the run ends
     with ``final()`` (the graph's state values, as LangGraph reports), else the last chunk."""
-    if not config.get("callbacks"):
+    if not traces(config):
         yield from chunks(config)
         return
     config = _with_thread(config)
@@ -80,7 +88,7 @@ async def atraced(
     final: Callable[[], Any] | None = None,
 ) -> AsyncGenerator[Any, None]:
     """`traced` for ``astream``."""
-    if not config.get("callbacks"):
+    if not traces(config):
         # closed as soon as this stream is (a consumer stopping early cancels the run's
         # running tasks then, not whenever the loop finalises the generator)
         async with aclosing(chunks(config)) as plain:
@@ -119,7 +127,7 @@ def traced_call(
 ) -> Any:
     """``call(child_config)`` inside a callback run named ``name`` (``invoke``'s graph run),
     ending with ``final()`` when given, else with the result."""
-    if not config.get("callbacks"):
+    if not traces(config):
         return call(config)
     config = _with_thread(config)
     manager = _marked(get_callback_manager_for_config(config))  # type: ignore[arg-type]
@@ -143,7 +151,7 @@ async def atraced_call(
     final: Callable[[], Any] | None = None,
 ) -> Any:
     """`traced_call` for ``ainvoke``."""
-    if not config.get("callbacks"):
+    if not traces(config):
         return await call(config)
     config = _with_thread(config)
     manager = _marked(get_async_callback_manager_for_config(config))  # type: ignore[arg-type]

@@ -28,7 +28,13 @@ from superstep_compat.channels.untracked_value import UntrackedValue
 from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._allowlist import allowlisted, graph_allowlist
-from superstep_compat.pregel._callbacks import atraced, atraced_call, traced, traced_call
+from superstep_compat.pregel._callbacks import (
+    atraced,
+    atraced_call,
+    traced,
+    traced_call,
+    traces,
+)
 from superstep_compat.pregel._calls import GraphCall, RunOptions, signed
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._lowlevel import (
@@ -370,7 +376,7 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
         if call.as_stream:
             return list(self.stream(input, config, **call.stream_options()))
         merged = self._config(config)
-        if call.values_only and not merged.get("callbacks"):
+        if call.values_only and not traces(merged):
             # No callback run to open: the run is driven from this frame (a subgraph inside a
             # node pays each frame once per nesting level; LangGraph reaches a depth of 160).
             run = call.start(merged)

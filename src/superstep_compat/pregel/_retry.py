@@ -1,18 +1,37 @@
 """LangGraph's ``langgraph.pregel._retry`` as far as the façade has it: `_should_retry_on`,
 whether a `RetryPolicy`'s ``retry_on`` matches an error (the façade's task runner picks a
-node's policy with it). The retrying itself is the engine's (a failed activation comes back
-with its attempt number, the host times the backoff), so LangGraph's ``run_with_retry``
-loops have no counterpart here.
+node's policy with it); `_ensure_execution_info`, a task's runtime with the execution info
+its config names; `_checkpoint_ns_for_parent_command`, the namespace a subgraph's
+``Command(graph=PARENT)`` is addressed to; the timed-attempt observer's event types
+(`superstep_compat.pregel._timed_attempts`). The retrying itself is the engine's (a failed
+activation comes back with its attempt number, the host times the backoff), so LangGraph's
+``run_with_retry`` loops have no counterpart here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
+from superstep_compat._internal._constants import (
+    CONF,
+    CONFIG_KEY_CHECKPOINT_ID,
+    CONFIG_KEY_CHECKPOINT_NS,
+    CONFIG_KEY_TASK_ID,
+    CONFIG_KEY_THREAD_ID,
+    NS_SEP,
+)
+from superstep_compat.pregel._timed_attempts import _AttemptContext, _AttemptEvent
+from superstep_compat.runtime import ExecutionInfo, Runtime
 from superstep_compat.types import RetryPolicy
 
-__all__ = ["_should_retry_on"]
+__all__ = [
+    "_AttemptContext",
+    "_AttemptEvent",
+    "_checkpoint_ns_for_parent_command",
+    "_ensure_execution_info",
+    "_should_retry_on",
+]
 
 
 def _should_retry_on(retry_policy: RetryPolicy, exc: Exception) -> bool:
@@ -29,3 +48,39 @@ def _should_retry_on(retry_policy: RetryPolicy, exc: Exception) -> bool:
     raise TypeError(
         "retry_on must be an Exception class, a list or tuple of Exception classes, or a callable"
     )
+
+
+def _ensure_execution_info(
+    runtime: Runtime[Any], config: Mapping[str, Any], task: Any
+) -> Runtime[Any]:
+    """``runtime`` itself when it has an `ExecutionInfo`, else a copy with one read from
+    ``config`` (a task prepared elsewhere, e.g. by a server, comes without): its
+    configurable's checkpoint id and namespace (``""`` when absent), task id (else
+    ``task.id``) and thread id, and the config's ``run_id`` as a str (None when absent)."""
+    if runtime.execution_info is not None:
+        return runtime
+    conf = config.get(CONF) or {}
+    run_id = config.get("run_id")
+    info = ExecutionInfo(
+        checkpoint_id=conf.get(CONFIG_KEY_CHECKPOINT_ID) or "",
+        checkpoint_ns=conf.get(CONFIG_KEY_CHECKPOINT_NS) or "",
+        task_id=conf.get(CONFIG_KEY_TASK_ID) or task.id,
+        thread_id=conf.get(CONFIG_KEY_THREAD_ID),
+        run_id=str(run_id) if run_id else None,
+    )
+    return runtime.override(execution_info=info)
+
+
+def _checkpoint_ns_for_parent_command(ns: str) -> str:
+    """The namespace of the graph above the one running at ``ns`` (``"a:1|b:2"`` ->
+    ``"a:1"``; the root's is ``""``). Purely numeric segments (``|1``, which tell concurrent
+    runs of one task apart) are no level of their own: those right after the current
+    frame and right after its parent's are dropped with it."""
+    parts = ns.split(NS_SEP)
+    while parts and parts[-1].isdigit():
+        parts.pop()
+    if parts:
+        parts.pop()  # the current frame
+    while parts and parts[-1].isdigit():
+        parts.pop()
+    return NS_SEP.join(parts)

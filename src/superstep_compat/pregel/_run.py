@@ -60,6 +60,7 @@ from superstep_core.host import (
     EffectLedger,
     Host,
     NestedEffects,
+    RandomSource,
     RunStopped,
     StepTimeoutError,
     WallClock,
@@ -84,10 +85,8 @@ CLOCK_KEY = "__superstep_clock"
 epoch; `WallClock` by default): retry backoff, timeouts and timestamps all read it, so a test
 gives a `VirtualClock` and never waits. Subgraphs inherit it with the config."""
 RANDOM_KEY = "__superstep_random"
-"""Configurable key of the run's `random.Random` (retry jitter); a seeded one in tests."""
-_SHARED_RANDOM = random.Random()
-"""The random source of runs not given one (seeding a new one per run cost more than a
-plain node)."""
+"""Configurable key of the run's random source (retry jitter; a `random.Random`, seeded in
+tests). Runs not given one draw from the `random` module, as LangGraph's jitter does."""
 LEDGER_KEY = "__superstep_ledger"
 """Configurable key of an `EffectLedger` for the run's host: every task performed as an
 effect is recorded in it, and a task whose effect id it already holds is not run again (its
@@ -212,7 +211,7 @@ class GraphRun(RunSteps):
         if chosen is not None:  # LangGraph's subgraphs inherit it through the config
             self.config["configurable"] = {**self.config["configurable"], DURABILITY_KEY: chosen}
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
-        self.rng: random.Random = configurable.get(RANDOM_KEY) or _SHARED_RANDOM
+        self.rng: RandomSource = configurable.get(RANDOM_KEY) or random
         self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
         self.nested: NestedEffects | None = None  # the host's, once the run has one
         self.step_writes = self.durable

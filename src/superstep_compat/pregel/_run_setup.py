@@ -7,7 +7,6 @@ and resuming interrupted activations with their answers (through the run's `Resu
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -36,7 +35,7 @@ from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._task_context import ChildLink, RunContext, TaskOutcome
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import Command
-from superstep_core.host import Clock, EffectLedger, NestedEffects
+from superstep_core.host import Clock, EffectLedger, NestedEffects, RandomSource
 from superstep_core.node import Activated, External
 from superstep_core.runtime import Execution
 
@@ -60,7 +59,7 @@ class RunSetup(Checkpointing):
     replay: ReplayState | None
     addressed: str | None
     clock: Clock
-    rng: random.Random
+    rng: RandomSource
     ledger: EffectLedger | None
     nested: NestedEffects | None
     control: RunControl

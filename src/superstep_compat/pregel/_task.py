@@ -72,6 +72,7 @@ from superstep_compat.pregel._task_support import (
     first_matching,
     no_sync_function,
 )
+from superstep_compat.pregel._timed_attempts import TimedAttempt, start_timed_attempt
 from superstep_compat.pregel._tools import ToolsHandler
 from superstep_compat.pregel.debug import task_payload
 from superstep_compat.runtime import ExecutionInfo, server_info_of
@@ -244,17 +245,25 @@ class TaskRunner(TaskRouting):
             announce()
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step, node.trace_policy)
+        info = self._execution_info(node, run, config, uid, attempt)
+        timed = run.timed_attempt = start_timed_attempt(
+            config["configurable"], node.name, info, limits
+        )
+        heartbeat = _heartbeat if limits is not None else _noop_heartbeat
+        if timed is not None:
+            heartbeat = _observed(heartbeat, timed)
         if limits is not None and limits.idle_timeout is not None and limits.refresh_on == "auto":
             # LangGraph's "auto": any LangChain callback event inside the node is progress
-            beat = _ProgressHandler(current_heartbeat())
-            config = merge_configs(config, {"callbacks": [beat]})  # type: ignore[arg-type]
+            beat = current_heartbeat()
+            progress = _ProgressHandler(beat if timed is None else _observed(beat, timed))
+            config = merge_configs(config, {"callbacks": [progress]})  # type: ignore[arg-type]
         kwargs: dict[str, Any] = {}
         writer = self._writer(run, limits)
         # the task's runtime, as LangGraph's: injected as ``runtime``, returned by
         # `get_runtime()`, inherited by a graph or a tool run inside the task
-        runtime = _runtime(run, writer, _heartbeat if limits is not None else _noop_heartbeat)
+        runtime = _runtime(run, writer, heartbeat)
         runtime = runtime.override(
-            execution_info=self._execution_info(node, run, config, uid, attempt),
+            execution_info=info,
             server_info=server_info_of(run.config.get("configurable") or {}),
         )
         if node.accepts:
@@ -396,6 +405,8 @@ class TaskRunner(TaskRouting):
         if hook.cache_key is not None and outcome.error is None and not outcome.interrupts:
             ttl = node.cache_policy.ttl if node.cache_policy is not None else None
             run.cache.set({hook.cache_key: (list(outcome.writes), ttl)})
+        if run.timed_attempt is not None:
+            run.timed_attempt.finish(outcome.error)
         return outcome
 
     def _parent_command(
@@ -473,6 +484,16 @@ class TaskRunner(TaskRouting):
         except Exception as e:  # a bad `retry_on` fails the task with its TypeError (LangGraph)
             return TaskOutcome(error=e)
         return TaskOutcome(error=error, retry=policy)
+
+
+def _observed(heartbeat: Callable[[], None], timed: TimedAttempt) -> Callable[[], None]:
+    """``heartbeat`` that also tells the timed-attempt observer of the progress."""
+
+    def beat() -> None:
+        heartbeat()
+        timed.progress()
+
+    return beat
 
 
 def _node_cancelled(name: str, cause: asyncio.CancelledError) -> NodeCancelledError:

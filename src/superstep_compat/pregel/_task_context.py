@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from hashlib import sha1
 from typing import Any
 
-from langchain_core.runnables.config import var_child_runnable_config
+from langchain_core.runnables.config import _set_config_context, var_child_runnable_config
 
 from superstep_compat._internal._constants import PRIVATE, PULL, PUSH
 from superstep_compat._internal.context import task_context_var
@@ -25,7 +25,7 @@ from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler
 from superstep_compat.pregel._resume import resume_adapter, validated_resume
 from superstep_compat.types import Command, Interrupt, RetryPolicy, Send, interrupt_id_from_ns
-from superstep_core.host import Clock, NestedEffects, WallClock
+from superstep_core.host import Clock, NestedEffects, RandomSource, WallClock
 
 
 @dataclass
@@ -87,7 +87,7 @@ class RunContext:
     """The task's callback run, when the config carries callbacks."""
     clock: Clock = field(default_factory=WallClock)
     """The run's clock (seconds since the epoch): timestamps, and the waits of @task retries."""
-    rng: random.Random = field(default_factory=random.Random)
+    rng: RandomSource = field(default=random)  # (LangGraph's jitter: `random.uniform`)
     """The run's random source (the jitter of @task retries)."""
     replay: Any = None
     """The root graph's `ReplayState` while it time-travels (subgraphs start from their
@@ -96,6 +96,9 @@ class RunContext:
     """The run's host's performer of nested effects (the functional API's @task calls)."""
     control: Any = None
     """The run's `RunControl` (``runtime.control``; a subgraph's run shares its parent's)."""
+    timed_attempt: Any = None
+    """The task's attempt as LangGraph's timed-attempt observer hears of it
+    (`superstep_compat.pregel._timed_attempts.TimedAttempt`); None: not observed."""
     started: Callable[[str, Callable[[], None] | None], None] | None = None
     """Given a task's activation id and what announces its start (None: nothing), where a
     live run orders its steps' starts before their results (`StartGate`)."""
@@ -173,24 +176,31 @@ class ChildLink:
     breakpoint): a subgraph with unfinished work goes on from its checkpoint."""
 
 
-_Tokens = tuple[Any, Any, Any]
+_Tokens = tuple[Any, Any, Any, Any]
 
 
 def _bind(hook: _TaskContext, run: RunContext, config: Any) -> _Tokens:
     """Bind the task's context variables (config, interrupt hook, run) for a call; undo with
-    `_unbind` (plain calls, not a context manager: this runs once per task)."""
-    return (
-        var_child_runnable_config.set(config),
-        task_context_var.set(hook),
-        _current_run.set((run, config)),
-    )
+    `_unbind` (plain calls, not a context manager: this runs once per task). A traced task's
+    config also makes its run LangSmith's current run tree (``get_current_run_tree()`` in
+    the node, runs traced with ``@traceable`` nested under it), as LangChain's runnables do."""
+    tracing = None
+    if config is not None and config.get("callbacks"):
+        token_cfg, tracing = _set_config_context(config)
+    else:
+        token_cfg = var_child_runnable_config.set(config)
+    return (token_cfg, task_context_var.set(hook), _current_run.set((run, config)), tracing)
 
 
 def _unbind(tokens: _Tokens) -> None:
-    token_cfg, token_task, token_run = tokens
+    token_cfg, token_task, token_run, tracing = tokens
     _current_run.reset(token_run)
     task_context_var.reset(token_task)
     var_child_runnable_config.reset(token_cfg)
+    if tracing is not None:  # the tracing context from before the task's run tree was set
+        from langsmith.run_helpers import _set_tracing_context
+
+        _set_tracing_context(tracing)
 
 
 READ_STATE_KEY = PRIVATE["CONFIG_KEY_READ_STATE"]

@@ -190,19 +190,29 @@ class TaskPerformer:
         result = self.runner.arun(*args, **self.options)
         try:
             outcome = await result if inspect.isawaitable(result) else result
-        except asyncio.CancelledError:
+        except asyncio.CancelledError as cancelled:
             # the host stopped the attempt at the task's timeout (its NodeTimeoutError) or at
-            # the step's
-            if observer is not None and (stop := deadline_stop()) is not None:
-                node = self.runner.spec.nodes.get(request.node)
-                limits = request.timeout or (node.timeout if node is not None else None)
-                if limits is not None:
-                    timed = self.runner.timed_out(
-                        request.node, stop.elapsed, stop.kind, request.timeout
-                    )
-                else:  # the step's timeout (LangGraph's: a TimeoutError of the run)
-                    late = TimeoutError(f"the step's timeout passed after {stop.elapsed:.3f}s")
-                    timed = TaskOutcome(error=late)
+            # the step's; the observers hear of its end before any retry wait
+            attempt = args[4].timed_attempt
+            if observer is None and attempt is None:
+                raise
+            stop = deadline_stop()
+            if stop is None:
+                if attempt is not None:
+                    attempt.finish(cancelled)
+                raise
+            node = self.runner.spec.nodes.get(request.node)
+            limits = request.timeout or (node.timeout if node is not None else None)
+            if limits is not None:
+                timed = self.runner.timed_out(
+                    request.node, stop.elapsed, stop.kind, request.timeout
+                )
+            else:  # the step's timeout (LangGraph's: a TimeoutError of the run)
+                late = TimeoutError(f"the step's timeout passed after {stop.elapsed:.3f}s")
+                timed = TaskOutcome(error=late)
+            if attempt is not None:
+                attempt.finish(timed.error)
+            if observer is not None:
                 report_attempt(observer, args[4], request, started, timed)
             raise
         assert isinstance(outcome, TaskOutcome)

@@ -45,6 +45,7 @@ from superstep_core.host.stream import (
     estimate_size,
 )
 from superstep_core.host.sync import Host, StepCallback
+from superstep_core.host.timers import RandomSource
 
 __all__ = [
     "CHUNK_OVERHEAD",
@@ -64,6 +65,7 @@ __all__ = [
     "Host",
     "NestedEffect",
     "NestedEffects",
+    "RandomSource",
     "RecoveryError",
     "ResultObserver",
     "RetryableEffectError",

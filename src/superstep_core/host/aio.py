@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import inspect
-import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 
@@ -29,6 +28,7 @@ from superstep_core.host.effects import (
 from superstep_core.host.stop import StopRequest
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, HostCore, _push_step
+from superstep_core.host.timers import RandomSource
 from superstep_core.node import EffectCompleted
 from superstep_core.runtime import EffectRequest, Execution, OpenSuperstep, StepOutcome
 
@@ -54,7 +54,7 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
         on_step: AsyncStepCallback | None = None,
         ledger: EffectLedger | None = None,
         max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
-        rng: random.Random | None = None,
+        rng: RandomSource | None = None,
         max_concurrency: int | None = None,
         step_timeout: float | None = None,
     ) -> None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import queue
-import random
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, NamedTuple
@@ -38,6 +37,7 @@ from typing import Any, NamedTuple
 from superstep_core.host.clock import Clock
 from superstep_core.host.deadlines import within
 from superstep_core.host.effects import EffectLedger
+from superstep_core.host.timers import RandomSource
 from superstep_core.node import EffectCompleted, RetryPolicy
 
 __all__ = ["IDLE_SECONDS", "AttemptObserver", "NestedEffect", "NestedEffects"]
@@ -82,9 +82,7 @@ class NestedEffects:
     jitter from ``rng``; ``ledger`` (optional) holds every completed nested effect, beside the
     ledgers a call is given."""
 
-    def __init__(
-        self, clock: Clock, rng: random.Random, ledger: EffectLedger | None = None
-    ) -> None:
+    def __init__(self, clock: Clock, rng: RandomSource, ledger: EffectLedger | None = None) -> None:
         self.clock = clock
         self.rng = rng
         self.ledger = ledger

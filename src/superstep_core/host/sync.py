@@ -31,9 +31,16 @@ from superstep_core.host.effects import (
 from superstep_core.host.nested import NestedEffects
 from superstep_core.host.stop import RunStopped, StopRequest
 from superstep_core.host.stream import StreamMultiplexer
-from superstep_core.host.timers import TimerTable
+from superstep_core.host.timers import DueTimer, RandomSource, TimerTable
 from superstep_core.node import EffectCompleted, External
-from superstep_core.runtime import EffectRequest, Execution, OpenSuperstep, Status, StepOutcome
+from superstep_core.runtime import (
+    EffectRequest,
+    Execution,
+    OpenSuperstep,
+    Status,
+    StepOutcome,
+    TimerRequest,
+)
 
 __all__ = ["DEFAULT_MAX_SUPERSTEPS", "Host", "HostCore", "StepCallback", "limit_error"]
 
@@ -61,14 +68,14 @@ class HostCore(Generic[RunT]):
         clock: Clock | None,
         ledger: EffectLedger | None,
         max_supersteps: int | None,
-        rng: random.Random | None,
+        rng: RandomSource | None,
     ) -> None:
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.clock: Clock = clock or SystemClock()
         self.ledger = ledger
         self.max_supersteps = max_supersteps
         self.performed: dict[str, int] = {}
-        self.rng = rng if rng is not None else random.Random()
+        self.rng: RandomSource = rng if rng is not None else random
         self.nested = NestedEffects(self.clock, self.rng, ledger)
         """Performs the nested effects of this host's effects (`NestedEffects`)."""
         self._timers: dict[str, TimerTable] = {}
@@ -176,13 +183,17 @@ class HostCore(Generic[RunT]):
         the within-step effects of an open superstep (``effects``, supplied back before
         the host asks for the next item), a superstep's outcome (its callback, stream chunk
         and effects; the loop goes on when the host asks for the next item), or seconds to
-        wait on the clock, after which the timers then due fire. A suspended execution
-        still gets the timers already due (an interrupt's deadline), never waits for later
-        ones. ``limit``: return before a superstep past that many (timers due meanwhile
-        still fire). Raises `RunStopped` at a boundary where ``stop`` was requested and work
-        is left."""
+        wait on the clock, after which the timers then due fire (due by the reading the
+        wait was for: a clock's sleep returns no earlier, so none is waited for twice). A
+        timer armed by the superstep just before the wait (a retry's backoff) is waited for
+        in full, from the wait on: LangGraph sleeps a whole backoff after a failure,
+        whatever bookkeeping came between. A suspended execution still gets the timers
+        already due (an interrupt's deadline), never waits for later ones. ``limit``:
+        return before a superstep past that many (timers due meanwhile still fire). Raises
+        `RunStopped` at a boundary where ``stop`` was requested and work is left."""
         timers = self.timers(ex.execution_id)
         steps = 0
+        fresh: set[tuple[str, str]] = set()  # timers the last superstep armed, not waited for
         recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
         while ex.failure is None:
             # A stop takes effect only where no performed effect's result waits in the
@@ -196,6 +207,7 @@ class HostCore(Generic[RunT]):
                     return
                 steps += 1
                 _check_limit(ex, steps, self.max_supersteps, recent)
+                fresh.clear()
                 step = ex.begin_superstep()
                 while step.effects:
                     yield step
@@ -203,6 +215,7 @@ class HostCore(Generic[RunT]):
                 recent.append(outcome)
                 if outcome.timers:
                     timers.apply(outcome.timers, self.clock.now())
+                    fresh = {_timer_key(t) for t in outcome.timers}
                 yield outcome
                 continue
             due = timers.next_due()
@@ -213,8 +226,14 @@ class HostCore(Generic[RunT]):
             if until is not None and due > until:
                 yield float(until - self.clock.now())
                 return
-            yield float(due - self.clock.now())
-            for t in timers.pop_due(self.clock.now()):
+            head = timers.next_timer()
+            now = self.clock.now()
+            wait = due - now
+            if head is not None and head.delay is not None and _timer_key(head) in fresh:
+                wait = head.delay
+            fresh.clear()
+            yield float(wait)
+            for t in timers.pop_due(max(self.clock.now(), now + wait)):
                 ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
 
 
@@ -228,7 +247,8 @@ class Host(HostCore[Execution]):
     ``max_supersteps`` bounds each run call (default `DEFAULT_MAX_SUPERSTEPS`; ``None``: no
     bound): past it the run raises `SuperstepLimitError` naming the cycle it went round, and
     the execution stays consistent at its last committed superstep. ``rng``: the random
-    source of retry jitter (`random.Random`; seed one in tests). ``step_timeout``: seconds
+    source of retry jitter (`RandomSource`: by default the `random` module; a seeded
+    `random.Random` in tests). ``step_timeout``: seconds
     the effects of one superstep may take together (None: no bound); past it the run raises
     `StepTimeoutError` once they returned, without their results. Work an effect needs done
     while it runs goes through ``nested`` (`superstep_core.host.nested.NestedEffects`), on the
@@ -251,7 +271,7 @@ class Host(HostCore[Execution]):
         on_step: StepCallback | None = None,
         ledger: EffectLedger | None = None,
         max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
-        rng: random.Random | None = None,
+        rng: RandomSource | None = None,
         step_timeout: float | None = None,
     ) -> None:
         super().__init__(handlers, clock, ledger, max_supersteps, rng)
@@ -437,6 +457,11 @@ class Host(HostCore[Execution]):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _timer_key(timer: TimerRequest | DueTimer) -> tuple[str, str]:
+    """A timer's identity in its execution: (activation id, timer id)."""
+    return (timer.activation_id, timer.timer_id)
 
 
 def _push_step(stream: StreamMultiplexer, ex: Execution, outcome: StepOutcome) -> None:
