@@ -79,16 +79,11 @@ class Resumer:
             )
         self.answer_one(ex, record, next(iter(activations)), value)
 
-    def answer_rebuilt(
-        self, ex: Execution, record: CheckpointRecord, answer: Any, *, since: bool = True
-    ) -> None:
+    def answer_rebuilt(self, ex: Execution, record: CheckpointRecord, answer: Any) -> None:
         """Give the interrupted tasks of a thread rebuilt from LangGraph's checkpoint their
-        answers (saved first, as LangGraph's ``__resume__`` writes); ``since``: with the
-        answers saved for them since they interrupted."""
-        pending = record.pending
-        if not since:
-            pending = [write for write in pending if write[1] != RESUME]
-        answers = resume_answers(ex, record, pending, answer)
+        answers: those saved for them since they interrupted, then ``answer`` (the new
+        answers saved first, as LangGraph's ``__resume__`` writes)."""
+        answers = resume_answers(ex, record, record.pending, answer)
         if self.saver is None or answer is NO_ANSWER:
             return
         for task_id, given in answers.items():
@@ -111,24 +106,40 @@ class Resumer:
             self.writer.put_writes(record, task_id, [(RESUME, [*given, value])])
         ex.resume(value, activation_id)
 
-    def saved_answers(self, ex: Execution, record: CheckpointRecord) -> None:
-        """Apply the answers given to ``record``'s interrupts by a run that then died (or
-        failed) before the answered task finished (see `answer_one`)."""
+    def answers_given_since(self, ex: Execution, record: CheckpointRecord) -> None:
+        """Resuming at a past checkpoint (time travel with ``Command(resume=...)``): the
+        interrupted tasks take the answers saved for them there since first (LangGraph keeps
+        a checkpoint's ``__resume__`` writes when the run resumes), the new answer after
+        those: an interrupt already answered gets its saved answer again."""
+        for aid, answers in self._saved(ex, record).items():
+            inst = ex.instances.get(aid)
+            if inst is not None and len(answers) > len(inst.memory.get("resume", ())):
+                inst.memory["resume"] = list(answers)
+
+    def _saved(self, ex: Execution, record: CheckpointRecord) -> dict[str, list[Any]]:
+        """The answers saved on ``record`` (``__resume__`` writes) for each activation that
+        waits on an interrupt, by activation id (the last write of each task)."""
         if self.saver is None or not ex.interrupts:
-            return
+            return {}
         waiting = {aid for aid, _ in ex.interrupts}
         by_id = {t.id: t.key for t in record.tasks if t.key}
         by_id.update((task_id_for(record.checkpoint_id, aid), aid) for aid in waiting)
         writes = pending_writes(
             self.saver, record.thread_id, record.checkpoint_ns, record.checkpoint_id
         )
+        out: dict[str, list[Any]] = {}
         for task_id, channel, answers in writes:
             aid = by_id.get(task_id)
-            if channel != RESUME or aid is None or not isinstance(answers, list) or not answers:
-                continue
+            if channel == RESUME and aid in waiting and isinstance(answers, list) and answers:
+                out[aid] = answers
+        return out
+
+    def saved_answers(self, ex: Execution, record: CheckpointRecord) -> None:
+        """Apply the answers given to ``record``'s interrupts by a run that then died (or
+        failed) before the answered task finished (see `answer_one`)."""
+        for aid, answers in self._saved(ex, record).items():
             inst = ex.instances.get(aid)
-            given = len(answers) - 1
-            if aid in waiting and inst is not None and len(inst.memory.get("resume", ())) == given:
+            if inst is not None and len(inst.memory.get("resume", ())) == len(answers) - 1:
                 ex.resume(answers[-1], aid)
 
 

@@ -177,6 +177,11 @@ class RunSetup(Checkpointing):
             and (ex.queue or ex.interrupts)
         ):
             inp = None  # the parent's task runs again: go on from where we stopped
+        elif self.link is not None and self.link.resuming and record is not None:
+            # the parent's task was answered, but our checkpoint has no work left (a resume
+            # at a past checkpoint of the parent, whose branch went on and finished us):
+            # LangGraph's subgraph, told it resumes, takes its latest checkpoint as it is
+            inp = None
         continuing = record is not None and (inp is None or isinstance(inp, Command))
         forked: list[Event] | None = None
         applied = False
@@ -185,9 +190,9 @@ class RunSetup(Checkpointing):
             if requested_id is None:
                 self.resumer.answer_rebuilt(ex, record, NO_ANSWER if answer is None else answer)
             elif answer is not None:
-                # answering a past interrupt again (time travel): the answers given to it
-                # since belong to the branch that went on from it, not to this one
-                self.resumer.answer_rebuilt(ex, record, answer, since=False)
+                # answering a past interrupt again (time travel): LangGraph keeps the
+                # answers saved for it since, and the new one comes after them
+                self.resumer.answer_rebuilt(ex, record, answer)
         if isinstance(inp, Command) and inp.resume is not None and self.link is None:
             if self.saver is None:
                 # LangGraph's words: an answer has nowhere to come from without checkpoints
@@ -206,6 +211,8 @@ class RunSetup(Checkpointing):
                 self._write_onto(ex, record, update)  # before the answer: it reads the update
                 update = None
             if not rebuilt:
+                if requested_id is not None and record is not None:
+                    self.resumer.answers_given_since(ex, record)
                 self.resumer.answer(ex, self.record, inp.resume)
                 run_again(ex)
             if update is not None or inp.goto:
