@@ -25,7 +25,7 @@ from superstep_compat.pregel._record import CheckpointRecord, TaskRecord
 from superstep_compat.pregel._task_context import TaskOutcome, uuid5_url
 from superstep_compat.types import Send
 from superstep_core.node import Activated, EffectCompleted
-from superstep_core.runtime import Execution, StepOutcome
+from superstep_core.runtime import EffectRequest, Execution, StepOutcome
 
 __all__ = [
     "delivered_outcomes",
@@ -36,6 +36,7 @@ __all__ = [
     "pending_activations",
     "pending_tasks",
     "push_indexes",
+    "push_tasks_first",
     "saved_outcome",
     "task_id_for",
     "task_records",
@@ -153,6 +154,19 @@ def push_indexes(ex: Execution, pending: Iterable[tuple[str, str]]) -> dict[str,
         if name != START and inst is not None and inst.spawned and isinstance(inst.payload, Send):
             out[key] = len(out)
     return out
+
+
+def push_tasks_first(ex: Execution) -> Callable[[EffectRequest], bool]:
+    """The order a step's tasks start in (a host's ``launch_key``): LangGraph prepares and
+    runs a step's push tasks (`Send`s, in the order they were sent) before its pull tasks,
+    though it applies their writes pull tasks first."""
+    instances = ex.instances
+
+    def key(request: EffectRequest) -> bool:
+        inst = instances.get(request.activation_id)
+        return not (inst is not None and inst.spawned)
+
+    return key
 
 
 def trigger_channels(

@@ -20,7 +20,6 @@ import dataclasses
 import os
 import random
 import threading
-import warnings
 from collections.abc import (
     AsyncGenerator,
     Callable,
@@ -40,7 +39,11 @@ from pydantic import BaseModel
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
 from superstep_compat.errors import GraphBubbleUp, GraphDrained, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
-from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id, pending_tasks
+from superstep_compat.pregel._checkpoint_tasks import (
+    new_checkpoint_id,
+    pending_tasks,
+    push_tasks_first,
+)
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._output_keys import OutputKeys
@@ -53,7 +56,6 @@ from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutc
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import Interrupt
-from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.host import (
     AsyncHost,
     Clock,
@@ -98,28 +100,6 @@ DURABILITY_KEY = "__pregel_durability"
 
 Event = tuple[tuple[str, ...], str, Any]
 """(namespace, stream mode, data)."""
-
-
-def legacy_durability(
-    durability: str | None, kwargs: Mapping[str, Any], *, stacklevel: int = 3
-) -> str | None:
-    """The ``durability`` of a call that may pass LangGraph's deprecated ``checkpoint_during``
-    (True: "async", False: "exit"), with LangGraph's warning (``stacklevel`` as for
-    `warnings.warn`, counted from here); both given is a ValueError."""
-    checkpoint_during = kwargs.get("checkpoint_during")
-    if checkpoint_during is None:
-        return durability
-    warnings.warn(
-        "`checkpoint_during` is deprecated and will be removed. Please use `durability` instead.",
-        LangGraphDeprecatedSinceV10,
-        stacklevel=stacklevel,
-    )
-    if durability is not None:
-        raise ValueError(
-            "Cannot use both `checkpoint_during` and `durability` parameters. "
-            "Please use `durability` instead."
-        )
-    return "async" if checkpoint_during else "exit"
 
 
 class GraphRun(RunSteps):
@@ -264,6 +244,9 @@ class GraphRun(RunSteps):
         self._starts = StartGate()
         # what the tasks of the running step returned so far, as each ended
         self._ended: list[tuple[str, TaskOutcome]] = []
+        # the tasks of the running step in the order the host started them (`_tasks_begin`)
+        self._launched: list[str] = []
+        self._launch_key: Callable[[EffectRequest], Any] = _first_come
         # the tasks of the running step that failed for good and went on as their node's
         # error handler: reported (tasks stream, checkpoint) with their error
         self._handed_over: list[tuple[str, TaskOutcome]] = []
@@ -313,7 +296,7 @@ class GraphRun(RunSteps):
             ledger=self.ledger,
             step_timeout=self.graph.step_timeout,
         )
-        self._observe(host)
+        self._observe(host, ex)
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -341,18 +324,22 @@ class GraphRun(RunSteps):
 
     # --- what the sync and async loops share ----------------------------------------------
 
-    def _observe(self, host: Host | AsyncHost) -> None:
-        """Watch ``host``'s tasks as they begin and end (`_tasks_begin`, `_task_ended`)."""
+    def _observe(self, host: Host | AsyncHost, ex: Execution) -> None:
+        """Watch ``host``'s tasks as they begin and end (`_tasks_begin`, `_task_ended`);
+        the host starts a step's push tasks first, as LangGraph."""
         self.nested = host.nested
         host.on_result = self._task_ended
         host.on_perform = self._tasks_begin
+        host.launch_key = self._launch_key = push_tasks_first(ex)
 
     def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """The events of a superstep the host drove (what its tasks emitted, then the step's
         own); returns whether the run stops there."""
         yield from self._drain()
         self._ended.clear()  # the step committed (or paused, or failed)
-        return (yield from self._after_superstep(ex, outcome))
+        stop = yield from self._after_superstep(ex, outcome)
+        self._launched.clear()
+        return stop
 
     def _ending(self, ex: Execution) -> Iterator[Event]:
         """The last events of a run the host stopped driving; raises the run's failure."""
@@ -429,7 +416,7 @@ class GraphRun(RunSteps):
             max_concurrency=self.max_concurrency,
             step_timeout=self.graph.step_timeout,
         )
-        self._observe(host)
+        self._observe(host, ex)
         self._stops_siblings = True
         link = self.link
         if link is not None and link.emit is not None and link.subgraphs:
@@ -493,8 +480,10 @@ class GraphRun(RunSteps):
     def _tasks_begin(self, requests: list[EffectRequest]) -> None:
         """The host's view of a step's tasks before they run: with task starts streamed, the
         starts go out in this order and the results after them all (`StartGate`)."""
+        launched = [r.activation_id for r in sorted(requests, key=self._launch_key)]
+        self._launched.extend(launched)
         if self._orders_starts:
-            self._starts.expect(r.activation_id for r in requests)
+            self._starts.expect(launched)
 
     def _stream_ended(self, aid: str, outcome: TaskOutcome) -> None:
         for ns, mode, data in self._task_events([(aid, outcome)]):
@@ -592,3 +581,8 @@ def _as_is(events: Iterable[Event]) -> Generator[Event, None, Any]:
 
 def _nothing() -> None:
     return None
+
+
+def _first_come(request: EffectRequest) -> int:
+    """A launch order that keeps request order (before a host is watched)."""
+    return 0

@@ -8,6 +8,7 @@ and resuming interrupted activations with their answers (through the run's `Resu
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -36,6 +37,7 @@ from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._task_context import ChildLink, RunContext, TaskOutcome
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import Command
+from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.host import Clock, EffectLedger, NestedEffects
 from superstep_core.node import Activated, External
 from superstep_core.runtime import Execution
@@ -372,3 +374,25 @@ def _seen_on_resume(record: CheckpointRecord) -> None:
     seen = dict(built.get("versions_seen") or {})
     seen[INTERRUPT] = graph_versions(built["channel_versions"])
     record.checkpoint = {**built, "versions_seen": seen}
+
+
+def legacy_durability(
+    durability: str | None, kwargs: Mapping[str, Any], *, stacklevel: int = 3
+) -> str | None:
+    """The ``durability`` of a call that may pass LangGraph's deprecated ``checkpoint_during``
+    (True: "async", False: "exit"), with LangGraph's warning (``stacklevel`` as for
+    `warnings.warn`, counted from here); both given is a ValueError."""
+    checkpoint_during = kwargs.get("checkpoint_during")
+    if checkpoint_during is None:
+        return durability
+    warnings.warn(
+        "`checkpoint_during` is deprecated and will be removed. Please use `durability` instead.",
+        LangGraphDeprecatedSinceV10,
+        stacklevel=stacklevel,
+    )
+    if durability is not None:
+        raise ValueError(
+            "Cannot use both `checkpoint_during` and `durability` parameters. "
+            "Please use `durability` instead."
+        )
+    return "async" if checkpoint_during else "exit"
