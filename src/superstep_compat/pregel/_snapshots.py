@@ -38,6 +38,7 @@ from superstep_compat.pregel._record import (
 )
 from superstep_compat.pregel._saver_bridge import off_saver_loop
 from superstep_compat.pregel._state_edits import StateEditor
+from superstep_compat.pregel._subgraphs import find_subgraph
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_results import task_results
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
@@ -323,10 +324,11 @@ class SnapshotsMixin:
         names = [part.split(":")[0] for part in ns.split("|")]
         for name in names:
             node = graph.spec.nodes.get(name)
-            action = getattr(node, "action", None)
-            if not getattr(action, "is_superstep_graph", False):
+            # the node's action, or the graph its function calls (as LangGraph finds it)
+            found = None if node is None else find_subgraph(getattr(node, "action", None))
+            if found is None:
                 raise ValueError(f"Subgraph {'|'.join(names)} not found")
-            graph = cast(SnapshotsMixin, action)
+            graph = cast(SnapshotsMixin, found)
         return graph
 
     def _node_update_writes(
