@@ -201,22 +201,23 @@ class SnapshotsMixin:
         """The thread's latest checkpoint (or the one ``checkpoint_id`` names)."""
         config = self._bound(config)
         saver = self._saver(config)
+        graph = self._graph_for(config, for_update=False)  # a subgraph's: its own view
         conf = config.get("configurable", {})
         checkpoint_id = conf.get("checkpoint_id")
         record = load_record(saver, conf["thread_id"], conf.get("checkpoint_ns", ""), checkpoint_id)
         if record is not None and record.engine is None:
-            rebuild(self, record, record.pending)  # a checkpoint LangGraph wrote
+            rebuild(graph, record, record.pending)  # a checkpoint LangGraph wrote
         if record is None:
             empty = cast(RunnableConfig, {"configurable": dict(conf)})
-            return self._as_shown(StateSnapshot({}, (), empty, None, None, None, (), ()))
-        return self._as_shown(
+            return graph._as_shown(StateSnapshot({}, (), empty, None, None, None, (), ()))
+        return graph._as_shown(
             snapshot_of(
                 record,
                 saver,
                 subgraphs=subgraphs,
                 live=checkpoint_id is None,
-                subgraph_of=self._subgraph_of(),
-                **self._shown(),
+                subgraph_of=graph._subgraph_of(),
+                **graph._shown(),
             )
         )
 
@@ -238,8 +239,9 @@ class SnapshotsMixin:
         checkpoint alone (LangGraph hands the config to the saver's ``list``, which matches
         the id), so pass the thread's config without it to walk back from there."""
         saver = self._saver(config)
+        graph = self._graph_for(config, for_update=False)  # a subgraph's: its own view
         conf = config.get("configurable", {})
-        subgraph_of = self._subgraph_of()
+        subgraph_of = graph._subgraph_of()
         for record in list_records(
             saver,
             conf["thread_id"],
@@ -250,8 +252,8 @@ class SnapshotsMixin:
             limit=limit,
         ):
             if record.engine is None:
-                rebuild(self, record, record.pending)
-            yield self._as_shown(snapshot_of(record, subgraph_of=subgraph_of, **self._shown()))
+                rebuild(graph, record, record.pending)
+            yield graph._as_shown(snapshot_of(record, subgraph_of=subgraph_of, **graph._shown()))
 
     async def aget_state_history(
         self,
@@ -314,19 +316,23 @@ class SnapshotsMixin:
         saver = self.saver_for(config)
         return await off_saver_loop(saver, self.bulk_update_state, config, supersteps)
 
-    def _graph_for(self, config: Mapping[str, Any]) -> SnapshotsMixin:
+    def _graph_for(self, config: Mapping[str, Any], *, for_update: bool = True) -> SnapshotsMixin:
         """The graph whose checkpoints ``config`` addresses: this one, or the subgraph its
-        ``checkpoint_ns`` names (``"node:<task>|inner:<task>"``)."""
+        ``checkpoint_ns`` names (``"node:<task>|inner:<task>"``). A namespace naming no
+        subgraph found is a ValueError ``for_update`` (an edit would write this graph's
+        channels into it), else this graph (LangGraph reads it with this graph's)."""
         ns = config.get("configurable", {}).get("checkpoint_ns", "") or ""
         graph: SnapshotsMixin = self
         if not ns:
             return graph
         names = [part.split(":")[0] for part in ns.split("|")]
         for name in names:
-            node = graph.spec.nodes.get(name)
+            node = getattr(getattr(graph, "spec", None), "nodes", {}).get(name)
             # the node's action, or the graph its function calls (as LangGraph finds it)
             found = None if node is None else find_subgraph(getattr(node, "action", None))
             if found is None:
+                if not for_update:
+                    return self
                 raise ValueError(f"Subgraph {'|'.join(names)} not found")
             graph = cast(SnapshotsMixin, found)
         return graph
