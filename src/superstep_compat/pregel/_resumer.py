@@ -9,6 +9,7 @@ Reads and writes only the saver's pending writes and the `Execution` it is given
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,6 +45,9 @@ class Resumer:
         first task due takes it (LangGraph's null-task ``__resume__``). Several waiting and
         no ids given is LangGraph's `RuntimeError`."""
         suspended = [(aid, intr) for aid, intr in ex.interrupts for intr in as_list(intr)]
+        by_id = _resume_map(value)
+        if by_id is not None and not suspended:
+            return  # answers by id for no waiting interrupt: a task due that asks, asks
         if not suspended:
             # LangGraph keeps an answer given when no interrupt waits for the first one
             # the step raises (its null-task ``__resume__``): the first task due takes it.
@@ -52,17 +56,13 @@ class Resumer:
             if inst is not None and node_of(inst.id) != START:
                 inst.memory["resume"] = [*inst.memory.get("resume", ()), value]
             return
-        if (
-            isinstance(value, Mapping)
-            and value
-            and all(any(getattr(i, "id", None) == k for _, i in suspended) for k in value)
-        ):
+        if by_id is not None:
             by_activation: dict[str, dict[str, Any]] = {}
             count: dict[str, int] = {}
             for aid, intr in suspended:
                 count[aid] = count.get(aid, 0) + 1
-                if intr.id in value:
-                    by_activation.setdefault(aid, {})[intr.id] = value[intr.id]
+                if intr.id in by_id:
+                    by_activation.setdefault(aid, {})[intr.id] = by_id[intr.id]
             for aid, answers in by_activation.items():
                 # A task waits on one interrupt of its own at a time; one waiting on several
                 # waits on its subgraph's: as LangGraph hands the resume map down, the
@@ -141,6 +141,19 @@ class Resumer:
             inst = ex.instances.get(aid)
             if inst is not None and len(inst.memory.get("resume", ())) == len(answers) - 1:
                 ex.resume(answers[-1], aid)
+
+
+def _resume_map(value: Any) -> Mapping[str, Any] | None:
+    """``value`` when it is LangGraph's map of answers by interrupt id (a dict whose keys
+    all look like interrupt ids: 32 lowercase hex digits), else None (one answer)."""
+    if isinstance(value, dict) and all(
+        isinstance(k, str) and _INTERRUPT_ID.fullmatch(k) for k in value
+    ):
+        return value
+    return None
+
+
+_INTERRUPT_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def _raised_several(ex: Execution, activation_id: str) -> bool:
