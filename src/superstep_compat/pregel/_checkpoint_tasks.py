@@ -156,15 +156,20 @@ def push_indexes(ex: Execution, pending: Iterable[tuple[str, str]]) -> dict[str,
     return out
 
 
-def push_tasks_first(ex: Execution) -> Callable[[EffectRequest], bool]:
+def push_tasks_first(
+    ex: Execution, pull_order: Mapping[str, int]
+) -> Callable[[EffectRequest], tuple[bool, int]]:
     """The order a step's tasks start in (a host's ``launch_key``): LangGraph prepares and
     runs a step's push tasks (`Send`s, in the order they were sent) before its pull tasks,
-    though it applies their writes pull tasks first."""
+    though it applies their writes pull tasks first; its pull tasks by node name, or by
+    ``pull_order`` (node -> rank) while that is not empty."""
     instances = ex.instances
 
-    def key(request: EffectRequest) -> bool:
+    def key(request: EffectRequest) -> tuple[bool, int]:
         inst = instances.get(request.activation_id)
-        return not (inst is not None and inst.spawned)
+        if inst is not None and inst.spawned:
+            return (False, 0)
+        return (True, pull_order.get(request.node, 0))
 
     return key
 

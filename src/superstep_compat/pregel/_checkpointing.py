@@ -47,6 +47,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
+    PUSH,
     build_checkpoint,
     pending_writes,
     restorable,
@@ -87,6 +88,7 @@ class Checkpointing:
     _command_input: bool
     _last_values: dict[str, Any] | None
     keys: OutputKeys | None  # what the run's chunks show (`_output_keys`)
+    first_step_order: dict[str, int]  # the order the first step starts its pull tasks in
     # A checkpoint the engine's state can be rebuilt from is written without its blob (see
     # `write_checkpoint`); the functional API keeps its journal's state in the blob. (The
     # run's `writer` is built with it.)
@@ -237,15 +239,24 @@ class Checkpointing:
     def _checkpoint_events(self, record: CheckpointRecord, parent_id: str | None) -> list[Event]:
         if "checkpoints" not in self.modes and "debug" not in self.modes:
             return []
+        tasks, next_ = record.tasks, list(record.next)
+        if not self.first_step_order and len(tasks) == len(next_) > 1:
+            # the run's own view lists the step's pull tasks by node name, as LangGraph
+            # prepares them knowing which channels changed (a saved checkpoint's view and
+            # the first step after an edit: in the order the nodes were added)
+            tasks = sorted(
+                tasks, key=lambda t: (t.path[0] != PUSH, "" if t.path[0] == PUSH else t.name)
+            )
+            next_ = [t.name for t in tasks]
         payload = {
             "config": record_config(record, record.checkpoint_id),
             "parent_config": None if parent_id is None else record_config(record, parent_id),
             "values": dict(record.values),
             "metadata": dict(record.metadata),
-            "next": list(record.next),
+            "next": next_,
             "tasks": [
                 {"id": t.id, "name": t.name, "interrupts": tuple(t.interrupts), "state": None}
-                for t in record.tasks
+                for t in tasks
             ],
         }
         out: list[Event] = []

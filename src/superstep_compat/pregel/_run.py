@@ -246,6 +246,7 @@ class GraphRun(RunSteps):
         self._ended: list[tuple[str, TaskOutcome]] = []
         # the tasks of the running step in the order the host started them (`_tasks_begin`)
         self._launched: list[str] = []
+        self.first_step_order: dict[str, int] = {}
         self._launch_key: Callable[[EffectRequest], Any] = _first_come
         # the tasks of the running step that failed for good and went on as their node's
         # error handler: reported (tasks stream, checkpoint) with their error
@@ -330,7 +331,7 @@ class GraphRun(RunSteps):
         self.nested = host.nested
         host.on_result = self._task_ended
         host.on_perform = self._tasks_begin
-        host.launch_key = self._launch_key = push_tasks_first(ex)
+        host.launch_key = self._launch_key = push_tasks_first(ex, self.first_step_order)
 
     def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """The events of a superstep the host drove (what its tasks emitted, then the step's
@@ -339,6 +340,7 @@ class GraphRun(RunSteps):
         self._ended.clear()  # the step committed (or paused, or failed)
         stop = yield from self._after_superstep(ex, outcome)
         self._launched.clear()
+        self.first_step_order.clear()
         return stop
 
     def _ending(self, ex: Execution) -> Iterator[Event]:

@@ -275,6 +275,10 @@ class RunSetup(Checkpointing):
                 ex.send(External(INPUT_EVENT, inp))
         # LangGraph counts a continued thread's budget from the step after its checkpoint.
         self.start_step = self.step + 1 if continuing and forked is None else self.step
+        if continuing and record is not None and record.source == "update":
+            # LangGraph prepares the first step after an edit with no channels known to be
+            # updated: its pull tasks in the order the nodes were added, not by name
+            self.first_step_order.update(self.graph.node_order)
         if continuing and record is not None:
             self._command_input = self._command_input or applied
             _seen_on_resume(record)
