@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from langgraph.checkpoint.base.id import uuid6
 
@@ -25,10 +26,13 @@ from superstep_compat.pregel._record import CheckpointRecord, TaskRecord
 from superstep_compat.pregel._task_context import TaskOutcome, uuid5_url
 from superstep_compat.types import Send
 from superstep_core.node import Activated, EffectCompleted
-from superstep_core.runtime import EffectRequest, Execution, StepOutcome
+from superstep_core.runtime import Execution, StepOutcome
 
 __all__ = [
+    "HeldTask",
+    "Startable",
     "delivered_outcomes",
+    "first_come",
     "held_outcomes",
     "new_checkpoint_id",
     "node_of",
@@ -156,20 +160,46 @@ def push_indexes(ex: Execution, pending: Iterable[tuple[str, str]]) -> dict[str,
     return out
 
 
+class Startable(Protocol):
+    """A task about to start, as a launch order sees it (an `EffectRequest`, or a task of
+    a resumed step that does not run again)."""
+
+    @property
+    def activation_id(self) -> str: ...
+
+    @property
+    def node(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class HeldTask:
+    """A task of a resumed step that finished before the step paused: it starts no effect
+    (its result is held in the engine), but is announced in the step's order."""
+
+    activation_id: str
+    node: str
+
+
+def first_come(task: Startable) -> int:
+    """A launch order that keeps request order (before a host is watched)."""
+    return 0
+
+
 def push_tasks_first(
     ex: Execution, pull_order: Mapping[str, int]
-) -> Callable[[EffectRequest], tuple[bool, int]]:
+) -> Callable[[Startable], tuple[bool, int, str, int]]:
     """The order a step's tasks start in (a host's ``launch_key``): LangGraph prepares and
     runs a step's push tasks (`Send`s, in the order they were sent) before its pull tasks,
     though it applies their writes pull tasks first; its pull tasks by node name, or by
     ``pull_order`` (node -> rank) while that is not empty."""
     instances = ex.instances
 
-    def key(request: EffectRequest) -> tuple[bool, int]:
-        inst = instances.get(request.activation_id)
+    def key(task: Startable) -> tuple[bool, int, str, int]:
+        aid = task.activation_id
+        inst = instances.get(aid)
         if inst is not None and inst.spawned:
-            return (False, 0)
-        return (True, pull_order.get(request.node, 0))
+            return (False, 0, "", _seq(aid))
+        return (True, pull_order.get(task.node, 0), task.node, _seq(aid))
 
     return key
 

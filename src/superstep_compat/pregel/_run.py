@@ -40,7 +40,11 @@ from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS
 from superstep_compat.errors import GraphBubbleUp, GraphDrained, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
 from superstep_compat.pregel._checkpoint_tasks import (
+    HeldTask,
+    Startable,
+    first_come,
     new_checkpoint_id,
+    node_of,
     pending_tasks,
     push_tasks_first,
 )
@@ -247,7 +251,9 @@ class GraphRun(RunSteps):
         # the tasks of the running step in the order the host started them (`_tasks_begin`)
         self._launched: list[str] = []
         self.first_step_order: dict[str, int] = {}
-        self._launch_key: Callable[[EffectRequest], Any] = _first_come
+        self.held_starts: list[str] = []
+        self._launch_key: Callable[[Startable], Any] = first_come
+        self._execution: Execution | None = None
         # the tasks of the running step that failed for good and went on as their node's
         # error handler: reported (tasks stream, checkpoint) with their error
         self._handed_over: list[tuple[str, TaskOutcome]] = []
@@ -332,6 +338,7 @@ class GraphRun(RunSteps):
         host.on_result = self._task_ended
         host.on_perform = self._tasks_begin
         host.launch_key = self._launch_key = push_tasks_first(ex, self.first_step_order)
+        self._execution = ex
 
     def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """The events of a superstep the host drove (what its tasks emitted, then the step's
@@ -482,10 +489,16 @@ class GraphRun(RunSteps):
     def _tasks_begin(self, requests: list[EffectRequest]) -> None:
         """The host's view of a step's tasks before they run: with task starts streamed, the
         starts go out in this order and the results after them all (`StartGate`)."""
-        launched = [r.activation_id for r in sorted(requests, key=self._launch_key)]
+        held, self.held_starts = self.held_starts, []  # a resumed step's finished tasks
+        tasks: list[Startable] = [*requests, *(HeldTask(aid, node_of(aid)) for aid in held)]
+        ex = self._execution
+        launched = [t.activation_id for t in sorted(tasks, key=self._launch_key)]
         self._launched.extend(launched)
         if self._orders_starts:
             self._starts.expect(launched)
+            for aid in held:  # in the step's order, with the tasks that run
+                assert ex is not None  # watched (`_observe`) before any step
+                self._starts.started(aid, self._held_start(ex, aid))
 
     def _stream_ended(self, aid: str, outcome: TaskOutcome) -> None:
         for ns, mode, data in self._task_events([(aid, outcome)]):
@@ -583,8 +596,3 @@ def _as_is(events: Iterable[Event]) -> Generator[Event, None, Any]:
 
 def _nothing() -> None:
     return None
-
-
-def _first_come(request: EffectRequest) -> int:
-    """A launch order that keeps request order (before a host is watched)."""
-    return 0
