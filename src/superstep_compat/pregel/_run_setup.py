@@ -32,7 +32,7 @@ from superstep_compat.pregel._lgcheckpoint import (
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
-from superstep_compat.pregel._resumer import Resumer, run_again
+from superstep_compat.pregel._resumer import Resumer, as_list, run_again
 from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._task_context import ChildLink, RunContext, TaskOutcome
 from superstep_compat.runtime import RunControl
@@ -219,10 +219,12 @@ class RunSetup(Checkpointing):
                 run_again(ex)
             if update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=update, goto=inp.goto)))
-        elif isinstance(inp, Command) and record is not None and _tasks_due(ex):
+        elif isinstance(inp, Command) and record is not None and (_tasks_due(ex) or _stopped(ex)):
             # LangGraph writes a Command's update and goto onto the checkpoint as writes of
             # no task: the goto's nodes run in the step of the tasks already due, not after
-            # them (a START activation would share their superstep and route one too late)
+            # them (a START activation would share their superstep and route one too late);
+            # a task its subgraph's breakpoint stopped is one of them (it goes on)
+            run_again(ex)
             self._apply_to_pending(ex, inp)
             applied = True
         elif isinstance(inp, Command):
@@ -361,6 +363,11 @@ def _unsent_input(ex: Execution, record: CheckpointRecord) -> Any:
     if any(node_of(aid) == START for aid, _ in ex.queue):
         return _NO_INPUT
     return record.triggers[START_CHANNEL]
+
+
+def _stopped(ex: Execution) -> bool:
+    """Whether a task waits on its subgraph's breakpoint (no interrupt of its own)."""
+    return any(not as_list(value) for _, value in ex.interrupts)
 
 
 def _tasks_due(ex: Execution) -> bool:

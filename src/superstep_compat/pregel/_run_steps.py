@@ -246,7 +246,13 @@ class RunSteps(RunSetup):
                 if r.cached:
                     chunk["__metadata__"] = {"cached": True}
                 yield ((), "updates", chunk)
-            if ctx is not None and not r.cached and name != START:
+            # (a task its subgraph's breakpoint stopped has no result: it did not end)
+            if (
+                ctx is not None
+                and not r.cached
+                and name != START
+                and not (r.waiting and not r.interrupts)
+            ):
                 yield from self._task_result(ctx, aid, r)
         if stopped:
             yield from self._interrupt_events(())
