@@ -116,6 +116,18 @@ class Resumer:
             if inst is not None and len(answers) > len(inst.memory.get("resume", ())):
                 inst.memory["resume"] = list(answers)
 
+    def rerun_answered(self, ex: Execution) -> None:
+        """After a resume at a past checkpoint: the interrupted tasks the new answer did not
+        reach run again with the answers saved for them (LangGraph runs every interrupted
+        task of the step again; one whose saved answers suffice goes on, one that asks
+        further asks again)."""
+        for aid, _ in list(ex.interrupts):
+            inst = ex.instances.get(aid)
+            answers = list(inst.memory.get("resume") or ()) if inst is not None else []
+            if inst is not None and answers:
+                inst.memory["resume"] = answers[:-1]
+                ex.resume(answers[-1], aid)
+
     def _saved(self, ex: Execution, record: CheckpointRecord) -> dict[str, list[Any]]:
         """The answers saved on ``record`` (``__resume__`` writes) for each activation that
         waits on an interrupt, by activation id (the last write of each task)."""

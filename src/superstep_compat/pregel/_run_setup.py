@@ -213,9 +213,12 @@ class RunSetup(Checkpointing):
                 self._write_onto(ex, record, update)  # before the answer: it reads the update
                 update = None
             if not rebuilt:
-                if requested_id is not None and record is not None:
-                    self.resumer.answers_given_since(ex, record)
+                past = record if requested_id is not None else None  # resumed at a past one
+                if past is not None:
+                    self.resumer.answers_given_since(ex, past)
                 self.resumer.answer(ex, self.record, inp.resume)
+                if past is not None:
+                    self.resumer.rerun_answered(ex)
                 run_again(ex)
             if update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=update, goto=inp.goto)))

@@ -10,7 +10,7 @@ from typing import Annotated, TypedDict
 
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
-from langgraph.types import Command, interrupt
+from langgraph.types import Command, Send, interrupt
 
 
 class State(TypedDict):
@@ -95,8 +95,30 @@ async def _async_case() -> dict:
     return {"chunks": chunks, "values": (await g.aget_state(cfg)).values}
 
 
+def _parallel_sends_by_id() -> list:
+    """Two Send tasks paused on their interrupts, answered one at a time by id; then the
+    paused checkpoint resumed again, by either id: both saved answers come back."""
+    b = StateGraph(State)
+    b.add_node("ask", lambda x: {"log": [f"{x}={interrupt(f'{x}?')}"]})
+    b.add_conditional_edges(START, lambda s: [Send("ask", "a"), Send("ask", "b")], ["ask"])
+    g = b.compile(checkpointer=InMemorySaver())
+    cfg = {"configurable": {"thread_id": "t"}}
+    g.invoke({"log": []}, cfg)
+    paused = g.get_state(cfg)
+    ids = {i.value: i.id for i in paused.interrupts}
+    g.invoke(Command(resume={ids["a?"]: "A1"}), cfg)
+    g.invoke(Command(resume={ids["b?"]: "B1"}), cfg)
+    out = []
+    for key, answer in (("b?", "B2"), ("a?", "A2")):
+        result = g.invoke(Command(resume={ids[key]: answer}), paused.config)
+        out.append((sorted(i.value for i in result.get("__interrupt__", [])), result["log"]))
+    out.append([(h.metadata["step"], list(h.next)) for h in g.get_state_history(cfg)])
+    return out
+
+
 def run() -> dict:
     return {
+        "parallel_sends_by_id": _parallel_sends_by_id(),
         "one": _case(ask, ["yes"]),
         "two": _case(ask_twice, ["yes", "yes2"]),
         "parallel": _case(ask_twice, ["yes", "yes2"], parallel=True),
