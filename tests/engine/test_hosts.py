@@ -104,6 +104,28 @@ def test_results_are_delivered_in_request_order_whatever_order_they_finish_in(
     assert [tag for tag, _ in ex.values["results"]] == ["item0", "item1", "item2", "item3"]
 
 
+def test_a_launch_key_orders_the_starts_and_results_keep_request_order(
+    make_driver: DriverFactory,
+) -> None:
+    started: list[int] = []
+
+    def work(request: int, ctx: EffectContext) -> int:
+        started.append(request)
+        return request
+
+    driver = make_driver({"work": work})
+    host = driver.host
+    # one effect at a time, so the start order is the launch order
+    if hasattr(host, "max_workers"):
+        host.max_workers = 1
+    else:
+        host.max_concurrency = 1
+    host.launch_key = lambda request: request.effect.request % 2  # even items first
+    ex = driver.run_graph(_gather(4))
+    assert started == [0, 2, 1, 3]
+    assert [tag for tag, _ in ex.values["results"]] == ["item0", "item1", "item2", "item3"]
+
+
 @pytest.mark.parametrize(
     ("error", "retryable"),
     [

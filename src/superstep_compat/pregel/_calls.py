@@ -19,7 +19,8 @@ from superstep_compat._internal._constants import ROOT_KEY
 from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _ended_by, _final_values, _modes, _output, _shape
 from superstep_compat.pregel._output_keys import OutputKeys, output_keys
-from superstep_compat.pregel._run import Event, GraphRun, legacy_durability
+from superstep_compat.pregel._run import Event, GraphRun
+from superstep_compat.pregel._run_setup import legacy_durability
 from superstep_compat.runtime import RunControl
 from superstep_core.host.stream import StreamMultiplexer
 

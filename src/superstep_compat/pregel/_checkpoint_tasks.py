@@ -10,7 +10,8 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from superstep_compat._internal._constants import END, ERROR_SOURCE_NODE, START
 from superstep_compat.pregel._lgcheckpoint import (
@@ -28,7 +29,10 @@ from superstep_core.node import Activated, EffectCompleted
 from superstep_core.runtime import Execution, StepOutcome
 
 __all__ = [
+    "HeldTask",
+    "Startable",
     "delivered_outcomes",
+    "first_come",
     "held_outcomes",
     "new_checkpoint_id",
     "node_of",
@@ -36,6 +40,7 @@ __all__ = [
     "pending_activations",
     "pending_tasks",
     "push_indexes",
+    "push_tasks_first",
     "saved_outcome",
     "task_id_for",
     "task_records",
@@ -153,6 +158,50 @@ def push_indexes(ex: Execution, pending: Iterable[tuple[str, str]]) -> dict[str,
         if name != START and inst is not None and inst.spawned and isinstance(inst.payload, Send):
             out[key] = len(out)
     return out
+
+
+class Startable(Protocol):
+    """A task about to start, as a launch order sees it (an `EffectRequest`, or a task of
+    a resumed step that does not run again)."""
+
+    @property
+    def activation_id(self) -> str: ...
+
+    @property
+    def node(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class HeldTask:
+    """A task of a resumed step that finished before the step paused: it starts no effect
+    (its result is held in the engine), but is announced in the step's order."""
+
+    activation_id: str
+    node: str
+
+
+def first_come(task: Startable) -> int:
+    """A launch order that keeps request order (before a host is watched)."""
+    return 0
+
+
+def push_tasks_first(
+    ex: Execution, pull_order: Mapping[str, int]
+) -> Callable[[Startable], tuple[bool, int, str, int]]:
+    """The order a step's tasks start in (a host's ``launch_key``): LangGraph prepares and
+    runs a step's push tasks (`Send`s, in the order they were sent) before its pull tasks,
+    though it applies their writes pull tasks first; its pull tasks by node name, or by
+    ``pull_order`` (node -> rank) while that is not empty."""
+    instances = ex.instances
+
+    def key(task: Startable) -> tuple[bool, int, str, int]:
+        aid = task.activation_id
+        inst = instances.get(aid)
+        if inst is not None and inst.spawned:
+            return (False, 0, "", _seq(aid))
+        return (True, pull_order.get(task.node, 0), task.node, _seq(aid))
+
+    return key
 
 
 def trigger_channels(

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -47,6 +48,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
+    PUSH,
     build_checkpoint,
     pending_writes,
     restorable,
@@ -61,7 +63,7 @@ from superstep_compat.pregel._record import (
     task_state_config,
 )
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
-from superstep_compat.types import Interrupt
+from superstep_compat.types import Interrupt, Send
 from superstep_core.node import Activated
 from superstep_core.runtime import Execution
 
@@ -93,6 +95,9 @@ class Checkpointing:
     _command_input: bool
     _last_values: dict[str, Any] | None
     keys: OutputKeys | None  # what the run's chunks show (`_output_keys`)
+    first_step_order: dict[str, int]  # the order the first step starts its pull tasks in
+    # the tasks of a resumed step that finished before it paused, to announce as it resumes
+    held_starts: list[str]
     # A checkpoint the engine's state can be rebuilt from is written without its blob (see
     # `write_checkpoint`); the functional API keeps its journal's state in the blob. (The
     # run's `writer` is built with it.)
@@ -245,12 +250,21 @@ class Checkpointing:
     def _checkpoint_events(self, record: CheckpointRecord, parent_id: str | None) -> list[Event]:
         if "checkpoints" not in self.modes and "debug" not in self.modes:
             return []
+        tasks, next_ = record.tasks, list(record.next)
+        if not self.first_step_order and len(tasks) == len(next_) > 1:
+            # the run's own view lists the step's pull tasks by node name, as LangGraph
+            # prepares them knowing which channels changed (a saved checkpoint's view and
+            # the first step after an edit: in the order the nodes were added)
+            tasks = sorted(
+                tasks, key=lambda t: (t.path[0] != PUSH, "" if t.path[0] == PUSH else t.name)
+            )
+            next_ = [t.name for t in tasks]
         payload = {
             "config": record_config(record, record.checkpoint_id),
             "parent_config": None if parent_id is None else record_config(record, parent_id),
             "values": dict(record.values),
             "metadata": dict(record.metadata),
-            "next": list(record.next),
+            "next": next_,
             "tasks": [
                 {
                     "id": t.id,
@@ -258,7 +272,7 @@ class Checkpointing:
                     "interrupts": tuple(t.interrupts),
                     "state": self._task_state(record, t),
                 }
-                for t in record.tasks
+                for t in tasks
             ],
         }
         out: list[Event] = []
@@ -296,6 +310,9 @@ class Checkpointing:
         # their siblings' outcomes held)
         self._held = bool(ex.interrupts) or bool(ex.held)
         self._reported = {aid for aid, _ in ex.held}  # reported when their step paused
+        if ex.held and ("tasks" in self.modes or "debug" in self.modes):
+            # LangGraph announces every task of the step it resumes, finished ones too
+            self.held_starts = list(dict.fromkeys(aid for aid, _ in ex.held))
         # time travel runs the step's finished tasks again; continuing hands their work back
         # (and a failure an error handler took goes to the handler again, not to its node)
         if forked is None and (record.finished or any(t.error for t in record.tasks)):
@@ -341,13 +358,36 @@ class Checkpointing:
             "input": state,
             "triggers": (f"branch:to:{name}",),
         }
+        self._emit_start(ctx.step, start)
+        return outcome
+
+    def _emit_start(self, step: int, start: dict[str, Any]) -> None:
+        """A task's start, in the ``tasks`` and ``debug`` modes."""
         if "tasks" in self.modes:
             self._emit_transient("tasks", start)
         if "debug" in self.modes:
             self._emit_transient(
-                "debug", {"step": ctx.step, "timestamp": _now(), "type": "task", "payload": start}
+                "debug", {"step": step, "timestamp": _now(), "type": "task", "payload": start}
             )
-        return outcome
+
+    def _held_start(self, ex: Execution, activation_id: str) -> Callable[[], None]:
+        """What announces the start of a task that finished before its step paused (its
+        result held in the engine) when the step resumes: its input as it first ran."""
+        inst = ex.instances.get(activation_id)
+        payload = inst.payload if inst is not None else None
+        name = node_of(activation_id)
+        ctx = self._run_context()
+        node = self.graph.spec.nodes.get(name)
+        state = payload.arg if isinstance(payload, Send) else None  # a Send's task: its arg
+        if state is None and node is not None:
+            state = self.graph.runner.read(node.input_schema, ex.values, ctx)
+        start = {
+            "id": task_uuid(ctx, activation_id),
+            "name": name,
+            "input": state,
+            "triggers": (PUSH,) if isinstance(payload, Send) else self._triggers_of(name),
+        }
+        return partial(self._emit_start, ctx.step, start)
 
     # --- a step that did not finish ------------------------------------------------------------
 

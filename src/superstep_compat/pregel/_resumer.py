@@ -9,6 +9,7 @@ Reads and writes only the saver's pending writes and the `Execution` it is given
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -44,6 +45,9 @@ class Resumer:
         first task due takes it (LangGraph's null-task ``__resume__``). Several waiting and
         no ids given is LangGraph's `RuntimeError`."""
         suspended = [(aid, intr) for aid, intr in ex.interrupts for intr in as_list(intr)]
+        by_id = _resume_map(value)
+        if by_id is not None and not suspended:
+            return  # answers by id for no waiting interrupt: a task due that asks, asks
         if not suspended:
             # LangGraph keeps an answer given when no interrupt waits for the first one
             # the step raises (its null-task ``__resume__``): the first task due takes it.
@@ -52,17 +56,13 @@ class Resumer:
             if inst is not None and node_of(inst.id) != START:
                 inst.memory["resume"] = [*inst.memory.get("resume", ()), value]
             return
-        if (
-            isinstance(value, Mapping)
-            and value
-            and all(any(getattr(i, "id", None) == k for _, i in suspended) for k in value)
-        ):
+        if by_id is not None:
             by_activation: dict[str, dict[str, Any]] = {}
             count: dict[str, int] = {}
             for aid, intr in suspended:
                 count[aid] = count.get(aid, 0) + 1
-                if intr.id in value:
-                    by_activation.setdefault(aid, {})[intr.id] = value[intr.id]
+                if intr.id in by_id:
+                    by_activation.setdefault(aid, {})[intr.id] = by_id[intr.id]
             for aid, answers in by_activation.items():
                 # A task waits on one interrupt of its own at a time; one waiting on several
                 # waits on its subgraph's: as LangGraph hands the resume map down, the
@@ -79,16 +79,11 @@ class Resumer:
             )
         self.answer_one(ex, record, next(iter(activations)), value)
 
-    def answer_rebuilt(
-        self, ex: Execution, record: CheckpointRecord, answer: Any, *, since: bool = True
-    ) -> None:
+    def answer_rebuilt(self, ex: Execution, record: CheckpointRecord, answer: Any) -> None:
         """Give the interrupted tasks of a thread rebuilt from LangGraph's checkpoint their
-        answers (saved first, as LangGraph's ``__resume__`` writes); ``since``: with the
-        answers saved for them since they interrupted."""
-        pending = record.pending
-        if not since:
-            pending = [write for write in pending if write[1] != RESUME]
-        answers = resume_answers(ex, record, pending, answer)
+        answers: those saved for them since they interrupted, then ``answer`` (the new
+        answers saved first, as LangGraph's ``__resume__`` writes)."""
+        answers = resume_answers(ex, record, record.pending, answer)
         if self.saver is None or answer is NO_ANSWER:
             return
         for task_id, given in answers.items():
@@ -111,25 +106,66 @@ class Resumer:
             self.writer.put_writes(record, task_id, [(RESUME, [*given, value])])
         ex.resume(value, activation_id)
 
-    def saved_answers(self, ex: Execution, record: CheckpointRecord) -> None:
-        """Apply the answers given to ``record``'s interrupts by a run that then died (or
-        failed) before the answered task finished (see `answer_one`)."""
+    def answers_given_since(self, ex: Execution, record: CheckpointRecord) -> None:
+        """Resuming at a past checkpoint (time travel with ``Command(resume=...)``): the
+        interrupted tasks take the answers saved for them there since first (LangGraph keeps
+        a checkpoint's ``__resume__`` writes when the run resumes), the new answer after
+        those: an interrupt already answered gets its saved answer again."""
+        for aid, answers in self._saved(ex, record).items():
+            inst = ex.instances.get(aid)
+            if inst is not None and len(answers) > len(inst.memory.get("resume", ())):
+                inst.memory["resume"] = list(answers)
+
+    def rerun_answered(self, ex: Execution) -> None:
+        """After a resume at a past checkpoint: the interrupted tasks the new answer did not
+        reach run again with the answers saved for them (LangGraph runs every interrupted
+        task of the step again; one whose saved answers suffice goes on, one that asks
+        further asks again)."""
+        for aid, _ in list(ex.interrupts):
+            inst = ex.instances.get(aid)
+            answers = list(inst.memory.get("resume") or ()) if inst is not None else []
+            if inst is not None and answers:
+                inst.memory["resume"] = answers[:-1]
+                ex.resume(answers[-1], aid)
+
+    def _saved(self, ex: Execution, record: CheckpointRecord) -> dict[str, list[Any]]:
+        """The answers saved on ``record`` (``__resume__`` writes) for each activation that
+        waits on an interrupt, by activation id (the last write of each task)."""
         if self.saver is None or not ex.interrupts:
-            return
+            return {}
         waiting = {aid for aid, _ in ex.interrupts}
         by_id = {t.id: t.key for t in record.tasks if t.key}
         by_id.update((task_id_for(record.checkpoint_id, aid), aid) for aid in waiting)
         writes = pending_writes(
             self.saver, record.thread_id, record.checkpoint_ns, record.checkpoint_id
         )
+        out: dict[str, list[Any]] = {}
         for task_id, channel, answers in writes:
             aid = by_id.get(task_id)
-            if channel != RESUME or aid is None or not isinstance(answers, list) or not answers:
-                continue
+            if channel == RESUME and aid in waiting and isinstance(answers, list) and answers:
+                out[aid] = answers
+        return out
+
+    def saved_answers(self, ex: Execution, record: CheckpointRecord) -> None:
+        """Apply the answers given to ``record``'s interrupts by a run that then died (or
+        failed) before the answered task finished (see `answer_one`)."""
+        for aid, answers in self._saved(ex, record).items():
             inst = ex.instances.get(aid)
-            given = len(answers) - 1
-            if aid in waiting and inst is not None and len(inst.memory.get("resume", ())) == given:
+            if inst is not None and len(inst.memory.get("resume", ())) == len(answers) - 1:
                 ex.resume(answers[-1], aid)
+
+
+def _resume_map(value: Any) -> Mapping[str, Any] | None:
+    """``value`` when it is LangGraph's map of answers by interrupt id (a dict whose keys
+    all look like interrupt ids: 32 lowercase hex digits), else None (one answer)."""
+    if isinstance(value, dict) and all(
+        isinstance(k, str) and _INTERRUPT_ID.fullmatch(k) for k in value
+    ):
+        return value
+    return None
+
+
+_INTERRUPT_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def _raised_several(ex: Execution, activation_id: str) -> bool:

@@ -20,7 +20,6 @@ import dataclasses
 import os
 import random
 import threading
-import warnings
 from collections.abc import (
     AsyncGenerator,
     Callable,
@@ -40,7 +39,15 @@ from pydantic import BaseModel
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
 from superstep_compat.errors import GraphBubbleUp, GraphDrained, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
-from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id, pending_tasks
+from superstep_compat.pregel._checkpoint_tasks import (
+    HeldTask,
+    Startable,
+    first_come,
+    new_checkpoint_id,
+    node_of,
+    pending_tasks,
+    push_tasks_first,
+)
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._output_keys import OutputKeys
@@ -53,7 +60,6 @@ from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutc
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import Interrupt
-from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.host import (
     AsyncHost,
     Clock,
@@ -97,28 +103,6 @@ DURABILITY_KEY = "__pregel_durability"
 
 Event = tuple[tuple[str, ...], str, Any]
 """(namespace, stream mode, data)."""
-
-
-def legacy_durability(
-    durability: str | None, kwargs: Mapping[str, Any], *, stacklevel: int = 3
-) -> str | None:
-    """The ``durability`` of a call that may pass LangGraph's deprecated ``checkpoint_during``
-    (True: "async", False: "exit"), with LangGraph's warning (``stacklevel`` as for
-    `warnings.warn`, counted from here); both given is a ValueError."""
-    checkpoint_during = kwargs.get("checkpoint_during")
-    if checkpoint_during is None:
-        return durability
-    warnings.warn(
-        "`checkpoint_during` is deprecated and will be removed. Please use `durability` instead.",
-        LangGraphDeprecatedSinceV10,
-        stacklevel=stacklevel,
-    )
-    if durability is not None:
-        raise ValueError(
-            "Cannot use both `checkpoint_during` and `durability` parameters. "
-            "Please use `durability` instead."
-        )
-    return "async" if checkpoint_during else "exit"
 
 
 class GraphRun(RunSteps):
@@ -263,6 +247,12 @@ class GraphRun(RunSteps):
         self._starts = StartGate()
         # what the tasks of the running step returned so far, as each ended
         self._ended: list[tuple[str, TaskOutcome]] = []
+        # the tasks of the running step in the order the host started them (`_tasks_begin`)
+        self._launched: list[str] = []
+        self.first_step_order: dict[str, int] = {}
+        self.held_starts: list[str] = []
+        self._launch_key: Callable[[Startable], Any] = first_come
+        self._execution: Execution | None = None
         # the tasks of the running step that failed for good and went on as their node's
         # error handler: reported (tasks stream, checkpoint) with their error
         self._handed_over: list[tuple[str, TaskOutcome]] = []
@@ -312,7 +302,7 @@ class GraphRun(RunSteps):
             ledger=self.ledger,
             step_timeout=self.graph.step_timeout,
         )
-        self._observe(host)
+        self._observe(host, ex)
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -340,18 +330,24 @@ class GraphRun(RunSteps):
 
     # --- what the sync and async loops share ----------------------------------------------
 
-    def _observe(self, host: Host | AsyncHost) -> None:
-        """Watch ``host``'s tasks as they begin and end (`_tasks_begin`, `_task_ended`)."""
+    def _observe(self, host: Host | AsyncHost, ex: Execution) -> None:
+        """Watch ``host``'s tasks as they begin and end (`_tasks_begin`, `_task_ended`);
+        the host starts a step's push tasks first, as LangGraph."""
         self.nested = host.nested
         host.on_result = self._task_ended
         host.on_perform = self._tasks_begin
+        host.launch_key = self._launch_key = push_tasks_first(ex, self.first_step_order)
+        self._execution = ex
 
     def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """The events of a superstep the host drove (what its tasks emitted, then the step's
         own); returns whether the run stops there."""
         yield from self._drain()
         self._ended.clear()  # the step committed (or paused, or failed)
-        return (yield from self._after_superstep(ex, outcome))
+        stop = yield from self._after_superstep(ex, outcome)
+        self._launched.clear()
+        self.first_step_order.clear()
+        return stop
 
     def _ending(self, ex: Execution) -> Iterator[Event]:
         """The last events of a run the host stopped driving; raises the run's failure."""
@@ -428,7 +424,7 @@ class GraphRun(RunSteps):
             max_concurrency=self.max_concurrency,
             step_timeout=self.graph.step_timeout,
         )
-        self._observe(host)
+        self._observe(host, ex)
         self._stops_siblings = True
         link = self.link
         if link is not None and link.emit is not None and link.subgraphs:
@@ -492,8 +488,16 @@ class GraphRun(RunSteps):
     def _tasks_begin(self, requests: list[EffectRequest]) -> None:
         """The host's view of a step's tasks before they run: with task starts streamed, the
         starts go out in this order and the results after them all (`StartGate`)."""
+        held, self.held_starts = self.held_starts, []  # a resumed step's finished tasks
+        tasks: list[Startable] = [*requests, *(HeldTask(aid, node_of(aid)) for aid in held)]
+        ex = self._execution
+        launched = [t.activation_id for t in sorted(tasks, key=self._launch_key)]
+        self._launched.extend(launched)
         if self._orders_starts:
-            self._starts.expect(r.activation_id for r in requests)
+            self._starts.expect(launched)
+            for aid in held:  # in the step's order, with the tasks that run
+                assert ex is not None  # watched (`_observe`) before any step
+                self._starts.started(aid, self._held_start(ex, aid))
 
     def _stream_ended(self, aid: str, outcome: TaskOutcome) -> None:
         for ns, mode, data in self._task_events([(aid, outcome)]):

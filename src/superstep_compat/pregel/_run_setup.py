@@ -7,6 +7,7 @@ and resuming interrupted activations with their answers (through the run's `Resu
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -30,11 +31,12 @@ from superstep_compat.pregel._lgcheckpoint import (
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
-from superstep_compat.pregel._resumer import Resumer, run_again
+from superstep_compat.pregel._resumer import Resumer, as_list, run_again
 from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._task_context import ChildLink, RunContext, TaskOutcome
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import Command
+from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.host import Clock, EffectLedger, NestedEffects, RandomSource
 from superstep_core.node import Activated, External
 from superstep_core.runtime import Execution
@@ -176,6 +178,11 @@ class RunSetup(Checkpointing):
             and (ex.queue or ex.interrupts)
         ):
             inp = None  # the parent's task runs again: go on from where we stopped
+        elif self.link is not None and self.link.resuming and record is not None:
+            # the parent's task was answered, but our checkpoint has no work left (a resume
+            # at a past checkpoint of the parent, whose branch went on and finished us):
+            # LangGraph's subgraph, told it resumes, takes its latest checkpoint as it is
+            inp = None
         continuing = record is not None and (inp is None or isinstance(inp, Command))
         forked: list[Event] | None = None
         applied = False
@@ -184,9 +191,9 @@ class RunSetup(Checkpointing):
             if requested_id is None:
                 self.resumer.answer_rebuilt(ex, record, NO_ANSWER if answer is None else answer)
             elif answer is not None:
-                # answering a past interrupt again (time travel): the answers given to it
-                # since belong to the branch that went on from it, not to this one
-                self.resumer.answer_rebuilt(ex, record, answer, since=False)
+                # answering a past interrupt again (time travel): LangGraph keeps the
+                # answers saved for it since, and the new one comes after them
+                self.resumer.answer_rebuilt(ex, record, answer)
         if isinstance(inp, Command) and inp.resume is not None and self.link is None:
             if self.saver is None:
                 # LangGraph's words: an answer has nowhere to come from without checkpoints
@@ -205,14 +212,21 @@ class RunSetup(Checkpointing):
                 self._write_onto(ex, record, update)  # before the answer: it reads the update
                 update = None
             if not rebuilt:
+                past = record if requested_id is not None else None  # resumed at a past one
+                if past is not None:
+                    self.resumer.answers_given_since(ex, past)
                 self.resumer.answer(ex, self.record, inp.resume)
+                if past is not None:
+                    self.resumer.rerun_answered(ex)
                 run_again(ex)
             if update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=update, goto=inp.goto)))
-        elif isinstance(inp, Command) and record is not None and _tasks_due(ex):
+        elif isinstance(inp, Command) and record is not None and (_tasks_due(ex) or _stopped(ex)):
             # LangGraph writes a Command's update and goto onto the checkpoint as writes of
             # no task: the goto's nodes run in the step of the tasks already due, not after
-            # them (a START activation would share their superstep and route one too late)
+            # them (a START activation would share their superstep and route one too late);
+            # a task its subgraph's breakpoint stopped is one of them (it goes on)
+            run_again(ex)
             self._apply_to_pending(ex, inp)
             applied = True
         elif isinstance(inp, Command):
@@ -265,6 +279,10 @@ class RunSetup(Checkpointing):
                 ex.send(External(INPUT_EVENT, inp))
         # LangGraph counts a continued thread's budget from the step after its checkpoint.
         self.start_step = self.step + 1 if continuing and forked is None else self.step
+        if continuing and record is not None and record.source == "update":
+            # LangGraph prepares the first step after an edit with no channels known to be
+            # updated: its pull tasks in the order the nodes were added, not by name
+            self.first_step_order.update(self.graph.node_order)
         if continuing and record is not None:
             self._command_input = self._command_input or applied
             _seen_on_resume(record)
@@ -349,6 +367,11 @@ def _unsent_input(ex: Execution, record: CheckpointRecord) -> Any:
     return record.triggers[START_CHANNEL]
 
 
+def _stopped(ex: Execution) -> bool:
+    """Whether a task waits on its subgraph's breakpoint (no interrupt of its own)."""
+    return any(not as_list(value) for _, value in ex.interrupts)
+
+
 def _tasks_due(ex: Execution) -> bool:
     """Whether activations of nodes (not START's) wait in the queue to run."""
     return any(isinstance(event, Activated) and node_of(aid) != START for aid, event in ex.queue)
@@ -364,3 +387,25 @@ def _seen_on_resume(record: CheckpointRecord) -> None:
     seen = dict(built.get("versions_seen") or {})
     seen[INTERRUPT] = graph_versions(built["channel_versions"])
     record.checkpoint = {**built, "versions_seen": seen}
+
+
+def legacy_durability(
+    durability: str | None, kwargs: Mapping[str, Any], *, stacklevel: int = 3
+) -> str | None:
+    """The ``durability`` of a call that may pass LangGraph's deprecated ``checkpoint_during``
+    (True: "async", False: "exit"), with LangGraph's warning (``stacklevel`` as for
+    `warnings.warn`, counted from here); both given is a ValueError."""
+    checkpoint_during = kwargs.get("checkpoint_during")
+    if checkpoint_during is None:
+        return durability
+    warnings.warn(
+        "`checkpoint_during` is deprecated and will be removed. Please use `durability` instead.",
+        LangGraphDeprecatedSinceV10,
+        stacklevel=stacklevel,
+    )
+    if durability is not None:
+        raise ValueError(
+            "Cannot use both `checkpoint_during` and `durability` parameters. "
+            "Please use `durability` instead."
+        )
+    return "async" if checkpoint_during else "exit"

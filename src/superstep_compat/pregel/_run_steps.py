@@ -38,6 +38,7 @@ class RunSteps(RunSetup):
     """The per-superstep part of `GraphRun`."""
 
     _early: set[str]
+    _launched: list[str]
     _handed_over: list[tuple[str, TaskOutcome]]
     _handlers_seen: set[str]
 
@@ -223,8 +224,11 @@ class RunSteps(RunSetup):
                         update = update_of(self.keys, list(update.items()))
                     yield ((), "updates", {name: update, "__metadata__": {"cached": True}})
         ordered = results
+        if self._launched and len(results) > 1:  # in the order the tasks started
+            rank = {aid: k for k, aid in enumerate(self._launched)}
+            ordered = sorted(results, key=lambda item: rank.get(item[0], len(rank)))
         if self.saved is not None:  # the outcomes handed back come first, as in LangGraph
-            ordered = sorted(results, key=lambda item: not item[1].cached)
+            ordered = sorted(ordered, key=lambda item: not item[1].cached)
         ctx = self._run_context() if "tasks" in modes or "debug" in modes else None
         # a task stopped by its subgraph's breakpoint (no interrupt values) is reported as
         # LangGraph reports it: once, when the step's other tasks have been
@@ -242,7 +246,13 @@ class RunSteps(RunSetup):
                 if r.cached:
                     chunk["__metadata__"] = {"cached": True}
                 yield ((), "updates", chunk)
-            if ctx is not None and not r.cached and name != START:
+            # (a task its subgraph's breakpoint stopped has no result: it did not end)
+            if (
+                ctx is not None
+                and not r.cached
+                and name != START
+                and not (r.waiting and not r.interrupts)
+            ):
                 yield from self._task_result(ctx, aid, r)
         if stopped:
             yield from self._interrupt_events(())

@@ -18,8 +18,6 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from superstep_compat._internal._constants import (
     CONFIG_KEY_CHECKPOINTER,
     END,
-    NS_END,
-    NS_SEP,
     ROOT_KEY,
 )
 from superstep_compat._internal._merge import merge_configs
@@ -39,6 +37,7 @@ from superstep_compat.pregel._record import (
 )
 from superstep_compat.pregel._saver_bridge import off_saver_loop
 from superstep_compat.pregel._state_edits import StateEditor
+from superstep_compat.pregel._subgraphs import find_subgraph
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_results import task_results
 from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
@@ -185,23 +184,6 @@ class SnapshotsMixin:
     ) -> Iterator[tuple[str, Any]]:
         raise NotImplementedError
 
-    def _viewed(self, configurable: Mapping[str, Any]) -> SnapshotsMixin:
-        """The graph whose checkpoints a state view of ``configurable`` reads: this one, or
-        (a ``checkpoint_ns``) the subgraph it names, found as LangGraph finds it (the
-        namespace without its task ids, through `get_subgraphs`); its node names pick the
-        tasks that show a subgraph's state, and it shows and rebuilds the values.
-
-        Raises ValueError ``Subgraph <names> not found`` when none matches."""
-        ns = configurable.get("checkpoint_ns") or ""
-        if not ns:
-            return self
-        names = NS_SEP.join(
-            part.split(NS_END)[0] for part in ns.split(NS_SEP) if not part.isdigit()
-        )
-        for _, graph in self.get_subgraphs(namespace=names, recurse=True):
-            return cast(SnapshotsMixin, graph)
-        raise ValueError(f"Subgraph {names} not found")
-
     def _as_shown(self, snapshot: StateSnapshot) -> StateSnapshot:
         """A snapshot as `get_state` and `get_state_history` hand it out (a graph kind may
         show its values otherwise: an entrypoint's are its return value)."""
@@ -217,9 +199,9 @@ class SnapshotsMixin:
         """The thread's latest checkpoint (or the one ``checkpoint_id`` names)."""
         config = self._bound(config)
         saver = self._saver(config)
+        graph = self._graph_for(config, for_update=False)  # a subgraph's: its own view
         conf = config.get("configurable", {})
         checkpoint_id = conf.get("checkpoint_id")
-        graph = self._viewed(conf)
         record = load_record(saver, conf["thread_id"], conf.get("checkpoint_ns", ""), checkpoint_id)
         if record is not None and record.engine is None:
             rebuild(graph, record, record.pending)  # a checkpoint LangGraph wrote
@@ -255,8 +237,8 @@ class SnapshotsMixin:
         checkpoint alone (LangGraph hands the config to the saver's ``list``, which matches
         the id), so pass the thread's config without it to walk back from there."""
         saver = self._saver(config)
+        graph = self._graph_for(config, for_update=False)  # a subgraph's: its own view
         conf = config.get("configurable", {})
-        graph = self._viewed(conf)
         subgraph_of = graph._subgraph_of()
         for record in list_records(
             saver,
@@ -332,20 +314,25 @@ class SnapshotsMixin:
         saver = self.saver_for(config)
         return await off_saver_loop(saver, self.bulk_update_state, config, supersteps)
 
-    def _graph_for(self, config: Mapping[str, Any]) -> SnapshotsMixin:
+    def _graph_for(self, config: Mapping[str, Any], *, for_update: bool = True) -> SnapshotsMixin:
         """The graph whose checkpoints ``config`` addresses: this one, or the subgraph its
-        ``checkpoint_ns`` names (``"node:<task>|inner:<task>"``)."""
+        ``checkpoint_ns`` names (``"node:<task>|inner:<task>"``). A namespace naming no
+        subgraph found is a ValueError ``for_update`` (an edit would write this graph's
+        channels into it), else this graph (LangGraph reads it with this graph's)."""
         ns = config.get("configurable", {}).get("checkpoint_ns", "") or ""
         graph: SnapshotsMixin = self
         if not ns:
             return graph
         names = [part.split(":")[0] for part in ns.split("|")]
         for name in names:
-            node = graph.spec.nodes.get(name)
-            action = getattr(node, "action", None)
-            if not getattr(action, "is_superstep_graph", False):
+            node = getattr(getattr(graph, "spec", None), "nodes", {}).get(name)
+            # the node's action, or the graph its function calls (as LangGraph finds it)
+            found = None if node is None else find_subgraph(getattr(node, "action", None))
+            if found is None:
+                if not for_update:
+                    return self
                 raise ValueError(f"Subgraph {'|'.join(names)} not found")
-            graph = cast(SnapshotsMixin, action)
+            graph = cast(SnapshotsMixin, found)
         return graph
 
     def _node_update_writes(

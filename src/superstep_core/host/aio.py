@@ -108,6 +108,17 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
     async def perform(
         self, execution_id: str, requests: list[EffectRequest]
     ) -> list[EffectCompleted]:
+        """Perform ``requests`` concurrently (started in `launch_key` order) and return
+        their results in request order."""
+        order = self._launch_order(requests)
+        if order is None:
+            return await self._perform(execution_id, requests)
+        launched = await self._perform(execution_id, [requests[i] for i in order])
+        return self._in_request_order(order, launched)
+
+    async def _perform(
+        self, execution_id: str, requests: list[EffectRequest]
+    ) -> list[EffectCompleted]:
         async def one(request: EffectRequest) -> EffectCompleted:
             recorded = self.ledger.recorded(request.effect_id) if self.ledger else None
             if recorded is not None:

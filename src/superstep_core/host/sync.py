@@ -86,6 +86,30 @@ class HostCore(Generic[RunT]):
         self.on_perform: Callable[[list[EffectRequest]], None] | None = None
         """Sees each batch of a superstep's effects, in request order, just before the host
         performs them (a caller announces them, e.g. streams their starts in that order)."""
+        self.launch_key: Callable[[EffectRequest], Any] | None = None
+        """The order the host starts a batch of concurrent effects in: sorted (stably) by
+        this key, request order when None. Results still come back in request order; only
+        which effect gets a worker first changes (e.g. a caller's fan-out items first)."""
+
+    def _launch_order(self, requests: list[EffectRequest]) -> list[int] | None:
+        """The indexes of ``requests`` in the order to start them (`launch_key`), or None
+        when that is request order."""
+        key = self.launch_key
+        if key is None or len(requests) < 2:
+            return None
+        order = sorted(range(len(requests)), key=lambda i: key(requests[i]))
+        return None if all(i == k for k, i in enumerate(order)) else order
+
+    @staticmethod
+    def _in_request_order(
+        order: list[int], results: list[EffectCompleted]
+    ) -> list[EffectCompleted]:
+        """``results`` of requests started in ``order`` (`_launch_order`), back in request
+        order."""
+        back = list(results)
+        for k, i in enumerate(order):
+            back[i] = results[k]
+        return back
 
     def start(
         self,
@@ -353,8 +377,16 @@ class Host(HostCore[Execution]):
             yield step
 
     def perform(self, execution_id: str, requests: list[EffectRequest]) -> list[EffectCompleted]:
-        """Perform ``requests`` (concurrently when several) and return their results in
-        request order. A result in the ledger is returned without performing anything."""
+        """Perform ``requests`` (concurrently when several, started in `launch_key` order)
+        and return their results in request order. A result in the ledger is returned
+        without performing anything."""
+        order = self._launch_order(requests)
+        if order is None:
+            return self._perform(execution_id, requests)
+        launched = self._perform(execution_id, [requests[i] for i in order])
+        return self._in_request_order(order, launched)
+
+    def _perform(self, execution_id: str, requests: list[EffectRequest]) -> list[EffectCompleted]:
         observe = self.on_result
         if len(requests) == 1:
             result = self._call(execution_id, requests[0])

@@ -279,6 +279,37 @@ def subgraph_interrupt_proceed(graph: Any) -> Any:
     return graph.invoke(Command(resume="sure"), CFG)
 
 
+# --- a subgraph that asks twice, answered once before the thread moves ------------------------
+
+
+def _asking_twice(state: State) -> dict[str, Any]:
+    RAN.append("twice")
+    first = interrupt("first?")
+    second = interrupt("second?")
+    return {"log": [f"first={first}", f"second={second}"]}
+
+
+def subgraph_two_interrupts(saver: Any) -> Any:
+    inner = StateGraph(State)
+    inner.add_node("twice", _asking_twice)
+    inner.add_edge(START, "twice")
+    g = StateGraph(State)
+    g.add_node("inner", inner.compile())
+    g.add_node("after", _node("after"))
+    g.add_edge(START, "inner")
+    g.add_edge("inner", "after")
+    return g.compile(checkpointer=saver)
+
+
+def subgraph_two_interrupts_start(graph: Any) -> Any:
+    graph.invoke({"log": []}, CFG)
+    return graph.invoke(Command(resume="one"), CFG)
+
+
+def subgraph_two_interrupts_proceed(graph: Any) -> Any:
+    return graph.invoke(Command(resume="two"), CFG)
+
+
 SCENARIOS = [
     "finished",
     "one_interrupt",
@@ -289,4 +320,5 @@ SCENARIOS = [
     "func_interrupt",
     "func_previous",
     "subgraph_interrupt",
+    "subgraph_two_interrupts",
 ]

@@ -30,6 +30,7 @@ SCENARIOS = [
     "func_interrupt",
     "func_previous",
     "subgraph_interrupt",
+    "subgraph_two_interrupts",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {
