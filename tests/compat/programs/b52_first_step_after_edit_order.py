@@ -74,7 +74,8 @@ def _events(how: str) -> dict:
     b.add_edge("zeta", "mid")
     b.add_edge("alpha", "mid")
     g = b.compile(checkpointer=InMemorySaver(), interrupt_after=["first"])
-    cfg = {"configurable": {"thread_id": "t"}}
+    # one task at a time: otherwise the order of the task_result events is thread timing
+    cfg = {"configurable": {"thread_id": "t"}, **ONE_AT_A_TIME}
     first = [
         (c["metadata"]["step"], c["next"])
         for c in g.stream({"log": []}, cfg, stream_mode="checkpoints")
