@@ -16,22 +16,26 @@ them):
 - ``state.get`` (``keys``): ``{"values", "checkpoint": {"id", "ns"}}`` of the thread;
   ``state.listCheckpoints`` (``limit``, ``before``): its checkpoints newest first;
   ``state.fork`` (``checkpoint_id``, ``input``, ``config``): a run from that checkpoint,
-  ``{"run_id", "thread_id"}``. Only the root graph's namespace (``[]``) is served.
+  ``{"run_id", "thread_id"}``. State commands serve the root graph's namespace (``[]``).
 - The others (``subscription.*``, ``agent.getTree``, ``input.inject``) answer
   ``not_supported`` (the SDK's HTTP transport does not send the subscription ones; its
   streams are the event streams).
 
 Event streams (body ``{"channels", "namespaces", "depth", "since"}``): the thread's runs in
 the order they were created, each as protocol events ``{"type": "event", "method",
-"params": {"namespace", "timestamp", "data"}, "seq", "event_id"}``: ``lifecycle``
-(``running`` when a run starts; ``completed``, ``failed`` with its ``error``, or
-``interrupted`` when it stopped at an interrupt), ``input.requested`` (``{"interrupt_id",
-"value"}`` per interrupt; channel ``input``), and ``values``, ``updates``, ``custom``,
+"params": {"namespace", "timestamp", "data"}, "seq", "event_id"}``: ``lifecycle`` at the
+root (``running`` when a run starts; ``completed``, ``failed`` with its ``error``, or
+``interrupted`` when it stopped at an interrupt; each with the run's ``graph_name``) and of
+each subgraph (``started``, ``completed``: `superstep_server.protocol_namespaces`),
+``input.requested`` (``{"interrupt_id", "value"}`` per interrupt, once per id; channel
+``input``), and ``values``, ``updates``, ``custom``,
 ``tasks``, ``checkpoints``, ``tools`` (the graph's own ``tools`` mode: ``tool-started``,
 ``tool-finished``, ``tool-error`` by tool call id) with the run's chunks as ``data``, and
 ``messages`` (a chat model's v3 protocol events: ``message-start``, ``content-block-*``,
 ``message-finish``; a message a node returned whole replayed as such events; each naming
-its ``message_id``); only the root graph's (namespace ``[]``). The stream stays open,
+its ``message_id``), of the root graph (namespace ``[]``) and of its subgraphs (namespace
+``["<node>:<task id>", ...]``), filtered by ``namespaces`` and ``depth`` as the reference
+filters them. The stream stays open,
 following the thread's next runs, until the client leaves. ``seq`` is ``(ordinal of the
 run on the thread) * 2**20 + (its event's number)``: stable across connections, so
 ``since`` resumes after any seq; without it, a stream starts at the thread's latest run
@@ -54,9 +58,11 @@ from starlette.routing import Route
 from superstep_server.api_runs import _start, run_events
 from superstep_server.errors import ApiError
 from superstep_server.http import blocking, json_body, json_response, sse_frame
+from superstep_server.protocol_namespaces import Namespaces, namespace_matches, parse_filter
 
 __all__ = ["routes"]
 
+Scope = tuple[list[list[str]] | None, int | None]  # a stream's (namespaces, depth) filter
 RUN_SHIFT = 20  # a run's events are numbered below 2**20 within its ordinal's seq range
 RUN_MODES = ["values", "updates", "custom", "tasks", "checkpoints", "tools"]
 CHANNELS = (*RUN_MODES, "messages", "lifecycle", "input")
@@ -187,6 +193,7 @@ async def _queue(
     body = {
         **body,
         "stream_mode": RUN_MODES,
+        "stream_subgraphs": True,
         "if_not_exists": "create",
         "multitask_strategy": "enqueue",
     }
@@ -241,11 +248,11 @@ async def _respond(
     return await _queue(request, server, thread_id, command_id, body)
 
 
-def _event(method: str, data: Any, seq: int, run_id: str) -> bytes:
+def _event(method: str, namespace: list[str], data: Any, seq: int, run_id: str) -> bytes:
     event = {
         "type": "event",
         "method": method,
-        "params": {"namespace": [], "timestamp": int(time.time() * 1000), "data": data},
+        "params": {"namespace": namespace, "timestamp": int(time.time() * 1000), "data": data},
         "seq": seq,
         "event_id": f"{run_id}:{seq & ((1 << RUN_SHIFT) - 1)}",
     }
@@ -288,7 +295,7 @@ def _first_run(server: Any, thread_id: str, since: int | None) -> tuple[int, int
 
 
 def _frames(
-    server: Any, thread_id: str, channels: set[str], root: bool, start: tuple[int, int]
+    server: Any, thread_id: str, channels: set[str], scope: Scope, start: tuple[int, int]
 ) -> AsyncIterator[bytes]:
     async def frames() -> AsyncIterator[bytes]:
         feed = server.streams.follow_thread(thread_id)
@@ -307,7 +314,7 @@ def _frames(
                             yield b": heartbeat\r\n\r\n"
                     continue
                 row = runs[ordinal]
-                async for frame in _run_frames(server, row, ordinal, done, channels, root):
+                async for frame in _run_frames(server, row, ordinal, done, channels, scope):
                     yield frame
                 ordinal, done = ordinal + 1, 0
         finally:
@@ -317,57 +324,81 @@ def _frames(
 
 
 async def _run_frames(
-    server: Any, row: dict[str, Any], ordinal: int, done: int, channels: set[str], root: bool
+    server: Any, row: dict[str, Any], ordinal: int, done: int, channels: set[str], scope: Scope
 ) -> AsyncIterator[bytes]:
     """One run's protocol events, numbered from 1 within the run; those numbered ``done``
-    or below are skipped (already sent before a reconnect)."""
+    or below are skipped (already sent before a reconnect). Every event counts, those the
+    stream's channels and namespaces filter out too, so numbers are stable across streams."""
     run_id = str(row["run_id"])
     number = 0
     interrupted = False
     failed: str | None = None
+    asked: set[str] = set()  # interrupt ids requested (a subgraph's shows at the root too)
     message_ids: dict[str, str] = {}  # a chat model call's run id -> its message's id
+    subgraphs = Namespaces()
+    graph_name = await blocking(_graph_name, server, row)
 
-    def emit(method: str, data: Any) -> bytes | None:
+    def emit(method: str, namespace: list[str], data: Any) -> bytes | None:
         nonlocal number
         number += 1
         channel = "input" if method == "input.requested" else method
-        if number <= done or channel not in channels or (not root and channel != "lifecycle"):
+        if number <= done or channel not in channels:
             return None
-        return _event(method, data, (ordinal << RUN_SHIFT) + number, run_id)
+        if not namespace_matches(namespace, *scope):
+            return None
+        return _event(method, namespace, data, (ordinal << RUN_SHIFT) + number, run_id)
+
+    def lifecycle(events: list[tuple[list[str], dict[str, Any]]]) -> list[bytes | None]:
+        return [emit("lifecycle", ns, data) for ns, data in events]
 
     async for event in run_events(server, run_id, -1):
         if event is None:
             yield b": heartbeat\r\n\r\n"
             continue
-        if "|" in event.event:
-            continue  # a subgraph's: only the root graph's events are sent
+        mode, *segments = event.event.split("|")
         data = orjson.loads(event.data)
         frames: list[bytes | None] = []
-        if event.event == "metadata":
-            frames.append(emit("lifecycle", {"event": "running"}))
-        elif event.event == "error":
+        if mode == "metadata":
+            frames.append(emit("lifecycle", [], {"event": "running", "graph_name": graph_name}))
+        elif mode == "error":
             failed = f"{data.get('error')}: {data.get('message')}"
-        elif event.event == "messages":
-            frames.append(emit("messages", _message_event(data, message_ids)))
-        elif event.event in RUN_MODES:
-            frames.append(emit(event.event, data))
-            if event.event == "updates":
-                for asked in _interrupts_of(data):
+        elif mode in RUN_MODES or mode == "messages":
+            frames += lifecycle(subgraphs.entered(segments))
+            payload = _message_event(data, message_ids) if mode == "messages" else data
+            frames.append(emit(mode, segments, payload))
+            if mode == "updates":
+                for request in _interrupts_of(data):
                     interrupted = True
-                    frames.append(emit("input.requested", asked))
+                    if request["interrupt_id"] not in asked:
+                        asked.add(request["interrupt_id"])
+                        frames.append(emit("input.requested", segments, request))
+                for node in data if isinstance(data, dict) else ():
+                    frames += lifecycle(subgraphs.node_done(segments, str(node)))
         for frame in frames:
             if frame is not None:
                 yield frame
+    for frame in lifecycle(subgraphs.ended()):
+        if frame is not None:
+            yield frame
     ended = await blocking(server.runs.row, run_id)
     status = None if ended is None else ended["status"]
     if failed is None and status in (None, "interrupted"):
         failed = "the run was cancelled"
     if failed is not None:
-        end = emit("lifecycle", {"event": "failed", "error": failed})
+        end = emit("lifecycle", [], {"event": "failed", "graph_name": graph_name, "error": failed})
     else:
-        end = emit("lifecycle", {"event": "interrupted" if interrupted else "completed"})
+        outcome = "interrupted" if interrupted else "completed"
+        end = emit("lifecycle", [], {"event": outcome, "graph_name": graph_name})
     if end is not None:
         yield end
+
+
+def _graph_name(server: Any, row: dict[str, Any]) -> str:
+    """The root's ``graph_name`` in lifecycle events: the run's graph id (the reference's)."""
+    try:
+        return str(server.assistants.get(row["assistant_id"])["graph_id"])
+    except ApiError:  # its assistant deleted since
+        return str(row["assistant_id"])
 
 
 async def stream_events(request: Request) -> Response:
@@ -380,12 +411,14 @@ async def stream_events(request: Request) -> Response:
     since = body.get("since")
     if since is not None and (not isinstance(since, int) or since < 0):
         raise ApiError(422, "since: the seq of the last event received (an integer)")
-    namespaces = body.get("namespaces")
-    root = namespaces is None or any(ns == [] for ns in namespaces if isinstance(ns, list))
+    try:
+        scope = parse_filter(body)
+    except ValueError as e:
+        raise ApiError(422, str(e)) from e
     await blocking(server.threads.get, thread_id)  # 404 for a thread not created yet
     start = await blocking(_first_run, server, thread_id, since)
     return StreamingResponse(
-        _frames(server, thread_id, set(channels), root, start),
+        _frames(server, thread_id, set(channels), scope, start),
         media_type="text/event-stream",
         headers={"Cache-Control": "no-store"},
     )

@@ -222,17 +222,17 @@ def _is_target(target: Any) -> bool:
     )
 
 
-def check_command(command: Any) -> None:
+def check_command(command: Any, where: str = "command") -> None:
     """Raise `ApiError` 422 unless ``command`` is a run's ``command``: an object with
     ``resume`` (any JSON), ``update`` (an object or ``[key, value]`` pairs) and ``goto`` (a
     node name, a ``{"node", "input"}`` Send, or a list of those), all optional."""
     if command is None:
         return
     if not isinstance(command, dict):
-        raise ApiError(422, f"command: must be a JSON object, not {type(command).__name__}")
+        raise ApiError(422, f"{where}: must be a JSON object, not {type(command).__name__}")
     unknown = set(command) - {"resume", "update", "goto"}
     if unknown:
-        raise ApiError(422, f"command: unknown keys {sorted(unknown)} (resume, update, goto)")
+        raise ApiError(422, f"{where}: unknown keys {sorted(unknown)} (resume, update, goto)")
     update = command.get("update")
     if update is not None and not (
         isinstance(update, dict)
@@ -244,12 +244,12 @@ def check_command(command: Any) -> None:
             )
         )
     ):
-        raise ApiError(422, f"command.update: {update!r} {_UPDATE}")
+        raise ApiError(422, f"{where}.update: {update!r} {_UPDATE}")
     goto = command.get("goto")
     if goto is not None and not (
         _is_target(goto) or (isinstance(goto, list) and all(_is_target(t) for t in goto))
     ):
-        raise ApiError(422, f"command.goto: {goto!r} {_GOTO}")
+        raise ApiError(422, f"{where}.goto: {goto!r} {_GOTO}")
 
 
 def _where(loc: tuple[int | str, ...]) -> str:

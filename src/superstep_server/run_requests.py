@@ -132,9 +132,13 @@ def create_run_from_body(
     checked = check_run_body(server, body, stateless=thread_id is None)
     if thread_id is not None:
         kwargs = checked["kwargs"]
-        at = dict(kwargs["checkpoint"] or {})
+        # as the reference builds the run's configurable: the config's, then checkpoint_id,
+        # then checkpoint over them
+        configurable = (kwargs.get("config") or {}).get("configurable") or {}
+        at = {"checkpoint_id": configurable.get("checkpoint_id")}
         if kwargs["checkpoint_id"]:
             at["checkpoint_id"] = kwargs["checkpoint_id"]
+        at.update(kwargs["checkpoint"] or {})
         server.state.require_checkpoint(thread_id, at, checked["assistant"]["graph_id"])
     if extra:
         checked["kwargs"].update(extra)

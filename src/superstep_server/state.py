@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from superstep_server import serde
+from superstep_server.bodies import check_command
 from superstep_server.deferred import deferred_models
 from superstep_server.errors import ApiError, not_found
 from superstep_server.graphs import Access, GraphRegistry
@@ -234,7 +235,8 @@ class StateViews:
     def apply_supersteps(self, thread_id: str, supersteps: list[Any]) -> None:
         """Seed a new thread: each superstep's updates become one checkpoint (the graph's
         ``bulk_update_state``): ``values``, or a ``command`` (its ``update`` written and its
-        ``goto`` scheduled, as if node ``as_node`` had returned it). Raises `ApiError` 422."""
+        ``goto`` scheduled, as if node ``as_node`` had returned it). Raises `ApiError` 422
+        naming the superstep, the update and the field of a malformed one."""
         from superstep_compat.types import StateUpdate
 
         with self.graph_of(thread_id, "threads.update") as graph:
@@ -250,8 +252,7 @@ class StateViews:
                     if not named:
                         raise ApiError(422, f"{where}: an object with as_node (a node name)")
                     command = update.get("command")
-                    if command is not None and not isinstance(command, Mapping):
-                        raise ApiError(422, f"{where}.command: an object (goto, update, resume)")
+                    check_command(command, f"{where}.command")
                     # as the reference: a command, when given, is what the node "returned"
                     values = command_from_json(command) if command else update.get("values")
                     batch.append(StateUpdate(values, update["as_node"]))

@@ -97,7 +97,7 @@ async def test_events_carry_seqs_and_a_stream_resumes_after_one(live: LiveServer
     again = await read({**body, "since": seqs[2]}, 4)
     # numbered across every channel, so those filtered out leave gaps
     assert [e["seq"] for e in again][:3] == seqs[3:] and again[3]["seq"] > seqs[-1]
-    assert again[-1]["params"]["data"] == {"event": "completed"}
+    assert again[-1]["params"]["data"] == {"event": "completed", "graph_name": "two"}
 
 
 async def test_an_unserved_command_answers_the_protocols_error(live: LiveServer) -> None:
@@ -176,3 +176,90 @@ async def test_a_second_run_in_a_session_continues_the_thread(client: Any) -> No
     async with client.threads.stream(session.thread_id, assistant_id="two") as again:
         await again.run.start(input={"x": 10})
         assert await asyncio.wait_for(again.output, 30) == {"x": 22}
+
+
+def _key(event: dict[str, Any]) -> tuple[Any, ...]:
+    """An event without its timestamp (the time it was sent, per stream)."""
+    params = event["params"]
+    return event["seq"], event["method"], params["namespace"], params["data"]
+
+
+async def _read_all(
+    url: str, body: dict[str, Any], count: int | None = None
+) -> list[dict[str, Any]]:
+    """The events of a thread's runs until its last run's root lifecycle ends (or ``count``
+    of them: the stream stays open for the thread's next runs)."""
+    events: list[dict[str, Any]] = []
+    async with httpx.AsyncClient(timeout=30) as http, http.stream("POST", url, json=body) as r:
+        assert r.status_code == 200
+        async for line in r.aiter_lines():
+            if line.startswith("data: "):
+                events.append(json.loads(line[6:]))
+                if len(events) == count:
+                    break
+                params = events[-1]["params"]
+                ending = params["data"].get("event") in ("completed", "failed", "interrupted")
+                if events[-1]["method"] == "lifecycle" and not params["namespace"] and ending:
+                    break
+    return events
+
+
+async def test_subgraph_events_carry_their_namespaces_and_filter_by_depth(
+    live: LiveServer,
+) -> None:
+    client = get_client(url=live.url, api_key=None)
+    async with client.threads.stream(assistant_id="nested") as session:
+        await session.run.start(input={"x": 1})
+        assert await asyncio.wait_for(session.output, 30) == {"x": 5}
+        tid = session.thread_id
+    url = f"{live.url}/threads/{tid}/stream/events"
+    channels = ["values", "updates", "lifecycle"]
+    everything = await _read_all(url, {"channels": channels, "since": 0})
+    seen = [(e["method"], e["params"]["namespace"], e["params"]["data"]) for e in everything]
+    [child] = {tuple(ns) for _, ns, _ in seen if ns}
+    assert len(child) == 1 and child[0].startswith("child:")
+    ns = list(child)
+    task_id = child[0].split(":", 1)[1]
+    root = [(m, d) for m, n, d in seen if not n]
+    # the run's lifecycle at the root, with the graph's name
+    assert root[0] == ("lifecycle", {"event": "running", "graph_name": "nested"})
+    assert root[-1] == ("lifecycle", {"event": "completed", "graph_name": "nested"})
+    # the subgraph's: started before its first event, completed when its node's update came
+    mine = [(m, d) for m, n, d in seen if n == ns]
+    assert mine[0] == (
+        "lifecycle",
+        {"event": "started", "namespace": ns, "graph_name": "child", "trigger_call_id": task_id},
+    )
+    assert ("values", {"x": 2}) in mine and ("updates", {"b": {"x": 4}}) in mine
+    assert mine[-1] == ("lifecycle", {"event": "completed", "graph_name": "child"})
+    done = seen.index(("lifecycle", ns, {"event": "completed", "graph_name": "child"}))
+    assert seen[done - 1] == ("updates", [], {"child": {"x": 4}})
+
+    # the root only (depth 0 below []), the subgraph only (its node's name as the prefix)
+    top = await _read_all(url, {"channels": channels, "since": 0, "namespaces": [[]], "depth": 0})
+    assert [_key(e) for e in everything if not e["params"]["namespace"]] == [_key(e) for e in top]
+    nested = [e for e in everything if e["params"]["namespace"]]
+    scoped = {"channels": channels, "since": 0, "namespaces": [["child"]]}
+    below = await _read_all(url, scoped, len(nested))
+    assert [_key(e) for e in below] == [_key(e) for e in nested]
+    # everything below the root, at any depth
+    anywhere = await _read_all(url, {"channels": channels, "since": 0, "namespaces": [[]]})
+    assert [e["seq"] for e in anywhere] == [e["seq"] for e in everything]
+
+    async with httpx.AsyncClient(timeout=30) as http:
+        bad = await http.post(url, json={"channels": channels, "depth": -1})
+        worse = await http.post(url, json={"channels": channels, "namespaces": ["child"]})
+    assert bad.status_code == 422 and bad.json()["detail"].startswith("depth:")
+    assert worse.status_code == 422 and worse.json()["detail"].startswith("namespaces:")
+
+
+async def test_a_session_discovers_its_subgraphs(client: Any) -> None:
+    async with client.threads.stream(assistant_id="nested") as session:
+        await session.run.start(input={"x": 1})
+        handles = []
+        async for handle in session.subgraphs:
+            handles.append(handle)
+        assert await asyncio.wait_for(session.output, 30) == {"x": 5}
+    [handle] = handles
+    assert handle.graph_name == "child" and handle.path[0].startswith("child:")
+    assert handle.status == "completed"
