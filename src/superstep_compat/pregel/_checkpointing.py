@@ -22,7 +22,6 @@ Never imports the host or the engine's persistence.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -201,7 +200,7 @@ class Checkpointing:
                 pushes=push_indexes(ex, pending),
             ),
             metadata=metadata,
-            created_at=datetime.now(UTC).isoformat(),
+            created_at=_now(),
             engine=ex.snapshot(),
             ran=tuple(sorted(ran_names)),
             triggers=self._pending_triggers(ex, pending, start),
