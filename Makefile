@@ -5,7 +5,7 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 DEVSTAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck layers pytest plan-coverage clean bench bench-shared bench-micro
+.PHONY: demo test lint typecheck layers pytest plan-coverage clean bench bench-shared bench-micro bench-own
 
 # Real LangGraph (the `bench` extra: pinned langgraph 1.2) in a venv of its own, never imported
 # by the project: the differential tests and `make bench` compare against it side by side.
@@ -109,6 +109,11 @@ bench: bench-shared $(STAMP) $(LG_STAMP)
 	    --python-for langgraph=$(abspath $(LG_PY)) --python-for superstep=$(abspath $(PY)) \
 	    --target superstep_bench_langgraph --path-for superstep=$(abspath bench/target) \
 	    --repeat $(REPEAT) $(BENCH_ARGS)
+
+# w08's chain on Superstep with LangGraph's official SqliteSaver and with the engine's own
+# SqliteCheckpointSaver (same protocol, changed channels only), interleaved in fresh processes.
+bench-own: $(STAMP)
+	$(PY) bench/w08_own_saver.py --repeat $(REPEAT)
 
 bench-micro: $(DEVSTAMP)
 	$(PY) -m pip install --quiet 'pytest-benchmark>=4'

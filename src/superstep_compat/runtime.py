@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any, Generic, TypeVar
 
 from superstep_core.host import StopRequest, heartbeat
@@ -94,7 +94,18 @@ class Runtime(Generic[ContextT]):
     control: Any = None
 
     def override(self, **changes: Any) -> Runtime[ContextT]:
-        return replace(self, **changes)
+        """A copy with ``changes`` (field names) replaced; TypeError for a name that is not
+        a field, as `dataclasses.replace` gives."""
+        if type(self) is not Runtime or not _RUNTIME_FIELDS.issuperset(changes):
+            return replace(self, **changes)
+        # a frozen instance's attributes live in its __dict__: copied at C level, where
+        # `replace` gathers every field by name and runs the generated __init__ (each task
+        # overrides the run's shared runtime: a few percent of a plain node)
+        new = object.__new__(Runtime)
+        attrs = new.__dict__
+        attrs.update(self.__dict__)
+        attrs.update(changes)
+        return new
 
     def merge(self, other: Runtime[Any]) -> Runtime[ContextT]:
         return replace(
@@ -113,6 +124,9 @@ class Runtime(Generic[ContextT]):
         if self.execution_info is None:
             raise ValueError("Cannot patch execution_info before it has been set")
         return replace(self, execution_info=self.execution_info.patch(**overrides))
+
+
+_RUNTIME_FIELDS = frozenset(f.name for f in fields(Runtime))
 
 
 def server_info_of(configurable: Mapping[str, Any]) -> ServerInfo | None:

@@ -22,7 +22,6 @@ Never imports the host or the engine's persistence.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
@@ -214,7 +213,7 @@ class Checkpointing:
                 pushes=push_indexes(ex, pending),
             ),
             metadata=metadata,
-            created_at=datetime.now(UTC).isoformat(),
+            created_at=_now(),
             engine=ex.snapshot(),
             ran=tuple(sorted(ran_names)),
             triggers=self._pending_triggers(ex, pending, start),

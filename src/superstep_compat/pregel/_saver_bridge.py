@@ -34,10 +34,7 @@ def _bound_here(saver: Any) -> bool:
     loop = getattr(saver, "loop", None)
     if loop is None:
         return False
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
+    return asyncio._get_running_loop() is loop
 
 
 async def off_saver_loop(saver: Any, fn: Callable[..., _R], *args: Any, **kw: Any) -> _R:
@@ -69,9 +66,10 @@ _OWN_ASYNC: dict[tuple[type, str], bool] = {}
 
 def _async_twin(saver: Any, method: str) -> bool:
     """Whether an async run (called on an event loop thread) should use ``a<method>``."""
-    try:
-        running = asyncio.get_running_loop()
-    except RuntimeError:
+    # None off a loop: asked on each put (every step), where catching the RuntimeError
+    # `get_running_loop` raises cost more than the put's own bookkeeping
+    running = asyncio._get_running_loop()
+    if running is None:
         return False
     loop = getattr(saver, "loop", None)
     if loop is not None:

@@ -9,7 +9,6 @@ checkpoint; a copy (``as_node="__copy__"``) forks the checkpoint and an input
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from langchain_core.runnables import RunnableConfig
@@ -39,7 +38,7 @@ from superstep_compat.pregel._lgcheckpoint import (
 )
 from superstep_compat.pregel._lgrestore import rebuild
 from superstep_compat.pregel._record import CheckpointRecord, record_config, step_in_progress
-from superstep_compat.pregel._task_context import RunContext, TaskOutcome
+from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now
 from superstep_compat.types import Send, StateUpdate
 from superstep_core.node import External
 from superstep_core.runtime import Execution
@@ -152,7 +151,7 @@ class StateEditor:
                 step,
                 dict(record.metadata.get("parents") or {}) if record else {},
             ),
-            created_at=datetime.now(UTC).isoformat(),
+            created_at=_now(),
             engine=ex.snapshot(),
             ran=tuple(moved),
             triggers=trigger_channels(ex, pending)

@@ -137,6 +137,35 @@ class TaskRunner(TaskRouting):
         assert isinstance(result, TaskOutcome)
         return result
 
+    _config_bases: tuple[Mapping[str, Any], tuple[Any, ...]] | None = None
+
+    def _config_base(
+        self, config: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], Any, Any]:
+        """What every task of a run takes from the run's ``config`` (a run's own dict, never
+        changed once its tasks run): the config without the run id, its metadata as a plain
+        dict, its configurable without ``checkpoint_id``, the thread id to add to the task's
+        metadata (None: there is none, or the metadata has one) and the run's `ServerInfo`.
+        Worked out once per run config, not per task; the last one is kept (a tuple
+        replaced whole, so runs on several threads see their own or work it out again)."""
+        known = self._config_bases
+        if known is not None and known[0] is config:
+            return known[1]  # type: ignore[return-value]
+        base = dict(config)
+        # LangChain hands a child run its config without the run id (``patch_config`` with
+        # callbacks): neither the task nor a subgraph it runs has its graph run's id
+        base.pop("run_id", None)
+        metadata = _plain(base.get("metadata"))
+        configurable = dict(base.get("configurable") or {})
+        thread = configurable.get("thread_id")
+        if "thread_id" in metadata or not thread:
+            thread = None
+        configurable.pop("checkpoint_id", None)
+        server = server_info_of(config.get("configurable") or {})
+        parts = (base, metadata, configurable, thread, server)
+        self._config_bases = (config, parts)
+        return parts
+
     def _task_config(
         self, node: NodeSpec, run: RunContext, uid: str, resume: Sequence[Any]
     ) -> dict[str, Any]:
@@ -144,15 +173,13 @@ class TaskRunner(TaskRouting):
         from the root graph: "sub:<task>|inner:<task>"), and the link any compiled graph
         invoked while it runs takes as its parent (see `ChildLink`); ``uid``: the task's id
         (`task_uuid`)."""
-        config = dict(run.config)
-        # LangChain hands a child run its config without the run id (``patch_config`` with
-        # callbacks): neither the task nor a subgraph it runs has its graph run's id
-        config.pop("run_id", None)
+        base, base_metadata, base_configurable, thread, _ = self._config_base(run.config)
+        config = base.copy()
         # LangGraph's namespace segment: the node and its task id (the activation's, in
         # LangGraph's terms: derived from the checkpoint the step runs from)
         ns = _join_ns(run.checkpoint_ns, f"{node.name}:{uid}")
         push = run.push
-        metadata = _plain(config.get("metadata"))
+        metadata = base_metadata.copy()
         metadata.update(
             langgraph_step=run.step,
             langgraph_node=node.name,
@@ -160,11 +187,10 @@ class TaskRunner(TaskRouting):
             langgraph_path=task_path(node.name, push),
             langgraph_checkpoint_ns=ns,
         )
-        configurable = dict(config.get("configurable") or {})
-        if "thread_id" not in metadata and (thread := configurable.get("thread_id")):
+        if thread is not None:
             metadata["thread_id"] = thread  # LangGraph propagates the thread to run metadata
+        configurable = base_configurable.copy()
         configurable["checkpoint_ns"] = ns
-        configurable.pop("checkpoint_id", None)
         if run.checkpoint_id is not None:
             # LangGraph's map of the ancestors' checkpoints, by namespace (root: "")
             configurable["checkpoint_map"] = {
@@ -264,7 +290,7 @@ class TaskRunner(TaskRouting):
         runtime = _runtime(run, writer, heartbeat)
         runtime = runtime.override(
             execution_info=info,
-            server_info=server_info_of(run.config.get("configurable") or {}),
+            server_info=self._config_base(run.config)[4],
         )
         if node.accepts:
             if "config" in node.accepts:

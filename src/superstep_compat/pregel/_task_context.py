@@ -8,6 +8,7 @@ context variables bound while a task runs, and the task's LangGraph ids, paths a
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -264,10 +265,27 @@ _VARIANT = {d: "89ab"[int(d, 16) & 3] for d in "0123456789abcdef"}
 _WALL = WallClock()
 
 
+_second: tuple[int, str] = (-1, "")
+"""The last whole second `_now` formatted, and its ISO text up to the seconds."""
+
+
 def _now(clock: Clock | None = None) -> str:
     """An ISO timestamp (UTC) of ``clock`` (seconds since the epoch; the wall clock unless
-    a run injected another, see `_run.CLOCK_KEY`)."""
-    return datetime.fromtimestamp((clock or _WALL).now(), UTC).isoformat()
+    a run injected another, see `_run.CLOCK_KEY`): ``datetime.fromtimestamp(t,
+    UTC).isoformat()``, the date and time formatted once per second (every checkpoint
+    has one: formatting it was a few percent of a checkpointed step)."""
+    global _second
+    t = (clock or _WALL).now()
+    sec = math.floor(t)
+    us = round((t - sec) * 1e6)  # as datetime rounds: half to even
+    if us >= 1_000_000:
+        sec += 1
+        us -= 1_000_000
+    known = _second
+    if known[0] != sec:
+        known = (sec, datetime.fromtimestamp(sec, UTC).isoformat()[:-6])
+        _second = known
+    return f"{known[1]}.{us:06d}+00:00" if us else f"{known[1]}+00:00"
 
 
 def current_run() -> tuple[RunContext, dict[str, Any]] | None:
