@@ -52,41 +52,42 @@ Twin = Generator[Block, Any, R]
 def drive(core: Twin[R]) -> R:
     """Run ``core`` to its end in the calling thread, performing each block with its plain
     spelling; returns what ``core`` returns, raises what it raises."""
-    value: Any = None
-    thrown = False  # whether ``value`` is an exception to throw into the core
-    while True:
+    ended, out = _resume(core, None, False)
+    while not ended:
         try:
-            block = core.throw(value) if thrown else core.send(value)
-        except StopIteration as stop:
-            result: R = stop.value
-            return result
-        except RuntimeError as error:
-            escaped = error.__cause__
-            if not thrown or escaped is None or escaped is not value:
-                raise
-        else:
-            try:
-                value, thrown = block.sync(*block.args), False
-            except BaseException as error:  # the core decides (it may catch, retry, re-raise)
-                value, thrown = error, True
-            continue
-        # a StopIteration the core let out comes back as itself, not as the RuntimeError a
-        # generator turns it into (the pair's plain spelling raised it as is)
-        raise escaped
+            value, thrown = out.sync(*out.args), False
+        except BaseException as error:  # the core decides (it may catch, retry, re-raise)
+            value, thrown = error, True
+        ended, out = _resume(core, value, thrown)
+    result: R = out
+    return result
 
 
 async def adrive(core: Twin[R]) -> R:
     """`drive` on the running event loop: each block's asynchronous spelling is awaited (a
     cancellation of the caller is thrown into ``core`` like any error)."""
-    value: Any = None
-    thrown = False
-    while True:
+    ended, out = _resume(core, None, False)
+    while not ended:
         try:
-            block = core.throw(value) if thrown else core.send(value)
-        except StopIteration as stop:
-            result: R = stop.value
-            return result
-        try:
-            value, thrown = await block.aio(*block.args), False
+            value, thrown = await out.aio(*out.args), False
         except BaseException as error:
             value, thrown = error, True
+        ended, out = _resume(core, value, thrown)
+    result: R = out
+    return result
+
+
+def _resume(core: Twin[Any], value: Any, thrown: bool) -> tuple[bool, Any]:
+    """Send ``value`` into ``core`` (throw it, when ``thrown``): ``(False, the next block)``
+    or ``(True, what the core returned)``. A StopIteration the core lets out comes back as
+    itself, not as the RuntimeError a generator turns it into (the pair's plain spelling
+    raised it as is)."""
+    try:
+        return False, core.throw(value) if thrown else core.send(value)
+    except StopIteration as stop:
+        return True, stop.value
+    except RuntimeError as error:
+        escaped = error.__cause__
+        if not thrown or escaped is None or escaped is not value:
+            raise
+    raise escaped
