@@ -78,6 +78,7 @@ def start_call(
     effect_id = f"{root.ns}/{key}"
     observe = _attempts_told(root, task, key)
     attempt = partial(_attempt, scope, task, args, kwargs, hit)
+    settle = partial(_settle, future, root, task, key, hit)
     if task.is_async:
         assert loop is not None
         # the host enforces the task's timeouts on each attempt, on its clock
@@ -93,7 +94,7 @@ def start_call(
         pending = root.nested.schedule(effect, (root,), loop=loop, context=ctx, consulted=True)
         # cancelling the caller's future cancels the call (LangGraph's rule)
         future.add_done_callback(lambda f: pending.cancel() if f.cancelled() else None)
-        pending.add_done_callback(partial(_settle_task, future, root, task, key, hit))
+        pending.add_done_callback(partial(_settle_task, future, settle))
     else:
         effect = NestedEffect(
             effect_id,
@@ -102,7 +103,6 @@ def start_call(
             task.retry_chooser,
             observe=observe,
         )
-        settle = partial(_settle, future, root, task, key, hit)
         root.nested.start(effect, (root,), settle, consulted=True)
     return future
 
@@ -238,19 +238,17 @@ def _cached_key(root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs
 
 def _settle_task(
     future: concurrent.futures.Future[Any],
-    root: RootScope,
-    task: TaskFunction[Any, Any],
-    key: str,
-    hit: list[bool],
+    settle: Callable[[Any, BaseException | None], None],
     done: asyncio.Task[Any],
 ) -> None:
-    """`_settle` for the host's asyncio task of an async call."""
+    """`_settle` (``settle``, bound to the call) for the host's asyncio task of an async
+    call; a cancelled task cancels the caller's ``future``."""
     if done.cancelled():
         if not future.cancelled():
             future.cancel()
         return
     error = done.exception()
-    _settle(future, root, task, key, hit, None if error is not None else done.result(), error)
+    settle(None if error is not None else done.result(), error)
 
 
 def _settle(
