@@ -14,7 +14,7 @@ import concurrent.futures
 import hashlib
 import logging
 import time
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from contextvars import copy_context
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -27,6 +27,7 @@ from superstep_compat.pregel._node import engine_retry
 from superstep_compat.pregel._task_support import first_matching
 from superstep_compat.types import CachePolicy, RetryPolicy
 from superstep_core.host import AttemptObserver, NestedEffect
+from superstep_core.host.twin import Block, Twin, adrive, drive
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
 if TYPE_CHECKING:
@@ -76,12 +77,14 @@ def start_call(
     # and step, deterministic); `RootScope.recorded` reads the key back from it
     effect_id = f"{root.ns}/{key}"
     observe = _attempts_told(root, task, key)
+    attempt = partial(_attempt, scope, task, args, kwargs, hit)
+    settle = partial(_settle, future, root, task, key, hit)
     if task.is_async:
         assert loop is not None
         # the host enforces the task's timeouts on each attempt, on its clock
         effect = NestedEffect(
             effect_id,
-            partial(_attempt_async, scope, task, args, kwargs, hit),
+            partial(_attempt_async, attempt),
             task.name,
             task.retry_chooser,
             task.run_timeout,
@@ -91,16 +94,15 @@ def start_call(
         pending = root.nested.schedule(effect, (root,), loop=loop, context=ctx, consulted=True)
         # cancelling the caller's future cancels the call (LangGraph's rule)
         future.add_done_callback(lambda f: pending.cancel() if f.cancelled() else None)
-        pending.add_done_callback(partial(_settle_task, future, root, task, key, hit))
+        pending.add_done_callback(partial(_settle_task, future, settle))
     else:
         effect = NestedEffect(
             effect_id,
-            partial(ctx.run, _attempt_sync, scope, task, args, kwargs, hit),
+            partial(ctx.run, _attempt_sync, attempt),
             task.name,
             task.retry_chooser,
             observe=observe,
         )
-        settle = partial(_settle, future, root, task, key, hit)
         root.nested.start(effect, (root,), settle, consulted=True)
     return future
 
@@ -182,26 +184,29 @@ def _result_event(
     root.emit_task("task_result", payload)
 
 
-def _attempt_sync(
+def _attempt(
     scope: CallScope,
     task: TaskFunction[Any, Any],
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     hit: list[bool],
-) -> Any:
-    """One attempt of a sync call (in the task's context, on a host worker thread): the
-    cached result, else the function's (then cached)."""
+) -> Twin[Any]:
+    """One attempt of a call, written once for a sync task (`drive`n on a host worker
+    thread) and an async one (`adrive`n on the caller's loop; the host stops it at the
+    task's `TimeoutPolicy`), in the task's context: the cached result, else the function's
+    (then cached)."""
     _enter(scope)
     root = scope.root
     cache_key = _cached_key(root, task, args, kwargs)
     if cache_key is not None:
-        found = root.cache.get([cache_key])
+        found = yield Block(root.cache.get, root.cache.aget, ([cache_key],))
         if cache_key in found:
             hit.append(True)
             return found[cache_key]
     traced = TaskCallRun.open(task.name, task.func, args, kwargs, index=_index(scope))
+    call = partial(task.func, *args, **kwargs)
     try:
-        result = task.func(*args, **kwargs)
+        result = yield Block(call, call)
     except BaseException as e:
         if traced is not None:
             traced.error(e)
@@ -210,40 +215,19 @@ def _attempt_sync(
         traced.end(result)
     if cache_key is not None:
         assert task.cache_policy is not None
-        root.cache.set({cache_key: (result, task.cache_policy.ttl)})
+        entry = {cache_key: (result, task.cache_policy.ttl)}
+        yield Block(root.cache.set, root.cache.aset, (entry,))
     return result
 
 
-async def _attempt_async(
-    scope: CallScope,
-    task: TaskFunction[Any, Any],
-    args: tuple[Any, ...],
-    kwargs: dict[str, Any],
-    hit: list[bool],
-) -> Any:
-    """One attempt of an async call (in the task's context, on the caller's loop; the host
-    stops it at the task's `TimeoutPolicy`)."""
-    _enter(scope)
-    root = scope.root
-    cache_key = _cached_key(root, task, args, kwargs)
-    if cache_key is not None:
-        found = await root.cache.aget([cache_key])
-        if cache_key in found:
-            hit.append(True)
-            return found[cache_key]
-    traced = TaskCallRun.open(task.name, task.func, args, kwargs, index=_index(scope))
-    try:
-        result = await task.func(*args, **kwargs)
-    except BaseException as e:
-        if traced is not None:
-            traced.error(e)
-        raise
-    if traced is not None:
-        traced.end(result)
-    if cache_key is not None:
-        assert task.cache_policy is not None
-        await root.cache.aset({cache_key: (result, task.cache_policy.ttl)})
-    return result
+def _attempt_sync(attempt: Callable[[], Twin[Any]]) -> Any:
+    """A sync call's attempt: a fresh `_attempt` driven on this thread."""
+    return drive(attempt())
+
+
+async def _attempt_async(attempt: Callable[[], Twin[Any]]) -> Any:
+    """An async call's attempt: a fresh `_attempt` driven on the running loop."""
+    return await adrive(attempt())
 
 
 def _cached_key(root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs: Any) -> Any:
@@ -254,19 +238,17 @@ def _cached_key(root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs
 
 def _settle_task(
     future: concurrent.futures.Future[Any],
-    root: RootScope,
-    task: TaskFunction[Any, Any],
-    key: str,
-    hit: list[bool],
+    settle: Callable[[Any, BaseException | None], None],
     done: asyncio.Task[Any],
 ) -> None:
-    """`_settle` for the host's asyncio task of an async call."""
+    """`_settle` (``settle``, bound to the call) for the host's asyncio task of an async
+    call; a cancelled task cancels the caller's ``future``."""
     if done.cancelled():
         if not future.cancelled():
             future.cancel()
         return
     error = done.exception()
-    _settle(future, root, task, key, hit, None if error is not None else done.result(), error)
+    settle(None if error is not None else done.result(), error)
 
 
 def _settle(

@@ -25,7 +25,7 @@ from superstep_compat.func._scope import RootScope, scope_var
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._node import outcome_of, request_task, settle
-from superstep_compat.pregel._task import TaskRunner
+from superstep_compat.pregel._task import TaskCall, TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _current_run, task_uuid
 from superstep_compat.pregel._task_support import _close as close_run
 from superstep_compat.pregel._task_support import (
@@ -38,6 +38,7 @@ from superstep_compat.types import Interrupt
 from superstep_core.channel import MISSING, Channel
 from superstep_core.host import current_heartbeat
 from superstep_core.host import heartbeat as _heartbeat
+from superstep_core.host.twin import Block, Twin, adrive, drive
 from superstep_core.node import (
     Activated,
     EffectCompleted,
@@ -79,58 +80,27 @@ class EntrypointRunner(TaskRunner):
     def input_writes(self, value: Any) -> list[tuple[str, Any]]:
         return [(START_CHANNEL, value)]
 
-    def run(
-        self,
-        name: str,
-        values: Mapping[str, Any],
-        arg: Any,
-        resume: Sequence[Any],
-        run: RunContext,
-        task_id: str,
-        attempt: int,
-        memo: dict[str, Any] | None = None,
-        journal: TaskJournal | None = None,
-    ) -> TaskOutcome:
+    def run(self, call: TaskCall, journal: TaskJournal | None = None) -> TaskOutcome:
         if self.node.is_async:
-            return TaskOutcome(error=no_sync_function(name))
-        ctx = copy_context()
-        return ctx.run(self._call_sync, values, arg, resume, run, task_id, memo, journal)
+            return TaskOutcome(error=no_sync_function(call.name))
+        return copy_context().run(drive, self._body(call, journal))
 
     def blocks(self, name: str) -> bool:
         """A sync entrypoint's body blocks a thread: the async host runs it on a worker."""
         return not self.node.is_async
 
-    async def arun(
-        self,
-        name: str,
-        values: Mapping[str, Any],
-        arg: Any,
-        resume: Sequence[Any],
-        run: RunContext,
-        task_id: str,
-        attempt: int,
-        memo: dict[str, Any] | None = None,
-        journal: TaskJournal | None = None,
-    ) -> TaskOutcome:
+    async def arun(self, call: TaskCall, journal: TaskJournal | None = None) -> TaskOutcome:
         if not self.node.is_async:  # the async host performs a sync body with `run` instead
-            ctx = copy_context()
-            return ctx.run(self._call_sync, values, arg, resume, run, task_id, memo, journal)
-        ctx = copy_context()
-        coro = self._call_async(values, arg, resume, run, task_id, memo, journal)
-        return await asyncio.get_running_loop().create_task(coro, context=ctx)
+            return copy_context().run(drive, self._body(call, journal))
+        body = adrive(self._body(call, journal))
+        return await asyncio.get_running_loop().create_task(body, context=copy_context())
 
     # --- one call ------------------------------------------------------------------------
 
     def _bind(
-        self,
-        arg: Any,
-        values: Mapping[str, Any],
-        resume: Sequence[Any],
-        run: RunContext,
-        task_id: str,
-        memo: dict[str, Any] | None,
-        journal: TaskJournal | None,
+        self, call: TaskCall, journal: TaskJournal | None
     ) -> tuple[RootScope, dict[str, Any]]:
+        _, values, arg, resume, run, task_id, _, memo = call
         previous = values.get(PREVIOUS_CHANNEL, MISSING)
         run = dataclasses.replace(run, previous=None if previous is MISSING else previous)
         node = self.node
@@ -183,48 +153,20 @@ class EntrypointRunner(TaskRunner):
         }
         return {name: make() for name, make in injected.items() if name in accepts}
 
-    def _call_sync(
-        self,
-        values: Mapping[str, Any],
-        arg: Any,
-        resume: Sequence[Any],
-        run: RunContext,
-        task_id: str,
-        memo: dict[str, Any] | None,
-        journal: TaskJournal | None,
-    ) -> TaskOutcome:
-        root, kwargs = self._bind(arg, values, resume, run, task_id, memo, journal)
-        self._started(root, arg, task_id)
+    def _body(self, call: TaskCall, journal: TaskJournal | None) -> Twin[TaskOutcome]:
+        """One run of the function, written once for a sync body (`drive`n on this thread)
+        and an async one (`adrive`n on the loop), in the task's own context: bind the
+        task's scope, call the function, wait for the `@task` calls it left running."""
+        root, kwargs = self._bind(call, journal)
+        self._started(root, call.arg, call.task_id)
         result: Any = None
         try:
-            result = self.node.action(arg, **kwargs)
+            result = self.node.action(call.arg, **kwargs)
+            result = yield Block(_as_is, _awaited, (result,))
             outcome = self._returned(result)
         except BaseException as e:
             outcome = self._failure(self.node, e)
-        root.wait()
-        return self._settle(root, outcome, result)
-
-    async def _call_async(
-        self,
-        values: Mapping[str, Any],
-        arg: Any,
-        resume: Sequence[Any],
-        run: RunContext,
-        task_id: str,
-        memo: dict[str, Any] | None,
-        journal: TaskJournal | None,
-    ) -> TaskOutcome:
-        root, kwargs = self._bind(arg, values, resume, run, task_id, memo, journal)
-        self._started(root, arg, task_id)
-        result: Any = None
-        try:
-            result = self.node.action(arg, **kwargs)
-            if inspect.isawaitable(result):
-                result = await result
-            outcome = self._returned(result)
-        except BaseException as e:
-            outcome = self._failure(self.node, e)
-        await root.await_all()
+        yield Block(root.wait, root.await_all)
         return self._settle(root, outcome, result)
 
     def _started(self, root: RootScope, arg: Any, task_id: str) -> None:
@@ -248,6 +190,15 @@ class EntrypointRunner(TaskRunner):
             close_run(root.run.trace, result, outcome)
         outcome.memo = root.memo or None
         return outcome
+
+
+def _as_is(value: Any) -> Any:
+    return value
+
+
+async def _awaited(value: Any) -> Any:
+    """An async body's return value: awaited when it is awaitable."""
+    return await value if inspect.isawaitable(value) else value
 
 
 def entry_node(runner: EntrypointRunner) -> NodeFn:

@@ -61,6 +61,7 @@ from superstep_compat.pregel._record import (
     record_config,
     task_state_config,
 )
+from superstep_compat.pregel._snapshots import StateViews
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.types import Interrupt, Send
 from superstep_core.node import Activated
@@ -104,7 +105,7 @@ class Checkpointing:
     # the record `_checkpoint` built last and the highest of its channel versions (besides
     # the blob's: writing it again with the blob changes no other)
     _top_version: tuple[CheckpointRecord, Any] | None = None
-    # the graph's subgraph by node name (`SnapshotsMixin._subgraph_of`), found when first asked
+    # the graph's subgraph by node name (`StateViews.subgraph_of`), found when first asked
     _subgraph_lookup: Callable[[str], Any] | None = None
 
     def _values(self, ex: Execution) -> dict[str, Any]:
@@ -291,7 +292,7 @@ class Checkpointing:
         """A checkpoint chunk's task ``state``, as `get_state` shows it without
         ``subgraphs``: the config naming the subgraph the task's node runs, else None."""
         if self._subgraph_lookup is None:
-            self._subgraph_lookup = self.graph._subgraph_of()
+            self._subgraph_lookup = StateViews(self.graph).subgraph_of()
         if self._subgraph_lookup(task.name) is None:
             return None
         return task_state_config(record, task)

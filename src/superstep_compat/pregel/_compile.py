@@ -27,6 +27,7 @@ from superstep_compat._internal._merge import merge_configs
 from superstep_compat.channels.untracked_value import UntrackedValue
 from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
+from superstep_compat.graph._writes import node_writes
 from superstep_compat.pregel._allowlist import allowlisted, graph_allowlist
 from superstep_compat.pregel._callbacks import (
     atraced,
@@ -46,9 +47,11 @@ from superstep_compat.pregel._node import task_node
 from superstep_compat.pregel._output import _breakpoints
 from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT
 from superstep_compat.pregel._run_setup import INPUT_EVENT
-from superstep_compat.pregel._snapshots import SnapshotsMixin
+from superstep_compat.pregel._saver_bridge import off_loop_iter_twin, off_loop_twin
+from superstep_compat.pregel._snapshots import StateViews
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
+from superstep_compat.types import Send, StateSnapshot, StateUpdate
 from superstep_compat.typing import ContextT, InputT, OutputT, StateT
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
@@ -99,13 +102,16 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
     return g.compile()
 
 
-class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
+class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
     """A compiled graph: a langchain-core `Runnable` with LangGraph's Pregel API. Built by
     `StateGraph.compile()` (a `CompiledStateGraph`), or directly from low-level nodes and
     channels: ``Pregel(nodes={...}, channels={...}, input_channels=..., output_channels=...)``
     (see `_lowlevel`)."""
 
     is_superstep_graph = True  # lets a parent graph's task recognise a subgraph
+
+    config: RunnableConfig | None = None
+    """The config `with_config` bound (runs and `get_state` merge theirs over it)."""
 
     step_timeout: float | None = None
     """LangGraph's bound on one step, in seconds from when its tasks start (the stream's
@@ -395,6 +401,67 @@ class Pregel(SnapshotsMixin, Runnable[Any, Any], Generic[StateT, ContextT, Input
             return [c async for c in self.astream(input, config, **call.stream_options())]
         merged = self._config(config)
         return await atraced_call(call.name, merged, input, call.acollect, call.final)
+
+    # --- state views and edits (`StateViews`) ------------------------------------------
+
+    def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
+        """The thread's latest checkpoint (or the one ``checkpoint_id`` names)."""
+        return StateViews(self).state(config, subgraphs)
+
+    aget_state = off_loop_twin(get_state)
+
+    def get_state_history(
+        self,
+        config: Mapping[str, Any],
+        *,
+        filter: Mapping[str, Any] | None = None,
+        before: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+    ) -> Iterator[StateSnapshot]:
+        """Checkpoints newest first; a ``config`` naming a ``checkpoint_id`` lists that one
+        checkpoint alone (LangGraph hands the config to the saver's ``list``, which matches
+        the id), so pass the thread's config without it to walk back from there."""
+        return StateViews(self).history(config, filter, before, limit)
+
+    aget_state_history = off_loop_iter_twin(get_state_history)
+
+    def update_state(
+        self,
+        config: Mapping[str, Any],
+        values: Any,
+        as_node: str | None = None,
+        task_id: str | None = None,
+    ) -> dict[str, Any]:
+        """Write ``values`` as though ``as_node`` produced them (default: the node that ran
+        last) and save a checkpoint with source "update"; returns its config. ``values``
+        may be a `Command`: its ``goto`` schedules those nodes."""
+        return self.bulk_update_state(config, [[StateUpdate(values, as_node, task_id)]])
+
+    aupdate_state = off_loop_twin(update_state)
+
+    def bulk_update_state(
+        self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
+    ) -> dict[str, Any]:
+        """Apply ``supersteps`` in turn, each a list of `StateUpdate`s (``(values, as_node)``
+        tuples) written together as one checkpoint; returns the last one's config."""
+        return StateViews(self).update(config, supersteps)
+
+    abulk_update_state = off_loop_twin(bulk_update_state)
+
+    def _as_shown(self, snapshot: StateSnapshot) -> StateSnapshot:
+        """A snapshot as `get_state` and `get_state_history` hand it out (a graph kind may
+        show its values otherwise: an entrypoint's are its return value)."""
+        return snapshot
+
+    def _node_update_writes(
+        self, as_node: str, values: Any
+    ) -> tuple[list[tuple[str, Any]], list[str | Send]]:
+        """The writes (and gotos) of ``values`` written as node ``as_node`` returned them
+        (a low-level node's: what its writers make of ``values`` taken as its output)."""
+        if self.lowlevel is not None:
+            return self.lowlevel.update_writes(as_node, values), []
+        written = node_writes(values, self.runner.channel_keys)
+        return written.writes, written.goto
 
     # --- cache --------------------------------------------------------------------------
 

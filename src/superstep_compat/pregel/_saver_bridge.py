@@ -5,13 +5,23 @@ loop they were made on, so there their async twin runs on a private loop thread 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import threading
-from collections.abc import Callable, Coroutine, Iterator
-from typing import Any, TypeVar
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Mapping
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-__all__ = ["off_saver_loop", "saver_call", "saver_list"]
+__all__ = ["off_loop_iter_twin", "off_loop_twin", "off_saver_loop", "saver_call", "saver_list"]
 
 _R = TypeVar("_R")
+_T = TypeVar("_T")
+_P = ParamSpec("_P")
+
+
+class _SaverUser(Protocol):
+    def saver_for(self, config: Mapping[str, Any]) -> Any: ...
+
+
+_G = TypeVar("_G", bound=_SaverUser)
 
 _bridge_loop: asyncio.AbstractEventLoop | None = None
 _bridge_lock = threading.Lock()
@@ -47,6 +57,64 @@ async def off_saver_loop(saver: Any, fn: Callable[..., _R], *args: Any, **kw: An
     if _bound_here(saver):
         return await asyncio.to_thread(fn, *args, **kw)
     return fn(*args, **kw)
+
+
+def off_loop_twin(
+    method: Callable[Concatenate[_G, _P], _R],
+) -> Callable[Concatenate[_G, _P], Coroutine[Any, Any, _R]]:
+    """The async twin of a graph's synchronous state method whose first parameter is
+    ``config``: the same call, awaited through `off_saver_loop` with the saver the config
+    selects (`saver_for`). Named ``a<name>``; its signature shows the method's."""
+
+    async def twin(self: _G, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        saver = self.saver_for(_config_of(method, args, kwargs))
+        return await off_saver_loop(saver, method, self, *args, **kwargs)
+
+    _name(twin, method)
+    return twin
+
+
+def off_loop_iter_twin(
+    method: Callable[Concatenate[_G, _P], Iterable[_T]],
+) -> Callable[Concatenate[_G, _P], AsyncIterator[_T]]:
+    """`off_loop_twin` for a method that returns an iterator: the async twin iterates it
+    (read whole off the loop first when the saver is an async one bound to a loop)."""
+
+    async def twin(self: _G, /, *args: _P.args, **kwargs: _P.kwargs) -> AsyncIterator[_T]:
+        items = iter(method(self, *args, **kwargs))
+        saver = self.saver_for(_config_of(method, args, kwargs))
+        if saver is not None and getattr(saver, "loop", None) is not None:
+            items = iter(await off_saver_loop(saver, list, items))
+        for item in items:
+            yield item
+
+    _name(twin, method)
+    _show_async_iterator(twin, method)
+    return twin
+
+
+def _config_of(method: Callable[..., Any], args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> Any:
+    if "config" in kwargs:
+        return kwargs["config"]
+    if not args:
+        raise TypeError(f"a{method.__name__}() missing 1 required positional argument: 'config'")
+    return args[0]
+
+
+def _show_async_iterator(twin: Any, method: Callable[..., Any]) -> None:
+    """The twin's signature: the method's, returning ``AsyncIterator[...]``."""
+    shown = inspect.signature(method)
+    returns = shown.return_annotation
+    if isinstance(returns, str) and returns.startswith("Iterator["):
+        twin.__signature__ = shown.replace(return_annotation=f"Async{returns}")
+
+
+def _name(twin: Any, method: Callable[..., Any]) -> None:
+    twin.__name__ = f"a{method.__name__}"
+    twin.__qualname__ = f"{method.__qualname__.rpartition('.')[0]}.a{method.__name__}".lstrip(".")
+    twin.__module__ = method.__module__
+    twin.__doc__ = f"`{method.__name__}` on asyncio (the saver's calls off its event loop)."
+    twin.__wrapped__ = method  # its signature is the method's
 
 
 def saver_call(saver: Any, method: str, *args: Any) -> Any:

@@ -1,6 +1,7 @@
-"""`get_state`, `get_state_history`, `update_state` and `bulk_update_state`: views of saved
-checkpoints, and edits committed through the engine as one superstep each (source "update"),
-made by a `StateEditor` (`_state_edits`).
+"""`StateViews`, what a compiled graph's `get_state`, `get_state_history`, `update_state` and
+`bulk_update_state` do: views of saved checkpoints (`snapshot_of`), and edits committed
+through the engine as one superstep each (source "update"), made by a `StateEditor`
+(`_state_edits`).
 
 A config whose ``checkpoint_ns`` names a subgraph (as `get_state(subgraphs=True)` hands them
 out) addresses that subgraph's own checkpoints: its edits go through the subgraph's nodes and
@@ -9,8 +10,8 @@ channels, in the parent's saver.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
-from typing import Any, cast
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -21,29 +22,26 @@ from superstep_compat._internal._constants import (
     ROOT_KEY,
 )
 from superstep_compat._internal._merge import merge_configs
-from superstep_compat.graph._spec import GraphSpec
-from superstep_compat.graph._writes import node_writes
 from superstep_compat.pregel._lgcheckpoint import (
     list_records,
     load_record,
 )
 from superstep_compat.pregel._lgrestore import rebuild
-from superstep_compat.pregel._lowlevel import LowLevelDefinition
 from superstep_compat.pregel._record import (
     CheckpointRecord,
     TaskRecord,
     record_config,
     task_state_config,
 )
-from superstep_compat.pregel._saver_bridge import off_saver_loop
 from superstep_compat.pregel._state_edits import StateEditor
 from superstep_compat.pregel._subgraphs import find_subgraph
-from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.pregel._task_results import task_results
-from superstep_compat.types import PregelTask, Send, StateSnapshot, StateUpdate
-from superstep_core.graph import CompiledGraph
+from superstep_compat.types import PregelTask, StateSnapshot, StateUpdate
 
-__all__ = ["SnapshotsMixin", "snapshot_of"]
+if TYPE_CHECKING:
+    from superstep_compat.pregel._compile import Pregel
+
+__all__ = ["StateViews", "snapshot_of"]
 
 
 def snapshot_of(
@@ -128,78 +126,63 @@ def _task_state(
         return StateSnapshot({}, (), {"configurable": conf}, None, None, None, (), ())
     if child.engine is None:
         rebuild(graph, child, child.pending)  # a checkpoint LangGraph wrote
+    views = StateViews(graph)
     shown = snapshot_of(
-        child, saver, subgraphs=True, live=True, subgraph_of=graph._subgraph_of(), **graph._shown()
+        child, saver, subgraphs=True, live=True, subgraph_of=views.subgraph_of(), **views.shown()
     )
     return graph._as_shown(shown)
 
 
-class SnapshotsMixin:
-    """State views and edits of a `CompiledStateGraph` (which provides these attributes)."""
+class StateViews:
+    """The state views and edits of one compiled graph: what its `get_state`,
+    `get_state_history`, `update_state` and `bulk_update_state` (and their async twins) do.
+    Made per call over the graph asked (a `with_config` copy is a graph of its own, with its
+    own bound config), so it holds nothing else."""
 
-    engine: CompiledGraph
-    runner: TaskRunner
-    spec: GraphSpec
-    store: Any
-    nodes: dict[str, Any]
-    node_order: dict[str, int]
-    output_channels: tuple[str, ...]
-    state_channels: tuple[str, ...]
-    lowlevel: LowLevelDefinition | None
-    config: RunnableConfig | None = None  # bound by `with_config`
+    __slots__ = ("graph",)
 
-    def _bound(self, config: Mapping[str, Any]) -> Mapping[str, Any]:
-        """``config`` over the config `with_config` bound (as is when none was). Only
-        `get_state` reads through it: LangGraph's history and updates take the thread from
-        the given config alone."""
-        return merge_configs(self.config, config) if self.config else config
-
-    def saver_for(self, config: Mapping[str, Any]) -> BaseCheckpointSaver[Any] | None:
-        raise NotImplementedError
-
-    def _shown(self) -> dict[str, Any]:
-        """How `snapshot_of` shows this graph's state: its output channels (one that is the
-        whole output as a str, as LangGraph names a root state's or an entrypoint's), and
-        whether the state is one root value."""
-        output: str | Sequence[str] = self.output_channels
-        if len(output) == 1 and output[0] in (ROOT_KEY, END):
-            output = output[0]
-        return {"output": output, "root": self.state_channels == (ROOT_KEY,)}
-
-    def _subgraph_of(self) -> Callable[[str], Any]:
-        """The subgraph node ``name`` runs, or None (found when first asked: LangGraph looks
-        for them on every state view, a function node's among the names its code reaches)."""
-        found: dict[str, Any] | None = None
-
-        def subgraph_of(name: str) -> Any:
-            nonlocal found
-            if found is None:
-                found = dict(self.get_subgraphs())
-            return found.get(name)
-
-        return subgraph_of
-
-    def get_subgraphs(
-        self, *, namespace: str | None = None, recurse: bool = False
-    ) -> Iterator[tuple[str, Any]]:
-        raise NotImplementedError
-
-    def _as_shown(self, snapshot: StateSnapshot) -> StateSnapshot:
-        """A snapshot as `get_state` and `get_state_history` hand it out (a graph kind may
-        show its values otherwise: an entrypoint's are its return value)."""
-        return snapshot
+    def __init__(self, graph: Pregel[Any, Any, Any, Any]) -> None:
+        self.graph = graph
 
     def _saver(self, config: Mapping[str, Any]) -> BaseCheckpointSaver[Any]:
-        saver = self.saver_for(config)
+        saver = self.graph.saver_for(config)
         if saver is None:
             raise ValueError("No checkpointer set")
         return saver
 
-    def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
-        """The thread's latest checkpoint (or the one ``checkpoint_id`` names)."""
-        config = self._bound(config)
+    def shown(self) -> dict[str, Any]:
+        """How `snapshot_of` shows the graph's state: its output channels (one that is the
+        whole output as a str, as LangGraph names a root state's or an entrypoint's), and
+        whether the state is one root value."""
+        graph = self.graph
+        output: str | Sequence[str] = graph.output_channels
+        if len(output) == 1 and output[0] in (ROOT_KEY, END):
+            output = output[0]
+        return {"output": output, "root": graph.state_channels == (ROOT_KEY,)}
+
+    def subgraph_of(self) -> Callable[[str], Any]:
+        """The subgraph node ``name`` runs, or None (found when first asked: LangGraph looks
+        for them on every state view, a function node's among the names its code reaches)."""
+        found: dict[str, Any] | None = None
+        graph = self.graph
+
+        def subgraph_of(name: str) -> Any:
+            nonlocal found
+            if found is None:
+                found = dict(graph.get_subgraphs())
+            return found.get(name)
+
+        return subgraph_of
+
+    def state(self, config: Mapping[str, Any], subgraphs: bool) -> StateSnapshot:
+        """`Pregel.get_state`: the thread's latest checkpoint (or the one ``checkpoint_id``
+        names), read with ``config`` over the graph's bound config."""
+        graph = self.graph
+        if graph.config:
+            config = merge_configs(graph.config, config)
         saver = self._saver(config)
-        graph = self._graph_for(config, for_update=False)  # a subgraph's: its own view
+        views = self._viewing(config)  # a subgraph's config: the subgraph's own view
+        graph = views.graph
         conf = config.get("configurable", {})
         checkpoint_id = conf.get("checkpoint_id")
         record = load_record(saver, conf["thread_id"], conf.get("checkpoint_ns", ""), checkpoint_id)
@@ -214,32 +197,22 @@ class SnapshotsMixin:
                 saver,
                 subgraphs=subgraphs,
                 live=checkpoint_id is None,
-                subgraph_of=graph._subgraph_of(),
-                **graph._shown(),
+                subgraph_of=views.subgraph_of(),
+                **views.shown(),
             )
         )
 
-    async def aget_state(
-        self, config: Mapping[str, Any], *, subgraphs: bool = False
-    ) -> StateSnapshot:
-        saver = self.saver_for(config)
-        return await off_saver_loop(saver, self.get_state, config, subgraphs=subgraphs)
-
-    def get_state_history(
-        self,
-        config: Mapping[str, Any],
-        *,
-        filter: Mapping[str, Any] | None = None,
-        before: Mapping[str, Any] | None = None,
-        limit: int | None = None,
+    def history(
+        self, config: Mapping[str, Any], filter: Any, before: Any, limit: int | None
     ) -> Iterator[StateSnapshot]:
-        """Checkpoints newest first; a ``config`` naming a ``checkpoint_id`` lists that one
-        checkpoint alone (LangGraph hands the config to the saver's ``list``, which matches
-        the id), so pass the thread's config without it to walk back from there."""
+        """`Pregel.get_state_history`: the thread's checkpoints, newest first (LangGraph's
+        history takes the thread from ``config`` alone, not the bound config)."""
         saver = self._saver(config)
-        graph = self._graph_for(config, for_update=False)  # a subgraph's: its own view
+        views = self._viewing(config)  # a subgraph's config: the subgraph's own view
+        graph = views.graph
         conf = config.get("configurable", {})
-        subgraph_of = graph._subgraph_of()
+        subgraph_of = views.subgraph_of()
+        shown = views.shown()
         for record in list_records(
             saver,
             conf["thread_id"],
@@ -251,76 +224,39 @@ class SnapshotsMixin:
         ):
             if record.engine is None:
                 rebuild(graph, record, record.pending)
-            yield graph._as_shown(snapshot_of(record, subgraph_of=subgraph_of, **graph._shown()))
+            yield graph._as_shown(snapshot_of(record, subgraph_of=subgraph_of, **shown))
 
-    async def aget_state_history(
-        self,
-        config: Mapping[str, Any],
-        *,
-        filter: Mapping[str, Any] | None = None,
-        before: Mapping[str, Any] | None = None,
-        limit: int | None = None,
-    ) -> AsyncIterator[StateSnapshot]:
-        history = self.get_state_history(config, filter=filter, before=before, limit=limit)
-        saver = self.saver_for(config)
-        if saver is not None and getattr(saver, "loop", None) is not None:
-            history = iter(await off_saver_loop(saver, list, history))
-        for snapshot in history:
-            yield snapshot
-
-    # --- edits ---------------------------------------------------------------------------------
-
-    def update_state(
-        self,
-        config: Mapping[str, Any],
-        values: Any,
-        as_node: str | None = None,
-        task_id: str | None = None,
-    ) -> dict[str, Any]:
-        """Write ``values`` as though ``as_node`` produced them (default: the node that ran
-        last) and save a checkpoint with source "update"; returns its config. ``values``
-        may be a `Command`: its ``goto`` schedules those nodes."""
-        return self.bulk_update_state(config, [[StateUpdate(values, as_node, task_id)]])
-
-    async def aupdate_state(
-        self,
-        config: Mapping[str, Any],
-        values: Any,
-        as_node: str | None = None,
-        task_id: str | None = None,
-    ) -> dict[str, Any]:
-        saver = self.saver_for(config)
-        return await off_saver_loop(saver, self.update_state, config, values, as_node, task_id)
-
-    def bulk_update_state(
+    def update(
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
     ) -> dict[str, Any]:
-        """Apply ``supersteps`` in turn, each a list of `StateUpdate`s (``(values, as_node)``
-        tuples) written together as one checkpoint; returns the last one's config."""
+        """`Pregel.bulk_update_state`: each of ``supersteps`` committed as one checkpoint by
+        a `StateEditor` of the graph ``config`` addresses; the last one's config."""
         saver = self._saver(config)
         if len(supersteps) == 0:
             raise ValueError("No supersteps provided")
         if any(len(updates) == 0 for updates in supersteps):
             raise ValueError("No updates provided")
-        graph = self._graph_for(config)
+        graph = self.graph_for(config)
         current: dict[str, Any] = dict(config)
         for updates in supersteps:
             current = StateEditor(graph).apply(saver, current, [_update_of(u) for u in updates])
         return current
 
-    async def abulk_update_state(
-        self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
-    ) -> dict[str, Any]:
-        saver = self.saver_for(config)
-        return await off_saver_loop(saver, self.bulk_update_state, config, supersteps)
+    def _viewing(self, config: Mapping[str, Any]) -> StateViews:
+        """The views of the graph whose checkpoints ``config`` addresses (these, or a
+        subgraph's)."""
+        graph = self.graph_for(config, for_update=False)
+        return self if graph is self.graph else StateViews(graph)
 
-    def _graph_for(self, config: Mapping[str, Any], *, for_update: bool = True) -> SnapshotsMixin:
+    def graph_for(
+        self, config: Mapping[str, Any], *, for_update: bool = True
+    ) -> Pregel[Any, Any, Any, Any]:
         """The graph whose checkpoints ``config`` addresses: this one, or the subgraph its
         ``checkpoint_ns`` names (``"node:<task>|inner:<task>"``). A namespace naming no
         subgraph found is a ValueError ``for_update`` (an edit would write this graph's
         channels into it), else this graph (LangGraph reads it with this graph's)."""
         ns = config.get("configurable", {}).get("checkpoint_ns", "") or ""
-        graph: SnapshotsMixin = self
+        graph = self.graph
         if not ns:
             return graph
         names = [part.split(":")[0] for part in ns.split("|")]
@@ -330,20 +266,10 @@ class SnapshotsMixin:
             found = None if node is None else find_subgraph(getattr(node, "action", None))
             if found is None:
                 if not for_update:
-                    return self
+                    return self.graph
                 raise ValueError(f"Subgraph {'|'.join(names)} not found")
-            graph = cast(SnapshotsMixin, found)
+            graph = cast("Pregel[Any, Any, Any, Any]", found)
         return graph
-
-    def _node_update_writes(
-        self, as_node: str, values: Any
-    ) -> tuple[list[tuple[str, Any]], list[str | Send]]:
-        """The writes (and gotos) of ``values`` written as node ``as_node`` returned them
-        (a low-level node's: what its writers make of ``values`` taken as its output)."""
-        if self.lowlevel is not None:
-            return self.lowlevel.update_writes(as_node, values), []
-        written = node_writes(values, self.runner.channel_keys)
-        return written.writes, written.goto
 
 
 def _update_of(update: Any) -> StateUpdate:

@@ -44,7 +44,7 @@ from superstep_core.node import External
 from superstep_core.runtime import Execution
 
 if TYPE_CHECKING:
-    from superstep_compat.pregel._snapshots import SnapshotsMixin
+    from superstep_compat.pregel._compile import Pregel
 
 __all__ = ["COPY", "StateEditor"]
 
@@ -61,7 +61,7 @@ class StateEditor:
 
     __slots__ = ("graph",)
 
-    def __init__(self, graph: SnapshotsMixin) -> None:
+    def __init__(self, graph: Pregel[Any, Any, Any, Any]) -> None:
         self.graph = graph
 
     def apply(

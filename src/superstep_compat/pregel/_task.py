@@ -19,7 +19,7 @@ from collections import ChainMap
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import copy_context
 from functools import partial
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from superstep_compat._internal._constants import (
     CONFIG_KEY_NODE_FINISHED,
@@ -80,28 +80,36 @@ from superstep_compat.types import Command
 from superstep_core.host import Clock, current_heartbeat
 from superstep_core.host import heartbeat as _heartbeat
 
-__all__ = ["TaskRunner"]
+__all__ = ["TaskCall", "TaskRunner"]
+
+
+class TaskCall(NamedTuple):
+    """One task for a runner's `TaskRunner.run` or `TaskRunner.arun`: node ``name`` reads
+    ``values`` (the committed state) or takes ``arg`` (a `Send`'s argument, the input), with
+    ``resume`` the answers to its interrupts so far, in run context ``run``, as activation
+    ``task_id`` on attempt ``attempt`` (1-based), given back ``memo`` (its finished `@task`
+    calls). A named tuple: one is made per task."""
+
+    name: str
+    values: Mapping[str, Any]
+    arg: Any
+    resume: Sequence[Any]
+    run: RunContext
+    task_id: str
+    attempt: int
+    memo: dict[str, Any] | None = None
 
 
 class TaskRunner(TaskRouting):
     """Builds and runs tasks for the nodes of one compiled graph."""
 
-    def run(
-        self,
-        name: str,
-        values: Mapping[str, Any],
-        arg: Any,
-        resume: Sequence[Any],
-        run: RunContext,
-        task_id: str,
-        attempt: int,
-        memo: dict[str, Any] | None = None,
-    ) -> TaskOutcome:
-        """Run node ``name`` on this thread (an ``async def`` action fails with LangGraph's
+    def run(self, call: TaskCall) -> TaskOutcome:
+        """Run ``call``'s node on this thread (an ``async def`` action fails with LangGraph's
         `TypeError`: it needs ``ainvoke``/``astream``)."""
-        if name == START:
-            return self._start_task(values, arg, run, task_id)
-        node = self.spec.nodes[name]
+        if call.name == START:
+            return self._start_task(call.values, call.arg, call.run, call.task_id)
+        node = self.spec.nodes[call.name]
+        _, values, arg, resume, run, task_id, attempt, memo = call
         ctx = copy_context()
         outcome: TaskOutcome = ctx.run(
             self._run_node, node, values, arg, resume, run, task_id, attempt, False, memo
@@ -116,21 +124,12 @@ class TaskRunner(TaskRouting):
         node = self.spec.nodes.get(name)
         return node is not None and not node.is_async and not _is_runnable(node.action)
 
-    async def arun(
-        self,
-        name: str,
-        values: Mapping[str, Any],
-        arg: Any,
-        resume: Sequence[Any],
-        run: RunContext,
-        task_id: str,
-        attempt: int,
-        memo: dict[str, Any] | None = None,
-    ) -> TaskOutcome:
-        """Run node ``name`` on the running event loop."""
-        if name == START:
-            return self._start_task(values, arg, run, task_id)
-        node = self.spec.nodes[name]
+    async def arun(self, call: TaskCall) -> TaskOutcome:
+        """Run ``call``'s node on the running event loop."""
+        if call.name == START:
+            return self._start_task(call.values, call.arg, call.run, call.task_id)
+        node = self.spec.nodes[call.name]
+        _, values, arg, resume, run, task_id, attempt, memo = call
         result = self._run_node(node, values, arg, resume, run, task_id, attempt, True, memo)
         if inspect.isawaitable(result):
             result = await result

@@ -25,7 +25,7 @@ from typing import Any
 
 from superstep_compat._internal._policies import TimeoutPolicy
 from superstep_compat.errors import NodeError
-from superstep_compat.pregel._task import TaskRunner
+from superstep_compat.pregel._task import TaskCall, TaskRunner
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome
 from superstep_compat.pregel._task_support import attempt_observer, report_attempt
 from superstep_core.host import EffectContext, SplitHandler, deadline_stop
@@ -114,8 +114,8 @@ class TaskPerformer:
         # a graph's own runner (not a subclass with a `run` of its own, an entrypoint's)
         self.direct = type(runner).run is TaskRunner.run and not self.options
 
-    def _arguments(self, request: TaskRequest, effect: EffectContext | None) -> tuple[Any, ...]:
-        """The runner's positional arguments for ``request`` (its ``run`` and ``arun`` alike):
+    def _arguments(self, request: TaskRequest, effect: EffectContext | None) -> TaskCall:
+        """The runner's call for ``request`` (its ``run`` and ``arun`` alike):
         the task's run context is the step's, with the push index and the performing host's
         nested effects (for the task's @task calls) unless the run has its own."""
         run = self.context()
@@ -127,7 +127,7 @@ class TaskPerformer:
             run.timeout = request.timeout
         if run.nested is None and effect is not None:
             run.nested = effect.nested
-        return (
+        return TaskCall(
             request.node,
             request.values,
             request.arg,
@@ -173,7 +173,7 @@ class TaskPerformer:
             )
             assert isinstance(outcome, TaskOutcome)
         else:
-            outcome = runner.run(*args, **self.options)
+            outcome = runner.run(args, **self.options)
         if observer is not None:
             report_attempt(observer, args[4], request, started, outcome)
         return outcome
@@ -187,7 +187,7 @@ class TaskPerformer:
         args = self._arguments(request, effect)
         observer = attempt_observer(args[4])
         started = time.time() if observer is not None else 0.0
-        result = self.runner.arun(*args, **self.options)
+        result = self.runner.arun(args, **self.options)
         try:
             outcome = await result if inspect.isawaitable(result) else result
         except asyncio.CancelledError as cancelled:

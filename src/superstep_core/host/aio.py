@@ -25,9 +25,7 @@ from superstep_core.host.effects import (
     failed,
     resolve,
 )
-from superstep_core.host.stop import StopRequest
-from superstep_core.host.stream import StreamMultiplexer
-from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, HostCore, _push_step
+from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, HostCore, RunOptions, _push_step
 from superstep_core.host.timers import RandomSource
 from superstep_core.node import EffectCompleted
 from superstep_core.runtime import EffectRequest, Execution, OpenSuperstep, StepOutcome
@@ -37,7 +35,7 @@ __all__ = ["AsyncHost"]
 AsyncStepCallback = Callable[[Execution, StepOutcome], Awaitable[None] | None]
 
 
-class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
+class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutcome]]):
     """Asyncio twin of `superstep_core.host.Host` (same arguments; its run methods return
     awaitables: ``await host.run_graph(...)``; the same optional ``stream``), over the same
     `HostCore`. ``max_concurrency`` bounds how many effects are in flight at once, as
@@ -71,17 +69,10 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution]]):
             pass
         return ex
 
-    async def iterate(
-        self,
-        ex: Execution,
-        *,
-        until: float | None = None,
-        stream: StreamMultiplexer | None = None,
-        stop: StopRequest | None = None,
-        steps: int | None = None,
-    ) -> AsyncIterator[StepOutcome]:
-        """See `Host.iterate`."""
-        for step in self._steps(ex, until, stop, steps):
+    async def _iterate(self, ex: Execution, options: RunOptions) -> AsyncIterator[StepOutcome]:
+        stream = options.get("stream")
+        steps = self._steps(ex, options.get("until"), options.get("stop"), options.get("steps"))
+        for step in steps:
             if isinstance(step, float):
                 await self.clock.asleep(step)
                 continue

@@ -31,13 +31,15 @@ import asyncio
 import concurrent.futures
 import queue
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, NamedTuple
 
 from superstep_core.host.clock import Clock
 from superstep_core.host.deadlines import within
 from superstep_core.host.effects import EffectLedger
 from superstep_core.host.timers import RandomSource
+from superstep_core.host.twin import Block, Twin, adrive, async_only, drive, sync_only
 from superstep_core.node import EffectCompleted, RetryPolicy
 
 __all__ = ["IDLE_SECONDS", "AttemptObserver", "NestedEffect", "NestedEffects"]
@@ -138,6 +140,37 @@ class NestedEffects:
             ledger.record(done)
         return value
 
+    def _attempts(
+        self, effect: NestedEffect, ledgers: Sequence[EffectLedger], consulted: bool, work: Block
+    ) -> Twin[Any]:
+        """The attempt loop of ``effect``, written once for `perform` and `perform_async`
+        (see `superstep_core.host.twin`): the recorded result, else attempts (each the block
+        ``work``) with retry waits on the host's clock, the result recorded; the last
+        failure is raised."""
+        found = self.recorded(effect, () if consulted else ledgers)
+        if found is not None:
+            return found.result
+        attempt = 0
+        observe = effect.observe
+        clock = self.clock
+        started = 0.0
+        while True:
+            attempt += 1
+            self._attempted(effect)
+            if observe is not None:
+                started = clock.now()
+            try:
+                value = yield work
+            except Exception as error:
+                wait = self._failed(effect, error, attempt, started)
+                if wait is None:
+                    raise
+                yield Block(clock.sleep, clock.asleep, (wait,))
+                continue
+            if observe is not None:
+                observe(attempt, clock.now() - started, None, None)
+            return self._record(effect, value, ledgers)
+
     # --- sync: the host's worker threads -----------------------------------------------------
 
     def perform(
@@ -147,28 +180,7 @@ class NestedEffects:
         retry waits) and return its result; the last failure is raised. ``consulted``: the
         caller looked ``effect`` up in ``ledgers`` just before (and found nothing), so only
         the host's own ledger is consulted here; the result is recorded in all of them."""
-        found = self.recorded(effect, () if consulted else ledgers)
-        if found is not None:
-            return found.result
-        attempt = 0
-        observe = effect.observe
-        started = 0.0
-        while True:
-            attempt += 1
-            self._attempted(effect)
-            if observe is not None:
-                started = self.clock.now()
-            try:
-                value = effect.work()
-            except Exception as error:
-                wait = self._failed(effect, error, attempt, started)
-                if wait is None:
-                    raise
-                self.clock.sleep(wait)
-                continue
-            if observe is not None:
-                observe(attempt, self.clock.now() - started, None, None)
-            return self._record(effect, value, ledgers)
+        return drive(self._attempts(effect, ledgers, consulted, sync_only(effect.work)))
 
     def submit(
         self, effect: NestedEffect, ledgers: Sequence[EffectLedger] = ()
@@ -214,36 +226,13 @@ class NestedEffects:
     ) -> Any:
         """`perform` for a coroutine function ``effect.work``: attempts are awaited (under the
         effect's timeouts, on the host's clock), retry waits slept with ``clock.asleep``."""
-        found = self.recorded(effect, () if consulted else ledgers)
-        if found is not None:
-            return found.result
-        attempt = 0
-        work: Callable[[], Awaitable[Any]] = effect.work
         timeout, idle_timeout = effect.timeout, effect.idle_timeout
-        timed = timeout is not None or idle_timeout is not None
-        observe = effect.observe
-        started = 0.0
-        while True:
-            attempt += 1
-            self._attempted(effect)
-            if observe is not None:
-                started = self.clock.now()
-            try:
-                if timed:
-                    value = await within(
-                        self.clock, work, timeout=timeout, idle_timeout=idle_timeout
-                    )
-                else:
-                    value = await work()
-            except Exception as error:
-                wait = self._failed(effect, error, attempt, started)
-                if wait is None:
-                    raise
-                await self.clock.asleep(wait)
-                continue
-            if observe is not None:
-                observe(attempt, self.clock.now() - started, None, None)
-            return self._record(effect, value, ledgers)
+        if timeout is None and idle_timeout is None:
+            work = async_only(effect.work)
+        else:
+            limits = partial(within, self.clock, timeout=timeout, idle_timeout=idle_timeout)
+            work = async_only(limits, effect.work)
+        return await adrive(self._attempts(effect, ledgers, consulted, work))
 
     def schedule(
         self,

@@ -12,7 +12,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypedDict, TypeVar, Unpack
 
 from superstep_core.errors import SuperstepLimitError
 from superstep_core.graph import CompiledGraph
@@ -42,7 +42,14 @@ from superstep_core.runtime import (
     TimerRequest,
 )
 
-__all__ = ["DEFAULT_MAX_SUPERSTEPS", "Host", "HostCore", "StepCallback", "limit_error"]
+__all__ = [
+    "DEFAULT_MAX_SUPERSTEPS",
+    "Host",
+    "HostCore",
+    "RunOptions",
+    "StepCallback",
+    "limit_error",
+]
 
 StepCallback = Callable[[Execution, StepOutcome], None]
 
@@ -54,9 +61,23 @@ DEFAULT_MAX_SUPERSTEPS = 100_000
 RunT = TypeVar("RunT")
 """What a host's run methods return: the execution (`Host`), or an awaitable of it
 (`AsyncHost`)."""
+StepsT = TypeVar("StepsT")
+"""What a host's `iterate` returns: an iterator of step outcomes, or an async one."""
 
 
-class HostCore(Generic[RunT]):
+class RunOptions(TypedDict, total=False):
+    """How one run call drives an execution (`HostCore.run`, `HostCore.iterate`; every key
+    optional, each defaulting to None): ``until``, a clock reading to stop waiting for timers
+    at; ``stream``, the `StreamMultiplexer` to push committed chunks to; ``stop``, a
+    `StopRequest` honoured at superstep boundaries; ``steps``, the most supersteps to run."""
+
+    until: float | None
+    stream: StreamMultiplexer | None
+    stop: StopRequest | None
+    steps: int | None
+
+
+class HostCore(Generic[RunT, StepsT]):
     """What `Host` and its asyncio twin `AsyncHost` share, written once: their handlers,
     clock, ledger, superstep bound, random source and nested effects, starting and feeding
     executions, and the loop that drives one (`_steps`), which leaves to each host only
@@ -127,15 +148,7 @@ class HostCore(Generic[RunT]):
 
     # --- starting and feeding executions (each host's `run` drives them) -------------------
 
-    def run(
-        self,
-        ex: Execution,
-        *,
-        until: float | None = None,
-        stream: StreamMultiplexer | None = None,
-        stop: StopRequest | None = None,
-        steps: int | None = None,
-    ) -> RunT:
+    def run(self, ex: Execution, **options: Unpack[RunOptions]) -> RunT:
         """Drive ``ex`` until it completes, fails, suspends, or listens with no timer due
         before ``until`` (a clock reading; ``None``: return as soon as only listeners
         without timers remain, or wait for every armed timer). Given ``stop`` (a
@@ -143,13 +156,26 @@ class HostCore(Generic[RunT]):
         with work left: `RunStopped` (the execution stays consistent; run it again later).
         ``steps``: return after that many supersteps (and the effects they requested) even
         if more could run (``0`` only fires the timers already due; ``None``: no limit).
-        Returns ``ex`` (`Host`), or an awaitable of it (`AsyncHost`)."""
-        return self._drive(ex, self.iterate(ex, until=until, stream=stream, stop=stop, steps=steps))
+        ``stream``: see `Host`. Returns ``ex`` (`Host`), or an awaitable of it
+        (`AsyncHost`). TypeError for a keyword `RunOptions` does not name."""
+        return self._drive(ex, self.iterate(ex, **options))
 
-    iterate: Callable[..., Any]
-    """`run`, one superstep at a time (each host's: a generator, or an async one)."""
+    def iterate(self, ex: Execution, **options: Unpack[RunOptions]) -> StepsT:
+        """`run`, one superstep at a time: yields each superstep's outcome after its effects
+        were performed and their results queued (`Host`: a generator; `AsyncHost`: an async
+        one). Closing it stops the run between supersteps (the execution stays consistent
+        and can be driven again), as does a ``stop`` request (raising `RunStopped`, see
+        `run`). TypeError for a keyword `RunOptions` does not name."""
+        unknown = options.keys() - RunOptions.__optional_keys__
+        if unknown:
+            raise TypeError(f"iterate/run got unexpected keyword arguments {sorted(unknown)}")
+        return self._iterate(ex, options)
 
-    def _drive(self, ex: Execution, steps: Any) -> RunT:
+    def _iterate(self, ex: Execution, options: RunOptions) -> StepsT:
+        """`iterate` with its options checked: each host's loop over `_steps`."""
+        raise NotImplementedError
+
+    def _drive(self, ex: Execution, steps: StepsT) -> RunT:
         """Exhaust ``steps`` (what `iterate` returned), then hand back ``ex``."""
         raise NotImplementedError
 
@@ -261,7 +287,7 @@ class HostCore(Generic[RunT]):
                 ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
 
 
-class Host(HostCore[Execution]):
+class Host(HostCore[Execution, Iterator[StepOutcome]]):
     """Performs effects, realises timers and times retry backoff for executions.
 
     ``handlers``: effect kind -> ``handler(request, ctx)``; ``clock``: `SystemClock` unless
@@ -327,20 +353,10 @@ class Host(HostCore[Execution]):
         ex.send(event)
         return ex
 
-    def iterate(
-        self,
-        ex: Execution,
-        *,
-        until: float | None = None,
-        stream: StreamMultiplexer | None = None,
-        stop: StopRequest | None = None,
-        steps: int | None = None,
-    ) -> Iterator[StepOutcome]:
-        """`run`, one superstep at a time: yields each superstep's outcome after its effects
-        were performed and their results queued. Closing the generator stops the run
-        between supersteps (the execution stays consistent and can be driven again), as
-        does a ``stop`` request (raising `RunStopped`, see `run`)."""
-        for step in self._steps(ex, until, stop, steps):
+    def _iterate(self, ex: Execution, options: RunOptions) -> Iterator[StepOutcome]:
+        stream = options.get("stream")
+        steps = self._steps(ex, options.get("until"), options.get("stop"), options.get("steps"))
+        for step in steps:
             if isinstance(step, float):
                 self.clock.sleep(step)
                 continue
