@@ -104,11 +104,15 @@ async def test_the_issue_flow_on_the_example_agent(tmp_path: Path) -> None:
         history = await client.threads.get_history(tid, limit=50)
         assert history[0]["values"]["messages"] == messages
         paused_at = next(h for h in history if h["next"] == ["human_review"])
+        # Fork from the step before the pause: a resume at the paused checkpoint itself would
+        # reuse the answer saved there (LangGraph keeps its __resume__ writes), so run from
+        # its parent to the interrupt again and answer that one otherwise.
+        await client.runs.wait(
+            tid, "agent", input=None, checkpoint_id=paused_at["parent_checkpoint"]["checkpoint_id"]
+        )
+        assert (await client.threads.get(tid))["status"] == "interrupted"
         forked = await client.runs.wait(
-            tid,
-            "agent",
-            command={"resume": {"approve": False, "reason": "not today"}},
-            checkpoint_id=paused_at["checkpoint"]["checkpoint_id"],
+            tid, "agent", command={"resume": {"approve": False, "reason": "not today"}}
         )
         assert "not run: the reviewer said 'not today'" in _text(forked["messages"][-2])
 
