@@ -7,6 +7,7 @@ subgraph node's internal failure is handled by the parent's handler; an interrup
 failure. Results only: what the stream and the checkpoints show is `p60`."""
 
 import operator
+import threading
 from typing import Annotated, TypedDict
 
 from langchain_core.runnables import RunnableConfig
@@ -177,9 +178,18 @@ def handler_crash_resumed() -> dict:
     calls = {"node": 0, "handler": 0}
     crash = [True]
 
+    ok_done = threading.Event()
+
     def fail(s: State) -> dict:
         calls["node"] += 1
+        # LangGraph starts the handler while its sibling may still run: let `ok` finish
+        # first, so whether its write is saved before the crash is not thread timing
+        ok_done.wait(5)
         raise RuntimeError("node boom")
+
+    def ok(s: State) -> dict:
+        ok_done.set()
+        return {"log": ["ok"]}
 
     def handler(s: State, error: NodeError) -> dict:
         calls["handler"] += 1
@@ -190,7 +200,7 @@ def handler_crash_resumed() -> dict:
     g = (
         StateGraph(State)
         .add_node("fail", fail, error_handler=handler)
-        .add_node("ok", lambda s: {"log": ["ok"]})
+        .add_node("ok", ok)
         .add_edge(START, "fail")
         .add_edge(START, "ok")
         .compile(checkpointer=InMemorySaver())
