@@ -18,46 +18,24 @@ from __future__ import annotations
 
 import argparse
 import gc
-import itertools
 import json
 import statistics
 import subprocess
 import sys
 import time
 from collections.abc import Callable
-from typing import Any, TypedDict
+from typing import Any
 
 SAVERS = ("official", "own")
 
 
-class State(TypedDict):
-    x: int
-    last: str
-
-
 def build(n: int, saver_kind: str) -> Callable[[], Any]:
-    """One call: a fresh thread through an ``n``-node chain, checkpointed by ``saver_kind``."""
+    """One call: a fresh thread through an ``n``-node chain (the bench's own
+    `facade_chain`), checkpointed by ``saver_kind``."""
     import sqlite3
 
-    from superstep_compat.graph import END, START, StateGraph
+    from _workloads import facade_chain
 
-    builder: Any = StateGraph(State)
-
-    def make(i: int) -> tuple[str, Callable[[State], dict[str, Any]]]:
-        name = f"n{i}"
-
-        def node(state: State) -> dict[str, Any]:
-            return {"x": state["x"] + 1, "last": name}
-
-        return name, node
-
-    prev = START
-    for i in range(n):
-        name, fn = make(i)
-        builder.add_node(name, fn)
-        builder.add_edge(prev, name)
-        prev = name
-    builder.add_edge(prev, END)
     saver: Any
     if saver_kind == "official":
         from langgraph.checkpoint.sqlite import SqliteSaver
@@ -67,16 +45,7 @@ def build(n: int, saver_kind: str) -> Callable[[], Any]:
         from superstep_core.checkpoint import SqliteCheckpointSaver
 
         saver = SqliteCheckpointSaver(":memory:")
-    graph = builder.compile(checkpointer=saver)
-    counter = itertools.count()
-    inp = {"x": 0, "last": ""}
-
-    def run() -> Any:
-        config = {"recursion_limit": n + 10, "configurable": {"thread_id": f"t{next(counter)}"}}
-        result = graph.invoke(inp, config)
-        return result
-
-    return run
+    return facade_chain(n, checkpointer=saver)
 
 
 def child(saver_kind: str, n: int, min_time: float) -> None:
