@@ -12,7 +12,12 @@ from dataclasses import replace
 from typing import Any
 
 from superstep_compat._internal._constants import RETURN, ROOT_KEY, START
-from superstep_compat.errors import ErrorCode, GraphRecursionError, create_error_message
+from superstep_compat.errors import (
+    ErrorCode,
+    GraphBubbleUp,
+    GraphRecursionError,
+    create_error_message,
+)
 from superstep_compat.pregel._checkpoint_tasks import (
     Event,
     delivered_outcomes,
@@ -246,12 +251,14 @@ class RunSteps(RunSetup):
                 if r.cached:
                     chunk["__metadata__"] = {"cached": True}
                 yield ((), "updates", chunk)
-            # (a task its subgraph's breakpoint stopped has no result: it did not end)
+            # (a task its subgraph's breakpoint stopped has no result: it did not end, nor
+            # has one whose Command(graph=PARENT) ends this graph's run: LangGraph re-raises it)
             if (
                 ctx is not None
                 and not r.cached
                 and name != START
                 and not (r.waiting and not r.interrupts)
+                and not isinstance(r.error, GraphBubbleUp)
             ):
                 yield from self._task_result(ctx, aid, r)
         if stopped:

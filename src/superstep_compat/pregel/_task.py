@@ -67,9 +67,10 @@ from superstep_compat.pregel._task_support import (
     _noop_heartbeat,
     _ProgressHandler,
     _runtime,
-    _update_chunk,
     as_seconds,
+    cache_entry,
     first_matching,
+    from_cache_entry,
     no_sync_function,
 )
 from superstep_compat.pregel._timed_attempts import TimedAttempt, start_timed_attempt
@@ -241,16 +242,8 @@ class TaskRunner(TaskRouting):
         cache_key = _cache_key(node, state) if run.cache is not None else None
         if cache_key is not None:
             hit = run.cache.get([cache_key]).get(cache_key)
-            if hit is not None:
-                out = TaskOutcome(writes=list(hit), cached=True)
-                out.update = _update_chunk(out.writes)
-                branches = self.spec.branches.get(node.name)
-                if branches:
-                    try:
-                        self._branch(branches, values, out, run)
-                    except Exception as e:
-                        return self._failure(node, e)
-                return out
+            if hit is not None:  # its writes and its routing, as the call made them
+                return from_cache_entry(hit)
         streams_tasks = "tasks" in run.stream_modes or "debug" in run.stream_modes
         announce = None
         # once, not per retry; an error handler's task has a result but no start (LangGraph
@@ -429,7 +422,7 @@ class TaskRunner(TaskRouting):
                 hook.handler.emit_returned(value)
         if hook.cache_key is not None and outcome.error is None and not outcome.interrupts:
             ttl = node.cache_policy.ttl if node.cache_policy is not None else None
-            run.cache.set({hook.cache_key: (list(outcome.writes), ttl)})
+            run.cache.set({hook.cache_key: (cache_entry(outcome), ttl)})
         if run.timed_attempt is not None:
             run.timed_attempt.finish(outcome.error)
         return outcome

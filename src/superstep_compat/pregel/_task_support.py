@@ -22,7 +22,7 @@ from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._retry import _should_retry_on
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, task_uuid
-from superstep_compat.types import RetryPolicy
+from superstep_compat.types import RetryPolicy, Send
 from superstep_core.host import heartbeat as _heartbeat
 
 log = logging.getLogger(__name__)
@@ -202,6 +202,31 @@ def _close(trace: TaskRun, result: Any, outcome: TaskOutcome | BaseException) ->
         trace.error(GraphInterrupt(outcome.interrupts))
     else:
         trace.end(result)
+
+
+ROUTE_KEY = "__superstep_route__"
+"""The entry of a cached task's writes that holds where the task routed (its gotos and its
+`Send`s as ``[node, arg]`` pairs): LangGraph caches a task's branch writes with its state
+writes, so a cache hit routes as the call did, without calling the routers again."""
+
+
+def cache_entry(outcome: TaskOutcome) -> list[tuple[str, Any]]:
+    """What the node cache keeps of a finished task: its writes, then its routing."""
+    route = {"goto": list(outcome.gotos), "send": [[s.node, s.arg] for s in outcome.sends]}
+    return [*outcome.writes, (ROUTE_KEY, route)]
+
+
+def from_cache_entry(entry: Sequence[Sequence[Any]]) -> TaskOutcome:
+    """The outcome a cache hit stands for (an entry of `cache_entry`)."""
+    out = TaskOutcome(cached=True)
+    for key, value in entry:
+        if key == ROUTE_KEY:
+            out.gotos = list(value["goto"])
+            out.sends = [Send(node, arg) for node, arg in value["send"]]
+        else:
+            out.writes.append((key, value))
+    out.update = _update_chunk(out.writes)
+    return out
 
 
 def _update_chunk(writes: Sequence[tuple[str, Any]]) -> Any:
