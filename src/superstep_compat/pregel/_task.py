@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import itertools
 from collections import ChainMap
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import copy_context
@@ -301,6 +302,10 @@ class TaskRunner(TaskRouting):
         hook = _TaskContext(_answers(resume), f"{node.name}:{uid}", run, node.name)
         hook.memo = dict(memo or {})
         hook.child = config["configurable"][CHILD_KEY]
+        if attempt > 1 and hook.ns in self.subgraph_runs:
+            # LangGraph's retry keeps the task's count of subgraph runs: a retried
+            # subgraph runs afresh under ``ns|<n>``, not from the failed attempt's checkpoint
+            hook.child.calls = itertools.count(self.subgraph_runs[hook.ns])
         # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
         # sent are the task's own, before its return value's; a fresh read sees them.
         configurable = config["configurable"]
@@ -417,6 +422,10 @@ class TaskRunner(TaskRouting):
         outcome.memo = hook.memo or None
         if self.first_attempts and (outcome.retry is None or outcome.error is None):
             self.first_attempts.pop(hook.ns, None)
+        if outcome.retry is not None and outcome.error is not None and hook.child is not None:
+            self.subgraph_runs[hook.ns] = next(hook.child.calls)  # runs so far, this included
+        elif self.subgraph_runs:
+            self.subgraph_runs.pop(hook.ns, None)
         if outcome.error is None and hook.handler is not None:
             for _, value in outcome.writes:
                 hook.handler.emit_returned(value)

@@ -63,6 +63,9 @@ class TaskRouting:
         # (``node:<task id>``): its later attempts' `ExecutionInfo.node_first_attempt_time`
         # (the engine starts an attempt afresh); dropped once the task no longer retries
         self.first_attempts: dict[str, float] = {}
+        # how many graph runs the failed attempts of a task that retries made, by namespace:
+        # its next attempt numbers its subgraph runs on from there (see `ChildLink.calls`)
+        self.subgraph_runs: dict[str, int] = {}
 
     def _keys_of(self, schema: Any) -> tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]:
         known = self._keys.get(schema)
