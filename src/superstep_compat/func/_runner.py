@@ -26,7 +26,13 @@ from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._node import outcome_of, request_task, settle
 from superstep_compat.pregel._task import TaskCall, TaskRunner
-from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _current_run, task_uuid
+from superstep_compat.pregel._task_context import (
+    RunContext,
+    TaskOutcome,
+    _answers,
+    _current_run,
+    task_uuid,
+)
 from superstep_compat.pregel._task_support import _close as close_run
 from superstep_compat.pregel._task_support import (
     _noop_heartbeat,
@@ -105,7 +111,7 @@ class EntrypointRunner(TaskRunner):
         run = dataclasses.replace(run, previous=None if previous is MISSING else previous)
         node = self.node
         root = RootScope(
-            resume,
+            _answers(resume),  # not the "run again" resumptions: no interrupt takes those
             f"{node.name}:{task_id}",
             run,
             node.name,

@@ -218,7 +218,9 @@ class RunSetup(Checkpointing):
                 self.resumer.answer(ex, self.record, inp.resume)
                 if past is not None:
                     self.resumer.rerun_answered(ex)
-                run_again(ex)
+                # LangGraph runs every unfinished task of the step again: one the answers
+                # did not reach asks again (its task starts, and ends with its interrupt)
+                run_again(ex, interrupted=True)
             if update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=update, goto=inp.goto)))
         elif isinstance(inp, Command) and record is not None and (_tasks_due(ex) or _stopped(ex)):
