@@ -124,7 +124,7 @@ def test_opening_a_superstep_shows_its_tasks_writes_and_the_state_diffed_against
     steps = page.locator("#timeline tr.step-row").evaluate_all("rs => rs.map(r => r.dataset.step)")
     assert steps == ["3", "2", "1", "0", "-1"]
     _step_row(page, "work").click()
-    page.wait_for_selector("#step-title:has-text('Superstep 2')")
+    page.wait_for_selector("#step[data-checkpoint] #step-title:has-text('Superstep 2')")
     assert page.url.endswith(page.get_attribute("#step", "data-checkpoint") or "?")
     assert page.locator("#step ul.tasks.ran li").evaluate_all(
         "ls => ls.map(l => l.dataset.task)"
@@ -149,7 +149,7 @@ def test_opening_a_superstep_shows_its_tasks_writes_and_the_state_diffed_against
     link = page.url
     page.goto("about:blank")
     page.goto(link)
-    page.wait_for_selector("#step-title:has-text('Superstep 2')")
+    page.wait_for_selector("#step[data-checkpoint] #step-title:has-text('Superstep 2')")
     assert page.locator("#timeline tr.selected").get_attribute("data-step") == "2"
 
 
@@ -189,7 +189,7 @@ def test_forking_from_an_older_checkpoint_with_an_edited_state_runs_from_there(
     _run_released(page, served, thread, '{"x": 1}')
     assert httpx.get(f"{served.url}/threads/{thread}/state").json()["values"]["x"] == 20
     _step_row(page, "plan").click()  # the state after plan: x = 2, work next
-    page.wait_for_selector("#step-title:has-text('Superstep 1')")
+    page.wait_for_selector("#step[data-checkpoint] #step-title:has-text('Superstep 1')")
     page.select_option("#fork-as-node", "plan")
     page.fill("#fork-values", '{"x": 7}')
     served.release()
@@ -207,7 +207,7 @@ def test_forking_from_an_older_checkpoint_with_an_edited_state_runs_from_there(
     assert ran[:3] == ["report", "work", "state edit"]
     assert ran.count("work") == 2
     page.locator("#timeline tr.step-row").nth(2).click()
-    page.wait_for_selector("#step-title:has-text('Superstep 2')")
+    page.wait_for_selector("#step[data-checkpoint] #step-title:has-text('Superstep 2')")
     assert page.text_content("#step") and "none: state edit" in page.text_content("#step")
     x = page.locator("#state-tree .entry.changed[data-key='x']")
     assert (x.locator(".leaf").text_content(), x.locator(".was").text_content()) == ("7", "2")

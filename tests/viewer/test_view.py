@@ -66,7 +66,7 @@ def test_superstep_view_shows_a_served_file_read_only_without_its_config(
         assert ran == ["report", "work", "plan", "__start__", "input"]
         page.wait_for_selector("#thread-status.idle")
         page.locator("#timeline tr.step-row").nth(1).click()
-        page.wait_for_selector("#step-title:has-text('Superstep 2')")
+        page.wait_for_selector("#step[data-checkpoint] #step-title:has-text('Superstep 2')")
         x = page.locator("#state-tree .entry.changed[data-key='x']")
         assert (x.locator(".leaf").text_content(), x.locator(".was").text_content()) == ("30", "3")
         assert page.locator("#step ul.tasks.ran li").evaluate_all(

@@ -135,6 +135,7 @@ export class Timeline {
     const parent = parentId ? (parentId === knownParent ? early : await state(parentId)) : null;
     this.box.querySelectorAll("tr.step-row").forEach((tr) => tr.classList.toggle("selected", tr.dataset.checkpoint === id));
     clear(this.stepBox);
+    delete this.stepBox.dataset.checkpoint;  // set again once the whole step is drawn
     const when0 = new Date(snap.created_at);
     const took = parent ? `${when0 - new Date(parent.created_at)} ms after the step before` : "";
     this.stepBox.append(
