@@ -33,7 +33,12 @@ from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._resumer import Resumer, as_list, run_again
 from superstep_compat.pregel._start_gate import StartGate
-from superstep_compat.pregel._task_context import ChildLink, RunContext, TaskOutcome
+from superstep_compat.pregel._task_context import (
+    ChildLink,
+    RunContext,
+    TaskOutcome,
+    spare_answers_of,
+)
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import Command
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
@@ -105,7 +110,12 @@ class RunSetup(Checkpointing):
             task_ids={}
             if self.record is None
             else {t.key: t.id for t in self.record.tasks if t.key},
+            spare_answers=self.spare_answers,
         )
+
+    spare_answers: list[Any] | None = None
+    """A subgraph run started afresh: the parent's answers no task took yet (see
+    `RunContext.spare_answers`)."""
 
     fresh_resume_starts = True
     """`Command(resume=...)` on a thread with no checkpoint starts the graph (LangGraph's
@@ -170,6 +180,9 @@ class RunSetup(Checkpointing):
         ):
             # the parent's answer to our interrupt (our checkpoint may have been edited
             # since: then the step's tasks run afresh and the first to ask takes it)
+            spare = spare_answers_of(self.link)
+            if spare and spare[-1] is self.link.resume[-1]:
+                spare.pop()  # taken: no later subgraph run of the task takes it again
             inp = Command(resume=self.link.resume[-1])
         elif (
             self.link is not None
@@ -183,6 +196,10 @@ class RunSetup(Checkpointing):
             # at a past checkpoint of the parent, whose branch went on and finished us):
             # LangGraph's subgraph, told it resumes, takes its latest checkpoint as it is
             inp = None
+        elif self.link is not None and record is None and self.link.resume:
+            # a subgraph run starting afresh in a task that was answered: its first
+            # interrupt() takes an answer the task's own did not (LangGraph's null resume)
+            self.spare_answers = spare_answers_of(self.link) or None
         continuing = record is not None and (inp is None or isinstance(inp, Command))
         forked: list[Event] | None = None
         applied = False

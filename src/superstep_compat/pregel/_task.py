@@ -47,6 +47,7 @@ from superstep_compat.pregel._messages import MessagesHandler, MessagesHandlerV2
 from superstep_compat.pregel._task_context import (
     CHILD_KEY,
     READ_STATE_KEY,
+    SPARE_KEY,
     ChildLink,
     RunContext,
     TaskOutcome,
@@ -58,6 +59,7 @@ from superstep_compat.pregel._task_context import (
     _unbind,
     task_path,
     task_uuid,
+    with_spare_answers,
 )
 from superstep_compat.pregel._task_routing import TaskRouting
 from superstep_compat.pregel._task_support import (
@@ -207,6 +209,7 @@ class TaskRunner(TaskRouting):
             ns,
             run.replay,
             resuming=bool(resume),
+            inherited=run.spare_answers,
         )
         config["metadata"] = metadata
         config["configurable"] = configurable
@@ -301,6 +304,8 @@ class TaskRunner(TaskRouting):
         # interrupts are named by LangGraph's task namespace ("<node>:<task id>")
         hook = _TaskContext(_answers(resume), f"{node.name}:{uid}", run, node.name)
         hook.memo = dict(memo or {})
+        if SPARE_KEY in hook.memo:  # answers it took from a parent's spare ones
+            hook.resume = with_spare_answers(hook.resume, hook.memo)
         hook.child = config["configurable"][CHILD_KEY]
         if attempt > 1 and hook.ns in self.subgraph_runs:
             # LangGraph's retry keeps the task's count of subgraph runs: a retried

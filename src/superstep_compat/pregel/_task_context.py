@@ -93,6 +93,11 @@ class RunContext:
     replay: Any = None
     """The root graph's `ReplayState` while it time-travels (subgraphs start from their
     checkpoints before the replay point); None otherwise."""
+    spare_answers: list[Any] | None = None
+    """Answers of a ``Command(resume=...)`` no task has taken yet, reaching a subgraph run
+    that starts afresh (LangGraph's null-task ``__resume__``, which a subgraph's tasks fall
+    back to): the first `interrupt()` past its task's own answers takes one. Shared by
+    every run under one parent task, so an answer is taken once."""
     nested: NestedEffects | None = None
     """The run's host's performer of nested effects (the functional API's @task calls)."""
     control: Any = None
@@ -126,6 +131,12 @@ class _TaskContext:
         i = self.index
         self.index += 1
         adapter = resume_adapter(response_schema)
+        spare = self.run.spare_answers
+        if i >= len(self.resume) and spare:
+            # a parent's answer no task took yet: kept in the task's memo, so a run of the
+            # task again (after a later interrupt of its own) has it at the same place
+            self.resume = [*self.resume, spare.pop(0)]
+            self.memo[SPARE_KEY] = [*self.memo.get(SPARE_KEY, ()), [i, self.resume[i]]]
         if i < len(self.resume):
             answer = self.resume[i]
             return answer if adapter is None else validated_resume(adapter, answer)
@@ -175,6 +186,11 @@ class ChildLink:
     resuming: bool = False
     """The task runs again after it waited (answered, or its subgraph had stopped at a
     breakpoint): a subgraph with unfinished work goes on from its checkpoint."""
+    inherited: list[Any] | None = None
+    """The spare answers of the run the task belongs to (`RunContext.spare_answers`)."""
+    spare: list[Any] | None = None
+    """The task's answers neither its own interrupts nor its subgraph runs took yet (set by
+    the first subgraph run under this link, see `spare_answers_of`)."""
 
 
 _Tokens = tuple[Any, Any, Any, Any]
@@ -211,6 +227,45 @@ def task_path(name: str, push: int | None) -> tuple[str | int | bool, ...]:
     """LangGraph's path of a task: ``(PULL, name)`` for a node an edge (or a goto)
     triggered, ``(PUSH, index, False)`` for the ``index``-th `Send` task of its step."""
     return (PULL, name) if push is None else (PUSH, push, False)
+
+
+SPARE_KEY = "__superstep_spare_answers__"
+"""A task memo's entry: the answers its interrupts took from `RunContext.spare_answers`,
+as ``[index, answer]`` pairs."""
+
+
+def with_spare_answers(answers: Sequence[Any], memo: Mapping[str, Any]) -> list[Any]:
+    """A task's answers by interrupt index: those it took from spare answers (its memo) in
+    their places, its own answers filling the others in order."""
+    taken = {int(i): answer for i, answer in memo.get(SPARE_KEY, ())}
+    if not taken:
+        return list(answers)
+    own = iter(answers)
+    out: list[Any] = []
+    while True:
+        if len(out) in taken:
+            out.append(taken[len(out)])
+            continue
+        nxt = next(own, _NONE)
+        if nxt is _NONE:
+            return out
+        out.append(nxt)
+
+
+_NONE = object()
+
+
+def spare_answers_of(link: ChildLink) -> list[Any]:
+    """The answers a subgraph run under ``link`` may hand to its tasks' interrupts: the
+    parent task's newest answer unless its own `interrupt()` calls took it (LangGraph's
+    null-task resume), else those of the run the parent task belongs to; one list per
+    link."""
+    if link.spare is None:
+        hook = task_context_var.get()
+        used = hook.index if isinstance(hook, _TaskContext) else 0
+        # only the newest answer is this run's: the others were given to earlier runs
+        link.spare = list(link.resume[max(used, len(link.resume) - 1) :])
+    return link.spare if link.spare or link.inherited is None else link.inherited
 
 
 def _answers(resume: Sequence[Any]) -> list[Any]:

@@ -7,7 +7,7 @@ from typing import Annotated, TypedDict
 
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import START, StateGraph
-from langgraph.types import interrupt
+from langgraph.types import Command, interrupt
 
 
 class S(TypedDict):
@@ -103,4 +103,12 @@ def run():
         (h.next, h.metadata["step"], h.metadata["source"]) for h in app.get_state_history(cfg)
     ]
 
+    # a second thread: answer the interrupt, but first edit the middle graph's state
+    cfg2 = {"configurable": {"thread_id": "t2"}}
+    app.invoke({"log": [], "note": "n2"}, cfg2)
+    mid2 = app.get_state(cfg2, subgraphs=True).tasks[0].state
+    app.update_state(mid2.config, {"note": "mid-edit"})
+    out["mid_edit_view"] = snap(app.get_state(cfg2, subgraphs=True))
+    out["t2"] = app.invoke(Command(resume="yes"), cfg2)
+    out["t2_final"] = snap(app.get_state(cfg2, subgraphs=True))
     return out
