@@ -2,8 +2,12 @@
 (a prebuilt ReAct agent with tools, human-in-the-loop with time travel, Send map-reduce into
 a subgraph, the functional API, SQLite persistence with a Store and durability modes, bad
 graphs and bad updates, async message streams and events, subgraph state edits, retry and
-cache policies with a context schema, a tool that interrupts) runs under real LangGraph and
-under the façade, and the results must be equal.
+cache policies with a context schema, a tool that interrupts; from b60 on, a demanding
+user's: Command(graph=PARENT) after a nested interrupt with every stream mode, edits of
+paused nested subgraphs, message removal, cached routing, entrypoint.final, Runtime with a
+store, RemainingSteps at its edges, durability modes, swarm handoffs, retried subgraphs,
+answers by id, fresh subgraphs taking an answer, schema mismatches, error messages) runs
+under real LangGraph and under the façade, and the results must be equal.
 
 Both run in one subprocess each (`programs/_driver.py`), at the same time; results are the
 plain JSON of `programs/_plain.py`. Skipped when no real LangGraph is found.
