@@ -13,7 +13,7 @@ class S(TypedDict):
     messages: Annotated[list, add_messages]
 
 
-class O(TypedDict):
+class OpenAIState(TypedDict):
     messages: Annotated[list, add_messages(format="langchain-openai")]
 
 
@@ -31,7 +31,7 @@ def chunks(s: Any) -> dict[str, Any]:
 def show(msgs: list[Any]) -> list[Any]:
     return [
         [type(m).__name__, m.type, m.content, getattr(m, "artifact", None)]
-        + ([m.id] if m.id and not str(m.id).count("-") == 4 else [])
+        + ([m.id] if m.id and str(m.id).count("-") != 4 else [])
         for m in msgs
     ]
 
@@ -53,7 +53,7 @@ def run() -> dict[str, Any]:
         }
     )
     out["graph"] = show(res["messages"])
-    o = StateGraph(O)
+    o = StateGraph(OpenAIState)
     o.add_node("chunks", chunks)
     o.add_edge(START, "chunks")
     ores = o.compile().invoke({"messages": [("user", "hi")]})
