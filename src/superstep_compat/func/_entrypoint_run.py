@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 from superstep_compat.errors import UnknownInterruptError
 from superstep_compat.func._journal import TaskJournal, resolve_durability
 from superstep_compat.func._runner import END_CHANNEL, START_CHANNEL
-from superstep_compat.pregel._calls import SKIP, GraphCall, RunOptions
+from superstep_compat.pregel._calls import SKIP, GraphCall, RunOptions, printed_modes
 from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _modes, _shape
 from superstep_compat.pregel._run import Event, GraphRun
@@ -271,6 +271,7 @@ class EntrypointCall(GraphCall):
         self.subgraphs = bool(options.get("subgraphs", False))
         self.latest = _Latest()
         self.multiplexer = None
+        self.printed = printed_modes(graph, options)
         if invoke:
             stream_mode = options.get("stream_mode", "values")
             self.values_only = stream_mode == "values"
@@ -290,7 +291,7 @@ class EntrypointCall(GraphCall):
             self.graph,
             self.input,
             merged,
-            modes=sorted({*self.modes, "values", "updates"}),
+            modes=sorted({*self.modes, *self.printed, "values", "updates"}),
             context=self.context,
             durability=resolve_durability(self.durability, merged),
             control=self.control,
@@ -313,6 +314,8 @@ class EntrypointCall(GraphCall):
         return event
 
     def shape(self, event: Event) -> Any:
+        if self.printed:
+            self.echo(event)
         ns, mode, data = event
         if mode in self.modes:
             return _shape(ns, mode, data, self.single, self.subgraphs, self.version)

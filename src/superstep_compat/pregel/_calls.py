@@ -40,8 +40,8 @@ class RunOptions(TypedDict, total=False):
     names and meanings; ``stream_mode`` defaults to the graph's for a stream, "values" for
     an invoke). ``multiplexer`` and ``control`` are Superstep extensions (see `Pregel.stream`
     and `RunControl`); ``output_keys`` narrows the ``values`` and ``updates`` chunks and
-    ``invoke``'s result (`_output_keys`); ``print_mode`` and ``debug`` are accepted and
-    change nothing else."""
+    ``invoke``'s result (`_output_keys`); ``print_mode`` (``debug``: "updates" and
+    "values") prints its modes' chunks to stdout as LangGraph does, streamed or not."""
 
     context: Any
     stream_mode: Any
@@ -107,6 +107,15 @@ def signed(*, invoke: bool, returns: str) -> Callable[[F], F]:
     return sign
 
 
+def printed_modes(graph: Any, options: RunOptions) -> frozenset[str]:
+    """The modes a call prints as they come (LangGraph's ``print_mode``; ``debug``, the
+    call's or the graph's: "updates" and "values"), run whether streamed or not."""
+    printed = options.get("print_mode") or ()
+    if options.get("debug") or getattr(graph, "debug", False):
+        printed = ("updates", "values")
+    return frozenset([printed] if isinstance(printed, str) else printed)
+
+
 def _run_keys(graph: Pregel[Any, Any, Any, Any], given: Any, *, invoke: bool) -> OutputKeys | None:
     """What a call's chunks show (`_output_keys`): the keys it was given, else an invoke's
     output schema (a root state's one key); None: every state channel. A low-level graph's
@@ -163,6 +172,19 @@ class GraphCall:
             self.chunk_version = self.version
             self.multiplexer = options.get("multiplexer")
 
+        self.printed = printed_modes(graph, options)
+        self.run_modes = [*self.modes, *sorted(self.printed.difference(self.modes))]
+
+    def echo(self, event: Event) -> None:
+        """Print ``event`` when its mode is printed, in LangGraph's words: the mode in bold,
+        a subgraph's namespace in yellow (when the call streams subgraphs), the chunk."""
+        ns, mode, data = event
+        if mode in self.printed and (self.subgraphs or not ns):
+            parts = [f"\033[1m[{mode}]\033[0m"]
+            if self.subgraphs and ns:
+                parts.append(f"\033[1;3{_YELLOW}m[graph={ns}]\033[0m")
+            print(" ".join((*parts, repr(data))))
+
     def start(self, config: dict[str, Any], *, task_updates: bool | None = None) -> Any:
         """The run of one callback run. ``task_updates`` (streams only): whether the run
         reports each task's update as the task ends (`streams_live`); None: not live."""
@@ -170,7 +192,7 @@ class GraphCall:
             self.graph,
             self.input,
             config,
-            modes=self.modes,
+            modes=self.run_modes,
             context=self.context,
             interrupt_before=self.interrupt_before,
             interrupt_after=self.interrupt_after,
@@ -180,7 +202,9 @@ class GraphCall:
             output_keys=self.keys,
         )
         if task_updates is not None:
-            run.live = streams_live(self.modes, subgraphs=self.subgraphs, task_updates=task_updates)
+            run.live = streams_live(
+                self.run_modes, subgraphs=self.subgraphs, task_updates=task_updates
+            )
         self.runs.append(run)
         return run
 
@@ -195,6 +219,8 @@ class GraphCall:
         every event."""
         if self.multiplexer is not None:
             self.multiplexer.push_event(event)
+        if self.printed:
+            self.echo(event)
         ns, mode, data = event
         if mode in self.modes and (self.subgraphs or not ns):
             return _shape(ns, mode, data, self.single, self.subgraphs, self.chunk_version)
@@ -248,8 +274,9 @@ class GraphCall:
         """``invoke``'s result (the chunks of a mode other than "values")."""
         run = self.start(config)
         if self.values_only:
-            for _ in self.events(run):
-                pass
+            for event in self.events(run):
+                if self.printed:
+                    self.echo(event)
             return self.output(run)
         return [c for c in map(self.shape, self.events(run)) if c is not SKIP]
 
@@ -258,9 +285,13 @@ class GraphCall:
         run = self.start(config)
         if not self.values_only:
             return [c async for e in self.aevents(run) if (c := self.shape(e)) is not SKIP]
-        async for _ in self.aevents(run):
-            pass
+        async for event in self.aevents(run):
+            if self.printed:
+                self.echo(event)
         return self.output(run)
+
+
+_YELLOW = "0;33"  # LangGraph's colour code for a printed chunk's namespace
 
 
 class _Ending:

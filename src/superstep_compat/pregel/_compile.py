@@ -382,7 +382,7 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         if call.as_stream:
             return list(self.stream(input, config, **call.stream_options()))
         merged = self._config(config)
-        if call.values_only and not traces(merged):
+        if call.values_only and not traces(merged) and not call.printed:
             # No callback run to open: the run is driven from this frame (a subgraph inside a
             # node pays each frame once per nesting level; LangGraph reaches a depth of 160).
             run = call.start(merged)
