@@ -44,6 +44,10 @@ def one(c: Any) -> Any:
     return [mode, data]
 
 
+async def collect(app: Any, inp: Any, modes: list[str]) -> list[Any]:
+    return [one(c) async for c in app.astream(inp, stream_mode=modes)]
+
+
 def run() -> dict[str, Any]:
     out: dict[str, Any] = {}
     modes = ["custom", "messages", "tasks", "updates", "values"]
@@ -54,9 +58,5 @@ def run() -> dict[str, Any]:
         app = g.compile()
         inp = {"messages": [("user", "hi")]}
         out[how] = [one(c) for c in app.stream(inp, stream_mode=modes)]
-
-        async def collect() -> list[Any]:
-            return [one(c) async for c in app.astream(inp, stream_mode=modes)]
-
-        out[how + "_async"] = asyncio.run(collect())
+        out[how + "_async"] = asyncio.run(collect(app, inp, modes))
     return out
