@@ -64,4 +64,12 @@ def run() -> dict[str, Any]:
     out["debug_graph"] = printed(lambda: build(debug=True).invoke(inp))
     out["ainvoke"] = printed(lambda: asyncio.run(app.ainvoke(inp, print_mode="updates")))
     out["entrypoint"] = printed(lambda: double.invoke(3, print_mode="updates"))
+    # a subgraph compiled with debug=True prints its own chunks when it runs as a node
+    sub = StateGraph(S)
+    sub.add_node("inner", lambda s: {"log": ["i"]})
+    sub.add_edge(START, "inner")
+    outer = StateGraph(S)
+    outer.add_node("sub", sub.compile(debug=True))
+    outer.add_edge(START, "sub")
+    out["debug_subgraph"] = printed(lambda: outer.compile().invoke(inp))
     return out
