@@ -109,12 +109,16 @@ def signed(*, invoke: bool, returns: str) -> Callable[[F], F]:
 
 def _run_keys(graph: Pregel[Any, Any, Any, Any], given: Any, *, invoke: bool) -> OutputKeys | None:
     """What a call's chunks show (`_output_keys`): the keys it was given, else an invoke's
-    output schema (a root state's one key); None: every state channel. A low-level graph's
-    own stream and output channels apply unless keys are given."""
+    output schema (a root state's one key), a low-level graph's output channels; None: every
+    state channel (a low-level graph's stream channels)."""
     channels = graph.state_channels
     if given is not None:
         keys = output_keys(given, channels)
-    elif invoke and graph.lowlevel is None:
+    elif invoke and graph.lowlevel is not None:
+        # (LangGraph's invoke streams its output channels: a step that wrote none shows no
+        # values, so a run that wrote none returns None)
+        keys = output_keys(graph.lowlevel.output_channels, channels)
+    elif invoke:
         out = graph.output_channels
         keys = ROOT_KEY if out == (ROOT_KEY,) else out
     else:

@@ -89,10 +89,14 @@ def _output(run: GraphRun, version: str, output_keys: Any = None) -> Any:
     lowlevel = run.graph.lowlevel
     if lowlevel is not None:
         keys = lowlevel.output_channels if output_keys is None else output_keys
-        value = lowlevel.output_of(run.last_values or {}, keys)
+        # (a run that wrote no output channel showed no values: an older run's output is
+        # still in the channels, but not this run's result)
+        value = lowlevel.output_of(run.last_values or {}, keys) if run.values_shown else None
+        if interrupts and isinstance(keys, str):
+            value = {}  # an interrupt's values chunk shows no value of one channel
         if version == "v2":
             return GraphOutput(value, tuple(interrupts))
-        return value
+        return {**(value or {}), INTERRUPT: interrupts} if interrupts else value
     if not run.values_shown and not interrupts:
         return GraphOutput(None, ()) if version == "v2" else None
     keys = run.keys
