@@ -2,11 +2,13 @@
 own input schema, else its source node's (a private key the node reads is seen), else the
 graph's; and without a schema of its own, the node's returned dict underneath, so keys that
 are no channels (``something_extra``) reach the router though they are never saved. From
-START the graph's input plays the node's output."""
+START the graph's input plays the node's output; in ``update_state(..., as_node=)`` the
+values written do."""
 
 import operator
 from typing import Annotated, Any, TypedDict
 
+from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 
 
@@ -24,7 +26,7 @@ class Narrow(TypedDict):
     log: list[str]
 
 
-def _graph(seen: list[Any]) -> Any:
+def _graph(seen: list[Any], checkpointer: Any = None) -> Any:
     def first(state: State) -> dict[str, Any]:
         return {"secret": 5, "log": ["first"]}
 
@@ -50,10 +52,14 @@ def _graph(seen: list[Any]) -> Any:
     builder.add_edge("first", "agent")
     builder.add_conditional_edges("agent", untyped)
     builder.add_conditional_edges("agent", typed)
-    return builder.compile()
+    return builder.compile(checkpointer=checkpointer, interrupt_before=["agent"])
 
 
 def run() -> dict[str, Any]:
     seen: list[Any] = []
-    result = _graph(seen).invoke({"log": [], "total": 1, "not_a_channel": True})
-    return {"result": result, "seen": seen}
+    graph = _graph(seen, InMemorySaver())
+    config = {"configurable": {"thread_id": "1"}}
+    first = graph.invoke({"log": [], "total": 1, "not_a_channel": True}, config)
+    result = graph.invoke(None, config)
+    graph.update_state(config, {"log": ["edit"], "also_not_a_channel": 2}, as_node="agent")
+    return {"first": first, "result": result, "seen": seen}
