@@ -17,11 +17,19 @@ from typing import TYPE_CHECKING, Any, Final, TypedDict, TypeVar
 
 from superstep_compat._internal._constants import ROOT_KEY
 from superstep_compat.pregel._live import streams_live
-from superstep_compat.pregel._output import _ended_by, _final_values, _modes, _output, _shape
+from superstep_compat.pregel._output import (
+    _ended_by,
+    _final_values,
+    _modes,
+    _output,
+    _shape,
+    v2_mappers,
+)
 from superstep_compat.pregel._output_keys import OutputKeys, output_keys
 from superstep_compat.pregel._run import Event, GraphRun
 from superstep_compat.pregel._run_setup import legacy_durability
 from superstep_compat.runtime import RunControl
+from superstep_compat.types import GraphOutput
 from superstep_core.host.stream import StreamMultiplexer
 
 if TYPE_CHECKING:
@@ -151,11 +159,11 @@ class GraphCall:
         self.runs: list[GraphRun] = []
         if invoke:
             stream_mode = options.get("stream_mode", "values")
-            # invoke's chunks (other modes than "values") are v1's, the root graph's only
+            # invoke's chunks (other modes than "values") are the root graph's only
             self.values_only = stream_mode == "values"
             self.modes, self.single = ([], True) if self.values_only else _modes(stream_mode)
             self.subgraphs = False
-            self.chunk_version = "v1"
+            self.chunk_version = "v1" if self.values_only else self.version
             self.multiplexer: StreamMultiplexer | None = None
         else:
             stream_mode = options.get("stream_mode")
@@ -166,6 +174,8 @@ class GraphCall:
             self.subgraphs = bool(options.get("subgraphs", False))
             self.chunk_version = self.version
             self.multiplexer = options.get("multiplexer")
+        # (v2 shows pydantic and dataclass states as instances)
+        self.mappers = v2_mappers(graph) if self.version == "v2" else (None, None)
 
     def start(self, config: dict[str, Any], *, task_updates: bool | None = None) -> Any:
         """The run of one callback run. ``task_updates`` (streams only): whether the run
@@ -201,7 +211,8 @@ class GraphCall:
             self.multiplexer.push_event(event)
         ns, mode, data = event
         if mode in self.modes and (self.subgraphs or not ns):
-            return _shape(ns, mode, data, self.single, self.subgraphs, self.chunk_version)
+            version = self.chunk_version
+            return _shape(ns, mode, data, self.single, self.subgraphs, version, self.mappers)
         return SKIP
 
     def ended(self, error: BaseException | None = None) -> None:
@@ -210,8 +221,17 @@ class GraphCall:
             self.multiplexer.terminate(None if error is None else _ended_by(error))
 
     def output(self, run: Any) -> Any:
-        """``invoke``'s result, once ``run`` ended."""
-        return _output(run, self.version, self.output_keys)
+        """``invoke``'s result, once ``run`` ended (v2: its value shown as the output
+        schema's instance, as the last ``values`` part shows it)."""
+        result = _output(run, self.version, self.output_keys)
+        mapper = self.mappers[0]
+        if (
+            mapper is not None
+            and isinstance(result, GraphOutput)
+            and isinstance(result.value, dict)
+        ):
+            return GraphOutput(mapper(result.value), result.interrupts)
+        return result
 
     def final(self) -> Any:
         """What the graph's callback run ends with."""
