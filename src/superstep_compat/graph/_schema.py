@@ -113,7 +113,9 @@ def _field_hints(schema: Any) -> tuple[SchemaKind, dict[str, Any]]:
     if schema is Any:
         return "any", {}
     if is_typeddict(schema):
-        return "typeddict", typing.get_type_hints(schema, include_extras=True)
+        hints = typing.get_type_hints(schema, include_extras=True)
+        # one key named ``__root__``: LangGraph's older spelling of a root state
+        return ("root" if list(hints) == [ROOT_KEY] else "typeddict"), hints
     if is_pydantic_model(schema):
         hints = typing.get_type_hints(schema, include_extras=True)
         fields = getattr(schema, "model_fields", None) or getattr(schema, "__fields__", {})
@@ -138,7 +140,7 @@ def schema_info(schema: Any) -> SchemaInfo:
     channels: dict[str, BaseChannel[Any, Any]] = {}
     managed: dict[str, ManagedValueSpec] = {}
     if kind == "root":
-        spec = channel_for_annotation(ROOT_KEY, schema)
+        spec = channel_for_annotation(ROOT_KEY, hints.get(ROOT_KEY, schema))
         if is_managed_value(spec):
             managed[ROOT_KEY] = spec
         else:

@@ -158,6 +158,14 @@ class NodeSpec:
             return RunnableCallable(None, self.action, name=self.name, trace=False)
         return RunnableCallable(self.action, name=self.name, trace=False)
 
+    @functools.cached_property
+    def subgraphs(self) -> list[Any]:
+        """The compiled graph this node is or uses, as a list of zero or one (LangGraph's
+        ``PregelNode.subgraphs``; see `superstep_compat.pregel._subgraphs`)."""
+        from superstep_compat.pregel._subgraphs import subgraphs_for
+
+        return subgraphs_for(self.action)
+
     @property
     def runnable(self) -> Any:
         """The action as a `Runnable`, as LangGraph's ``builder.nodes[name].runnable`` (a

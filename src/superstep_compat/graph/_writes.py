@@ -51,8 +51,14 @@ def _goto_list(goto: Any) -> list[str | Send]:
     return list(goto)
 
 
+def is_root_state(channels: Collection[str]) -> bool:
+    """Whether ``channels`` are a root state's: the one channel ``__root__`` (a state with
+    ``__root__`` beside other keys is a dict state, as in LangGraph)."""
+    return len(channels) == 1 and ROOT_KEY in channels
+
+
 def _pairs(value: Any, channels: Collection[str]) -> list[tuple[str, Any]]:
-    if ROOT_KEY in channels:
+    if is_root_state(channels):
         return [(ROOT_KEY, value)]
     if isinstance(value, dict):
         return list(value.items())
@@ -71,7 +77,7 @@ def node_writes(value: Any, channels: Collection[str]) -> NodeWrites:
     out = NodeWrites()
     if value is None:
         return out
-    if type(value) is dict and ROOT_KEY not in channels:  # the usual return: a plain dict
+    if type(value) is dict and not is_root_state(channels):  # the usual return: a dict
         writes, dropped = out.writes, out.dropped
         for key, val in value.items():
             if key in channels:

@@ -17,11 +17,19 @@ from typing import TYPE_CHECKING, Any, Final, TypedDict, TypeVar
 
 from superstep_compat._internal._constants import ROOT_KEY
 from superstep_compat.pregel._live import streams_live
-from superstep_compat.pregel._output import _ended_by, _final_values, _modes, _output, _shape
+from superstep_compat.pregel._output import (
+    _ended_by,
+    _final_values,
+    _modes,
+    _output,
+    _shape,
+    v2_mappers,
+)
 from superstep_compat.pregel._output_keys import OutputKeys, output_keys
 from superstep_compat.pregel._run import Event, GraphRun
 from superstep_compat.pregel._run_setup import legacy_durability
 from superstep_compat.runtime import RunControl
+from superstep_compat.types import GraphOutput
 from superstep_core.host.stream import StreamMultiplexer
 
 if TYPE_CHECKING:
@@ -118,12 +126,16 @@ def printed_modes(graph: Any, options: RunOptions) -> frozenset[str]:
 
 def _run_keys(graph: Pregel[Any, Any, Any, Any], given: Any, *, invoke: bool) -> OutputKeys | None:
     """What a call's chunks show (`_output_keys`): the keys it was given, else an invoke's
-    output schema (a root state's one key); None: every state channel. A low-level graph's
-    own stream and output channels apply unless keys are given."""
+    output schema (a root state's one key), a low-level graph's output channels; None: every
+    state channel (a low-level graph's stream channels)."""
     channels = graph.state_channels
     if given is not None:
         keys = output_keys(given, channels)
-    elif invoke and graph.lowlevel is None:
+    elif invoke and graph.lowlevel is not None:
+        # (LangGraph's invoke streams its output channels: a step that wrote none shows no
+        # values, so a run that wrote none returns None)
+        keys = output_keys(graph.lowlevel.output_channels, channels)
+    elif invoke:
         out = graph.output_channels
         keys = ROOT_KEY if out == (ROOT_KEY,) else out
     else:
@@ -156,11 +168,11 @@ class GraphCall:
         self.runs: list[GraphRun] = []
         if invoke:
             stream_mode = options.get("stream_mode", "values")
-            # invoke's chunks (other modes than "values") are v1's, the root graph's only
+            # invoke's chunks (other modes than "values") are the root graph's only
             self.values_only = stream_mode == "values"
             self.modes, self.single = ([], True) if self.values_only else _modes(stream_mode)
             self.subgraphs = False
-            self.chunk_version = "v1"
+            self.chunk_version = "v1" if self.values_only else self.version
             self.multiplexer: StreamMultiplexer | None = None
         else:
             stream_mode = options.get("stream_mode")
@@ -171,6 +183,8 @@ class GraphCall:
             self.subgraphs = bool(options.get("subgraphs", False))
             self.chunk_version = self.version
             self.multiplexer = options.get("multiplexer")
+        # (v2 shows pydantic and dataclass states as instances)
+        self.mappers = v2_mappers(graph) if self.version == "v2" else (None, None)
 
         self.printed = printed_modes(graph, options)
         self.run_modes = [*self.modes, *sorted(self.printed.difference(self.modes))]
@@ -223,7 +237,8 @@ class GraphCall:
             self.echo(event)
         ns, mode, data = event
         if mode in self.modes and (self.subgraphs or not ns):
-            return _shape(ns, mode, data, self.single, self.subgraphs, self.chunk_version)
+            version = self.chunk_version
+            return _shape(ns, mode, data, self.single, self.subgraphs, version, self.mappers)
         return SKIP
 
     def ended(self, error: BaseException | None = None) -> None:
@@ -232,8 +247,17 @@ class GraphCall:
             self.multiplexer.terminate(None if error is None else _ended_by(error))
 
     def output(self, run: Any) -> Any:
-        """``invoke``'s result, once ``run`` ended."""
-        return _output(run, self.version, self.output_keys)
+        """``invoke``'s result, once ``run`` ended (v2: its value shown as the output
+        schema's instance, as the last ``values`` part shows it)."""
+        result = _output(run, self.version, self.output_keys)
+        mapper = self.mappers[0]
+        if (
+            mapper is not None
+            and isinstance(result, GraphOutput)
+            and isinstance(result.value, dict)
+        ):
+            return GraphOutput(mapper(result.value), result.interrupts)
+        return result
 
     def final(self) -> Any:
         """What the graph's callback run ends with."""

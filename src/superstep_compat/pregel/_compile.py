@@ -510,12 +510,9 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         ``recurse``; only the one named ``namespace`` if given), as LangGraph lists them."""
         from superstep_compat.pregel._subgraphs import subgraphs_of
 
-        # (a low-level graph's nodes are `PregelNode`s: their bound runnable)
-        actions = {
-            name: getattr(node, "action", None) or getattr(node, "bound", None)
-            for name, node in self.builder.nodes.items()
-        }
-        return subgraphs_of(actions, namespace, recurse)
+        # (each node, a `NodeSpec` or a low-level `PregelNode`, holds its `subgraphs`)
+        found = {name: node.subgraphs for name, node in self.builder.nodes.items()}
+        return subgraphs_of(found, namespace, recurse)
 
     async def aget_subgraphs(
         self, *, namespace: str | None = None, recurse: bool = False

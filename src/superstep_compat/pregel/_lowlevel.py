@@ -37,6 +37,7 @@ from superstep_compat.graph._spec import GraphSpec, NodeSpec
 from superstep_compat.managed.base import ManagedValueSpec
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._output_keys import OutputKeys, shows, update_of
+from superstep_compat.pregel._subgraphs import subgraphs_for
 from superstep_compat.types import CachePolicy, Command, RetryPolicy, Send, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
@@ -91,6 +92,7 @@ class PregelNode:
         retry_policy: Sequence[RetryPolicy] | RetryPolicy | None = None,
         cache_policy: CachePolicy[Any] | None = None,
         timeout: TimeoutPolicy | None = None,
+        subgraphs: Sequence[Any] | None = None,
     ) -> None:
         self.channels = channels
         self.triggers = list(triggers)
@@ -103,6 +105,8 @@ class PregelNode:
         self.retry_policy = tuple(retry_policy) if retry_policy else None
         self.cache_policy = cache_policy
         self.timeout = coerce_timeout_policy(timeout)
+        # the compiled graph the node's runnable is or uses (given, or found as LangGraph does)
+        self.subgraphs = list(subgraphs) if subgraphs is not None else subgraphs_for(bound)
 
     def __repr__(self) -> str:
         return f"PregelNode(channels={self.channels!r}, triggers={self.triggers!r})"

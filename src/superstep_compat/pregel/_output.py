@@ -6,9 +6,14 @@ ends with."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from superstep_compat._internal._constants import INTERRUPT, ROOT_KEY
+from pydantic import BaseModel
+
+from superstep_compat._internal._constants import INTERRUPT, ROOT_KEY, START
 from superstep_compat.pregel._output_keys import OutputKeys, read_keys
 from superstep_compat.types import GraphOutput, Interrupt
 from superstep_core.host.stream import StreamAbandoned
@@ -16,7 +21,15 @@ from superstep_core.host.stream import StreamAbandoned
 if TYPE_CHECKING:
     from superstep_compat.pregel._run import GraphRun
 
-__all__ = ["_breakpoints", "_ended_by", "_final_values", "_modes", "_output", "_shape"]
+__all__ = [
+    "_breakpoints",
+    "_ended_by",
+    "_final_values",
+    "_modes",
+    "_output",
+    "_shape",
+    "v2_mappers",
+]
 
 
 def _breakpoints(value: Any) -> frozenset[str]:
@@ -33,20 +46,81 @@ def _modes(stream_mode: Any) -> tuple[list[str], bool]:
     return list(stream_mode), False
 
 
+Mapper = Callable[[dict[str, Any]], Any]
+
+
+def v2_mappers(graph: Any) -> tuple[Mapper | None, Mapper | None]:
+    """How v2 chunks show state (LangGraph's coercion of a pydantic or dataclass schema):
+    ``values`` parts and ``invoke``'s `GraphOutput` as an instance of the output schema,
+    the values of ``checkpoints`` and ``debug`` checkpoint payloads as one of the state
+    schema; None for other schemas, a root state and a low-level graph."""
+    if graph.lowlevel is not None:
+        return None, None
+    spec = graph.spec
+    return (
+        _mapper(spec.output_schema, graph.output_channels),
+        _mapper(spec.state_schema, graph.state_channels),
+    )
+
+
+def _mapper(schema: Any, keys: Sequence[str]) -> Mapper | None:
+    if tuple(keys) == (ROOT_KEY,) or not isinstance(schema, type):
+        return None
+    if issubclass(schema, BaseModel) or dataclasses.is_dataclass(schema):
+        return partial(_instance_of, schema)
+    return None
+
+
+def _instance_of(schema: type[Any], values: dict[str, Any]) -> Any:
+    return schema(**values)
+
+
 def _shape(
-    ns: tuple[str, ...], mode: str, data: Any, single: bool, subgraphs: bool, version: str
+    ns: tuple[str, ...],
+    mode: str,
+    data: Any,
+    single: bool,
+    subgraphs: bool,
+    version: str,
+    mappers: tuple[Mapper | None, Mapper | None] = (None, None),
 ) -> Any:
     if version == "v2":
-        part: dict[str, Any] = {"type": mode, "ns": ns, "data": data}
-        if mode == "values" and isinstance(data, dict) and "__interrupt__" in data:
-            part["data"] = {k: v for k, v in data.items() if k != "__interrupt__"}
-            part["interrupts"] = data["__interrupt__"]
-        elif mode == "values":
-            part["interrupts"] = ()
-        return part
+        return _v2_part(ns, mode, data, mappers)
     if single:
         return (ns, data) if subgraphs else data
     return (ns, mode, data) if subgraphs else (mode, data)
+
+
+def _v2_part(
+    ns: tuple[str, ...], mode: str, data: Any, mappers: tuple[Mapper | None, Mapper | None]
+) -> dict[str, Any]:
+    """A v2 `StreamPart`: a ``values`` part's interrupts apart and its data shown with the
+    output mapper (the root graph's, in every namespace, as LangGraph); the state values
+    of checkpoint payloads with the state mapper (not the input checkpoint's: its channels
+    are not all set yet)."""
+    output_mapper, state_mapper = mappers
+    if mode == "values":
+        interrupts: Any = ()
+        if isinstance(data, dict):
+            if INTERRUPT in data:
+                interrupts = data[INTERRUPT]
+                data = {k: v for k, v in data.items() if k != INTERRUPT}
+            if output_mapper is not None:
+                data = output_mapper(data)
+        return {"type": mode, "ns": ns, "data": data, "interrupts": interrupts}
+    if state_mapper is not None and mode in ("checkpoints", "debug") and isinstance(data, dict):
+        if data.get("type") == "checkpoint" and isinstance(data.get("payload"), dict):
+            data = {**data, "payload": _mapped_checkpoint(data["payload"], state_mapper)}
+        else:
+            data = _mapped_checkpoint(data, state_mapper)
+    return {"type": mode, "ns": ns, "data": data}
+
+
+def _mapped_checkpoint(payload: dict[str, Any], mapper: Mapper) -> dict[str, Any]:
+    values = payload.get("values")
+    if not isinstance(values, dict) or START in payload.get("next", ()):
+        return payload
+    return {**payload, "values": mapper(values)}
 
 
 def _ended_by(error: BaseException) -> BaseException:
@@ -89,10 +163,14 @@ def _output(run: GraphRun, version: str, output_keys: Any = None) -> Any:
     lowlevel = run.graph.lowlevel
     if lowlevel is not None:
         keys = lowlevel.output_channels if output_keys is None else output_keys
-        value = lowlevel.output_of(run.last_values or {}, keys)
+        # (a run that wrote no output channel showed no values: an older run's output is
+        # still in the channels, but not this run's result)
+        value = lowlevel.output_of(run.last_values or {}, keys) if run.values_shown else None
+        if interrupts and isinstance(keys, str):
+            value = {}  # an interrupt's values chunk shows no value of one channel
         if version == "v2":
             return GraphOutput(value, tuple(interrupts))
-        return value
+        return {**(value or {}), INTERRUPT: interrupts} if interrupts else value
     if not run.values_shown and not interrupts:
         return GraphOutput(None, ()) if version == "v2" else None
     keys = run.keys

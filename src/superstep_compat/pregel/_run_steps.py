@@ -261,7 +261,7 @@ class RunSteps(RunSetup):
                 and not isinstance(r.error, GraphBubbleUp)
             ):
                 yield from self._task_result(ctx, aid, r)
-        if stopped:
+        if stopped and self.link is None:  # (a subgraph's breakpoint: only the root says so)
             yield from self._interrupt_events(())
 
     def _task_result(self, ctx: RunContext, aid: str, r: TaskOutcome) -> Iterator[Event]:

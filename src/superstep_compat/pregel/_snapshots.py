@@ -34,7 +34,6 @@ from superstep_compat.pregel._record import (
     task_state_config,
 )
 from superstep_compat.pregel._state_edits import StateEditor
-from superstep_compat.pregel._subgraphs import find_subgraph
 from superstep_compat.pregel._task_results import task_results
 from superstep_compat.types import PregelTask, StateSnapshot, StateUpdate
 
@@ -263,7 +262,7 @@ class StateViews:
         for name in names:
             node = getattr(getattr(graph, "spec", None), "nodes", {}).get(name)
             # the node's action, or the graph its function calls (as LangGraph finds it)
-            found = None if node is None else find_subgraph(getattr(node, "action", None))
+            found = None if node is None else next(iter(node.subgraphs), None)
             if found is None:
                 if not for_update:
                     return self.graph

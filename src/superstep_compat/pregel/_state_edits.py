@@ -328,7 +328,7 @@ class StateEditor:
         branches = self.graph.spec.branches.get(as_node)
         if branches:  # evaluated on the committed state with ``writes`` applied
             run = RunContext(config=dict(config), store=self.graph.store)
-            self.graph.runner._branch(branches, ex.values, out, run)
+            self.graph.runner._branch(branches, ex.values, out, run, values)
         return writes, out.gotos, out.sends
 
 

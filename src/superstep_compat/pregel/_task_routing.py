@@ -140,7 +140,7 @@ class TaskRouting:
             self._gotos(written.goto, out, node.name, run)
         branches = self.spec.branches.get(node.name)
         if branches:
-            self._branch(branches, values, out, run)
+            self._branch(branches, values, out, run, result)
         return out
 
     def _gotos(self, gotos: Sequence[Any], out: TaskOutcome, name: str, run: RunContext) -> None:
@@ -166,12 +166,19 @@ class TaskRouting:
         values: Mapping[str, Any],
         out: TaskOutcome,
         run: RunContext,
+        output: Any = None,
     ) -> None:
+        """Run the routers of ``branches`` on the state with ``out``'s writes applied (read
+        with `_router_schema`); a router without an input schema of its own also sees the
+        keys of the node's ``output`` (a dict) that are no channels (LangGraph passes them
+        through)."""
         local = self.local_state(values, out.writes)
         trace = run.trace
         first = self._writer_count(branches) if trace is not None else 0
         for position, branch in enumerate(branches.values(), first + 1):
-            state = self.read(branch.input_schema or self.spec.state_schema, local, run)
+            state = self.read(self._router_schema(branch), local, run)
+            if branch.input_schema is None and isinstance(output, dict) and isinstance(state, dict):
+                state = {**output, **state}
             path = branch.path
             call = self._router_call(branch, run, trace, position)
             if trace is not None:
@@ -187,6 +194,14 @@ class TaskRouting:
                 if isinstance(dest, Send) and dest.node == END:
                     raise InvalidUpdateError("Cannot send a packet to the END node")
             self._gotos(dests, out, branch.source, run)
+
+    def _router_schema(self, branch: BranchSpec) -> Any:
+        """The schema a router reads the state with (LangGraph's): its own input schema, else
+        its source node's, else (from START) the graph's state schema."""
+        if branch.input_schema is not None:
+            return branch.input_schema
+        source = self.spec.nodes.get(branch.source)
+        return self.spec.state_schema if source is None else source.input_schema
 
     def _router_call(
         self, branch: BranchSpec, run: RunContext, trace: Any, position: int
@@ -300,7 +315,7 @@ class TaskRouting:
             out = TaskOutcome(writes=writes)
             branches = self.spec.branches.get(START)
             if branches:
-                self._branch(branches, values, out, run)
+                self._branch(branches, values, out, run, arg)
             return out
         except Exception as e:
             return TaskOutcome(error=e)

@@ -15,6 +15,7 @@ from contextvars import copy_context
 from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.runnables import Runnable
 
 from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER, ROOT_KEY
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
@@ -29,12 +30,13 @@ log = logging.getLogger(__name__)
 
 
 def _is_runnable(action: Any) -> bool:
-    """A langchain Runnable (or anything with ``invoke``) rather than a plain function,
-    remembered per type: the check runs once per task."""
+    """A langchain Runnable rather than a callable, remembered per type: the check runs once
+    per task. (LangGraph's test: an object that merely has an ``invoke``, a `Mock`, is
+    called like a function.)"""
     kind = type(action)
     known = _RUNNABLE_TYPES.get(kind)
     if known is None:
-        known = hasattr(action, "invoke") and not inspect.isfunction(action)
+        known = isinstance(action, Runnable)
         _RUNNABLE_TYPES[kind] = known
     return known
 
