@@ -11,7 +11,10 @@ database, a fresh thread per call) on Superstep with two savers of the same prot
 ``superstep run --thread`` keeps threads; the official saver as
 ``SqliteSaver.from_conn_string(path)`` opens it: SQLite's defaults, rollback journal), timed by
 the wall clock (a file's commits wait on the disk, which process CPU time does not see).
-Both savers use WAL there; the official one keeps SQLite's ``synchronous=FULL`` (a sync per
+``--postgres URL``: both Postgres savers instead (LangGraph's `PostgresSaver` on one autocommit
+connection, as its documentation sets it up, and our `PostgresCheckpointSaver`), wall clock,
+each in its own schema of the database ``URL`` (dropped afterwards). Both savers use WAL on
+a file; the official one keeps SQLite's ``synchronous=FULL`` (a sync per
 commit), ours defaults to ``NORMAL`` (survives a killed process, not a power loss):
 ``--synchronous FULL`` gives ours the official saver's setting.
 
@@ -45,6 +48,8 @@ def build(n: int, saver_kind: str, path: str, synchronous: str) -> Callable[[], 
     from _workloads import facade_chain
 
     saver: Any
+    if path.startswith("postgresql://"):
+        return facade_chain(n, checkpointer=postgres_saver(saver_kind, path))
     if saver_kind == "official":
         from langgraph.checkpoint.sqlite import SqliteSaver
 
@@ -56,10 +61,50 @@ def build(n: int, saver_kind: str, path: str, synchronous: str) -> Callable[[], 
     return facade_chain(n, checkpointer=saver)
 
 
-def child(saver_kind: str, n: int, min_time: float, on_file: bool, synchronous: str) -> None:
+def postgres_saver(saver_kind: str, url: str) -> Any:
+    """A Postgres saver of ``saver_kind`` in a fresh schema of ``url`` (see `drop_schemas`)."""
+    import psycopg
+
+    schema = f"w08_{saver_kind}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+        conn.execute(f"CREATE SCHEMA {schema}")
+    if saver_kind == "official":
+        from langgraph.checkpoint.postgres import PostgresSaver
+        from psycopg.rows import dict_row
+
+        conn = psycopg.connect(
+            url,
+            autocommit=True,
+            prepare_threshold=0,
+            row_factory=dict_row,
+            options=f"-c search_path={schema}",
+        )
+        saver = PostgresSaver(conn)
+        saver.setup()
+        return saver
+    from superstep_core.checkpoint.postgres import PostgresCheckpointSaver
+
+    return PostgresCheckpointSaver(url, schema=schema, min_size=1, max_size=2)
+
+
+def drop_schemas(url: str) -> None:
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        for kind in SAVERS:
+            conn.execute(f"DROP SCHEMA IF EXISTS w08_{kind} CASCADE")
+
+
+def child(
+    saver_kind: str, n: int, min_time: float, on_file: bool, synchronous: str, postgres: str
+) -> None:
     import tempfile
 
-    clock = time.perf_counter if on_file else time.process_time
+    clock = time.perf_counter if on_file or postgres else time.process_time
+    if postgres:
+        measure(saver_kind, n, build(n, saver_kind, postgres, synchronous), min_time, clock)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = f"{tmp}/w08.db" if on_file else ":memory:"
         fn = build(n, saver_kind, path, synchronous)
@@ -89,10 +134,11 @@ def main() -> None:
     parser.add_argument("--min-time", type=float, default=0.6)
     parser.add_argument("--file", action="store_true", help="a SQLite file, wall clock")
     parser.add_argument("--synchronous", default="NORMAL", help="our saver's synchronous")
+    parser.add_argument("--postgres", default="", help="a PostgreSQL URL: the Postgres savers")
     parser.add_argument("--child", choices=SAVERS, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.child, args.n, args.min_time, args.file, args.synchronous)
+        child(args.child, args.n, args.min_time, args.file, args.synchronous, args.postgres)
         return
     medians: dict[str, list[float]] = {kind: [] for kind in SAVERS}
     for r in range(args.repeat):
@@ -101,7 +147,8 @@ def main() -> None:
                 [sys.executable, __file__, "--child", kind, "--n", str(args.n)]
                 + ["--min-time", str(args.min_time)]
                 + (["--file"] if args.file else [])
-                + ["--synchronous", args.synchronous],
+                + ["--synchronous", args.synchronous]
+                + (["--postgres", args.postgres] if args.postgres else []),
                 check=True,
                 capture_output=True,
                 text=True,
@@ -112,6 +159,9 @@ def main() -> None:
     where = "in-memory SQLite, process CPU time"
     if args.file:
         where = f"SQLite file (ours synchronous={args.synchronous}), wall clock"
+    if args.postgres:
+        where = "PostgreSQL, wall clock"
+        drop_schemas(args.postgres)
     print(f"\nw08 chain, n={args.n}, {where}, median of {args.repeat} rounds")
     summary = {kind: statistics.median(values) for kind, values in medians.items()}
     for kind in SAVERS:
