@@ -35,6 +35,7 @@ __all__ = [
     "NodeContext",
     "NodeFailed",
     "NodeFn",
+    "OneShotEffect",
     "Publish",
     "Reaction",
     "RemainActive",
@@ -360,3 +361,41 @@ class NodeContext:
 
 
 NodeFn: TypeAlias = Callable[[NodeContext, Event], Reaction]
+
+
+_REMAIN = RemainActive()  # immutable: one instance serves every waiting activation
+
+
+class OneShotEffect:
+    """A node reducer of the one-shot effect kind: each activation asks for one effect and
+    settles on its result.
+
+    ``request(ctx, event)`` answers every event but a result: the `Effect` to perform (the
+    reaction is that effect alone, the activation staying active for its result), or a whole
+    `Reaction` (an event it does not start work on). ``settle(ctx, result)`` answers the
+    `EffectCompleted`: the activation's reaction to it. The instance is the node's reducer
+    (``fn``), called like any other; what it adds is that the runtime knows its shape. In a
+    superstep whose within-step effects the host performs (``Execution.begin_superstep``),
+    the runtime asks ``request`` for the effect directly and, once the result is supplied,
+    stages ``settle``'s reaction directly: no reaction to check for the request, nothing
+    to merge. Every other path (run_superstep, held and retried supersteps, replay) calls the
+    instance as the reducer, which gives the same reactions.
+    """
+
+    __slots__ = ("request", "settle")
+
+    def __init__(
+        self,
+        request: Callable[[NodeContext, Event], Effect | Reaction],
+        settle: Callable[[NodeContext, EffectCompleted], Reaction],
+    ) -> None:
+        self.request = request
+        self.settle = settle
+
+    def __call__(self, ctx: NodeContext, event: Event) -> Reaction:
+        if isinstance(event, EffectCompleted):
+            return self.settle(ctx, event)
+        asked = self.request(ctx, event)
+        if isinstance(asked, Effect):
+            return Reaction(effects=[asked], disposition=_REMAIN)
+        return asked
