@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, TypeAlias
 
+from superstep_core.frozen import quick_init
+
 __all__ = [
     "Activate",
     "Activated",
@@ -51,6 +53,7 @@ __all__ = [
 # --- events -------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Activated:
     """The first event of an activation. ``payload`` is what `Activate`/`Spawn` carried
@@ -59,6 +62,7 @@ class Activated:
     payload: Any = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class External:
     """An event from outside the execution (or `Publish`ed inside it), delivered through a
@@ -68,6 +72,7 @@ class External:
     payload: Any = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class EffectFailure:
     """Why an effect failed: the exception's type name and message, and whether it may be
@@ -82,6 +87,7 @@ class EffectFailure:
     timeout: str = ""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class EffectCompleted:
     """The outcome of an `Effect`: exactly one of ``result`` / ``error`` is meaningful.
@@ -97,6 +103,7 @@ class EffectCompleted:
         return self.error is None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TimerElapsed:
     """A timer requested by this instance fired. Stale firings (of a timer re-armed since) are
@@ -106,6 +113,7 @@ class TimerElapsed:
     payload: Any = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Resumed:
     """The answer to this instance's `SuspendActivation` (an interrupt)."""
@@ -119,6 +127,7 @@ Event: TypeAlias = Activated | External | EffectCompleted | TimerElapsed | Resum
 # --- effects ------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Effect:
     """External work for the host to perform.
@@ -149,6 +158,7 @@ class Effect:
 # --- control actions ----------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Activate:
     """Start a new activation of ``node`` in this activation's lineage (next superstep)."""
@@ -157,6 +167,7 @@ class Activate:
     payload: Any = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Spawn:
     """Start a separate activation of ``node`` (never coalesced with others), by default in a
@@ -215,6 +226,7 @@ class BecomeInactive:
     """End this activation without completing: no edges are followed, no join is credited."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CompleteActivation:
     """Complete: outgoing edges and branches fire, joins this node feeds are credited.
@@ -223,6 +235,7 @@ class CompleteActivation:
     output: Any = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SuspendActivation:
     """Interrupt: the activation waits for a `Resumed` event carrying the answer."""
@@ -237,6 +250,7 @@ class FailureClass(Enum):
     PERMANENT = "permanent"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Failure:
     """Why an activation failed. ``retry``: the retry decision the failure carries (a node
@@ -268,6 +282,7 @@ class NodeFailed:
     cause: Any = field(default=None, compare=False)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class FailActivation:
     """Fail this activation. A retryable failure is retried while the node's retry policy
