@@ -943,8 +943,14 @@ class Execution:
         reactions = yield from self._resolve(
             pending, staged, state, step, issued, got, performed, outcome, record
         )
-        fresh = _Staged()
-        fresh.memory = staged.memory  # what the reducers left, results included
+        if len(pending) == len(done) and all(type(item[2]) is _Shot for item in done):
+            # only one-shot requests so far: ``staged`` holds nothing but their memory and
+            # waiting dispositions (no writes, control, effects, failures): staged afresh
+            fresh = staged
+            fresh.dispositions = []
+        else:
+            fresh = _Staged()
+            fresh.memory = staged.memory  # what the reducers left, results included
         fresh.issued = dict(issued)  # ordinary effects are numbered after within-step ones
         nodes = self.graph.nodes
         for k, inst, result in done:
