@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Generic, TypeVar
 
+from superstep_core.frozen import quick_init
 from superstep_core.host import StopRequest, heartbeat
 
 __all__ = [
@@ -25,6 +26,7 @@ def _noop(*_: Any, **__: Any) -> None:
     return None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class ExecutionInfo:
     """Where a task runs (LangGraph's read-only execution info): the checkpoint its step

@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, TypeAlias
 
+from superstep_core.frozen import quick_init
+
 __all__ = [
     "Activate",
     "Activated",
@@ -35,6 +37,7 @@ __all__ = [
     "NodeContext",
     "NodeFailed",
     "NodeFn",
+    "OneShotEffect",
     "Publish",
     "Reaction",
     "RemainActive",
@@ -50,6 +53,7 @@ __all__ = [
 # --- events -------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Activated:
     """The first event of an activation. ``payload`` is what `Activate`/`Spawn` carried
@@ -58,6 +62,7 @@ class Activated:
     payload: Any = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class External:
     """An event from outside the execution (or `Publish`ed inside it), delivered through a
@@ -67,6 +72,7 @@ class External:
     payload: Any = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class EffectFailure:
     """Why an effect failed: the exception's type name and message, and whether it may be
@@ -81,6 +87,7 @@ class EffectFailure:
     timeout: str = ""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class EffectCompleted:
     """The outcome of an `Effect`: exactly one of ``result`` / ``error`` is meaningful.
@@ -96,6 +103,7 @@ class EffectCompleted:
         return self.error is None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TimerElapsed:
     """A timer requested by this instance fired. Stale firings (of a timer re-armed since) are
@@ -105,6 +113,7 @@ class TimerElapsed:
     payload: Any = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Resumed:
     """The answer to this instance's `SuspendActivation` (an interrupt)."""
@@ -118,6 +127,7 @@ Event: TypeAlias = Activated | External | EffectCompleted | TimerElapsed | Resum
 # --- effects ------------------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Effect:
     """External work for the host to perform.
@@ -148,6 +158,7 @@ class Effect:
 # --- control actions ----------------------------------------------------------------------
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Activate:
     """Start a new activation of ``node`` in this activation's lineage (next superstep)."""
@@ -156,6 +167,7 @@ class Activate:
     payload: Any = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Spawn:
     """Start a separate activation of ``node`` (never coalesced with others), by default in a
@@ -214,6 +226,7 @@ class BecomeInactive:
     """End this activation without completing: no edges are followed, no join is credited."""
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class CompleteActivation:
     """Complete: outgoing edges and branches fire, joins this node feeds are credited.
@@ -222,6 +235,7 @@ class CompleteActivation:
     output: Any = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SuspendActivation:
     """Interrupt: the activation waits for a `Resumed` event carrying the answer."""
@@ -236,6 +250,7 @@ class FailureClass(Enum):
     PERMANENT = "permanent"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Failure:
     """Why an activation failed. ``retry``: the retry decision the failure carries (a node
@@ -267,6 +282,7 @@ class NodeFailed:
     cause: Any = field(default=None, compare=False)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class FailActivation:
     """Fail this activation. A retryable failure is retried while the node's retry policy
@@ -360,3 +376,41 @@ class NodeContext:
 
 
 NodeFn: TypeAlias = Callable[[NodeContext, Event], Reaction]
+
+
+_REMAIN = RemainActive()  # immutable: one instance serves every waiting activation
+
+
+class OneShotEffect:
+    """A node reducer of the one-shot effect kind: each activation asks for one effect and
+    settles on its result.
+
+    ``request(ctx, event)`` answers every event but a result: the `Effect` to perform (the
+    reaction is that effect alone, the activation staying active for its result), or a whole
+    `Reaction` (an event it does not start work on). ``settle(ctx, result)`` answers the
+    `EffectCompleted`: the activation's reaction to it. The instance is the node's reducer
+    (``fn``), called like any other; what it adds is that the runtime knows its shape. In a
+    superstep whose within-step effects the host performs (``Execution.begin_superstep``),
+    the runtime asks ``request`` for the effect directly and, once the result is supplied,
+    stages ``settle``'s reaction directly: no reaction to check for the request, nothing
+    to merge. Every other path (run_superstep, held and retried supersteps, replay) calls the
+    instance as the reducer, which gives the same reactions.
+    """
+
+    __slots__ = ("request", "settle")
+
+    def __init__(
+        self,
+        request: Callable[[NodeContext, Event], Effect | Reaction],
+        settle: Callable[[NodeContext, EffectCompleted], Reaction],
+    ) -> None:
+        self.request = request
+        self.settle = settle
+
+    def __call__(self, ctx: NodeContext, event: Event) -> Reaction:
+        if isinstance(event, EffectCompleted):
+            return self.settle(ctx, event)
+        asked = self.request(ctx, event)
+        if isinstance(asked, Effect):
+            return Reaction(effects=[asked], disposition=_REMAIN)
+        return asked

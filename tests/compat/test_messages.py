@@ -1,5 +1,7 @@
 """add_messages: coercion, ids, replace by id, removal."""
 
+import uuid
+
 import pytest
 from langchain_core.messages import AIMessage, AIMessageChunk, HumanMessage, RemoveMessage
 
@@ -19,6 +21,13 @@ def test_coerces_tuples_dicts_and_strings() -> None:
 def test_assigns_uuid4_ids() -> None:
     out = add_messages([], ["hi"])
     assert len(out[0].id) == 36  # type: ignore[index]
+    # str(uuid.uuid4())'s text: version 4, RFC 4122 variant, fresh each time
+    ids = [add_messages([], ["hi"])[0].id for _ in range(2000)]  # type: ignore[index]
+    for text in ids:
+        parsed = uuid.UUID(text)
+        assert str(parsed) == text and parsed.version == 4 and parsed.variant == uuid.RFC_4122
+    assert len(set(ids)) == len(ids)
+    assert {text[19] for text in ids} == set("89ab")  # the variant's digit takes all four
 
 
 def test_replaces_by_id_in_place() -> None:

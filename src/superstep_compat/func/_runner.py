@@ -24,7 +24,7 @@ from superstep_compat.func._journal import TaskJournal
 from superstep_compat.func._scope import RootScope, scope_var
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._callbacks import TaskRun
-from superstep_compat.pregel._node import outcome_of, request_task, settle
+from superstep_compat.pregel._node import outcome_of, settle, task_effect
 from superstep_compat.pregel._task import TaskCall, TaskRunner
 from superstep_compat.pregel._task_context import (
     RunContext,
@@ -47,12 +47,14 @@ from superstep_core.host import heartbeat as _heartbeat
 from superstep_core.host.twin import Block, Twin, adrive, drive
 from superstep_core.node import (
     Activated,
+    Effect,
     EffectCompleted,
     Event,
     External,
     FailActivation,
     NodeContext,
     NodeFn,
+    OneShotEffect,
     Reaction,
     RemainActive,
     Resumed,
@@ -219,28 +221,29 @@ def entry_node(runner: EntrypointRunner) -> NodeFn:
     run_timeout = as_seconds(limits.run_timeout) if limits is not None else None
     idle_timeout = as_seconds(limits.idle_timeout) if limits is not None else None
 
-    def react(ctx: NodeContext, event: Event) -> Reaction:
+    def request(ctx: NodeContext, event: Event) -> Effect | Reaction:
         if isinstance(event, Activated | External):
             ctx.memory["arg"] = event.payload
             ctx.memory["resume"] = []
-            return request_task(
+            return task_effect(
                 ctx, event.payload, [], timeout=run_timeout, idle_timeout=idle_timeout
             )
         if isinstance(event, Resumed):
             resume = [*ctx.memory.get("resume", []), event.value]
             ctx.memory["resume"] = resume
-            return request_task(
+            return task_effect(
                 ctx, ctx.memory.get("arg"), resume, timeout=run_timeout, idle_timeout=idle_timeout
             )
-        if isinstance(event, EffectCompleted):
-            outcome = outcome_of(runner, node.name, event)
-            if outcome is None:
-                failure = event.error
-                message = failure.message if failure else "entrypoint returned no outcome"
-                return Reaction(disposition=FailActivation.permanent(message, "TaskError"))
-            if outcome.memo:
-                ctx.memory["memo"] = outcome.memo
-            return settle(outcome)
         return Reaction(disposition=RemainActive())
 
-    return react
+    def settled(ctx: NodeContext, event: EffectCompleted) -> Reaction:
+        outcome = outcome_of(runner, node.name, event)
+        if outcome is None:
+            failure = event.error
+            message = failure.message if failure else "entrypoint returned no outcome"
+            return Reaction(disposition=FailActivation.permanent(message, "TaskError"))
+        if outcome.memo:
+            ctx.memory["memo"] = outcome.memo
+        return settle(outcome)
+
+    return OneShotEffect(request, settled)

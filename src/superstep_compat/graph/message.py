@@ -7,7 +7,7 @@ named by `RemoveMessage`, and clears everything before a `REMOVE_ALL_MESSAGES` m
 
 from __future__ import annotations
 
-import uuid
+import os
 import warnings
 from collections.abc import Callable
 from functools import partial
@@ -54,7 +54,7 @@ def _coerce(value: Messages) -> tuple[list[BaseMessage], bool]:
             (converted,) = convert_to_messages([item])
             message = message_chunk_to_message(cast(BaseMessageChunk, converted))
         if message.id is None:
-            message.id = str(uuid.uuid4())
+            message.id = _uuid4()
         else:
             had_ids = True
         messages.append(message)
@@ -62,6 +62,17 @@ def _coerce(value: Messages) -> tuple[list[BaseMessage], bool]:
 
 
 _id_of = attrgetter("id")
+
+_VARIANT = {d: "89ab"[int(d, 16) & 3] for d in "0123456789abcdef"}
+
+
+def _uuid4() -> str:
+    """``str(uuid.uuid4())`` (the same 122 random bits from ``os.urandom``, version 4, RFC
+    4122 variant) without building a `uuid.UUID`: every new message gets one, and the
+    object was most of the cost."""
+    h = os.urandom(16).hex()
+    # hex digit 12 is the version; digit 16's two high bits the variant (10)
+    return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:32]}"
 
 
 def _merge(left: list[BaseMessage], right: list[BaseMessage], right_ids: bool) -> list[BaseMessage]:

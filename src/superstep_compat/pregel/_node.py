@@ -36,6 +36,7 @@ from superstep_core.node import (
     NodeContext,
     NodeFailed,
     NodeFn,
+    OneShotEffect,
     Reaction,
     RemainActive,
     Resumed,
@@ -44,17 +45,18 @@ from superstep_core.node import (
 )
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
-__all__ = ["engine_retry", "outcome_of", "request_task", "settle", "task_node"]
+__all__ = ["engine_retry", "outcome_of", "settle", "task_effect", "task_node"]
 
 
 def task_node(name: str, runner: TaskRunner) -> NodeFn:
-    """The engine reducer of façade node ``name``."""
+    """The engine reducer of façade node ``name``: a one-shot effect node (each activation
+    asks for its task, and settles on the task's outcome)."""
 
     timeout = runner.spec.nodes[name].timeout if name in runner.spec.nodes else None
     run_timeout = as_seconds(timeout.run_timeout) if timeout is not None else None
     idle_timeout = as_seconds(timeout.idle_timeout) if timeout is not None else None
 
-    def react(ctx: NodeContext, event: Event) -> Reaction:
+    def request(ctx: NodeContext, event: Event) -> Effect | Reaction:
         # One function, not a dispatcher and a helper: a subgraph run inside a node pays
         # this frame once per nesting level (LangGraph reaches a depth of 160).
         memory = ctx.memory
@@ -83,31 +85,33 @@ def task_node(name: str, runner: TaskRunner) -> NodeFn:
             resume = [*memory.get("resume", []), event.value]
             memory["resume"] = resume
             arg = memory.get("arg")
-        elif isinstance(event, EffectCompleted):
-            outcome = outcome_of(runner, name, event, memory.get("timeout"))
-            if outcome is None:
-                failure = event.error
-                message = failure.message if failure else "task returned no outcome"
-                return Reaction(disposition=FailActivation.permanent(message, "TaskError"))
-            if outcome.memo:
-                memory["memo"] = outcome.memo
-            return settle(outcome)
         else:
-            return Reaction(disposition=RemainActive())
+            return Reaction(disposition=_REMAIN)
         # the host stops an async task at its run timeout, on the host's clock (a sync task
         # with a timeout fails before its first attempt, as in LangGraph)
         own = memory.get("timeout")
         if own is not None:  # a Send's own limits
-            return request_task(
+            return task_effect(
                 ctx,
                 arg,
                 resume,
                 timeout=as_seconds(own.run_timeout),
                 idle_timeout=as_seconds(own.idle_timeout),
             )
-        return request_task(ctx, arg, resume, timeout=run_timeout, idle_timeout=idle_timeout)
+        return task_effect(ctx, arg, resume, timeout=run_timeout, idle_timeout=idle_timeout)
 
-    return react
+    def settled(ctx: NodeContext, event: EffectCompleted) -> Reaction:
+        memory = ctx.memory
+        outcome = outcome_of(runner, name, event, memory.get("timeout"))
+        if outcome is None:
+            failure = event.error
+            message = failure.message if failure else "task returned no outcome"
+            return Reaction(disposition=FailActivation.permanent(message, "TaskError"))
+        if outcome.memo:
+            memory["memo"] = outcome.memo
+        return settle(outcome)
+
+    return OneShotEffect(request, settled)
 
 
 def _cause(failed: NodeFailed) -> BaseException:
@@ -118,17 +122,17 @@ def _cause(failed: NodeFailed) -> BaseException:
     return Exception(failed.message)
 
 
-def request_task(
+def task_effect(
     ctx: NodeContext,
     arg: Any,
     resume: list[Any],
     *,
     timeout: float | None = None,
     idle_timeout: float | None = None,
-) -> Reaction:
-    """The reaction that asks the host to perform the activation's task, within the
-    superstep (one LangGraph step is one engine superstep: the task's outcome is settled and
-    committed in the superstep that started it)."""
+) -> Effect:
+    """The effect that asks the host to perform the activation's task, within the superstep
+    (one LangGraph step is one engine superstep: the task's outcome is settled and committed
+    in the superstep that started it)."""
     memory = ctx.memory
     request = TaskRequest(
         ctx.node,
@@ -142,8 +146,7 @@ def request_task(
         memory.get("failed"),
         memory.get("timeout"),
     )
-    effect = Effect(TASK_KIND, request, ctx.node, timeout, idle_timeout, within_step=True)
-    return Reaction(effects=[effect], disposition=_REMAIN)
+    return Effect(TASK_KIND, request, ctx.node, timeout, idle_timeout, within_step=True)
 
 
 _REMAIN = RemainActive()  # immutable: one instance serves every waiting activation

@@ -491,7 +491,10 @@ class GraphRun(RunSteps):
         held, self.held_starts = self.held_starts, []  # a resumed step's finished tasks
         tasks: list[Startable] = [*requests, *(HeldTask(aid, node_of(aid)) for aid in held)]
         ex = self._execution
-        launched = [t.activation_id for t in sorted(tasks, key=self._launch_key)]
+        if len(tasks) == 1:  # one task (a chain's step): no order to work out
+            launched = [tasks[0].activation_id]
+        else:
+            launched = [t.activation_id for t in sorted(tasks, key=self._launch_key)]
         self._launched.extend(launched)
         if self._orders_starts:
             self._starts.expect(launched)

@@ -116,7 +116,7 @@ class TaskRunner(TaskRouting):
         _, values, arg, resume, run, task_id, attempt, memo = call
         ctx = copy_context()
         outcome: TaskOutcome = ctx.run(
-            self._run_node, node, values, arg, resume, run, task_id, attempt, False, memo
+            self._run_node, node, values, arg, resume, run, task_id, attempt, False, memo, True
         )
         return outcome
 
@@ -226,7 +226,11 @@ class TaskRunner(TaskRouting):
         attempt: int,
         in_loop: bool,
         memo: dict[str, Any] | None = None,
+        scoped: bool = False,
     ) -> Any:
+        """Run node ``node``'s task. ``scoped``: the call runs in a context of its own
+        (``copy_context().run``) that ends with it: the context variables it binds need no
+        unbinding (a sync task's outcome, never a coroutine's)."""
         uid = task_uuid(run, task_id)
         config = self._task_config(node, run, uid, resume)
         # a Send's own limits replace its node's (LangGraph 1.2)
@@ -361,7 +365,8 @@ class TaskRunner(TaskRouting):
         else:
             return self._conclude(node, values, run, hook, result=result)
         finally:
-            _unbind(tokens)
+            if not scoped:
+                _unbind(tokens)
 
     async def _finish_async(
         self,

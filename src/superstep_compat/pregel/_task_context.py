@@ -270,6 +270,8 @@ def spare_answers_of(link: ChildLink) -> list[Any]:
 
 def _answers(resume: Sequence[Any]) -> list[Any]:
     """A task's answers to its interrupts, without the `RUN_AGAIN` resumptions."""
+    if not resume:  # the usual task: no comprehension to set up
+        return []
     return [r for r in resume if not (isinstance(r, str) and r == RUN_AGAIN)]
 
 

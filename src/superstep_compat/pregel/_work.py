@@ -169,7 +169,17 @@ class TaskPerformer:
             # frame between the host and the user's function once per nesting level
             _, values, arg, resume, run, task_id, attempt, memo = args
             outcome = copy_context().run(
-                runner._run_node, node, values, arg, resume, run, task_id, attempt, in_loop, memo
+                runner._run_node,
+                node,
+                values,
+                arg,
+                resume,
+                run,
+                task_id,
+                attempt,
+                in_loop,
+                memo,
+                True,
             )
             assert isinstance(outcome, TaskOutcome)
         else:

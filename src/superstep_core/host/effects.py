@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
+from superstep_core.frozen import quick_init
 from superstep_core.node import EffectCompleted, EffectFailure
 from superstep_core.runtime import EffectRequest
 
@@ -39,6 +40,7 @@ __all__ = [
 ]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class EffectContext:
     """What a handler knows about the effect it performs. ``idempotency_key`` is stable

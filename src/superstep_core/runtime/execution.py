@@ -67,6 +67,7 @@ from superstep_core.node import (
     FailureClass,
     NodeContext,
     NodeFailed,
+    OneShotEffect,
     Publish,
     Reaction,
     RemainActive,
@@ -94,6 +95,22 @@ __all__ = ["Execution"]
 
 _RETRY_TIMER = "__retry__"
 _INPUT_WRITER = "__input__"
+_REMAIN = RemainActive()  # immutable: shared by every activation waiting for its effect
+# the reaction of a one-shot activation whose effect is out: nothing yet but waiting (what
+# the general path's merge of its request reaction leaves); identity marks it in `_resolve`
+_ASKED = Reaction((), (), (), _REMAIN)
+
+
+class _Shot:
+    """A `OneShotEffect` activation's request in a superstep the host performs within: the
+    within-step effect it asked for and the context it asked in (its result settles there)."""
+
+    __slots__ = ("ctx", "effect", "node")
+
+    def __init__(self, node: OneShotEffect, ctx: NodeContext, effect: Effect) -> None:
+        self.node = node
+        self.ctx = ctx
+        self.effect = effect
 
 
 class _Staged:
@@ -645,13 +662,27 @@ class Execution:
                 ctx = NodeContext(
                     inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step
                 )
+                fn = spec.fn
                 try:
-                    result = spec.fn(ctx, event)
+                    if within and type(fn) is OneShotEffect and type(event) is not EffectCompleted:
+                        # a one-shot node asks for its effect directly (see `_Shot`)
+                        result = fn.request(ctx, event)
+                        if isinstance(result, Effect):
+                            if result.within_step:
+                                result = _Shot(fn, ctx, result)
+                            else:
+                                result = Reaction(effects=[result], disposition=_REMAIN)
+                    else:
+                        result = fn(ctx, event)
                 except Exception as e:  # a reducer bug fails its activation, not the interpreter
                     result = e
                     self._reducer_failed(inst, memory, staged, e)
                 else:
-                    self._stage(inst, spec, result, memory, staged, within)
+                    if type(result) is _Shot:  # its reaction so far: that effect, remain active
+                        staged.wants_within = True
+                        staged.dispositions.append((inst, _REMAIN, memory, False))
+                    else:
+                        self._stage(inst, spec, result, memory, staged, within)
             done.append((k, inst, result))
             if not isinstance(staged.dispositions[-1][1], RemainActive | SuspendActivation):
                 staged.ended.add(aid)
@@ -906,13 +937,20 @@ class Execution:
         pending = [
             (k, inst, result)
             for k, inst, result in done
-            if isinstance(result, Reaction) and _asks_within(result.effects)
+            if type(result) is _Shot
+            or (isinstance(result, Reaction) and _asks_within(result.effects))
         ]
         reactions = yield from self._resolve(
             pending, staged, state, step, issued, got, performed, outcome, record
         )
-        fresh = _Staged()
-        fresh.memory = staged.memory  # what the reducers left, results included
+        if len(pending) == len(done) and all(type(item[2]) is _Shot for item in done):
+            # only one-shot requests so far: ``staged`` holds nothing but their memory and
+            # waiting dispositions (no writes, control, effects, failures): staged afresh
+            fresh = staged
+            fresh.dispositions = []
+        else:
+            fresh = _Staged()
+            fresh.memory = staged.memory  # what the reducers left, results included
         fresh.issued = dict(issued)  # ordinary effects are numbered after within-step ones
         nodes = self.graph.nodes
         for k, inst, result in done:
@@ -942,10 +980,19 @@ class Execution:
         its activation, whose reaction may ask for another round. Returns each index's
         reactions merged into one."""
         out: dict[int, Any] = {}
+        shots: dict[int, _Shot] = {}
         todo = pending
         while todo:
             asks: list[tuple[int, Instance, EffectRequest]] = []
             for k, inst, reaction in todo:
+                if type(reaction) is _Shot:  # its one effect, nothing to split or merge
+                    shots[k] = reaction
+                    out[k] = _ASKED
+                    n = issued.get(inst.id, inst.effects_issued)
+                    eid = f"{self.execution_id}/{inst.id}/e{n}"
+                    asks.append((k, inst, EffectRequest(eid, inst.id, inst.node, reaction.effect)))
+                    issued[inst.id] = n + 1
+                    continue
                 wanted, rest = split_within(reaction.effects)
                 out[k] = merged(out.get(k), reaction, rest)
                 n = issued.get(inst.id, inst.effects_issued)
@@ -975,9 +1022,18 @@ class Execution:
                 outcome.delivered.append((inst.id, result))
                 if record is not None:
                     record.delivered.append((inst.id, "EffectCompleted"))
-                after = self._call(inst, result, state, step, staged)
+                shot = shots.pop(k, None)
+                if shot is None:
+                    after = self._call(inst, result, state, step, staged)
+                else:  # settled in the context it asked in (its memory is the staged one)
+                    try:
+                        after = shot.node.settle(shot.ctx, result)
+                    except Exception as e:  # a reducer bug fails its activation
+                        after = e
                 if isinstance(after, Reaction) and _asks_within(after.effects):
                     todo.append((k, inst, after))  # another round, merged there
+                elif current is _ASKED:  # nothing before it to merge with
+                    out[k] = after
                 else:
                     out[k] = merged(current, after, getattr(after, "effects", ()))
         return out

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from superstep_core.frozen import quick_init
 from superstep_core.node import Effect, Event
 
 __all__ = [
@@ -70,6 +71,7 @@ class Barrier:
     fired: bool = False
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class EffectRequest:
     """An effect the host must perform; ``effect_id`` is its idempotency key."""

@@ -20,6 +20,11 @@ delivered again the same effect ids are requested (ids are derived), and the kep
 answer them, so no effect is performed twice. Until `end_superstep` the execution is
 unchanged: a host that dies mid-step leaves it (and its last checkpoint) as it was.
 
+A node declared as a `superstep_core.node.OneShotEffect` (one effect per activation, then
+settle on its result: the LangGraph façade's nodes) takes a shorter way through the same
+rounds: its effect is asked for directly and its settled reaction staged directly, with the
+same effect ids, log entries and kept results as its reducer form would give.
+
 `Execution.run_superstep`, for drivers that perform nothing inside a superstep, issues
 within-step effects as ordinary ones (performed after the commit, delivered in a later
 superstep), so every host runs every graph.
