@@ -111,10 +111,9 @@ bench: bench-shared $(STAMP) $(LG_STAMP)
 	    --repeat $(REPEAT) $(BENCH_ARGS)
 
 # w08's chain on Superstep with LangGraph's official SqliteSaver and with the engine's own
-# SqliteCheckpointSaver (same protocol, changed channels only), interleaved in fresh processes;
-# BENCH_OWN_ARGS=--file: on a SQLite file (wall clock), as `superstep run --thread` keeps threads.
+# SqliteCheckpointSaver (same protocol, changed channels only), interleaved in fresh processes.
 bench-own: $(STAMP)
-	$(PY) bench/w08_own_saver.py --repeat $(REPEAT) $(BENCH_OWN_ARGS)
+	$(PY) bench/w08_own_saver.py --repeat $(REPEAT)
 
 bench-micro: $(DEVSTAMP)
 	$(PY) -m pip install --quiet 'pytest-benchmark>=4'
