@@ -1,6 +1,6 @@
 """One invocation of a compiled façade graph: load the thread, apply the input, drive the
 engine with the host, and turn committed supersteps into LangGraph's steps, stream events and
-checkpoints (written by `_checkpointing.Checkpointing`).
+checkpoints (written by its `CheckpointRecorder`).
 
 A LangGraph step is two engine supersteps: one that activates the step's tasks (each asks
 for one effect: run the task), and one that delivers the task results and commits their
@@ -39,6 +39,7 @@ from pydantic import BaseModel
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
 from superstep_compat.errors import GraphBubbleUp, GraphDrained, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
+from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import (
     HeldTask,
     Startable,
@@ -48,10 +49,8 @@ from superstep_compat.pregel._checkpoint_tasks import (
     pending_tasks,
     push_tasks_first,
 )
-from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._output_keys import OutputKeys
-from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._resumer import Resumer
 from superstep_compat.pregel._run_steps import RunSteps
@@ -198,7 +197,6 @@ class GraphRun(RunSteps):
         self.rng: RandomSource = configurable.get(RANDOM_KEY) or random
         self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
         self.nested: NestedEffects | None = None  # the host's, once the run has one
-        self.step_writes = self.durable
         # LangGraph bounds the tasks of a superstep run at once by the config's max_concurrency
         self.max_concurrency: int | None = self.config.get("max_concurrency") or None
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
@@ -217,15 +215,21 @@ class GraphRun(RunSteps):
         # Whether the run showed the state at least once (a ``values`` chunk, streamed or
         # not): LangGraph's ``invoke`` returns None for a run that never did.
         self.values_shown = False
-        self.record: CheckpointRecord | None = None
-        self.writer = CheckpointWriter(
+        self.first_step_order: dict[str, int] = {}
+        self.recorder = CheckpointRecorder(
+            graph,
             self.saver,
+            thread_id=self.thread_id,
+            ns=self.ns,
+            parents=self.parents,
+            config=self.config,
+            modes=self.modes,
             durable=self.durable,
-            untracked=graph.untracked_channels,
-            lean=self.lean_checkpoints,
+            first_step_order=self.first_step_order,
+            interrupts=self.interrupts,
         )
+        self.writer = self.recorder.writer
         self.resumer = Resumer(self.writer, durable=self.durable)
-        self.step = -2  # a new thread's input checkpoint is step -1
         self.start_step = -1
         self.failed_results: list[tuple[str, TaskOutcome]] = []
         # Continuing a step that did not finish: the outcomes its finished tasks saved (by
@@ -249,7 +253,6 @@ class GraphRun(RunSteps):
         self._ended: list[tuple[str, TaskOutcome]] = []
         # the tasks of the running step in the order the host started them (`_tasks_begin`)
         self._launched: list[str] = []
-        self.first_step_order: dict[str, int] = {}
         self.held_starts: list[str] = []
         self._launch_key: Callable[[Startable], Any] = first_come
         self._execution: Execution | None = None
@@ -516,7 +519,7 @@ class GraphRun(RunSteps):
         if self.saver is None or record is None:
             return
         self.failed_results = list(self._ended)
-        writes = self._keep_finished(ex, record, "")
+        writes = self.recorder.keep_finished(ex, record, "", self.failed_results)
         if not writes:
             return
         await self.writer.asave(record)

@@ -98,7 +98,7 @@ class RunSteps(RunSetup):
         if self.saver is not None:
             pending = pending_activations(ex, self.graph.node_order)
             next_ = tuple([name for name, _ in pending])
-            yield from self._checkpoint(
+            yield from self.recorder.checkpoint(
                 ex,
                 "loop",
                 next_=next_,
@@ -147,7 +147,7 @@ class RunSteps(RunSetup):
                     self.interrupts.extend(waiting)
                     yield from self._interrupt_events(waiting)
         finished = [(aid, r) for aid, r in results if not r.waiting and r.error is None]
-        self._record_interrupts(ex, interrupted, finished)
+        self.recorder.record_interrupts(ex, interrupted, finished)
         record = self.record
         keys = self.keys
         wrote = any(
@@ -158,7 +158,7 @@ class RunSteps(RunSetup):
             and any(t.result for t in record.tasks if t.id in record.finished)
         )
         if wrote:
-            self._committed = self.paused_values(ex)
+            self._committed = self.recorder.paused_values(ex)
             self._last_values = None
             self.values_shown = True
             if "values" in self.modes:
@@ -190,7 +190,9 @@ class RunSteps(RunSetup):
             return
         record.values = dict(self.last_values or {})
         record.engine = ex.snapshot()
-        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
+        build_checkpoint(
+            self.saver, record, record.checkpoint, triggers_of=self.recorder.policy.triggers_of
+        )
         if self.durable or record is self.writer.last_saved:
             self.writer.save(record)
         # LangGraph's saved view of a checkpoint reads its next tasks before its writes of
@@ -202,7 +204,7 @@ class RunSteps(RunSetup):
             [p for p in pending if p[1] not in known],
             step=record.step,
             ns=record.checkpoint_ns,
-            triggers_of=self._triggers_of,
+            triggers_of=self.recorder.policy.triggers_of,
             pushes=push_indexes(ex, pending),
         )
         live = replace(
@@ -210,7 +212,7 @@ class RunSteps(RunSetup):
             next=tuple(name for name, _ in pending),
             tasks=[known[key] if key in known else fresh.pop(0) for _, key in pending],
         )
-        yield from self._checkpoint_events(live, record.parent_id)
+        yield from self.recorder.checkpoint_events(live, record.parent_id)
 
     def _task_events(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
         """Each task's chunks as LangGraph emits them when it finishes: its update (then its
@@ -399,7 +401,8 @@ class RunSteps(RunSetup):
             # the failing activation was a task the host stopped because a sibling failed
             # (it has no outcome): the sibling's error is the step's, as in LangGraph
             error = next((r.error for _, r in self.failed_results if r.error), None)
-        self._record_failure(ex, error)
+        handed, self._handed_over = self._handed_over, []
+        self.recorder.record_failure(ex, error, self.failed_results, handed)
         if error is not None:
             raise error
         raise RuntimeError(f"{failure.node}: {failure.error_type}: {failure.message}")
