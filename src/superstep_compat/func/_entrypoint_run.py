@@ -83,7 +83,7 @@ class _Run(GraphRun):
                 "(and needs a checkpointer).",
                 reason="not_pending",
             )
-        self.current = self._values(ex).get(END_CHANNEL)
+        self.current = self.values.of(ex.values).get(END_CHANNEL)
         if resuming:  # (the driver has shown the state it continues from)
             self._restart_unfinished(ex)
         if self.journal is not None and self.record is not None:

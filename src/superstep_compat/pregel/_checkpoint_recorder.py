@@ -22,7 +22,7 @@ Never imports the run, the host or the engine's persistence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -59,6 +59,7 @@ from superstep_compat.pregel._record import (
     record_config,
     task_state_config,
 )
+from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._snapshots import StateViews
 from superstep_compat.pregel._task_context import TaskOutcome, _now
 from superstep_compat.types import Interrupt
@@ -80,7 +81,8 @@ class CheckpointRecorder:
     in memory, the last one saved at the run's end); ``first_step_order``: the run's own
     dict, non-empty while the first step orders its tasks as the nodes were added (its
     checkpoint events then keep the record's order); ``interrupts``: the run's list of the
-    interrupts it reports (a paused step's record keeps them)."""
+    interrupts it reports (a paused step's record keeps them); ``values``: the run's
+    `RunValues`."""
 
     def __init__(
         self,
@@ -95,6 +97,7 @@ class CheckpointRecorder:
         durable: bool,
         first_step_order: dict[str, int],
         interrupts: list[Interrupt[Any]],
+        values: RunValues,
     ) -> None:
         self.graph = graph
         self.saver = saver
@@ -106,6 +109,7 @@ class CheckpointRecorder:
         self.durable = durable
         self.first_step_order = first_step_order
         self.interrupts = interrupts
+        self.values = values
         self.policy = CheckpointPolicy(graph.spec)
         self.step_writes = durable
         """Whether a finished step's task writes are saved (not with durability "exit")."""
@@ -124,10 +128,6 @@ class CheckpointRecorder:
         """Record under ``policy`` (before the run writes anything)."""
         self.policy = policy
         self.writer.lean = policy.lean
-
-    def values_of(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """The state channels of ``values`` that have one."""
-        return {k: values[k] for k in self.graph.state_channels if k in values}
 
     def paused_values(self, ex: Execution) -> dict[str, Any]:
         """The committed values with the writes of the tasks that finished in a paused step
@@ -332,7 +332,7 @@ class CheckpointRecorder:
                     done.append(task.id)
                     writes.append((task.id, self.outcome_writes(task.name, result)))
             record.finished = tuple(done)
-            record.current_values = self.values_of(self.paused_values(ex))
+            record.current_values = self.values.of(self.paused_values(ex))
         record.interrupts = tuple(self.interrupts)
         record.engine = ex.snapshot()
         if not (
@@ -439,7 +439,7 @@ class CheckpointRecorder:
         if len(done) > len(record.finished):
             record.finished = tuple(done)
             local = self.graph.runner.local_state(ex.values, writes)
-            record.current_values = self.values_of(local)
+            record.current_values = self.values.of(local)
         return out
 
     def load_finished(self, ex: Execution, record: CheckpointRecord) -> dict[str, TaskOutcome]:

@@ -37,7 +37,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel
 
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
-from superstep_compat.errors import GraphBubbleUp, GraphDrained, GraphInterrupt
+from superstep_compat.errors import GraphDrained, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import (
@@ -54,7 +54,9 @@ from superstep_compat.pregel._output_keys import OutputKeys
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._resumer import Resumer
 from superstep_compat.pregel._run_steps import RunSteps
+from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._start_gate import StartGate
+from superstep_compat.pregel._step_failures import StepFailures
 from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_compat.runtime import RunControl
@@ -210,11 +212,7 @@ class GraphRun(RunSteps):
         self.live = False
         self._notify: Callable[[], None] | None = None
         self.interrupts: list[Interrupt[Any]] = []
-        self._committed: Mapping[str, Any] | None = None
-        self._last_values: dict[str, Any] | None = None
-        # Whether the run showed the state at least once (a ``values`` chunk, streamed or
-        # not): LangGraph's ``invoke`` returns None for a run that never did.
-        self.values_shown = False
+        self.values = RunValues(graph, output_keys)
         self.first_step_order: dict[str, int] = {}
         self.recorder = CheckpointRecorder(
             graph,
@@ -227,11 +225,12 @@ class GraphRun(RunSteps):
             durable=self.durable,
             first_step_order=self.first_step_order,
             interrupts=self.interrupts,
+            values=self.values,
         )
         self.writer = self.recorder.writer
         self.resumer = Resumer(self.writer, durable=self.durable)
         self.start_step = -1
-        self.failed_results: list[tuple[str, TaskOutcome]] = []
+        self.failures = StepFailures(graph, self.recorder)
         # Continuing a step that did not finish: the outcomes its finished tasks saved (by
         # activation id), the updates of those finished earlier to announce again, and
         # whether activations of the step still wait on interrupts.
@@ -256,11 +255,7 @@ class GraphRun(RunSteps):
         self.held_starts: list[str] = []
         self._launch_key: Callable[[Startable], Any] = first_come
         self._execution: Execution | None = None
-        # the tasks of the running step that failed for good and went on as their node's
-        # error handler: reported (tasks stream, checkpoint) with their error
-        self._handed_over: list[tuple[str, TaskOutcome]] = []
-        self._handlers_seen: set[str] = set()  # the error handlers' activations noted
-        # whether a task failing for good stops its step's others (async runs: `_fails_step`)
+        # whether a task failing for good stops its step's others (async runs: `fails_step`)
         self._stops_siblings = False
 
     # --- stream plumbing -----------------------------------------------------------------
@@ -356,8 +351,8 @@ class GraphRun(RunSteps):
         """The last events of a run the host stopped driving; raises the run's failure."""
         yield from self._drain()
         if ex.failure is not None:
-            yield from self._task_events(self._failed_results(ex))
-            self._raise_failure(ex)
+            yield from self._task_events(self.failures.collect(ex))
+            self.failures.raise_failure(ex)
         yield from self._finish(ex)
 
     def _stopped_by_drain(self) -> None:
@@ -469,7 +464,7 @@ class GraphRun(RunSteps):
             completed = True
         finally:
             if not completed and self._ended and self.durable:
-                await self._keep_stopped(ex)
+                await self.failures.keep_stopped(ex, self._ended)
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
                 await self.writer.asave_final(self.record)
@@ -477,7 +472,8 @@ class GraphRun(RunSteps):
     def _task_ended(self, request: EffectRequest, result: EffectCompleted) -> bool:
         """The host's result observer (each task's result as the task ends): a live run
         streams a finished task's chunks now (LangGraph emits them as the task ends, not
-        when its step does); returns whether the step's other tasks stop (`_fails_step`)."""
+        when its step does); returns whether the step's other tasks stop
+        (`StepFailures.fails_step`)."""
         outcome = result.result
         if isinstance(outcome, TaskOutcome):
             self._ended.append((request.activation_id, outcome))
@@ -486,7 +482,7 @@ class GraphRun(RunSteps):
             self._starts.ended(aid, partial(self._stream_ended, aid, outcome))
         elif self._starts.waiting:  # nothing to stream now (it goes out with its step)
             self._starts.ended(aid, _nothing)
-        return self._stops_siblings and self._fails_step(result, request.node)
+        return self._stops_siblings and self.failures.fails_step(result, request.node)
 
     def _tasks_begin(self, requests: list[EffectRequest]) -> None:
         """The host's view of a step's tasks before they run: with task starts streamed, the
@@ -510,22 +506,6 @@ class GraphRun(RunSteps):
             self._emit_transient(mode, data, ns)
         self._early.add(aid)
 
-    async def _keep_stopped(self, ex: Execution) -> None:
-        """The run stopped inside a step (cancelled, or its stream closed early): as for a
-        failed step, the tasks that finished keep their outcomes as pending writes of the
-        step's checkpoint, so the thread shows their writes and continuing it runs only
-        the others (LangGraph saves each task's writes as it ends)."""
-        record = self.record
-        if self.saver is None or record is None:
-            return
-        self.failed_results = list(self._ended)
-        writes = self.recorder.keep_finished(ex, record, "", self.failed_results)
-        if not writes:
-            return
-        await self.writer.asave(record)
-        for task_id, task_writes in writes:
-            self.writer.put_writes(record, task_id, task_writes)
-
     def _streams_early(self, outcome: TaskOutcome) -> bool:
         """Whether a task's chunks can go out as it ends: a plain finished task of a step
         with nothing to announce first (saved or cached outcomes, an input command, a step
@@ -539,21 +519,6 @@ class GraphRun(RunSteps):
             and not self._command_input
             and not self._reported
         )
-
-    def _fails_step(self, result: EffectCompleted, node: str = "") -> bool:
-        """Whether a task that just ended stops its step's other tasks (async runs only).
-        LangGraph cancels them once a task fails for good: not an
-        interrupt or a parent command (bubbling up), not a failure its retry policy runs
-        again. (A sync run lets them finish: a thread cannot be cancelled, and skipping
-        the ones not started yet would make which tasks of a failed step finished depend
-        on thread timing.)"""
-        outcome = result.result
-        if not isinstance(outcome, TaskOutcome) or outcome.error is None:
-            return False
-        spec = self.graph.spec.nodes.get(node)
-        if spec is not None and spec.error_handler_node is not None:
-            return False  # its error handler takes over; the others go on
-        return outcome.retry is None and not isinstance(outcome.error, GraphBubbleUp)
 
     def performer(self) -> TaskPerformer:
         """What performs this run's tasks (the handler of `TASK_KIND` its host registers):

@@ -39,6 +39,7 @@ from superstep_compat.pregel._output_keys import OutputKeys, read_keys
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._resumer import Resumer, as_list, run_again
+from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._task_context import (
     ChildLink,
@@ -75,17 +76,15 @@ class RunSetup:
     keys: OutputKeys | None  # what the run's chunks show (`_output_keys`)
     interrupts: list[Interrupt[Any]]
     durable: bool
-    failed_results: list[tuple[str, TaskOutcome]]
     saved: dict[str, TaskOutcome] | None
     _cached: list[tuple[str, Any]]
     _held: bool
     _reported: set[str]
     _command_input: bool
-    _last_values: dict[str, Any] | None
     first_step_order: dict[str, int]  # the order the first step starts its pull tasks in
     # the tasks of a resumed step that finished before it paused, to announce as it resumes
     held_starts: list[str]
-    _values: Callable[[Execution], dict[str, Any]]  # RunSteps'
+    values: RunValues  # the run's view of its state
     _emit_transient: Callable[..., None]  # GraphRun's
     input: Any
     link: ChildLink | None
@@ -104,9 +103,7 @@ class RunSetup:
     control: RunControl
     drained: bool
     limit: int
-    _committed: Mapping[str, Any] | None
     _apply_command: Callable[[Execution], Iterator[Event]]  # RunSteps'
-    values_shown: bool
     start_step: int
     stopped: bool
     live: bool
@@ -342,7 +339,7 @@ class RunSetup:
             else:
                 events.extend(
                     self.recorder.checkpoint(
-                        ex, "input", next_=(START,), values=self._values(ex), start=inp
+                        ex, "input", next_=(START,), values=self.values.of(ex.values), start=inp
                     )
                 )
                 ex.send(External(INPUT_EVENT, inp))
@@ -356,7 +353,7 @@ class RunSetup:
             self._command_input = self._command_input or applied
             _seen_on_resume(record)
             events = self._continue(ex, record, forked)
-            self.values_shown = not self._command_input  # it shows the state it starts from
+            self.values.shown = not self._command_input  # it shows the state it starts from
             if applied:
                 self._command_input = False
                 events.extend(self._apply_command(ex))
@@ -370,7 +367,7 @@ class RunSetup:
         """A run that continues the thread from ``record``: it first shows the state it
         starts from (``values``, then the checkpoint), as LangGraph does; a top-level
         `Command` without ``resume`` shows it once applied (see `_apply_command`)."""
-        self._last_values = dict(record.values)
+        self.values.start_from(record.values)
         # a step paused on interrupts (its interrupted tasks may be about to run again,
         # their siblings' outcomes held)
         self._held = bool(ex.interrupts) or bool(ex.held)
@@ -461,15 +458,14 @@ class RunSetup:
         (LangGraph's step -1, which shows no ``values`` chunk), so the nodes subscribed to
         them run in the first step."""
         ex.edit(self.graph.runner.input_writes(inp), writer=INPUT_WRITER)
-        self._committed = ex.values
-        self._last_values = None
+        self.values.commit(ex.values)
         pending = pending_activations(ex, self.graph.node_order)
         return self.recorder.checkpoint(
             ex,
             "input",
             next_=tuple(name for name, _ in pending),
             keys=[key for _, key in pending],
-            values=self._values(ex),
+            values=self.values.of(ex.values),
         )
 
     def _apply_to_pending(self, ex: Execution, command: Command[Any]) -> None:
@@ -495,10 +491,10 @@ class RunSetup:
         ex.edit(written.writes, writer=START)
         if record is None or self.saver is None:
             return
-        record.values = self._values(ex)
+        record.values = self.values.of(ex.values)
         if record.current_values is not None:
             local = self.graph.runner.local_state(record.current_values, written.writes)
-            record.current_values = self.recorder.values_of(local)
+            record.current_values = self.values.of(local)
         record.engine = ex.snapshot()
         build_checkpoint(
             self.saver, record, record.checkpoint, triggers_of=self.recorder.policy.triggers_of
