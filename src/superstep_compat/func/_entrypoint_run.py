@@ -12,11 +12,17 @@ from superstep_compat.errors import UnknownInterruptError
 from superstep_compat.func._entrypoint_policy import EntrypointPolicy
 from superstep_compat.func._journal import TaskJournal, resolve_durability
 from superstep_compat.func._runner import END_CHANNEL, START_CHANNEL
-from superstep_compat.pregel._calls import SKIP, GraphCall, RunOptions, printed_modes
+from superstep_compat.pregel._calls import (
+    SKIP,
+    GraphCall,
+    RunOptions,
+    legacy_durability,
+    printed_modes,
+)
 from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _modes, _shape
 from superstep_compat.pregel._run import Event, GraphRun
-from superstep_compat.pregel._run_setup import INPUT_EVENT, legacy_durability
+from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.types import Command, GraphOutput
 from superstep_core.node import External
 from superstep_core.runtime import Execution

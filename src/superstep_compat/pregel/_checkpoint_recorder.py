@@ -23,6 +23,7 @@ Never imports the run, the host or the engine's persistence.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -69,6 +70,7 @@ from superstep_core.runtime import Execution
 __all__ = ["CheckpointPolicy", "CheckpointRecorder"]
 
 
+@dataclass(eq=False, repr=False)
 class CheckpointRecorder:
     """Builds one run's LangGraph checkpoints and records how each step ended, through the
     run's `CheckpointWriter`; one collaborator of `GraphRun`, which owns it. It keeps the
@@ -84,45 +86,38 @@ class CheckpointRecorder:
     interrupts it reports (a paused step's record keeps them); ``values``: the run's
     `RunValues`."""
 
-    def __init__(
-        self,
-        graph: Any,
-        saver: BaseCheckpointSaver[Any] | None,
-        *,
-        thread_id: str | None,
-        ns: str,
-        parents: dict[str, str],
-        config: dict[str, Any],
-        modes: frozenset[str],
-        durable: bool,
-        first_step_order: dict[str, int],
-        interrupts: list[Interrupt[Any]],
-        values: RunValues,
-    ) -> None:
-        self.graph = graph
-        self.saver = saver
-        self.thread_id = thread_id
-        self.ns = ns
-        self.parents = parents
-        self.config = config
-        self.modes = modes
-        self.durable = durable
-        self.first_step_order = first_step_order
-        self.interrupts = interrupts
-        self.values = values
-        self.policy = CheckpointPolicy(graph.spec)
-        self.step_writes = durable
-        """Whether a finished step's task writes are saved (not with durability "exit")."""
+    graph: Any  # the compiled `Pregel`
+    saver: BaseCheckpointSaver[Any] | None
+    thread_id: str | None
+    ns: str
+    parents: dict[str, str]
+    config: dict[str, Any]
+    modes: frozenset[str]
+    durable: bool
+    first_step_order: dict[str, int]
+    interrupts: list[Interrupt[Any]]
+    values: RunValues
+    policy: CheckpointPolicy = field(init=False)
+    step_writes: bool = field(init=False)
+    """Whether a finished step's task writes are saved (not with durability "exit")."""
+    writer: CheckpointWriter = field(init=False)
+    step: int = field(init=False, default=-2)  # a new thread's input checkpoint is step -1
+    record: CheckpointRecord | None = field(init=False, default=None)
+    # the record `checkpoint` built last and the highest of its channel versions (besides
+    # the blob's: writing it again with the blob changes no other)
+    _top_version: tuple[CheckpointRecord, Any] | None = field(init=False, default=None)
+    # the graph's subgraph by node name (`StateViews.subgraph_of`), found when first asked
+    _subgraph_lookup: Callable[[str], Any] | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        self.policy = CheckpointPolicy(self.graph.spec)
+        self.step_writes = self.durable
         self.writer = CheckpointWriter(
-            saver, durable=durable, untracked=graph.untracked_channels, lean=self.policy.lean
+            self.saver,
+            durable=self.durable,
+            untracked=self.graph.untracked_channels,
+            lean=self.policy.lean,
         )
-        self.step = -2  # a new thread's input checkpoint is step -1
-        self.record: CheckpointRecord | None = None
-        # the record `checkpoint` built last and the highest of its channel versions
-        # (besides the blob's: writing it again with the blob changes no other)
-        self._top_version: tuple[CheckpointRecord, Any] | None = None
-        # the graph's subgraph by node name (`StateViews.subgraph_of`), found when first asked
-        self._subgraph_lookup: Callable[[str], Any] | None = None
 
     def use(self, policy: CheckpointPolicy) -> None:
         """Record under ``policy`` (before the run writes anything)."""

@@ -6,8 +6,10 @@ A LangGraph step is two engine supersteps: one that activates the step's tasks (
 for one effect: run the task), and one that delivers the task results and commits their
 writes atomically. This module schedules nothing itself: which node runs when is the
 engine's decision; here we only observe, record and stop at breakpoints.
-`GraphRun` is built in parts: `_run_setup.RunSetup` loads the thread and applies the input,
-`_run_steps.RunSteps` handles each committed superstep; this module holds the event loop.
+`GraphRun` owns its collaborators: a `Continuation` loads the thread and applies the input, a
+`CheckpointRecorder` writes checkpoints, `RunValues` holds its view of the state and
+`StepFailures` what its failed steps leave; `_run_steps.RunSteps` (its base) handles each
+committed superstep; this module holds the event loop.
 
 A step with a task still waiting on an interrupt has not finished, whatever its other tasks
 did: no new checkpoint, the same step number, and the interrupts stay reported until every
@@ -51,8 +53,8 @@ from superstep_compat.pregel._checkpoint_tasks import (
 )
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._output_keys import OutputKeys
-from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._resumer import Resumer
+from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._start_gate import StartGate
@@ -167,7 +169,7 @@ class GraphRun(RunSteps):
         # A ``checkpointer=True`` subgraph keeps one history per thread: it runs (its
         # checkpoints, tasks and stream events) under its namespace without the task ids,
         # keeping the numbers of further runs in one task (LangGraph's own checkpoint config).
-        self.replay: ReplayState | None = self.link.replay if self.link is not None else None
+        replay = self.link.replay if self.link is not None else None
         if self.link is not None and graph.checkpointer is True:
             self.ns = NS_SEP.join(part.split(NS_END)[0] for part in self.ns.split(NS_SEP))
             # LangGraph runs it under that namespace: its stream events and its tasks too
@@ -177,10 +179,10 @@ class GraphRun(RunSteps):
             self.link.checkpoint_ns = self.ns
         # A subgraph's run addressed by the checkpoint map (time travel to one of its
         # checkpoints) starts from that checkpoint; its checkpoints name their ancestors'.
-        self.addressed: str | None = None
+        addressed: str | None = None
         self.parents: dict[str, str] = {}
         if self.link is not None:
-            self.addressed = checkpoint_map.get(self.ns)
+            addressed = checkpoint_map.get(self.ns)
             self.parents = {k: v for k, v in checkpoint_map.items() if k != self.ns}
         self.saver: BaseCheckpointSaver[Any] | None = graph.saver_for(self.config)
         if self.saver is None and self.link is not None and graph.checkpointer in (None, True):
@@ -215,8 +217,8 @@ class GraphRun(RunSteps):
         self.values = RunValues(graph, output_keys)
         self.first_step_order: dict[str, int] = {}
         self.recorder = CheckpointRecorder(
-            graph,
-            self.saver,
+            graph=graph,
+            saver=self.saver,
             thread_id=self.thread_id,
             ns=self.ns,
             parents=self.parents,
@@ -229,18 +231,28 @@ class GraphRun(RunSteps):
         )
         self.writer = self.recorder.writer
         self.resumer = Resumer(self.writer, durable=self.durable)
-        self.start_step = -1
         self.failures = StepFailures(graph, self.recorder)
-        # Continuing a step that did not finish: the outcomes its finished tasks saved (by
-        # activation id), the updates of those finished earlier to announce again, and
-        # whether activations of the step still wait on interrupts.
-        self.saved: dict[str, TaskOutcome] | None = None
-        self._cached: list[tuple[str, Any]] = []
-        self._held = False
-        # activations whose results wait in the engine for a paused step (see
-        # `suspend_holds_step`), reported already when the step paused
-        self._reported: set[str] = set()
-        self._command_input = False
+        self.continuation = Continuation(
+            graph=graph,
+            saver=self.saver,
+            thread_id=self.thread_id,
+            ns=self.ns,
+            config=self.config,
+            link=self.link,
+            recorder=self.recorder,
+            values=self.values,
+            resumer=self.resumer,
+            modes=self.modes,
+            keys=output_keys,
+            first_step_order=self.first_step_order,
+            input=input,
+            replay=replay,
+            addressed=addressed,
+            fresh_resume_starts=self.fresh_resume_starts,
+            apply_command=self._apply_command,
+            run_context=self._run_context,
+            emit=self._emit_transient,
+        )
         # The run stopped before the graph finished (an interrupt or a breakpoint): a
         # subgraph's run then makes its parent's task wait (`GraphInterrupt`).
         self.stopped = False
@@ -252,11 +264,21 @@ class GraphRun(RunSteps):
         self._ended: list[tuple[str, TaskOutcome]] = []
         # the tasks of the running step in the order the host started them (`_tasks_begin`)
         self._launched: list[str] = []
-        self.held_starts: list[str] = []
         self._launch_key: Callable[[Startable], Any] = first_come
         self._execution: Execution | None = None
         # whether a task failing for good stops its step's others (async runs: `fails_step`)
         self._stops_siblings = False
+
+    fresh_resume_starts = True
+    """`Command(resume=...)` on a thread with no checkpoint starts the graph (LangGraph's
+    `StateGraph`); an entrypoint run refuses it instead (see `func._entrypoint_run`)."""
+
+    def _prepare(self) -> tuple[Execution, list[Event]]:
+        """The execution to drive, its input applied (`Continuation.prepare`), and the
+        events the run shows first."""
+        prepared = self.continuation.prepare()
+        self.input = self.continuation.input
+        return prepared
 
     # --- stream plumbing -----------------------------------------------------------------
 
@@ -487,7 +509,8 @@ class GraphRun(RunSteps):
     def _tasks_begin(self, requests: list[EffectRequest]) -> None:
         """The host's view of a step's tasks before they run: with task starts streamed, the
         starts go out in this order and the results after them all (`StartGate`)."""
-        held, self.held_starts = self.held_starts, []  # a resumed step's finished tasks
+        continuation = self.continuation
+        held, continuation.held_starts = continuation.held_starts, []  # finished before
         tasks: list[Startable] = [*requests, *(HeldTask(aid, node_of(aid)) for aid in held)]
         ex = self._execution
         if len(tasks) == 1:  # one task (a chain's step): no order to work out
@@ -499,7 +522,7 @@ class GraphRun(RunSteps):
             self._starts.expect(launched)
             for aid in held:  # in the step's order, with the tasks that run
                 assert ex is not None  # watched (`_observe`) before any step
-                self._starts.started(aid, self._held_start(ex, aid))
+                self._starts.started(aid, continuation.held_start(ex, aid))
 
     def _stream_ended(self, aid: str, outcome: TaskOutcome) -> None:
         for ns, mode, data in self._task_events([(aid, outcome)]):
@@ -514,10 +537,10 @@ class GraphRun(RunSteps):
             outcome.error is None
             and not outcome.waiting
             and not outcome.cached
-            and self.saved is None
-            and not self._cached
-            and not self._command_input
-            and not self._reported
+            and self.continuation.saved is None
+            and not self.continuation.cached
+            and not self.continuation.command_input
+            and not self.continuation.reported
         )
 
     def performer(self) -> TaskPerformer:
@@ -537,9 +560,12 @@ class GraphRun(RunSteps):
     def _saved_outcome(self, request: TaskRequest) -> TaskOutcome | None:
         """The saved outcome of a task that finished in a step that then stopped (it is not
         run again), or None."""
-        if not self.saved:
+        continuation = self.continuation
+        if not continuation.saved:
             return None
-        return self.take_saved(request.node, request.activation_id, request.values, request.arg)
+        return continuation.take_saved(
+            request.node, request.activation_id, request.values, request.arg
+        )
 
 
 def coerce_context(schema: Any, context: Any) -> Any:

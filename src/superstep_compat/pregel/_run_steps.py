@@ -7,9 +7,11 @@ run's end and failures, and the state views (values, next tasks).
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from superstep_compat._internal._constants import START
 from superstep_compat.errors import (
@@ -18,6 +20,7 @@ from superstep_compat.errors import (
     GraphRecursionError,
     create_error_message,
 )
+from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import (
     Event,
     delivered_outcomes,
@@ -27,23 +30,125 @@ from superstep_compat.pregel._checkpoint_tasks import (
     push_indexes,
     task_records,
 )
+from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import build_checkpoint
-from superstep_compat.pregel._output_keys import read_keys, shows, update_of
-from superstep_compat.pregel._resumer import as_list
-from superstep_compat.pregel._run_setup import RunSetup
+from superstep_compat.pregel._output_keys import OutputKeys, read_keys, shows, update_of
+from superstep_compat.pregel._record import CheckpointRecord
+from superstep_compat.pregel._resumer import Resumer, as_list
+from superstep_compat.pregel._run_setup import Continuation
+from superstep_compat.pregel._run_values import RunValues
+from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._step_failures import StepFailures
-from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
+from superstep_compat.pregel._task_context import (
+    ChildLink,
+    RunContext,
+    TaskOutcome,
+    _now,
+    task_uuid,
+)
 from superstep_compat.pregel._task_results import fold_writes
+from superstep_compat.runtime import RunControl
 from superstep_compat.types import Interrupt
+from superstep_core.host import Clock, EffectLedger, NestedEffects, RandomSource
 from superstep_core.runtime import Execution, StepOutcome
 
 
-class RunSteps(RunSetup):
+class RunSteps:
     """The per-superstep part of `GraphRun`."""
 
+    # GraphRun's attributes (set in its __init__)
+    graph: Any
+    recorder: CheckpointRecorder  # writes the run's checkpoints, keeps its step and record
+    writer: CheckpointWriter  # the recorder's: the run's saver I/O
+    saver: BaseCheckpointSaver[Any] | None
+    thread_id: str | None
+    ns: str
+    config: dict[str, Any]
+    modes: frozenset[str]
+    keys: OutputKeys | None  # what the run's chunks show (`_output_keys`)
+    interrupts: list[Interrupt[Any]]
+    durable: bool
+    first_step_order: dict[str, int]  # the order the first step starts its pull tasks in
+    values: RunValues  # the run's view of its state
+    link: ChildLink | None
+    subgraphs: bool
+    context: Any
+    store: Any
+    before: frozenset[str]
+    after: frozenset[str]
+    task_ns: str
+    clock: Clock
+    rng: RandomSource
+    ledger: EffectLedger | None
+    nested: NestedEffects | None
+    control: RunControl
+    drained: bool
+    limit: int
+    stopped: bool
+    live: bool
+    _starts: StartGate
+    resumer: Resumer  # answers the run's interrupts
+    continuation: Continuation  # how the run started: its input, the step it continues
+    failures: StepFailures
     _early: set[str]
     _launched: list[str]
-    failures: StepFailures
+    _emit_transient: Callable[..., None]  # GraphRun's
+
+    @property
+    def step(self) -> int:
+        """LangGraph's number of the run's last step (the recorder's)."""
+        return self.recorder.step
+
+    @step.setter
+    def step(self, step: int) -> None:
+        self.recorder.step = step
+
+    @property
+    def record(self) -> CheckpointRecord | None:
+        """The checkpoint the run wrote or loaded last (the recorder's)."""
+        return self.recorder.record
+
+    @record.setter
+    def record(self, record: CheckpointRecord | None) -> None:
+        self.recorder.record = record
+
+    @property
+    def _orders_starts(self) -> bool:
+        """Whether tasks announce their starts to the run's `StartGate`: a live run that
+        streams task starts (``tasks``/``debug``) and its tasks' results as they end."""
+        return self.live and ("tasks" in self.modes or "debug" in self.modes)
+
+    def _run_context(self) -> RunContext:
+        """The context of the tasks of the run's next step."""
+        return RunContext(
+            config=self.config,
+            context=self.context,
+            store=self.store,
+            step=self.step + 1,
+            stop=self.stop,
+            emit=self._emit_transient,
+            stream_modes=self.modes,
+            checkpoint_ns=self.task_ns,
+            saver=self.saver,
+            subgraphs=self.subgraphs,
+            cache=self.graph.cache,
+            checkpoint_id=None if self.record is None else self.record.checkpoint_id,
+            clock=self.clock,
+            rng=self.rng,
+            replay=self.continuation.replay,
+            nested=self.nested,
+            control=self.control,
+            started=self._starts.started if self._orders_starts else None,
+            task_ids={}
+            if self.record is None
+            else {t.key: t.id for t in self.record.tasks if t.key},
+            spare_answers=self.continuation.spare_answers,
+        )
+
+    @property
+    def stop(self) -> int:
+        """The step the run's recursion budget ends at."""
+        return self.continuation.start_step + self.limit + 1
 
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
@@ -57,21 +162,23 @@ class RunSteps(RunSetup):
                 results = self._fresh(delivered_outcomes(outcome))
                 yield from self._task_events(results)
                 yield from self._interrupted(ex, results)
-                self._reported.update(aid for aid, _ in ex.held)
+                self.continuation.reported.update(aid for aid, _ in ex.held)
                 return True
             return False  # a failed superstep: `StepFailures.collect` reports its tasks
         results = delivered_outcomes(outcome)
         if not results:
             return False
-        if self._command_input:
-            self._command_input = False
+        if self.continuation.command_input:
+            self.continuation.command_input = False
             if all(node_of(aid) == START for aid, _ in results):
                 yield from self._apply_command(ex)
                 return False
         # the tasks that finished before the step paused were reported then (and the
         # failures error handlers took, as they were handed over)
         handed = self.failures.take_handed_over()
-        yield from self._task_events(self._fresh(results) if self._reported else results)
+        yield from self._task_events(
+            self._fresh(results) if self.continuation.reported else results
+        )
         modes = self.modes
         completed: list[tuple[str, TaskOutcome]] = []
         interrupted = False
@@ -80,9 +187,9 @@ class RunSteps(RunSetup):
                 interrupted = True
             elif item[1].error is None:
                 completed.append(item)
-        if self._held:
-            self._held = bool(ex.interrupts)
-        if interrupted or self._held:
+        if self.continuation.held:
+            self.continuation.held = bool(ex.interrupts)
+        if interrupted or self.continuation.held:
             yield from self._interrupted(ex, results)
             return True
         self.step += 1
@@ -136,7 +243,7 @@ class RunSteps(RunSetup):
         self.stopped = True
         for _, result in interrupted:
             self.interrupts.extend(result.interrupts)
-        if self._held:
+        if self.continuation.held:
             seen = {aid for aid, _ in results}
             for aid, value in ex.interrupts:
                 if aid not in seen:
@@ -150,7 +257,7 @@ class RunSteps(RunSetup):
         wrote = any(
             r.writes if keys is None else shows(keys, [k for k, _ in r.writes]) for _, r in finished
         ) or (
-            self._held
+            self.continuation.held
             and record is not None
             and any(t.result for t in record.tasks if t.id in record.finished)
         )
@@ -218,8 +325,8 @@ class RunSteps(RunSetup):
             early.difference_update(aid for aid, _ in results)
         modes = self.modes
         updates = "updates" in modes
-        if self._cached:
-            cached, self._cached = self._cached, []
+        if self.continuation.cached:
+            cached, self.continuation.cached = self.continuation.cached, []
             if updates:
                 for name, update in cached:
                     if self.keys is not None and isinstance(update, dict):
@@ -229,7 +336,7 @@ class RunSteps(RunSetup):
         if self._launched and len(results) > 1:  # in the order the tasks started
             rank = {aid: k for k, aid in enumerate(self._launched)}
             ordered = sorted(results, key=lambda item: rank.get(item[0], len(rank)))
-        if self.saved is not None:  # the outcomes handed back come first, as in LangGraph
+        if self.continuation.saved is not None:  # the outcomes handed back first, as LangGraph
             ordered = sorted(ordered, key=lambda item: not item[1].cached)
         ctx = self._run_context() if "tasks" in modes or "debug" in modes else None
         # a task stopped by its subgraph's breakpoint (no interrupt values) is reported as
@@ -293,14 +400,14 @@ class RunSteps(RunSetup):
     def _finish(self, ex: Execution) -> Iterator[Event]:
         """A run that committed no step still answers with the thread's current values; one
         that continued a step still waiting on interrupts reports them again."""
-        if self._held and not self.interrupts and ex.interrupts:
+        if self.continuation.held and not self.interrupts and ex.interrupts:
             yield from self._task_events(())
             yield from self._interrupted(ex, ())
         self.values.keep(ex.values)
 
     def _fresh(self, results: list[tuple[str, TaskOutcome]]) -> list[tuple[str, TaskOutcome]]:
         """``results`` without the tasks reported when their step paused (held since)."""
-        reported = self._reported
+        reported = self.continuation.reported
         return [item for item in results if item[0] not in reported]
 
     # --- state views ----------------------------------------------------------------------
