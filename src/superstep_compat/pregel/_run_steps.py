@@ -46,6 +46,7 @@ class RunSteps(RunSetup):
     _launched: list[str]
     _handed_over: list[tuple[str, TaskOutcome]]
     _handlers_seen: set[str]
+    breakpoint: str | None  # where the run stopped (`_lifecycle` reports it)
 
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
@@ -110,11 +111,13 @@ class RunSteps(RunSetup):
         if self.after or self.before:
             next_ = self._next(ex) if next_ is None else next_
             names_ran = {node_of(aid) for aid, _ in completed}
-            if (_hit(names_ran, self.after) and next_) or _hit(set(next_), self.before):
+            after = bool(_hit(names_ran, self.after) and next_)
+            if after or _hit(set(next_), self.before):
                 # a subgraph's breakpoint stops its parent's task: the parent reports it
                 if "updates" in modes and self.link is None:
                     yield ((), "updates", {"__interrupt__": ()})
                 self.stopped = True
+                self.breakpoint = "interrupt_after" if after else "interrupt_before"
                 return True
         if self.step >= self.stop:  # LangGraph checks the budget before looking for tasks
             raise GraphRecursionError(
