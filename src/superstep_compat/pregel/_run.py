@@ -256,6 +256,8 @@ class GraphRun(RunSteps):
         # The run stopped before the graph finished (an interrupt or a breakpoint): a
         # subgraph's run then makes its parent's task wait (`GraphInterrupt`).
         self.stopped = False
+        # the breakpoint it stopped at, as LangGraph names the loop's status then
+        self.breakpoint: str | None = None
         # activations whose chunks went out as they ended (`_task_ended`), not with their step
         self._early: set[str] = set()
         # holds those chunks until every task of the step announced its start (`_step_begins`)
