@@ -49,6 +49,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._output_keys import OutputKeys
 from superstep_compat.pregel._resumer import Resumer
+from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
@@ -212,15 +213,20 @@ class GraphRun(RunSteps):
         self.interrupts: list[Interrupt[Any]] = []
         self.values = RunValues(graph, output_keys)
         self.tracker = StepTracker()
-        self.recorder = CheckpointRecorder(
+        self.scope = RunScope(
             graph=graph,
+            config=self.config,
             saver=self.saver,
             thread_id=self.thread_id,
             ns=self.ns,
-            parents=self.parents,
-            config=self.config,
+            link=self.link,
             modes=self.modes,
+            keys=output_keys,
             durable=self.durable,
+        )
+        self.recorder = CheckpointRecorder(
+            scope=self.scope,
+            parents=self.parents,
             first_step_order=self.tracker.first_step_order,
             interrupts=self.interrupts,
             values=self.values,
@@ -229,17 +235,10 @@ class GraphRun(RunSteps):
         self.resumer = Resumer(self.writer, durable=self.durable)
         self.failures = StepFailures(graph, self.recorder)
         self.continuation = Continuation(
-            graph=graph,
-            saver=self.saver,
-            thread_id=self.thread_id,
-            ns=self.ns,
-            config=self.config,
-            link=self.link,
+            scope=self.scope,
             recorder=self.recorder,
             values=self.values,
             resumer=self.resumer,
-            modes=self.modes,
-            keys=output_keys,
             first_step_order=self.tracker.first_step_order,
             input=input,
             replay=replay,
@@ -253,8 +252,7 @@ class GraphRun(RunSteps):
         # subgraph's run then makes its parent's task wait (`GraphInterrupt`).
         self.stopped = False
         self.tasks = StepTasks(
-            modes=self.modes,
-            keys=output_keys,
+            scope=self.scope,
             values=self.values,
             continuation=self.continuation,
             tracker=self.tracker,

@@ -16,7 +16,8 @@ from superstep_compat._internal._constants import START
 from superstep_compat.errors import GraphBubbleUp
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import Event, node_of
-from superstep_compat.pregel._output_keys import OutputKeys, read_keys, update_of
+from superstep_compat.pregel._output_keys import read_keys, update_of
+from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._step_tracker import StepTracker
@@ -30,14 +31,13 @@ __all__ = ["StepTasks"]
 
 @dataclass(eq=False, repr=False, kw_only=True)
 class StepTasks:
-    """The task events of a run showing ``modes`` (through ``keys``, its output keys), its
+    """The task events of a run showing its ``scope``'s modes (through its output keys), its
     state as ``values`` shows it; ``continuation``: what it continues (cached updates, saved
     outcomes); ``tracker``: its step's tasks; ``recorder``: its step number; ``clock``: the
     run's (timestamps); ``root``: whether it is a root graph's run (not a subgraph's);
     ``run_context``: its tasks' context (their ids)."""
 
-    modes: frozenset[str]
-    keys: OutputKeys | None
+    scope: RunScope  # what the run is about
     values: RunValues
     continuation: Continuation
     tracker: StepTracker
@@ -52,14 +52,14 @@ class StepTasks:
         """Each task's chunks as LangGraph emits them when it finishes: its update (then its
         result), or its interrupt; tasks whose writes were saved first, as cached."""
         results = self.tracker.not_early(results)  # (streamed as they ended)
-        modes = self.modes
+        modes = self.scope.modes
         updates = "updates" in modes
         if self.continuation.cached:
             cached, self.continuation.cached = self.continuation.cached, []
             if updates:
                 for name, update in cached:
-                    if self.keys is not None and isinstance(update, dict):
-                        update = update_of(self.keys, list(update.items()))
+                    if self.scope.keys is not None and isinstance(update, dict):
+                        update = update_of(self.scope.keys, list(update.items()))
                     yield ((), "updates", {name: update, "__metadata__": {"cached": True}})
         ordered = self.tracker.in_launch_order(results)
         if self.continuation.saved is not None:  # the outcomes handed back first, as LangGraph
@@ -77,7 +77,11 @@ class StepTasks:
             elif r.waiting:
                 yield from self.interrupt_events(tuple(r.interrupts))
             elif r.error is None and updates and name != START:
-                chunk = {name: r.update if self.keys is None else update_of(self.keys, r.writes)}
+                chunk = {
+                    name: r.update
+                    if self.scope.keys is None
+                    else update_of(self.scope.keys, r.writes)
+                }
                 if r.cached:
                     chunk["__metadata__"] = {"cached": True}
                 yield ((), "updates", chunk)
@@ -109,9 +113,9 @@ class StepTasks:
                 {"value": i.value, "id": i.id, "response_schema": None} for i in r.interrupts
             ],
         }
-        if "tasks" in self.modes:
+        if "tasks" in self.scope.modes:
             yield ((), "tasks", payload)
-        if "debug" in self.modes:
+        if "debug" in self.scope.modes:
             yield (
                 (),
                 "debug",
@@ -126,12 +130,12 @@ class StepTasks:
     def interrupt_events(self, interrupts: tuple[Interrupt[Any], ...]) -> Iterator[Event]:
         """The chunks of ``interrupts`` (none: a task stopped by its subgraph's breakpoint):
         an ``updates`` chunk, and a ``values`` chunk of the state with them."""
-        if "updates" in self.modes:
+        if "updates" in self.scope.modes:
             yield ((), "updates", {"__interrupt__": interrupts})
-        if "values" in self.modes and self.values.last is not None and interrupts:
+        if "values" in self.scope.modes and self.values.last is not None and interrupts:
             # a task stopped without values (its subgraph's breakpoint) shows no chunk here
             chunk = {"__interrupt__": interrupts}  # one key's (a root state's) is not shown
-            keys = self.keys
+            keys = self.scope.keys
             if keys is None and not self.values.is_root:
                 chunk = {**self.values.last, **chunk}
             elif keys is not None and not isinstance(keys, str):
