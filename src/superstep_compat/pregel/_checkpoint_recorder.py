@@ -26,8 +26,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from langgraph.checkpoint.base import BaseCheckpointSaver
-
 from superstep_compat._internal._constants import ERROR_SOURCE_NODE
 from superstep_compat.pregel._checkpoint_policy import CheckpointPolicy
 from superstep_compat.pregel._checkpoint_tasks import (
@@ -60,6 +58,7 @@ from superstep_compat.pregel._record import (
     record_config,
     task_state_config,
 )
+from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._snapshots import StateViews
 from superstep_compat.pregel._task_context import TaskOutcome, _now
@@ -77,23 +76,17 @@ class CheckpointRecorder:
     thread's position: `record` (the checkpoint written or loaded last, None before any) and
     `step` (LangGraph's step number: a new thread's input checkpoint is step -1).
 
-    ``saver``: None for a run that saves nothing (then only `step` moves); ``config``: the
-    run's (the checkpoints' metadata reads it); ``parents``: the ancestors' checkpoint ids by
-    namespace (a subgraph's); ``durable``: False under durability "exit" (records are kept
-    in memory, the last one saved at the run's end); ``first_step_order``: the run's own
+    ``scope``: the run's (a run without a saver saves nothing: then only `step` moves; the
+    checkpoints' metadata reads its config; under durability "exit" records are kept in
+    memory, the last one saved at the run's end); ``parents``: the ancestors' checkpoint ids
+    by namespace (a subgraph's); ``first_step_order``: the run's own
     dict, non-empty while the first step orders its tasks as the nodes were added (its
     checkpoint events then keep the record's order); ``interrupts``: the run's list of the
     interrupts it reports (a paused step's record keeps them); ``values``: the run's
     `RunValues`."""
 
-    graph: Any  # the compiled `Pregel`
-    saver: BaseCheckpointSaver[Any] | None
-    thread_id: str | None
-    ns: str
+    scope: RunScope  # what the run is about
     parents: dict[str, str]
-    config: dict[str, Any]
-    modes: frozenset[str]
-    durable: bool
     first_step_order: dict[str, int]
     interrupts: list[Interrupt[Any]]
     values: RunValues
@@ -110,12 +103,12 @@ class CheckpointRecorder:
     _subgraph_lookup: Callable[[str], Any] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
-        self.policy = CheckpointPolicy(self.graph.spec)
-        self.step_writes = self.durable
+        self.policy = CheckpointPolicy(self.scope.graph.spec)
+        self.step_writes = self.scope.durable
         self.writer = CheckpointWriter(
-            self.saver,
-            durable=self.durable,
-            untracked=self.graph.untracked_channels,
+            self.scope.saver,
+            durable=self.scope.durable,
+            untracked=self.scope.graph.untracked_channels,
             lean=self.policy.lean,
         )
 
@@ -129,11 +122,11 @@ class CheckpointRecorder:
         applied (they wait in the engine, see `suspend_holds_step`): the step's live view,
         as LangGraph shows its pending writes."""
         writes = [w for _, outcome in held_outcomes(ex) for w in outcome.writes]
-        return self.graph.runner.local_state(ex.values, writes) if writes else dict(ex.values)
+        return self.scope.graph.runner.local_state(ex.values, writes) if writes else dict(ex.values)
 
     def outcome_writes(self, name: str, result: TaskOutcome) -> list[tuple[str, Any]]:
         """Task ``name``'s pending writes as LangGraph writes them (its edges included)."""
-        return outcome_writes(result, edge_writes(self.graph.spec, name))
+        return outcome_writes(result, edge_writes(self.scope.graph.spec, name))
 
     def checkpoint(
         self,
@@ -156,7 +149,7 @@ class CheckpointRecorder:
             next_, values = self.policy.input_checkpoint(next_, values, start)
         if source in ("input", "fork"):
             self.step += 1
-        if self.saver is None or self.thread_id is None:
+        if self.scope.saver is None or self.scope.thread_id is None:
             self.policy.checkpointed(self.record)
             return []
         parent = self.record
@@ -189,12 +182,12 @@ class CheckpointRecorder:
             "source": source,
             "step": self.step,
             "parents": dict(self.parents),
-            **self.writer.config_metadata(self.config),
+            **self.writer.config_metadata(self.scope.config),
         }
         pending = list(zip(next_, next_ if keys is None else keys))
         record = CheckpointRecord(
-            thread_id=self.thread_id,
-            checkpoint_ns=self.ns,
+            thread_id=self.scope.thread_id,
+            checkpoint_ns=self.scope.ns,
             checkpoint_id=checkpoint_id,
             parent_id=None if parent is None else parent.checkpoint_id,
             step=self.step,
@@ -205,7 +198,7 @@ class CheckpointRecorder:
                 checkpoint_id,
                 pending,
                 step=self.step,
-                ns=self.ns,
+                ns=self.scope.ns,
                 triggers_of=self.policy.triggers_of,
                 pushes=push_indexes(ex, pending),
             ),
@@ -219,7 +212,7 @@ class CheckpointRecorder:
         known = self._top_version
         top = known[1] if known is not None and known[0] is parent is not None else None
         built = build_checkpoint(
-            self.saver,
+            self.scope.saver,
             record,
             base,
             ran=sorted(pulled),
@@ -234,20 +227,20 @@ class CheckpointRecorder:
             top = None
         self._top_version = None if top is None else (record, top)
         self.writer.built_on = (record, None if base is None else base["channel_versions"])
-        if self.durable:
+        if self.scope.durable:
             self.writer.save(record)
         self.record = record
         self.policy.checkpointed(record)
         last = self.writer.last_saved
         parent_id = (
-            record.parent_id if self.durable else None if last is None else last.checkpoint_id
+            record.parent_id if self.scope.durable else None if last is None else last.checkpoint_id
         )
         return self.checkpoint_events(record, parent_id)
 
     def checkpoint_events(self, record: CheckpointRecord, parent_id: str | None) -> list[Event]:
         """The stream events (``checkpoints``, ``debug``) of ``record``, whose parent is
         ``parent_id``."""
-        if "checkpoints" not in self.modes and "debug" not in self.modes:
+        if "checkpoints" not in self.scope.modes and "debug" not in self.scope.modes:
             return []
         tasks, next_ = record.tasks, list(record.next)
         if not self.first_step_order and len(tasks) == len(next_) > 1:
@@ -275,9 +268,9 @@ class CheckpointRecorder:
             ],
         }
         out: list[Event] = []
-        if "checkpoints" in self.modes:
+        if "checkpoints" in self.scope.modes:
             out.append(((), "checkpoints", payload))
-        if "debug" in self.modes:
+        if "debug" in self.scope.modes:
             debug = {
                 "step": record.step,
                 "timestamp": record.created_at,
@@ -291,7 +284,7 @@ class CheckpointRecorder:
         """A checkpoint chunk's task ``state``, as `get_state` shows it without
         ``subgraphs``: the config naming the subgraph the task's node runs, else None."""
         if self._subgraph_lookup is None:
-            self._subgraph_lookup = StateViews(self.graph).subgraph_of()
+            self._subgraph_lookup = StateViews(self.scope.graph).subgraph_of()
         if self._subgraph_lookup(task.name) is None:
             return None
         return task_state_config(record, task)
@@ -309,7 +302,7 @@ class CheckpointRecorder:
         shows them; LangGraph keeps them as the tasks' pending writes)."""
         record = self.record
         self.policy.stopped(record, INTERRUPT, list(self.interrupts))
-        if self.saver is None or record is None:
+        if self.scope.saver is None or record is None:
             return
         writes: list[tuple[str, list[tuple[str, Any]]]] = []
         for aid, result in interrupted:
@@ -376,7 +369,7 @@ class CheckpointRecorder:
         record = self.record
         if error is not None:
             self.policy.stopped(record, ERROR_CHANNEL, repr(error))
-        if self.saver is None or record is None or error is None:
+        if self.scope.saver is None or record is None or error is None:
             return
         failure = ex.failure
         failed_aid = failure.activation_id if failure is not None else ""
@@ -433,14 +426,14 @@ class CheckpointRecorder:
                 writes.extend(result.writes)
         if len(done) > len(record.finished):
             record.finished = tuple(done)
-            local = self.graph.runner.local_state(ex.values, writes)
+            local = self.scope.graph.runner.local_state(ex.values, writes)
             record.current_values = self.values.of(local)
         return out
 
     def load_finished(self, ex: Execution, record: CheckpointRecord) -> dict[str, TaskOutcome]:
         """The saved outcomes of ``record``'s finished tasks, by the activation that runs
         each when the step runs again."""
-        saver = self.saver
+        saver = self.scope.saver
         if saver is None:
             return {}
         by_task: dict[str, list[tuple[str, Any]]] = {}
@@ -455,7 +448,7 @@ class CheckpointRecorder:
                 continue
             task = find_task(record, aid)
             saved = None if task is None else by_task.get(task.id)
-            edges = edge_writes(self.graph.spec, node_of(aid))
+            edges = edge_writes(self.scope.graph.spec, node_of(aid))
             outcome = None if saved is None else saved_outcome(saved, edges)
             if outcome is not None:
                 out[aid] = outcome

@@ -43,22 +43,19 @@ from superstep_compat.errors import GraphDrained, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import (
-    HeldTask,
-    Startable,
-    first_come,
     new_checkpoint_id,
-    node_of,
     pending_tasks,
-    push_tasks_first,
 )
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._output_keys import OutputKeys
 from superstep_compat.pregel._resumer import Resumer
+from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
-from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._step_failures import StepFailures
+from superstep_compat.pregel._step_tasks import StepTasks
+from superstep_compat.pregel._step_tracker import StepTracker
 from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_compat.runtime import RunControl
@@ -215,17 +212,22 @@ class GraphRun(RunSteps):
         self._notify: Callable[[], None] | None = None
         self.interrupts: list[Interrupt[Any]] = []
         self.values = RunValues(graph, output_keys)
-        self.first_step_order: dict[str, int] = {}
-        self.recorder = CheckpointRecorder(
+        self.tracker = StepTracker()
+        self.scope = RunScope(
             graph=graph,
+            config=self.config,
             saver=self.saver,
             thread_id=self.thread_id,
             ns=self.ns,
-            parents=self.parents,
-            config=self.config,
+            link=self.link,
             modes=self.modes,
+            keys=output_keys,
             durable=self.durable,
-            first_step_order=self.first_step_order,
+        )
+        self.recorder = CheckpointRecorder(
+            scope=self.scope,
+            parents=self.parents,
+            first_step_order=self.tracker.first_step_order,
             interrupts=self.interrupts,
             values=self.values,
         )
@@ -233,18 +235,11 @@ class GraphRun(RunSteps):
         self.resumer = Resumer(self.writer, durable=self.durable)
         self.failures = StepFailures(graph, self.recorder)
         self.continuation = Continuation(
-            graph=graph,
-            saver=self.saver,
-            thread_id=self.thread_id,
-            ns=self.ns,
-            config=self.config,
-            link=self.link,
+            scope=self.scope,
             recorder=self.recorder,
             values=self.values,
             resumer=self.resumer,
-            modes=self.modes,
-            keys=output_keys,
-            first_step_order=self.first_step_order,
+            first_step_order=self.tracker.first_step_order,
             input=input,
             replay=replay,
             addressed=addressed,
@@ -258,16 +253,16 @@ class GraphRun(RunSteps):
         self.stopped = False
         # the breakpoint it stopped at, as LangGraph names the loop's status then
         self.breakpoint: str | None = None
-        # activations whose chunks went out as they ended (`_task_ended`), not with their step
-        self._early: set[str] = set()
-        # holds those chunks until every task of the step announced its start (`_step_begins`)
-        self._starts = StartGate()
-        # what the tasks of the running step returned so far, as each ended
-        self._ended: list[tuple[str, TaskOutcome]] = []
-        # the tasks of the running step in the order the host started them (`_tasks_begin`)
-        self._launched: list[str] = []
-        self._launch_key: Callable[[Startable], Any] = first_come
-        self._execution: Execution | None = None
+        self.tasks = StepTasks(
+            scope=self.scope,
+            values=self.values,
+            continuation=self.continuation,
+            tracker=self.tracker,
+            recorder=self.recorder,
+            clock=self.clock,
+            root=self.link is None,
+            run_context=self._run_context,
+        )
         # whether a task failing for good stops its step's others (async runs: `fails_step`)
         self._stops_siblings = False
 
@@ -358,24 +353,22 @@ class GraphRun(RunSteps):
         self.nested = host.nested
         host.on_result = self._task_ended
         host.on_perform = self._tasks_begin
-        host.launch_key = self._launch_key = push_tasks_first(ex, self.first_step_order)
-        self._execution = ex
+        host.launch_key = self.tracker.watch(ex)
 
     def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """The events of a superstep the host drove (what its tasks emitted, then the step's
         own); returns whether the run stops there."""
         yield from self._drain()
-        self._ended.clear()  # the step committed (or paused, or failed)
+        self.tracker.stepped()  # the step committed (or paused, or failed)
         stop = yield from self._after_superstep(ex, outcome)
-        self._launched.clear()
-        self.first_step_order.clear()
+        self.tracker.next_step()
         return stop
 
     def _ending(self, ex: Execution) -> Iterator[Event]:
         """The last events of a run the host stopped driving; raises the run's failure."""
         yield from self._drain()
         if ex.failure is not None:
-            yield from self._task_events(self.failures.collect(ex))
+            yield from self.tasks.events(self.failures.collect(ex))
             self.failures.raise_failure(ex)
         yield from self._finish(ex)
 
@@ -390,7 +383,7 @@ class GraphRun(RunSteps):
         subgraph drained: the task is left to run again, its subgraph continuing from its
         checkpoint), else, in a subgraph's run, `GraphInterrupt` so that the parent's task
         waits."""
-        if self.drained:
+        if self.drained or self.tasks.drained:
             raise GraphDrained(self.control.drain_reason or "shutdown")
         if self.link is not None and (self.interrupts or self.stopped):
             raise GraphInterrupt(tuple(self.interrupts))
@@ -487,8 +480,8 @@ class GraphRun(RunSteps):
                 yield e
             completed = True
         finally:
-            if not completed and self._ended and self.durable:
-                await self.failures.keep_stopped(ex, self._ended)
+            if not completed and self.tracker.ended and self.durable:
+                await self.failures.keep_stopped(ex, self.tracker.ended)
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
                 await self.writer.asave_final(self.record)
@@ -499,13 +492,14 @@ class GraphRun(RunSteps):
         when its step does); returns whether the step's other tasks stop
         (`StepFailures.fails_step`)."""
         outcome = result.result
+        tracker = self.tracker
         if isinstance(outcome, TaskOutcome):
-            self._ended.append((request.activation_id, outcome))
+            tracker.ended.append((request.activation_id, outcome))
         aid = request.activation_id
         if self.live and isinstance(outcome, TaskOutcome) and self._streams_early(outcome):
-            self._starts.ended(aid, partial(self._stream_ended, aid, outcome))
-        elif self._starts.waiting:  # nothing to stream now (it goes out with its step)
-            self._starts.ended(aid, _nothing)
+            tracker.starts.ended(aid, partial(self._stream_ended, aid, outcome))
+        elif tracker.starts.waiting:  # nothing to stream now (it goes out with its step)
+            tracker.starts.ended(aid, _nothing)
         return self._stops_siblings and self.failures.fails_step(result, request.node)
 
     def _tasks_begin(self, requests: list[EffectRequest]) -> None:
@@ -513,23 +507,13 @@ class GraphRun(RunSteps):
         starts go out in this order and the results after them all (`StartGate`)."""
         continuation = self.continuation
         held, continuation.held_starts = continuation.held_starts, []  # finished before
-        tasks: list[Startable] = [*requests, *(HeldTask(aid, node_of(aid)) for aid in held)]
-        ex = self._execution
-        if len(tasks) == 1:  # one task (a chain's step): no order to work out
-            launched = [tasks[0].activation_id]
-        else:
-            launched = [t.activation_id for t in sorted(tasks, key=self._launch_key)]
-        self._launched.extend(launched)
-        if self._orders_starts:
-            self._starts.expect(launched)
-            for aid in held:  # in the step's order, with the tasks that run
-                assert ex is not None  # watched (`_observe`) before any step
-                self._starts.started(aid, continuation.held_start(ex, aid))
+        announce = continuation.held_start if self._orders_starts else None
+        self.tracker.begin(requests, held, announce)
 
     def _stream_ended(self, aid: str, outcome: TaskOutcome) -> None:
-        for ns, mode, data in self._task_events([(aid, outcome)]):
+        for ns, mode, data in self.tasks.events([(aid, outcome)]):
             self._emit_transient(mode, data, ns)
-        self._early.add(aid)
+        self.tracker.early.add(aid)
 
     def _streams_early(self, outcome: TaskOutcome) -> bool:
         """Whether a task's chunks can go out as it ends: a plain finished task of a step

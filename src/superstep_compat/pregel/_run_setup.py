@@ -14,8 +14,6 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from langgraph.checkpoint.base import BaseCheckpointSaver
-
 from superstep_compat._internal._constants import START
 from superstep_compat.errors import EmptyInputError
 from superstep_compat.graph._writes import node_writes
@@ -36,13 +34,13 @@ from superstep_compat.pregel._lgcheckpoint import (
     load_record,
 )
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
-from superstep_compat.pregel._output_keys import OutputKeys, read_keys
+from superstep_compat.pregel._output_keys import read_keys
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._resumer import Resumer, as_list, run_again
+from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._task_context import (
-    ChildLink,
     RunContext,
     TaskOutcome,
     _now,
@@ -65,9 +63,9 @@ class Continuation:
     interrupts it answers (through ``resumer``), and what the run then keeps of a step that
     did not finish; one collaborator of `GraphRun`, which owns it.
 
-    Given the run's ``saver``/``thread_id``/``ns``/``config``, its ``link`` to a parent task
-    (a subgraph's run), its ``recorder`` (checkpoints, step and record), ``values`` and the
-    ``modes`` its stream shows (through ``keys``); ``first_step_order``: the run's, filled
+    Given the run's ``scope`` (its saver, thread, config, link to a parent task, the modes
+    its stream shows), its ``recorder`` (checkpoints, step and record) and ``values``;
+    ``first_step_order``: the run's, filled
     when the first step orders its tasks as the nodes were added; ``input``, ``replay`` and
     ``addressed`` (a subgraph's checkpoint the parent's map addresses) as the run resolved
     them; ``fresh_resume_starts``: whether `Command(resume=...)` on a thread with no
@@ -76,17 +74,10 @@ class Continuation:
     to the checkpoint, as the run's step logic does), ``run_context`` (its tasks' context)
     and ``emit`` (a transient stream event)."""
 
-    graph: Any
-    saver: BaseCheckpointSaver[Any] | None
-    thread_id: str | None
-    ns: str
-    config: dict[str, Any]
-    link: ChildLink | None
+    scope: RunScope  # what the run is about
     recorder: CheckpointRecorder
     values: RunValues
     resumer: Resumer
-    modes: frozenset[str]
-    keys: OutputKeys | None
     first_step_order: dict[str, int]
     input: Any
     replay: ReplayState | None
@@ -119,20 +110,22 @@ class Continuation:
     def prepare(self) -> tuple[Execution, list[Event]]:
         """The execution the run drives (loaded, or new) with the input applied, and the
         events it shows first."""
-        graph = self.graph
+        graph = self.scope.graph
         events: list[Event] = []
-        requested_id = (self.config.get("configurable") or {}).get("checkpoint_id")
+        requested_id = (self.scope.config.get("configurable") or {}).get("checkpoint_id")
         requested_id = requested_id or self.addressed
         record = None
-        if self.saver is not None and self.thread_id is not None:
+        if self.scope.saver is not None and self.scope.thread_id is not None:
             if self.replay is not None and requested_id is None:
-                record = self.replay.load(self.saver, self.thread_id, self.ns)
+                record = self.replay.load(self.scope.saver, self.scope.thread_id, self.scope.ns)
             else:
-                record = load_record(self.saver, self.thread_id, self.ns, requested_id)
+                record = load_record(
+                    self.scope.saver, self.scope.thread_id, self.scope.ns, requested_id
+                )
         if self.addressed is not None and record is not None:
             self.input = None  # it goes on from its checkpoint, whatever its parent passes
         if (
-            self.link is None
+            self.scope.link is None
             and record is not None
             and requested_id is not None
             and not (isinstance(self.input, Command) and self.input.resume is not None)
@@ -143,7 +136,7 @@ class Continuation:
             if record.source in ("update", "fork") and record.parent_id is not None:
                 point = record.parent_id
             self.replay = ReplayState(point)
-        execution_id = self.thread_id or "run"
+        execution_id = self.scope.thread_id or "run"
         if (
             record is not None
             and record.engine is not None
@@ -170,33 +163,33 @@ class Continuation:
             ex = Execution(graph.engine, execution_id, record_trace=False)
         inp = self.input
         if (
-            self.link is not None
-            and self.link.resume
+            self.scope.link is not None
+            and self.scope.link.resume
             and record is not None
             and (ex.interrupts or ex.queue)
         ):
             # the parent's answer to our interrupt (our checkpoint may have been edited
             # since: then the step's tasks run afresh and the first to ask takes it)
-            spare = spare_answers_of(self.link)
-            if spare and spare[-1] is self.link.resume[-1]:
+            spare = spare_answers_of(self.scope.link)
+            if spare and spare[-1] is self.scope.link.resume[-1]:
                 spare.pop()  # taken: no later subgraph run of the task takes it again
-            inp = Command(resume=self.link.resume[-1])
+            inp = Command(resume=self.scope.link.resume[-1])
         elif (
-            self.link is not None
-            and self.link.resuming
+            self.scope.link is not None
+            and self.scope.link.resuming
             and record is not None
             and (ex.queue or ex.interrupts)
         ):
             inp = None  # the parent's task runs again: go on from where we stopped
-        elif self.link is not None and self.link.resuming and record is not None:
+        elif self.scope.link is not None and self.scope.link.resuming and record is not None:
             # the parent's task was answered, but our checkpoint has no work left (a resume
             # at a past checkpoint of the parent, whose branch went on and finished us):
             # LangGraph's subgraph, told it resumes, takes its latest checkpoint as it is
             inp = None
-        elif self.link is not None and record is None and self.link.resume:
+        elif self.scope.link is not None and record is None and self.scope.link.resume:
             # a subgraph run starting afresh in a task that was answered: its first
             # interrupt() takes an answer the task's own did not (LangGraph's null resume)
-            self.spare_answers = spare_answers_of(self.link) or None
+            self.spare_answers = spare_answers_of(self.scope.link) or None
         continuing = record is not None and (inp is None or isinstance(inp, Command))
         forked: list[Event] | None = None
         applied = False
@@ -208,8 +201,8 @@ class Continuation:
                 # answering a past interrupt again (time travel): LangGraph keeps the
                 # answers saved for it since, and the new one comes after them
                 self.resumer.answer_rebuilt(ex, record, answer)
-        if isinstance(inp, Command) and inp.resume is not None and self.link is None:
-            if self.saver is None:
+        if isinstance(inp, Command) and inp.resume is not None and self.scope.link is None:
+            if self.scope.saver is None:
                 # LangGraph's words: an answer has nowhere to come from without checkpoints
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
             if record is None and self.fresh_resume_starts:
@@ -255,8 +248,8 @@ class Continuation:
                 self.resumer.saved_answers(ex, record)
                 run_again(ex, interrupted=True)
             latest = (
-                get_tuple(self.saver, config_of(record.thread_id, self.ns, None))
-                if self.saver
+                get_tuple(self.scope.saver, config_of(record.thread_id, self.scope.ns, None))
+                if self.scope.saver
                 else None
             )
             replaying = (
@@ -300,7 +293,7 @@ class Continuation:
         if continuing and record is not None and record.source == "update":
             # LangGraph prepares the first step after an edit with no channels known to be
             # updated: its pull tasks in the order the nodes were added, not by name
-            self.first_step_order.update(self.graph.node_order)
+            self.first_step_order.update(self.scope.graph.node_order)
         if continuing and record is not None:
             self.command_input = self.command_input or applied
             _seen_on_resume(record)
@@ -324,7 +317,7 @@ class Continuation:
         # their siblings' outcomes held)
         self.held = bool(ex.interrupts) or bool(ex.held)
         self.reported = {aid for aid, _ in ex.held}  # reported when their step paused
-        if ex.held and ("tasks" in self.modes or "debug" in self.modes):
+        if ex.held and ("tasks" in self.scope.modes or "debug" in self.scope.modes):
             # LangGraph announces every task of the step it resumes, finished ones too
             self.held_starts = list(dict.fromkeys(aid for aid, _ in ex.held))
         # time travel runs the step's finished tasks again; continuing hands their work back
@@ -342,8 +335,8 @@ class Continuation:
         if self.command_input:
             return forked or []
         events: list[Event] = []
-        if "values" in self.modes:
-            keys = self.keys  # a continued thread shows its state whatever wrote it
+        if "values" in self.scope.modes:
+            keys = self.scope.keys  # a continued thread shows its state whatever wrote it
             shown = dict(record.values) if keys is None else read_keys(record.values, keys)
             events.append(((), "values", shown))
         if forked is not None:
@@ -359,13 +352,13 @@ class Continuation:
         that then failed), announced as a task start as LangGraph does; None: run it."""
         saved = self.saved
         outcome = None if saved is None else saved.pop(activation_id, None)
-        if outcome is None or ("tasks" not in self.modes and "debug" not in self.modes):
+        if outcome is None or ("tasks" not in self.scope.modes and "debug" not in self.scope.modes):
             return outcome
         ctx = self.run_context()
-        node = self.graph.spec.nodes.get(name)
+        node = self.scope.graph.spec.nodes.get(name)
         state = arg
         if state is None and node is not None:
-            state = self.graph.runner.read(node.input_schema, values, ctx)
+            state = self.scope.graph.runner.read(node.input_schema, values, ctx)
         start = {
             "id": task_uuid(ctx, activation_id),
             "name": name,
@@ -377,9 +370,9 @@ class Continuation:
 
     def _emit_start(self, step: int, start: dict[str, Any]) -> None:
         """A task's start, in the ``tasks`` and ``debug`` modes."""
-        if "tasks" in self.modes:
+        if "tasks" in self.scope.modes:
             self.emit("tasks", start)
-        if "debug" in self.modes:
+        if "debug" in self.scope.modes:
             self.emit(
                 "debug", {"step": step, "timestamp": _now(), "type": "task", "payload": start}
             )
@@ -391,10 +384,10 @@ class Continuation:
         payload = inst.payload if inst is not None else None
         name = node_of(activation_id)
         ctx = self.run_context()
-        node = self.graph.spec.nodes.get(name)
+        node = self.scope.graph.spec.nodes.get(name)
         state = payload.arg if isinstance(payload, Send) else None  # a Send's task: its arg
         if state is None and node is not None:
-            state = self.graph.runner.read(node.input_schema, ex.values, ctx)
+            state = self.scope.graph.runner.read(node.input_schema, ex.values, ctx)
         start = {
             "id": task_uuid(ctx, activation_id),
             "name": name,
@@ -409,9 +402,9 @@ class Continuation:
         """A low-level `Pregel`'s input: written to its input channels as the input step
         (LangGraph's step -1, which shows no ``values`` chunk), so the nodes subscribed to
         them run in the first step."""
-        ex.edit(self.graph.runner.input_writes(inp), writer=INPUT_WRITER)
+        ex.edit(self.scope.graph.runner.input_writes(inp), writer=INPUT_WRITER)
         self.values.commit(ex.values)
-        pending = pending_activations(ex, self.graph.node_order)
+        pending = pending_activations(ex, self.scope.graph.node_order)
         return self.recorder.checkpoint(
             ex,
             "input",
@@ -424,10 +417,12 @@ class Continuation:
         """Commit a `Command`'s ``update`` as an edit of no node; its ``goto`` nodes and
         `Send`s join the activations already due."""
         written = node_writes(
-            Command(update=command.update, goto=command.goto), self.graph.runner.channel_keys
+            Command(update=command.update, goto=command.goto), self.scope.graph.runner.channel_keys
         )
         routed = TaskOutcome(writes=written.writes)
-        self.graph.runner._gotos(written.goto, routed, START, RunContext(config=dict(self.config)))
+        self.scope.graph.runner._gotos(
+            written.goto, routed, START, RunContext(config=dict(self.scope.config))
+        )
         ex.edit(
             written.writes,
             writer=START,
@@ -439,25 +434,30 @@ class Continuation:
         """A resuming `Command`'s ``update``: as LangGraph, written onto the checkpoint the
         thread is at (writes of no task) before the step goes on, so the resumed task and
         every later view of that checkpoint see it."""
-        written = node_writes(Command(update=update), self.graph.runner.channel_keys)
+        written = node_writes(Command(update=update), self.scope.graph.runner.channel_keys)
         ex.edit(written.writes, writer=START)
-        if record is None or self.saver is None:
+        if record is None or self.scope.saver is None:
             return
         record.values = self.values.of(ex.values)
         if record.current_values is not None:
-            local = self.graph.runner.local_state(record.current_values, written.writes)
+            local = self.scope.graph.runner.local_state(record.current_values, written.writes)
             record.current_values = self.values.of(local)
         record.engine = ex.snapshot()
         build_checkpoint(
-            self.saver, record, record.checkpoint, triggers_of=self.recorder.policy.triggers_of
+            self.scope.saver,
+            record,
+            record.checkpoint,
+            triggers_of=self.recorder.policy.triggers_of,
         )
         self.recorder.writer.save(record)
 
     def _is_latest(self, record: CheckpointRecord) -> bool:
         """Whether ``record`` is the newest checkpoint of its thread and namespace."""
-        if self.saver is None:
+        if self.scope.saver is None:
             return True
-        latest = get_tuple(self.saver, config_of(record.thread_id, record.checkpoint_ns, None))
+        latest = get_tuple(
+            self.scope.saver, config_of(record.thread_id, record.checkpoint_ns, None)
+        )
         return latest is None or (
             latest.config["configurable"]["checkpoint_id"] == record.checkpoint_id
         )

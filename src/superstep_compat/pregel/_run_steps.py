@@ -16,7 +16,6 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from superstep_compat._internal._constants import START
 from superstep_compat.errors import (
     ErrorCode,
-    GraphBubbleUp,
     GraphRecursionError,
     create_error_message,
 )
@@ -32,21 +31,19 @@ from superstep_compat.pregel._checkpoint_tasks import (
 )
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import build_checkpoint
-from superstep_compat.pregel._output_keys import OutputKeys, read_keys, shows, update_of
+from superstep_compat.pregel._output_keys import OutputKeys, shows
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._resumer import Resumer, as_list
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_values import RunValues
-from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._step_failures import StepFailures
+from superstep_compat.pregel._step_tasks import StepTasks
+from superstep_compat.pregel._step_tracker import StepTracker
 from superstep_compat.pregel._task_context import (
     ChildLink,
     RunContext,
     TaskOutcome,
-    _now,
-    task_uuid,
 )
-from superstep_compat.pregel._task_results import fold_writes
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import Interrupt
 from superstep_core.host import Clock, EffectLedger, NestedEffects, RandomSource
@@ -68,7 +65,6 @@ class RunSteps:
     keys: OutputKeys | None  # what the run's chunks show (`_output_keys`)
     interrupts: list[Interrupt[Any]]
     durable: bool
-    first_step_order: dict[str, int]  # the order the first step starts its pull tasks in
     values: RunValues  # the run's view of its state
     link: ChildLink | None
     subgraphs: bool
@@ -86,12 +82,11 @@ class RunSteps:
     limit: int
     stopped: bool
     live: bool
-    _starts: StartGate
     resumer: Resumer  # answers the run's interrupts
     continuation: Continuation  # how the run started: its input, the step it continues
     failures: StepFailures
-    _early: set[str]
-    _launched: list[str]
+    tracker: StepTracker  # the tasks of the step the run is in
+    tasks: StepTasks  # their stream events
     _emit_transient: Callable[..., None]  # GraphRun's
     breakpoint: str | None  # where the run stopped (`_lifecycle` reports it)
 
@@ -139,7 +134,7 @@ class RunSteps:
             replay=self.continuation.replay,
             nested=self.nested,
             control=self.control,
-            started=self._starts.started if self._orders_starts else None,
+            started=self.tracker.starts.started if self._orders_starts else None,
             task_ids={}
             if self.record is None
             else {t.key: t.id for t in self.record.tasks if t.key},
@@ -156,12 +151,12 @@ class RunSteps:
         if not outcome.committed:
             # a task that failed for good went on as its node's error handler: LangGraph
             # reports its failure as it happens, in the step the handler runs in
-            yield from self._task_events(self.failures.new_handlers(ex))
+            yield from self.tasks.events(self.failures.new_handlers(ex))
             if outcome.paused:
                 # the step paused on interrupts: its finished tasks' results wait in the
                 # engine (`suspend_holds_step`) until every interrupted task has finished
                 results = self._fresh(delivered_outcomes(outcome))
-                yield from self._task_events(results)
+                yield from self.tasks.events(results)
                 yield from self._interrupted(ex, results)
                 self.continuation.reported.update(aid for aid, _ in ex.held)
                 return True
@@ -177,7 +172,7 @@ class RunSteps:
         # the tasks that finished before the step paused were reported then (and the
         # failures error handlers took, as they were handed over)
         handed = self.failures.take_handed_over()
-        yield from self._task_events(
+        yield from self.tasks.events(
             self._fresh(results) if self.continuation.reported else results
         )
         modes = self.modes
@@ -252,7 +247,7 @@ class RunSteps:
                 if aid not in seen:
                     waiting = tuple(as_list(value))
                     self.interrupts.extend(waiting)
-                    yield from self._interrupt_events(waiting)
+                    yield from self.tasks.interrupt_events(waiting)
         finished = [(aid, r) for aid, r in results if not r.waiting and r.error is None]
         self.recorder.record_interrupts(ex, interrupted, finished)
         record = self.record
@@ -269,19 +264,6 @@ class RunSteps:
             self.values.shown = True
             if "values" in self.modes:
                 yield ((), "values", self.values.chunk)
-
-    def _interrupt_events(self, interrupts: tuple[Interrupt[Any], ...]) -> Iterator[Event]:
-        if "updates" in self.modes:
-            yield ((), "updates", {"__interrupt__": interrupts})
-        if "values" in self.modes and self.values.last is not None and interrupts:
-            # a task stopped without values (its subgraph's breakpoint) shows no chunk here
-            chunk = {"__interrupt__": interrupts}  # one key's (a root state's) is not shown
-            keys = self.keys
-            if keys is None and not self.values.is_root:
-                chunk = {**self.values.last, **chunk}
-            elif keys is not None and not isinstance(keys, str):
-                chunk = {**read_keys(self.values.last, keys), **chunk}
-            yield ((), "values", chunk)
 
     def _apply_command(self, ex: Execution) -> Iterator[Event]:
         """A top-level `Command` without ``resume`` on an existing thread writes onto the
@@ -319,92 +301,11 @@ class RunSteps:
         )
         yield from self.recorder.checkpoint_events(live, record.parent_id)
 
-    def _task_events(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
-        """Each task's chunks as LangGraph emits them when it finishes: its update (then its
-        result), or its interrupt; tasks whose writes were saved first, as cached."""
-        if self._early:  # streamed as they ended
-            early = self._early
-            results = [item for item in results if item[0] not in early]
-            early.difference_update(aid for aid, _ in results)
-        modes = self.modes
-        updates = "updates" in modes
-        if self.continuation.cached:
-            cached, self.continuation.cached = self.continuation.cached, []
-            if updates:
-                for name, update in cached:
-                    if self.keys is not None and isinstance(update, dict):
-                        update = update_of(self.keys, list(update.items()))
-                    yield ((), "updates", {name: update, "__metadata__": {"cached": True}})
-        ordered = results
-        if self._launched and len(results) > 1:  # in the order the tasks started
-            rank = {aid: k for k, aid in enumerate(self._launched)}
-            ordered = sorted(results, key=lambda item: rank.get(item[0], len(rank)))
-        if self.continuation.saved is not None:  # the outcomes handed back first, as LangGraph
-            ordered = sorted(ordered, key=lambda item: not item[1].cached)
-        ctx = self._run_context() if "tasks" in modes or "debug" in modes else None
-        # a task stopped by its subgraph's breakpoint (no interrupt values) is reported as
-        # LangGraph reports it: once, when the step's other tasks have been
-        stopped = False
-        for aid, r in ordered:
-            name = node_of(aid)
-            if r.drained:  # its subgraph drained: so does this run (no breakpoint to report)
-                self.drained = True
-            elif r.waiting and not r.interrupts:
-                stopped = True
-            elif r.waiting:
-                yield from self._interrupt_events(tuple(r.interrupts))
-            elif r.error is None and updates and name != START:
-                chunk = {name: r.update if self.keys is None else update_of(self.keys, r.writes)}
-                if r.cached:
-                    chunk["__metadata__"] = {"cached": True}
-                yield ((), "updates", chunk)
-            # (a task its subgraph's breakpoint stopped has no result: it did not end, nor
-            # has one whose Command(graph=PARENT) ends this graph's run: LangGraph re-raises it)
-            if (
-                ctx is not None
-                and not r.cached
-                and name != START
-                and not (r.waiting and not r.interrupts)
-                and not isinstance(r.error, GraphBubbleUp)
-            ):
-                yield from self._task_result(ctx, aid, r)
-        if stopped and self.link is None:  # (a subgraph's breakpoint: only the root says so)
-            yield from self._interrupt_events(())
-
-    def _task_result(self, ctx: RunContext, aid: str, r: TaskOutcome) -> Iterator[Event]:
-        # as LangGraph: the task's writes to the state's channels (and a functional task's
-        # return value), a channel written more than once as ``{"$writes": [...]}``
-        shown = self.values.stream_keys()
-        payload = {
-            "id": task_uuid(ctx, aid),
-            "name": node_of(aid),
-            "error": r.error,
-            "result": fold_writes(w for w in r.writes if w[0] in shown)
-            if r.error is None and not r.interrupts
-            else {},
-            "interrupts": [
-                {"value": i.value, "id": i.id, "response_schema": None} for i in r.interrupts
-            ],
-        }
-        if "tasks" in self.modes:
-            yield ((), "tasks", payload)
-        if "debug" in self.modes:
-            yield (
-                (),
-                "debug",
-                {
-                    "step": self.step + 1,
-                    "timestamp": _now(self.clock),
-                    "type": "task_result",
-                    "payload": payload,
-                },
-            )
-
     def _finish(self, ex: Execution) -> Iterator[Event]:
         """A run that committed no step still answers with the thread's current values; one
         that continued a step still waiting on interrupts reports them again."""
         if self.continuation.held and not self.interrupts and ex.interrupts:
-            yield from self._task_events(())
+            yield from self.tasks.events(())
             yield from self._interrupted(ex, ())
         self.values.keep(ex.values)
 

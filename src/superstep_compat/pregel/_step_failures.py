@@ -129,7 +129,7 @@ class StepFailures:
         as it ends)."""
         recorder = self.recorder
         record = recorder.record
-        if recorder.saver is None or record is None:
+        if recorder.scope.saver is None or record is None:
             return
         self.results = list(ended)
         writes = recorder.keep_finished(ex, record, "", self.results)

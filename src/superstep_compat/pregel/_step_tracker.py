@@ -1,0 +1,111 @@
+"""`StepTracker`: the bookkeeping of the step a façade run is in, one collaborator of
+`GraphRun`: the order its tasks start in (a host's launch key: push tasks first, as
+LangGraph), the tasks as they started and ended, which of them streamed their chunks as they
+ended, and the `StartGate` that holds those chunks until every start went out.
+
+Never imports the run or the host.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from superstep_compat.pregel._checkpoint_tasks import (
+    HeldTask,
+    Startable,
+    first_come,
+    node_of,
+    push_tasks_first,
+)
+from superstep_compat.pregel._start_gate import StartGate
+from superstep_compat.pregel._task_context import TaskOutcome
+from superstep_core.runtime import EffectRequest, Execution
+
+__all__ = ["StepTracker"]
+
+Outcomes = Sequence[tuple[str, TaskOutcome]]
+"""(activation id, outcome) of a step's tasks."""
+
+
+class StepTracker:
+    """The tasks of the step a run is in, as its host starts and ends them."""
+
+    __slots__ = (
+        "early",
+        "ended",
+        "execution",
+        "first_step_order",
+        "launch_key",
+        "launched",
+        "starts",
+    )
+
+    def __init__(self) -> None:
+        self.first_step_order: dict[str, int] = {}
+        """The order the first step starts its pull tasks in (the nodes' order, after an
+        edit); empty: by node name."""
+        self.launched: list[str] = []
+        """The tasks of the running step in the order the host started them."""
+        self.ended: list[tuple[str, TaskOutcome]] = []
+        """What the tasks of the running step returned so far, as each ended."""
+        self.early: set[str] = set()
+        """Activations whose chunks went out as they ended, not with their step."""
+        self.starts = StartGate()
+        """Holds those chunks until every task of the step announced its start."""
+        self.launch_key: Callable[[Startable], Any] = first_come
+        self.execution: Execution | None = None
+
+    def watch(self, ex: Execution) -> Callable[[Startable], Any]:
+        """Track the steps of ``ex``; returns the order its tasks start in (a host's
+        ``launch_key``: push tasks first, as LangGraph)."""
+        self.launch_key = push_tasks_first(ex, self.first_step_order)
+        self.execution = ex
+        return self.launch_key
+
+    def begin(
+        self,
+        requests: list[EffectRequest],
+        held: list[str],
+        held_start: Callable[[Execution, str], Callable[[], None]] | None,
+    ) -> None:
+        """A step's tasks are about to run (``requests``), beside ``held``, those of a
+        resumed step that finished before it paused; with ``held_start`` (task starts are
+        streamed), the starts go out in launch order and the results after them all."""
+        tasks: list[Startable] = [*requests, *(HeldTask(aid, node_of(aid)) for aid in held)]
+        if len(tasks) == 1:  # one task (a chain's step): no order to work out
+            launched = [tasks[0].activation_id]
+        else:
+            launched = [t.activation_id for t in sorted(tasks, key=self.launch_key)]
+        self.launched.extend(launched)
+        if held_start is not None:
+            ex = self.execution
+            self.starts.expect(launched)
+            for aid in held:  # in the step's order, with the tasks that run
+                assert ex is not None  # watched before any step
+                self.starts.started(aid, held_start(ex, aid))
+
+    def stepped(self) -> None:
+        """The step ended (committed, paused or failed): what its tasks returned is its."""
+        self.ended.clear()
+
+    def next_step(self) -> None:
+        """The run goes on to its next step."""
+        self.launched.clear()
+        self.first_step_order.clear()
+
+    def not_early(self, results: Outcomes) -> Outcomes:
+        """``results`` without the tasks whose chunks went out as they ended."""
+        early = self.early
+        if not early:
+            return results
+        kept = [item for item in results if item[0] not in early]
+        early.difference_update(aid for aid, _ in kept)
+        return kept
+
+    def in_launch_order(self, results: Outcomes) -> Outcomes:
+        """``results`` in the order their tasks started."""
+        if not self.launched or len(results) < 2:
+            return results
+        rank = {aid: k for k, aid in enumerate(self.launched)}
+        return sorted(results, key=lambda item: rank.get(item[0], len(rank)))
