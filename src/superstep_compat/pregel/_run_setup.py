@@ -9,19 +9,25 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Iterator, Mapping
+from functools import partial
 from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from superstep_compat._internal._constants import START
 from superstep_compat.errors import EmptyInputError
 from superstep_compat.graph._writes import node_writes
+from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import (
     Event,
+    find_task,
     node_of,
     pending_activations,
 )
-from superstep_compat.pregel._checkpointing import Checkpointing
+from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
+    PUSH,
     START_CHANNEL,
     build_checkpoint,
     get_tuple,
@@ -29,18 +35,22 @@ from superstep_compat.pregel._lgcheckpoint import (
     load_record,
 )
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
+from superstep_compat.pregel._output_keys import OutputKeys, read_keys
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._resumer import Resumer, as_list, run_again
+from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._task_context import (
     ChildLink,
     RunContext,
     TaskOutcome,
+    _now,
     spare_answers_of,
+    task_uuid,
 )
 from superstep_compat.runtime import RunControl
-from superstep_compat.types import Command
+from superstep_compat.types import Command, Interrupt, Send
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.host import Clock, EffectLedger, NestedEffects, RandomSource
 from superstep_core.node import Activated, External
@@ -51,10 +61,31 @@ INPUT_WRITER = "__input__"
 """The writer of a low-level `Pregel`'s input (an edit of its input channels)."""
 
 
-class RunSetup(Checkpointing):
+class RunSetup:
     """The setting-up part of `GraphRun`."""
 
     # GraphRun's attributes (set in its __init__) that the parts of a run share
+    graph: Any
+    recorder: CheckpointRecorder  # writes the run's checkpoints, keeps its step and record
+    writer: CheckpointWriter  # the recorder's: the run's saver I/O
+    saver: BaseCheckpointSaver[Any] | None
+    thread_id: str | None
+    ns: str
+    config: dict[str, Any]
+    modes: frozenset[str]
+    keys: OutputKeys | None  # what the run's chunks show (`_output_keys`)
+    interrupts: list[Interrupt[Any]]
+    durable: bool
+    saved: dict[str, TaskOutcome] | None
+    _cached: list[tuple[str, Any]]
+    _held: bool
+    _reported: set[str]
+    _command_input: bool
+    first_step_order: dict[str, int]  # the order the first step starts its pull tasks in
+    # the tasks of a resumed step that finished before it paused, to announce as it resumes
+    held_starts: list[str]
+    values: RunValues  # the run's view of its state
+    _emit_transient: Callable[..., None]  # GraphRun's
     input: Any
     link: ChildLink | None
     subgraphs: bool
@@ -72,14 +103,30 @@ class RunSetup(Checkpointing):
     control: RunControl
     drained: bool
     limit: int
-    _committed: Mapping[str, Any] | None
     _apply_command: Callable[[Execution], Iterator[Event]]  # RunSteps'
-    values_shown: bool
     start_step: int
     stopped: bool
     live: bool
     _starts: StartGate
     resumer: Resumer  # answers the run's interrupts
+
+    @property
+    def step(self) -> int:
+        """LangGraph's number of the run's last step (the recorder's)."""
+        return self.recorder.step
+
+    @step.setter
+    def step(self, step: int) -> None:
+        self.recorder.step = step
+
+    @property
+    def record(self) -> CheckpointRecord | None:
+        """The checkpoint the run wrote or loaded last (the recorder's)."""
+        return self.recorder.record
+
+    @record.setter
+    def record(self, record: CheckpointRecord | None) -> None:
+        self.recorder.record = record
 
     @property
     def _orders_starts(self) -> bool:
@@ -166,7 +213,7 @@ class RunSetup(Checkpointing):
         if record is not None and record.engine is not None:
             ex = Execution.restore(graph.engine, record.engine, record_trace=False)
             self.step = record.step
-            self.record = self.writer.last_saved = record
+            self.recorder.record = self.writer.last_saved = record
             if record.checkpoint is not None:
                 self.writer.saved_versions = dict(record.checkpoint["channel_versions"])
         else:
@@ -274,7 +321,7 @@ class RunSetup(Checkpointing):
                 # activation yet: it is keyed by name)
                 pending = pending_activations(ex, graph.node_order)
                 same = tuple(name for name, _ in pending) == record.next
-                forked = self._checkpoint(
+                forked = self.recorder.checkpoint(
                     ex,
                     "fork",
                     next_=record.next,
@@ -291,8 +338,8 @@ class RunSetup(Checkpointing):
                 events.extend(self._lowlevel_input(ex, inp))
             else:
                 events.extend(
-                    self._checkpoint(
-                        ex, "input", next_=(START,), values=self._values(ex), start=inp
+                    self.recorder.checkpoint(
+                        ex, "input", next_=(START,), values=self.values.of(ex.values), start=inp
                     )
                 )
                 ex.send(External(INPUT_EVENT, inp))
@@ -306,26 +353,119 @@ class RunSetup(Checkpointing):
             self._command_input = self._command_input or applied
             _seen_on_resume(record)
             events = self._continue(ex, record, forked)
-            self.values_shown = not self._command_input  # it shows the state it starts from
+            self.values.shown = not self._command_input  # it shows the state it starts from
             if applied:
                 self._command_input = False
                 events.extend(self._apply_command(ex))
         return ex, events
+
+    # --- continuing from a checkpoint ---------------------------------------------------------
+
+    def _continue(
+        self, ex: Execution, record: CheckpointRecord, forked: list[Event] | None
+    ) -> list[Event]:
+        """A run that continues the thread from ``record``: it first shows the state it
+        starts from (``values``, then the checkpoint), as LangGraph does; a top-level
+        `Command` without ``resume`` shows it once applied (see `_apply_command`)."""
+        self.values.start_from(record.values)
+        # a step paused on interrupts (its interrupted tasks may be about to run again,
+        # their siblings' outcomes held)
+        self._held = bool(ex.interrupts) or bool(ex.held)
+        self._reported = {aid for aid, _ in ex.held}  # reported when their step paused
+        if ex.held and ("tasks" in self.modes or "debug" in self.modes):
+            # LangGraph announces every task of the step it resumes, finished ones too
+            self.held_starts = list(dict.fromkeys(aid for aid, _ in ex.held))
+        # time travel runs the step's finished tasks again; continuing hands their work back
+        # (and a failure an error handler took goes to the handler again, not to its node)
+        if forked is None and (record.finished or any(t.error for t in record.tasks)):
+            self.saved = self.recorder.load_finished(ex, record) or None
+            served = {
+                task.id for aid in self.saved or () if (task := find_task(record, aid)) is not None
+            }
+            self._cached = [
+                (t.name, t.result)
+                for t in record.tasks
+                if t.id in record.finished and t.id not in served and t.name != START
+            ]
+        if self._command_input:
+            return forked or []
+        events: list[Event] = []
+        if "values" in self.modes:
+            keys = self.keys  # a continued thread shows its state whatever wrote it
+            shown = dict(record.values) if keys is None else read_keys(record.values, keys)
+            events.append(((), "values", shown))
+        if forked is not None:
+            events.extend(forked)
+        else:
+            events.extend(self.recorder.checkpoint_events(record, record.parent_id))
+        return events
+
+    def take_saved(
+        self, name: str, activation_id: str, values: Any, arg: Any
+    ) -> TaskOutcome | None:
+        """The saved outcome of activation ``activation_id`` (a task that finished in a step
+        that then failed), announced as a task start as LangGraph does; None: run it."""
+        saved = self.saved
+        outcome = None if saved is None else saved.pop(activation_id, None)
+        if outcome is None or ("tasks" not in self.modes and "debug" not in self.modes):
+            return outcome
+        ctx = self._run_context()
+        node = self.graph.spec.nodes.get(name)
+        state = arg
+        if state is None and node is not None:
+            state = self.graph.runner.read(node.input_schema, values, ctx)
+        start = {
+            "id": task_uuid(ctx, activation_id),
+            "name": name,
+            "input": state,
+            "triggers": (f"branch:to:{name}",),
+        }
+        self._emit_start(ctx.step, start)
+        return outcome
+
+    def _emit_start(self, step: int, start: dict[str, Any]) -> None:
+        """A task's start, in the ``tasks`` and ``debug`` modes."""
+        if "tasks" in self.modes:
+            self._emit_transient("tasks", start)
+        if "debug" in self.modes:
+            self._emit_transient(
+                "debug", {"step": step, "timestamp": _now(), "type": "task", "payload": start}
+            )
+
+    def _held_start(self, ex: Execution, activation_id: str) -> Callable[[], None]:
+        """What announces the start of a task that finished before its step paused (its
+        result held in the engine) when the step resumes: its input as it first ran."""
+        inst = ex.instances.get(activation_id)
+        payload = inst.payload if inst is not None else None
+        name = node_of(activation_id)
+        ctx = self._run_context()
+        node = self.graph.spec.nodes.get(name)
+        state = payload.arg if isinstance(payload, Send) else None  # a Send's task: its arg
+        if state is None and node is not None:
+            state = self.graph.runner.read(node.input_schema, ex.values, ctx)
+        start = {
+            "id": task_uuid(ctx, activation_id),
+            "name": name,
+            "input": state,
+            "triggers": (PUSH,)
+            if isinstance(payload, Send)
+            else self.recorder.policy.triggers_of(name),
+        }
+        return partial(self._emit_start, ctx.step, start)
 
     def _lowlevel_input(self, ex: Execution, inp: Any) -> list[Event]:
         """A low-level `Pregel`'s input: written to its input channels as the input step
         (LangGraph's step -1, which shows no ``values`` chunk), so the nodes subscribed to
         them run in the first step."""
         ex.edit(self.graph.runner.input_writes(inp), writer=INPUT_WRITER)
-        self._committed = ex.values
-        self._last_values = None
+        self.values.commit(ex.values)
         pending = pending_activations(ex, self.graph.node_order)
-        return self._checkpoint(
+        return self.recorder.checkpoint(
             ex,
             "input",
             next_=tuple(name for name, _ in pending),
             keys=[key for _, key in pending],
-            values=self._values(ex),
+            values=self.values.of(ex.values),
         )
 
     def _apply_to_pending(self, ex: Execution, command: Command[Any]) -> None:
@@ -351,12 +491,14 @@ class RunSetup(Checkpointing):
         ex.edit(written.writes, writer=START)
         if record is None or self.saver is None:
             return
-        record.values = self._values(ex)
+        record.values = self.values.of(ex.values)
         if record.current_values is not None:
             local = self.graph.runner.local_state(record.current_values, written.writes)
-            record.current_values = self._values_of(local)
+            record.current_values = self.values.of(local)
         record.engine = ex.snapshot()
-        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
+        build_checkpoint(
+            self.saver, record, record.checkpoint, triggers_of=self.recorder.policy.triggers_of
+        )
         self.writer.save(record)
 
     def _is_latest(self, record: CheckpointRecord) -> bool:

@@ -11,7 +11,7 @@ from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from superstep_compat._internal._constants import RETURN, ROOT_KEY, START
+from superstep_compat._internal._constants import START
 from superstep_compat.errors import (
     ErrorCode,
     GraphBubbleUp,
@@ -28,14 +28,13 @@ from superstep_compat.pregel._checkpoint_tasks import (
     task_records,
 )
 from superstep_compat.pregel._lgcheckpoint import build_checkpoint
-from superstep_compat.pregel._node import outcome_of
 from superstep_compat.pregel._output_keys import read_keys, shows, update_of
 from superstep_compat.pregel._resumer import as_list
 from superstep_compat.pregel._run_setup import RunSetup
+from superstep_compat.pregel._step_failures import StepFailures
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
 from superstep_compat.pregel._task_results import fold_writes
-from superstep_compat.types import Interrupt, Send
-from superstep_core.node import Activated, EffectCompleted, NodeFailed
+from superstep_compat.types import Interrupt
 from superstep_core.runtime import Execution, StepOutcome
 
 
@@ -44,15 +43,14 @@ class RunSteps(RunSetup):
 
     _early: set[str]
     _launched: list[str]
-    _handed_over: list[tuple[str, TaskOutcome]]
-    _handlers_seen: set[str]
+    failures: StepFailures
 
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
         if not outcome.committed:
             # a task that failed for good went on as its node's error handler: LangGraph
             # reports its failure as it happens, in the step the handler runs in
-            yield from self._task_events(self._new_handlers(ex))
+            yield from self._task_events(self.failures.new_handlers(ex))
             if outcome.paused:
                 # the step paused on interrupts: its finished tasks' results wait in the
                 # engine (`suspend_holds_step`) until every interrupted task has finished
@@ -61,7 +59,7 @@ class RunSteps(RunSetup):
                 yield from self._interrupted(ex, results)
                 self._reported.update(aid for aid, _ in ex.held)
                 return True
-            return False  # a failed superstep: `_failed_results` reports its tasks
+            return False  # a failed superstep: `StepFailures.collect` reports its tasks
         results = delivered_outcomes(outcome)
         if not results:
             return False
@@ -72,7 +70,7 @@ class RunSteps(RunSetup):
                 return False
         # the tasks that finished before the step paused were reported then (and the
         # failures error handlers took, as they were handed over)
-        handed, self._handed_over = self._handed_over, []
+        handed = self.failures.take_handed_over()
         yield from self._task_events(self._fresh(results) if self._reported else results)
         modes = self.modes
         completed: list[tuple[str, TaskOutcome]] = []
@@ -88,22 +86,21 @@ class RunSteps(RunSetup):
             yield from self._interrupted(ex, results)
             return True
         self.step += 1
-        self._committed = ex.values  # a new dict per commit: holding it copies nothing
-        self._last_values = None
-        if outcome.written and self._shows(outcome.written):
-            self.values_shown = True
+        self.values.commit(ex.values)
+        if outcome.written and self.values.shows(outcome.written):
+            self.values.shown = True
             if "values" in modes:
-                yield ((), "values", self.values_chunk)
+                yield ((), "values", self.values.chunk)
         next_: tuple[str, ...] | None = None
         if self.saver is not None:
             pending = pending_activations(ex, self.graph.node_order)
             next_ = tuple([name for name, _ in pending])
-            yield from self._checkpoint(
+            yield from self.recorder.checkpoint(
                 ex,
                 "loop",
                 next_=next_,
                 keys=[key for _, key in pending],
-                values=self.last_values or {},
+                values=self.values.last or {},
                 ran=completed,
                 handed_over=handed,
             )
@@ -147,7 +144,7 @@ class RunSteps(RunSetup):
                     self.interrupts.extend(waiting)
                     yield from self._interrupt_events(waiting)
         finished = [(aid, r) for aid, r in results if not r.waiting and r.error is None]
-        self._record_interrupts(ex, interrupted, finished)
+        self.recorder.record_interrupts(ex, interrupted, finished)
         record = self.record
         keys = self.keys
         wrote = any(
@@ -158,39 +155,39 @@ class RunSteps(RunSetup):
             and any(t.result for t in record.tasks if t.id in record.finished)
         )
         if wrote:
-            self._committed = self.paused_values(ex)
-            self._last_values = None
-            self.values_shown = True
+            self.values.commit(self.recorder.paused_values(ex))
+            self.values.shown = True
             if "values" in self.modes:
-                yield ((), "values", self.values_chunk)
+                yield ((), "values", self.values.chunk)
 
     def _interrupt_events(self, interrupts: tuple[Interrupt[Any], ...]) -> Iterator[Event]:
         if "updates" in self.modes:
             yield ((), "updates", {"__interrupt__": interrupts})
-        if "values" in self.modes and self.last_values is not None and interrupts:
+        if "values" in self.modes and self.values.last is not None and interrupts:
             # a task stopped without values (its subgraph's breakpoint) shows no chunk here
             chunk = {"__interrupt__": interrupts}  # one key's (a root state's) is not shown
             keys = self.keys
-            if keys is None and not self.is_root:
-                chunk = {**self.last_values, **chunk}
+            if keys is None and not self.values.is_root:
+                chunk = {**self.values.last, **chunk}
             elif keys is not None and not isinstance(keys, str):
-                chunk = {**read_keys(self.last_values, keys), **chunk}
+                chunk = {**read_keys(self.values.last, keys), **chunk}
             yield ((), "values", chunk)
 
     def _apply_command(self, ex: Execution) -> Iterator[Event]:
         """A top-level `Command` without ``resume`` on an existing thread writes onto the
         checkpoint the thread is at (LangGraph's writes of no task), not a step of its own."""
-        self._committed = ex.values
-        self._last_values = None
-        self.values_shown = True
+        self.values.commit(ex.values)
+        self.values.shown = True
         if "values" in self.modes:
-            yield ((), "values", self.values_chunk)
+            yield ((), "values", self.values.chunk)
         record = self.record
         if record is None or self.saver is None:
             return
-        record.values = dict(self.last_values or {})
+        record.values = dict(self.values.last or {})
         record.engine = ex.snapshot()
-        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
+        build_checkpoint(
+            self.saver, record, record.checkpoint, triggers_of=self.recorder.policy.triggers_of
+        )
         if self.durable or record is self.writer.last_saved:
             self.writer.save(record)
         # LangGraph's saved view of a checkpoint reads its next tasks before its writes of
@@ -202,7 +199,7 @@ class RunSteps(RunSetup):
             [p for p in pending if p[1] not in known],
             step=record.step,
             ns=record.checkpoint_ns,
-            triggers_of=self._triggers_of,
+            triggers_of=self.recorder.policy.triggers_of,
             pushes=push_indexes(ex, pending),
         )
         live = replace(
@@ -210,7 +207,7 @@ class RunSteps(RunSetup):
             next=tuple(name for name, _ in pending),
             tasks=[known[key] if key in known else fresh.pop(0) for _, key in pending],
         )
-        yield from self._checkpoint_events(live, record.parent_id)
+        yield from self.recorder.checkpoint_events(live, record.parent_id)
 
     def _task_events(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
         """Each task's chunks as LangGraph emits them when it finishes: its update (then its
@@ -267,7 +264,7 @@ class RunSteps(RunSetup):
     def _task_result(self, ctx: RunContext, aid: str, r: TaskOutcome) -> Iterator[Event]:
         # as LangGraph: the task's writes to the state's channels (and a functional task's
         # return value), a channel written more than once as ``{"$writes": [...]}``
-        shown = self._stream_keys()
+        shown = self.values.stream_keys()
         payload = {
             "id": task_uuid(ctx, aid),
             "name": node_of(aid),
@@ -293,124 +290,20 @@ class RunSteps(RunSetup):
                 },
             )
 
-    @property
-    def last_values(self) -> dict[str, Any] | None:
-        """The state channels after the last committed step (None before any), built on
-        first use: a run that neither checkpoints nor streams values never builds them."""
-        if self._last_values is None and self._committed is not None:
-            keys = self.graph.state_channels
-            committed = self._committed
-            self._last_values = {k: committed[k] for k in keys if k in committed}
-        return self._last_values
-
-    def _stream_keys(self) -> frozenset[str]:
-        """The channels whose writes a task's result in the ``tasks`` stream shows."""
-        keys = self._shown_keys
-        if keys is None:
-            keys = self._shown_keys = frozenset((*self.graph.state_channels, RETURN))
-        return keys
-
-    _shown_keys: frozenset[str] | None = None
-
-    @property
-    def is_root(self) -> bool:
-        """Whether the state is one value (a schema without fields: ``__root__``)."""
-        return bool(self.graph.state_channels == (ROOT_KEY,))
-
-    def _shows(self, written: Sequence[str]) -> bool:
-        """Whether a step that wrote the channels ``written`` shows a ``values`` chunk (a
-        low-level graph's: when it wrote a stream channel)."""
-        if self.keys is not None:
-            return shows(self.keys, written)
-        lowlevel = self.graph.lowlevel
-        return lowlevel is None or lowlevel.shows(written)
-
-    @property
-    def values_chunk(self) -> Any:
-        """What the ``values`` stream shows: the state channels, a root state's bare value
-        (or what the run's output keys show of them)."""
-        values = self.last_values
-        if self.keys is not None:
-            return read_keys(values or {}, self.keys)
-        if self.graph.lowlevel is not None:
-            return self.graph.lowlevel.values_of(values or {})
-        return values.get(ROOT_KEY) if self.is_root and values is not None else values
-
     def _finish(self, ex: Execution) -> Iterator[Event]:
         """A run that committed no step still answers with the thread's current values; one
         that continued a step still waiting on interrupts reports them again."""
         if self._held and not self.interrupts and ex.interrupts:
             yield from self._task_events(())
             yield from self._interrupted(ex, ())
-        if self._committed is None and self._last_values is None:
-            self._committed = ex.values
-
-    def _new_handlers(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
-        """The tasks that failed for good since the last look and went on as their node's
-        error handler (the engine's failure route: an activation with a `NodeFailed`
-        payload), as outcomes with their error; noted for the step's checkpoint."""
-        found: list[tuple[str, TaskOutcome]] = []
-        seen = self._handlers_seen
-        for aid, inst in ex.instances.items():
-            failed = inst.payload
-            if isinstance(failed, NodeFailed) and aid not in seen:
-                seen.add(aid)
-                error = failed.cause
-                if not isinstance(error, BaseException):
-                    error = Exception(failed.message)
-                found.append((failed.activation_id, TaskOutcome(error=error)))
-        self._handed_over.extend(found)
-        return found
+        self.values.keep(ex.values)
 
     def _fresh(self, results: list[tuple[str, TaskOutcome]]) -> list[tuple[str, TaskOutcome]]:
         """``results`` without the tasks reported when their step paused (held since)."""
         reported = self._reported
         return [item for item in results if item[0] not in reported]
 
-    def _failed_results(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
-        """The outcomes of the superstep that failed (its events still queued: it did not
-        commit; its tasks' within-step results in the engine's ``failed_results``)."""
-        self.failed_results = []
-        runner = self.graph.runner
-        # a Send task's own limits (its activation's event is still queued)
-        limits = {
-            aid: ev.payload.timeout
-            for aid, ev in ex.queue
-            if isinstance(ev, Activated) and isinstance(ev.payload, Send)
-        }
-        for aid, ev in [*ex.queue, *ex.failed_results]:
-            if isinstance(ev, EffectCompleted):
-                # a timeout: NodeTimeoutError, naming the limits the task had
-                outcome = outcome_of(runner, node_of(aid), ev, limits.get(aid))
-                if outcome is not None:
-                    self.failed_results.append((aid, outcome))
-        return self.failed_results
-
-    def _raise_failure(self, ex: Execution) -> None:
-        failure = ex.failure
-        assert failure is not None
-        error: BaseException | None = None
-        for aid, result in self.failed_results:
-            if aid == failure.activation_id and result.error:
-                error = result.error
-        if error is None:
-            error = ex.last_error
-        if error is None:
-            # the failing activation was a task the host stopped because a sibling failed
-            # (it has no outcome): the sibling's error is the step's, as in LangGraph
-            error = next((r.error for _, r in self.failed_results if r.error), None)
-        self._record_failure(ex, error)
-        if error is not None:
-            raise error
-        raise RuntimeError(f"{failure.node}: {failure.error_type}: {failure.message}")
-
     # --- state views ----------------------------------------------------------------------
-
-    def _values(self, ex: Execution) -> dict[str, Any]:
-        """Every state channel with a value (the ``values`` stream and snapshots show them
-        all; only ``invoke``'s result is narrowed to the output schema)."""
-        values = ex.values
-        return {k: values[k] for k in self.graph.state_channels if k in values}
 
     def _next(self, ex: Execution) -> tuple[str, ...]:
         return pending_tasks(ex, self.graph.node_order)
