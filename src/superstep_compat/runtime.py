@@ -109,6 +109,18 @@ class Runtime(Generic[ContextT]):
         attrs.update(changes)
         return new
 
+    def _for_task(self, info: ExecutionInfo, server: Any) -> Runtime[ContextT]:
+        """``override(execution_info=info, server_info=server)``, as each task makes its own
+        from the run's shared runtime (a copy of the attributes, without keyword handling)."""
+        if type(self) is not Runtime:
+            return replace(self, execution_info=info, server_info=server)
+        new = object.__new__(Runtime)
+        attrs = new.__dict__
+        attrs.update(self.__dict__)
+        attrs["execution_info"] = info
+        attrs["server_info"] = server
+        return new
+
     def merge(self, other: Runtime[Any]) -> Runtime[ContextT]:
         return replace(
             self,

@@ -114,8 +114,33 @@ class RunSteps:
         streams task starts (``tasks``/``debug``) and its tasks' results as they end."""
         return self.live and ("tasks" in self.modes or "debug" in self.modes)
 
+    _run_template: tuple[tuple[Any, ...], RunContext] | None = None
+
     def _run_context(self) -> RunContext:
-        """The context of the tasks of the run's next step."""
+        """The context of a task of the run's next step (a new one each time: a task sets
+        fields of its own): a copy of one built when what it is built from last changed
+        (the checkpoint and its tasks, the step budget, a live run's gate; before the first
+        task: nested effects, replay, spare answers), with the step's number. Nothing else
+        a run context is built from changes once a run's tasks run."""
+        record = self.record
+        continuation = self.continuation
+        key = (
+            self.stop,
+            record,
+            None if record is None else record.tasks,
+            self.live,
+            self.nested,
+            continuation.replay,
+            continuation.spare_answers,
+        )
+        known = self._run_template
+        if known is None or not _same(known[0], key):
+            known = self._run_template = (key, self._new_run_context())
+        ctx = known[1].fresh()
+        ctx.step = self.step + 1
+        return ctx
+
+    def _new_run_context(self) -> RunContext:
         return RunContext(
             config=self.config,
             context=self.context,
@@ -326,3 +351,18 @@ def _hit(names: set[str] | frozenset[str], breakpoints: frozenset[str]) -> bool:
     if "*" in breakpoints:
         return bool(names - {START})
     return bool(names & breakpoints)
+
+
+def _same(seen: tuple[Any, ...], key: tuple[Any, ...]) -> bool:
+    """Whether a run context's parts ``key`` are those ``seen`` (`RunSteps._run_context`):
+    the step budget equal, the rest the same objects (spelled out: a generator here costs
+    what the copy saves)."""
+    return (
+        seen[0] == key[0]
+        and seen[1] is key[1]
+        and seen[2] is key[2]
+        and seen[3] is key[3]
+        and seen[4] is key[4]
+        and seen[5] is key[5]
+        and seen[6] is key[6]
+    )

@@ -183,14 +183,15 @@ class TaskRunner(TaskRouting):
         # LangGraph's terms: derived from the checkpoint the step runs from)
         ns = _join_ns(run.checkpoint_ns, f"{node.name}:{uid}")
         push = run.push
-        metadata = base_metadata.copy()
-        metadata.update(
-            langgraph_step=run.step,
-            langgraph_node=node.name,
-            langgraph_triggers=(PUSH,) if push is not None else self.triggers(node.name),
-            langgraph_path=task_path(node.name, push),
-            langgraph_checkpoint_ns=ns,
-        )
+        # one display, not a copy then an update (a key the run's metadata has keeps its place)
+        metadata = {
+            **base_metadata,
+            "langgraph_step": run.step,
+            "langgraph_node": node.name,
+            "langgraph_triggers": (PUSH,) if push is not None else self.triggers(node.name),
+            "langgraph_path": task_path(node.name, push),
+            "langgraph_checkpoint_ns": ns,
+        }
         if thread is not None:
             metadata["thread_id"] = thread  # LangGraph propagates the thread to run metadata
         configurable = base_configurable.copy()
@@ -289,10 +290,7 @@ class TaskRunner(TaskRouting):
         # the task's runtime, as LangGraph's: injected as ``runtime``, returned by
         # `get_runtime()`, inherited by a graph or a tool run inside the task
         runtime = _runtime(run, writer, heartbeat)
-        runtime = runtime.override(
-            execution_info=info,
-            server_info=self._config_base(run.config)[4],
-        )
+        runtime = runtime._for_task(info, self._config_base(run.config)[4])
         if node.accepts:
             if "config" in node.accepts:
                 kwargs["config"] = config

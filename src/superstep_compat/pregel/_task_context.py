@@ -109,6 +109,14 @@ class RunContext:
     """Given a task's activation id and what announces its start (None: nothing), where a
     live run orders its steps' starts before their results (`StartGate`)."""
 
+    def fresh(self) -> RunContext:
+        """A shallow copy, for one task (which sets its own fields on it: push index,
+        limits, trace, ...): a copy of the step's context instead of one built field by
+        field per task. Containers are shared, as the run's are."""
+        new: RunContext = object.__new__(RunContext)
+        new.__dict__.update(self.__dict__)
+        return new
+
 
 class _TaskContext:
     """The `interrupt()` / `push_message()` hook of one task call."""
@@ -313,15 +321,21 @@ def task_uuid(run: RunContext, activation_id: str) -> str:
     return uuid5_url(f"{thread}/{run.checkpoint_ns}/{activation_id}")
 
 
-_URL_NAMESPACE = uuid.NAMESPACE_URL.bytes
+_URL_NAMESPACE = sha1(uuid.NAMESPACE_URL.bytes)
+"""The hash state after the URL namespace: each id copies it (a fresh hash object costs more
+than a copy, and the namespace's bytes need hashing once only)."""
 
 
 def uuid5_url(name: str) -> str:
     """``str(uuid.uuid5(uuid.NAMESPACE_URL, name))``, without building `uuid.UUID` objects
     (a task id is made for every task: the objects were a fifth of a plain node's cost)."""
-    h = sha1(_URL_NAMESPACE + name.encode()).hexdigest()
+    digest = _URL_NAMESPACE.copy()
+    digest.update(name.encode())
+    h = digest.hexdigest()
     # hex digit 12 is the version (5); digit 16's two high bits the RFC 4122 variant (10)
-    return f"{h[:8]}-{h[8:12]}-5{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:32]}"
+    return "".join(
+        (h[:8], "-", h[8:12], "-5", h[13:16], "-", _VARIANT[h[16]], h[17:20], "-", h[20:32])
+    )
 
 
 _VARIANT = {d: "89ab"[int(d, 16) & 3] for d in "0123456789abcdef"}

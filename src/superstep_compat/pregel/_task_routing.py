@@ -8,7 +8,6 @@ conditional edges on its local view of the state, and runs the START task (the g
 from __future__ import annotations
 
 import logging
-from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
@@ -21,6 +20,7 @@ from superstep_compat.graph._spec import BranchSpec, GraphSpec, NodeSpec
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.managed.base import StepInfo
 from superstep_compat.pregel._callbacks import TaskRun
+from superstep_compat.pregel._channels import LastValueStrategy
 from superstep_compat.pregel._checkpoint_tasks import node_triggers
 from superstep_compat.pregel._task_context import (
     RunContext,
@@ -260,12 +260,21 @@ class TaskRouting:
         """``values`` with ``writes`` applied through the channels (LangGraph's local read)."""
         if not writes:
             return dict(values)
-        grouped: dict[str, list[tuple[str, Any]]] = defaultdict(list)
+        grouped: dict[str, list[tuple[str, Any]]] = {}
         for key, value in writes:
-            grouped[key].append(("task", value))
+            items = grouped.get(key)
+            if items is None:
+                grouped[key] = [("task", value)]
+            else:
+                items.append(("task", value))
         local = dict(values)
+        strategies = self.strategies
         for key, items in grouped.items():
-            strategy = self.strategies[key]
+            strategy = strategies[key]
+            if type(strategy) is LastValueStrategy:
+                # its one write; several fail its combine, and the local read keeps the last
+                local[key] = items[-1][1]
+                continue
             try:
                 local[key] = strategy.combine(key, values.get(key, MISSING), items)
             except Exception:

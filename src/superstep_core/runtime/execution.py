@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Container, Generator, Iterable, Mapping, Sequence
+from functools import partial
 from operator import attrgetter
 from types import MappingProxyType
 from typing import Any
@@ -149,6 +150,50 @@ class _Staged:
         self.issued: dict[str, int] = {}
         self.ended: set[str] = set()
         self.wants_within = False  # a reaction asked for a within-step effect
+
+
+class _Pass:
+    """One superstep being run, as its phases share it: delivery (`Execution._deliver`),
+    within-step rounds, conclusion (`Execution._conclude`). ``done``: what each delivered
+    event's reducer gave (batch index, activation, reaction or exception); ``issued``,
+    ``got``, ``performed``: within-step effect counters per activation, results by effect
+    id, results performed (for the log); ``waiting``: settled retries, waiting with the
+    held events; ``released``: the held events are delivered in this superstep."""
+
+    __slots__ = (
+        "batch",
+        "consumed",
+        "done",
+        "got",
+        "issued",
+        "outcome",
+        "performed",
+        "queued",
+        "record",
+        "released",
+        "staged",
+        "state",
+        "step",
+        "waiting",
+    )
+
+    def __init__(self, ex: Execution) -> None:
+        batch = list(ex.queue)
+        step = ex.step + 1
+        self.batch: list[tuple[str, Event]] = batch
+        self.queued = len(batch)
+        self.step = step
+        self.record = TraceRecord(step) if ex.record_trace else None
+        self.outcome = StepOutcome(step=step, committed=False)
+        self.staged = _Staged()
+        self.consumed: list[tuple[Instance, str]] = []
+        self.state: Mapping[str, Any] = MappingProxyType(ex.values)
+        self.released = False
+        self.waiting: list[tuple[str, Event]] = []
+        self.issued: dict[str, int] = {}
+        self.got: dict[str, tuple[str, EffectCompleted]] = {}
+        self.performed: list[EffectCompleted] = []
+        self.done: list[tuple[int, Instance, Any]] = []
 
 
 class Execution:
@@ -550,6 +595,10 @@ class Execution:
         has failed (call `retry_failed` first) or nothing is queued. Within-step effects
         are issued as ordinary ones here (performed after the commit): a host that performs
         them inside the superstep drives it with `begin_superstep` / `end_superstep`."""
+        if self._plain():  # nothing held back: no generator round to drive
+            p = self._pass()
+            self._deliver(p, {}, False)
+            return self._conclude(p, False)
         rounds = self._superstep(False)
         try:
             next(rounds)
@@ -563,7 +612,25 @@ class Execution:
         queued event and return the open superstep, whose ``effects`` the caller performs
         and `supply`s back (round after round) before `end_superstep`. Nothing changes in
         the execution before `end_superstep`. Raises as `run_superstep` does."""
-        return OpenSuperstep(self._superstep(True), self.step + 1)
+        if not self._plain() or self.kept:  # held work first: the general rounds
+            return OpenSuperstep(self._superstep(True), self.step + 1)
+        # The usual superstep, without a generator: its events delivered here, and, when
+        # all its reactions so far are one-shot requests, their effects asked for directly;
+        # the results settle and commit in `supply` (`_shots_answered`).
+        p = self._pass()
+        self._deliver(p, {}, True)
+        if not p.staged.wants_within:
+            return OpenSuperstep.ended(p.step, self._conclude(p, True))
+        done = p.done
+        if (len(done) == 1 and type(done[0][2]) is _Shot) or all(
+            type(item[2]) is _Shot for item in done
+        ):
+            out: dict[int, Any] = {}
+            shots: dict[int, _Shot] = {}
+            asks = self._asks(p, done, out, shots)
+            then = partial(self._shots_answered, p, asks, out, shots)
+            return OpenSuperstep.asking(p.step, [request for _, _, request in asks], then)
+        return OpenSuperstep(self._within_then_conclude(p), p.step)
 
     def end_superstep(self, step: OpenSuperstep) -> StepOutcome:
         """Commit (or hold, or fail) the superstep ``step`` opened by `begin_superstep`, its
@@ -571,61 +638,77 @@ class Execution:
         ``step.effects`` wait for results."""
         return step.outcome()
 
-    def _superstep(self, within: bool) -> Rounds:
-        """The superstep as a generator of within-step effect rounds (none unless
-        ``within``: those effects then leave as ordinary ones) returning its outcome."""
+    def _plain(self) -> bool:
+        """Whether the next superstep holds nothing back from earlier ones (no held events,
+        no activation retried while holding its superstep)."""
+        return not self.held and not (self._holding and self._still_holding())
+
+    def _pass(self) -> _Pass:
+        """A fresh pass over the queued events (see `_Pass`). Raises `RuntimeError` if the
+        execution has failed or nothing is queued."""
         if self.failure is not None:
             raise RuntimeError(f"execution {self.execution_id!r} failed: retry_failed() first")
         if not self.queue:
             raise RuntimeError(f"execution {self.execution_id!r} has no queued events")
         if self.failed_results:
             self.failed_results = []
-        batch = list(self.queue)
-        queued = len(batch)
-        step = self.step + 1
-        record = TraceRecord(step) if self.record_trace else None
-        outcome = StepOutcome(step=step, committed=False)
-        staged = _Staged()
-        consumed: list[tuple[Instance, str]] = []
-        state = MappingProxyType(self.values)
-        instances = self.instances
-        nodes = self.graph.nodes
+        return _Pass(self)
+
+    def _superstep(self, within: bool) -> Rounds:
+        """The superstep as a generator of within-step effect rounds (none unless
+        ``within``: those effects then leave as ordinary ones) returning its outcome. The
+        general form: a superstep with held work runs the held activations' reducers first
+        (`_call_holding`); `begin_superstep` and `run_superstep` take the phases below
+        without a generator when there is none."""
+        p = self._pass()
         called: dict[int, Any] = {}  # reducer results of retried activations, run first
-        released = False
-        waiting: list[tuple[str, Event]] = []  # settled retries, waiting with the held events
-        # within-step bookkeeping: effect counters per activation, results by effect id,
-        # results performed (for the log)
-        issued: dict[str, int] = {}
-        got: dict[str, tuple[str, EffectCompleted]] = {}
-        performed: list[EffectCompleted] = []
         if self.held or (self._holding and self._still_holding()):
-            results, settled, released = yield from self._call_holding(
-                batch, state, step, staged, within, issued, got, performed, outcome, record
-            )
-            if issued:
-                staged.issued.update(issued)
+            results, settled, released = yield from self._call_holding(p, within)
+            staged = p.staged
+            if p.issued:
+                staged.issued.update(p.issued)
+            p.released = released
             if released:
                 called = {k + len(self.held): r for k, r in results.items()}
-                batch = [*self.held, *batch]
+                p.batch = [*self.held, *p.batch]
             elif settled:
                 rest: list[tuple[str, Event]] = []
-                for k, item in enumerate(batch):
+                for k, item in enumerate(p.batch):
                     if item[0] in settled:
-                        waiting.append(item)
+                        p.waiting.append(item)
                         continue
                     if k in results:
                         called[len(rest)] = results[k]
                     rest.append(item)
-                batch = rest
-                if not batch:
-                    self._log(within and bool(got), performed)
-                    for aid, _ in waiting:  # delivered again later: the same effect ids
+                p.batch = rest
+                if not rest:
+                    self._log(within and bool(p.got), p.performed)
+                    for aid, _ in p.waiting:  # delivered again later: the same effect ids
                         staged.issued.pop(aid, None)
-                    return self._keep(self._wait(waiting, queued, outcome, record), got)
+                    waited = self._wait(p.waiting, p.queued, p.outcome, p.record)
+                    return self._keep(waited, p.got)
             else:
                 called = results  # the batch is unchanged: the same indexes
+        self._deliver(p, called, within)
+        if within and p.staged.wants_within:
+            yield from self._within_step(p)
+        return self._conclude(p, within)
+
+    def _deliver(self, p: _Pass, called: dict[int, Any], within: bool) -> None:
+        """Deliver the events of ``p``'s batch in canonical order: each to its activation's
+        reducer (``called``: the results of reducers already run, by batch index), each
+        reaction staged (or, ``within``, a one-shot request noted as a `_Shot`), into
+        ``p.done``."""
+        batch = p.batch
+        staged = p.staged
+        outcome = p.outcome
+        record = p.record
+        state = p.state
+        step = p.step
+        done = p.done
+        instances = self.instances
+        nodes = self.graph.nodes
         size = len(batch)
-        done: list[tuple[int, Instance, Any]] = []  # what each delivered event's reducer gave
         order: Iterable[int] = (
             range(1)
             if size == 1
@@ -644,7 +727,7 @@ class Execution:
                 if event.effect_id not in inst.pending_effects:
                     self._note_dropped(f"effect {event.effect_id}: stale", record)
                     continue
-                consumed.append((inst, event.effect_id))  # only once the superstep commits
+                p.consumed.append((inst, event.effect_id))  # only once the superstep commits
             outcome.delivered.append((aid, event))
             if record is not None:
                 record.delivered.append((aid, type(event).__name__))
@@ -681,16 +764,56 @@ class Execution:
                     if type(result) is _Shot:  # its reaction so far: that effect, remain active
                         staged.wants_within = True
                         staged.dispositions.append((inst, _REMAIN, memory, False))
-                    else:
-                        self._stage(inst, spec, result, memory, staged, within)
+                        done.append((k, inst, result))
+                        continue
+                    self._stage(inst, spec, result, memory, staged, within)
             done.append((k, inst, result))
             if not isinstance(staged.dispositions[-1][1], RemainActive | SuspendActivation):
                 staged.ended.add(aid)
-        if within and staged.wants_within:
-            staged = yield from self._within_step(
-                done, staged, state, step, issued, got, performed, outcome, record
-            )
-        self._log(within and bool(got), performed)
+
+    def _within_then_conclude(self, p: _Pass) -> Rounds:
+        """The within-step rounds of a pass already delivered, then its commit."""
+        yield from self._within_step(p)
+        return self._conclude(p, True)
+
+    def _shots_answered(
+        self,
+        p: _Pass,
+        asks: list[tuple[int, Instance, EffectRequest]],
+        out: dict[int, Any],
+        shots: dict[int, _Shot],
+        supplied: Sequence[EffectCompleted],
+    ) -> StepOutcome | Rounds:
+        """`begin_superstep`'s one-shot requests answered: their settled reactions staged
+        and the superstep concluded, as `_within_step` would; or, when a settled reaction
+        asks for more within-step effects, the rounds that remain."""
+        p.performed.extend(supplied)
+        answers = {c.effect_id: c for c in supplied}
+        todo = self._answered(p, asks, answers, out, shots)
+        if todo:
+            return self._rounds_then_conclude(p, todo, out, shots)
+        self._restage(p, out, True)
+        return self._conclude(p, True)
+
+    def _rounds_then_conclude(
+        self,
+        p: _Pass,
+        todo: list[tuple[int, Instance, Any]],
+        out: dict[int, Any],
+        shots: dict[int, _Shot],
+    ) -> Rounds:
+        yield from self._resolve(p, todo, out, shots)
+        self._restage(p, out, True)
+        return self._conclude(p, True)
+
+    def _conclude(self, p: _Pass, within: bool) -> StepOutcome:
+        """Log the pass, then fail, hold, pause or commit the superstep it staged."""
+        staged = p.staged
+        got = p.got
+        outcome = p.outcome
+        record = p.record
+        waiting = p.waiting
+        self._log(within and bool(got), p.performed)
         if staged.failures and any(not self._absorbs_failure(i, f) for i, f in staged.failures):
             inst, failure = next(
                 (i, f) for i, f in staged.failures if not self._absorbs_failure(i, f)
@@ -706,7 +829,12 @@ class Execution:
             )
         for aid, _ in waiting:  # delivered again later: the same effect ids
             staged.issued.pop(aid, None)
-        holds = [(i, f) for i, f in staged.failures if self._holds_step(i, f)]
+        batch, queued, released = p.batch, p.queued, p.released
+        holds = (
+            [(i, f) for i, f in staged.failures if self._holds_step(i, f)]
+            if staged.failures
+            else []
+        )
         if holds:
             held = self._hold(holds, batch, queued, released, waiting, staged, outcome, record)
             return self._keep(held, got)
@@ -742,8 +870,8 @@ class Execution:
             self._release()
         elif waiting:
             self._add_waiting(waiting)
-        self.step = step
-        for inst, effect_id in consumed:
+        self.step = p.step
+        for inst, effect_id in p.consumed:
             inst.pending_effects.discard(effect_id)
         outcome.committed = True
         outcome.written = written
@@ -920,123 +1048,145 @@ class Execution:
     # --- within-step effects (see `superstep_core.runtime.within`) ------------------------
 
     def _within_step(
-        self,
-        done: list[tuple[int, Instance, Any]],
-        staged: _Staged,
-        state: Mapping[str, Any],
-        step: int,
-        issued: dict[str, int],
-        got: dict[str, tuple[str, EffectCompleted]],
-        performed: list[EffectCompleted],
-        outcome: StepOutcome,
-        record: TraceRecord | None,
-    ) -> Generator[list[EffectRequest], Sequence[EffectCompleted], _Staged]:
-        """Perform the within-step effects the reactions in ``done`` asked for (as rounds
+        self, p: _Pass
+    ) -> Generator[list[EffectRequest], Sequence[EffectCompleted], None]:
+        """Perform the within-step effects the reactions in ``p.done`` asked for (as rounds
         the host answers), deliver their results, and stage every reaction again, merged
         with what its activation did with its results, in the same canonical order."""
+        done = p.done
         pending = [
             (k, inst, result)
             for k, inst, result in done
             if type(result) is _Shot
             or (isinstance(result, Reaction) and _asks_within(result.effects))
         ]
-        reactions = yield from self._resolve(
-            pending, staged, state, step, issued, got, performed, outcome, record
-        )
-        if len(pending) == len(done) and all(type(item[2]) is _Shot for item in done):
-            # only one-shot requests so far: ``staged`` holds nothing but their memory and
-            # waiting dispositions (no writes, control, effects, failures): staged afresh
+        reactions = yield from self._resolve(p, pending)
+        only_shots = len(pending) == len(done) and all(type(item[2]) is _Shot for item in done)
+        self._restage(p, reactions, only_shots)
+
+    def _restage(self, p: _Pass, reactions: dict[int, Any], only_shots: bool) -> None:
+        """Stage every reaction of ``p.done`` again (``reactions``: those merged with what
+        their within-step results brought, by batch index) into ``p.staged``, afresh.
+        ``only_shots``: every reaction was a one-shot request, so the staged so far holds
+        nothing but their memory and waiting dispositions (no writes, control, effects,
+        failures) and serves again."""
+        staged = p.staged
+        if only_shots:
             fresh = staged
             fresh.dispositions = []
         else:
             fresh = _Staged()
             fresh.memory = staged.memory  # what the reducers left, results included
-        fresh.issued = dict(issued)  # ordinary effects are numbered after within-step ones
+        fresh.issued = dict(p.issued)  # ordinary effects are numbered after within-step ones
         nodes = self.graph.nodes
-        for k, inst, result in done:
+        for k, inst, result in p.done:
             result = reactions.get(k, result)
             memory = fresh.memory[inst.id]
             if isinstance(result, Exception):
                 self._reducer_failed(inst, memory, fresh, result)
             else:
                 self._stage(inst, nodes[inst.node], result, memory, fresh)
-        return fresh
+        p.staged = fresh
 
     def _resolve(
         self,
-        pending: list[tuple[int, Instance, Any]],
-        staged: _Staged,
-        state: Mapping[str, Any],
-        step: int,
-        issued: dict[str, int],
-        got: dict[str, tuple[str, EffectCompleted]],
-        performed: list[EffectCompleted],
-        outcome: StepOutcome,
-        record: TraceRecord | None,
+        p: _Pass,
+        todo: list[tuple[int, Instance, Any]],
+        out: dict[int, Any] | None = None,
+        shots: dict[int, _Shot] | None = None,
     ) -> Generator[list[EffectRequest], Sequence[EffectCompleted], dict[int, Any]]:
-        """Rounds of within-step effects for ``pending`` (batch index, activation, reaction
+        """Rounds of within-step effects for ``todo`` (batch index, activation, reaction
         asking for some): each round's requests go to the host (those a held superstep
         already has results for are answered from ``kept``), each result is delivered to
         its activation, whose reaction may ask for another round. Returns each index's
-        reactions merged into one."""
-        out: dict[int, Any] = {}
-        shots: dict[int, _Shot] = {}
-        todo = pending
+        reactions merged into one (``out``, ``shots``: those of rounds already asked)."""
+        out = {} if out is None else out
+        shots = {} if shots is None else shots
         while todo:
-            asks: list[tuple[int, Instance, EffectRequest]] = []
-            for k, inst, reaction in todo:
-                if type(reaction) is _Shot:  # its one effect, nothing to split or merge
-                    shots[k] = reaction
-                    out[k] = _ASKED
-                    n = issued.get(inst.id, inst.effects_issued)
-                    eid = f"{self.execution_id}/{inst.id}/e{n}"
-                    asks.append((k, inst, EffectRequest(eid, inst.id, inst.node, reaction.effect)))
-                    issued[inst.id] = n + 1
-                    continue
-                wanted, rest = split_within(reaction.effects)
-                out[k] = merged(out.get(k), reaction, rest)
-                n = issued.get(inst.id, inst.effects_issued)
-                for effect in wanted:
-                    eid = f"{self.execution_id}/{inst.id}/e{n}"
-                    asks.append((k, inst, EffectRequest(eid, inst.id, inst.node, effect)))
-                    n += 1
-                issued[inst.id] = n
+            asks = self._asks(p, todo, out, shots)
             kept = self.kept
             ask = [request for _, _, request in asks if request.effect_id not in kept]
             answers: dict[str, EffectCompleted] = {}
             if ask:
                 supplied = yield ask
-                performed.extend(supplied)
+                p.performed.extend(supplied)
                 answers = {c.effect_id: c for c in supplied}
-            todo = []
-            for k, inst, request in asks:
-                eid = request.effect_id
-                result = kept[eid][1] if eid in kept else answers[eid]
-                got[eid] = (inst.id, result)
-                current = out[k]
-                if not isinstance(current, Reaction) or not isinstance(
-                    current.disposition, RemainActive
-                ):
-                    self._note_dropped(f"effect {eid}: its activation has settled", record)
-                    continue
-                outcome.delivered.append((inst.id, result))
-                if record is not None:
-                    record.delivered.append((inst.id, "EffectCompleted"))
-                shot = shots.pop(k, None)
-                if shot is None:
-                    after = self._call(inst, result, state, step, staged)
-                else:  # settled in the context it asked in (its memory is the staged one)
-                    try:
-                        after = shot.node.settle(shot.ctx, result)
-                    except Exception as e:  # a reducer bug fails its activation
-                        after = e
-                if isinstance(after, Reaction) and _asks_within(after.effects):
-                    todo.append((k, inst, after))  # another round, merged there
-                elif current is _ASKED:  # nothing before it to merge with
-                    out[k] = after
-                else:
-                    out[k] = merged(current, after, getattr(after, "effects", ()))
+            todo = self._answered(p, asks, answers, out, shots)
         return out
+
+    def _asks(
+        self,
+        p: _Pass,
+        todo: list[tuple[int, Instance, Any]],
+        out: dict[int, Any],
+        shots: dict[int, _Shot],
+    ) -> list[tuple[int, Instance, EffectRequest]]:
+        """One round's within-step requests of ``todo``'s reactions (numbered on from
+        ``p.issued``); what each reaction leaves besides goes into ``out``."""
+        issued = p.issued
+        asks: list[tuple[int, Instance, EffectRequest]] = []
+        for k, inst, reaction in todo:
+            if type(reaction) is _Shot:  # its one effect, nothing to split or merge
+                shots[k] = reaction
+                out[k] = _ASKED
+                n = issued.get(inst.id, inst.effects_issued)
+                eid = f"{self.execution_id}/{inst.id}/e{n}"
+                asks.append((k, inst, EffectRequest(eid, inst.id, inst.node, reaction.effect)))
+                issued[inst.id] = n + 1
+                continue
+            wanted, rest = split_within(reaction.effects)
+            out[k] = merged(out.get(k), reaction, rest)
+            n = issued.get(inst.id, inst.effects_issued)
+            for effect in wanted:
+                eid = f"{self.execution_id}/{inst.id}/e{n}"
+                asks.append((k, inst, EffectRequest(eid, inst.id, inst.node, effect)))
+                n += 1
+            issued[inst.id] = n
+        return asks
+
+    def _answered(
+        self,
+        p: _Pass,
+        asks: list[tuple[int, Instance, EffectRequest]],
+        answers: dict[str, EffectCompleted],
+        out: dict[int, Any],
+        shots: dict[int, _Shot],
+    ) -> list[tuple[int, Instance, Any]]:
+        """Deliver a round's results (``answers``, else kept ones) to the activations that
+        asked; returns the reactions that ask for another round."""
+        kept = self.kept
+        got = p.got
+        outcome = p.outcome
+        record = p.record
+        todo: list[tuple[int, Instance, Any]] = []
+        for k, inst, request in asks:
+            eid = request.effect_id
+            result = kept[eid][1] if eid in kept else answers[eid]
+            got[eid] = (inst.id, result)
+            current = out[k]
+            if not isinstance(current, Reaction) or not isinstance(
+                current.disposition, RemainActive
+            ):
+                self._note_dropped(f"effect {eid}: its activation has settled", record)
+                continue
+            outcome.delivered.append((inst.id, result))
+            if record is not None:
+                record.delivered.append((inst.id, "EffectCompleted"))
+            shot = shots.pop(k, None)
+            if shot is None:
+                after = self._call(inst, result, p.state, p.step, p.staged)
+            else:  # settled in the context it asked in (its memory is the staged one)
+                try:
+                    after = shot.node.settle(shot.ctx, result)
+                except Exception as e:  # a reducer bug fails its activation
+                    after = e
+            if isinstance(after, Reaction) and _asks_within(after.effects):
+                todo.append((k, inst, after))  # another round, merged there
+            elif current is _ASKED:  # nothing before it to merge with
+                out[k] = after
+            else:
+                out[k] = merged(current, after, getattr(after, "effects", ()))
+        return todo
 
     def _log(self, within: bool, performed: list[EffectCompleted]) -> None:
         """Log the superstep: one that delivered within-step results with those performed in
@@ -1075,17 +1225,7 @@ class Execution:
         return outcome
 
     def _call_holding(
-        self,
-        batch: list[tuple[str, Event]],
-        state: Mapping[str, Any],
-        step: int,
-        staged: _Staged,
-        within: bool,
-        issued: dict[str, int],
-        got: dict[str, tuple[str, EffectCompleted]],
-        performed: list[EffectCompleted],
-        outcome: StepOutcome,
-        record: TraceRecord | None,
+        self, p: _Pass, within: bool
     ) -> Generator[
         list[EffectRequest], Sequence[EffectCompleted], tuple[dict[int, Any], set[str], bool]
     ]:
@@ -1094,6 +1234,7 @@ class Execution:
         (reused, never run twice), the activations that settled, and whether the held events
         are released: every retried activation settled, or one failed for good (the whole
         superstep then fails, and runs again whole after `retry_failed`)."""
+        batch, state, step, staged = p.batch, p.state, p.step, p.staged
         holding = {i.id for i in self.instances.values() if i.holding}
         results: dict[int, Any] = {}
         settled: set[str] = set()
@@ -1121,13 +1262,7 @@ class Execution:
                 if isinstance(item[2], Reaction) and _asks_within(item[2].effects)
             ]
             if asking:
-                results.update(
-                    (
-                        yield from self._resolve(
-                            asking, staged, state, step, issued, got, performed, outcome, record
-                        )
-                    )
-                )
+                results.update((yield from self._resolve(p, asking)))
         done.clear()
         for k, inst, _ in called:
             aid = inst.id

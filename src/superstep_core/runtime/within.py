@@ -34,7 +34,7 @@ Pure, like the rest of the runtime: must never import the host, persistence, llm
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from superstep_core.node import Effect, EffectCompleted, Reaction
@@ -46,6 +46,10 @@ Rounds = Generator[list[EffectRequest], Sequence[EffectCompleted], StepOutcome]
 """A superstep in progress: yields each round of within-step effects to perform, is sent
 their results, returns the superstep's outcome."""
 
+Then = Callable[[Sequence[EffectCompleted]], "StepOutcome | Rounds"]
+"""What an `OpenSuperstep` made by `OpenSuperstep.asking` does with its first round's results:
+the superstep's outcome, or the rounds that remain."""
+
 
 class OpenSuperstep:
     """A superstep begun by `Execution.begin_superstep` and not yet ended.
@@ -54,15 +58,34 @@ class OpenSuperstep:
     `Execution.end_superstep`); ``results``: every result supplied so far, in supply order
     (what the input log records). Raises `RuntimeError` when supplied after it ended."""
 
-    __slots__ = ("_outcome", "_rounds", "effects", "results", "step")
+    __slots__ = ("_outcome", "_rounds", "_then", "effects", "results", "step")
 
-    def __init__(self, rounds: Rounds, step: int) -> None:
+    def __init__(self, rounds: Rounds | None, step: int) -> None:
         self.step = step
         self.results: list[EffectCompleted] = []
         self._rounds = rounds
+        self._then: Then | None = None
         self._outcome: StepOutcome | None = None
         self.effects: list[EffectRequest] = []
-        self._advance(None)
+        if rounds is not None:
+            self._advance(None)
+
+    @classmethod
+    def ended(cls, step: int, outcome: StepOutcome) -> OpenSuperstep:
+        """Superstep ``step``, which asked for no within-step effect: ended, with
+        ``outcome``."""
+        opened = cls(None, step)
+        opened._outcome = outcome
+        return opened
+
+    @classmethod
+    def asking(cls, step: int, effects: list[EffectRequest], then: Then) -> OpenSuperstep:
+        """Superstep ``step`` asking for ``effects`` (its first round) without a generator:
+        ``then`` takes their results and gives the outcome, or the rounds that remain."""
+        opened = cls(None, step)
+        opened.effects = effects
+        opened._then = then
+        return opened
 
     def supply(self, results: Sequence[EffectCompleted]) -> None:
         """Hand back the results of `effects` (one per request, matched by effect id).
@@ -88,8 +111,20 @@ class OpenSuperstep:
         self._advance(chosen)
 
     def _advance(self, sent: Sequence[EffectCompleted] | None) -> None:
+        then = self._then
+        if then is not None and sent is not None:
+            self._then = None
+            after = then(sent)
+            if isinstance(after, StepOutcome):
+                self.effects = []
+                self._outcome = after
+                return
+            self._rounds = after
+            sent = None
+        rounds = self._rounds
+        assert rounds is not None
         try:
-            self.effects = next(self._rounds) if sent is None else self._rounds.send(sent)
+            self.effects = next(rounds) if sent is None else rounds.send(sent)
         except StopIteration as done:
             self.effects = []
             self._outcome = done.value
