@@ -9,13 +9,20 @@ from collections.abc import AsyncGenerator, AsyncIterator, Iterable, Iterator, M
 from typing import TYPE_CHECKING, Any
 
 from superstep_compat.errors import UnknownInterruptError
+from superstep_compat.func._entrypoint_policy import EntrypointPolicy
 from superstep_compat.func._journal import TaskJournal, resolve_durability
 from superstep_compat.func._runner import END_CHANNEL, START_CHANNEL
-from superstep_compat.pregel._calls import SKIP, GraphCall, RunOptions, printed_modes
+from superstep_compat.pregel._calls import (
+    SKIP,
+    GraphCall,
+    RunOptions,
+    legacy_durability,
+    printed_modes,
+)
 from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _modes, _shape
 from superstep_compat.pregel._run import Event, GraphRun
-from superstep_compat.pregel._run_setup import INPUT_EVENT, legacy_durability
+from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.types import Command, GraphOutput
 from superstep_core.node import External
 from superstep_core.runtime import Execution
@@ -27,8 +34,8 @@ INTERRUPT = "__interrupt__"
 
 
 class _Run(GraphRun):
-    """`GraphRun` with the functional API's input checkpoint, chunk projection and task
-    journal.
+    """`GraphRun` with the functional API's chunk projection and task journal, its
+    checkpoints written under an `EntrypointPolicy`.
 
     The input checkpoint keeps the input (channel ``__start__``, as LangGraph's does), so a
     thread whose call never finished (its process died, or the function raised) can be
@@ -39,8 +46,6 @@ class _Run(GraphRun):
 
     fresh_resume_starts = False  # nothing to resume: `_prepare` says so (UnknownInterruptError)
 
-    lean_checkpoints = False  # a continuing run reads the journal's state from the blob
-
     graph: EntrypointGraph
 
     def task_options(self) -> dict[str, Any]:
@@ -50,7 +55,7 @@ class _Run(GraphRun):
         self, graph: EntrypointGraph, input: Any, config: Any, *, durability: str, **kw: Any
     ) -> None:
         super().__init__(graph, input, config, durability=durability, **kw)
-        self.step_writes = durability != "exit"
+        self.recorder.step_writes = durability != "exit"
         self.current: Any = None
         self.held: list[Event] = []
         # the node's task result follows its updates chunk: the result it reports, once seen
@@ -58,6 +63,7 @@ class _Run(GraphRun):
         self.journal = TaskJournal.for_run(
             self.saver, self.thread_id, self.ns, durability=durability
         )
+        self.recorder.use(EntrypointPolicy(graph.spec, graph.node_name, self.journal))
 
     def chunks(self) -> Iterator[Event]:
         """The projected events of the whole run."""
@@ -71,42 +77,6 @@ class _Run(GraphRun):
         for projected in self._release():
             yield projected
 
-    def _checkpoint(self, ex: Any, source: str, **kw: Any) -> Any:
-        if source == "input":
-            kw["next_"] = (self.graph.node_name,)
-            kw["values"] = {**kw["values"], START_CHANNEL: self.input}
-        events = super()._checkpoint(ex, source, **kw)
-        if self.journal is not None and self.record is not None:
-            self.journal.attach(self.record.checkpoint_id, fresh=True)
-        return events
-
-    def _triggers_of(self, name: str) -> tuple[str, ...]:
-        return (START_CHANNEL,)  # LangGraph's entrypoint runs on its input channel
-
-    def _pending_triggers(self, ex: Any, pending: Any, start: Any = None) -> dict[str, Any]:
-        return {}  # the input (``__start__``) is one of the state values
-
-    def _record_interrupts(self, ex: Any, interrupted: Any, finished: Any = ()) -> None:
-        self._journal_entry("__interrupt__", list(self.interrupts))
-        super()._record_interrupts(ex, interrupted, finished)
-
-    def _record_failure(self, ex: Any, error: BaseException | None) -> None:
-        if error is not None:
-            self._journal_entry("__error__", repr(error))
-        super()._record_failure(ex, error)
-
-    def _journal_entry(self, channel: str, value: Any) -> None:
-        """Save how the entrypoint's own task ended (as LangGraph does), and whatever
-        durability "exit" held back."""
-        journal, record = self.journal, self.record
-        if journal is None or record is None:
-            return
-        name = self.graph.node_name
-        for task in record.tasks:
-            if task.name == name:
-                journal.failure(task.id, name, [(channel, value)])
-        journal.flush()
-
     def _prepare(self) -> tuple[Any, list[Event]]:
         ex, events = super()._prepare()
         inp = self.input
@@ -119,7 +89,7 @@ class _Run(GraphRun):
                 "(and needs a checkpointer).",
                 reason="not_pending",
             )
-        self.current = self._values(ex).get(END_CHANNEL)
+        self.current = self.values.of(ex.values).get(END_CHANNEL)
         if resuming:  # (the driver has shown the state it continues from)
             self._restart_unfinished(ex)
         if self.journal is not None and self.record is not None:

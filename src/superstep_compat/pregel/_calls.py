@@ -11,7 +11,8 @@ the same. Imports the façade's run and output shapes; never the drivers' graph 
 from __future__ import annotations
 
 import inspect
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator
+import warnings
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, Mapping
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any, Final, TypedDict, TypeVar
 
@@ -28,9 +29,9 @@ from superstep_compat.pregel._output import (
 )
 from superstep_compat.pregel._output_keys import OutputKeys, output_keys
 from superstep_compat.pregel._run import Event, GraphRun
-from superstep_compat.pregel._run_setup import legacy_durability
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import GraphOutput
+from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.host.stream import StreamMultiplexer
 
 if TYPE_CHECKING:
@@ -336,3 +337,25 @@ class _Ending:
 
     def __exit__(self, kind: Any, error: BaseException | None, tb: Any) -> None:
         self.call.ended(error)
+
+
+def legacy_durability(
+    durability: str | None, kwargs: Mapping[str, Any], *, stacklevel: int = 3
+) -> str | None:
+    """The ``durability`` of a call that may pass LangGraph's deprecated ``checkpoint_during``
+    (True: "async", False: "exit"), with LangGraph's warning (``stacklevel`` as for
+    `warnings.warn`, counted from here); both given is a ValueError."""
+    checkpoint_during = kwargs.get("checkpoint_during")
+    if checkpoint_during is None:
+        return durability
+    warnings.warn(
+        "`checkpoint_during` is deprecated and will be removed. Please use `durability` instead.",
+        LangGraphDeprecatedSinceV10,
+        stacklevel=stacklevel,
+    )
+    if durability is not None:
+        raise ValueError(
+            "Cannot use both `checkpoint_during` and `durability` parameters. "
+            "Please use `durability` instead."
+        )
+    return "async" if checkpoint_during else "exit"

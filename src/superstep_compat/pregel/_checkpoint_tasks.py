@@ -1,7 +1,8 @@
-"""Pure functions over an execution's pending activations and a checkpoint's records, shared by
-the writing of checkpoints (`_checkpointing`), their snapshots and the restoring of threads: node
-names and task ids of activations, a task's triggers and push index, the task records of a
-checkpoint, a node's edge writes, the outcome a task's saved writes stand for, checkpoint ids.
+"""Pure functions over an execution's pending activations and a checkpoint's records, shared
+by the writing of checkpoints (`_checkpoint_recorder`), their snapshots and the restoring of
+threads: node names and task ids of activations, a task's triggers and push index, the task
+records of a checkpoint, a node's edge writes, the outcome a task's saved writes stand for,
+checkpoint ids.
 """
 
 from __future__ import annotations

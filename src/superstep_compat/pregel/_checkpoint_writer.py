@@ -4,7 +4,7 @@ pending writes, and what durability "exit" held back until the run's end; it rem
 the saver holds (the last record, its channel versions) so that a record written again, or
 written on the one before it, sends only what changed.
 
-Never builds a record (that is `Checkpointing._checkpoint`'s job) and never reads the engine.
+Never builds a record (that is `CheckpointRecorder.checkpoint`'s job) and never reads the engine.
 """
 
 from __future__ import annotations

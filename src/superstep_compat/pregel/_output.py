@@ -132,7 +132,7 @@ def _ended_by(error: BaseException) -> BaseException:
 
 
 def _output_values(run: GraphRun) -> dict[str, Any]:
-    last = run.last_values or {}
+    last = run.values.last or {}
     return {k: last[k] for k in run.graph.output_channels if k in last}
 
 
@@ -146,7 +146,7 @@ def _keyed_output(
 ) -> Any:
     """``invoke``'s result read through output keys (LangGraph's: the last ``values`` chunk,
     which an interrupt's chunk replaces: one key's value is not shown then)."""
-    values = run.last_values or {}
+    values = run.values.last or {}
     if interrupts:
         latest = {} if isinstance(keys, str) else read_keys(values, keys)
         if version == "v2":
@@ -165,13 +165,13 @@ def _output(run: GraphRun, version: str, output_keys: Any = None) -> Any:
         keys = lowlevel.output_channels if output_keys is None else output_keys
         # (a run that wrote no output channel showed no values: an older run's output is
         # still in the channels, but not this run's result)
-        value = lowlevel.output_of(run.last_values or {}, keys) if run.values_shown else None
+        value = lowlevel.output_of(run.values.last or {}, keys) if run.values.shown else None
         if interrupts and isinstance(keys, str):
             value = {}  # an interrupt's values chunk shows no value of one channel
         if version == "v2":
             return GraphOutput(value, tuple(interrupts))
         return {**(value or {}), INTERRUPT: interrupts} if interrupts else value
-    if not run.values_shown and not interrupts:
+    if not run.values.shown and not interrupts:
         return GraphOutput(None, ()) if version == "v2" else None
     keys = run.keys
     if keys is not None and keys != ROOT_KEY:
@@ -188,7 +188,7 @@ def _output(run: GraphRun, version: str, output_keys: Any = None) -> Any:
     if version == "v2":
         return GraphOutput(values, tuple(interrupts))
     if interrupts:
-        if not run.values_shown:
+        if not run.values.shown:
             return {"__interrupt__": interrupts}
         values["__interrupt__"] = interrupts
     return values

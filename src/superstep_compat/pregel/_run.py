@@ -1,13 +1,15 @@
 """One invocation of a compiled façade graph: load the thread, apply the input, drive the
 engine with the host, and turn committed supersteps into LangGraph's steps, stream events and
-checkpoints (written by `_checkpointing.Checkpointing`).
+checkpoints (written by its `CheckpointRecorder`).
 
 A LangGraph step is two engine supersteps: one that activates the step's tasks (each asks
 for one effect: run the task), and one that delivers the task results and commits their
 writes atomically. This module schedules nothing itself: which node runs when is the
 engine's decision; here we only observe, record and stop at breakpoints.
-`GraphRun` is built in parts: `_run_setup.RunSetup` loads the thread and applies the input,
-`_run_steps.RunSteps` handles each committed superstep; this module holds the event loop.
+`GraphRun` owns its collaborators: a `Continuation` loads the thread and applies the input, a
+`CheckpointRecorder` writes checkpoints, `RunValues` holds its view of the state and
+`StepFailures` what its failed steps leave; `_run_steps.RunSteps` (its base) handles each
+committed superstep; this module holds the event loop.
 
 A step with a task still waiting on an interrupt has not finished, whatever its other tasks
 did: no new checkpoint, the same step number, and the interrupts stay reported until every
@@ -37,8 +39,9 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel
 
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
-from superstep_compat.errors import GraphBubbleUp, GraphDrained, GraphInterrupt
+from superstep_compat.errors import GraphDrained, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
+from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import (
     HeldTask,
     Startable,
@@ -48,14 +51,14 @@ from superstep_compat.pregel._checkpoint_tasks import (
     pending_tasks,
     push_tasks_first,
 )
-from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._output_keys import OutputKeys
-from superstep_compat.pregel._record import CheckpointRecord
-from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._resumer import Resumer
+from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_steps import RunSteps
+from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._start_gate import StartGate
+from superstep_compat.pregel._step_failures import StepFailures
 from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_compat.runtime import RunControl
@@ -166,7 +169,7 @@ class GraphRun(RunSteps):
         # A ``checkpointer=True`` subgraph keeps one history per thread: it runs (its
         # checkpoints, tasks and stream events) under its namespace without the task ids,
         # keeping the numbers of further runs in one task (LangGraph's own checkpoint config).
-        self.replay: ReplayState | None = self.link.replay if self.link is not None else None
+        replay = self.link.replay if self.link is not None else None
         if self.link is not None and graph.checkpointer is True:
             self.ns = NS_SEP.join(part.split(NS_END)[0] for part in self.ns.split(NS_SEP))
             # LangGraph runs it under that namespace: its stream events and its tasks too
@@ -176,10 +179,10 @@ class GraphRun(RunSteps):
             self.link.checkpoint_ns = self.ns
         # A subgraph's run addressed by the checkpoint map (time travel to one of its
         # checkpoints) starts from that checkpoint; its checkpoints name their ancestors'.
-        self.addressed: str | None = None
+        addressed: str | None = None
         self.parents: dict[str, str] = {}
         if self.link is not None:
-            self.addressed = checkpoint_map.get(self.ns)
+            addressed = checkpoint_map.get(self.ns)
             self.parents = {k: v for k, v in checkpoint_map.items() if k != self.ns}
         self.saver: BaseCheckpointSaver[Any] | None = graph.saver_for(self.config)
         if self.saver is None and self.link is not None and graph.checkpointer in (None, True):
@@ -198,7 +201,6 @@ class GraphRun(RunSteps):
         self.rng: RandomSource = configurable.get(RANDOM_KEY) or random
         self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
         self.nested: NestedEffects | None = None  # the host's, once the run has one
-        self.step_writes = self.durable
         # LangGraph bounds the tasks of a superstep run at once by the config's max_concurrency
         self.max_concurrency: int | None = self.config.get("max_concurrency") or None
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
@@ -212,32 +214,45 @@ class GraphRun(RunSteps):
         self.live = False
         self._notify: Callable[[], None] | None = None
         self.interrupts: list[Interrupt[Any]] = []
-        self._committed: Mapping[str, Any] | None = None
-        self._last_values: dict[str, Any] | None = None
-        # Whether the run showed the state at least once (a ``values`` chunk, streamed or
-        # not): LangGraph's ``invoke`` returns None for a run that never did.
-        self.values_shown = False
-        self.record: CheckpointRecord | None = None
-        self.writer = CheckpointWriter(
-            self.saver,
+        self.values = RunValues(graph, output_keys)
+        self.first_step_order: dict[str, int] = {}
+        self.recorder = CheckpointRecorder(
+            graph=graph,
+            saver=self.saver,
+            thread_id=self.thread_id,
+            ns=self.ns,
+            parents=self.parents,
+            config=self.config,
+            modes=self.modes,
             durable=self.durable,
-            untracked=graph.untracked_channels,
-            lean=self.lean_checkpoints,
+            first_step_order=self.first_step_order,
+            interrupts=self.interrupts,
+            values=self.values,
         )
+        self.writer = self.recorder.writer
         self.resumer = Resumer(self.writer, durable=self.durable)
-        self.step = -2  # a new thread's input checkpoint is step -1
-        self.start_step = -1
-        self.failed_results: list[tuple[str, TaskOutcome]] = []
-        # Continuing a step that did not finish: the outcomes its finished tasks saved (by
-        # activation id), the updates of those finished earlier to announce again, and
-        # whether activations of the step still wait on interrupts.
-        self.saved: dict[str, TaskOutcome] | None = None
-        self._cached: list[tuple[str, Any]] = []
-        self._held = False
-        # activations whose results wait in the engine for a paused step (see
-        # `suspend_holds_step`), reported already when the step paused
-        self._reported: set[str] = set()
-        self._command_input = False
+        self.failures = StepFailures(graph, self.recorder)
+        self.continuation = Continuation(
+            graph=graph,
+            saver=self.saver,
+            thread_id=self.thread_id,
+            ns=self.ns,
+            config=self.config,
+            link=self.link,
+            recorder=self.recorder,
+            values=self.values,
+            resumer=self.resumer,
+            modes=self.modes,
+            keys=output_keys,
+            first_step_order=self.first_step_order,
+            input=input,
+            replay=replay,
+            addressed=addressed,
+            fresh_resume_starts=self.fresh_resume_starts,
+            apply_command=self._apply_command,
+            run_context=self._run_context,
+            emit=self._emit_transient,
+        )
         # The run stopped before the graph finished (an interrupt or a breakpoint): a
         # subgraph's run then makes its parent's task wait (`GraphInterrupt`).
         self.stopped = False
@@ -251,16 +266,21 @@ class GraphRun(RunSteps):
         self._ended: list[tuple[str, TaskOutcome]] = []
         # the tasks of the running step in the order the host started them (`_tasks_begin`)
         self._launched: list[str] = []
-        self.first_step_order: dict[str, int] = {}
-        self.held_starts: list[str] = []
         self._launch_key: Callable[[Startable], Any] = first_come
         self._execution: Execution | None = None
-        # the tasks of the running step that failed for good and went on as their node's
-        # error handler: reported (tasks stream, checkpoint) with their error
-        self._handed_over: list[tuple[str, TaskOutcome]] = []
-        self._handlers_seen: set[str] = set()  # the error handlers' activations noted
-        # whether a task failing for good stops its step's others (async runs: `_fails_step`)
+        # whether a task failing for good stops its step's others (async runs: `fails_step`)
         self._stops_siblings = False
+
+    fresh_resume_starts = True
+    """`Command(resume=...)` on a thread with no checkpoint starts the graph (LangGraph's
+    `StateGraph`); an entrypoint run refuses it instead (see `func._entrypoint_run`)."""
+
+    def _prepare(self) -> tuple[Execution, list[Event]]:
+        """The execution to drive, its input applied (`Continuation.prepare`), and the
+        events the run shows first."""
+        prepared = self.continuation.prepare()
+        self.input = self.continuation.input
+        return prepared
 
     # --- stream plumbing -----------------------------------------------------------------
 
@@ -355,8 +375,8 @@ class GraphRun(RunSteps):
         """The last events of a run the host stopped driving; raises the run's failure."""
         yield from self._drain()
         if ex.failure is not None:
-            yield from self._task_events(self._failed_results(ex))
-            self._raise_failure(ex)
+            yield from self._task_events(self.failures.collect(ex))
+            self.failures.raise_failure(ex)
         yield from self._finish(ex)
 
     def _stopped_by_drain(self) -> None:
@@ -468,7 +488,7 @@ class GraphRun(RunSteps):
             completed = True
         finally:
             if not completed and self._ended and self.durable:
-                await self._keep_stopped(ex)
+                await self.failures.keep_stopped(ex, self._ended)
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
                 await self.writer.asave_final(self.record)
@@ -476,7 +496,8 @@ class GraphRun(RunSteps):
     def _task_ended(self, request: EffectRequest, result: EffectCompleted) -> bool:
         """The host's result observer (each task's result as the task ends): a live run
         streams a finished task's chunks now (LangGraph emits them as the task ends, not
-        when its step does); returns whether the step's other tasks stop (`_fails_step`)."""
+        when its step does); returns whether the step's other tasks stop
+        (`StepFailures.fails_step`)."""
         outcome = result.result
         if isinstance(outcome, TaskOutcome):
             self._ended.append((request.activation_id, outcome))
@@ -485,12 +506,13 @@ class GraphRun(RunSteps):
             self._starts.ended(aid, partial(self._stream_ended, aid, outcome))
         elif self._starts.waiting:  # nothing to stream now (it goes out with its step)
             self._starts.ended(aid, _nothing)
-        return self._stops_siblings and self._fails_step(result, request.node)
+        return self._stops_siblings and self.failures.fails_step(result, request.node)
 
     def _tasks_begin(self, requests: list[EffectRequest]) -> None:
         """The host's view of a step's tasks before they run: with task starts streamed, the
         starts go out in this order and the results after them all (`StartGate`)."""
-        held, self.held_starts = self.held_starts, []  # a resumed step's finished tasks
+        continuation = self.continuation
+        held, continuation.held_starts = continuation.held_starts, []  # finished before
         tasks: list[Startable] = [*requests, *(HeldTask(aid, node_of(aid)) for aid in held)]
         ex = self._execution
         if len(tasks) == 1:  # one task (a chain's step): no order to work out
@@ -502,28 +524,12 @@ class GraphRun(RunSteps):
             self._starts.expect(launched)
             for aid in held:  # in the step's order, with the tasks that run
                 assert ex is not None  # watched (`_observe`) before any step
-                self._starts.started(aid, self._held_start(ex, aid))
+                self._starts.started(aid, continuation.held_start(ex, aid))
 
     def _stream_ended(self, aid: str, outcome: TaskOutcome) -> None:
         for ns, mode, data in self._task_events([(aid, outcome)]):
             self._emit_transient(mode, data, ns)
         self._early.add(aid)
-
-    async def _keep_stopped(self, ex: Execution) -> None:
-        """The run stopped inside a step (cancelled, or its stream closed early): as for a
-        failed step, the tasks that finished keep their outcomes as pending writes of the
-        step's checkpoint, so the thread shows their writes and continuing it runs only
-        the others (LangGraph saves each task's writes as it ends)."""
-        record = self.record
-        if self.saver is None or record is None:
-            return
-        self.failed_results = list(self._ended)
-        writes = self._keep_finished(ex, record, "")
-        if not writes:
-            return
-        await self.writer.asave(record)
-        for task_id, task_writes in writes:
-            self.writer.put_writes(record, task_id, task_writes)
 
     def _streams_early(self, outcome: TaskOutcome) -> bool:
         """Whether a task's chunks can go out as it ends: a plain finished task of a step
@@ -533,26 +539,11 @@ class GraphRun(RunSteps):
             outcome.error is None
             and not outcome.waiting
             and not outcome.cached
-            and self.saved is None
-            and not self._cached
-            and not self._command_input
-            and not self._reported
+            and self.continuation.saved is None
+            and not self.continuation.cached
+            and not self.continuation.command_input
+            and not self.continuation.reported
         )
-
-    def _fails_step(self, result: EffectCompleted, node: str = "") -> bool:
-        """Whether a task that just ended stops its step's other tasks (async runs only).
-        LangGraph cancels them once a task fails for good: not an
-        interrupt or a parent command (bubbling up), not a failure its retry policy runs
-        again. (A sync run lets them finish: a thread cannot be cancelled, and skipping
-        the ones not started yet would make which tasks of a failed step finished depend
-        on thread timing.)"""
-        outcome = result.result
-        if not isinstance(outcome, TaskOutcome) or outcome.error is None:
-            return False
-        spec = self.graph.spec.nodes.get(node)
-        if spec is not None and spec.error_handler_node is not None:
-            return False  # its error handler takes over; the others go on
-        return outcome.retry is None and not isinstance(outcome.error, GraphBubbleUp)
 
     def performer(self) -> TaskPerformer:
         """What performs this run's tasks (the handler of `TASK_KIND` its host registers):
@@ -571,9 +562,12 @@ class GraphRun(RunSteps):
     def _saved_outcome(self, request: TaskRequest) -> TaskOutcome | None:
         """The saved outcome of a task that finished in a step that then stopped (it is not
         run again), or None."""
-        if not self.saved:
+        continuation = self.continuation
+        if not continuation.saved:
             return None
-        return self.take_saved(request.node, request.activation_id, request.values, request.arg)
+        return continuation.take_saved(
+            request.node, request.activation_id, request.values, request.arg
+        )
 
 
 def coerce_context(schema: Any, context: Any) -> Any:

@@ -1,27 +1,34 @@
-"""Setting up one run of a compiled façade graph: the run context its tasks get, loading the
-thread's checkpoint (or the one time travel addresses) into an `Execution`, applying the input,
-and resuming interrupted activations with their answers (through the run's `Resumer`).
+"""Setting up a run: `Continuation`, how a run of a compiled façade graph starts, one
+collaborator of `GraphRun`: loading the thread's checkpoint (or the one time travel
+addresses) into an `Execution`, applying the input, resuming interrupted activations with
+their answers (through the run's `Resumer`), and what the run keeps of the step it continues
+(saved outcomes, held tasks).
 
-`RunSetup` is a part of `GraphRun` (which provides the attributes it declares).
+Never imports the run or the host.
 """
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
+
+from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from superstep_compat._internal._constants import START
 from superstep_compat.errors import EmptyInputError
 from superstep_compat.graph._writes import node_writes
+from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import (
     Event,
+    find_task,
     node_of,
     pending_activations,
 )
-from superstep_compat.pregel._checkpointing import Checkpointing
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
+    PUSH,
     START_CHANNEL,
     build_checkpoint,
     get_tuple,
@@ -29,20 +36,20 @@ from superstep_compat.pregel._lgcheckpoint import (
     load_record,
 )
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
+from superstep_compat.pregel._output_keys import OutputKeys, read_keys
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
 from superstep_compat.pregel._resumer import Resumer, as_list, run_again
-from superstep_compat.pregel._start_gate import StartGate
+from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._task_context import (
     ChildLink,
     RunContext,
     TaskOutcome,
+    _now,
     spare_answers_of,
+    task_uuid,
 )
-from superstep_compat.runtime import RunControl
-from superstep_compat.types import Command
-from superstep_compat.warnings import LangGraphDeprecatedSinceV10
-from superstep_core.host import Clock, EffectLedger, NestedEffects, RandomSource
+from superstep_compat.types import Command, Send
 from superstep_core.node import Activated, External
 from superstep_core.runtime import Execution
 
@@ -51,77 +58,67 @@ INPUT_WRITER = "__input__"
 """The writer of a low-level `Pregel`'s input (an edit of its input channels)."""
 
 
-class RunSetup(Checkpointing):
-    """The setting-up part of `GraphRun`."""
+@dataclass(eq=False, repr=False)
+class Continuation:
+    """How one run of ``graph`` (a compiled `Pregel`) starts: the thread's checkpoint it
+    loads (or the one time travel addresses) into an `Execution`, the input it applies, the
+    interrupts it answers (through ``resumer``), and what the run then keeps of a step that
+    did not finish; one collaborator of `GraphRun`, which owns it.
 
-    # GraphRun's attributes (set in its __init__) that the parts of a run share
-    input: Any
+    Given the run's ``saver``/``thread_id``/``ns``/``config``, its ``link`` to a parent task
+    (a subgraph's run), its ``recorder`` (checkpoints, step and record), ``values`` and the
+    ``modes`` its stream shows (through ``keys``); ``first_step_order``: the run's, filled
+    when the first step orders its tasks as the nodes were added; ``input``, ``replay`` and
+    ``addressed`` (a subgraph's checkpoint the parent's map addresses) as the run resolved
+    them; ``fresh_resume_starts``: whether `Command(resume=...)` on a thread with no
+    checkpoint starts the graph (LangGraph's `StateGraph`; an entrypoint refuses it). The
+    run hands it three of its own operations: ``apply_command`` (an input `Command` applied
+    to the checkpoint, as the run's step logic does), ``run_context`` (its tasks' context)
+    and ``emit`` (a transient stream event)."""
+
+    graph: Any
+    saver: BaseCheckpointSaver[Any] | None
+    thread_id: str | None
+    ns: str
+    config: dict[str, Any]
     link: ChildLink | None
-    subgraphs: bool
-    context: Any
-    store: Any
-    before: frozenset[str]
-    after: frozenset[str]
-    task_ns: str
+    recorder: CheckpointRecorder
+    values: RunValues
+    resumer: Resumer
+    modes: frozenset[str]
+    keys: OutputKeys | None
+    first_step_order: dict[str, int]
+    input: Any
     replay: ReplayState | None
     addressed: str | None
-    clock: Clock
-    rng: RandomSource
-    ledger: EffectLedger | None
-    nested: NestedEffects | None
-    control: RunControl
-    drained: bool
-    limit: int
-    _committed: Mapping[str, Any] | None
-    _apply_command: Callable[[Execution], Iterator[Event]]  # RunSteps'
-    values_shown: bool
-    start_step: int
-    stopped: bool
-    live: bool
-    _starts: StartGate
-    resumer: Resumer  # answers the run's interrupts
-
-    @property
-    def _orders_starts(self) -> bool:
-        """Whether tasks announce their starts to the run's `StartGate`: a live run that
-        streams task starts (``tasks``/``debug``) and its tasks' results as they end."""
-        return self.live and ("tasks" in self.modes or "debug" in self.modes)
-
-    def _run_context(self) -> RunContext:
-        return RunContext(
-            config=self.config,
-            context=self.context,
-            store=self.store,
-            step=self.step + 1,
-            stop=self.stop,
-            emit=self._emit_transient,
-            stream_modes=self.modes,
-            checkpoint_ns=self.task_ns,
-            saver=self.saver,
-            subgraphs=self.subgraphs,
-            cache=self.graph.cache,
-            checkpoint_id=None if self.record is None else self.record.checkpoint_id,
-            clock=self.clock,
-            rng=self.rng,
-            replay=self.replay,
-            nested=self.nested,
-            control=self.control,
-            started=self._starts.started if self._orders_starts else None,
-            task_ids={}
-            if self.record is None
-            else {t.key: t.id for t in self.record.tasks if t.key},
-            spare_answers=self.spare_answers,
-        )
-
+    fresh_resume_starts: bool
+    apply_command: Callable[[Execution], Iterator[Event]]
+    run_context: Callable[[], RunContext]
+    emit: Callable[..., None]
+    saved: dict[str, TaskOutcome] | None = None
+    """The outcomes the finished tasks of the step it continues saved (by activation id),
+    handed back instead of running them again."""
+    cached: list[tuple[str, Any]] = field(default_factory=list)
+    """The updates of tasks that finished earlier, to announce again (as cached)."""
+    held: bool = False
+    """Whether activations of the step it continues still wait on interrupts."""
+    reported: set[str] = field(default_factory=set)
+    """Activations whose results wait in the engine for a paused step (see
+    `suspend_holds_step`), reported already when the step paused."""
+    command_input: bool = False
+    """Whether the input is a `Command` without ``resume`` on an existing thread."""
+    held_starts: list[str] = field(default_factory=list)
+    """The tasks of a resumed step that finished before it paused, to announce as it
+    resumes."""
     spare_answers: list[Any] | None = None
     """A subgraph run started afresh: the parent's answers no task took yet (see
     `RunContext.spare_answers`)."""
+    start_step: int = -1
+    """The step its recursion budget counts from."""
 
-    fresh_resume_starts = True
-    """`Command(resume=...)` on a thread with no checkpoint starts the graph (LangGraph's
-    `StateGraph`); an entrypoint run refuses it instead (see `func._entrypoint_run`)."""
-
-    def _prepare(self) -> tuple[Execution, list[Event]]:
+    def prepare(self) -> tuple[Execution, list[Event]]:
+        """The execution the run drives (loaded, or new) with the input applied, and the
+        events it shows first."""
         graph = self.graph
         events: list[Event] = []
         requested_id = (self.config.get("configurable") or {}).get("checkpoint_id")
@@ -165,10 +162,10 @@ class RunSetup(Checkpointing):
             rebuild(graph, record, record.pending)  # a checkpoint LangGraph wrote
         if record is not None and record.engine is not None:
             ex = Execution.restore(graph.engine, record.engine, record_trace=False)
-            self.step = record.step
-            self.record = self.writer.last_saved = record
+            self.recorder.step = record.step
+            self.recorder.record = self.recorder.writer.last_saved = record
             if record.checkpoint is not None:
-                self.writer.saved_versions = dict(record.checkpoint["channel_versions"])
+                self.recorder.writer.saved_versions = dict(record.checkpoint["channel_versions"])
         else:
             ex = Execution(graph.engine, execution_id, record_trace=False)
         inp = self.input
@@ -225,14 +222,14 @@ class RunSetup(Checkpointing):
                     inp = {} if inp.update is None else inp.update
         if isinstance(inp, Command) and inp.resume is not None:
             update = inp.update
-            if update is not None and not rebuilt:
+            if update is not None:
                 self._write_onto(ex, record, update)  # before the answer: it reads the update
                 update = None
             if not rebuilt:
                 past = record if requested_id is not None else None  # resumed at a past one
                 if past is not None:
                     self.resumer.answers_given_since(ex, past)
-                self.resumer.answer(ex, self.record, inp.resume)
+                self.resumer.answer(ex, self.recorder.record, inp.resume)
                 if past is not None:
                     self.resumer.rerun_answered(ex)
                 # LangGraph runs every unfinished task of the step again: one the answers
@@ -250,7 +247,7 @@ class RunSetup(Checkpointing):
             applied = True
         elif isinstance(inp, Command):
             ex.send(External(INPUT_EVENT, inp))
-            self._command_input = record is not None
+            self.command_input = record is not None
         elif inp is None:
             if record is None:
                 raise EmptyInputError("Received no input for __start__")
@@ -274,7 +271,7 @@ class RunSetup(Checkpointing):
                 # activation yet: it is keyed by name)
                 pending = pending_activations(ex, graph.node_order)
                 same = tuple(name for name, _ in pending) == record.next
-                forked = self._checkpoint(
+                forked = self.recorder.checkpoint(
                     ex,
                     "fork",
                     next_=record.next,
@@ -291,41 +288,136 @@ class RunSetup(Checkpointing):
                 events.extend(self._lowlevel_input(ex, inp))
             else:
                 events.extend(
-                    self._checkpoint(
-                        ex, "input", next_=(START,), values=self._values(ex), start=inp
+                    self.recorder.checkpoint(
+                        ex, "input", next_=(START,), values=self.values.of(ex.values), start=inp
                     )
                 )
                 ex.send(External(INPUT_EVENT, inp))
         # LangGraph counts a continued thread's budget from the step after its checkpoint.
-        self.start_step = self.step + 1 if continuing and forked is None else self.step
+        self.start_step = (
+            self.recorder.step + 1 if continuing and forked is None else self.recorder.step
+        )
         if continuing and record is not None and record.source == "update":
             # LangGraph prepares the first step after an edit with no channels known to be
             # updated: its pull tasks in the order the nodes were added, not by name
             self.first_step_order.update(self.graph.node_order)
         if continuing and record is not None:
-            self._command_input = self._command_input or applied
+            self.command_input = self.command_input or applied
             _seen_on_resume(record)
             events = self._continue(ex, record, forked)
-            self.values_shown = not self._command_input  # it shows the state it starts from
+            self.values.shown = not self.command_input  # it shows the state it starts from
             if applied:
-                self._command_input = False
-                events.extend(self._apply_command(ex))
+                self.command_input = False
+                events.extend(self.apply_command(ex))
         return ex, events
+
+    # --- continuing from a checkpoint ---------------------------------------------------------
+
+    def _continue(
+        self, ex: Execution, record: CheckpointRecord, forked: list[Event] | None
+    ) -> list[Event]:
+        """A run that continues the thread from ``record``: it first shows the state it
+        starts from (``values``, then the checkpoint), as LangGraph does; a top-level
+        `Command` without ``resume`` shows it once applied (see `_apply_command`)."""
+        self.values.start_from(record.values)
+        # a step paused on interrupts (its interrupted tasks may be about to run again,
+        # their siblings' outcomes held)
+        self.held = bool(ex.interrupts) or bool(ex.held)
+        self.reported = {aid for aid, _ in ex.held}  # reported when their step paused
+        if ex.held and ("tasks" in self.modes or "debug" in self.modes):
+            # LangGraph announces every task of the step it resumes, finished ones too
+            self.held_starts = list(dict.fromkeys(aid for aid, _ in ex.held))
+        # time travel runs the step's finished tasks again; continuing hands their work back
+        # (and a failure an error handler took goes to the handler again, not to its node)
+        if forked is None and (record.finished or any(t.error for t in record.tasks)):
+            self.saved = self.recorder.load_finished(ex, record) or None
+            served = {
+                task.id for aid in self.saved or () if (task := find_task(record, aid)) is not None
+            }
+            self.cached = [
+                (t.name, t.result)
+                for t in record.tasks
+                if t.id in record.finished and t.id not in served and t.name != START
+            ]
+        if self.command_input:
+            return forked or []
+        events: list[Event] = []
+        if "values" in self.modes:
+            keys = self.keys  # a continued thread shows its state whatever wrote it
+            shown = dict(record.values) if keys is None else read_keys(record.values, keys)
+            events.append(((), "values", shown))
+        if forked is not None:
+            events.extend(forked)
+        else:
+            events.extend(self.recorder.checkpoint_events(record, record.parent_id))
+        return events
+
+    def take_saved(
+        self, name: str, activation_id: str, values: Any, arg: Any
+    ) -> TaskOutcome | None:
+        """The saved outcome of activation ``activation_id`` (a task that finished in a step
+        that then failed), announced as a task start as LangGraph does; None: run it."""
+        saved = self.saved
+        outcome = None if saved is None else saved.pop(activation_id, None)
+        if outcome is None or ("tasks" not in self.modes and "debug" not in self.modes):
+            return outcome
+        ctx = self.run_context()
+        node = self.graph.spec.nodes.get(name)
+        state = arg
+        if state is None and node is not None:
+            state = self.graph.runner.read(node.input_schema, values, ctx)
+        start = {
+            "id": task_uuid(ctx, activation_id),
+            "name": name,
+            "input": state,
+            "triggers": (f"branch:to:{name}",),
+        }
+        self._emit_start(ctx.step, start)
+        return outcome
+
+    def _emit_start(self, step: int, start: dict[str, Any]) -> None:
+        """A task's start, in the ``tasks`` and ``debug`` modes."""
+        if "tasks" in self.modes:
+            self.emit("tasks", start)
+        if "debug" in self.modes:
+            self.emit(
+                "debug", {"step": step, "timestamp": _now(), "type": "task", "payload": start}
+            )
+
+    def held_start(self, ex: Execution, activation_id: str) -> Callable[[], None]:
+        """What announces the start of a task that finished before its step paused (its
+        result held in the engine) when the step resumes: its input as it first ran."""
+        inst = ex.instances.get(activation_id)
+        payload = inst.payload if inst is not None else None
+        name = node_of(activation_id)
+        ctx = self.run_context()
+        node = self.graph.spec.nodes.get(name)
+        state = payload.arg if isinstance(payload, Send) else None  # a Send's task: its arg
+        if state is None and node is not None:
+            state = self.graph.runner.read(node.input_schema, ex.values, ctx)
+        start = {
+            "id": task_uuid(ctx, activation_id),
+            "name": name,
+            "input": state,
+            "triggers": (PUSH,)
+            if isinstance(payload, Send)
+            else self.recorder.policy.triggers_of(name),
+        }
+        return partial(self._emit_start, ctx.step, start)
 
     def _lowlevel_input(self, ex: Execution, inp: Any) -> list[Event]:
         """A low-level `Pregel`'s input: written to its input channels as the input step
         (LangGraph's step -1, which shows no ``values`` chunk), so the nodes subscribed to
         them run in the first step."""
         ex.edit(self.graph.runner.input_writes(inp), writer=INPUT_WRITER)
-        self._committed = ex.values
-        self._last_values = None
+        self.values.commit(ex.values)
         pending = pending_activations(ex, self.graph.node_order)
-        return self._checkpoint(
+        return self.recorder.checkpoint(
             ex,
             "input",
             next_=tuple(name for name, _ in pending),
             keys=[key for _, key in pending],
-            values=self._values(ex),
+            values=self.values.of(ex.values),
         )
 
     def _apply_to_pending(self, ex: Execution, command: Command[Any]) -> None:
@@ -351,13 +443,15 @@ class RunSetup(Checkpointing):
         ex.edit(written.writes, writer=START)
         if record is None or self.saver is None:
             return
-        record.values = self._values(ex)
+        record.values = self.values.of(ex.values)
         if record.current_values is not None:
             local = self.graph.runner.local_state(record.current_values, written.writes)
-            record.current_values = self._values_of(local)
+            record.current_values = self.values.of(local)
         record.engine = ex.snapshot()
-        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
-        self.writer.save(record)
+        build_checkpoint(
+            self.saver, record, record.checkpoint, triggers_of=self.recorder.policy.triggers_of
+        )
+        self.recorder.writer.save(record)
 
     def _is_latest(self, record: CheckpointRecord) -> bool:
         """Whether ``record`` is the newest checkpoint of its thread and namespace."""
@@ -367,10 +461,6 @@ class RunSetup(Checkpointing):
         return latest is None or (
             latest.config["configurable"]["checkpoint_id"] == record.checkpoint_id
         )
-
-    @property
-    def stop(self) -> int:
-        return self.start_step + self.limit + 1
 
 
 _NO_INPUT = object()
@@ -406,25 +496,3 @@ def _seen_on_resume(record: CheckpointRecord) -> None:
     seen = dict(built.get("versions_seen") or {})
     seen[INTERRUPT] = graph_versions(built["channel_versions"])
     record.checkpoint = {**built, "versions_seen": seen}
-
-
-def legacy_durability(
-    durability: str | None, kwargs: Mapping[str, Any], *, stacklevel: int = 3
-) -> str | None:
-    """The ``durability`` of a call that may pass LangGraph's deprecated ``checkpoint_during``
-    (True: "async", False: "exit"), with LangGraph's warning (``stacklevel`` as for
-    `warnings.warn`, counted from here); both given is a ValueError."""
-    checkpoint_during = kwargs.get("checkpoint_during")
-    if checkpoint_during is None:
-        return durability
-    warnings.warn(
-        "`checkpoint_during` is deprecated and will be removed. Please use `durability` instead.",
-        LangGraphDeprecatedSinceV10,
-        stacklevel=stacklevel,
-    )
-    if durability is not None:
-        raise ValueError(
-            "Cannot use both `checkpoint_during` and `durability` parameters. "
-            "Please use `durability` instead."
-        )
-    return "async" if checkpoint_during else "exit"

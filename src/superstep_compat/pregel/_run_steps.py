@@ -7,17 +7,20 @@ run's end and failures, and the state views (values, next tasks).
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
-from superstep_compat._internal._constants import RETURN, ROOT_KEY, START
+from langgraph.checkpoint.base import BaseCheckpointSaver
+
+from superstep_compat._internal._constants import START
 from superstep_compat.errors import (
     ErrorCode,
     GraphBubbleUp,
     GraphRecursionError,
     create_error_message,
 )
+from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import (
     Event,
     delivered_outcomes,
@@ -27,54 +30,156 @@ from superstep_compat.pregel._checkpoint_tasks import (
     push_indexes,
     task_records,
 )
+from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import build_checkpoint
-from superstep_compat.pregel._node import outcome_of
-from superstep_compat.pregel._output_keys import read_keys, shows, update_of
-from superstep_compat.pregel._resumer import as_list
-from superstep_compat.pregel._run_setup import RunSetup
-from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
+from superstep_compat.pregel._output_keys import OutputKeys, read_keys, shows, update_of
+from superstep_compat.pregel._record import CheckpointRecord
+from superstep_compat.pregel._resumer import Resumer, as_list
+from superstep_compat.pregel._run_setup import Continuation
+from superstep_compat.pregel._run_values import RunValues
+from superstep_compat.pregel._start_gate import StartGate
+from superstep_compat.pregel._step_failures import StepFailures
+from superstep_compat.pregel._task_context import (
+    ChildLink,
+    RunContext,
+    TaskOutcome,
+    _now,
+    task_uuid,
+)
 from superstep_compat.pregel._task_results import fold_writes
-from superstep_compat.types import Interrupt, Send
-from superstep_core.node import Activated, EffectCompleted, NodeFailed
+from superstep_compat.runtime import RunControl
+from superstep_compat.types import Interrupt
+from superstep_core.host import Clock, EffectLedger, NestedEffects, RandomSource
 from superstep_core.runtime import Execution, StepOutcome
 
 
-class RunSteps(RunSetup):
+class RunSteps:
     """The per-superstep part of `GraphRun`."""
 
+    # GraphRun's attributes (set in its __init__)
+    graph: Any
+    recorder: CheckpointRecorder  # writes the run's checkpoints, keeps its step and record
+    writer: CheckpointWriter  # the recorder's: the run's saver I/O
+    saver: BaseCheckpointSaver[Any] | None
+    thread_id: str | None
+    ns: str
+    config: dict[str, Any]
+    modes: frozenset[str]
+    keys: OutputKeys | None  # what the run's chunks show (`_output_keys`)
+    interrupts: list[Interrupt[Any]]
+    durable: bool
+    first_step_order: dict[str, int]  # the order the first step starts its pull tasks in
+    values: RunValues  # the run's view of its state
+    link: ChildLink | None
+    subgraphs: bool
+    context: Any
+    store: Any
+    before: frozenset[str]
+    after: frozenset[str]
+    task_ns: str
+    clock: Clock
+    rng: RandomSource
+    ledger: EffectLedger | None
+    nested: NestedEffects | None
+    control: RunControl
+    drained: bool
+    limit: int
+    stopped: bool
+    live: bool
+    _starts: StartGate
+    resumer: Resumer  # answers the run's interrupts
+    continuation: Continuation  # how the run started: its input, the step it continues
+    failures: StepFailures
     _early: set[str]
     _launched: list[str]
-    _handed_over: list[tuple[str, TaskOutcome]]
-    _handlers_seen: set[str]
+    _emit_transient: Callable[..., None]  # GraphRun's
     breakpoint: str | None  # where the run stopped (`_lifecycle` reports it)
+
+    @property
+    def step(self) -> int:
+        """LangGraph's number of the run's last step (the recorder's)."""
+        return self.recorder.step
+
+    @step.setter
+    def step(self, step: int) -> None:
+        self.recorder.step = step
+
+    @property
+    def record(self) -> CheckpointRecord | None:
+        """The checkpoint the run wrote or loaded last (the recorder's)."""
+        return self.recorder.record
+
+    @record.setter
+    def record(self, record: CheckpointRecord | None) -> None:
+        self.recorder.record = record
+
+    @property
+    def _orders_starts(self) -> bool:
+        """Whether tasks announce their starts to the run's `StartGate`: a live run that
+        streams task starts (``tasks``/``debug``) and its tasks' results as they end."""
+        return self.live and ("tasks" in self.modes or "debug" in self.modes)
+
+    def _run_context(self) -> RunContext:
+        """The context of the tasks of the run's next step."""
+        return RunContext(
+            config=self.config,
+            context=self.context,
+            store=self.store,
+            step=self.step + 1,
+            stop=self.stop,
+            emit=self._emit_transient,
+            stream_modes=self.modes,
+            checkpoint_ns=self.task_ns,
+            saver=self.saver,
+            subgraphs=self.subgraphs,
+            cache=self.graph.cache,
+            checkpoint_id=None if self.record is None else self.record.checkpoint_id,
+            clock=self.clock,
+            rng=self.rng,
+            replay=self.continuation.replay,
+            nested=self.nested,
+            control=self.control,
+            started=self._starts.started if self._orders_starts else None,
+            task_ids={}
+            if self.record is None
+            else {t.key: t.id for t in self.record.tasks if t.key},
+            spare_answers=self.continuation.spare_answers,
+        )
+
+    @property
+    def stop(self) -> int:
+        """The step the run's recursion budget ends at."""
+        return self.continuation.start_step + self.limit + 1
 
     def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
         if not outcome.committed:
             # a task that failed for good went on as its node's error handler: LangGraph
             # reports its failure as it happens, in the step the handler runs in
-            yield from self._task_events(self._new_handlers(ex))
+            yield from self._task_events(self.failures.new_handlers(ex))
             if outcome.paused:
                 # the step paused on interrupts: its finished tasks' results wait in the
                 # engine (`suspend_holds_step`) until every interrupted task has finished
                 results = self._fresh(delivered_outcomes(outcome))
                 yield from self._task_events(results)
                 yield from self._interrupted(ex, results)
-                self._reported.update(aid for aid, _ in ex.held)
+                self.continuation.reported.update(aid for aid, _ in ex.held)
                 return True
-            return False  # a failed superstep: `_failed_results` reports its tasks
+            return False  # a failed superstep: `StepFailures.collect` reports its tasks
         results = delivered_outcomes(outcome)
         if not results:
             return False
-        if self._command_input:
-            self._command_input = False
+        if self.continuation.command_input:
+            self.continuation.command_input = False
             if all(node_of(aid) == START for aid, _ in results):
                 yield from self._apply_command(ex)
                 return False
         # the tasks that finished before the step paused were reported then (and the
         # failures error handlers took, as they were handed over)
-        handed, self._handed_over = self._handed_over, []
-        yield from self._task_events(self._fresh(results) if self._reported else results)
+        handed = self.failures.take_handed_over()
+        yield from self._task_events(
+            self._fresh(results) if self.continuation.reported else results
+        )
         modes = self.modes
         completed: list[tuple[str, TaskOutcome]] = []
         interrupted = False
@@ -83,28 +188,27 @@ class RunSteps(RunSetup):
                 interrupted = True
             elif item[1].error is None:
                 completed.append(item)
-        if self._held:
-            self._held = bool(ex.interrupts)
-        if interrupted or self._held:
+        if self.continuation.held:
+            self.continuation.held = bool(ex.interrupts)
+        if interrupted or self.continuation.held:
             yield from self._interrupted(ex, results)
             return True
         self.step += 1
-        self._committed = ex.values  # a new dict per commit: holding it copies nothing
-        self._last_values = None
-        if outcome.written and self._shows(outcome.written):
-            self.values_shown = True
+        self.values.commit(ex.values)
+        if outcome.written and self.values.shows(outcome.written):
+            self.values.shown = True
             if "values" in modes:
-                yield ((), "values", self.values_chunk)
+                yield ((), "values", self.values.chunk)
         next_: tuple[str, ...] | None = None
         if self.saver is not None:
             pending = pending_activations(ex, self.graph.node_order)
             next_ = tuple([name for name, _ in pending])
-            yield from self._checkpoint(
+            yield from self.recorder.checkpoint(
                 ex,
                 "loop",
                 next_=next_,
                 keys=[key for _, key in pending],
-                values=self.last_values or {},
+                values=self.values.last or {},
                 ran=completed,
                 handed_over=handed,
             )
@@ -142,7 +246,7 @@ class RunSteps(RunSetup):
         self.stopped = True
         for _, result in interrupted:
             self.interrupts.extend(result.interrupts)
-        if self._held:
+        if self.continuation.held:
             seen = {aid for aid, _ in results}
             for aid, value in ex.interrupts:
                 if aid not in seen:
@@ -150,50 +254,50 @@ class RunSteps(RunSetup):
                     self.interrupts.extend(waiting)
                     yield from self._interrupt_events(waiting)
         finished = [(aid, r) for aid, r in results if not r.waiting and r.error is None]
-        self._record_interrupts(ex, interrupted, finished)
+        self.recorder.record_interrupts(ex, interrupted, finished)
         record = self.record
         keys = self.keys
         wrote = any(
             r.writes if keys is None else shows(keys, [k for k, _ in r.writes]) for _, r in finished
         ) or (
-            self._held
+            self.continuation.held
             and record is not None
             and any(t.result for t in record.tasks if t.id in record.finished)
         )
         if wrote:
-            self._committed = self.paused_values(ex)
-            self._last_values = None
-            self.values_shown = True
+            self.values.commit(self.recorder.paused_values(ex))
+            self.values.shown = True
             if "values" in self.modes:
-                yield ((), "values", self.values_chunk)
+                yield ((), "values", self.values.chunk)
 
     def _interrupt_events(self, interrupts: tuple[Interrupt[Any], ...]) -> Iterator[Event]:
         if "updates" in self.modes:
             yield ((), "updates", {"__interrupt__": interrupts})
-        if "values" in self.modes and self.last_values is not None and interrupts:
+        if "values" in self.modes and self.values.last is not None and interrupts:
             # a task stopped without values (its subgraph's breakpoint) shows no chunk here
             chunk = {"__interrupt__": interrupts}  # one key's (a root state's) is not shown
             keys = self.keys
-            if keys is None and not self.is_root:
-                chunk = {**self.last_values, **chunk}
+            if keys is None and not self.values.is_root:
+                chunk = {**self.values.last, **chunk}
             elif keys is not None and not isinstance(keys, str):
-                chunk = {**read_keys(self.last_values, keys), **chunk}
+                chunk = {**read_keys(self.values.last, keys), **chunk}
             yield ((), "values", chunk)
 
     def _apply_command(self, ex: Execution) -> Iterator[Event]:
         """A top-level `Command` without ``resume`` on an existing thread writes onto the
         checkpoint the thread is at (LangGraph's writes of no task), not a step of its own."""
-        self._committed = ex.values
-        self._last_values = None
-        self.values_shown = True
+        self.values.commit(ex.values)
+        self.values.shown = True
         if "values" in self.modes:
-            yield ((), "values", self.values_chunk)
+            yield ((), "values", self.values.chunk)
         record = self.record
         if record is None or self.saver is None:
             return
-        record.values = dict(self.last_values or {})
+        record.values = dict(self.values.last or {})
         record.engine = ex.snapshot()
-        build_checkpoint(self.saver, record, record.checkpoint, triggers_of=self._triggers_of)
+        build_checkpoint(
+            self.saver, record, record.checkpoint, triggers_of=self.recorder.policy.triggers_of
+        )
         if self.durable or record is self.writer.last_saved:
             self.writer.save(record)
         # LangGraph's saved view of a checkpoint reads its next tasks before its writes of
@@ -205,7 +309,7 @@ class RunSteps(RunSetup):
             [p for p in pending if p[1] not in known],
             step=record.step,
             ns=record.checkpoint_ns,
-            triggers_of=self._triggers_of,
+            triggers_of=self.recorder.policy.triggers_of,
             pushes=push_indexes(ex, pending),
         )
         live = replace(
@@ -213,7 +317,7 @@ class RunSteps(RunSetup):
             next=tuple(name for name, _ in pending),
             tasks=[known[key] if key in known else fresh.pop(0) for _, key in pending],
         )
-        yield from self._checkpoint_events(live, record.parent_id)
+        yield from self.recorder.checkpoint_events(live, record.parent_id)
 
     def _task_events(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
         """Each task's chunks as LangGraph emits them when it finishes: its update (then its
@@ -224,8 +328,8 @@ class RunSteps(RunSetup):
             early.difference_update(aid for aid, _ in results)
         modes = self.modes
         updates = "updates" in modes
-        if self._cached:
-            cached, self._cached = self._cached, []
+        if self.continuation.cached:
+            cached, self.continuation.cached = self.continuation.cached, []
             if updates:
                 for name, update in cached:
                     if self.keys is not None and isinstance(update, dict):
@@ -235,7 +339,7 @@ class RunSteps(RunSetup):
         if self._launched and len(results) > 1:  # in the order the tasks started
             rank = {aid: k for k, aid in enumerate(self._launched)}
             ordered = sorted(results, key=lambda item: rank.get(item[0], len(rank)))
-        if self.saved is not None:  # the outcomes handed back come first, as in LangGraph
+        if self.continuation.saved is not None:  # the outcomes handed back first, as LangGraph
             ordered = sorted(ordered, key=lambda item: not item[1].cached)
         ctx = self._run_context() if "tasks" in modes or "debug" in modes else None
         # a task stopped by its subgraph's breakpoint (no interrupt values) is reported as
@@ -270,7 +374,7 @@ class RunSteps(RunSetup):
     def _task_result(self, ctx: RunContext, aid: str, r: TaskOutcome) -> Iterator[Event]:
         # as LangGraph: the task's writes to the state's channels (and a functional task's
         # return value), a channel written more than once as ``{"$writes": [...]}``
-        shown = self._stream_keys()
+        shown = self.values.stream_keys()
         payload = {
             "id": task_uuid(ctx, aid),
             "name": node_of(aid),
@@ -296,124 +400,20 @@ class RunSteps(RunSetup):
                 },
             )
 
-    @property
-    def last_values(self) -> dict[str, Any] | None:
-        """The state channels after the last committed step (None before any), built on
-        first use: a run that neither checkpoints nor streams values never builds them."""
-        if self._last_values is None and self._committed is not None:
-            keys = self.graph.state_channels
-            committed = self._committed
-            self._last_values = {k: committed[k] for k in keys if k in committed}
-        return self._last_values
-
-    def _stream_keys(self) -> frozenset[str]:
-        """The channels whose writes a task's result in the ``tasks`` stream shows."""
-        keys = self._shown_keys
-        if keys is None:
-            keys = self._shown_keys = frozenset((*self.graph.state_channels, RETURN))
-        return keys
-
-    _shown_keys: frozenset[str] | None = None
-
-    @property
-    def is_root(self) -> bool:
-        """Whether the state is one value (a schema without fields: ``__root__``)."""
-        return bool(self.graph.state_channels == (ROOT_KEY,))
-
-    def _shows(self, written: Sequence[str]) -> bool:
-        """Whether a step that wrote the channels ``written`` shows a ``values`` chunk (a
-        low-level graph's: when it wrote a stream channel)."""
-        if self.keys is not None:
-            return shows(self.keys, written)
-        lowlevel = self.graph.lowlevel
-        return lowlevel is None or lowlevel.shows(written)
-
-    @property
-    def values_chunk(self) -> Any:
-        """What the ``values`` stream shows: the state channels, a root state's bare value
-        (or what the run's output keys show of them)."""
-        values = self.last_values
-        if self.keys is not None:
-            return read_keys(values or {}, self.keys)
-        if self.graph.lowlevel is not None:
-            return self.graph.lowlevel.values_of(values or {})
-        return values.get(ROOT_KEY) if self.is_root and values is not None else values
-
     def _finish(self, ex: Execution) -> Iterator[Event]:
         """A run that committed no step still answers with the thread's current values; one
         that continued a step still waiting on interrupts reports them again."""
-        if self._held and not self.interrupts and ex.interrupts:
+        if self.continuation.held and not self.interrupts and ex.interrupts:
             yield from self._task_events(())
             yield from self._interrupted(ex, ())
-        if self._committed is None and self._last_values is None:
-            self._committed = ex.values
-
-    def _new_handlers(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
-        """The tasks that failed for good since the last look and went on as their node's
-        error handler (the engine's failure route: an activation with a `NodeFailed`
-        payload), as outcomes with their error; noted for the step's checkpoint."""
-        found: list[tuple[str, TaskOutcome]] = []
-        seen = self._handlers_seen
-        for aid, inst in ex.instances.items():
-            failed = inst.payload
-            if isinstance(failed, NodeFailed) and aid not in seen:
-                seen.add(aid)
-                error = failed.cause
-                if not isinstance(error, BaseException):
-                    error = Exception(failed.message)
-                found.append((failed.activation_id, TaskOutcome(error=error)))
-        self._handed_over.extend(found)
-        return found
+        self.values.keep(ex.values)
 
     def _fresh(self, results: list[tuple[str, TaskOutcome]]) -> list[tuple[str, TaskOutcome]]:
         """``results`` without the tasks reported when their step paused (held since)."""
-        reported = self._reported
+        reported = self.continuation.reported
         return [item for item in results if item[0] not in reported]
 
-    def _failed_results(self, ex: Execution) -> list[tuple[str, TaskOutcome]]:
-        """The outcomes of the superstep that failed (its events still queued: it did not
-        commit; its tasks' within-step results in the engine's ``failed_results``)."""
-        self.failed_results = []
-        runner = self.graph.runner
-        # a Send task's own limits (its activation's event is still queued)
-        limits = {
-            aid: ev.payload.timeout
-            for aid, ev in ex.queue
-            if isinstance(ev, Activated) and isinstance(ev.payload, Send)
-        }
-        for aid, ev in [*ex.queue, *ex.failed_results]:
-            if isinstance(ev, EffectCompleted):
-                # a timeout: NodeTimeoutError, naming the limits the task had
-                outcome = outcome_of(runner, node_of(aid), ev, limits.get(aid))
-                if outcome is not None:
-                    self.failed_results.append((aid, outcome))
-        return self.failed_results
-
-    def _raise_failure(self, ex: Execution) -> None:
-        failure = ex.failure
-        assert failure is not None
-        error: BaseException | None = None
-        for aid, result in self.failed_results:
-            if aid == failure.activation_id and result.error:
-                error = result.error
-        if error is None:
-            error = ex.last_error
-        if error is None:
-            # the failing activation was a task the host stopped because a sibling failed
-            # (it has no outcome): the sibling's error is the step's, as in LangGraph
-            error = next((r.error for _, r in self.failed_results if r.error), None)
-        self._record_failure(ex, error)
-        if error is not None:
-            raise error
-        raise RuntimeError(f"{failure.node}: {failure.error_type}: {failure.message}")
-
     # --- state views ----------------------------------------------------------------------
-
-    def _values(self, ex: Execution) -> dict[str, Any]:
-        """Every state channel with a value (the ``values`` stream and snapshots show them
-        all; only ``invoke``'s result is narrowed to the output schema)."""
-        values = ex.values
-        return {k: values[k] for k in self.graph.state_channels if k in values}
 
     def _next(self, ex: Execution) -> tuple[str, ...]:
         return pending_tasks(ex, self.graph.node_order)

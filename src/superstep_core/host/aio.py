@@ -10,13 +10,12 @@ import asyncio
 import contextvars
 import inspect
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Mapping
-from typing import Any
+from typing import Any, Unpack
 
-from superstep_core.host.clock import Clock
+from superstep_core.host.core import HostCore, HostOptions, RunOptions, _push_step
 from superstep_core.host.deadlines import DeadlineExceeded, within
 from superstep_core.host.effects import (
     EffectCancelledError,
-    EffectLedger,
     EffectTimeoutError,
     Handler,
     ResultObserver,
@@ -25,8 +24,6 @@ from superstep_core.host.effects import (
     failed,
     resolve,
 )
-from superstep_core.host.sync import DEFAULT_MAX_SUPERSTEPS, HostCore, RunOptions, _push_step
-from superstep_core.host.timers import RandomSource
 from superstep_core.node import EffectCompleted
 from superstep_core.runtime import EffectRequest, Execution, OpenSuperstep, StepOutcome
 
@@ -48,21 +45,14 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
         self,
         handlers: Mapping[str, Handler] | None = None,
         *,
-        clock: Clock | None = None,
         on_step: AsyncStepCallback | None = None,
-        ledger: EffectLedger | None = None,
-        max_supersteps: int | None = DEFAULT_MAX_SUPERSTEPS,
-        rng: RandomSource | None = None,
         max_concurrency: int | None = None,
-        step_timeout: float | None = None,
+        **options: Unpack[HostOptions],
     ) -> None:
-        super().__init__(handlers, clock, ledger, max_supersteps, rng)
+        super().__init__(handlers, options)
         self.on_step = on_step
         self.max_concurrency = max_concurrency
         """At most this many effects performed at once (None: all of a superstep's)."""
-        self.step_timeout = step_timeout
-        # (open superstep, clock reading when its first batch started), for step_timeout
-        self._open_step: tuple[tuple[str, int] | None, float] | None = None
 
     async def _drive(self, ex: Execution, steps: AsyncIterator[StepOutcome]) -> Execution:
         async for _ in steps:
@@ -101,11 +91,8 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
     ) -> list[EffectCompleted]:
         """Perform ``requests`` concurrently (started in `launch_key` order) and return
         their results in request order."""
-        order = self._launch_order(requests)
-        if order is None:
-            return await self._perform(execution_id, requests)
-        launched = await self._perform(execution_id, [requests[i] for i in order])
-        return self._in_request_order(order, launched)
+        launched, in_request_order = self._launched(requests)
+        return in_request_order(await self._perform(execution_id, launched))
 
     async def _perform(
         self, execution_id: str, requests: list[EffectRequest]
@@ -156,17 +143,16 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
         if limit is None:
             return await self.perform(execution_id, requests)
         now = self.clock.now()
-        if key is None or self._open_step is None or self._open_step[0] != key:
-            self._open_step = (key, now)
-        left = self._open_step[1] + limit - now
+        started = self._step_started(key, now)
+        left = started + limit - now
         try:
             if left <= 0:
-                raise DeadlineExceeded("run", limit, now - self._open_step[1])
+                raise DeadlineExceeded("run", limit, now - started)
             results: list[EffectCompleted] = await within(
                 self.clock, lambda: self.perform(execution_id, requests), timeout=left
             )
         except DeadlineExceeded:
-            raise StepTimeoutError(limit, self.clock.now() - self._open_step[1]) from None
+            raise StepTimeoutError(limit, self.clock.now() - started) from None
         return results
 
     async def _within(self, request: EffectRequest, call: Callable[[], Any]) -> Any:

@@ -1,7 +1,8 @@
-"""What a façade run writes to its saver: one LangGraph checkpoint per step (through the
-LangGraph protocol, see `_lgcheckpoint`), the step that did not finish (interrupted or
-failed), and the pending writes of its tasks; and what a run continuing from a checkpoint
-takes back from it.
+"""`CheckpointRecorder`, the collaborator of `GraphRun` that records what a façade run writes
+to its saver: one LangGraph checkpoint per step (through the LangGraph protocol, see
+`_lgcheckpoint`), the step that did not finish (interrupted or failed), and the pending writes
+of its tasks; and what a run continuing from a checkpoint takes back from it. What differs
+between a graph's checkpoints and an entrypoint's is its `CheckpointPolicy`.
 
 A step is atomic in LangGraph: when one of its tasks fails or interrupts, the tasks that
 finished keep their writes as pending writes of the step's checkpoint, and continuing the
@@ -16,18 +17,19 @@ activation.
 Durability "exit" keeps every checkpoint in memory and saves only the last one, when the run
 ends (completed, interrupted or failed), as LangGraph does.
 
-Never imports the host or the engine's persistence.
+Never imports the run, the host or the engine's persistence.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from functools import partial
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from superstep_compat._internal._constants import ERROR_SOURCE_NODE, START
+from superstep_compat._internal._constants import ERROR_SOURCE_NODE
+from superstep_compat.pregel._checkpoint_policy import CheckpointPolicy
 from superstep_compat.pregel._checkpoint_tasks import (
     _MISSING,
     ERROR_CHANNEL,
@@ -37,12 +39,10 @@ from superstep_compat.pregel._checkpoint_tasks import (
     held_outcomes,
     new_checkpoint_id,
     node_of,
-    node_triggers,
     outcome_writes,
     push_indexes,
     saved_outcome,
     task_records,
-    trigger_channels,
 )
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import (
@@ -53,7 +53,6 @@ from superstep_compat.pregel._lgcheckpoint import (
     restorable,
     written_lean,
 )
-from superstep_compat.pregel._output_keys import OutputKeys, read_keys
 from superstep_compat.pregel._record import (
     CheckpointRecord,
     PendingWrite,
@@ -61,59 +60,69 @@ from superstep_compat.pregel._record import (
     record_config,
     task_state_config,
 )
+from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._snapshots import StateViews
-from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now, task_uuid
-from superstep_compat.types import Interrupt, Send
+from superstep_compat.pregel._task_context import TaskOutcome, _now
+from superstep_compat.types import Interrupt
 from superstep_core.node import Activated
 from superstep_core.runtime import Execution
 
-__all__ = ["Checkpointing"]
+__all__ = ["CheckpointPolicy", "CheckpointRecorder"]
 
 
-class Checkpointing:
-    """The checkpoint-writing half of `GraphRun` (which provides these attributes)."""
+@dataclass(eq=False, repr=False)
+class CheckpointRecorder:
+    """Builds one run's LangGraph checkpoints and records how each step ended, through the
+    run's `CheckpointWriter`; one collaborator of `GraphRun`, which owns it. It keeps the
+    thread's position: `record` (the checkpoint written or loaded last, None before any) and
+    `step` (LangGraph's step number: a new thread's input checkpoint is step -1).
 
+    ``saver``: None for a run that saves nothing (then only `step` moves); ``config``: the
+    run's (the checkpoints' metadata reads it); ``parents``: the ancestors' checkpoint ids by
+    namespace (a subgraph's); ``durable``: False under durability "exit" (records are kept
+    in memory, the last one saved at the run's end); ``first_step_order``: the run's own
+    dict, non-empty while the first step orders its tasks as the nodes were added (its
+    checkpoint events then keep the record's order); ``interrupts``: the run's list of the
+    interrupts it reports (a paused step's record keeps them); ``values``: the run's
+    `RunValues`."""
+
+    graph: Any  # the compiled `Pregel`
     saver: BaseCheckpointSaver[Any] | None
     thread_id: str | None
     ns: str
-    parents: dict[str, str]  # the ancestors' checkpoint ids by namespace (a subgraph's)
-    step: int
-    record: CheckpointRecord | None
+    parents: dict[str, str]
     config: dict[str, Any]
     modes: frozenset[str]
-    interrupts: list[Interrupt[Any]]
     durable: bool
-    step_writes: bool  # whether a finished step's task writes are saved (not with "exit")
-    graph: Any
-    failed_results: list[tuple[str, TaskOutcome]]
-    _handed_over: list[tuple[str, TaskOutcome]]
-    writer: CheckpointWriter  # the run's saver I/O
-    saved: dict[str, TaskOutcome] | None
-    _cached: list[tuple[str, Any]]
-    _held: bool
-    _reported: set[str]
-    _command_input: bool
-    _last_values: dict[str, Any] | None
-    keys: OutputKeys | None  # what the run's chunks show (`_output_keys`)
-    first_step_order: dict[str, int]  # the order the first step starts its pull tasks in
-    # the tasks of a resumed step that finished before it paused, to announce as it resumes
-    held_starts: list[str]
-    # A checkpoint the engine's state can be rebuilt from is written without its blob (see
-    # `write_checkpoint`); the functional API keeps its journal's state in the blob. (The
-    # run's `writer` is built with it.)
-    lean_checkpoints: bool = True
-    # the record `_checkpoint` built last and the highest of its channel versions (besides
+    first_step_order: dict[str, int]
+    interrupts: list[Interrupt[Any]]
+    values: RunValues
+    policy: CheckpointPolicy = field(init=False)
+    step_writes: bool = field(init=False)
+    """Whether a finished step's task writes are saved (not with durability "exit")."""
+    writer: CheckpointWriter = field(init=False)
+    step: int = field(init=False, default=-2)  # a new thread's input checkpoint is step -1
+    record: CheckpointRecord | None = field(init=False, default=None)
+    # the record `checkpoint` built last and the highest of its channel versions (besides
     # the blob's: writing it again with the blob changes no other)
-    _top_version: tuple[CheckpointRecord, Any] | None = None
+    _top_version: tuple[CheckpointRecord, Any] | None = field(init=False, default=None)
     # the graph's subgraph by node name (`StateViews.subgraph_of`), found when first asked
-    _subgraph_lookup: Callable[[str], Any] | None = None
+    _subgraph_lookup: Callable[[str], Any] | None = field(init=False, default=None)
 
-    def _values(self, ex: Execution) -> dict[str, Any]:
-        raise NotImplementedError
+    def __post_init__(self) -> None:
+        self.policy = CheckpointPolicy(self.graph.spec)
+        self.step_writes = self.durable
+        self.writer = CheckpointWriter(
+            self.saver,
+            durable=self.durable,
+            untracked=self.graph.untracked_channels,
+            lean=self.policy.lean,
+        )
 
-    def _values_of(self, values: Mapping[str, Any]) -> dict[str, Any]:
-        """The state channels of ``values`` that have one."""
-        return {k: values[k] for k in self.graph.state_channels if k in values}
+    def use(self, policy: CheckpointPolicy) -> None:
+        """Record under ``policy`` (before the run writes anything)."""
+        self.policy = policy
+        self.writer.lean = policy.lean
 
     def paused_values(self, ex: Execution) -> dict[str, Any]:
         """The committed values with the writes of the tasks that finished in a paused step
@@ -122,27 +131,11 @@ class Checkpointing:
         writes = [w for _, outcome in held_outcomes(ex) for w in outcome.writes]
         return self.graph.runner.local_state(ex.values, writes) if writes else dict(ex.values)
 
-    def _run_context(self) -> RunContext:
-        raise NotImplementedError
-
-    def _emit_transient(self, mode: str, data: Any, ns: tuple[str, ...] = ()) -> None:
-        raise NotImplementedError
-
-    def _outcome_writes(self, name: str, result: TaskOutcome) -> list[tuple[str, Any]]:
+    def outcome_writes(self, name: str, result: TaskOutcome) -> list[tuple[str, Any]]:
         """Task ``name``'s pending writes as LangGraph writes them (its edges included)."""
         return outcome_writes(result, edge_writes(self.graph.spec, name))
 
-    def _triggers_of(self, name: str) -> tuple[str, ...]:
-        """The channels whose new versions trigger node ``name`` (LangGraph's triggers)."""
-        return node_triggers(self.graph.spec, name)
-
-    def _pending_triggers(
-        self, ex: Execution, pending: Sequence[tuple[str, str]], start: Any = _MISSING
-    ) -> dict[str, Any]:
-        """The trigger channels of a checkpoint's pending tasks (see `trigger_channels`)."""
-        return trigger_channels(ex, pending, start)
-
-    def _checkpoint(
+    def checkpoint(
         self,
         ex: Execution,
         source: str,
@@ -159,9 +152,12 @@ class Checkpointing:
         ``start``: the input an input checkpoint holds in ``__start__``; ``handed_over``: the
         tasks that failed for good and went on as their error handler (each keeps its error
         in the parent checkpoint, as a task that failed)."""
+        if source == "input":
+            next_, values = self.policy.input_checkpoint(next_, values, start)
         if source in ("input", "fork"):
             self.step += 1
         if self.saver is None or self.thread_id is None:
+            self.policy.checkpointed(self.record)
             return []
         parent = self.record
         ran_names = {node_of(aid) for aid, _ in ran}
@@ -179,7 +175,7 @@ class Checkpointing:
                 if task.path[:1] == ("__pregel_pull",):
                     pulled.add(task.name)
                 if keep and task.id not in parent.finished:
-                    self.writer.put_writes(parent, task.id, self._outcome_writes(task.name, result))
+                    self.writer.put_writes(parent, task.id, self.outcome_writes(task.name, result))
             if parent.finished:  # the tasks that finished before the step did ran in it too
                 for t in parent.tasks:
                     if t.id in parent.finished:
@@ -210,14 +206,14 @@ class Checkpointing:
                 pending,
                 step=self.step,
                 ns=self.ns,
-                triggers_of=self._triggers_of,
+                triggers_of=self.policy.triggers_of,
                 pushes=push_indexes(ex, pending),
             ),
             metadata=metadata,
             created_at=_now(),
             engine=ex.snapshot(),
             ran=tuple(sorted(ran_names)),
-            triggers=self._pending_triggers(ex, pending, start),
+            triggers=self.policy.pending_triggers(ex, pending, start),
         )
         base = None if parent is None else parent.checkpoint
         known = self._top_version
@@ -227,7 +223,7 @@ class Checkpointing:
             record,
             base,
             ran=sorted(pulled),
-            triggers_of=self._triggers_of,
+            triggers_of=self.policy.triggers_of,
             top=top,
             unwritten=[k for k, v in ex.versions.items() if not v],
         )
@@ -241,13 +237,16 @@ class Checkpointing:
         if self.durable:
             self.writer.save(record)
         self.record = record
+        self.policy.checkpointed(record)
         last = self.writer.last_saved
         parent_id = (
             record.parent_id if self.durable else None if last is None else last.checkpoint_id
         )
-        return self._checkpoint_events(record, parent_id)
+        return self.checkpoint_events(record, parent_id)
 
-    def _checkpoint_events(self, record: CheckpointRecord, parent_id: str | None) -> list[Event]:
+    def checkpoint_events(self, record: CheckpointRecord, parent_id: str | None) -> list[Event]:
+        """The stream events (``checkpoints``, ``debug``) of ``record``, whose parent is
+        ``parent_id``."""
         if "checkpoints" not in self.modes and "debug" not in self.modes:
             return []
         tasks, next_ = record.tasks, list(record.next)
@@ -297,101 +296,9 @@ class Checkpointing:
             return None
         return task_state_config(record, task)
 
-    # --- continuing from a checkpoint ---------------------------------------------------------
-
-    def _continue(
-        self, ex: Execution, record: CheckpointRecord, forked: list[Event] | None
-    ) -> list[Event]:
-        """A run that continues the thread from ``record``: it first shows the state it
-        starts from (``values``, then the checkpoint), as LangGraph does; a top-level
-        `Command` without ``resume`` shows it once applied (see `_apply_command`)."""
-        self._last_values = dict(record.values)
-        # a step paused on interrupts (its interrupted tasks may be about to run again,
-        # their siblings' outcomes held)
-        self._held = bool(ex.interrupts) or bool(ex.held)
-        self._reported = {aid for aid, _ in ex.held}  # reported when their step paused
-        if ex.held and ("tasks" in self.modes or "debug" in self.modes):
-            # LangGraph announces every task of the step it resumes, finished ones too
-            self.held_starts = list(dict.fromkeys(aid for aid, _ in ex.held))
-        # time travel runs the step's finished tasks again; continuing hands their work back
-        # (and a failure an error handler took goes to the handler again, not to its node)
-        if forked is None and (record.finished or any(t.error for t in record.tasks)):
-            self.saved = self._load_finished(ex, record) or None
-            served = {
-                task.id for aid in self.saved or () if (task := find_task(record, aid)) is not None
-            }
-            self._cached = [
-                (t.name, t.result)
-                for t in record.tasks
-                if t.id in record.finished and t.id not in served and t.name != START
-            ]
-        if self._command_input:
-            return forked or []
-        events: list[Event] = []
-        if "values" in self.modes:
-            keys = self.keys  # a continued thread shows its state whatever wrote it
-            shown = dict(record.values) if keys is None else read_keys(record.values, keys)
-            events.append(((), "values", shown))
-        if forked is not None:
-            events.extend(forked)
-        else:
-            events.extend(self._checkpoint_events(record, record.parent_id))
-        return events
-
-    def take_saved(
-        self, name: str, activation_id: str, values: Any, arg: Any
-    ) -> TaskOutcome | None:
-        """The saved outcome of activation ``activation_id`` (a task that finished in a step
-        that then failed), announced as a task start as LangGraph does; None: run it."""
-        saved = self.saved
-        outcome = None if saved is None else saved.pop(activation_id, None)
-        if outcome is None or ("tasks" not in self.modes and "debug" not in self.modes):
-            return outcome
-        ctx = self._run_context()
-        node = self.graph.spec.nodes.get(name)
-        state = arg
-        if state is None and node is not None:
-            state = self.graph.runner.read(node.input_schema, values, ctx)
-        start = {
-            "id": task_uuid(ctx, activation_id),
-            "name": name,
-            "input": state,
-            "triggers": (f"branch:to:{name}",),
-        }
-        self._emit_start(ctx.step, start)
-        return outcome
-
-    def _emit_start(self, step: int, start: dict[str, Any]) -> None:
-        """A task's start, in the ``tasks`` and ``debug`` modes."""
-        if "tasks" in self.modes:
-            self._emit_transient("tasks", start)
-        if "debug" in self.modes:
-            self._emit_transient(
-                "debug", {"step": step, "timestamp": _now(), "type": "task", "payload": start}
-            )
-
-    def _held_start(self, ex: Execution, activation_id: str) -> Callable[[], None]:
-        """What announces the start of a task that finished before its step paused (its
-        result held in the engine) when the step resumes: its input as it first ran."""
-        inst = ex.instances.get(activation_id)
-        payload = inst.payload if inst is not None else None
-        name = node_of(activation_id)
-        ctx = self._run_context()
-        node = self.graph.spec.nodes.get(name)
-        state = payload.arg if isinstance(payload, Send) else None  # a Send's task: its arg
-        if state is None and node is not None:
-            state = self.graph.runner.read(node.input_schema, ex.values, ctx)
-        start = {
-            "id": task_uuid(ctx, activation_id),
-            "name": name,
-            "input": state,
-            "triggers": (PUSH,) if isinstance(payload, Send) else self._triggers_of(name),
-        }
-        return partial(self._emit_start, ctx.step, start)
-
     # --- a step that did not finish ------------------------------------------------------------
 
-    def _record_interrupts(
+    def record_interrupts(
         self,
         ex: Execution,
         interrupted: Sequence[tuple[str, TaskOutcome]],
@@ -401,6 +308,7 @@ class Checkpointing:
         that finished (their writes are committed in the engine, so the live view of the step
         shows them; LangGraph keeps them as the tasks' pending writes)."""
         record = self.record
+        self.policy.stopped(record, INTERRUPT, list(self.interrupts))
         if self.saver is None or record is None:
             return
         writes: list[tuple[str, list[tuple[str, Any]]]] = []
@@ -417,9 +325,9 @@ class Checkpointing:
                 if task is not None:
                     task.result = result.update
                     done.append(task.id)
-                    writes.append((task.id, self._outcome_writes(task.name, result)))
+                    writes.append((task.id, self.outcome_writes(task.name, result)))
             record.finished = tuple(done)
-            record.current_values = self._values_of(self.paused_values(ex))
+            record.current_values = self.values.of(self.paused_values(ex))
         record.interrupts = tuple(self.interrupts)
         record.engine = ex.snapshot()
         if not (
@@ -452,17 +360,27 @@ class Checkpointing:
             )
         return out
 
-    def _record_failure(self, ex: Execution, error: BaseException | None) -> None:
-        """The step failed: the failed task keeps its error (an ``__error__`` write); when it
-        is a task's own failure, the tasks that finished beside it keep their outcomes as
-        pending writes, so that continuing the thread re-runs only the failed task. The
-        engine state stays the one from before the step (which did not commit)."""
+    def record_failure(
+        self,
+        ex: Execution,
+        error: BaseException | None,
+        results: Sequence[tuple[str, TaskOutcome]],
+        handed: Sequence[tuple[str, TaskOutcome]],
+    ) -> None:
+        """The step failed with ``error``: the failed task keeps its error (an ``__error__``
+        write); when it is a task's own failure, the tasks that finished beside it keep their
+        outcomes (``results``: what the step's tasks returned) as pending writes, so that
+        continuing the thread re-runs only the failed task. ``handed``: the step's failures
+        error handlers took (the handler failed: each is kept as handled). The engine state
+        stays the one from before the step (which did not commit)."""
         record = self.record
+        if error is not None:
+            self.policy.stopped(record, ERROR_CHANNEL, repr(error))
         if self.saver is None or record is None or error is None:
             return
         failure = ex.failure
         failed_aid = failure.activation_id if failure is not None else ""
-        own = any(aid == failed_aid and r.error is not None for aid, r in self.failed_results)
+        own = any(aid == failed_aid and r.error is not None for aid, r in results)
         writes: list[tuple[str, list[tuple[str, Any]]]] = []
         if own:
             task = find_task(record, failed_aid)
@@ -475,8 +393,7 @@ class Checkpointing:
                 if task.name == failed:
                     task.error = repr(error)
         if own:
-            writes.extend(self._keep_finished(ex, record, failed_aid))
-        handed, self._handed_over = self._handed_over, []
+            writes.extend(self.keep_finished(ex, record, failed_aid, results))
         if handed:  # an error handler failed: its node's failure is kept as handled
             writes.extend(self._note_handed_over(record, handed))
         # The engine state is the one from before the step: a checkpoint saved with
@@ -493,29 +410,34 @@ class Checkpointing:
         for task_id, task_writes in writes:
             self.writer.put_writes(record, task_id, task_writes)
 
-    def _keep_finished(
-        self, ex: Execution, record: CheckpointRecord, failed_aid: str
+    def keep_finished(
+        self,
+        ex: Execution,
+        record: CheckpointRecord,
+        failed_aid: str,
+        results: Sequence[tuple[str, TaskOutcome]],
     ) -> list[tuple[str, list[tuple[str, Any]]]]:
-        """Note the tasks that finished beside the failed one; returns their pending writes."""
+        """Note the tasks of ``results`` that finished beside the failed one (``failed_aid``;
+        "": none failed, the run stopped); returns their pending writes."""
         done = list(record.finished)
         writes: list[tuple[str, Any]] = []
         out: list[tuple[str, list[tuple[str, Any]]]] = []
-        for aid, result in self.failed_results:
+        for aid, result in results:
             task = find_task(record, aid)
             if task is None or aid == failed_aid:
                 continue
             if result.error is None and not result.interrupts and not result.skip_edges:
-                out.append((task.id, self._outcome_writes(task.name, result)))
+                out.append((task.id, self.outcome_writes(task.name, result)))
                 task.result = result.update
                 done.append(task.id)
                 writes.extend(result.writes)
         if len(done) > len(record.finished):
             record.finished = tuple(done)
             local = self.graph.runner.local_state(ex.values, writes)
-            record.current_values = {k: local[k] for k in self.graph.state_channels if k in local}
+            record.current_values = self.values.of(local)
         return out
 
-    def _load_finished(self, ex: Execution, record: CheckpointRecord) -> dict[str, TaskOutcome]:
+    def load_finished(self, ex: Execution, record: CheckpointRecord) -> dict[str, TaskOutcome]:
         """The saved outcomes of ``record``'s finished tasks, by the activation that runs
         each when the step runs again."""
         saver = self.saver

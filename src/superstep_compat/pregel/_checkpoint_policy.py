@@ -1,0 +1,55 @@
+"""`CheckpointPolicy`: what differs between the checkpoints of a graph's run and those of an
+`@entrypoint`'s (see `func._entrypoint_policy`), as one strategy the run's
+`CheckpointRecorder` consults: which channels trigger a task, what an input checkpoint
+holds, whether the engine's state may be left out of a saved checkpoint, and what else is
+noted as a checkpoint is written or a step stops.
+
+This one is a graph's: LangGraph's triggers of each node, and nothing noted besides.
+Never imports the run, the host or the engine's persistence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from superstep_compat.pregel._checkpoint_tasks import _MISSING, node_triggers, trigger_channels
+from superstep_compat.pregel._record import CheckpointRecord
+from superstep_core.runtime import Execution
+
+__all__ = ["CheckpointPolicy"]
+
+
+class CheckpointPolicy:
+    """The checkpoints of a graph whose `GraphSpec` is ``spec``, as LangGraph writes them."""
+
+    lean = True
+    """Whether a checkpoint the engine's state can be rebuilt from is saved without its blob
+    (see `write_checkpoint`)."""
+
+    def __init__(self, spec: Any) -> None:
+        self.spec = spec
+
+    def triggers_of(self, name: str) -> tuple[str, ...]:
+        """The channels whose new versions trigger node ``name`` (LangGraph's triggers)."""
+        return node_triggers(self.spec, name)
+
+    def pending_triggers(
+        self, ex: Execution, pending: Sequence[tuple[str, str]], start: Any = _MISSING
+    ) -> dict[str, Any]:
+        """The trigger channels of a checkpoint's pending (node, key) tasks, ``start`` the
+        input an input checkpoint holds (see `trigger_channels`)."""
+        return trigger_channels(ex, pending, start)
+
+    def input_checkpoint(
+        self, next_: tuple[str, ...], values: dict[str, Any], start: Any
+    ) -> tuple[tuple[str, ...], dict[str, Any]]:
+        """The tasks and values of the input checkpoint of a run given ``start``."""
+        return next_, values
+
+    def checkpointed(self, record: CheckpointRecord | None) -> None:
+        """Called after each checkpoint the run writes (``record``: the run's latest)."""
+
+    def stopped(self, record: CheckpointRecord | None, channel: str, value: Any) -> None:
+        """Called as a step stops (``channel``: ``__interrupt__`` with the run's interrupts,
+        or ``__error__`` with the error's repr), before ``record`` notes it."""

@@ -1,0 +1,140 @@
+"""`StepFailures`: what a façade run keeps of the failures of its steps, one collaborator of
+`GraphRun`: the tasks that failed for good and went on as their node's error handler, the
+outcomes of a superstep that failed, the error the run raises for it (recorded on the step's
+checkpoint first), whether a task's failure stops its siblings, and what a run stopped
+inside a step saves of the tasks that finished.
+
+Never imports the run or the host.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from superstep_compat.errors import GraphBubbleUp
+from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
+from superstep_compat.pregel._checkpoint_tasks import node_of
+from superstep_compat.pregel._node import outcome_of
+from superstep_compat.pregel._task_context import TaskOutcome
+from superstep_compat.types import Send
+from superstep_core.node import Activated, EffectCompleted, NodeFailed
+from superstep_core.runtime import Execution
+
+__all__ = ["StepFailures"]
+
+Outcomes = list[tuple[str, TaskOutcome]]
+"""(activation id, outcome) of a step's tasks."""
+
+
+class StepFailures:
+    """The failures of the steps of a run of ``graph`` (a compiled `Pregel`), recorded on
+    its checkpoints through ``recorder``."""
+
+    __slots__ = ("_seen", "graph", "handed_over", "recorder", "results")
+
+    def __init__(self, graph: Any, recorder: CheckpointRecorder) -> None:
+        self.graph = graph
+        self.recorder = recorder
+        self.results: Outcomes = []
+        """The outcomes of the tasks of the superstep that failed (or was stopped)."""
+        self.handed_over: Outcomes = []
+        """The tasks of the running step that failed for good and went on as their node's
+        error handler: reported (tasks stream, checkpoint) with their error."""
+        self._seen: set[str] = set()  # the error handlers' activations noted
+
+    def new_handlers(self, ex: Execution) -> Outcomes:
+        """The tasks that failed for good since the last look and went on as their node's
+        error handler (the engine's failure route: an activation with a `NodeFailed`
+        payload), as outcomes with their error; noted for the step's checkpoint."""
+        found: Outcomes = []
+        seen = self._seen
+        for aid, inst in ex.instances.items():
+            failed = inst.payload
+            if isinstance(failed, NodeFailed) and aid not in seen:
+                seen.add(aid)
+                error = failed.cause
+                if not isinstance(error, BaseException):
+                    error = Exception(failed.message)
+                found.append((failed.activation_id, TaskOutcome(error=error)))
+        self.handed_over.extend(found)
+        return found
+
+    def take_handed_over(self) -> Outcomes:
+        """The failures handed over to error handlers since the step's checkpoint."""
+        handed, self.handed_over = self.handed_over, []
+        return handed
+
+    def collect(self, ex: Execution) -> Outcomes:
+        """The outcomes of the superstep that failed (its events still queued: it did not
+        commit; its tasks' within-step results in the engine's ``failed_results``)."""
+        self.results = []
+        runner = self.graph.runner
+        # a Send task's own limits (its activation's event is still queued)
+        limits = {
+            aid: ev.payload.timeout
+            for aid, ev in ex.queue
+            if isinstance(ev, Activated) and isinstance(ev.payload, Send)
+        }
+        for aid, ev in [*ex.queue, *ex.failed_results]:
+            if isinstance(ev, EffectCompleted):
+                # a timeout: NodeTimeoutError, naming the limits the task had
+                outcome = outcome_of(runner, node_of(aid), ev, limits.get(aid))
+                if outcome is not None:
+                    self.results.append((aid, outcome))
+        return self.results
+
+    def raise_failure(self, ex: Execution) -> NoReturn:
+        """Record the failed step (see `CheckpointRecorder.record_failure`) and raise its
+        error: the failed task's, else the engine's last, else a sibling's (the host stopped
+        the failing task because a sibling failed); a RuntimeError naming the node when
+        none is known."""
+        failure = ex.failure
+        assert failure is not None
+        error: BaseException | None = None
+        for aid, result in self.results:
+            if aid == failure.activation_id and result.error:
+                error = result.error
+        if error is None:
+            error = ex.last_error
+        if error is None:
+            # the failing activation was a task the host stopped because a sibling failed
+            # (it has no outcome): the sibling's error is the step's, as in LangGraph
+            error = next((r.error for _, r in self.results if r.error), None)
+        self.recorder.record_failure(ex, error, self.results, self.take_handed_over())
+        if error is not None:
+            raise error
+        raise RuntimeError(f"{failure.node}: {failure.error_type}: {failure.message}")
+
+    def fails_step(self, result: EffectCompleted, node: str = "") -> bool:
+        """Whether a task of ``node`` that just ended with ``result`` stops its step's other
+        tasks (async runs only). LangGraph cancels them once a task fails for good: not an
+        interrupt or a parent command (bubbling up), not a failure its retry policy runs
+        again. (A sync run lets them finish: a thread cannot be cancelled, and skipping
+        the ones not started yet would make which tasks of a failed step finished depend
+        on thread timing.)"""
+        outcome = result.result
+        if not isinstance(outcome, TaskOutcome) or outcome.error is None:
+            return False
+        spec = self.graph.spec.nodes.get(node)
+        if spec is not None and spec.error_handler_node is not None:
+            return False  # its error handler takes over; the others go on
+        return outcome.retry is None and not isinstance(outcome.error, GraphBubbleUp)
+
+    async def keep_stopped(self, ex: Execution, ended: Sequence[tuple[str, TaskOutcome]]) -> None:
+        """The run stopped inside a step (cancelled, or its stream closed early) after the
+        tasks ``ended`` returned: as for a failed step, those that finished keep their
+        outcomes as pending writes of the step's checkpoint, so the thread shows their
+        writes and continuing it runs only the others (LangGraph saves each task's writes
+        as it ends)."""
+        recorder = self.recorder
+        record = recorder.record
+        if recorder.saver is None or record is None:
+            return
+        self.results = list(ended)
+        writes = recorder.keep_finished(ex, record, "", self.results)
+        if not writes:
+            return
+        await recorder.writer.asave(record)
+        for task_id, task_writes in writes:
+            recorder.writer.put_writes(record, task_id, task_writes)
