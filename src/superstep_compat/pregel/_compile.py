@@ -43,6 +43,7 @@ from superstep_compat.pregel._lowlevel import (
     lowlevel_builder,
     lowlevel_engine_graph,
 )
+from superstep_compat.pregel._migrate import migrate_pending_sends, migrate_trigger_channels
 from superstep_compat.pregel._node import task_node
 from superstep_compat.pregel._output import _breakpoints
 from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT
@@ -403,6 +404,16 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         return await atraced_call(call.name, merged, input, call.acollect, call.final)
 
     # --- state views and edits (`StateViews`) ------------------------------------------
+
+    def _migrate_checkpoint(self, checkpoint: Any) -> None:
+        """Bring a saved checkpoint dict of an older LangGraph format to the current one, in
+        place (`_migrate`: ``pending_sends``; a `StateGraph`'s trigger channels). Not yet
+        applied when this graph reads a thread: only callers use it."""
+        migrate_pending_sends(checkpoint)
+        builder = getattr(self, "builder", None)
+        if builder is not None and hasattr(builder, "edges"):
+            names = [name for name in self.nodes if name != START]
+            migrate_trigger_channels(checkpoint, names, builder.edges)
 
     def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
         """The thread's latest checkpoint (or the one ``checkpoint_id`` names)."""
