@@ -123,13 +123,16 @@ bench-micro: $(DEVSTAMP)
 
 # Other projects' suites on real LangGraph and on Superstep side by side (not part of `make
 # test`: it builds venvs and takes long). LANGGRAPH_GIT_DIR: a git dir of LangGraph's public
-# repository (bare is fine) for the langgraph suite; SUITE=langchain|langgraph|all.
+# repository (bare is fine) for the langgraph suite, DEEPAGENTS_GIT_DIR one of deepagents' for
+# the deepagents suite; SUITE=langchain|langgraph|deepagents|supervisor|swarm|all.
 SUITE ?= all
 LANGGRAPH_GIT_DIR ?= /work/.mirror/langchain-ai+langgraph/repo
+DEEPAGENTS_GIT_DIR ?= /work/.mirror/langchain-ai+deepagents/repo
 COMPAT_ARGS ?=
 .PHONY: compat-suites
 compat-suites:
-	$(PYTHON) tools/compat_suites.py --suite $(SUITE) --langgraph-git-dir $(LANGGRAPH_GIT_DIR) $(COMPAT_ARGS)
+	$(PYTHON) tools/compat_suites.py --suite $(SUITE) --langgraph-git-dir $(LANGGRAPH_GIT_DIR) \
+		--deepagents-git-dir $(DEEPAGENTS_GIT_DIR) $(COMPAT_ARGS)
 
 # The README's viewer screenshots (docs/screenshots), rewritten by the browser tests.
 .PHONY: screenshots

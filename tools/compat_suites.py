@@ -1,8 +1,8 @@
 """Run other projects' test suites on real LangGraph and on Superstep, side by side.
 
-    python tools/compat_suites.py [--suite langchain|langgraph|all] [--langgraph-git-dir DIR]
-        [--scratch DIR] [--workers N] [--files "a.py b.py"] [--real "checkpoint store cache"]
-        [--keep-venvs] [--out REPORT.txt] [-- EXTRA PYTEST ARGS]
+    python tools/compat_suites.py [--suite NAME|all] [--langgraph-git-dir DIR]
+        [--deepagents-git-dir DIR] [--scratch DIR] [--workers N] [--files "a.py b.py"]
+        [--real "checkpoint store cache"] [--keep-venvs] [--out REPORT.txt] [-- EXTRA PYTEST ARGS]
 
 Suites (test files are exported into the scratch folder, never into the repository):
 - ``langchain``: ``tests/unit_tests/agents`` of langchain's sdist on PyPI (version
@@ -11,6 +11,13 @@ Suites (test files are exported into the scratch folder, never into the reposito
   ``libs/prebuilt/tests``, the files in `LANGGRAPH_FILES`) exported with ``git archive`` from
   a git dir of LangGraph's public repository at tag `LANGGRAPH_TAG`; the reference is the
   wheel of that release. Needs ``--langgraph-git-dir``.
+- ``deepagents``: ``libs/deepagents/tests/unit_tests`` of deepagents at tag
+  ``deepagents==DEEPAGENTS`` (its sdist ships no tests), exported with ``git archive`` from a
+  git dir of its public repository; the reference is that release from the package index,
+  on the langchain suite's pins. Needs ``--deepagents-git-dir``. Run with deepagents' own
+  pytest settings (warnings are errors) and ``--disable-socket`` as its Makefile does.
+- ``supervisor`` and ``swarm``: the ``tests`` folders of the sdists of langgraph-supervisor
+  (`SUPERVISOR`) and langgraph-swarm (`SWARM`) on the package index.
 
 Each suite gets one virtualenv (the pinned packages, the test dependencies and this project,
 editable) and runs twice in it: once as is (the reference, real LangGraph) and once with
@@ -86,6 +93,28 @@ LANGGRAPH_TEST_DEPS = [
     "pycryptodome",
     "httpx",
 ]
+DEEPAGENTS = "0.7.8"
+DEEPAGENTS_PACKAGES = [
+    f"deepagents=={DEEPAGENTS}",
+    *LANGCHAIN_PACKAGES,
+    *("langchain-anthropic==1.7.10", "langchain-google-genai==4.4.3", "wcmatch==11.0"),
+]
+# As deepagents' lock file has them: its settings turn warnings into errors, so a newer
+# pytest-asyncio's configuration warning would stop the session.
+DEEPAGENTS_TEST_DEPS = [
+    *("pytest==9.0.3", "pytest-asyncio==1.4.0", "pytest-socket==0.7.0", "pytest-xdist==3.8.0"),
+    *("pytest-timeout==2.4.0", "pytest-benchmark==5.2.3", "pytest-cov==7.0.0", "pytest-mock"),
+    *("langchain-tests==1.1.9", "langchain-openai==1.8.1", "av==18.0.0", "pillow==12.3.0"),
+]
+SUPERVISOR = "0.0.31"
+SWARM = "0.1.0"
+MULTI_AGENT_PACKAGES = [
+    *LANGCHAIN_PACKAGES,
+    f"langgraph-supervisor=={SUPERVISOR}",
+    f"langgraph-swarm=={SWARM}",
+]
+MULTI_AGENT_TEST_DEPS = ["pytest>=9,<10", "pytest-socket", "pytest-xdist", "pytest-timeout"]
+SUITES = ["langchain", "langgraph", "deepagents", "supervisor", "swarm"]
 LANGGRAPH_FILES = [
     *("test_time_travel.py", "test_time_travel_async.py", "test_messages_state.py"),
     *("test_subgraph_persistence.py", "test_subgraph_persistence_async.py"),
@@ -190,29 +219,25 @@ def _environment(superstep: bool, real: str) -> dict[str, str]:
     return env
 
 
-def _langchain_sessions(scratch: Path, python: Path) -> list[Session]:
-    sdist_dir = scratch / "sdist"
+def _sdist(scratch: Path, python: Path, requirement: str) -> Path:
+    """The unpacked sdist of ``requirement`` (``name==version``) under ``scratch``."""
+    name = requirement.split("==")[0]
+    sdist_dir = scratch / f"sdist-{name}"
     shutil.rmtree(sdist_dir, ignore_errors=True)
-    _run(
-        [
-            python,
-            "-m",
-            "pip",
-            "download",
-            "-q",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            f"langchain=={LANGCHAIN}",
-            "-d",
-            str(sdist_dir),
-        ]
-    )
-    (archive,) = sdist_dir.glob("langchain-*.tar.gz")
+    download: list[str | Path] = [python, "-m", "pip", "download", "-q", "--no-deps"]
+    download += ["--no-binary", ":all:"]
+    _run([*download, requirement, "-d", str(sdist_dir)])
+    (archive,) = sdist_dir.glob("*.tar.gz")
     with tarfile.open(archive) as tar:
         tar.extractall(sdist_dir, filter="data")
-    project = sdist_dir / f"langchain-{LANGCHAIN}"
-    shutil.rmtree(project / "langchain", ignore_errors=True)  # test the installed package
+    (project,) = (p for p in sdist_dir.iterdir() if p.is_dir())
+    # Test the installed package, not the copy beside the tests.
+    shutil.rmtree(project / name.replace("-", "_"), ignore_errors=True)
+    return project
+
+
+def _langchain_sessions(scratch: Path, python: Path) -> list[Session]:
+    project = _sdist(scratch, python, f"langchain=={LANGCHAIN}")
     # langchain's own pytest settings, less its addopts (-vv, durations) and strictness.
     ini = "[pytest]\nasyncio_mode = auto\naddopts =\n"
     ini += "filterwarnings =\n    ignore::langchain_core._api.beta_decorator.LangChainBetaWarning\n"
@@ -222,19 +247,41 @@ def _langchain_sessions(scratch: Path, python: Path) -> list[Session]:
     return [Session("", project, ["tests/unit_tests/agents"], ["--timeout=120"])]
 
 
+def _multi_agent_sessions(scratch: Path, python: Path, requirement: str) -> list[Session]:
+    project = _sdist(scratch, python, requirement)
+    # Their pytest settings are only verbosity (-ra -q -v); the tests are offline.
+    (project / "pytest.ini").write_text("[pytest]\naddopts =\n")
+    (project / "pyproject.toml").unlink()
+    options = ["--timeout=120", "--disable-socket", "--allow-unix-socket"]
+    return [Session("", project, ["tests"], options)]
+
+
+def _git_export(git_dir: Path, tag: str, path: str, where: Path, strip: int) -> None:
+    archive = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "archive", tag, path], check=True, capture_output=True
+    ).stdout
+    where.mkdir(parents=True)
+    cmd = ["tar", "-x", f"--strip-components={strip}"]
+    subprocess.run(cmd, input=archive, cwd=where, check=True)
+
+
+def _deepagents_sessions(scratch: Path, git_dir: Path) -> list[Session]:
+    project = scratch / "deepagents-tests"
+    shutil.rmtree(project, ignore_errors=True)
+    _git_export(git_dir, f"deepagents=={DEEPAGENTS}", "libs/deepagents", project, 2)
+    shutil.rmtree(project / "deepagents")  # test the installed release
+    # pyproject.toml stays: its [tool.pytest.ini_options] are deepagents' settings.
+    options = ["--timeout=120", "--disable-socket", "--allow-unix-socket", "--benchmark-disable"]
+    return [Session("", project, ["tests/unit_tests"], options)]
+
+
 def _langgraph_sessions(scratch: Path, git_dir: Path, files: list[str]) -> list[Session]:
     export = scratch / "langgraph-tests"
     shutil.rmtree(export, ignore_errors=True)
     sessions = []
     for label, path in (("", "libs/langgraph/tests"), ("prebuilt/", "libs/prebuilt/tests")):
         where = export / (label.strip("/") or "core")
-        where.mkdir(parents=True)
-        archive = subprocess.run(
-            ["git", f"--git-dir={git_dir}", "archive", LANGGRAPH_TAG, path],
-            check=True,
-            capture_output=True,
-        ).stdout
-        subprocess.run(["tar", "-x", "--strip-components=2"], input=archive, cwd=where, check=True)
+        _git_export(git_dir, LANGGRAPH_TAG, path, where, 2)
         (where / "pytest.ini").write_text("[pytest]\naddopts =\n")
         mine = [f[len(label) :] for f in files if (f.startswith("prebuilt/") == bool(label))]
         options = ["--timeout=120"] + (["-o", "asyncio_mode=auto"] if label else [])
@@ -269,8 +316,9 @@ def _report(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--suite", choices=["langchain", "langgraph", "all"], default="all")
+    parser.add_argument("--suite", choices=[*SUITES, "all"], default="all")
     parser.add_argument("--langgraph-git-dir", type=Path)
+    parser.add_argument("--deepagents-git-dir", type=Path)
     parser.add_argument(
         "--scratch", type=Path, default=Path(tempfile.gettempdir()) / "superstep-compat-suites"
     )
@@ -283,29 +331,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="also write the report here")
     parser.add_argument("pytest_args", nargs="*", help="extra pytest arguments (after --)")
     args = parser.parse_args(argv)
-    suites = ["langchain", "langgraph"] if args.suite == "all" else [args.suite]
-    if "langgraph" in suites and args.langgraph_git_dir is None:
-        parser.error("--langgraph-git-dir is needed for the langgraph suite")
+    suites = SUITES if args.suite == "all" else [args.suite]
+    for suite in ("langgraph", "deepagents"):
+        if suite in suites and getattr(args, f"{suite}_git_dir") is None:
+            parser.error(f"--{suite}-git-dir is needed for the {suite} suite")
     args.scratch.mkdir(parents=True, exist_ok=True)
     extra = list(args.pytest_args) + (["-n", str(args.workers)] if args.workers > 1 else [])
     report: list[str] = []
     passed = failed = 0
     for suite in suites:
+        venv = args.scratch / f"venv-{suite}"
         if suite == "langchain":
-            python = _venv(
-                args.scratch / "venv-langchain",
-                LANGCHAIN_PACKAGES + LANGCHAIN_TEST_DEPS,
-                args.keep_venvs,
-            )
+            python = _venv(venv, LANGCHAIN_PACKAGES + LANGCHAIN_TEST_DEPS, args.keep_venvs)
             sessions = _langchain_sessions(args.scratch, python)
-        else:
-            python = _venv(
-                args.scratch / "venv-langgraph",
-                LANGGRAPH_PACKAGES + LANGGRAPH_TEST_DEPS,
-                args.keep_venvs,
-            )
+        elif suite == "langgraph":
+            python = _venv(venv, LANGGRAPH_PACKAGES + LANGGRAPH_TEST_DEPS, args.keep_venvs)
             files = args.files.split() if args.files else LANGGRAPH_FILES
             sessions = _langgraph_sessions(args.scratch, args.langgraph_git_dir, files)
+        elif suite == "deepagents":
+            python = _venv(venv, DEEPAGENTS_PACKAGES + DEEPAGENTS_TEST_DEPS, args.keep_venvs)
+            sessions = _deepagents_sessions(args.scratch, args.deepagents_git_dir)
+        else:
+            packages = MULTI_AGENT_PACKAGES + MULTI_AGENT_TEST_DEPS
+            python = _venv(args.scratch / "venv-multi-agent", packages, args.keep_venvs)
+            requirement = {
+                "supervisor": f"langgraph-supervisor=={SUPERVISOR}",
+                "swarm": f"langgraph-swarm=={SWARM}",
+            }[suite]
+            sessions = _multi_agent_sessions(args.scratch, python, requirement)
         sides: dict[bool, dict[str, Counts]] = {}
         for superstep in (False, True):
             side: dict[str, Counts] = {}

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
+from superstep_compat._internal._constants import CONF, CONFIG_KEY_RUNTIME
 from superstep_core.frozen import quick_init
 from superstep_core.host import StopRequest, heartbeat
 
+# CONFIG_KEY_RUNTIME is importable from here as in LangGraph (deepagents' tests set a
+# node's runtime in a config by it), not part of __all__ there either.
 __all__ = [
     "DEFAULT_RUNTIME",
     "ExecutionInfo",
@@ -166,15 +169,23 @@ DEFAULT_RUNTIME: Runtime[Any] = Runtime()
 
 
 def get_runtime(context_schema: Any = None) -> Runtime[Any]:
-    """The `Runtime` of the running node; RuntimeError outside a run. As the one a node
-    declaring ``runtime`` gets: its heartbeat and execution info, and under an idle limit
-    refreshed "auto"matically its stream writer's chunks are progress."""
-    from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME
+    """The `Runtime` of the running node, as the one a node declaring ``runtime`` gets: its
+    heartbeat and execution info, and under an idle limit refreshed "auto"matically its
+    stream writer's chunks are progress. Outside a run, as LangGraph: the one under
+    ``CONFIG_KEY_RUNTIME`` in the context's runnable config (None if it has none, KeyError
+    if that config has no ``configurable``); RuntimeError without such a config."""
     from superstep_compat.pregel._task_context import current_run
 
     found = current_run()
     if found is None:
-        raise RuntimeError("Called get_runtime outside of a runnable context")
+        # Outside a run LangGraph reads the runnable config set in the context (tests of
+        # libraries set one by hand): the runtime under its key, None without one.
+        from langchain_core.runnables.config import var_child_runnable_config
+
+        outer = var_child_runnable_config.get()
+        if not outer:
+            raise RuntimeError("Called get_runtime outside of a runnable context")
+        return cast(Runtime[Any], outer[CONF].get(CONFIG_KEY_RUNTIME))
     run, config = found
     limits = run.timeout
     progress = limits is not None and limits.refresh_on == "auto"

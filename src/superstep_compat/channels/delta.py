@@ -12,6 +12,7 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from superstep_compat.channels._message_ids import with_message_ids
 from superstep_compat.channels.base import MISSING, BaseChannel
 from superstep_compat.channels.binop import _overwrite_value, initial_value_of
 from superstep_compat.errors import ErrorCode, InvalidUpdateError, create_error_message
@@ -23,8 +24,9 @@ class DeltaChannel(BaseChannel[Any, Any]):
     """Folds each step's writes with ``reducer(current, writes)`` (one call per step); starts
     at ``typ()`` (``list`` when no type is given; in a schema the annotated type). One
     `Overwrite` per step replaces the value (``None``: ``typ()``) and drops the step's other
-    writes; two are an `InvalidUpdateError`. ``snapshot_frequency`` (> 0) is kept for
-    LangGraph's API; the façade stores every value whole."""
+    writes; two are an `InvalidUpdateError`. Messages written get ids first, as LangGraph
+    gives them (`superstep_compat.channels._message_ids`). ``snapshot_frequency`` (> 0) is
+    kept for LangGraph's API; the façade stores every value whole."""
 
     def __init__(
         self,
@@ -53,6 +55,7 @@ class DeltaChannel(BaseChannel[Any, Any]):
     def update(self, values: Sequence[Any]) -> bool:
         if not values:
             return False
+        values = with_message_ids(self.reducer, values)
         overwrites = [v for v in map(_overwrite_value, values) if v is not MISSING]
         if len(overwrites) > 1:
             raise InvalidUpdateError(

@@ -25,6 +25,7 @@ from langchain_core.messages import (
 )
 
 from superstep_compat._internal.context import current_task_context
+from superstep_compat.channels._message_ids import mark_message_reducer
 from superstep_compat.graph.state import StateGraph
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 
@@ -162,21 +163,29 @@ def _own(left: Messages) -> list[BaseMessage]:
     return _coerce(left)[0]
 
 
+@mark_message_reducer
 def _messages_delta_reducer(state: list[AnyMessage], writes: list[Any]) -> list[AnyMessage]:
     """LangGraph's experimental batch reducer for a `DeltaChannel` of messages: folds a whole
     step's writes (each a message-like or a list of them) into ``state`` in one pass. A
-    message whose id is already there replaces it in place, a `RemoveMessage` drops the
-    message it names (an unknown id is ignored), a message without id is appended as is (no
-    id is made up). Folding ``xs`` then ``ys`` equals folding ``xs + ys``, as `DeltaChannel`
-    requires. Unlike `add_messages`: no `REMOVE_ALL_MESSAGES`, no chunk conversion."""
+    `RemoveMessage` with id `REMOVE_ALL_MESSAGES` drops the state and the writes before the
+    last such marker; a message whose id is already there replaces it in place, a
+    `RemoveMessage` drops the message it names (an unknown id is ignored), a message without
+    id is appended as is (the channel gives written messages ids before this runs). Folding
+    ``xs`` then ``ys`` equals folding ``xs + ys``, as `DeltaChannel` requires. Unlike
+    `add_messages`: no chunk conversion."""
     items: list[Any] = []
     for write in writes:
         items.extend(write if isinstance(write, list) else [write])
     # the committed state is already typed after the first fold: convert only raw input
     current = state if state and isinstance(state[0], BaseMessage) else convert_to_messages(state)
+    written = cast(list[AnyMessage], convert_to_messages(items))
+    for i in range(len(written) - 1, -1, -1):
+        if isinstance(written[i], RemoveMessage) and written[i].id == REMOVE_ALL_MESSAGES:
+            current, written = [], written[i + 1 :]
+            break
     kept: list[AnyMessage | None] = list(cast(list[AnyMessage], current))
     at = {m.id: i for i, m in enumerate(kept) if m is not None and m.id is not None}
-    for message in cast(list[AnyMessage], convert_to_messages(items)):
+    for message in written:
         key = message.id
         if key is None:
             kept.append(message)

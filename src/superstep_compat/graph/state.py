@@ -224,7 +224,11 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         self.nodes: dict[str, NodeSpec] = {}
         self.edges: set[tuple[str, str]] = set()
         self.branches: defaultdict[str, dict[str, BranchSpec]] = defaultdict(dict)
-        self.schemas: dict[Any, SchemaInfo] = {}
+        # LangGraph's shape, read by libraries (langgraph-swarm checks a key is a channel):
+        # schema -> its channels then its managed values, by key. ``_schema_info`` keeps
+        # what the compiler needs besides (kind, field order).
+        self.schemas: dict[Any, dict[str, BaseChannel[Any, Any] | ManagedValueSpec]] = {}
+        self._schema_info: dict[Any, SchemaInfo] = {}
         self.channels: dict[str, BaseChannel[Any, Any]] = {}
         self.managed: dict[str, ManagedValueSpec] = {}
         self.compiled = False
@@ -239,11 +243,12 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         self._add_schema(self.output_schema)
 
     def _add_schema(self, schema: Any) -> None:
-        if schema in self.schemas:
+        if schema in self._schema_info:
             return
         _warn_invalid_state_schema(schema)
         info = schema_info(schema)
-        self.schemas[schema] = info
+        self._schema_info[schema] = info
+        self.schemas[schema] = {**info.channels, **info.managed}
         for key, channel in info.channels.items():
             existing = self.channels.get(key)
             if existing is None:
@@ -494,13 +499,13 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             context_schema=self.context_schema,
             channels=dict(self.channels),
             managed=dict(self.managed),
-            schemas=dict(self.schemas),
+            schemas=dict(self._schema_info),
             nodes=dict(self.nodes),
             edges=frozenset(self.edges),
             waiting_edges=frozenset(self.waiting_edges),
             branches={k: dict(v) for k, v in self.branches.items()},
-            input_keys=self.schemas[self.input_schema].keys,
-            output_keys=self.schemas[self.output_schema].keys,
+            input_keys=self._schema_info[self.input_schema].keys,
+            output_keys=self._schema_info[self.output_schema].keys,
         )
 
     def compile(

@@ -22,7 +22,7 @@ from pydantic import BaseModel, TypeAdapter, create_model
 from typing_extensions import is_typeddict
 
 from superstep_compat._internal._config import ensure_config
-from superstep_compat._internal._constants import END, START
+from superstep_compat._internal._constants import END, ROOT_KEY, START
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat.channels.untracked_value import UntrackedValue
 from superstep_compat.graph._schema import json_schema_of
@@ -170,6 +170,16 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
             tuple(out_info.channels) if out_info is not None else tuple(self.spec.channels)
         )
         self.state_channels: tuple[str, ...] = tuple(self.spec.channels)
+        # LangGraph's attribute (libraries read it to find a graph's state keys): what a
+        # "values" chunk shows, every state channel, or the root key of a root state; a
+        # low-level Pregel's is what it was given.
+        self.stream_channels: str | Sequence[str] | None = (
+            self.lowlevel.stream_channels
+            if self.lowlevel is not None
+            else ROOT_KEY
+            if self.state_channels == (ROOT_KEY,)
+            else list(self.state_channels)
+        )
         # never in a checkpoint (their writes and a Send's copies of them included)
         self.untracked_channels = frozenset(
             k for k, c in self.spec.channels.items() if isinstance(c, UntrackedValue)

@@ -52,6 +52,7 @@ class TaskRouting:
         self.strategies = strategies
         self.channel_keys = frozenset(spec.channels)
         self.node_names = frozenset(spec.nodes)
+        self._ephemeral = tuple(k for k, c in strategies.items() if c.ephemeral)
         # a schema's (channels, managed values), and a node's LangGraph triggers: both read
         # for every task, fixed once the graph is compiled
         self._keys: dict[Any, tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]] = {}
@@ -172,7 +173,7 @@ class TaskRouting:
         with `_router_schema`); a router without an input schema of its own also sees the
         keys of the node's ``output`` (a dict) that are no channels (LangGraph passes them
         through)."""
-        local = self.local_state(values, out.writes)
+        local = self.fresh_state(values, out.writes)
         trace = run.trace
         first = self._writer_count(branches) if trace is not None else 0
         for position, branch in enumerate(branches.values(), first + 1):
@@ -249,10 +250,25 @@ class TaskRouting:
         for key in keys:
             if key not in self.channel_keys:
                 raise KeyError(key)
-        state = self.local_state(values, written) if fresh else values
+        state = self.fresh_state(values, written) if fresh else values
         if isinstance(select, str):
             return state.get(select)
         return {key: state[key] for key in select if key in state}
+
+    def fresh_state(
+        self, values: Mapping[str, Any], writes: Sequence[tuple[str, Any]]
+    ) -> dict[str, Any]:
+        """What a router (or a fresh ``CONFIG_KEY_READ``) sees: `local_state`, less the
+        ephemeral channels the task did not write. LangGraph's fresh read steps every channel
+        with the task's writes, none for the others, which clears those (a ``jump_to`` set
+        by the step before is gone for the router of the node it sent to)."""
+        local = self.local_state(values, writes)
+        if self._ephemeral:
+            written = {key for key, _ in writes}
+            for key in self._ephemeral:
+                if key not in written:
+                    local.pop(key, None)
+        return local
 
     def local_state(
         self, values: Mapping[str, Any], writes: Sequence[tuple[str, Any]]
