@@ -81,13 +81,24 @@ def test_async_observer_sees_results_as_they_end_and_stops_the_rest() -> None:
 def test_async_observer_returning_false_changes_nothing() -> None:
     order: list[int] = []
 
+    # each effect ends only once the one after it was observed: completion order 2, 1, 0
+    # whatever the machine's load (sleeps of different lengths reorder on a busy machine)
+    observed: dict[int, asyncio.Event] = {}
+
     async def work(request: int, ctx: EffectContext) -> int:
-        await asyncio.sleep(0.01 * (3 - request))
+        if request < 2:
+            await observed.setdefault(request + 1, asyncio.Event()).wait()
         return request
 
+    def observe(request: EffectRequest, result: EffectCompleted) -> bool:
+        order.append(result.result)
+        observed.setdefault(result.result, asyncio.Event()).set()
+        return False
+
     host = AsyncHost({"work": work})
-    host.on_result = lambda request, result: order.append(result.result) and False
-    ex = asyncio.run(host.run_graph(_gather(3).compile()))
+    host.on_result = observe
+    # (an observer called only after every effect ended would leave them waiting: time out)
+    ex = asyncio.run(asyncio.wait_for(host.run_graph(_gather(3).compile()), 5))
     assert order == [2, 1, 0]  # completion order
     assert [r for _, r in ex.values["results"]] == [0, 1, 2]  # still request order
 
