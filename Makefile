@@ -111,9 +111,10 @@ bench: bench-shared $(STAMP) $(LG_STAMP)
 	    --repeat $(REPEAT) $(BENCH_ARGS)
 
 # w08's chain on Superstep with LangGraph's official SqliteSaver and with the engine's own
-# SqliteCheckpointSaver (same protocol, changed channels only), interleaved in fresh processes.
+# SqliteCheckpointSaver (same protocol, changed channels only), interleaved in fresh processes;
+# BENCH_OWN_ARGS=--file: on a SQLite file (wall clock), as `superstep run --thread` keeps threads.
 bench-own: $(STAMP)
-	$(PY) bench/w08_own_saver.py --repeat $(REPEAT)
+	$(PY) bench/w08_own_saver.py --repeat $(REPEAT) $(BENCH_OWN_ARGS)
 
 bench-micro: $(DEVSTAMP)
 	$(PY) -m pip install --quiet 'pytest-benchmark>=4'

@@ -195,3 +195,40 @@ def test_a_postgres_schema_of_the_previous_format_is_refused(
     with pytest.raises(PreviousFormatError, match=schema):
         PostgresCheckpointSaver(url, schema=schema)
     drop_schema(url, schema)
+
+
+def _many_writes_and_values(saver: Any) -> None:
+    """More values and pending writes than one statement takes (32 rows): all are kept, a
+    regular write stays as first written, a special one (``__interrupt__``) is replaced."""
+    cp = empty_checkpoint()
+    new = {f"c{i}": saver.get_next_version(None, None) for i in range(70)}
+    cp["channel_versions"] = dict(new)
+    cp["channel_values"] = {f"c{i}": i for i in range(70) if i % 7}  # some have no value
+    config = saver.put({"configurable": {"thread_id": "w", "checkpoint_ns": ""}}, cp, {}, new)
+    saver.put_writes(config, [(f"c{i}", i) for i in range(40)], "task")
+    saver.put_writes(config, [(f"c{i}", -i) for i in range(41)], "task")
+    saver.put_writes(config, [("__interrupt__", "first")], "asker")
+    saver.put_writes(config, [("__interrupt__", "second")], "asker")
+    found = saver.get_tuple(config)
+    assert found is not None
+    assert found.checkpoint["channel_values"] == {f"c{i}": i for i in range(70) if i % 7}
+    assert found.checkpoint["channel_versions"] == new
+    writes = {(task, channel): value for task, channel, value in found.pending_writes}
+    assert writes == {
+        **{("task", f"c{i}"): i for i in range(40)},
+        ("task", "c40"): -40,
+        ("asker", "__interrupt__"): "second",
+    }
+
+
+def test_many_values_and_writes_in_sqlite(tmp_path: Path) -> None:
+    with SqliteCheckpointSaver(tmp_path / "s.db") as saver:
+        _many_writes_and_values(saver)
+
+
+def test_many_values_and_writes_in_postgres(postgres_schema: tuple[str, str]) -> None:
+    from superstep_core.checkpoint.postgres import PostgresCheckpointSaver
+
+    url, schema = postgres_schema
+    with PostgresCheckpointSaver(url, schema=schema, max_size=1) as saver:
+        _many_writes_and_values(saver)

@@ -17,6 +17,7 @@ from contextlib import aclosing
 from typing import TYPE_CHECKING, Any, Final, TypedDict, TypeVar
 
 from superstep_compat._internal._constants import ROOT_KEY
+from superstep_compat.pregel._lifecycle import lifecycle_of
 from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import (
     _ended_by,
@@ -224,9 +225,15 @@ class GraphCall:
         return run
 
     def events(self, run: Any) -> Iterator[Event]:
+        lifecycle = lifecycle_of(run, self.input)  # graph callback handlers hear the run
+        if lifecycle is not None:
+            return lifecycle.wrap(run.events())
         return run.events()  # type: ignore[no-any-return]
 
     def aevents(self, run: Any) -> AsyncIterator[Event]:
+        lifecycle = lifecycle_of(run, self.input)
+        if lifecycle is not None:
+            return lifecycle.awrap(run.aevents())
         return run.aevents()  # type: ignore[no-any-return]
 
     def shape(self, event: Event) -> Any:

@@ -229,7 +229,8 @@ def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> boo
     for inst in engine.instances:
         if (
             inst.attempt != 1
-            or inst.effects_issued
+            # a suspended task issued its one task effect, whose answer was the interrupt
+            or inst.effects_issued > (1 if inst.state == "suspended" else 0)
             or inst.pending_effects
             or inst.spawned
             or inst.holding

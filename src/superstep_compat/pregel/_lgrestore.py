@@ -17,6 +17,7 @@ Never imports the host or the engine's persistence.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -43,7 +44,7 @@ from superstep_core.node import External
 from superstep_core.runtime import Execution
 from superstep_core.runtime.records import Barrier
 
-__all__ = ["rebuild", "resume_answers"]
+__all__ = ["rebuild", "resume_answers", "resume_map"]
 
 INPUT_EVENT = "__input__"
 
@@ -165,9 +166,10 @@ def resume_answers(
     by_task = _by_task(pending)
     waiting = [t for t in record.tasks if any(c == INTERRUPT for c, _ in by_task.get(t.id, []))]
     out: dict[str, list[Any]] = {}
-    is_map = isinstance(resume, Mapping) and any(
-        any(getattr(i, "id", None) in resume for i in t.interrupts) for t in waiting
-    )
+    # LangGraph's test is the keys' form, not whether they match: a map naming no waiting
+    # interrupt (or an empty one) answers nothing, and its tasks ask again
+    answers_by_id = resume_map(resume)
+    is_map = answers_by_id is not None
     if resume is not _NO_ANSWER and not is_map and len(waiting) > 1:
         raise RuntimeError(
             "When there are multiple pending interrupts, you must specify the interrupt id "
@@ -185,13 +187,13 @@ def resume_answers(
                 if record.checkpoint_ns
                 else (f"{task.name}:{task.id}")
             )
-            if is_map:
+            if answers_by_id is not None:
                 nth = interrupt_id_from_ns(f"{ns}|{len(given)}" if given else ns)
                 first = interrupt_id_from_ns(ns)
-                if nth in resume:
-                    given.append(resume[nth])
-                elif first in resume:
-                    given.append(resume[first])
+                if nth in answers_by_id:
+                    given.append(answers_by_id[nth])
+                elif first in answers_by_id:
+                    given.append(answers_by_id[first])
             else:
                 given.append(resume)
         inst = ex.instances.get(task.key)
@@ -201,6 +203,18 @@ def resume_answers(
     return out
 
 
+def resume_map(value: Any) -> Mapping[str, Any] | None:
+    """``value`` when it is LangGraph's map of answers by interrupt id (a dict whose keys
+    all look like interrupt ids: 32 lowercase hex digits, matching or not), else None (one
+    answer)."""
+    if isinstance(value, dict) and all(
+        isinstance(k, str) and _INTERRUPT_ID.fullmatch(k) for k in value
+    ):
+        return value
+    return None
+
+
+_INTERRUPT_ID = re.compile(r"[0-9a-f]{32}")
 _NO_ANSWER: Any = object()
 NO_ANSWER = _NO_ANSWER
 

@@ -9,8 +9,6 @@ Reads and writes only the saver's pending writes and the `Execution` it is given
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
 from typing import Any
 
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
@@ -18,7 +16,7 @@ from superstep_compat._internal._constants import START
 from superstep_compat.pregel._checkpoint_tasks import node_of, task_id_for
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import RESUME, pending_writes
-from superstep_compat.pregel._lgrestore import NO_ANSWER, resume_answers
+from superstep_compat.pregel._lgrestore import NO_ANSWER, resume_answers, resume_map
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._task_context import RUN_AGAIN
 from superstep_core.node import Activated
@@ -45,7 +43,7 @@ class Resumer:
         first task due takes it (LangGraph's null-task ``__resume__``). Several waiting and
         no ids given is LangGraph's `RuntimeError`."""
         suspended = [(aid, intr) for aid, intr in ex.interrupts for intr in as_list(intr)]
-        by_id = _resume_map(value)
+        by_id = resume_map(value)
         if by_id is not None and not suspended:
             return  # answers by id for no waiting interrupt: a task due that asks, asks
         if not suspended:
@@ -153,19 +151,6 @@ class Resumer:
             inst = ex.instances.get(aid)
             if inst is not None and len(inst.memory.get("resume", ())) == len(answers) - 1:
                 ex.resume(answers[-1], aid)
-
-
-def _resume_map(value: Any) -> Mapping[str, Any] | None:
-    """``value`` when it is LangGraph's map of answers by interrupt id (a dict whose keys
-    all look like interrupt ids: 32 lowercase hex digits), else None (one answer)."""
-    if isinstance(value, dict) and all(
-        isinstance(k, str) and _INTERRUPT_ID.fullmatch(k) for k in value
-    ):
-        return value
-    return None
-
-
-_INTERRUPT_ID = re.compile(r"[0-9a-f]{32}")
 
 
 def _raised_several(ex: Execution, activation_id: str) -> bool:

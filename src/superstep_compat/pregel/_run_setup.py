@@ -215,7 +215,7 @@ class Continuation:
                     inp = {} if inp.update is None else inp.update
         if isinstance(inp, Command) and inp.resume is not None:
             update = inp.update
-            if update is not None and not rebuilt:
+            if update is not None:
                 self._write_onto(ex, record, update)  # before the answer: it reads the update
                 update = None
             if not rebuilt:

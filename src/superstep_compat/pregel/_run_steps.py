@@ -78,7 +78,6 @@ class RunSteps:
     ledger: EffectLedger | None
     nested: NestedEffects | None
     control: RunControl
-    drained: bool
     limit: int
     stopped: bool
     live: bool
@@ -88,6 +87,7 @@ class RunSteps:
     tracker: StepTracker  # the tasks of the step the run is in
     tasks: StepTasks  # their stream events
     _emit_transient: Callable[..., None]  # GraphRun's
+    breakpoint: str | None  # where the run stopped (`_lifecycle` reports it)
 
     @property
     def step(self) -> int:
@@ -209,11 +209,13 @@ class RunSteps:
         if self.after or self.before:
             next_ = self._next(ex) if next_ is None else next_
             names_ran = {node_of(aid) for aid, _ in completed}
-            if (_hit(names_ran, self.after) and next_) or _hit(set(next_), self.before):
+            after = bool(_hit(names_ran, self.after) and next_)
+            if after or _hit(set(next_), self.before):
                 # a subgraph's breakpoint stops its parent's task: the parent reports it
                 if "updates" in modes and self.link is None:
                     yield ((), "updates", {"__interrupt__": ()})
                 self.stopped = True
+                self.breakpoint = "interrupt_after" if after else "interrupt_before"
                 return True
         if self.step >= self.stop:  # LangGraph checks the budget before looking for tasks
             raise GraphRecursionError(

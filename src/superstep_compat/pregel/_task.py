@@ -49,6 +49,7 @@ from superstep_compat.pregel._task_context import (
     READ_STATE_KEY,
     SPARE_KEY,
     ChildLink,
+    NodeParentCommand,
     RunContext,
     TaskOutcome,
     _answers,
@@ -410,7 +411,7 @@ class TaskRunner(TaskRouting):
         here), then the returned messages for the messages stream and the cache entry."""
         if error is not None and run.trace is not None:
             _close(run.trace, None, error)
-        if isinstance(error, ParentCommand):
+        if isinstance(error, ParentCommand) and not isinstance(error, NodeParentCommand):
             # A subgraph's Command(graph=PARENT) is this node's result in this graph.
             outcome = self._parent_command(node, error.args[0], values, run)
         elif error is not None:
@@ -512,6 +513,9 @@ class TaskRunner(TaskRouting):
             # its subgraph drained: the task did not finish and runs again when the thread
             # is continued (the subgraph from its checkpoint); the run drains after the step
             return TaskOutcome(subgraph_ns=subgraph_ns, stopped=True, drained=True)
+        if isinstance(error, NodeParentCommand):
+            # goes up as any node's Command(graph=PARENT): the graph above takes it
+            return TaskOutcome(error=ParentCommand(*error.args))
         if isinstance(error, GraphBubbleUp):  # incl. ParentCommand from this graph's node
             return TaskOutcome(error=error)
         if not isinstance(error, Exception):

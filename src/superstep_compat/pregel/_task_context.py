@@ -21,7 +21,7 @@ from langchain_core.runnables.config import _set_config_context, var_child_runna
 
 from superstep_compat._internal._constants import PRIVATE, PULL, PUSH
 from superstep_compat._internal.context import task_context_var
-from superstep_compat.errors import GraphInterrupt
+from superstep_compat.errors import GraphInterrupt, ParentCommand
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler
 from superstep_compat.pregel._resume import resume_adapter, validated_resume
@@ -156,6 +156,14 @@ class _TaskContext:
 
 
 _current_run: Any = __import__("contextvars").ContextVar("superstep_compat_run", default=None)
+
+
+class NodeParentCommand(ParentCommand):
+    """A node's own ``Command(graph=PARENT)`` raised from its call, not one a subgraph run
+    passed up: it is addressed to the graph above the node's graph, so the node's task
+    passes it on instead of taking it as its own result. `RemoteGraph` raises it when the
+    remote run sends a parent command (LangGraph: the command's ``graph`` stays
+    ``"__parent__"`` there, never the calling graph's namespace)."""
 
 
 RUN_AGAIN = "__superstep_run_again__"

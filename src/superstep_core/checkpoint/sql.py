@@ -10,6 +10,16 @@ only when ``put`` names it in ``new_versions``, so a step costs O(changed channe
 the saver's ``serde`` (`JsonPlusSerializer` by default: ormsgpack, never pickle); ``bytes``
 values are stored as given.
 
+Statements: a ``put`` writes the step's channel values (one multi-row statement), then the
+checkpoint row (one statement); a ``put_writes`` is one multi-row statement. Each statement is
+atomic and durable when it returns (SQLite autocommit, a committed PostgreSQL transaction),
+and the order makes a ``put`` safe without a transaction around both: until its row is
+written, the values are rows no checkpoint names (invisible; a retry's ``ON CONFLICT DO
+NOTHING`` meets them), and once the row is visible every value it names is there. Readers
+never see a checkpoint without its values. (The one race this admits is a ``delete_thread``
+or ``prune`` of the same thread running between the two statements, which leaves the new
+checkpoint without its values; deleting a thread while it is being written is unsupported.)
+
 Write rules follow LangGraph's savers: a regular pending write is write-once per ``(task,
 idx)``; the special channels of ``WRITES_IDX_MAP`` (``__error__``, ``__interrupt__``, ...) are
 replaced. ``get_next_version`` makes ``"<counter>.<random>"`` strings, so a channel written
@@ -54,6 +64,14 @@ _CHECKPOINT_COLUMNS = (
     "thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, "
     "metadata_type, metadata"
 )
+_INSERT_CHECKPOINT = (
+    f"INSERT INTO {CHECKPOINTS} ({_CHECKPOINT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET "
+    "parent_checkpoint_id=excluded.parent_checkpoint_id, type=excluded.type, "
+    "checkpoint=excluded.checkpoint, metadata_type=excluded.metadata_type, "
+    "metadata=excluded.metadata"
+)
+_ROWS_PER_STATEMENT = 32  # rows of one multi-row INSERT (bounded statement text, parameters)
 
 
 class SqlCheckpointSaver(BaseCheckpointSaver[str]):
@@ -77,6 +95,11 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
 
     def _read(self) -> AbstractContextManager[Any]:
         raise NotImplementedError
+
+    def _write_one(self) -> AbstractContextManager[Any]:
+        """A cursor whose statements each commit on their own (no transaction round trip
+        where the dialect allows it; by default `_write`)."""
+        return self._write()
 
     def _blob_rows(
         self, cur: Any, thread_id: str, ns: str, versions: Mapping[str, str]
@@ -169,38 +192,39 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
         configurable = config["configurable"]
         thread_id = str(configurable["thread_id"])
         ns = str(configurable.get("checkpoint_ns", ""))
-        parent = configurable.get("checkpoint_id")
+        checkpoint_id = checkpoint["id"]
         stored: dict[str, Any] = dict(checkpoint)
         values: dict[str, Any] = stored.pop("channel_values")
         dumps = self.serde.dumps_typed
-        blobs = []
+        blobs: builtins.list[Any] = []
         for channel, version in new_versions.items():
-            kind, blob = dumps(values[channel]) if channel in values else ("empty", None)
-            blobs.append((thread_id, ns, channel, str(version), kind, blob))
+            # a channel without a value (a consumed trigger) needs no row: reads skip it
+            if channel in values:
+                kind, blob = dumps(values[channel])
+                blobs += (thread_id, ns, channel, str(version), kind, blob)
         kind, data = dumps(stored)
         meta_kind, meta = dumps(_metadata(config, metadata))
-        with self._write() as cur:
-            if blobs:
-                cur.executemany(
-                    self.q(f"INSERT INTO {BLOBS} VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"),
-                    blobs,
-                )
-            cur.execute(
-                self.q(
-                    f"INSERT INTO {CHECKPOINTS} ({_CHECKPOINT_COLUMNS}) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                    "ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id) DO UPDATE SET "
-                    "parent_checkpoint_id=excluded.parent_checkpoint_id, type=excluded.type, "
-                    "checkpoint=excluded.checkpoint, metadata_type=excluded.metadata_type, "
-                    "metadata=excluded.metadata"
-                ),
-                (thread_id, ns, checkpoint["id"], parent, kind, data, meta_kind, meta),
-            )
+        row = (
+            thread_id,
+            ns,
+            checkpoint_id,
+            configurable.get("checkpoint_id"),
+            kind,
+            data,
+            meta_kind,
+            meta,
+        )
+        # values first, then the row that names them (see the module docstring)
+        with self._write_one() as cur:
+            for i in range(0, len(blobs), 6 * _ROWS_PER_STATEMENT):
+                chunk = blobs[i : i + 6 * _ROWS_PER_STATEMENT]
+                cur.execute(self.q(_insert_blobs(len(chunk) // 6)), chunk)
+            cur.execute(self.q(_INSERT_CHECKPOINT), row)
         return {
             "configurable": {
                 "thread_id": thread_id,
                 "checkpoint_ns": ns,
-                "checkpoint_id": checkpoint["id"],
+                "checkpoint_id": checkpoint_id,
             }
         }
 
@@ -211,30 +235,27 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
         task_id: str,
         task_path: str = "",
     ) -> None:
+        if not writes:
+            return
         configurable = config["configurable"]
         thread_id = str(configurable["thread_id"])
         ns = str(configurable.get("checkpoint_ns", ""))
         checkpoint_id = str(configurable["checkpoint_id"])
-        regular: builtins.list[tuple[Any, ...]] = []
-        special: builtins.list[tuple[Any, ...]] = []
+        dumps = self.serde.dumps_typed
+        params: builtins.list[Any] = []
         for idx, (channel, value) in enumerate(writes):
-            kind, blob = self.serde.dumps_typed(value)
+            kind, blob = dumps(value)
             index = WRITES_IDX_MAP.get(channel, idx)
-            row = (thread_id, ns, checkpoint_id, task_id, index, channel, kind, blob, task_path)
-            (special if index < 0 else regular).append(row)
-        insert = f"INSERT INTO {WRITES} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT "
+            params += (thread_id, ns, checkpoint_id, task_id, index, channel, kind, blob, task_path)
+        # one statement: atomic without a transaction round trip (more rows than one statement
+        # takes go in one transaction)
+        if len(writes) <= _ROWS_PER_STATEMENT:
+            with self._write_one() as cur:
+                cur.execute(self.q(_insert_writes(len(writes))), params)
+            return
+        rows = [params[i : i + 9] for i in range(0, len(params), 9)]
         with self._write() as cur:
-            if regular:
-                cur.executemany(self.q(insert + "DO NOTHING"), regular)
-            if special:
-                cur.executemany(
-                    self.q(
-                        insert + "(thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO "
-                        "UPDATE SET channel=excluded.channel, type=excluded.type, "
-                        "blob=excluded.blob, task_path=excluded.task_path"
-                    ),
-                    special,
-                )
+            cur.executemany(self.q(_insert_writes(1)), rows)
 
     def delete_thread(self, thread_id: str) -> None:
         with self._write() as cur:
@@ -447,6 +468,24 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
                 }
             }
         return CheckpointTuple(config, checkpoint, loads((meta_kind, _bytes(meta))), parent, writes)
+
+
+def _insert_blobs(rows: int) -> str:
+    """The statement writing ``rows`` channel values (a value of a version is written once)."""
+    values = ", ".join(["(?, ?, ?, ?, ?, ?)"] * rows)
+    return f"INSERT INTO {BLOBS} VALUES {values} ON CONFLICT DO NOTHING"
+
+
+def _insert_writes(rows: int) -> str:
+    """The statement writing ``rows`` pending writes: a regular one is write-once per (task,
+    idx), a special one (negative idx, `WRITES_IDX_MAP`) is replaced."""
+    values = ", ".join(["(?, ?, ?, ?, ?, ?, ?, ?, ?)"] * rows)
+    return (
+        f"INSERT INTO {WRITES} VALUES {values} "
+        "ON CONFLICT (thread_id, checkpoint_ns, checkpoint_id, task_id, idx) DO UPDATE SET "
+        "channel=excluded.channel, type=excluded.type, blob=excluded.blob, "
+        "task_path=excluded.task_path WHERE excluded.idx < 0"
+    )
 
 
 _CONFIG_KEYS = frozenset({"thread_id", "checkpoint_ns", "checkpoint_id"})

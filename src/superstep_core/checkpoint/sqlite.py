@@ -4,7 +4,8 @@
 Unlike LangGraph's own SQLite saver (which writes every channel value into each checkpoint
 row), a channel value is written only when ``put`` names it in ``new_versions`` (see
 `superstep_core.checkpoint.sql`). The file is in WAL mode (readers never block the writer)
-with a busy timeout, and every write is one ``BEGIN IMMEDIATE`` transaction, so several
+with a busy timeout, and every write is one autocommitted statement or one ``BEGIN IMMEDIATE``
+transaction (see `superstep_core.checkpoint.sql` for the order of a ``put``), so several
 processes on one machine can share a file without ``database is locked`` failures (WAL needs
 a local file system, not NFS). ``synchronous=NORMAL`` (the default here) survives a killed
 process; pass ``"FULL"`` to also survive power loss.
@@ -125,6 +126,13 @@ class SqliteCheckpointSaver(SqlCheckpointSaver):
                     cur.execute("ROLLBACK")
                 raise
             cur.execute("COMMIT")
+
+    @contextmanager
+    def _write_one(self) -> Iterator[sqlite3.Cursor]:
+        # autocommit: each statement is its own transaction; it waits for the write lock
+        # through the busy timeout as BEGIN IMMEDIATE does and is committed when it returns
+        with self._lock:
+            yield self.conn.cursor()
 
     @contextmanager
     def _read(self) -> Iterator[sqlite3.Cursor]:

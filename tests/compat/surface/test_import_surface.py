@@ -55,8 +55,6 @@ PENDING_CORE: dict[str, str] = {
     "langgraph.pregel._write:ChannelWriteEntry": _PREGEL_INTERNAL,
     "langgraph.pregel.debug:CheckpointPayload": "langgraph.pregel.debug: a module of the core",
     "langgraph.pregel.debug:TaskResultPayload": "langgraph.pregel.debug: a module of the core",
-    "langgraph.pregel.protocol:StreamProtocol": "langgraph.pregel.protocol: the core's",
-    "langgraph.pregel.remote:RemoteGraph": "RemoteGraph: a Pregel client of the server API",
 }
 
 
