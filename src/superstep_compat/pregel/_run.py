@@ -144,9 +144,7 @@ class GraphRun(RunSteps):
         self.control: RunControl = control or (
             inherited if isinstance(inherited, RunControl) else RunControl()
         )
-        self.drained = False
-        """Whether the run drained: the host stopped it between steps, or a task's
-        subgraph drained."""
+        self._drain_stopped = False  # the host stopped it between steps (`drained`)
         self.before = _names(interrupt_before, graph.interrupt_before_nodes)
         self.after = _names(interrupt_after, graph.interrupt_after_nodes)
         self.thread_id: str | None = configurable.get("thread_id")
@@ -266,6 +264,12 @@ class GraphRun(RunSteps):
         # whether a task failing for good stops its step's others (async runs: `fails_step`)
         self._stops_siblings = False
 
+    @property
+    def drained(self) -> bool:
+        """Whether the run drained: the host stopped it between steps, or a task's
+        subgraph drained."""
+        return self._drain_stopped or self.tasks.drained
+
     fresh_resume_starts = True
     """`Command(resume=...)` on a thread with no checkpoint starts the graph (LangGraph's
     `StateGraph`); an entrypoint run refuses it instead (see `func._entrypoint_run`)."""
@@ -376,14 +380,14 @@ class GraphRun(RunSteps):
         """The host ended the run at a step boundary (`RunStopped`): the step before was
         committed and checkpointed; what is left runs when the thread is continued."""
         self.stopped = True
-        self.drained = True
+        self._drain_stopped = True
 
     def _raise_stopped(self) -> None:
         """How a run that stopped early ends: `GraphDrained` for a drain (also when a task's
         subgraph drained: the task is left to run again, its subgraph continuing from its
         checkpoint), else, in a subgraph's run, `GraphInterrupt` so that the parent's task
         waits."""
-        if self.drained or self.tasks.drained:
+        if self.drained:
             raise GraphDrained(self.control.drain_reason or "shutdown")
         if self.link is not None and (self.interrupts or self.stopped):
             raise GraphInterrupt(tuple(self.interrupts))

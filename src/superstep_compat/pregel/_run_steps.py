@@ -78,7 +78,6 @@ class RunSteps:
     ledger: EffectLedger | None
     nested: NestedEffects | None
     control: RunControl
-    drained: bool
     limit: int
     stopped: bool
     live: bool
