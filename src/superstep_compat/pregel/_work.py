@@ -115,9 +115,22 @@ class TaskPerformer:
         self.direct = type(runner).run is TaskRunner.run and not self.options
 
     def _arguments(self, request: TaskRequest, effect: EffectContext | None) -> TaskCall:
-        """The runner's call for ``request`` (its ``run`` and ``arun`` alike):
-        the task's run context is the step's, with the push index and the performing host's
-        nested effects (for the task's @task calls) unless the run has its own."""
+        """The runner's call for ``request`` (its ``run`` and ``arun`` alike)."""
+        return TaskCall(
+            request.node,
+            request.values,
+            request.arg,
+            request.resume,
+            self._run_of(request, effect),
+            request.activation_id,
+            request.attempt,
+            request.memo,
+        )
+
+    def _run_of(self, request: TaskRequest, effect: EffectContext | None) -> RunContext:
+        """The run context of ``request``'s task: the step's, with the push index and the
+        performing host's nested effects (for the task's @task calls) unless the run has
+        its own."""
         run = self.context()
         if request.push is not None:
             run.push = request.push
@@ -127,16 +140,7 @@ class TaskPerformer:
             run.timeout = request.timeout
         if run.nested is None and effect is not None:
             run.nested = effect.nested
-        return TaskCall(
-            request.node,
-            request.values,
-            request.arg,
-            request.resume,
-            run,
-            request.activation_id,
-            request.attempt,
-            request.memo,
-        )
+        return run
 
     def handler(self) -> SplitHandler:
         """The async host's handler: a task whose node is a plain function is performed on a
@@ -160,32 +164,42 @@ class TaskPerformer:
         if self.saved is not None and (outcome := self.saved(request)) is not None:
             return outcome
         runner = self.runner
-        args = self._arguments(request, effect)
-        observer = attempt_observer(args[4])
+        run = self._run_of(request, effect)
+        observer = attempt_observer(run)
         started = time.time() if observer is not None else 0.0
         node = runner.spec.nodes.get(request.node) if self.direct else None
         if node is not None:
-            # `TaskRunner.run` without its frame: a subgraph run inside a node pays each
-            # frame between the host and the user's function once per nesting level
-            _, values, arg, resume, run, task_id, attempt, memo = args
+            # `TaskRunner.run` without its frame (nor its `TaskCall`): a subgraph run inside
+            # a node pays each frame between the host and the user's function once per
+            # nesting level
             outcome = copy_context().run(
                 runner._run_node,
                 node,
-                values,
-                arg,
-                resume,
+                request.values,
+                request.arg,
+                request.resume,
                 run,
-                task_id,
-                attempt,
+                request.activation_id,
+                request.attempt,
                 in_loop,
-                memo,
+                request.memo,
                 True,
             )
             assert isinstance(outcome, TaskOutcome)
         else:
+            args = TaskCall(
+                request.node,
+                request.values,
+                request.arg,
+                request.resume,
+                run,
+                request.activation_id,
+                request.attempt,
+                request.memo,
+            )
             outcome = runner.run(args, **self.options)
         if observer is not None:
-            report_attempt(observer, args[4], request, started, outcome)
+            report_attempt(observer, run, request, started, outcome)
         return outcome
 
     async def aperform(
