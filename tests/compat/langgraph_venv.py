@@ -73,3 +73,35 @@ def _collect(process: subprocess.Popen[str], impl: str) -> dict[str, Any]:
     assert process.returncode == 0, f"{impl} driver failed:\n{err[-4000:]}"
     results: dict[str, Any] = json.loads(out)
     return results
+
+
+def differential_program_tests(*patterns: str) -> tuple[list[Path], Any, Any, Any]:
+    """What a differential test module of the `programs/` matching ``patterns`` (globs, the
+    programs in name order) declares, made once:
+    ``(programs, results, test_program_runs_under_langgraph, test_program_matches_langgraph)``,
+    to be bound to those names in the module. ``results`` is the module-scoped fixture of
+    `run_both` (skipping, with `MISSING_REASON`, when no real LangGraph is found); the two
+    tests are parametrized by program stem."""
+    import pytest  # a test helper: only test modules call this
+
+    programs = sorted(p for pattern in patterns for p in PROGRAMS_DIR.glob(pattern))
+    found = langgraph_python()
+    stems = [p.stem for p in programs]
+
+    @pytest.fixture(scope="module")
+    def results() -> dict[str, dict[str, Any]]:
+        if found is None:
+            pytest.skip(MISSING_REASON)
+        return run_both(programs, found)
+
+    @pytest.mark.parametrize("stem", stems)
+    def test_program_runs_under_langgraph(stem: str, results: dict[str, dict[str, Any]]) -> None:
+        """A program that fails under real LangGraph would compare equal for the wrong reason."""
+        got = results["langgraph"][stem]
+        assert not (isinstance(got, dict) and set(got) in ({"raised"}, {"timeout"})), got
+
+    @pytest.mark.parametrize("stem", stems)
+    def test_program_matches_langgraph(stem: str, results: dict[str, dict[str, Any]]) -> None:
+        assert results["superstep"][stem] == results["langgraph"][stem]
+
+    return programs, results, test_program_runs_under_langgraph, test_program_matches_langgraph

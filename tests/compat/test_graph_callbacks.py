@@ -6,13 +6,11 @@ are specified below without the reference."""
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
-from typing import Any
 
 import pytest
 from langchain_core.callbacks import BaseCallbackHandler, CallbackManager
 
-from compat.langgraph_venv import MISSING_REASON, langgraph_python, run_both
+from compat.langgraph_venv import differential_program_tests
 from superstep_compat.callbacks import (
     GraphCallbackHandler,
     _AsyncGraphCallbackManager,
@@ -21,27 +19,9 @@ from superstep_compat.callbacks import (
     get_sync_graph_callback_manager_for_config,
 )
 
-PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
-PROGRAMS = sorted(PROGRAMS_DIR.glob("gc[0-9]*.py"))
-_FOUND = langgraph_python()
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, dict[str, Any]]:
-    if _FOUND is None:
-        pytest.skip(MISSING_REASON)
-    return run_both(PROGRAMS, _FOUND)
-
-
-@pytest.mark.parametrize("stem", [p.stem for p in PROGRAMS])
-def test_program_runs_under_langgraph(stem: str, results: dict[str, dict[str, Any]]) -> None:
-    got = results["langgraph"][stem]
-    assert not (isinstance(got, dict) and set(got) in ({"raised"}, {"timeout"})), got
-
-
-@pytest.mark.parametrize("stem", [p.stem for p in PROGRAMS])
-def test_program_matches_langgraph(stem: str, results: dict[str, dict[str, Any]]) -> None:
-    assert results["superstep"][stem] == results["langgraph"][stem]
+PROGRAMS, results, test_program_runs_under_langgraph, test_program_matches_langgraph = (
+    differential_program_tests("gc[0-9]*.py")
+)
 
 
 class Graphy(GraphCallbackHandler):

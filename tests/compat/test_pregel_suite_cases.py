@@ -9,37 +9,12 @@ plain JSON of `programs/_plain.py`. Skipped when no real LangGraph is found.
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from compat.langgraph_venv import differential_program_tests
 
-import pytest
-
-from compat.langgraph_venv import MISSING_REASON, langgraph_python, run_both
-
-PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
-PROGRAMS = sorted(PROGRAMS_DIR.glob("g[0-9]*.py"))
-_FOUND = langgraph_python()
-
-pytestmark = pytest.mark.skipif(_FOUND is None, reason=MISSING_REASON)
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, dict[str, Any]]:
-    assert _FOUND is not None
-    return run_both(PROGRAMS, _FOUND)
+PROGRAMS, results, test_program_runs_under_langgraph, test_program_matches_langgraph = (
+    differential_program_tests("g[0-9]*.py")
+)
 
 
 def test_every_case_has_a_program() -> None:
     assert len(PROGRAMS) >= 1
-
-
-@pytest.mark.parametrize("stem", [p.stem for p in PROGRAMS])
-def test_program_runs_under_langgraph(stem: str, results: dict[str, dict[str, Any]]) -> None:
-    """A program that fails under real LangGraph would compare equal for the wrong reason."""
-    got = results["langgraph"][stem]
-    assert not (isinstance(got, dict) and set(got) in ({"raised"}, {"timeout"})), got
-
-
-@pytest.mark.parametrize("stem", [p.stem for p in PROGRAMS])
-def test_program_matches_langgraph(stem: str, results: dict[str, dict[str, Any]]) -> None:
-    assert results["superstep"][stem] == results["langgraph"][stem]

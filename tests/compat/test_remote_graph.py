@@ -8,12 +8,11 @@ the class are also checked here without the reference, as specifications.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from compat.langgraph_venv import MISSING_REASON, langgraph_python, run_both
+from compat.langgraph_venv import differential_program_tests
 from superstep_compat.pregel._remote_run_stream import (
     _ChannelProjection,
     _ProjectionRegistry,
@@ -24,32 +23,13 @@ from superstep_compat.pregel.protocol import PregelProtocol, StreamProtocol
 from superstep_compat.pregel.remote import RemoteGraph
 from superstep_compat.types import Command
 
-PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
-PROGRAMS = sorted(PROGRAMS_DIR.glob("rg[0-9]*.py"))
-_FOUND = langgraph_python()
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, dict[str, Any]]:
-    if _FOUND is None:
-        pytest.skip(MISSING_REASON)
-    return run_both(PROGRAMS, _FOUND)
+PROGRAMS, results, test_program_runs_under_langgraph, test_program_matches_langgraph = (
+    differential_program_tests("rg[0-9]*.py")
+)
 
 
 def test_every_behaviour_has_a_program() -> None:
     assert len(PROGRAMS) == 3
-
-
-@pytest.mark.parametrize("stem", [p.stem for p in PROGRAMS])
-def test_program_runs_under_langgraph(stem: str, results: dict[str, dict[str, Any]]) -> None:
-    """A program that fails under real LangGraph would compare equal for the wrong reason."""
-    got = results["langgraph"][stem]
-    assert not (isinstance(got, dict) and set(got) in ({"raised"}, {"timeout"})), got
-
-
-@pytest.mark.parametrize("stem", [p.stem for p in PROGRAMS])
-def test_program_matches_langgraph(stem: str, results: dict[str, dict[str, Any]]) -> None:
-    assert results["superstep"][stem] == results["langgraph"][stem]
 
 
 # --- specifications of the v3 handles (a fake SDK thread stream) ----------------------------

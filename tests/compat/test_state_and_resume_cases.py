@@ -14,47 +14,22 @@ from __future__ import annotations
 
 import asyncio
 import operator
-from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 import pytest
 
-from compat.langgraph_venv import MISSING_REASON, langgraph_python, run_both
+from compat.langgraph_venv import differential_program_tests
 from superstep_compat.checkpoint.memory import InMemorySaver
 from superstep_compat.graph import START, StateGraph
 from superstep_compat.types import Send
 
-PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
-PROGRAMS = sorted(
-    [*PROGRAMS_DIR.glob("s[0-9]*.py"), *PROGRAMS_DIR.glob("i[0-9]*.py")], key=lambda p: p.name
+PROGRAMS, results, test_program_runs_under_langgraph, test_program_matches_langgraph = (
+    differential_program_tests("s[0-9]*.py", "i[0-9]*.py")
 )
-_FOUND = langgraph_python()
-
-needs_langgraph = pytest.mark.skipif(_FOUND is None, reason=MISSING_REASON)
-
-
-@pytest.fixture(scope="module")
-def results() -> dict[str, dict[str, Any]]:
-    assert _FOUND is not None
-    return run_both(PROGRAMS, _FOUND)
 
 
 def test_every_case_has_a_program() -> None:
     assert len(PROGRAMS) >= 10
-
-
-@needs_langgraph
-@pytest.mark.parametrize("stem", [p.stem for p in PROGRAMS])
-def test_program_runs_under_langgraph(stem: str, results: dict[str, dict[str, Any]]) -> None:
-    """A program that fails under real LangGraph would compare equal for the wrong reason."""
-    got = results["langgraph"][stem]
-    assert not (isinstance(got, dict) and set(got) in ({"raised"}, {"timeout"})), got
-
-
-@needs_langgraph
-@pytest.mark.parametrize("stem", [p.stem for p in PROGRAMS])
-def test_program_matches_langgraph(stem: str, results: dict[str, dict[str, Any]]) -> None:
-    assert results["superstep"][stem] == results["langgraph"][stem]
 
 
 # --- the façade alone: a failed step's finished tasks, where LangGraph's own outcome races ----
