@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import operator
 import os
+import time
 from typing import Annotated, Any, TypedDict
 
 from langgraph.func import entrypoint, task
@@ -146,6 +147,13 @@ def send_paused_proceed(graph: Any) -> Any:
 def _flaky(state: State) -> dict[str, Any]:
     RAN.append("flaky")
     if not os.path.exists(os.environ["INTEROP_FLAG"]):
+        # fail only once the sibling "ok" has ended: LangGraph keeps a sibling's write only
+        # if it ended before the failure surfaced, so a race here made the reference itself
+        # vary (sometimes "ok" ran again when the thread went on)
+        deadline = time.monotonic() + 5
+        while "ok" not in RAN and time.monotonic() < deadline:
+            time.sleep(0.005)
+        time.sleep(0.1)
         raise RuntimeError("flaky is broken until the flag exists")
     return {"log": ["flaky"]}
 
