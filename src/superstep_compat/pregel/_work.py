@@ -114,14 +114,14 @@ class TaskPerformer:
         # a graph's own runner (not a subclass with a `run` of its own, an entrypoint's)
         self.direct = type(runner).run is TaskRunner.run and not self.options
 
-    def _arguments(self, request: TaskRequest, effect: EffectContext | None) -> TaskCall:
-        """The runner's call for ``request`` (its ``run`` and ``arun`` alike)."""
+    def _arguments(self, request: TaskRequest, run: RunContext) -> TaskCall:
+        """The runner's call for ``request`` in ``run`` (its ``run`` and ``arun`` alike)."""
         return TaskCall(
             request.node,
             request.values,
             request.arg,
             request.resume,
-            self._run_of(request, effect),
+            run,
             request.activation_id,
             request.attempt,
             request.memo,
@@ -187,17 +187,7 @@ class TaskPerformer:
             )
             assert isinstance(outcome, TaskOutcome)
         else:
-            args = TaskCall(
-                request.node,
-                request.values,
-                request.arg,
-                request.resume,
-                run,
-                request.activation_id,
-                request.attempt,
-                request.memo,
-            )
-            outcome = runner.run(args, **self.options)
+            outcome = runner.run(self._arguments(request, run), **self.options)
         if observer is not None:
             report_attempt(observer, run, request, started, outcome)
         return outcome
@@ -208,8 +198,9 @@ class TaskPerformer:
         """Run the task on the running event loop (the asyncio host's handler)."""
         if self.saved is not None and (outcome := self.saved(request)) is not None:
             return outcome
-        args = self._arguments(request, effect)
-        observer = attempt_observer(args[4])
+        run = self._run_of(request, effect)
+        args = self._arguments(request, run)
+        observer = attempt_observer(run)
         started = time.time() if observer is not None else 0.0
         result = self.runner.arun(args, **self.options)
         try:
@@ -217,7 +208,7 @@ class TaskPerformer:
         except asyncio.CancelledError as cancelled:
             # the host stopped the attempt at the task's timeout (its NodeTimeoutError) or at
             # the step's; the observers hear of its end before any retry wait
-            attempt = args[4].timed_attempt
+            attempt = run.timed_attempt
             if observer is None and attempt is None:
                 raise
             stop = deadline_stop()
@@ -237,9 +228,9 @@ class TaskPerformer:
             if attempt is not None:
                 attempt.finish(timed.error)
             if observer is not None:
-                report_attempt(observer, args[4], request, started, timed)
+                report_attempt(observer, run, request, started, timed)
             raise
         assert isinstance(outcome, TaskOutcome)
         if observer is not None:
-            report_attempt(observer, args[4], request, started, outcome)
+            report_attempt(observer, run, request, started, outcome)
         return outcome
