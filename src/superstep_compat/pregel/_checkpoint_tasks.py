@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from superstep_compat._internal._constants import END, ERROR_SOURCE_NODE, START
 from superstep_compat.pregel._lgcheckpoint import (
+    CURRENT_FORMAT,
     ERROR,
     PULL,
     PUSH,
@@ -239,10 +240,12 @@ def task_records(
     ns: str = "",
     triggers_of: Callable[[str], Sequence[str]] | None = None,
     pushes: Mapping[str, int] | None = None,
+    format: int = CURRENT_FORMAT,
 ) -> list[TaskRecord]:
     """The `TaskRecord`s of a checkpoint's pending (node, key) tasks, with LangGraph's task
     ids and paths when the checkpoint's ``step`` and the nodes' triggers are given (push
-    tasks: their index in ``pushes``)."""
+    tasks: their index in ``pushes``; ``format``: the checkpoint's layout, see
+    `lg_task_id`)."""
     out: list[TaskRecord] = []
     for name, key in pending:
         index = (pushes or {}).get(key)
@@ -255,7 +258,7 @@ def task_records(
         if step is None or not parts:
             task_id = task_id_for(checkpoint_id, key)
         else:
-            task_id = lg_task_id(checkpoint_id, ns, step + 1, name, *parts)
+            task_id = lg_task_id(checkpoint_id, ns, step + 1, name, *parts, format=format)
         out.append(TaskRecord(task_id, name, path, key=key))
     return out
 

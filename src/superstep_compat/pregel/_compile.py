@@ -417,8 +417,9 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
 
     def _migrate_checkpoint(self, checkpoint: Any) -> None:
         """Bring a saved checkpoint dict of an older LangGraph format to the current one, in
-        place (`_migrate`: ``pending_sends``; a `StateGraph`'s trigger channels). Not yet
-        applied when this graph reads a thread: only callers use it."""
+        place (`_migrate`: ``pending_sends``; a `StateGraph`'s trigger channels). Reading a
+        thread applies it to each checkpoint LangGraph wrote in an older layout
+        (`_lgrestore.rebuild`)."""
         migrate_pending_sends(checkpoint)
         builder = getattr(self, "builder", None)
         if builder is not None and hasattr(builder, "edges"):

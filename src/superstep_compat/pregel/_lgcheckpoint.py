@@ -29,6 +29,7 @@ from __future__ import annotations
 import binascii
 import inspect
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from hashlib import sha1
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
@@ -42,6 +43,7 @@ from superstep_core.node import Activated
 from superstep_core.persistence import ForeignSerializer
 
 __all__ = [
+    "CURRENT_FORMAT",
     "ENGINE_CHANNEL",
     "ERROR",
     "INTERRUPT",
@@ -63,10 +65,13 @@ __all__ = [
     "put_task_writes",
     "record_of",
     "restorable",
+    "triggers_of",
     "write_checkpoint",
     "written_lean",
 ]
 
+CURRENT_FORMAT = 4
+"""The checkpoint layout (``v``) LangGraph 1.2 writes; older ones are migrated on read."""
 ENGINE_CHANNEL = "__superstep_facade__"
 # the channel's name before it was told apart from the engine's own ``__superstep__``
 # (`superstep_core.host.thread_checkpoints.STEP`), which an engine thread holds
@@ -89,17 +94,25 @@ PULL = "__pregel_pull"
 PUSH = "__pregel_push"
 
 
-def lg_task_id(checkpoint_id: str, ns: str, step: int, name: str, *path: str) -> str:
+def lg_task_id(
+    checkpoint_id: str, ns: str, step: int, name: str, *path: str, format: int = CURRENT_FORMAT
+) -> str:
     """LangGraph's id of a task of checkpoint ``checkpoint_id`` (its ``step`` is the
     checkpoint's plus one): xxh3-128 of the id's bytes, the task's namespace (``name``
     below ``ns``), the step, the name and its path (``PULL`` and the sorted triggers, or
-    ``PUSH`` and the `Send`'s index), shaped as a uuid."""
+    ``PUSH`` and the `Send`'s index), shaped as a uuid. A checkpoint of ``format`` 1 (the
+    first layout) names its tasks by SHA-1 of the same bytes, as LangGraph still does for
+    it, so the pending writes saved with it find their tasks."""
     task_ns = f"{ns}|{name}" if ns else name
     try:
         raw = binascii.unhexlify(checkpoint_id.replace("-", ""))
     except (binascii.Error, ValueError):
         raw = checkpoint_id.encode()
-    digest = xxh3_128_hexdigest(raw + "".join((task_ns, str(step), name, *path)).encode())
+    parts = "".join((task_ns, str(step), name, *path)).encode()
+    if format <= 1:
+        digest = sha1(raw + parts, usedforsecurity=False).hexdigest()
+    else:
+        digest = xxh3_128_hexdigest(raw + parts)
     return f"{digest[:8]}-{digest[8:12]}-{digest[12:16]}-{digest[16:20]}-{digest[20:32]}"
 
 
@@ -174,7 +187,7 @@ def build_checkpoint(
         for k in gone:
             versions[k] = next_version
     checkpoint: dict[str, Any] = {
-        "v": 4,
+        "v": CURRENT_FORMAT,
         "id": record.checkpoint_id,
         "ts": record.created_at,
         "channel_values": values,
@@ -474,15 +487,16 @@ def record_of(
         )
     record.metadata = metadata
     record.parent_id = parent_id
-    record.triggers = {
-        k: v
-        for k, v in all_values.items()
-        if k not in record.values and k not in (ENGINE_CHANNEL, _ENGINE_CHANNEL_BEFORE)
-    }
+    record.triggers = triggers_of(all_values, record.values)
     record.checkpoint = dict(checkpoint)
     record.pending = list(found.pending_writes or [])
     apply_pending(record, record.pending)
     return record
+
+
+def triggers_of(all_values: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
+    """A checkpoint's channels besides the state keys ``values`` holds and ours."""
+    return {k: v for k, v in all_values.items() if k not in values and k not in _LG_PRIVATE}
 
 
 def apply_pending(record: CheckpointRecord, pending: Sequence[PendingWrite]) -> None:

@@ -31,12 +31,14 @@ from superstep_compat.pregel._checkpoint_tasks import (
     task_records,
 )
 from superstep_compat.pregel._lgcheckpoint import (
+    CURRENT_FORMAT,
     ERROR,
     INTERRUPT,
     RESUME,
     START_CHANNEL,
     TASKS,
     apply_pending,
+    triggers_of,
 )
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite
 from superstep_compat.types import Send, interrupt_id_from_ns
@@ -62,6 +64,7 @@ def rebuild(graph: Any, record: CheckpointRecord, pending: Sequence[PendingWrite
     """The engine state of ``record`` (a checkpoint without a usable blob), built from its
     LangGraph fields; fills ``record``'s ``engine``, ``tasks``, ``next``, ``finished``,
     ``interrupts`` and ``current_values``."""
+    _migrate(graph, record)
     checkpoint = record.checkpoint or {}
     all_values: Mapping[str, Any] = checkpoint.get("channel_values", {})
     versions: Mapping[str, Any] = checkpoint.get("channel_versions", {})
@@ -111,16 +114,22 @@ def rebuild(graph: Any, record: CheckpointRecord, pending: Sequence[PendingWrite
         ns=record.checkpoint_ns,
         triggers_of=lambda name: node_triggers(spec, name),
         pushes=push_indexes(ex, found),
+        format=checkpoint.get("v", CURRENT_FORMAT),
     )
     record.next = tuple(name for name, _ in found)
     if not record.ran:
         record.ran = _last_ran(seen, order)
     apply_pending(record, pending)
+    # writes to channels this graph does not have (an older layout's triggers, such as
+    # ``start:<node>``, saved beside a task's state writes) are dropped, as LangGraph drops them
+    known = graph.runner.strategies
     by_task = _by_task(pending)
     finished: list[str] = []
     writes: list[tuple[str, Any]] = []
     interrupts: list[Any] = []
     for task in record.tasks:
+        if task.result:
+            task.result = {k: v for k, v in task.result.items() if k in known} or None
         task_writes = by_task.get(task.id, [])
         interrupts.extend(task.interrupts)
         if any(c in (ERROR, INTERRUPT) for c, _ in task_writes):
@@ -128,7 +137,7 @@ def rebuild(graph: Any, record: CheckpointRecord, pending: Sequence[PendingWrite
         outcome = saved_outcome(task_writes, edge_writes(spec, task.name)) if task_writes else None
         if outcome is not None:
             finished.append(task.id)
-            writes.extend(outcome.writes)
+            writes.extend(w for w in outcome.writes if w[0] in known)
     record.finished = tuple(finished)
     record.interrupts = tuple(interrupts)
     if writes:
@@ -136,6 +145,25 @@ def rebuild(graph: Any, record: CheckpointRecord, pending: Sequence[PendingWrite
         record.current_values = {k: local[k] for k in graph.state_channels if k in local}
     record.engine = ex.snapshot()
     return ex
+
+
+def _migrate(graph: Any, record: CheckpointRecord) -> None:
+    """Bring ``record``'s checkpoint to the current layout when LangGraph wrote it in an
+    older one (format < 4), as LangGraph does with every checkpoint it loads, so that its
+    tasks, history and the checkpoints written after it read the new channels. The saver's
+    dicts are left as they were: the migration works on copies."""
+    checkpoint = record.checkpoint
+    if checkpoint is None or checkpoint.get("v", CURRENT_FORMAT) >= CURRENT_FORMAT:
+        return
+    migrated = {
+        **checkpoint,
+        "channel_values": dict(checkpoint["channel_values"]),
+        "channel_versions": dict(checkpoint["channel_versions"]),
+        "versions_seen": {k: dict(v) for k, v in checkpoint["versions_seen"].items()},
+    }
+    graph._migrate_checkpoint(migrated)
+    record.checkpoint = migrated
+    record.triggers = triggers_of(migrated["channel_values"], record.values)
 
 
 def _last_ran(seen: Mapping[str, Mapping[str, Any]], nodes: Sequence[str]) -> tuple[str, ...]:

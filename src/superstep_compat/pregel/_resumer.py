@@ -47,12 +47,7 @@ class Resumer:
         if by_id is not None and not suspended:
             return  # answers by id for no waiting interrupt: a task due that asks, asks
         if not suspended:
-            # LangGraph keeps an answer given when no interrupt waits for the first one
-            # the step raises (its null-task ``__resume__``): the first task due takes it.
-            due = [aid for aid, ev in ex.queue if isinstance(ev, Activated)]
-            inst = ex.instances.get(due[0]) if due else None
-            if inst is not None and node_of(inst.id) != START:
-                inst.memory["resume"] = [*inst.memory.get("resume", ()), value]
+            _answer_first_due(ex, value)
             return
         if by_id is not None:
             by_activation: dict[str, dict[str, Any]] = {}
@@ -82,6 +77,10 @@ class Resumer:
         answers: those saved for them since they interrupted, then ``answer`` (the new
         answers saved first, as LangGraph's ``__resume__`` writes)."""
         answers = resume_answers(ex, record, record.pending, answer)
+        if not answers and answer is not NO_ANSWER and resume_map(answer) is None:
+            # no task of the checkpoint waits (the interrupts saved under an older
+            # layout's task ids match none): the first task due takes the answer
+            _answer_first_due(ex, answer)
         if self.saver is None or answer is NO_ANSWER:
             return
         for task_id, given in answers.items():
@@ -151,6 +150,15 @@ class Resumer:
             inst = ex.instances.get(aid)
             if inst is not None and len(inst.memory.get("resume", ())) == len(answers) - 1:
                 ex.resume(answers[-1], aid)
+
+
+def _answer_first_due(ex: Execution, value: Any) -> None:
+    """LangGraph keeps an answer given when no interrupt waits for the first one the step
+    raises (its null-task ``__resume__``): the first task due takes it."""
+    due = [aid for aid, ev in ex.queue if isinstance(ev, Activated)]
+    inst = ex.instances.get(due[0]) if due else None
+    if inst is not None and node_of(inst.id) != START:
+        inst.memory["resume"] = [*inst.memory.get("resume", ()), value]
 
 
 def _raised_several(ex: Execution, activation_id: str) -> bool:
