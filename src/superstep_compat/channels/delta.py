@@ -72,6 +72,12 @@ class DeltaChannel(BaseChannel[Any, Any]):
         self.value = self.reducer(base, list(values))
         return True
 
+    def with_ids(self, value: Any) -> Any:
+        """One write ``value`` with ids given to its messages, as `update` gives them; the
+        façade calls it when a task's writes are recorded (LangGraph gives the ids as the
+        writes are saved, so the task's ``updates`` chunk and its saved writes show them)."""
+        return with_message_ids(self.reducer, (value,))[0]
+
     def in_schema(self, annotation: Any, key: str) -> DeltaChannel:
         """This channel for a schema key annotated ``annotation`` (its value type)."""
         return DeltaChannel(

@@ -14,13 +14,14 @@ from typing import Any
 
 from superstep_compat._internal._constants import END, PULL, START, TAG_HIDDEN
 from superstep_compat._internal._policies import TimeoutPolicy
+from superstep_compat.channels.delta import DeltaChannel
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._schema import coerce_state
 from superstep_compat.graph._spec import BranchSpec, GraphSpec, NodeSpec
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.managed.base import StepInfo
 from superstep_compat.pregel._callbacks import TaskRun
-from superstep_compat.pregel._channels import LastValueStrategy
+from superstep_compat.pregel._channels import LastValueStrategy, SpecStrategy
 from superstep_compat.pregel._checkpoint_tasks import node_triggers
 from superstep_compat.pregel._task_context import (
     RunContext,
@@ -53,6 +54,12 @@ class TaskRouting:
         self.channel_keys = frozenset(spec.channels)
         self.node_names = frozenset(spec.nodes)
         self._ephemeral = tuple(k for k, c in strategies.items() if c.ephemeral)
+        # the `DeltaChannel`s: a task's writes to them get their message ids when recorded
+        self._delta = {
+            k: c.spec
+            for k, c in strategies.items()
+            if isinstance(c, SpecStrategy) and isinstance(c.spec, DeltaChannel)
+        }
         # a schema's (channels, managed values), and a node's LangGraph triggers: both read
         # for every task, fixed once the graph is compiled
         self._keys: dict[Any, tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]] = {}
@@ -135,6 +142,8 @@ class TaskRouting:
         if pushed:  # push_message wrote these while the node ran
             keys = self.channel_keys
             writes = [(k, v) for k, v in pushed if k in keys] + writes
+        if self._delta:
+            writes = self._with_message_ids(writes)
         out = TaskOutcome(writes=writes)
         out.update = self.update_chunk(writes)
         if written.goto:
@@ -327,6 +336,12 @@ class TaskRouting:
         _close(run.trace, arg, outcome)
         return outcome
 
+    def _with_message_ids(self, writes: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
+        """``writes`` with the messages written to a `DeltaChannel` given their ids, as
+        LangGraph gives them before a task's writes are saved, streamed or applied."""
+        delta = self._delta
+        return [(k, delta[k].with_ids(v)) if k in delta else (k, v) for k, v in writes]
+
     def _start(self, values: Mapping[str, Any], arg: Any, run: RunContext) -> TaskOutcome:
         """Write the input (or apply an input `Command`) and evaluate START's branches."""
         try:
@@ -337,6 +352,8 @@ class TaskRouting:
                 self._gotos(written.goto, out, START, run)
                 return out
             writes = self.input_writes(arg)
+            if self._delta:
+                writes = self._with_message_ids(writes)
             out = TaskOutcome(writes=writes)
             branches = self.spec.branches.get(START)
             if branches:
