@@ -327,21 +327,8 @@ class GraphRun(RunSteps):
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
-            try:
-                while True:
-                    if not self.live:
-                        outcome = next(steps, None)
-                    else:  # the step advanced in the background, its chunks streamed meanwhile
-                        outcome = yield from forwarded(
-                            advance_live(steps, self._has_pending, self._drain, self._set_notify)
-                        )
-                    if outcome is None or (yield from forwarded(self._stepped(ex, outcome))):
-                        break
-            except RunStopped:
-                self._stopped_by_drain()
-            except StepTimeoutError:
-                raise TimeoutError("Timed out") from None  # LangGraph's, on a sync run
-            yield from forwarded(self._ending(ex))
+            # LangGraph's TimeoutError on a sync run says so
+            yield from forwarded(self._loop(ex, partial(self._advance, steps), ("Timed out",)))
             completed = True
         finally:
             host.close()
@@ -349,7 +336,36 @@ class GraphRun(RunSteps):
                 self.writer.save_final(self.record)
         self._raise_stopped()
 
+    def _advance(self, steps: Iterator[StepOutcome]) -> Generator[Event, None, StepOutcome | None]:
+        """The sync loop's way to the host's next superstep (None: the run ended)."""
+        if not self.live:
+            return next(steps, None)
+        # the step advanced in the background, its chunks streamed meanwhile
+        return (yield from advance_live(steps, self._has_pending, self._drain, self._set_notify))
+
     # --- what the sync and async loops share ----------------------------------------------
+
+    def _loop(
+        self,
+        ex: Execution,
+        advance: Callable[[], Generator[Any, Any, StepOutcome | None]],
+        timeout: tuple[str, ...],
+    ) -> Generator[Any, Any, None]:
+        """The run's loop over its host, written once for `events` and `_aevents`: each
+        superstep the host drives (``advance``: the driver's way to it, which may yield
+        events, or `_ASK` for the async driver to await it) becomes the run's events, until
+        the run stops, drains or the host is done; then the run's last events. A step
+        past the graph's ``step_timeout`` raises `TimeoutError` (``timeout``: its args)."""
+        try:
+            while True:
+                outcome = yield from advance()
+                if outcome is None or (yield from self._stepped(ex, outcome)):
+                    break
+        except RunStopped:
+            self._stopped_by_drain()
+        except StepTimeoutError:
+            raise TimeoutError(*timeout) from None
+        yield from self._ending(ex)
 
     def _observe(self, host: Host | AsyncHost, ex: Execution) -> None:
         """Watch ``host``'s tasks as they begin and end (`_tasks_begin`, `_task_ended`);
@@ -454,8 +470,20 @@ class GraphRun(RunSteps):
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
-            try:
-                while True:
+            # the shared loop asks (`_ASK`) for each superstep: awaited here, the answer (or
+            # what the host raised) sent back; LangGraph's TimeoutError is a bare one here
+            loop = self._loop(ex, _asked, ())
+            answer: Any = None
+            while True:
+                try:
+                    item = loop.send(answer)
+                except StopIteration:
+                    break
+                answer = None
+                if item is not _ASK:
+                    yield item
+                    continue
+                try:
                     if self.live:
                         live = AsyncLiveStep(steps, self._drain, self._set_notify)
                         try:
@@ -464,24 +492,11 @@ class GraphRun(RunSteps):
                                     yield e
                         finally:
                             await live.cancel()  # a no-op unless the caller stopped the stream
-                        outcome = live.outcome()
+                        answer = live.outcome()
                     else:
-                        outcome = await anext(steps, None)
-                    if outcome is None:
-                        break
-                    stepped = self._stepped(ex, outcome)
-                    try:
-                        while True:
-                            yield next(stepped)
-                    except StopIteration as done:
-                        if done.value:
-                            break
-            except RunStopped:
-                self._stopped_by_drain()
-            except StepTimeoutError:
-                raise TimeoutError() from None  # LangGraph's bare asyncio.TimeoutError
-            for e in self._ending(ex):
-                yield e
+                        answer = await anext(steps, None)
+                except (RunStopped, StepTimeoutError) as stopped:
+                    answer = _Raised(stopped)
             completed = True
         finally:
             if not completed and self.tracker.ended and self.durable:
@@ -574,6 +589,25 @@ def _names(given: Sequence[str] | str | None, default: frozenset[str]) -> frozen
     if given == "*":
         return frozenset({"*"})
     return frozenset(given)
+
+
+_ASK = object()
+"""What `GraphRun._loop` yields to the async driver for the host's next superstep."""
+
+
+@dataclasses.dataclass(slots=True)
+class _Raised:
+    """The answer to `_ASK` when the host raised (the loop raises it again)."""
+
+    error: BaseException
+
+
+def _asked() -> Generator[object, Any, StepOutcome | None]:
+    """The async driver's way to the host's next superstep, for `GraphRun._loop`."""
+    answer = yield _ASK
+    if isinstance(answer, _Raised):
+        raise answer.error
+    return answer  # type: ignore[no-any-return]
 
 
 def _as_is(events: Iterable[Event]) -> Generator[Event, None, Any]:
