@@ -1,22 +1,25 @@
 """`RunScope`: what one façade run is about, as the run resolved it from its call and config,
 shared read-only by the run's collaborators (`CheckpointRecorder`, `Continuation`,
 `StepTasks`): its graph, config, saver, thread and namespace, parent link, stream modes and
-output keys, and durability.
+output keys, and durability; and how a run resolves its context and breakpoints.
 
 Never imports the run or the host.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
+from pydantic import BaseModel
 
 from superstep_compat.pregel._output_keys import OutputKeys
 from superstep_compat.pregel._task_context import ChildLink
 
-__all__ = ["RunScope"]
+__all__ = ["RunScope", "coerce_context", "names"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -36,3 +39,22 @@ class RunScope:
     modes: frozenset[str]
     keys: OutputKeys | None
     durable: bool
+
+
+def coerce_context(schema: Any, context: Any) -> Any:
+    """The run's context as LangGraph builds it: a dict given for a dataclass or pydantic
+    ``context_schema`` becomes an instance of it; anything else is kept as given."""
+    if not isinstance(context, dict) or not isinstance(schema, type):
+        return context
+    if dataclasses.is_dataclass(schema) or issubclass(schema, BaseModel):
+        return schema(**context)
+    return context
+
+
+def names(given: Sequence[str] | str | None, default: frozenset[str]) -> frozenset[str]:
+    """A run's breakpoints: the call's ``given`` ones, else the graph's ``default``."""
+    if given is None:
+        return default
+    if given == "*":
+        return frozenset({"*"})
+    return frozenset(given)
