@@ -50,7 +50,7 @@ from superstep_compat.pregel._output_keys import OutputKeys
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._resumer import Resumer
 from superstep_compat.pregel._run_contexts import RunContexts
-from superstep_compat.pregel._run_scope import RunScope, coerce_context, names
+from superstep_compat.pregel._run_scope import RunKind, RunScope, coerce_context, names
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
@@ -122,8 +122,10 @@ class GraphRun:
         durability: str | None = None,
         control: RunControl | None = None,
         output_keys: OutputKeys | None = None,
+        kind: RunKind | None = None,
     ) -> None:
         self.graph = graph
+        self.kind = kind  # what a kind of run changes (None: a plain graph's run)
         self.input = input
         # the channels its ``values``/``updates`` chunks show (`_output_keys`); None: all
         self.keys = output_keys
@@ -252,7 +254,7 @@ class GraphRun:
             input=input,
             replay=replay,
             addressed=addressed,
-            fresh_resume_starts=self.fresh_resume_starts,
+            fresh_resume_starts=kind is None or kind.fresh_resume_starts,
             apply_command=lambda ex: self.steps.apply_command(ex),
             run_context=self.contexts.run_context,
             emit=self._emit_transient,
@@ -329,15 +331,13 @@ class GraphRun:
         subgraph drained."""
         return self._drain_stopped or self.tasks.drained
 
-    fresh_resume_starts = True
-    """`Command(resume=...)` on a thread with no checkpoint starts the graph (LangGraph's
-    `StateGraph`); an entrypoint run refuses it instead (see `func._entrypoint_run`)."""
-
     def _prepare(self) -> tuple[Execution, list[Event]]:
         """The execution to drive, its input applied (`Continuation.prepare`), and the
         events the run shows first."""
         prepared = self.continuation.prepare()
         self.input = self.continuation.input
+        if self.kind is not None:
+            self.kind.prepared(prepared[0])
         return prepared
 
     # --- the loop --------------------------------------------------------------------------
@@ -474,9 +474,10 @@ class GraphRun:
         link = self.link
         if link is None or link.emit is None or not link.subgraphs:
             return
-        ns, mode, data = event
-        if mode in link.modes:
-            link.emit(mode, data, ns or tuple(self.task_ns.split(NS_SEP)))  # type: ignore[call-arg]
+        kind = self.kind
+        for ns, mode, data in (event,) if kind is None else kind.forwarded(event):
+            if mode in link.modes:
+                link.emit(mode, data, ns or tuple(self.task_ns.split(NS_SEP)))  # type: ignore[call-arg]
 
     async def _aevents(self) -> AsyncGenerator[Event, None]:
         ex, events = self._prepare()
@@ -543,12 +544,8 @@ class GraphRun:
             self.graph.runner,
             self.contexts.run_context,
             saved=self._saved_outcome,
-            options=self.task_options(),
+            options={} if self.kind is None else self.kind.task_options(),
         )
-
-    def task_options(self) -> dict[str, Any]:
-        """Further keyword arguments of the graph runner's ``run`` and ``arun``."""
-        return {}
 
     def _saved_outcome(self, request: TaskRequest) -> TaskOutcome | None:
         """The saved outcome of a task that finished in a step that then stopped (it is not

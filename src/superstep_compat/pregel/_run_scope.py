@@ -9,17 +9,21 @@ Never imports the run or the host.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from pydantic import BaseModel
 
 from superstep_compat.pregel._output_keys import OutputKeys
 from superstep_compat.pregel._task_context import ChildLink
+from superstep_core.runtime import Execution
 
-__all__ = ["RunScope", "coerce_context", "names"]
+Event = tuple[tuple[str, ...], str, Any]
+"""(namespace, stream mode, data)."""
+
+__all__ = ["RunKind", "RunScope", "coerce_context", "names"]
 
 
 @dataclass(frozen=True, eq=False, repr=False)
@@ -39,6 +43,27 @@ class RunScope:
     modes: frozenset[str]
     keys: OutputKeys | None
     durable: bool
+
+
+class RunKind(Protocol):
+    """What a kind of graph run changes in the façade's `GraphRun`, given to it by the run
+    that owns it (`func._entrypoint_run.EntrypointRun`); a plain graph's run has none."""
+
+    fresh_resume_starts: bool
+    """Whether `Command(resume=...)` on a thread with no checkpoint starts the graph
+    (LangGraph's `StateGraph`); an entrypoint run refuses it instead."""
+
+    def task_options(self) -> dict[str, Any]:
+        """Further keyword arguments of the graph runner's ``run`` and ``arun``."""
+        ...
+
+    def prepared(self, ex: Execution) -> None:
+        """The run loaded its thread and applied its input to ``ex``, before it drives it."""
+        ...
+
+    def forwarded(self, event: Event) -> Iterable[Event]:
+        """What a parent streaming this run's events sees of ``event``."""
+        ...
 
 
 def coerce_context(schema: Any, context: Any) -> Any:
