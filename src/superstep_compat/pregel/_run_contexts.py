@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
-from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._step_tracker import StepTracker
@@ -66,16 +65,6 @@ class RunContexts:
         self.nested: NestedEffects | None = None
 
     @property
-    def step(self) -> int:
-        """LangGraph's number of the run's last step (the recorder's)."""
-        return self.recorder.step
-
-    @property
-    def record(self) -> CheckpointRecord | None:
-        """The checkpoint the run wrote or loaded last (the recorder's)."""
-        return self.recorder.record
-
-    @property
     def orders_starts(self) -> bool:
         """Whether tasks announce their starts to the run's `StartGate`: a live run that
         streams task starts (``tasks``/``debug``) and its tasks' results as they end."""
@@ -89,7 +78,7 @@ class RunContexts:
         (the checkpoint and its tasks, the step budget, a live run's gate; before the first
         task: nested effects, replay, spare answers), with the step's number. Nothing else
         a run context is built from changes once a run's tasks run."""
-        record = self.record
+        record = self.recorder.record
         continuation = self.continuation
         key = (
             self.stop,
@@ -104,15 +93,16 @@ class RunContexts:
         if known is None or not _same(known[0], key):
             known = self._run_template = (key, self._new_run_context())
         ctx = known[1].fresh()
-        ctx.step = self.step + 1
+        ctx.step = self.recorder.step + 1
         return ctx
 
     def _new_run_context(self) -> RunContext:
+        record = self.recorder.record
         return RunContext(
             config=self.config,
             context=self.context,
             store=self.store,
-            step=self.step + 1,
+            step=self.recorder.step + 1,
             stop=self.stop,
             emit=self._emit_transient,
             stream_modes=self.modes,
@@ -120,16 +110,14 @@ class RunContexts:
             saver=self.saver,
             subgraphs=self.subgraphs,
             cache=self.graph.cache,
-            checkpoint_id=None if self.record is None else self.record.checkpoint_id,
+            checkpoint_id=None if record is None else record.checkpoint_id,
             clock=self.clock,
             rng=self.rng,
             replay=self.continuation.replay,
             nested=self.nested,
             control=self.control,
             started=self.tracker.starts.started if self.orders_starts else None,
-            task_ids={}
-            if self.record is None
-            else {t.key: t.id for t in self.record.tasks if t.key},
+            task_ids={} if record is None else {t.key: t.id for t in record.tasks if t.key},
             spare_answers=self.continuation.spare_answers,
         )
 

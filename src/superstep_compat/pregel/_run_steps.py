@@ -33,7 +33,6 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import build_checkpoint
 from superstep_compat.pregel._output_keys import OutputKeys, shows
-from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._resumer import as_list
 from superstep_compat.pregel._run_contexts import RunContexts
 from superstep_compat.pregel._run_scope import RunScope
@@ -93,20 +92,6 @@ class RunSteps:
         self.breakpoint: str | None = None
 
     @property
-    def step(self) -> int:
-        """LangGraph's number of the run's last step (the recorder's)."""
-        return self.recorder.step
-
-    @step.setter
-    def step(self, step: int) -> None:
-        self.recorder.step = step
-
-    @property
-    def record(self) -> CheckpointRecord | None:
-        """The checkpoint the run wrote or loaded last (the recorder's)."""
-        return self.recorder.record
-
-    @property
     def stop(self) -> int:
         """The step the run's recursion budget ends at."""
         return self.contexts.stop
@@ -153,7 +138,7 @@ class RunSteps:
         if interrupted or self.continuation.held:
             yield from self.interrupted(ex, results)
             return True
-        self.step += 1
+        self.recorder.step += 1
         self.values.commit(ex.values)
         if outcome.written and self.values.shows(outcome.written):
             self.values.shown = True
@@ -183,7 +168,7 @@ class RunSteps:
                 self.stopped = True
                 self.breakpoint = "interrupt_after" if after else "interrupt_before"
                 return True
-        if self.step >= self.stop:  # LangGraph checks the budget before looking for tasks
+        if self.recorder.step >= self.stop:  # LangGraph checks the budget before looking for tasks
             raise GraphRecursionError(
                 create_error_message(
                     message=(
@@ -215,7 +200,7 @@ class RunSteps:
                     yield from self.tasks.interrupt_events(waiting)
         finished = [(aid, r) for aid, r in results if not r.waiting and r.error is None]
         self.recorder.record_interrupts(ex, interrupted, finished)
-        record = self.record
+        record = self.recorder.record
         keys = self.keys
         wrote = any(
             r.writes if keys is None else shows(keys, [k for k, _ in r.writes]) for _, r in finished
@@ -237,7 +222,7 @@ class RunSteps:
         self.values.shown = True
         if "values" in self.modes:
             yield ((), "values", self.values.chunk)
-        record = self.record
+        record = self.recorder.record
         if record is None or self.saver is None:
             return
         record.values = dict(self.values.last or {})

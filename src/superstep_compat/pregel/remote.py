@@ -290,6 +290,23 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
 
     # --- runs --------------------------------------------------------------------------------
 
+    def _run(
+        self,
+        input: Any,
+        config: RunnableConfig | None,
+        stream_mode: Any,
+        subgraphs: bool,
+        headers: dict[str, str] | None,
+        version: str,
+        options: dict[str, Any],
+    ) -> tuple[ChunkRouter, dict[str, Any]]:
+        """A run's chunk router and ``runs.stream`` arguments (`stream`, `astream`)."""
+        plan = plan_stream(stream_mode, config)
+        router = ChunkRouter(plan, config, subgraphs, version)
+        merged, sent = self._merged(config), self._headers(headers)
+        request = run_request(self.assistant_id, merged, input, plan, subgraphs, sent, options)
+        return router, request
+
     def stream(  # type: ignore[override]
         self,
         input: dict[str, Any] | Any,
@@ -312,11 +329,10 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         remote run fails; inside a calling graph also `GraphInterrupt` and `ParentCommand`.
         ``kwargs`` go to ``client.runs.stream``."""
         client = self._validate_sync_client()
-        plan = plan_stream(stream_mode, config)
-        router = ChunkRouter(plan, config, subgraphs, version)
         options = run_options(context, interrupt_before, interrupt_after, params, kwargs)
-        merged, sent = self._merged(config), self._headers(headers)
-        request = run_request(self.assistant_id, merged, input, plan, subgraphs, sent, options)
+        router, request = self._run(
+            input, config, stream_mode, subgraphs, headers, version, options
+        )
         for chunk in client.runs.stream(**request):
             item = router.route(chunk)
             if item is not SKIP:
@@ -339,11 +355,10 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
     ) -> AsyncIterator[Any]:
         """`stream` on asyncio."""
         client = self._validate_client()
-        plan = plan_stream(stream_mode, config)
-        router = ChunkRouter(plan, config, subgraphs, version)
         options = run_options(context, interrupt_before, interrupt_after, params, kwargs)
-        merged, sent = self._merged(config), self._headers(headers)
-        request = run_request(self.assistant_id, merged, input, plan, subgraphs, sent, options)
+        router, request = self._run(
+            input, config, stream_mode, subgraphs, headers, version, options
+        )
         async for chunk in client.runs.stream(**request):
             item = router.route(chunk)
             if item is not SKIP:
@@ -431,6 +446,25 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
             extra_kwargs=extra_kwargs,
         )
 
+    def _v3_request(
+        self,
+        config: RunnableConfig | None,
+        headers: dict[str, str] | None,
+        unsupported: tuple[Any, Any, Any, Any],
+        kwargs: dict[str, Any],
+    ) -> tuple[RunnableConfig, dict[str, Any]]:
+        """A v3 stream's (sanitised config, ``threads.stream`` arguments), once the
+        arguments it cannot carry (control, transformers, breakpoints) are found unset."""
+        control, transformers, interrupt_before, interrupt_after = unsupported
+        self._reject_v3_unsupported(
+            control=control,
+            transformers=transformers,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+            extra_kwargs=kwargs,
+        )
+        return v3_request(self.assistant_id, self._merged(config), self._headers(headers))
+
     def stream_events(
         self,
         input: Any,
@@ -449,17 +483,9 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         versions: NotImplementedError (LangGraph fails there too, for want of a base
         implementation; use `stream`)."""
         v3_only("stream_events", version, "stream")
-        self._reject_v3_unsupported(
-            control=control,
-            transformers=transformers,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-            extra_kwargs=kwargs,
-        )
+        unsupported = (control, transformers, interrupt_before, interrupt_after)
+        sanitized, request = self._v3_request(config, headers, unsupported, kwargs)
         client = self._validate_sync_client()
-        sanitized, request = v3_request(
-            self.assistant_id, self._merged(config), self._headers(headers)
-        )
         return _RemoteGraphRunStream(
             sync_client=client,
             sdk_thread=client.threads.stream(**request),
@@ -484,17 +510,9 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         """Awaits to ``version="v3"``'s run handle (`_AsyncRemoteGraphRunStream`, entered
         with ``async with``); other versions: NotImplementedError (use `astream`)."""
         v3_only("astream_events", version, "astream")
-        self._reject_v3_unsupported(
-            control=control,
-            transformers=transformers,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-            extra_kwargs=kwargs,
-        )
+        unsupported = (control, transformers, interrupt_before, interrupt_after)
+        sanitized, request = self._v3_request(config, headers, unsupported, kwargs)
         client = self._validate_client()
-        sanitized, request = v3_request(
-            self.assistant_id, self._merged(config), self._headers(headers)
-        )
         return _AsyncRemoteGraphRunStream(
             client=client,
             sdk_thread=client.threads.stream(**request),
