@@ -23,7 +23,6 @@ import os
 import random
 from collections.abc import (
     AsyncGenerator,
-    Callable,
     Generator,
     Iterable,
     Iterator,
@@ -31,7 +30,6 @@ from collections.abc import (
     Sequence,
 )
 from contextlib import aclosing
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
@@ -347,11 +345,13 @@ class GraphRun:
         subgraph's run also forwards them to its parent's stream, and raises
         `GraphInterrupt` when it stops on an interrupt, so the parent's task suspends.
 
-        One generator drives the host directly (no wrapper generators): a subgraph run
-        inline inside a node pays each frame here once per nesting level."""
+        The host is advanced in this frame (the shared `_loop` asks for each superstep,
+        as it asks `_aevents`), never under a wrapper generator: a subgraph run inline
+        inside a node pays each frame here once per nesting level."""
         link = self.link
         forwarding = link is not None and link.emit is not None and link.subgraphs
         forwarded = self._forwarded if forwarding else _as_is
+        forward = self._forward if forwarding else None
         ex, events = self._prepare()
         yield from forwarded(events)
         host = Host(
@@ -366,8 +366,28 @@ class GraphRun:
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
-            # LangGraph's TimeoutError on a sync run says so
-            yield from forwarded(self._loop(ex, partial(self._advance, steps), ("Timed out",)))
+            loop = self._loop(ex, ("Timed out",))  # LangGraph's TimeoutError on a sync run
+            answer: Any = None
+            while True:
+                try:
+                    item = loop.send(answer)
+                except StopIteration:
+                    break
+                answer = None
+                if item is not _ASK:
+                    if forward is not None:
+                        forward(item)
+                    yield item
+                    continue
+                try:
+                    if not self.live:
+                        answer = next(steps, None)
+                    else:  # the step advances in the background, its chunks streamed meanwhile
+                        answer = yield from forwarded(
+                            advance_live(steps, *self.emitted.live_hooks())
+                        )
+                except (RunStopped, StepTimeoutError) as stopped:
+                    answer = _Raised(stopped)
             completed = True
         finally:
             host.close()
@@ -375,29 +395,17 @@ class GraphRun:
                 self.writer.save_final(self.record)
         self._raise_stopped()
 
-    def _advance(self, steps: Iterator[StepOutcome]) -> Generator[Event, None, StepOutcome | None]:
-        """The sync loop's way to the host's next superstep (None: the run ended)."""
-        if not self.live:
-            return next(steps, None)
-        # the step advanced in the background, its chunks streamed meanwhile
-        return (yield from advance_live(steps, *self.emitted.live_hooks()))
-
     # --- what the sync and async loops share ----------------------------------------------
 
-    def _loop(
-        self,
-        ex: Execution,
-        advance: Callable[[], Generator[Any, Any, StepOutcome | None]],
-        timeout: tuple[str, ...],
-    ) -> Generator[Any, Any, None]:
-        """The run's loop over its host, written once for `events` and `_aevents`: each
-        superstep the host drives (``advance``: the driver's way to it, which may yield
-        events, or `_ASK` for the async driver to await it) becomes the run's events, until
-        the run stops, drains or the host is done; then the run's last events. A step
-        past the graph's ``step_timeout`` raises `TimeoutError` (``timeout``: its args)."""
+    def _loop(self, ex: Execution, timeout: tuple[str, ...]) -> Generator[Any, Any, None]:
+        """The run's loop over its host, written once for `events` and `_aevents` (each a
+        driver: it sends back what this loop asks for with `_ASK`, the host's next superstep
+        or what the host raised): each superstep becomes the run's events, until the run
+        stops, drains or the host is done; then the run's last events. A step past the
+        graph's ``step_timeout`` raises `TimeoutError` (``timeout``: its args)."""
         try:
             while True:
-                outcome = yield from advance()
+                outcome = yield from _asked()
                 if outcome is None or (yield from self._stepped(ex, outcome)):
                     break
         except RunStopped:
@@ -504,7 +512,7 @@ class GraphRun:
             steps = host.iterate(ex, stop=self.control)
             # the shared loop asks (`_ASK`) for each superstep: awaited here, the answer (or
             # what the host raised) sent back; LangGraph's TimeoutError is a bare one here
-            loop = self._loop(ex, _asked, ())
+            loop = self._loop(ex, ())
             answer: Any = None
             while True:
                 try:
@@ -559,7 +567,7 @@ class GraphRun:
 
 
 _ASK = object()
-"""What `GraphRun._loop` yields to the async driver for the host's next superstep."""
+"""What `GraphRun._loop` yields to its driver for the host's next superstep."""
 
 
 @dataclasses.dataclass(slots=True)
@@ -570,7 +578,7 @@ class _Raised:
 
 
 def _asked() -> Generator[object, Any, StepOutcome | None]:
-    """The async driver's way to the host's next superstep, for `GraphRun._loop`."""
+    """The host's next superstep, as `GraphRun._loop`'s driver answers `_ASK`."""
     answer = yield _ASK
     if isinstance(answer, _Raised):
         raise answer.error
