@@ -236,12 +236,16 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         self.node_name = name
         self._context_schema = context_schema
         super().__init__(builder, checkpointer=checkpointer, cache=cache, store=store)
-        self.nodes = dict(spec.nodes)
+        self.input_channels = START_CHANNEL
+
+    def _views(self) -> None:
+        """The function is the only node (ordered after ``__start__``, which it has not);
+        the return value is what the output, the state and ``values`` chunks show."""
+        self.nodes = dict(self.spec.nodes)
+        self.node_order = {name: i for i, name in enumerate((START, *self.spec.nodes))}
         self.output_channels = (END_CHANNEL,)
         self.state_channels = (END_CHANNEL,)
-        self.input_channels = START_CHANNEL
         self.stream_channels = END_CHANNEL
-        self.stream_mode = "updates"
 
     def _compile_engine(self, strategies: dict[str, Any]) -> tuple[EntrypointRunner, CompiledGraph]:
         """The function's runner (its task calls journaled when the graph has a saver) and

@@ -1,6 +1,7 @@
-"""One run of an `@entrypoint` graph: the façade's `GraphRun` with the functional API's input
-checkpoint and task journal, and the projection of its dict-shaped values and chunks onto the
-function's single return value (with the chunks LangGraph emits around interrupts).
+"""One run of an `@entrypoint` graph: the façade's `GraphRun` (owned, given the functional
+API's input checkpoint and task journal) and the projection of its dict-shaped values and
+chunks onto the function's single return value (with the chunks LangGraph emits around
+interrupts).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _modes, _shape
 from superstep_compat.pregel._run import Event, GraphRun
 from superstep_compat.pregel._run_setup import INPUT_EVENT
-from superstep_compat.types import Command, GraphOutput
+from superstep_compat.types import Command, GraphOutput, Interrupt
 from superstep_core.node import External
 from superstep_core.runtime import Execution
 
@@ -33,9 +34,11 @@ if TYPE_CHECKING:  # the graph creates its runs; only its type is named here
 INTERRUPT = "__interrupt__"
 
 
-class _Run(GraphRun):
-    """`GraphRun` with the functional API's chunk projection and task journal, its
-    checkpoints written under an `EntrypointPolicy`.
+class EntrypointRun:
+    """One run of an `@entrypoint` graph: it owns the `GraphRun` that drives the function's
+    one-node graph, gives it the functional API's kind of run (`RunKind`: the task journal,
+    an unfinished call continued, the chunks a parent sees) and its checkpoints'
+    `EntrypointPolicy`, and projects its dict-shaped chunks onto the function's return value.
 
     The input checkpoint keeps the input (channel ``__start__``, as LangGraph's does), so a
     thread whose call never finished (its process died, or the function raised) can be
@@ -44,63 +47,65 @@ class _Run(GraphRun):
     running.
     """
 
-    fresh_resume_starts = False  # nothing to resume: `_prepare` says so (UnknownInterruptError)
-
-    graph: EntrypointGraph
-
-    def task_options(self) -> dict[str, Any]:
-        return {"journal": self.journal}  # the runner's: the task calls' saved results
+    fresh_resume_starts = False  # nothing to resume: `prepared` says so (UnknownInterruptError)
 
     def __init__(
         self, graph: EntrypointGraph, input: Any, config: Any, *, durability: str, **kw: Any
     ) -> None:
-        super().__init__(graph, input, config, durability=durability, **kw)
-        self.recorder.step_writes = durability != "exit"
+        self.graph = graph
         self.current: Any = None
         self.held: list[Event] = []
         # the node's task result follows its updates chunk: the result it reports, once seen
         self.node_result: dict[str, Any] | None = None
-        self.journal = TaskJournal.for_run(
-            self.saver, self.thread_id, self.ns, durability=durability
-        )
-        self.recorder.use(EntrypointPolicy(graph.spec, graph.node_name, self.journal))
+        self.run = run = GraphRun(graph, input, config, durability=durability, kind=self, **kw)
+        run.recorder.step_writes = durability != "exit"
+        self.journal = TaskJournal.for_run(run.saver, run.thread_id, run.ns, durability=durability)
+        run.recorder.use(EntrypointPolicy(graph.spec, graph.node_name, self.journal))
+
+    @property
+    def interrupts(self) -> list[Interrupt[Any]]:
+        """The interrupts the run stopped on."""
+        return self.run.interrupts
+
+    def task_options(self) -> dict[str, Any]:
+        return {"journal": self.journal}  # the runner's: the task calls' saved results
 
     def chunks(self) -> Iterator[Event]:
         """The projected events of the whole run."""
-        yield from self.project(self.events())
+        yield from self.project(self.run.events())
         yield from self._release()
 
     async def achunks(self) -> AsyncIterator[Event]:
-        async for event in self.aevents():
+        async for event in self.run.aevents():
             for projected in self.project((event,)):
                 yield projected
         for projected in self._release():
             yield projected
 
-    def _prepare(self) -> tuple[Any, list[Event]]:
-        ex, events = super()._prepare()
-        inp = self.input
+    def prepared(self, ex: Execution) -> None:
+        """A resume needs a checkpoint; an unfinished call is continued (`RunKind`)."""
+        run = self.run
+        inp = run.input
         resuming = inp is None or (isinstance(inp, Command) and inp.resume is not None)
-        if resuming and self.record is None:
+        if resuming and run.record is None:
             raise UnknownInterruptError(
                 f"entrypoint {self.graph.node_name!r}: nothing to resume on thread "
-                f"{self.thread_id!r}: it has no checkpoint. Call it with an input first; "
+                f"{run.thread_id!r}: it has no checkpoint. Call it with an input first; "
                 "Command(resume=...) answers an interrupt() of an earlier call "
                 "(and needs a checkpointer).",
                 reason="not_pending",
             )
-        self.current = self.values.of(ex.values).get(END_CHANNEL)
+        self.current = run.values.of(ex.values).get(END_CHANNEL)
         if resuming:  # (the driver has shown the state it continues from)
             self._restart_unfinished(ex)
-        if self.journal is not None and self.record is not None:
-            self.journal.attach(self.record.checkpoint_id, fresh=False)
-        return ex, events
+        if self.journal is not None and run.record is not None:
+            self.journal.attach(run.record.checkpoint_id, fresh=False)
 
     def _restart_unfinished(self, ex: Execution) -> None:
         """A checkpoint whose call never finished (the process died, or the function raised)
         keeps the call due next but no engine work: send its input again. An interrupted
         call is not unfinished: it waits for its answer."""
-        record = self.record
+        record = self.run.record
         if record is None or self.graph.node_name not in record.next:
             return
         if ex.queue or ex.instances or START_CHANNEL not in record.values:
@@ -110,53 +115,46 @@ class _Run(GraphRun):
     def project(self, events: Iterable[Event]) -> Iterator[Event]:
         """Map the driver's events onto the functional API's chunk shapes and order: the
         node's task-result events follow its updates chunk (and the interrupt chunks)."""
-        for ns, mode, data in events:
+        node_name = self.graph.node_name
+        for event in events:
+            _, mode, data = event
             if self._is_node_result(mode, data):
-                self.held.append((ns, mode, data))
+                self.held.append(event)
                 if self.node_result is not None:
                     yield from self._release(self.node_result or None)
-            elif mode == "values":
-                if isinstance(data, Mapping) and INTERRUPT in data:
-                    continue
-                yield ns, mode, data.get(END_CHANNEL) if isinstance(data, Mapping) else data
-            elif mode == "updates" and isinstance(data, Mapping) and INTERRUPT in data:
-                yield ns, mode, data
-                merged = {INTERRUPT: data[INTERRUPT]}
-                if isinstance(self.current, Mapping):
-                    merged.update(self.current)
-                yield ns, "values", merged
+            elif mode != "updates" or not isinstance(data, Mapping):
+                yield from self.forwarded(event)
+            elif INTERRUPT in data:
+                yield from self.forwarded(event)
                 yield from self._release()
                 self.node_result = {}
-            elif mode == "updates" and isinstance(data, Mapping) and self.graph.node_name in data:
-                yield ns, mode, data
-                self.node_result = {END_CHANNEL: data[self.graph.node_name]}
+            elif node_name in data:
+                yield event
+                self.node_result = {END_CHANNEL: data[node_name]}
                 yield from self._release(self.node_result)
-            elif mode in ("checkpoints", "debug"):
-                yield ns, mode, _checkpoint_values(mode, data)
             else:
-                yield ns, mode, data
+                yield event
 
-    def _forward(self, event: Event) -> None:
-        """What a parent streaming this run's events (an entrypoint invoked in a node,
-        ``subgraphs=True``) sees: the functional API's shapes, as this run's own caller
-        (the task results in the order they arrive: the node invoking it waits anyway)."""
+    def forwarded(self, event: Event) -> Iterator[Event]:
+        """The functional API's shapes of ``event`` (`RunKind`): what a parent streaming
+        this run's events sees (an entrypoint invoked in a node, ``subgraphs=True``; the
+        task results in the order they arrive: the node invoking it waits anyway), and what
+        `project` shows of all but the node's results and updates."""
         ns, mode, data = event
         if mode == "values":
             if isinstance(data, Mapping) and INTERRUPT in data:
                 return
-            super()._forward(
-                (ns, mode, data.get(END_CHANNEL) if isinstance(data, Mapping) else data)
-            )
+            yield ns, mode, data.get(END_CHANNEL) if isinstance(data, Mapping) else data
         elif mode == "updates" and isinstance(data, Mapping) and INTERRUPT in data:
-            super()._forward(event)
+            yield event
             merged = {INTERRUPT: data[INTERRUPT]}
             if isinstance(self.current, Mapping):
                 merged.update(self.current)
-            super()._forward((ns, "values", merged))
+            yield ns, "values", merged
         elif mode in ("checkpoints", "debug"):
-            super()._forward((ns, mode, _checkpoint_values(mode, data)))
+            yield ns, mode, _checkpoint_values(mode, data)
         else:
-            super()._forward(event)
+            yield event
 
     def _is_node_result(self, mode: str, data: Any) -> bool:
         if mode == "debug" and isinstance(data, Mapping) and data.get("type") == "task_result":
@@ -206,7 +204,7 @@ class _Latest:
         """What the graph's callback run ends with: the last return value seen."""
         return self.value
 
-    def output(self, run: _Run, version: str) -> Any:
+    def output(self, run: EntrypointRun, version: str) -> Any:
         value = self.value if self.seen else run.current
         interrupts = list(run.interrupts)
         if version == "v2":
@@ -219,7 +217,7 @@ class _Latest:
 
 
 class EntrypointCall(GraphCall):
-    """One call of an `@entrypoint` graph for `Pregel`'s drivers: its runs are `_Run`s, its
+    """One call of an `@entrypoint` graph for `Pregel`'s drivers: its runs are `EntrypointRun`s, its
     events the projected ones, and ``invoke`` returns the last return value (a mode other
     than "values": the list of its stream's chunks). Every run is live (its tasks report
     their updates as they end) and shows every chunk of the modes asked, subgraphs' too."""
@@ -254,10 +252,10 @@ class EntrypointCall(GraphCall):
                 stream_mode if stream_mode is not None else graph.stream_mode
             )
 
-    def start(self, config: dict[str, Any], *, task_updates: bool | None = None) -> _Run:
+    def start(self, config: dict[str, Any], *, task_updates: bool | None = None) -> EntrypointRun:
         """The run (a stream's, live: its tasks report their updates as they finish)."""
         merged = self.graph._config(config)  # type: ignore[arg-type]
-        run = _Run(
+        run = EntrypointRun(
             self.graph,
             self.input,
             merged,
@@ -266,7 +264,7 @@ class EntrypointCall(GraphCall):
             durability=resolve_durability(self.durability, merged),
             control=self.control,
         )
-        run.live = task_updates is not None and streams_live(
+        run.run.live = task_updates is not None and streams_live(
             self.modes, subgraphs=False, task_updates=True
         )
         return run

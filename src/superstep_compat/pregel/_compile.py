@@ -159,12 +159,24 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         self.runner, self.engine = self._compile_engine(
             {k: engine_channel(c) for k, c in self.spec.channels.items()}
         )
+        self._views()
+        self.channels = dict(self.spec.channels)
+        self._serde_allowlist = self._allowlist()  # None unless strict msgpack
+        # never in a checkpoint (their writes and a Send's copies of them included)
+        self.untracked_channels = frozenset(
+            k for k, c in self.spec.channels.items() if isinstance(c, UntrackedValue)
+        )
+        # v3 streaming's compile-time transformer factories (`superstep_compat.stream`).
+        self.stream_transformers: tuple[Any, ...] = tuple(transformers or ())
+
+    def _views(self) -> None:
+        """LangGraph's views of the graph: its ``nodes`` (and their order), and the channels
+        its output, state and ``values`` chunks show (a graph kind of its own, as
+        `@entrypoint`'s, sets its own instead)."""
         self.nodes: dict[str, Any] = {START: None, **{k: v for k, v in self.spec.nodes.items()}}
         if self.lowlevel is not None:  # LangGraph's Pregel has no START node
             self.nodes = dict(self.spec.nodes)
         self.node_order: dict[str, int] = {name: i for i, name in enumerate(self.nodes)}
-        self.channels = dict(self.spec.channels)
-        self._serde_allowlist = self._allowlist()  # None unless strict msgpack
         out_info = self.spec.schemas.get(self.spec.output_schema)
         self.output_channels: tuple[str, ...] = (
             tuple(out_info.channels) if out_info is not None else tuple(self.spec.channels)
@@ -180,12 +192,6 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
             if self.state_channels == (ROOT_KEY,)
             else list(self.state_channels)
         )
-        # never in a checkpoint (their writes and a Send's copies of them included)
-        self.untracked_channels = frozenset(
-            k for k, c in self.spec.channels.items() if isinstance(c, UntrackedValue)
-        )
-        # v3 streaming's compile-time transformer factories (`superstep_compat.stream`).
-        self.stream_transformers: tuple[Any, ...] = tuple(transformers or ())
 
     def _compile_engine(self, strategies: dict[str, Any]) -> tuple[TaskRunner, CompiledGraph]:
         """The task runner and the engine graph (one per compiled graph; a graph kind of its

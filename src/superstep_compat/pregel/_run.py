@@ -8,8 +8,8 @@ writes atomically. This module schedules nothing itself: which node runs when is
 engine's decision; here we only observe, record and stop at breakpoints.
 `GraphRun` owns its collaborators: a `Continuation` loads the thread and applies the input, a
 `CheckpointRecorder` writes checkpoints, `RunValues` holds its view of the state and
-`StepFailures` what its failed steps leave; `_run_steps.RunSteps` (its base) handles each
-committed superstep; this module holds the event loop.
+`StepFailures` what its failed steps leave, `RunContexts` its tasks' run contexts;
+`RunSteps` handles each committed superstep; this module holds the event loop.
 
 A step with a task still waiting on an interrupt has not finished, whatever its other tasks
 did: no new checkpoint, the same step number, and the interrupts stay reported until every
@@ -21,10 +21,8 @@ from __future__ import annotations
 import dataclasses
 import os
 import random
-import threading
 from collections.abc import (
     AsyncGenerator,
-    Callable,
     Generator,
     Iterable,
     Iterator,
@@ -32,11 +30,9 @@ from collections.abc import (
     Sequence,
 )
 from contextlib import aclosing
-from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
-from pydantic import BaseModel
 
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
 from superstep_compat.errors import GraphDrained, GraphInterrupt
@@ -46,10 +42,13 @@ from superstep_compat.pregel._checkpoint_tasks import (
     new_checkpoint_id,
     pending_tasks,
 )
+from superstep_compat.pregel._emitted import EmittedEvents
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._output_keys import OutputKeys
+from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._resumer import Resumer
-from superstep_compat.pregel._run_scope import RunScope
+from superstep_compat.pregel._run_contexts import RunContexts
+from superstep_compat.pregel._run_scope import RunKind, RunScope, coerce_context, names
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
@@ -57,6 +56,7 @@ from superstep_compat.pregel._step_failures import StepFailures
 from superstep_compat.pregel._step_tasks import StepTasks
 from superstep_compat.pregel._step_tracker import StepTracker
 from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
+from superstep_compat.pregel._task_watch import TaskWatch
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import Interrupt
@@ -65,14 +65,12 @@ from superstep_core.host import (
     Clock,
     EffectLedger,
     Host,
-    NestedEffects,
     RandomSource,
     RunStopped,
     StepTimeoutError,
     WallClock,
 )
-from superstep_core.node import EffectCompleted
-from superstep_core.runtime import EffectRequest, Execution, StepOutcome
+from superstep_core.runtime import Execution, StepOutcome
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import Pregel
@@ -105,7 +103,7 @@ Event = tuple[tuple[str, ...], str, Any]
 """(namespace, stream mode, data)."""
 
 
-class GraphRun(RunSteps):
+class GraphRun:
     """Drives one ``invoke``/``stream`` call. Iterate `events()` (or `aevents()`)."""
 
     def __init__(
@@ -122,8 +120,10 @@ class GraphRun(RunSteps):
         durability: str | None = None,
         control: RunControl | None = None,
         output_keys: OutputKeys | None = None,
+        kind: RunKind | None = None,
     ) -> None:
         self.graph = graph
+        self.kind = kind  # what a kind of run changes (None: a plain graph's run)
         self.input = input
         # the channels its ``values``/``updates`` chunks show (`_output_keys`); None: all
         self.keys = output_keys
@@ -145,8 +145,8 @@ class GraphRun(RunSteps):
             inherited if isinstance(inherited, RunControl) else RunControl()
         )
         self._drain_stopped = False  # the host stopped it between steps (`drained`)
-        self.before = _names(interrupt_before, graph.interrupt_before_nodes)
-        self.after = _names(interrupt_after, graph.interrupt_after_nodes)
+        self.before = names(interrupt_before, graph.interrupt_before_nodes)
+        self.after = names(interrupt_after, graph.interrupt_after_nodes)
         self.thread_id: str | None = configurable.get("thread_id")
         self.ns: str = configurable.get("checkpoint_ns", "") or ""
         if self.link is not None and (count := next(self.link.calls)):
@@ -195,19 +195,16 @@ class GraphRun(RunSteps):
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
         self.rng: RandomSource = configurable.get(RANDOM_KEY) or random
         self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
-        self.nested: NestedEffects | None = None  # the host's, once the run has one
         # LangGraph bounds the tasks of a superstep run at once by the config's max_concurrency
         self.max_concurrency: int | None = self.config.get("max_concurrency") or None
         limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
         if limit < 1:
             raise ValueError("recursion_limit must be at least 1")
         self.limit: int = limit
-        self.pending: list[Event] = []
-        self._pending_lock = threading.Lock()
-        # Streamed live (`_live`): what tasks emit reaches the caller while the step runs;
-        # ``_notify`` wakes the driver waiting for it.
-        self.live = False
-        self._notify: Callable[[], None] | None = None
+        # what the run's tasks emit, waiting for the driver (a live run's as it arrives)
+        self.emitted = EmittedEvents()
+        self._emit_transient = self.emitted.emit
+        self._drain = self.emitted.drain
         self.interrupts: list[Interrupt[Any]] = []
         self.values = RunValues(graph, output_keys)
         self.tracker = StepTracker()
@@ -230,6 +227,20 @@ class GraphRun(RunSteps):
             values=self.values,
         )
         self.writer = self.recorder.writer
+        self.contexts = RunContexts(
+            scope=self.scope,
+            recorder=self.recorder,
+            tracker=self.tracker,
+            context=self.context,
+            store=self.store,
+            emit=self._emit_transient,
+            task_ns=self.task_ns,
+            subgraphs=self.subgraphs,
+            clock=self.clock,
+            rng=self.rng,
+            control=self.control,
+            limit=self.limit,
+        )
         self.resumer = Resumer(self.writer, durable=self.durable)
         self.failures = StepFailures(graph, self.recorder)
         self.continuation = Continuation(
@@ -241,16 +252,12 @@ class GraphRun(RunSteps):
             input=input,
             replay=replay,
             addressed=addressed,
-            fresh_resume_starts=self.fresh_resume_starts,
-            apply_command=self._apply_command,
-            run_context=self._run_context,
+            fresh_resume_starts=kind is None or kind.fresh_resume_starts,
+            apply_command=lambda ex: self.steps.apply_command(ex),
+            run_context=self.contexts.run_context,
             emit=self._emit_transient,
         )
-        # The run stopped before the graph finished (an interrupt or a breakpoint): a
-        # subgraph's run then makes its parent's task wait (`GraphInterrupt`).
-        self.stopped = False
-        # the breakpoint it stopped at, as LangGraph names the loop's status then
-        self.breakpoint: str | None = None
+        self.contexts.continuation = self.continuation
         self.tasks = StepTasks(
             scope=self.scope,
             values=self.values,
@@ -259,10 +266,62 @@ class GraphRun(RunSteps):
             recorder=self.recorder,
             clock=self.clock,
             root=self.link is None,
-            run_context=self._run_context,
+            run_context=self.contexts.run_context,
         )
-        # whether a task failing for good stops its step's others (async runs: `fails_step`)
-        self._stops_siblings = False
+        self.steps = RunSteps(
+            scope=self.scope,
+            recorder=self.recorder,
+            values=self.values,
+            continuation=self.continuation,
+            tasks=self.tasks,
+            failures=self.failures,
+            contexts=self.contexts,
+            interrupts=self.interrupts,
+            before=self.before,
+            after=self.after,
+            limit=self.limit,
+        )
+        self.watch = TaskWatch(
+            tracker=self.tracker,
+            continuation=self.continuation,
+            contexts=self.contexts,
+            tasks=self.tasks,
+            failures=self.failures,
+            emit=self._emit_transient,
+        )
+
+    # --- the run's state, kept by its collaborators ------------------------------------------
+
+    @property
+    def step(self) -> int:
+        """LangGraph's number of the run's last step (the recorder's)."""
+        return self.recorder.step
+
+    @property
+    def record(self) -> CheckpointRecord | None:
+        """The checkpoint the run wrote or loaded last (the recorder's)."""
+        return self.recorder.record
+
+    @property
+    def live(self) -> bool:
+        """Whether the run streams live (`_live`): what its tasks emit reaches the caller
+        while their step runs, a task's chunks as it ends."""
+        return self.contexts.live
+
+    @live.setter
+    def live(self, live: bool) -> None:
+        self.contexts.live = live
+
+    @property
+    def stopped(self) -> bool:
+        """Whether the run stopped before the graph finished (an interrupt, a breakpoint, a
+        drain): a subgraph's run then makes its parent's task wait (`GraphInterrupt`)."""
+        return self.steps.stopped
+
+    @property
+    def breakpoint(self) -> str | None:
+        """The breakpoint the run stopped at, as LangGraph names the loop's status then."""
+        return self.steps.breakpoint
 
     @property
     def drained(self) -> bool:
@@ -270,36 +329,14 @@ class GraphRun(RunSteps):
         subgraph drained."""
         return self._drain_stopped or self.tasks.drained
 
-    fresh_resume_starts = True
-    """`Command(resume=...)` on a thread with no checkpoint starts the graph (LangGraph's
-    `StateGraph`); an entrypoint run refuses it instead (see `func._entrypoint_run`)."""
-
     def _prepare(self) -> tuple[Execution, list[Event]]:
         """The execution to drive, its input applied (`Continuation.prepare`), and the
         events the run shows first."""
         prepared = self.continuation.prepare()
         self.input = self.continuation.input
+        if self.kind is not None:
+            self.kind.prepared(prepared[0])
         return prepared
-
-    # --- stream plumbing -----------------------------------------------------------------
-
-    def _emit_transient(self, mode: str, data: Any, ns: tuple[str, ...] = ()) -> None:
-        with self._pending_lock:
-            self.pending.append((ns, mode, data))
-        notify = self._notify
-        if notify is not None:
-            notify()
-
-    def _has_pending(self) -> bool:
-        return bool(self.pending)
-
-    def _set_notify(self, notify: Callable[[], None] | None) -> None:
-        self._notify = notify
-
-    def _drain(self) -> list[Event]:
-        with self._pending_lock:
-            out, self.pending = self.pending, []
-        return out
 
     # --- the loop --------------------------------------------------------------------------
 
@@ -308,11 +345,13 @@ class GraphRun(RunSteps):
         subgraph's run also forwards them to its parent's stream, and raises
         `GraphInterrupt` when it stops on an interrupt, so the parent's task suspends.
 
-        One generator drives the host directly (no wrapper generators): a subgraph run
-        inline inside a node pays each frame here once per nesting level."""
+        The host is advanced in this frame (the shared `_loop` asks for each superstep,
+        as it asks `_aevents`), never under a wrapper generator: a subgraph run inline
+        inside a node pays each frame here once per nesting level."""
         link = self.link
         forwarding = link is not None and link.emit is not None and link.subgraphs
         forwarded = self._forwarded if forwarding else _as_is
+        forward = self._forward if forwarding else None
         ex, events = self._prepare()
         yield from forwarded(events)
         host = Host(
@@ -323,25 +362,32 @@ class GraphRun(RunSteps):
             ledger=self.ledger,
             step_timeout=self.graph.step_timeout,
         )
-        self._observe(host, ex)
+        self.watch.observe(host, ex)
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
-            try:
-                while True:
+            loop = self._loop(ex, ("Timed out",))  # LangGraph's TimeoutError on a sync run
+            answer: Any = None
+            while True:
+                try:
+                    item = loop.send(answer)
+                except StopIteration:
+                    break
+                answer = None
+                if item is not _ASK:
+                    if forward is not None:
+                        forward(item)
+                    yield item
+                    continue
+                try:
                     if not self.live:
-                        outcome = next(steps, None)
-                    else:  # the step advanced in the background, its chunks streamed meanwhile
-                        outcome = yield from forwarded(
-                            advance_live(steps, self._has_pending, self._drain, self._set_notify)
+                        answer = next(steps, None)
+                    else:  # the step advances in the background, its chunks streamed meanwhile
+                        answer = yield from forwarded(
+                            advance_live(steps, *self.emitted.live_hooks())
                         )
-                    if outcome is None or (yield from forwarded(self._stepped(ex, outcome))):
-                        break
-            except RunStopped:
-                self._stopped_by_drain()
-            except StepTimeoutError:
-                raise TimeoutError("Timed out") from None  # LangGraph's, on a sync run
-            yield from forwarded(self._ending(ex))
+                except (RunStopped, StepTimeoutError) as stopped:
+                    answer = _Raised(stopped)
             completed = True
         finally:
             host.close()
@@ -351,20 +397,29 @@ class GraphRun(RunSteps):
 
     # --- what the sync and async loops share ----------------------------------------------
 
-    def _observe(self, host: Host | AsyncHost, ex: Execution) -> None:
-        """Watch ``host``'s tasks as they begin and end (`_tasks_begin`, `_task_ended`);
-        the host starts a step's push tasks first, as LangGraph."""
-        self.nested = host.nested
-        host.on_result = self._task_ended
-        host.on_perform = self._tasks_begin
-        host.launch_key = self.tracker.watch(ex)
+    def _loop(self, ex: Execution, timeout: tuple[str, ...]) -> Generator[Any, Any, None]:
+        """The run's loop over its host, written once for `events` and `_aevents` (each a
+        driver: it sends back what this loop asks for with `_ASK`, the host's next superstep
+        or what the host raised): each superstep becomes the run's events, until the run
+        stops, drains or the host is done; then the run's last events. A step past the
+        graph's ``step_timeout`` raises `TimeoutError` (``timeout``: its args)."""
+        try:
+            while True:
+                outcome = yield from _asked()
+                if outcome is None or (yield from self._stepped(ex, outcome)):
+                    break
+        except RunStopped:
+            self._stopped_by_drain()
+        except StepTimeoutError:
+            raise TimeoutError(*timeout) from None
+        yield from self._ending(ex)
 
     def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """The events of a superstep the host drove (what its tasks emitted, then the step's
         own); returns whether the run stops there."""
         yield from self._drain()
         self.tracker.stepped()  # the step committed (or paused, or failed)
-        stop = yield from self._after_superstep(ex, outcome)
+        stop = yield from self.steps.after_superstep(ex, outcome)
         self.tracker.next_step()
         return stop
 
@@ -374,12 +429,12 @@ class GraphRun(RunSteps):
         if ex.failure is not None:
             yield from self.tasks.events(self.failures.collect(ex))
             self.failures.raise_failure(ex)
-        yield from self._finish(ex)
+        yield from self.steps.finish(ex)
 
     def _stopped_by_drain(self) -> None:
         """The host ended the run at a step boundary (`RunStopped`): the step before was
         committed and checkpointed; what is left runs when the thread is continued."""
-        self.stopped = True
+        self.steps.stopped = True
         self._drain_stopped = True
 
     def _raise_stopped(self) -> None:
@@ -427,9 +482,10 @@ class GraphRun(RunSteps):
         link = self.link
         if link is None or link.emit is None or not link.subgraphs:
             return
-        ns, mode, data = event
-        if mode in link.modes:
-            link.emit(mode, data, ns or tuple(self.task_ns.split(NS_SEP)))  # type: ignore[call-arg]
+        kind = self.kind
+        for ns, mode, data in (event,) if kind is None else kind.forwarded(event):
+            if mode in link.modes:
+                link.emit(mode, data, ns or tuple(self.task_ns.split(NS_SEP)))  # type: ignore[call-arg]
 
     async def _aevents(self) -> AsyncGenerator[Event, None]:
         ex, events = self._prepare()
@@ -443,8 +499,8 @@ class GraphRun(RunSteps):
             max_concurrency=self.max_concurrency,
             step_timeout=self.graph.step_timeout,
         )
-        self._observe(host, ex)
-        self._stops_siblings = True
+        self.watch.observe(host, ex)
+        self.watch.stops_siblings = True
         link = self.link
         if link is not None and link.emit is not None and link.subgraphs:
             # A subgraph whose events its parent streams passes on what its tasks emit
@@ -454,34 +510,33 @@ class GraphRun(RunSteps):
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
-            try:
-                while True:
+            # the shared loop asks (`_ASK`) for each superstep: awaited here, the answer (or
+            # what the host raised) sent back; LangGraph's TimeoutError is a bare one here
+            loop = self._loop(ex, ())
+            answer: Any = None
+            while True:
+                try:
+                    item = loop.send(answer)
+                except StopIteration:
+                    break
+                answer = None
+                if item is not _ASK:
+                    yield item
+                    continue
+                try:
                     if self.live:
-                        live = AsyncLiveStep(steps, self._drain, self._set_notify)
+                        live = AsyncLiveStep(steps, self._drain, self.emitted.set_notify)
                         try:
                             while live.running:
                                 for e in await live.events():
                                     yield e
                         finally:
                             await live.cancel()  # a no-op unless the caller stopped the stream
-                        outcome = live.outcome()
+                        answer = live.outcome()
                     else:
-                        outcome = await anext(steps, None)
-                    if outcome is None:
-                        break
-                    stepped = self._stepped(ex, outcome)
-                    try:
-                        while True:
-                            yield next(stepped)
-                    except StopIteration as done:
-                        if done.value:
-                            break
-            except RunStopped:
-                self._stopped_by_drain()
-            except StepTimeoutError:
-                raise TimeoutError() from None  # LangGraph's bare asyncio.TimeoutError
-            for e in self._ending(ex):
-                yield e
+                        answer = await anext(steps, None)
+                except (RunStopped, StepTimeoutError) as stopped:
+                    answer = _Raised(stopped)
             completed = True
         finally:
             if not completed and self.tracker.ended and self.durable:
@@ -490,62 +545,15 @@ class GraphRun(RunSteps):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
                 await self.writer.asave_final(self.record)
 
-    def _task_ended(self, request: EffectRequest, result: EffectCompleted) -> bool:
-        """The host's result observer (each task's result as the task ends): a live run
-        streams a finished task's chunks now (LangGraph emits them as the task ends, not
-        when its step does); returns whether the step's other tasks stop
-        (`StepFailures.fails_step`)."""
-        outcome = result.result
-        tracker = self.tracker
-        if isinstance(outcome, TaskOutcome):
-            tracker.ended.append((request.activation_id, outcome))
-        aid = request.activation_id
-        if self.live and isinstance(outcome, TaskOutcome) and self._streams_early(outcome):
-            tracker.starts.ended(aid, partial(self._stream_ended, aid, outcome))
-        elif tracker.starts.waiting:  # nothing to stream now (it goes out with its step)
-            tracker.starts.ended(aid, _nothing)
-        return self._stops_siblings and self.failures.fails_step(result, request.node)
-
-    def _tasks_begin(self, requests: list[EffectRequest]) -> None:
-        """The host's view of a step's tasks before they run: with task starts streamed, the
-        starts go out in this order and the results after them all (`StartGate`)."""
-        continuation = self.continuation
-        held, continuation.held_starts = continuation.held_starts, []  # finished before
-        announce = continuation.held_start if self._orders_starts else None
-        self.tracker.begin(requests, held, announce)
-
-    def _stream_ended(self, aid: str, outcome: TaskOutcome) -> None:
-        for ns, mode, data in self.tasks.events([(aid, outcome)]):
-            self._emit_transient(mode, data, ns)
-        self.tracker.early.add(aid)
-
-    def _streams_early(self, outcome: TaskOutcome) -> bool:
-        """Whether a task's chunks can go out as it ends: a plain finished task of a step
-        with nothing to announce first (saved or cached outcomes, an input command, a step
-        continued after a pause) keeps its place in the step's order otherwise."""
-        return (
-            outcome.error is None
-            and not outcome.waiting
-            and not outcome.cached
-            and self.continuation.saved is None
-            and not self.continuation.cached
-            and not self.continuation.command_input
-            and not self.continuation.reported
-        )
-
     def performer(self) -> TaskPerformer:
         """What performs this run's tasks (the handler of `TASK_KIND` its host registers):
         each with a run context of its step; an outcome the run already has is handed back."""
         return TaskPerformer(
             self.graph.runner,
-            self._run_context,
+            self.contexts.run_context,
             saved=self._saved_outcome,
-            options=self.task_options(),
+            options={} if self.kind is None else self.kind.task_options(),
         )
-
-    def task_options(self) -> dict[str, Any]:
-        """Further keyword arguments of the graph runner's ``run`` and ``arun``."""
-        return {}
 
     def _saved_outcome(self, request: TaskRequest) -> TaskOutcome | None:
         """The saved outcome of a task that finished in a step that then stopped (it is not
@@ -558,27 +566,24 @@ class GraphRun(RunSteps):
         )
 
 
-def coerce_context(schema: Any, context: Any) -> Any:
-    """The run's context as LangGraph builds it: a dict given for a dataclass or pydantic
-    ``context_schema`` becomes an instance of it; anything else is kept as given."""
-    if not isinstance(context, dict) or not isinstance(schema, type):
-        return context
-    if dataclasses.is_dataclass(schema) or issubclass(schema, BaseModel):
-        return schema(**context)
-    return context
+_ASK = object()
+"""What `GraphRun._loop` yields to its driver for the host's next superstep."""
 
 
-def _names(given: Sequence[str] | str | None, default: frozenset[str]) -> frozenset[str]:
-    if given is None:
-        return default
-    if given == "*":
-        return frozenset({"*"})
-    return frozenset(given)
+@dataclasses.dataclass(slots=True)
+class _Raised:
+    """The answer to `_ASK` when the host raised (the loop raises it again)."""
+
+    error: BaseException
+
+
+def _asked() -> Generator[object, Any, StepOutcome | None]:
+    """The host's next superstep, as `GraphRun._loop`'s driver answers `_ASK`."""
+    answer = yield _ASK
+    if isinstance(answer, _Raised):
+        raise answer.error
+    return answer  # type: ignore[no-any-return]
 
 
 def _as_is(events: Iterable[Event]) -> Generator[Event, None, Any]:
     return (yield from events)
-
-
-def _nothing() -> None:
-    return None

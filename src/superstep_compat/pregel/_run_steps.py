@@ -2,12 +2,13 @@
 breakpoints, interrupts), the stream events of its tasks' results, an input `Command`, the
 run's end and failures, and the state views (values, next tasks).
 
-`RunSteps` is a part of `GraphRun` (which provides the attributes it declares).
+`RunSteps` is a collaborator of `GraphRun`, sharing its read-only `RunScope`; never imports
+the run or the host.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -32,145 +33,70 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import build_checkpoint
 from superstep_compat.pregel._output_keys import OutputKeys, shows
-from superstep_compat.pregel._record import CheckpointRecord
-from superstep_compat.pregel._resumer import Resumer, as_list
+from superstep_compat.pregel._resumer import as_list
+from superstep_compat.pregel._run_contexts import RunContexts
+from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._step_failures import StepFailures
 from superstep_compat.pregel._step_tasks import StepTasks
-from superstep_compat.pregel._step_tracker import StepTracker
 from superstep_compat.pregel._task_context import (
     ChildLink,
-    RunContext,
     TaskOutcome,
 )
-from superstep_compat.runtime import RunControl
 from superstep_compat.types import Interrupt
-from superstep_core.host import Clock, EffectLedger, NestedEffects, RandomSource
 from superstep_core.runtime import Execution, StepOutcome
 
 
 class RunSteps:
-    """The per-superstep part of `GraphRun`."""
+    """What a run makes of each committed superstep; one collaborator of `GraphRun`, which
+    owns it and drives it (`after_superstep`, `finish`). It keeps where the run stopped
+    (``stopped``, ``breakpoint``); the run's interrupts go to the list it is given."""
 
-    # GraphRun's attributes (set in its __init__)
-    graph: Any
-    recorder: CheckpointRecorder  # writes the run's checkpoints, keeps its step and record
-    writer: CheckpointWriter  # the recorder's: the run's saver I/O
-    saver: BaseCheckpointSaver[Any] | None
-    thread_id: str | None
-    ns: str
-    config: dict[str, Any]
-    modes: frozenset[str]
-    keys: OutputKeys | None  # what the run's chunks show (`_output_keys`)
-    interrupts: list[Interrupt[Any]]
-    durable: bool
-    values: RunValues  # the run's view of its state
-    link: ChildLink | None
-    subgraphs: bool
-    context: Any
-    store: Any
-    before: frozenset[str]
-    after: frozenset[str]
-    task_ns: str
-    clock: Clock
-    rng: RandomSource
-    ledger: EffectLedger | None
-    nested: NestedEffects | None
-    control: RunControl
-    limit: int
-    stopped: bool
-    live: bool
-    resumer: Resumer  # answers the run's interrupts
-    continuation: Continuation  # how the run started: its input, the step it continues
-    failures: StepFailures
-    tracker: StepTracker  # the tasks of the step the run is in
-    tasks: StepTasks  # their stream events
-    _emit_transient: Callable[..., None]  # GraphRun's
-    breakpoint: str | None  # where the run stopped (`_lifecycle` reports it)
-
-    @property
-    def step(self) -> int:
-        """LangGraph's number of the run's last step (the recorder's)."""
-        return self.recorder.step
-
-    @step.setter
-    def step(self, step: int) -> None:
-        self.recorder.step = step
-
-    @property
-    def record(self) -> CheckpointRecord | None:
-        """The checkpoint the run wrote or loaded last (the recorder's)."""
-        return self.recorder.record
-
-    @record.setter
-    def record(self, record: CheckpointRecord | None) -> None:
-        self.recorder.record = record
-
-    @property
-    def _orders_starts(self) -> bool:
-        """Whether tasks announce their starts to the run's `StartGate`: a live run that
-        streams task starts (``tasks``/``debug``) and its tasks' results as they end."""
-        return self.live and ("tasks" in self.modes or "debug" in self.modes)
-
-    _run_template: tuple[tuple[Any, ...], RunContext] | None = None
-
-    def _run_context(self) -> RunContext:
-        """The context of a task of the run's next step (a new one each time: a task sets
-        fields of its own): a copy of one built when what it is built from last changed
-        (the checkpoint and its tasks, the step budget, a live run's gate; before the first
-        task: nested effects, replay, spare answers), with the step's number. Nothing else
-        a run context is built from changes once a run's tasks run."""
-        record = self.record
-        continuation = self.continuation
-        key = (
-            self.stop,
-            record,
-            None if record is None else record.tasks,
-            self.live,
-            self.nested,
-            continuation.replay,
-            continuation.spare_answers,
-        )
-        known = self._run_template
-        if known is None or not _same(known[0], key):
-            known = self._run_template = (key, self._new_run_context())
-        ctx = known[1].fresh()
-        ctx.step = self.step + 1
-        return ctx
-
-    def _new_run_context(self) -> RunContext:
-        return RunContext(
-            config=self.config,
-            context=self.context,
-            store=self.store,
-            step=self.step + 1,
-            stop=self.stop,
-            emit=self._emit_transient,
-            stream_modes=self.modes,
-            checkpoint_ns=self.task_ns,
-            saver=self.saver,
-            subgraphs=self.subgraphs,
-            cache=self.graph.cache,
-            checkpoint_id=None if self.record is None else self.record.checkpoint_id,
-            clock=self.clock,
-            rng=self.rng,
-            replay=self.continuation.replay,
-            nested=self.nested,
-            control=self.control,
-            started=self.tracker.starts.started if self._orders_starts else None,
-            task_ids={}
-            if self.record is None
-            else {t.key: t.id for t in self.record.tasks if t.key},
-            spare_answers=self.continuation.spare_answers,
-        )
+    def __init__(
+        self,
+        *,
+        scope: RunScope,
+        recorder: CheckpointRecorder,
+        values: RunValues,
+        continuation: Continuation,
+        tasks: StepTasks,
+        failures: StepFailures,
+        contexts: RunContexts,
+        interrupts: list[Interrupt[Any]],
+        before: frozenset[str],
+        after: frozenset[str],
+        limit: int,
+    ) -> None:
+        self.graph: Any = scope.graph
+        self.saver: BaseCheckpointSaver[Any] | None = scope.saver
+        self.modes = scope.modes
+        self.keys: OutputKeys | None = scope.keys  # what the run's chunks show
+        self.link: ChildLink | None = scope.link
+        self.durable = scope.durable
+        self.recorder = recorder  # writes the run's checkpoints, keeps its step and record
+        self.writer: CheckpointWriter = recorder.writer  # the recorder's: the run's saver I/O
+        self.values = values  # the run's view of its state
+        self.continuation = continuation  # how the run started: its input, the step it continues
+        self.tasks = tasks  # the step's stream events
+        self.failures = failures
+        self.contexts = contexts  # the step budget (`RunContexts.stop`)
+        self.interrupts = interrupts
+        self.before = before
+        self.after = after
+        self.limit = limit
+        # The run stopped before the graph finished (an interrupt or a breakpoint): a
+        # subgraph's run then makes its parent's task wait (`GraphInterrupt`).
+        self.stopped = False
+        # the breakpoint it stopped at, as LangGraph names the loop's status then
+        self.breakpoint: str | None = None
 
     @property
     def stop(self) -> int:
         """The step the run's recursion budget ends at."""
-        return self.continuation.start_step + self.limit + 1
+        return self.contexts.stop
 
-    def _after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
+    def after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """Observe one committed superstep; returns True (as the generator's value) to stop."""
         if not outcome.committed:
             # a task that failed for good went on as its node's error handler: LangGraph
@@ -181,7 +107,7 @@ class RunSteps:
                 # engine (`suspend_holds_step`) until every interrupted task has finished
                 results = self._fresh(delivered_outcomes(outcome))
                 yield from self.tasks.events(results)
-                yield from self._interrupted(ex, results)
+                yield from self.interrupted(ex, results)
                 self.continuation.reported.update(aid for aid, _ in ex.held)
                 return True
             return False  # a failed superstep: `StepFailures.collect` reports its tasks
@@ -191,7 +117,7 @@ class RunSteps:
         if self.continuation.command_input:
             self.continuation.command_input = False
             if all(node_of(aid) == START for aid, _ in results):
-                yield from self._apply_command(ex)
+                yield from self.apply_command(ex)
                 return False
         # the tasks that finished before the step paused were reported then (and the
         # failures error handlers took, as they were handed over)
@@ -210,9 +136,9 @@ class RunSteps:
         if self.continuation.held:
             self.continuation.held = bool(ex.interrupts)
         if interrupted or self.continuation.held:
-            yield from self._interrupted(ex, results)
+            yield from self.interrupted(ex, results)
             return True
-        self.step += 1
+        self.recorder.step += 1
         self.values.commit(ex.values)
         if outcome.written and self.values.shows(outcome.written):
             self.values.shown = True
@@ -242,7 +168,7 @@ class RunSteps:
                 self.stopped = True
                 self.breakpoint = "interrupt_after" if after else "interrupt_before"
                 return True
-        if self.step >= self.stop:  # LangGraph checks the budget before looking for tasks
+        if self.recorder.step >= self.stop:  # LangGraph checks the budget before looking for tasks
             raise GraphRecursionError(
                 create_error_message(
                     message=(
@@ -255,7 +181,7 @@ class RunSteps:
             )
         return False
 
-    def _interrupted(
+    def interrupted(
         self, ex: Execution, results: Sequence[tuple[str, TaskOutcome]]
     ) -> Iterator[Event]:
         """The step stops on interrupts: this superstep's, and those of the step's
@@ -274,7 +200,7 @@ class RunSteps:
                     yield from self.tasks.interrupt_events(waiting)
         finished = [(aid, r) for aid, r in results if not r.waiting and r.error is None]
         self.recorder.record_interrupts(ex, interrupted, finished)
-        record = self.record
+        record = self.recorder.record
         keys = self.keys
         wrote = any(
             r.writes if keys is None else shows(keys, [k for k, _ in r.writes]) for _, r in finished
@@ -289,14 +215,14 @@ class RunSteps:
             if "values" in self.modes:
                 yield ((), "values", self.values.chunk)
 
-    def _apply_command(self, ex: Execution) -> Iterator[Event]:
+    def apply_command(self, ex: Execution) -> Iterator[Event]:
         """A top-level `Command` without ``resume`` on an existing thread writes onto the
         checkpoint the thread is at (LangGraph's writes of no task), not a step of its own."""
         self.values.commit(ex.values)
         self.values.shown = True
         if "values" in self.modes:
             yield ((), "values", self.values.chunk)
-        record = self.record
+        record = self.recorder.record
         if record is None or self.saver is None:
             return
         record.values = dict(self.values.last or {})
@@ -325,12 +251,12 @@ class RunSteps:
         )
         yield from self.recorder.checkpoint_events(live, record.parent_id)
 
-    def _finish(self, ex: Execution) -> Iterator[Event]:
+    def finish(self, ex: Execution) -> Iterator[Event]:
         """A run that committed no step still answers with the thread's current values; one
         that continued a step still waiting on interrupts reports them again."""
         if self.continuation.held and not self.interrupts and ex.interrupts:
             yield from self.tasks.events(())
-            yield from self._interrupted(ex, ())
+            yield from self.interrupted(ex, ())
         self.values.keep(ex.values)
 
     def _fresh(self, results: list[tuple[str, TaskOutcome]]) -> list[tuple[str, TaskOutcome]]:
@@ -350,18 +276,3 @@ def _hit(names: set[str] | frozenset[str], breakpoints: frozenset[str]) -> bool:
     if "*" in breakpoints:
         return bool(names - {START})
     return bool(names & breakpoints)
-
-
-def _same(seen: tuple[Any, ...], key: tuple[Any, ...]) -> bool:
-    """Whether a run context's parts ``key`` are those ``seen`` (`RunSteps._run_context`):
-    the step budget equal, the rest the same objects (spelled out: a generator here costs
-    what the copy saves)."""
-    return (
-        seen[0] == key[0]
-        and seen[1] is key[1]
-        and seen[2] is key[2]
-        and seen[3] is key[3]
-        and seen[4] is key[4]
-        and seen[5] is key[5]
-        and seen[6] is key[6]
-    )

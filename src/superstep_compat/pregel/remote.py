@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Iterator, Sequence
-from dataclasses import asdict
 from typing import Any, Self
 
 import langsmith as ls
@@ -31,32 +30,37 @@ from superstep_compat.pregel._remote_chunks import (
     SKIP,
     ChunkRouter,
     RemoteException,
-    StreamPlan,
     plan_stream,
+)
+from superstep_compat.pregel._remote_requests import (
+    V3_SUPPORTED_KWARGS,
+    history_request,
+    reject_v3_unsupported,
+    run_options,
+    run_request,
+    state_request,
+    update_request,
+    v3_only,
+    v3_request,
 )
 from superstep_compat.pregel._remote_run_stream import (
     _AsyncRemoteGraphRunStream,
     _RemoteGraphRunStream,
 )
 from superstep_compat.pregel._remote_state import (
-    checkpoint_of,
     config_of,
     drawable_graph,
     sanitize_config,
     snapshot_of,
 )
 from superstep_compat.pregel.protocol import PregelProtocol
-from superstep_compat.types import Command, GraphOutput, StateSnapshot
+from superstep_compat.types import GraphOutput, StateSnapshot
 
 __all__ = ("RemoteException", "RemoteGraph")
 
 logger = logging.getLogger(__name__)
 
-_V3_SUPPORTED_KWARGS = frozenset({"metadata", "headers"})
-"""The extra keyword arguments ``stream_events(version="v3")`` accepts."""
-
-_HISTORY_LIMIT = 10
-"""States `get_state_history` asks for when no ``limit`` is given (LangGraph's default)."""
+_V3_SUPPORTED_KWARGS = V3_SUPPORTED_KWARGS  # LangGraph's name (its tests read it here)
 
 
 def _merge_tracing_headers(headers: dict[str, str] | None) -> dict[str, str] | None:
@@ -73,14 +77,6 @@ def _merge_tracing_headers(headers: dict[str, str] | None) -> dict[str, str] | N
     if "baggage" in headers and "baggage" in tracing:
         merged["baggage"] = f"{headers['baggage']},{tracing['baggage']}"
     return merged
-
-
-def _command_payload(input: Any) -> tuple[Any, dict[str, Any] | None]:
-    """(input, command) as the server's run API takes them: a `Command` goes as
-    ``command`` (its fields as a dict) with no input."""
-    if isinstance(input, Command):
-        return None, asdict(input)
-    return input, None
 
 
 class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
@@ -158,6 +154,10 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
     def _thread_id(self, config: RunnableConfig | None) -> Any:
         return merge_configs(self.config, config)["configurable"]["thread_id"]
 
+    def _merged(self, config: RunnableConfig | None) -> RunnableConfig:
+        """A call's config merged over this graph's."""
+        return merge_configs(self.config, config)
+
     # --- drawing -----------------------------------------------------------------------------
 
     def get_graph(
@@ -201,14 +201,8 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
     ) -> StateSnapshot:
         """The thread's state at the checkpoint ``config`` names, else its newest. Needs
         ``thread_id`` in the (merged) config: KeyError without it."""
-        merged = merge_configs(self.config, config)
-        state = self._validate_sync_client().threads.get_state(
-            thread_id=merged["configurable"]["thread_id"],
-            checkpoint=checkpoint_of(merged),  # type: ignore[arg-type]
-            subgraphs=subgraphs,
-            headers=headers,
-            params=params,
-        )
+        request = state_request(self._merged(config), subgraphs, headers, params)
+        state = self._validate_sync_client().threads.get_state(**request)
         return snapshot_of(state)
 
     async def aget_state(
@@ -220,35 +214,9 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         params: Any = None,
     ) -> StateSnapshot:
         """`get_state` on asyncio."""
-        merged = merge_configs(self.config, config)
-        state = await self._validate_client().threads.get_state(
-            thread_id=merged["configurable"]["thread_id"],
-            checkpoint=checkpoint_of(merged),  # type: ignore[arg-type]
-            subgraphs=subgraphs,
-            headers=headers,
-            params=params,
-        )
+        request = state_request(self._merged(config), subgraphs, headers, params)
+        state = await self._validate_client().threads.get_state(**request)
         return snapshot_of(state)
-
-    def _history_request(
-        self,
-        config: RunnableConfig,
-        filter: dict[str, Any] | None,
-        before: RunnableConfig | None,
-        limit: int | None,
-        headers: dict[str, str] | None,
-        params: Any,
-    ) -> dict[str, Any]:
-        merged = merge_configs(self.config, config)
-        return {
-            "thread_id": merged["configurable"]["thread_id"],
-            "limit": limit or _HISTORY_LIMIT,
-            "before": checkpoint_of(before),
-            "metadata": filter,
-            "checkpoint": checkpoint_of(merged),
-            "headers": headers,
-            "params": params,
-        }
 
     def get_state_history(
         self,
@@ -262,7 +230,8 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
     ) -> Iterator[StateSnapshot]:
         """The thread's states newest first (``POST /threads/{id}/history``): at most
         ``limit`` (default 10), older than ``before``, with metadata matching ``filter``."""
-        request = self._history_request(config, filter, before, limit, headers, params)
+        merged = self._merged(config)
+        request = history_request(merged, filter, before, limit, headers, params)
         for state in self._validate_sync_client().threads.get_history(**request):
             yield snapshot_of(state)
 
@@ -277,7 +246,8 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         params: Any = None,
     ) -> AsyncIterator[StateSnapshot]:
         """`get_state_history` on asyncio."""
-        request = self._history_request(config, filter, before, limit, headers, params)
+        merged = self._merged(config)
+        request = history_request(merged, filter, before, limit, headers, params)
         for state in await self._validate_client().threads.get_history(**request):
             yield snapshot_of(state)
 
@@ -300,15 +270,8 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
     ) -> RunnableConfig:
         """Write ``values`` to the thread as if ``as_node`` returned them
         (``POST /threads/{id}/state``); the config of the new checkpoint."""
-        merged = merge_configs(self.config, config)
-        response: Any = self._validate_sync_client().threads.update_state(
-            thread_id=merged["configurable"]["thread_id"],
-            values=values,
-            as_node=as_node,
-            checkpoint=checkpoint_of(merged),  # type: ignore[arg-type]
-            headers=headers,
-            params=params,
-        )
+        request = update_request(self._merged(config), values, as_node, headers, params)
+        response: Any = self._validate_sync_client().threads.update_state(**request)
         return config_of(response["checkpoint"])
 
     async def aupdate_state(
@@ -321,45 +284,28 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         params: Any = None,
     ) -> RunnableConfig:
         """`update_state` on asyncio."""
-        merged = merge_configs(self.config, config)
-        response: Any = await self._validate_client().threads.update_state(
-            thread_id=merged["configurable"]["thread_id"],
-            values=values,
-            as_node=as_node,
-            checkpoint=checkpoint_of(merged),  # type: ignore[arg-type]
-            headers=headers,
-            params=params,
-        )
+        request = update_request(self._merged(config), values, as_node, headers, params)
+        response: Any = await self._validate_client().threads.update_state(**request)
         return config_of(response["checkpoint"])
 
     # --- runs --------------------------------------------------------------------------------
 
-    def _run_request(
+    def _run(
         self,
         input: Any,
         config: RunnableConfig | None,
-        plan: StreamPlan,
+        stream_mode: Any,
         subgraphs: bool,
         headers: dict[str, str] | None,
-        extra: dict[str, Any],
-    ) -> dict[str, Any]:
-        """The keyword arguments of ``client.runs.stream`` for one call."""
-        sanitized = sanitize_config(merge_configs(self.config, config))
-        thread_id = sanitized.get("configurable", {}).pop("thread_id", None)
-        run_input, command = _command_payload(input)
-        return {
-            "thread_id": thread_id,
-            "assistant_id": self.assistant_id,
-            "input": run_input,
-            "command": command,
-            "config": sanitized,
-            "stream_mode": plan.sent,
-            # the calling graph streams subgraphs: it gets the remote graph's too
-            "stream_subgraphs": subgraphs or plan.parent is not None,
-            "if_not_exists": "create",
-            "headers": self._headers(headers),
-            **extra,
-        }
+        version: str,
+        options: dict[str, Any],
+    ) -> tuple[ChunkRouter, dict[str, Any]]:
+        """A run's chunk router and ``runs.stream`` arguments (`stream`, `astream`)."""
+        plan = plan_stream(stream_mode, config)
+        router = ChunkRouter(plan, config, subgraphs, version)
+        merged, sent = self._merged(config), self._headers(headers)
+        request = run_request(self.assistant_id, merged, input, plan, subgraphs, sent, options)
+        return router, request
 
     def stream(  # type: ignore[override]
         self,
@@ -383,16 +329,10 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         remote run fails; inside a calling graph also `GraphInterrupt` and `ParentCommand`.
         ``kwargs`` go to ``client.runs.stream``."""
         client = self._validate_sync_client()
-        plan = plan_stream(stream_mode, config)
-        router = ChunkRouter(plan, config, subgraphs, version)
-        options = {
-            "context": context,
-            "interrupt_before": interrupt_before,
-            "interrupt_after": interrupt_after,
-            "params": params,
-            **kwargs,
-        }
-        request = self._run_request(input, config, plan, subgraphs, headers, options)
+        options = run_options(context, interrupt_before, interrupt_after, params, kwargs)
+        router, request = self._run(
+            input, config, stream_mode, subgraphs, headers, version, options
+        )
         for chunk in client.runs.stream(**request):
             item = router.route(chunk)
             if item is not SKIP:
@@ -415,16 +355,10 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
     ) -> AsyncIterator[Any]:
         """`stream` on asyncio."""
         client = self._validate_client()
-        plan = plan_stream(stream_mode, config)
-        router = ChunkRouter(plan, config, subgraphs, version)
-        options = {
-            "context": context,
-            "interrupt_before": interrupt_before,
-            "interrupt_after": interrupt_after,
-            "params": params,
-            **kwargs,
-        }
-        request = self._run_request(input, config, plan, subgraphs, headers, options)
+        options = run_options(context, interrupt_before, interrupt_after, params, kwargs)
+        router, request = self._run(
+            input, config, stream_mode, subgraphs, headers, version, options
+        )
         async for chunk in client.runs.stream(**request):
             item = router.route(chunk)
             if item is not SKIP:
@@ -503,36 +437,33 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         extra_kwargs: dict[str, Any],
     ) -> None:
         """NotImplementedError naming the first argument the v3 wire protocol cannot carry
-        (``control``, ``transformers``, breakpoints, keywords beyond metadata/headers)."""
-        for name, value in (
-            ("control", control),
-            ("transformers", transformers),
-            ("interrupt_before", interrupt_before),
-            ("interrupt_after", interrupt_after),
-        ):
-            if value:
-                raise NotImplementedError(
-                    f"RemoteGraph.stream_events(version='v3') does not support `{name}=`."
-                )
-        unknown = sorted(set(extra_kwargs) - _V3_SUPPORTED_KWARGS)
-        if unknown:
-            raise NotImplementedError(
-                f"RemoteGraph.stream_events(version='v3') does not support the keyword "
-                f"arguments {unknown!r}; it supports {sorted(_V3_SUPPORTED_KWARGS)!r}."
-            )
+        (`_remote_requests.reject_v3_unsupported`)."""
+        reject_v3_unsupported(
+            control=control,
+            transformers=transformers,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+            extra_kwargs=extra_kwargs,
+        )
 
     def _v3_request(
-        self, config: RunnableConfig | None, headers: dict[str, str] | None
+        self,
+        config: RunnableConfig | None,
+        headers: dict[str, str] | None,
+        unsupported: tuple[Any, Any, Any, Any],
+        kwargs: dict[str, Any],
     ) -> tuple[RunnableConfig, dict[str, Any]]:
-        """(the sanitised config without its thread id, ``threads.stream``'s arguments)."""
-        sanitized = sanitize_config(merge_configs(self.config, config))
-        thread_id = sanitized.get("configurable", {}).pop("thread_id", None)
-        request = {
-            "thread_id": thread_id,
-            "assistant_id": self.assistant_id,
-            "headers": self._headers(headers),
-        }
-        return sanitized, request
+        """A v3 stream's (sanitised config, ``threads.stream`` arguments), once the
+        arguments it cannot carry (control, transformers, breakpoints) are found unset."""
+        control, transformers, interrupt_before, interrupt_after = unsupported
+        self._reject_v3_unsupported(
+            control=control,
+            transformers=transformers,
+            interrupt_before=interrupt_before,
+            interrupt_after=interrupt_after,
+            extra_kwargs=kwargs,
+        )
+        return v3_request(self.assistant_id, self._merged(config), self._headers(headers))
 
     def stream_events(
         self,
@@ -551,20 +482,10 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         over the server's v3 thread stream, with the local handle's projections. Other
         versions: NotImplementedError (LangGraph fails there too, for want of a base
         implementation; use `stream`)."""
-        if version != "v3":
-            raise NotImplementedError(
-                f"RemoteGraph.stream_events(version={version!r}) is not implemented; use "
-                "stream() for v1/v2 streaming or version='v3'."
-            )
-        self._reject_v3_unsupported(
-            control=control,
-            transformers=transformers,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-            extra_kwargs=kwargs,
-        )
+        v3_only("stream_events", version, "stream")
+        unsupported = (control, transformers, interrupt_before, interrupt_after)
+        sanitized, request = self._v3_request(config, headers, unsupported, kwargs)
         client = self._validate_sync_client()
-        sanitized, request = self._v3_request(config, headers)
         return _RemoteGraphRunStream(
             sync_client=client,
             sdk_thread=client.threads.stream(**request),
@@ -588,20 +509,10 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
     ) -> Any:
         """Awaits to ``version="v3"``'s run handle (`_AsyncRemoteGraphRunStream`, entered
         with ``async with``); other versions: NotImplementedError (use `astream`)."""
-        if version != "v3":
-            raise NotImplementedError(
-                f"RemoteGraph.astream_events(version={version!r}) is not implemented; use "
-                "astream() for v1/v2 streaming or version='v3'."
-            )
-        self._reject_v3_unsupported(
-            control=control,
-            transformers=transformers,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-            extra_kwargs=kwargs,
-        )
+        v3_only("astream_events", version, "astream")
+        unsupported = (control, transformers, interrupt_before, interrupt_after)
+        sanitized, request = self._v3_request(config, headers, unsupported, kwargs)
         client = self._validate_client()
-        sanitized, request = self._v3_request(config, headers)
         return _AsyncRemoteGraphRunStream(
             client=client,
             sdk_thread=client.threads.stream(**request),

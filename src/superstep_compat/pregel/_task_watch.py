@@ -1,0 +1,101 @@
+"""`TaskWatch`: a façade run's view of its host's tasks as they begin and end, one
+collaborator of `GraphRun` (the host's ``on_perform``/``on_result`` observers): it keeps the
+step's launch order and ended tasks (`StepTracker`), announces task starts in order, streams
+a live run's finished tasks' chunks as they end, and says when a failure stops a step's other
+tasks. Never imports the run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from superstep_compat.pregel._run_contexts import RunContexts
+from superstep_compat.pregel._run_setup import Continuation
+from superstep_compat.pregel._step_failures import StepFailures
+from superstep_compat.pregel._step_tasks import StepTasks
+from superstep_compat.pregel._step_tracker import StepTracker
+from superstep_compat.pregel._task_context import TaskOutcome
+from superstep_core.host import AsyncHost, Host
+from superstep_core.node import EffectCompleted
+from superstep_core.runtime import EffectRequest, Execution
+
+__all__ = ["TaskWatch"]
+
+
+class TaskWatch:
+    """Observes the tasks of the host a run drives (`observe`)."""
+
+    def __init__(
+        self,
+        *,
+        tracker: StepTracker,
+        continuation: Continuation,
+        contexts: RunContexts,
+        tasks: StepTasks,
+        failures: StepFailures,
+        emit: Callable[..., None],
+    ) -> None:
+        self.tracker = tracker  # the tasks of the step the run is in
+        self.continuation = continuation
+        self.contexts = contexts  # whether the run is live; the host's nested effects
+        self.tasks = tasks  # their stream events
+        self.failures = failures
+        self._emit_transient = emit
+        # whether a task failing for good stops its step's others (async runs: `fails_step`)
+        self.stops_siblings = False
+
+    def observe(self, host: Host | AsyncHost, ex: Execution) -> None:
+        """Watch ``host``'s tasks as they begin and end (`tasks_begin`, `task_ended`);
+        the host starts a step's push tasks first, as LangGraph."""
+        self.contexts.nested = host.nested
+        host.on_result = self.task_ended
+        host.on_perform = self.tasks_begin
+        host.launch_key = self.tracker.watch(ex)
+
+    def task_ended(self, request: EffectRequest, result: EffectCompleted) -> bool:
+        """The host's result observer (each task's result as the task ends): a live run
+        streams a finished task's chunks now (LangGraph emits them as the task ends, not
+        when its step does); returns whether the step's other tasks stop
+        (`StepFailures.fails_step`)."""
+        outcome = result.result
+        tracker = self.tracker
+        if isinstance(outcome, TaskOutcome):
+            tracker.ended.append((request.activation_id, outcome))
+        aid = request.activation_id
+        if self.contexts.live and isinstance(outcome, TaskOutcome) and self._streams_early(outcome):
+            tracker.starts.ended(aid, partial(self._stream_ended, aid, outcome))
+        elif tracker.starts.waiting:  # nothing to stream now (it goes out with its step)
+            tracker.starts.ended(aid, _nothing)
+        return self.stops_siblings and self.failures.fails_step(result, request.node)
+
+    def tasks_begin(self, requests: list[EffectRequest]) -> None:
+        """The host's view of a step's tasks before they run: with task starts streamed, the
+        starts go out in this order and the results after them all (`StartGate`)."""
+        continuation = self.continuation
+        held, continuation.held_starts = continuation.held_starts, []  # finished before
+        announce = continuation.held_start if self.contexts.orders_starts else None
+        self.tracker.begin(requests, held, announce)
+
+    def _stream_ended(self, aid: str, outcome: TaskOutcome) -> None:
+        for ns, mode, data in self.tasks.events([(aid, outcome)]):
+            self._emit_transient(mode, data, ns)
+        self.tracker.early.add(aid)
+
+    def _streams_early(self, outcome: TaskOutcome) -> bool:
+        """Whether a task's chunks can go out as it ends: a plain finished task of a step
+        with nothing to announce first (saved or cached outcomes, an input command, a step
+        continued after a pause) keeps its place in the step's order otherwise."""
+        return (
+            outcome.error is None
+            and not outcome.waiting
+            and not outcome.cached
+            and self.continuation.saved is None
+            and not self.continuation.cached
+            and not self.continuation.command_input
+            and not self.continuation.reported
+        )
+
+
+def _nothing() -> None:
+    return None
