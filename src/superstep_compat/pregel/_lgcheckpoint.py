@@ -63,6 +63,7 @@ __all__ = [
     "put_task_writes",
     "record_of",
     "restorable",
+    "task_writes_args",
     "write_checkpoint",
     "written_lean",
 ]
@@ -355,10 +356,27 @@ def put_task_writes(
     """LangGraph's ``put_writes``: ``writes`` of task ``task_id`` as pending writes of the
     checkpoint ``checkpoint_id`` (``task_path`` only to a saver whose ``put_writes`` takes
     one: savers written before it existed do not, and LangGraph leaves it out for them)."""
-    args: list[Any] = [config_of(thread_id, ns, checkpoint_id), list(writes), task_id]
+    _call(
+        saver,
+        "put_writes",
+        *task_writes_args(saver, thread_id, ns, checkpoint_id, task_id, writes, task_path),
+    )
+
+
+def task_writes_args(
+    saver: BaseCheckpointSaver[Any],
+    thread_id: str,
+    ns: str,
+    checkpoint_id: str,
+    task_id: str,
+    writes: Sequence[tuple[str, Any]],
+    task_path: str = "",
+) -> tuple[Any, ...]:
+    """`put_task_writes`'s arguments to ``put_writes`` (a copy of ``writes``)."""
+    config = config_of(thread_id, ns, checkpoint_id)
     if task_path and _takes_task_path(type(saver)):
-        args.append(task_path)
-    _call(saver, "put_writes", *args)
+        return (config, list(writes), task_id, task_path)
+    return (config, list(writes), task_id)
 
 
 _TAKES_TASK_PATH: dict[type, bool] = {}

@@ -190,6 +190,8 @@ class GraphRun(RunSteps):
             )
         chosen = durability or configurable.get(DURABILITY_KEY)
         self.durable = chosen != "exit"
+        # "async" (the default): each step's checkpoint is written while the next step runs
+        self.writes_behind = chosen not in ("sync", "exit")
         if chosen is not None:  # LangGraph's subgraphs inherit it through the config
             self.config["configurable"] = {**self.config["configurable"], DURABILITY_KEY: chosen}
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
@@ -345,6 +347,8 @@ class GraphRun(RunSteps):
             completed = True
         finally:
             host.close()
+            # a checkpoint the run wrote is in the saver before the run ends (or raises)
+            self.writer.settle(raising=completed)
             if self._saves_at_exit(completed):
                 self.writer.save_final(self.record)
         self._raise_stopped()
@@ -358,6 +362,8 @@ class GraphRun(RunSteps):
         host.on_result = self._task_ended
         host.on_perform = self._tasks_begin
         host.launch_key = self.tracker.watch(ex)
+        if self.writes_behind:
+            self.writer.write_behind(host.writes)
 
     def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """The events of a superstep the host drove (what its tasks emitted, then the step's
@@ -484,6 +490,7 @@ class GraphRun(RunSteps):
                 yield e
             completed = True
         finally:
+            await self.writer.asettle(raising=completed)
             if not completed and self.tracker.ended and self.durable:
                 await self.failures.keep_stopped(ex, self.tracker.ended)
             if self._saves_at_exit(completed):
