@@ -38,6 +38,7 @@ class CheckpointWriter:
     can be rebuilt from is saved without its blob (see `write_checkpoint`)."""
 
     __slots__ = (
+        "_held",
         "_metadata_of",
         "background",
         "built_on",
@@ -71,6 +72,9 @@ class CheckpointWriter:
         self._metadata_of: tuple[tuple[Any, Any], dict[str, Any]] | None = None
         self.background: OrderedWrites | None = None
         """Where ``put``/``put_writes`` go while the run lasts (None: called in place)."""
+        # pending writes handed over with the next ``put`` (or when the run settles): one
+        # hand-off to the writer thread per step, not one per call
+        self._held: list[tuple[Any, tuple[Any, ...]]] = []
 
     def write_behind(self, writes: OrderedWrites) -> None:
         """Hand this run's saver calls to ``writes`` (the host's) from here on, unless the
@@ -86,6 +90,7 @@ class CheckpointWriter:
         raising: LangGraph then keeps the run's own error)."""
         writes, self.background = self.background, None
         if writes is not None:
+            self._hand_over(writes)
             if raising:
                 writes.settle()
             else:
@@ -95,6 +100,7 @@ class CheckpointWriter:
         """`settle` without blocking the caller's event loop."""
         writes, self.background = self.background, None
         if writes is not None:
+            self._hand_over(writes)
             if raising:
                 await writes.asettle()
             elif not writes.idle:
@@ -104,8 +110,20 @@ class CheckpointWriter:
         writes = self.background
         if writes is None:
             saver_call(self.saver, method, *args)
+        elif method == "put_writes":
+            self._held.append((self.saver.put_writes, args))  # type: ignore[union-attr]
         else:
-            writes.submit(getattr(self.saver, method), *args)
+            self._held.append((getattr(self.saver, method), args))
+            self._hand_over(writes)
+
+    def _hand_over(self, writes: OrderedWrites) -> None:
+        held = self._held
+        if len(held) == 1:
+            call, args = held[0]
+            writes.submit(call, *args)
+        elif held:
+            writes.submit(_in_order, held)
+        self._held = []
 
     def save(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> None:
         """``put`` ``record`` (again, when it was saved before: its step stopped part-way);
@@ -202,3 +220,8 @@ class CheckpointWriter:
             writes,
         )
         self._call("put_writes", args)
+
+
+def _in_order(calls: Sequence[tuple[Any, tuple[Any, ...]]]) -> None:
+    for call, args in calls:
+        call(*args)

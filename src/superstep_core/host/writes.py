@@ -5,7 +5,7 @@ next step. The host owns the I/O: the run submits a write and the host performs 
 drives the run settles them (`OrderedWrites.settle`) before it reports the run ended, so that
 what a run returned is never missing from the store.
 
-Writes run on a thread pool shared by every host of the process (a run with a dozen
+Writes run on a few threads shared by every host of the process (a run with a dozen
 checkpoints should not pay a thread start); each `OrderedWrites` has at most one of its
 writes in flight, so its order holds and one slow store never takes more than one thread.
 """
@@ -14,37 +14,50 @@ from __future__ import annotations
 
 import asyncio
 import os
+import queue
 import threading
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 __all__ = ["OrderedWrites"]
 
-_POOL_WORKERS = 4
-_pool: ThreadPoolExecutor | None = None
-_pool_lock = threading.Lock()
+_WORKERS = 4
+_jobs: queue.SimpleQueue[Callable[[], None]] | None = None
+_jobs_lock = threading.Lock()
 
 
-def _shared_pool() -> ThreadPoolExecutor:
-    global _pool
-    pool = _pool
-    if pool is None:
-        with _pool_lock:
-            if _pool is None:
-                _pool = ThreadPoolExecutor(_POOL_WORKERS, thread_name_prefix="superstep-writes")
-            pool = _pool
-    return pool
+def _shared_jobs() -> queue.SimpleQueue[Callable[[], None]]:
+    """The queue the shared writer threads serve (started on first use: a handful of
+    daemon threads that each run one `OrderedWrites` drain at a time). Not an executor's
+    futures: a hand-off per checkpoint is on every step's path."""
+    global _jobs
+    jobs = _jobs
+    if jobs is None:
+        with _jobs_lock:
+            if _jobs is None:
+                fresh: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+                for i in range(_WORKERS):
+                    threading.Thread(
+                        target=_serve, args=(fresh,), name=f"superstep-writes-{i}", daemon=True
+                    ).start()
+                _jobs = fresh
+            jobs = _jobs
+    return jobs
 
 
-def _forget_pool() -> None:
-    # a forked child has none of the parent's threads: it starts a pool of its own
-    global _pool
-    _pool = None
+def _serve(jobs: queue.SimpleQueue[Callable[[], None]]) -> None:
+    while True:
+        jobs.get()()  # a drain catches what its writes raise
 
 
-os.register_at_fork(after_in_child=_forget_pool)
+def _forget_jobs() -> None:
+    # a forked child has none of the parent's threads: it starts its own
+    global _jobs
+    _jobs = None
+
+
+os.register_at_fork(after_in_child=_forget_jobs)
 
 
 class OrderedWrites:
@@ -71,10 +84,7 @@ class OrderedWrites:
             if self._running:
                 return
             self._running = True
-        try:
-            _shared_pool().submit(self._drain)
-        except RuntimeError:  # the interpreter is shutting down: no new threads
-            self._drain()
+        _shared_jobs().put(self._drain)
 
     def _drain(self) -> None:
         cond = self._cond
