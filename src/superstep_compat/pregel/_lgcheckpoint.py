@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import binascii
 import inspect
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, CheckpointTuple
@@ -128,7 +128,7 @@ def build_checkpoint(
     ran: Sequence[str] = (),
     triggers_of: Callable[[str], Sequence[str]] = lambda name: (BRANCH_PREFIX + name,),
     top: Any = None,
-    unwritten: Collection[str] = (),
+    engine_versions: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The LangGraph checkpoint of ``record``, following ``base`` (the checkpoint its step
     started from; None for a thread's first), kept as ``record.checkpoint`` (without the
@@ -136,8 +136,10 @@ def build_checkpoint(
     that step (their ``versions_seen`` move on); ``top``: the highest of ``base``'s channel
     versions (the blob's aside) when the caller knows it (finding it takes a comparison per
     channel, and a thread's channels grow with every node a ``branch:to:`` reaches).
-    ``unwritten``: state channels holding only their initial value (never written): as
-    LangGraph, a checkpoint holds no channel that has no version yet.
+    ``engine_versions``: the engine's channel versions; a state channel whose version there
+    is still none holds only its initial value (never written): as LangGraph, a checkpoint
+    holds no channel that has no version yet. Only the channels new since ``base`` are
+    looked up (not every channel the engine has: that grows with the nodes a run reached).
 
     A channel that was there and is gone (a consumed trigger) gets the new version but is
     not in ``updated_channels``, which names only channels that can trigger a task."""
@@ -149,9 +151,11 @@ def build_checkpoint(
     if "__input__" not in seen:
         seen["__input__"] = {}
     values: dict[str, Any] = {**record.values, **record.triggers}
-    for k in unwritten:
-        if k not in prev_values:
-            values.pop(k, None)
+    if engine_versions:
+        missing = object()
+        for k in [k for k in values if k not in prev_values]:
+            if not engine_versions.get(k, missing):
+                del values[k]
     # A node that ran consumed its ``branch:to:`` trigger: present again, it was written
     # again in this step (a loop onto itself), so it is new even though it is the same None.
     rewritten = {BRANCH_PREFIX + name for name in ran}
