@@ -218,7 +218,7 @@ class CheckpointRecorder:
             ran=sorted(pulled),
             triggers_of=self.policy.triggers_of,
             top=top,
-            unwritten=[k for k, v in ex.versions.items() if not v],
+            engine_versions=ex.versions,
         )
         updated = built["updated_channels"]
         if updated:

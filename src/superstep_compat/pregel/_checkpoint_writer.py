@@ -4,20 +4,28 @@ pending writes, and what durability "exit" held back until the run's end; it rem
 the saver holds (the last record, its channel versions) so that a record written again, or
 written on the one before it, sends only what changed.
 
+Under durability "async" (LangGraph's default) its ``put``s and ``put_writes`` go to the
+host's background writes (`superstep_core.host.OrderedWrites`, see `write_behind`): the next
+step runs while the saver writes, in the order the run issued them, and the run settles them
+(`settle`) before it ends, raising a saver's failure as LangGraph does. Each call's arguments
+are copies made here, never changed after (a saver may keep what it was given).
+
 Never builds a record (that is `CheckpointRecorder.checkpoint`'s job) and never reads the engine.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
 
-from superstep_compat.pregel._lgcheckpoint import checkpoint_put, put_task_writes
+from superstep_compat.pregel._lgcheckpoint import checkpoint_put, task_writes_args
 from superstep_compat.pregel._record import CheckpointRecord
-from superstep_compat.pregel._saver_bridge import saver_call
+from superstep_compat.pregel._saver_bridge import saver_call, sync_here
 from superstep_compat.pregel._untracked import record_without_untracked, without_untracked
+from superstep_core.host import OrderedWrites
 
 __all__ = ["CheckpointWriter"]
 
@@ -30,7 +38,9 @@ class CheckpointWriter:
     can be rebuilt from is saved without its blob (see `write_checkpoint`)."""
 
     __slots__ = (
+        "_held",
         "_metadata_of",
+        "background",
         "built_on",
         "durable",
         "last_saved",
@@ -60,18 +70,73 @@ class CheckpointWriter:
         self.built_on: tuple[CheckpointRecord, Mapping[str, Any] | None] | None = None
         """The record the run built last and the channel versions it was built on."""
         self._metadata_of: tuple[tuple[Any, Any], dict[str, Any]] | None = None
+        self.background: OrderedWrites | None = None
+        """Where ``put``/``put_writes`` go while the run lasts (None: called in place)."""
+        # pending writes handed over with the next ``put`` (or when the run settles): one
+        # hand-off to the writer thread per step, not one per call
+        self._held: list[tuple[Any, tuple[Any, ...]]] = []
+
+    def write_behind(self, writes: OrderedWrites) -> None:
+        """Hand this run's saver calls to ``writes`` (the host's) from here on, unless the
+        saver is called through its async twins on this thread (an async saver made on the
+        run's loop, or one that changes only its async methods: those stay on the caller's
+        thread, in place)."""
+        if self.saver is not None and sync_here(self.saver, "put", "put_writes"):
+            self.background = writes
+
+    def settle(self, *, raising: bool = True) -> None:
+        """Wait for the saver calls handed over (`write_behind`) and call the saver in place
+        from here on; ``raising``: raise the first that failed (not while the run is already
+        raising: LangGraph then keeps the run's own error)."""
+        writes, self.background = self.background, None
+        if writes is not None:
+            self._hand_over(writes)
+            if raising:
+                writes.settle()
+            else:
+                writes.wait()
+
+    async def asettle(self, *, raising: bool = True) -> None:
+        """`settle` without blocking the caller's event loop."""
+        writes, self.background = self.background, None
+        if writes is not None:
+            self._hand_over(writes)
+            if raising:
+                await writes.asettle()
+            elif not writes.idle:
+                await asyncio.get_running_loop().run_in_executor(None, writes.wait)
+
+    def _call(self, method: str, args: tuple[Any, ...]) -> None:
+        writes = self.background
+        if writes is None:
+            saver_call(self.saver, method, *args)
+        elif method == "put_writes":
+            self._held.append((self.saver.put_writes, args))  # type: ignore[union-attr]
+        else:
+            self._held.append((getattr(self.saver, method), args))
+            self._hand_over(writes)
+
+    def _hand_over(self, writes: OrderedWrites) -> None:
+        held = self._held
+        if len(held) == 1:
+            call, args = held[0]
+            writes.submit(call, *args)
+        elif held:
+            writes.submit(_in_order, held)
+        self._held = []
 
     def save(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> None:
         """``put`` ``record`` (again, when it was saved before: its step stopped part-way);
         with durability "exit" its parent is the last record saved. ``outcomes_saved``: its
         step failed and what its tasks did is in pending writes (see `restorable`)."""
         assert self.saver is not None
-        saver_call(self.saver, "put", *self._put_args(record, outcomes_saved=outcomes_saved))
+        self._call("put", self._put_args(record, outcomes_saved=outcomes_saved))
 
     async def asave(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> None:
         """`save` through the saver's ``aput`` (an async run's, on the caller's loop)."""
         saver = self.saver
         assert saver is not None
+        await self.asettle()  # the calls handed over come first
         if type(saver).aput is BaseCheckpointSaver.aput:  # a saver with no async twin
             self.save(record, outcomes_saved=outcomes_saved)
         else:
@@ -146,7 +211,7 @@ class CheckpointWriter:
             writes = without_untracked(writes, untracked)
         if not writes:
             return
-        put_task_writes(
+        args = task_writes_args(
             self.saver,
             record.thread_id,
             record.checkpoint_ns,
@@ -154,3 +219,9 @@ class CheckpointWriter:
             task_id,
             writes,
         )
+        self._call("put_writes", args)
+
+
+def _in_order(calls: Sequence[tuple[Any, tuple[Any, ...]]]) -> None:
+    for call, args in calls:
+        call(*args)

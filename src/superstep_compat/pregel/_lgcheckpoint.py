@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import binascii
 import inspect
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from hashlib import sha1
 from typing import Any
 
@@ -65,6 +65,7 @@ __all__ = [
     "put_task_writes",
     "record_of",
     "restorable",
+    "task_writes_args",
     "triggers_of",
     "write_checkpoint",
     "written_lean",
@@ -140,7 +141,7 @@ def build_checkpoint(
     ran: Sequence[str] = (),
     triggers_of: Callable[[str], Sequence[str]] = lambda name: (BRANCH_PREFIX + name,),
     top: Any = None,
-    unwritten: Collection[str] = (),
+    engine_versions: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The LangGraph checkpoint of ``record``, following ``base`` (the checkpoint its step
     started from; None for a thread's first), kept as ``record.checkpoint`` (without the
@@ -148,8 +149,10 @@ def build_checkpoint(
     that step (their ``versions_seen`` move on); ``top``: the highest of ``base``'s channel
     versions (the blob's aside) when the caller knows it (finding it takes a comparison per
     channel, and a thread's channels grow with every node a ``branch:to:`` reaches).
-    ``unwritten``: state channels holding only their initial value (never written): as
-    LangGraph, a checkpoint holds no channel that has no version yet.
+    ``engine_versions``: the engine's channel versions; a state channel whose version there
+    is still none holds only its initial value (never written): as LangGraph, a checkpoint
+    holds no channel that has no version yet. Only the channels new since ``base`` are
+    looked up (not every channel the engine has: that grows with the nodes a run reached).
 
     A channel that was there and is gone (a consumed trigger) gets the new version but is
     not in ``updated_channels``, which names only channels that can trigger a task."""
@@ -161,9 +164,11 @@ def build_checkpoint(
     if "__input__" not in seen:
         seen["__input__"] = {}
     values: dict[str, Any] = {**record.values, **record.triggers}
-    for k in unwritten:
-        if k not in prev_values:
-            values.pop(k, None)
+    if engine_versions:
+        missing = object()
+        for k in [k for k in values if k not in prev_values]:
+            if not engine_versions.get(k, missing):
+                del values[k]
     # A node that ran consumed its ``branch:to:`` trigger: present again, it was written
     # again in this step (a loop onto itself), so it is new even though it is the same None.
     rewritten = {BRANCH_PREFIX + name for name in ran}
@@ -368,10 +373,27 @@ def put_task_writes(
     """LangGraph's ``put_writes``: ``writes`` of task ``task_id`` as pending writes of the
     checkpoint ``checkpoint_id`` (``task_path`` only to a saver whose ``put_writes`` takes
     one: savers written before it existed do not, and LangGraph leaves it out for them)."""
-    args: list[Any] = [config_of(thread_id, ns, checkpoint_id), list(writes), task_id]
+    _call(
+        saver,
+        "put_writes",
+        *task_writes_args(saver, thread_id, ns, checkpoint_id, task_id, writes, task_path),
+    )
+
+
+def task_writes_args(
+    saver: BaseCheckpointSaver[Any],
+    thread_id: str,
+    ns: str,
+    checkpoint_id: str,
+    task_id: str,
+    writes: Sequence[tuple[str, Any]],
+    task_path: str = "",
+) -> tuple[Any, ...]:
+    """`put_task_writes`'s arguments to ``put_writes`` (a copy of ``writes``)."""
+    config = config_of(thread_id, ns, checkpoint_id)
     if task_path and _takes_task_path(type(saver)):
-        args.append(task_path)
-    _call(saver, "put_writes", *args)
+        return (config, list(writes), task_id, task_path)
+    return (config, list(writes), task_id)
 
 
 _TAKES_TASK_PATH: dict[type, bool] = {}

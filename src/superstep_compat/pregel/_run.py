@@ -190,6 +190,8 @@ class GraphRun:
             )
         chosen = durability or configurable.get(DURABILITY_KEY)
         self.durable = chosen != "exit"
+        # "async" (the default): each step's checkpoint is written while the next step runs
+        self.writes_behind = chosen not in ("sync", "exit")
         if chosen is not None:  # LangGraph's subgraphs inherit it through the config
             self.config["configurable"] = {**self.config["configurable"], DURABILITY_KEY: chosen}
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
@@ -362,7 +364,7 @@ class GraphRun:
             ledger=self.ledger,
             step_timeout=self.graph.step_timeout,
         )
-        self.watch.observe(host, ex)
+        self._observe(host, ex)
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -391,6 +393,8 @@ class GraphRun:
             completed = True
         finally:
             host.close()
+            # a checkpoint the run wrote is in the saver before the run ends (or raises)
+            self.writer.settle(raising=completed)
             if self._saves_at_exit(completed):
                 self.writer.save_final(self.record)
         self._raise_stopped()
@@ -413,6 +417,12 @@ class GraphRun:
         except StepTimeoutError:
             raise TimeoutError(*timeout) from None
         yield from self._ending(ex)
+
+    def _observe(self, host: Host | AsyncHost, ex: Execution) -> None:
+        """`TaskWatch.observe`; under durability "async", checkpoints go to ``host.writes``."""
+        self.watch.observe(host, ex)
+        if self.writes_behind:
+            self.writer.write_behind(host.writes)
 
     def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """The events of a superstep the host drove (what its tasks emitted, then the step's
@@ -499,7 +509,7 @@ class GraphRun:
             max_concurrency=self.max_concurrency,
             step_timeout=self.graph.step_timeout,
         )
-        self.watch.observe(host, ex)
+        self._observe(host, ex)
         self.watch.stops_siblings = True
         link = self.link
         if link is not None and link.emit is not None and link.subgraphs:
@@ -539,6 +549,7 @@ class GraphRun:
                     answer = _Raised(stopped)
             completed = True
         finally:
+            await self.writer.asettle(raising=completed)
             if not completed and self.tracker.ended and self.durable:
                 await self.failures.keep_stopped(ex, self.tracker.ended)
             if self._saves_at_exit(completed):

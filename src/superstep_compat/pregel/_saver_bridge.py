@@ -10,7 +10,14 @@ import threading
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Mapping
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
-__all__ = ["off_loop_iter_twin", "off_loop_twin", "off_saver_loop", "saver_call", "saver_list"]
+__all__ = [
+    "off_loop_iter_twin",
+    "off_loop_twin",
+    "off_saver_loop",
+    "saver_call",
+    "saver_list",
+    "sync_here",
+]
 
 _R = TypeVar("_R")
 _T = TypeVar("_T")
@@ -127,6 +134,12 @@ def saver_call(saver: Any, method: str, *args: Any) -> Any:
     if _async_twin(saver, method):
         return _run_elsewhere(getattr(saver, "a" + method)(*args))
     return getattr(saver, method)(*args)
+
+
+def sync_here(saver: Any, *methods: str) -> bool:
+    """Whether `saver_call` calls ``saver``'s synchronous ``methods`` themselves on this
+    thread (not their async twins): then any other thread may call them as well."""
+    return not any(_async_twin(saver, method) for method in methods)
 
 
 _OWN_ASYNC: dict[tuple[type, str], bool] = {}

@@ -46,6 +46,7 @@ from superstep_core.host.stream import (
 )
 from superstep_core.host.sync import Host, StepCallback
 from superstep_core.host.timers import RandomSource
+from superstep_core.host.writes import OrderedWrites
 
 __all__ = [
     "CHUNK_OVERHEAD",
@@ -65,6 +66,7 @@ __all__ = [
     "Host",
     "NestedEffect",
     "NestedEffects",
+    "OrderedWrites",
     "RandomSource",
     "RecoveryError",
     "ResultObserver",

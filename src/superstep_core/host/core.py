@@ -26,6 +26,7 @@ from superstep_core.host.nested import NestedEffects
 from superstep_core.host.stop import RunStopped, StopRequest
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.host.timers import DueTimer, RandomSource, TimerTable
+from superstep_core.host.writes import OrderedWrites
 from superstep_core.node import EffectCompleted, External
 from superstep_core.runtime import (
     EffectRequest,
@@ -116,6 +117,17 @@ class HostCore(Generic[RunT, StepsT]):
         """The order the host starts a batch of concurrent effects in: sorted (stably) by
         this key, request order when None. Results still come back in request order; only
         which effect gets a worker first changes (e.g. a caller's fan-out items first)."""
+        self._writes: OrderedWrites | None = None
+
+    @property
+    def writes(self) -> OrderedWrites:
+        """The host's background writes (`OrderedWrites`, made on first use): I/O a run
+        hands over to be done in order while it goes on, e.g. its checkpoints. The run's
+        driver settles them before it reports the run ended; `Host.close` waits for them."""
+        writes = self._writes
+        if writes is None:
+            writes = self._writes = OrderedWrites()
+        return writes
 
     def _launch_order(self, requests: list[EffectRequest]) -> list[int] | None:
         """The indexes of ``requests`` in the order to start them (`launch_key`), or None

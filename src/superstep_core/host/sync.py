@@ -242,7 +242,10 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
         return self._pool
 
     def close(self) -> None:
-        """Shut the thread pool down (idempotent)."""
+        """Wait for the background writes (their failure stays for `OrderedWrites.settle`)
+        and shut the thread pool down (idempotent)."""
+        if self._writes is not None:
+            self._writes.wait()
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
