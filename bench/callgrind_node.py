@@ -4,7 +4,8 @@
 
 WORKLOAD: ``engine`` (compute-node chain, `Execution.run_superstep`), ``host`` (the same
 through the sync `Host`), ``oneshot`` (a chain of one-shot within-step effect nodes
-through the sync `Host`: the façade's shape, without the façade), ``w01`` (w01_chain
+through the sync `Host`: the façade's shape, without the façade), ``oneshot-engine`` (the
+same chain, its effects answered by a bare loop: the interpreter's share), ``w01`` (w01_chain
 through the façade's ``invoke``). Runs the workload under callgrind once with 1 warm call and
 once with 3, and prints (3 calls - 1 call) / 2 / N instructions per node: building the
 graph, imports and the first (cold) call cancel out. ``--run K`` (internal) performs one warm
@@ -13,6 +14,7 @@ call then K more, the child callgrind runs.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -34,6 +36,7 @@ def _workload(name: str, n: int) -> Any:
     )
 
     from superstep_core import Execution, Host
+    from superstep_core.node import EffectCompleted
 
     if name == "engine":
         g = engine_chain(n)
@@ -52,6 +55,21 @@ def _workload(name: str, n: int) -> Any:
             assert ex.values == {"x": n, "last": f"n{n - 1}"}, ex.values
 
         return oneshot
+    if name == "oneshot-engine":  # the same, its effects answered by a loop, without a host
+        g = oneshot_chain(n)
+
+        def bare() -> None:
+            ex = Execution.start(g, "b", updates={"x": 0, "last": ""}, record_trace=False)
+            while ex.queue:
+                step = ex.begin_superstep()
+                while step.effects:
+                    step.supply(
+                        [EffectCompleted(r.effect_id, r.effect.request + 1) for r in step.effects]
+                    )
+                ex.end_superstep(step)
+            assert ex.values == {"x": n, "last": f"n{n - 1}"}, ex.values
+
+        return bare
     if name == "w01":
         return facade_chain(n)
     raise SystemExit(f"unknown workload {name!r}")
@@ -87,6 +105,10 @@ def main() -> None:
     n = int(args[1]) if len(args) > 1 and not args[1].startswith("-") else 100
     if "--run" in args:
         run = _workload(name, n)
+        if os.environ.get("CG_NOGC"):
+            import gc
+
+            gc.disable()
         run()  # warm: the first call's caches and lazy imports
         for _ in range(int(args[args.index("--run") + 1])):
             run()

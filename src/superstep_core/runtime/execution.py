@@ -102,7 +102,7 @@ _REMAIN = RemainActive()  # immutable: shared by every activation waiting for it
 # the general path's merge of its request reaction leaves); identity marks it in `_resolve`
 _ASKED = Reaction((), (), (), _REMAIN)
 # the empty start of a `_Staged` or `_Pass` container most supersteps never fill (see
-# `_Staged`): immutable, so an append that forgot `_add` fails loudly instead of sharing it
+# `_Staged`)
 _NONE: Any = ()
 _NO_ERRORS: Any = MappingProxyType({})
 _NO_ENDED: Any = frozenset()
@@ -121,44 +121,31 @@ class _Shot:
 
 
 class _Staged:
-    """Everything one superstep's reactions produced, applied only if the superstep commits."""
+    """Everything one superstep's reactions produced, applied only if the superstep commits.
 
-    __slots__ = (
-        "activations",
-        "deactivations",
-        "dispositions",
-        "effects",
-        "ended",
-        "errors",
-        "failures",
-        "issued",
-        "memory",
-        "publishes",
-        "timers",
-        "wants_within",
-        "writes",
-    )
+    Built once per superstep, so what most supersteps leave empty is not built at all: those
+    containers are class attributes, a shared empty tuple (or mapping), and the first item
+    gives the instance a container of its own (`_add`). Read as empty, they never change in
+    place (immutable: an append that forgot `_add` fails loudly instead of sharing one)."""
+
+    effects: list[tuple[Instance, EffectRequest]] = _NONE
+    activations: list[tuple[str, tuple[int, ...], Any, int, str]] = _NONE
+    publishes: list[External] = _NONE
+    timers: list[tuple[Instance, RequestTimer]] = _NONE
+    deactivations: list[str] = _NONE
+    failures: list[tuple[Instance, Failure]] = _NONE
+    errors: dict[str, Exception] = _NO_ERRORS  # what a reducer raised, by activation id
+    ended: set[str] = _NO_ENDED
+    wants_within = False  # a reaction asked for a within-step effect
 
     def __init__(self) -> None:
-        # The containers most supersteps leave empty start as one shared empty tuple (or
-        # mapping): the first item replaces it with a container of its own (`_add`), so a
-        # plain superstep builds none of them. Read as empty, they never change in place.
         self.writes: dict[str, list[Write]] = {}
-        self.effects: list[tuple[Instance, EffectRequest]] = _NONE
-        self.activations: list[tuple[str, tuple[int, ...], Any, int, str]] = _NONE
-        self.publishes: list[External] = _NONE
-        self.timers: list[tuple[Instance, RequestTimer]] = _NONE
-        self.deactivations: list[str] = _NONE
         self.dispositions: list[tuple[Instance, Any, dict[str, Any], bool]] = []
-        self.failures: list[tuple[Instance, Failure]] = _NONE
-        self.errors: dict[str, Exception] = _NO_ERRORS  # what a reducer raised, by activation
         # several events for one instance in one superstep react in turn: each sees the
         # memory and effect count the previous one left; after a final disposition the
         # instance takes no more events
         self.memory: dict[str, dict[str, Any]] = {}
         self.issued: dict[str, int] = {}
-        self.ended: set[str] = _NO_ENDED
-        self.wants_within = False  # a reaction asked for a within-step effect
 
 
 class _Pass:
@@ -169,22 +156,10 @@ class _Pass:
     id, results performed (for the log); ``waiting``: settled retries, waiting with the
     held events; ``released``: the held events are delivered in this superstep."""
 
-    __slots__ = (
-        "batch",
-        "consumed",
-        "done",
-        "got",
-        "issued",
-        "outcome",
-        "performed",
-        "queued",
-        "record",
-        "released",
-        "staged",
-        "state",
-        "step",
-        "waiting",
-    )
+    # set by few supersteps: class attributes until then (see `_Staged`)
+    consumed: list[tuple[Instance, str]] = _NONE
+    released = False
+    waiting: list[tuple[str, Event]] = _NONE
 
     def __init__(self, ex: Execution) -> None:
         batch = list(ex.queue)
@@ -195,10 +170,7 @@ class _Pass:
         self.record = TraceRecord(step) if ex.record_trace else None
         self.outcome = StepOutcome(step, False)
         self.staged = _Staged()
-        self.consumed: list[tuple[Instance, str]] = _NONE  # see `_Staged`
         self.state: Mapping[str, Any] = MappingProxyType(ex.values)
-        self.released = False
-        self.waiting: list[tuple[str, Event]] = _NONE
         self.issued: dict[str, int] = {}
         self.got: dict[str, tuple[str, EffectCompleted]] = {}
         self.performed: list[EffectCompleted] = []
@@ -828,7 +800,9 @@ class Execution:
         ``shot``): the same steps (`_answered`, then `_restage`) without their maps."""
         p.performed.extend(supplied)
         eid = request.effect_id
-        result = next(c for c in supplied if c.effect_id == eid)
+        result = supplied[0]  # (`OpenSuperstep.supply` matched it; else look it up)
+        if len(supplied) != 1 or result.effect_id != eid:
+            result = next(c for c in supplied if c.effect_id == eid)
         aid = inst.id
         p.got[eid] = (aid, result)
         p.outcome.delivered.append((aid, result))
@@ -975,14 +949,16 @@ class Execution:
                 raise TypeError(
                     f"node {inst.node!r} returned {type(reaction).__name__}, expected a Reaction"
                 )
-            pairs = _pairs(reaction.updates)
+            updates = reaction.updates
+            pairs = list(updates.items()) if type(updates) is dict else _pairs(updates)
             channels = self.graph.channels
+            allowed = spec.writes
             for channel, _ in pairs:
                 if channel not in channels:
                     raise UndeclaredChannelError(inst.node, channel, list(channels))
-                if spec.writes is not None and channel not in spec.writes:
+                if allowed is not None and channel not in allowed:
                     raise UndeclaredChannelError(
-                        inst.node, channel, list(spec.writes), node_writes=True
+                        inst.node, channel, list(allowed), node_writes=True
                     )
         except Exception as e:  # a malformed reaction fails its activation, like a raise
             self._reducer_failed(inst, memory, staged, e)
@@ -1003,7 +979,8 @@ class Execution:
             )
             self._reducer_failed(inst, memory, staged, error)
             return
-        for action in reaction.control:
+        control = reaction.control
+        for action in control:
             if isinstance(action, Activate | Spawn) and not self._may_activate(spec, action.node):
                 failure = Failure(
                     FailureClass.PERMANENT,
@@ -1023,7 +1000,7 @@ class Execution:
             staged.dispositions.append((inst, disposition, memory, False))
             return
         end_branch = False
-        for action in reaction.control:
+        for action in control:
             if isinstance(action, Activate):
                 staged.activations = _add(
                     staged.activations, (action.node, inst.lineage, action.payload, False, inst.id)
@@ -1049,18 +1026,23 @@ class Execution:
                 end_branch = True
             else:  # pragma: no cover - guarded by the type
                 raise TypeError(f"unknown control action {action!r}")
+        aid = inst.id
+        writes = staged.writes
         for channel, value in pairs:
-            staged.writes.setdefault(channel, []).append((inst.id, value))
-        issued = staged.issued.get(inst.id, inst.effects_issued)
+            if channel in writes:
+                writes[channel].append((aid, value))
+            else:
+                writes[channel] = [(aid, value)]
+        issued = staged.issued.get(aid, inst.effects_issued)
         for effect in reaction.effects:
-            eid = f"{self.execution_id}/{inst.id}/e{issued}"
+            eid = f"{self.execution_id}/{aid}/e{issued}"
             issued += 1
             staged.effects = _add(
-                staged.effects, (inst, EffectRequest(eid, inst.id, inst.node, effect))
+                staged.effects, (inst, EffectRequest(eid, aid, inst.node, effect))
             )
             if effect.within_step:
                 staged.wants_within = True
-        staged.issued[inst.id] = issued
+        staged.issued[aid] = issued
         staged.dispositions.append((inst, disposition, memory, end_branch))
 
     def _may_activate(self, spec: NodeSpec, node: str) -> bool:
@@ -1576,7 +1558,8 @@ class Execution:
 
     def _apply(self, staged: _Staged, outcome: StepOutcome, record: TraceRecord | None) -> None:
         pending: list[tuple[str, tuple[int, ...], Any, int, str]] = staged.activations or []
-        failed = {inst.id: failure for inst, failure in staged.failures} if staged.failures else {}
+        failures = staged.failures
+        failed = {inst.id: failure for inst, failure in failures} if failures else _NO_ERRORS
         instances = self.instances
         for aid, issued in staged.issued.items():  # within-step effects counted too
             if (owner := instances.get(aid)) is not None:
@@ -1626,7 +1609,11 @@ class Execution:
                     self.deferred.append((node, lineage, payload))
                 continue
             aid = self._enqueue_activation(
-                node, lineage, payload, spawned=spawn != 0, joined=self._join_of(source)
+                node,
+                lineage,
+                payload,
+                spawn != 0,
+                source if source in self.graph.joins_by_name else None,  # `_join_of`
             )
             if record is not None:
                 record.activated.append(aid)
@@ -1682,9 +1669,11 @@ class Execution:
         credited to, as their barriers are complete already). An activation a join starts
         names that join as its source."""
         graph = self.graph
-        out: list[tuple[str, tuple[int, ...], Any, int, str]] = [
-            (t, inst.lineage, output, False, inst.id) for t in graph.successors.get(inst.node, ())
-        ]
+        lineage = inst.lineage
+        aid = inst.id
+        out: list[tuple[str, tuple[int, ...], Any, int, str]] = []
+        for t in graph.successors.get(inst.node, ()):  # a loop: most nodes have one or none
+            out.append((t, lineage, output, False, aid))
         for branch in graph.branches_of.get(inst.node, ()):
             try:
                 chosen = branch.router(MappingProxyType(self.values), output)
@@ -1874,16 +1863,16 @@ class Execution:
         node: str,
         lineage: tuple[int, ...],
         payload: Any,
-        *,
         spawned: bool = False,
         joined: str | None = None,
     ) -> str:
-        self._seq += 1
-        aid = f"{node}:{self._seq}"
-        inst = Instance(aid, node, self._seq, lineage, payload)
+        seq = self._seq = self._seq + 1
+        aid = f"{node}:{seq}"
+        inst = Instance(aid, node, seq, lineage, payload)
         if spawned:
             inst.spawned = True
-        inst.joined = joined
+        if joined is not None:
+            inst.joined = joined
         self.instances[aid] = inst
         self.queue.append((aid, Activated(payload)))
         return aid
