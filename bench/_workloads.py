@@ -9,6 +9,14 @@ from collections.abc import Callable
 from typing import Any, TypedDict
 
 from superstep_core import Execution, Graph, Host, LastValue, compute_node
+from superstep_core.node import (
+    CompleteActivation,
+    Effect,
+    EffectCompleted,
+    NodeContext,
+    OneShotEffect,
+    Reaction,
+)
 
 CHAIN_N = 1000
 
@@ -37,6 +45,35 @@ def engine_chain(n: int = CHAIN_N) -> Any:
     for i in range(n - 1):
         g.connect(f"n{i}", f"n{i + 1}")
     return g.start_at("n0").end_at(f"n{n - 1}").compile()
+
+
+def oneshot_chain(n: int = CHAIN_N) -> Any:
+    """The shape the façade gives the engine: n `OneShotEffect` nodes in a chain, each asking
+    for one within-step effect of kind ``"work"`` (performed by the host, `oneshot_host`) and
+    settling on its result with two LastValue writes. The engine and host's share of w01."""
+    g = Graph(f"oneshot{n}").with_channels(x=LastValue(), last=LastValue())
+
+    def make(i: int) -> OneShotEffect:
+        name = f"n{i}"
+
+        def request(ctx: NodeContext, _event: Any) -> Effect:
+            return Effect("work", ctx.state["x"], within_step=True)
+
+        def settle(_ctx: NodeContext, done: EffectCompleted) -> Reaction:
+            return Reaction({"x": done.result, "last": name}, disposition=CompleteActivation())
+
+        return OneShotEffect(request, settle)
+
+    for i in range(n):
+        g.add_node(f"n{i}", make(i))
+    for i in range(n - 1):
+        g.connect(f"n{i}", f"n{i + 1}")
+    return g.start_at("n0").end_at(f"n{n - 1}").compile()
+
+
+def oneshot_host() -> Host:
+    """A sync `Host` whose ``"work"`` handler adds one (for `oneshot_chain`)."""
+    return Host({"work": lambda x, _ctx: x + 1})
 
 
 def run_execution(graph: Any, n: int, *, record_trace: bool = True) -> Execution:

@@ -264,8 +264,11 @@ class HostCore(Generic[RunT, StepsT]):
         whatever bookkeeping came between. A suspended execution still gets the timers
         already due (an interrupt's deadline), never waits for later ones. ``limit``:
         return before a superstep past that many (timers due meanwhile still fire). Raises
-        `RunStopped` at a boundary where ``stop`` was requested and work is left."""
+        `RunStopped` at a boundary where ``stop`` was requested and work is left. (An open
+        superstep is yielded, not performed through a callback: a subgraph run inside an
+        effect would pay the callback's frames once per nesting level.)"""
         timers = self.timers(ex.execution_id)
+        bound = self.max_supersteps
         steps = 0
         fresh: set[tuple[str, str]] = set()  # timers the last superstep armed, not waited for
         recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
@@ -280,8 +283,10 @@ class HostCore(Generic[RunT, StepsT]):
                 if limit is not None and steps >= limit:
                     return
                 steps += 1
-                _check_limit(ex, steps, self.max_supersteps, recent)
-                fresh.clear()
+                if bound is not None and steps > bound:
+                    raise limit_error(ex, bound, recent)
+                if fresh:
+                    fresh.clear()
                 step = ex.begin_superstep()
                 while step.effects:
                     yield step
@@ -335,13 +340,6 @@ def _push_step(stream: StreamMultiplexer, ex: Execution, outcome: StepOutcome) -
     if outcome.committed:
         written = {channel: ex.values[channel] for channel in outcome.written}
         stream.push_committed("updates", {"step": outcome.step, "written": written})
-
-
-def _check_limit(
-    ex: Execution, steps: int, limit: int | None, recent: Iterable[StepOutcome] = ()
-) -> None:
-    if limit is not None and steps > limit:
-        raise limit_error(ex, limit, recent)
 
 
 def limit_error(ex: Execution, limit: int, recent: Iterable[StepOutcome]) -> SuperstepLimitError:

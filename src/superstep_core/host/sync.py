@@ -25,7 +25,6 @@ from superstep_core.host.effects import (
     EffectTimeoutError,
     Handler,
     StepTimeoutError,
-    completed,
     failed,
     resolve,
 )
@@ -109,9 +108,6 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
         stream = options.get("stream")
         steps = self._steps(ex, options.get("until"), options.get("stop"), options.get("steps"))
         for step in steps:
-            if isinstance(step, float):
-                self.clock.sleep(step)
-                continue
             if isinstance(step, OpenSuperstep):  # its within-step effects, on the pool
                 pending = step.effects
                 if self.on_perform is not None:
@@ -127,21 +123,25 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
                 else:
                     step.supply(self.perform(ex.execution_id, pending))
                 continue
+            if isinstance(step, float):
+                self.clock.sleep(step)
+                continue
             if self.on_step is not None:
                 self.on_step(ex, step)
             if stream is not None:
                 _push_step(stream, ex, step)
             effects = step.effects
-            if effects and self.on_perform is not None:
-                self.on_perform(effects)
-            if self.step_timeout is not None and effects:
-                for result in self._perform_within(ex.execution_id, effects, None):
-                    ex.deliver(result)
-            elif len(effects) == 1:  # the common case, one frame less (see `_call`)
-                ex.deliver(self._call(ex.execution_id, effects[0]))
-            elif effects:
-                for result in self.perform(ex.execution_id, effects):
-                    ex.deliver(result)
+            if effects:
+                if self.on_perform is not None:
+                    self.on_perform(effects)
+                if self.step_timeout is not None:
+                    for result in self._perform_within(ex.execution_id, effects, None):
+                        ex.deliver(result)
+                elif len(effects) == 1:  # the common case, one frame less (see `_call`)
+                    ex.deliver(self._call(ex.execution_id, effects[0]))
+                else:
+                    for result in self.perform(ex.execution_id, effects):
+                        ex.deliver(result)
             yield step
 
     def perform(self, execution_id: str, requests: list[EffectRequest]) -> list[EffectCompleted]:
@@ -229,7 +229,7 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
             if timeout is not None and (elapsed := self.clock.now() - started) > timeout:
                 # a thread cannot be cancelled: the overrun is reported once it returns
                 raise EffectTimeoutError(request, timeout, elapsed)
-            result = completed(request, value)
+            result = EffectCompleted(request.effect_id, value, None, request.effect.tag)
         except Exception as e:
             result = failed(request, e)
         if ledger is not None and result.error is None:

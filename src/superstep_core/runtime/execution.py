@@ -95,11 +95,17 @@ from superstep_core.trace import TraceRecord
 __all__ = ["Execution"]
 
 _RETRY_TIMER = "__retry__"
+_STEP = ("superstep",)  # the input log's entry of a superstep that delivered no results
 _INPUT_WRITER = "__input__"
 _REMAIN = RemainActive()  # immutable: shared by every activation waiting for its effect
 # the reaction of a one-shot activation whose effect is out: nothing yet but waiting (what
 # the general path's merge of its request reaction leaves); identity marks it in `_resolve`
 _ASKED = Reaction((), (), (), _REMAIN)
+# the empty start of a `_Staged` or `_Pass` container most supersteps never fill (see
+# `_Staged`)
+_NONE: Any = ()
+_NO_ERRORS: Any = MappingProxyType({})
+_NO_ENDED: Any = frozenset()
 
 
 class _Shot:
@@ -115,41 +121,31 @@ class _Shot:
 
 
 class _Staged:
-    """Everything one superstep's reactions produced, applied only if the superstep commits."""
+    """Everything one superstep's reactions produced, applied only if the superstep commits.
 
-    __slots__ = (
-        "activations",
-        "deactivations",
-        "dispositions",
-        "effects",
-        "ended",
-        "errors",
-        "failures",
-        "issued",
-        "memory",
-        "publishes",
-        "timers",
-        "wants_within",
-        "writes",
-    )
+    Built once per superstep, so what most supersteps leave empty is not built at all: those
+    containers are class attributes, a shared empty tuple (or mapping), and the first item
+    gives the instance a container of its own (`_add`). Read as empty, they never change in
+    place (immutable: an append that forgot `_add` fails loudly instead of sharing one)."""
+
+    effects: list[tuple[Instance, EffectRequest]] = _NONE
+    activations: list[tuple[str, tuple[int, ...], Any, int, str]] = _NONE
+    publishes: list[External] = _NONE
+    timers: list[tuple[Instance, RequestTimer]] = _NONE
+    deactivations: list[str] = _NONE
+    failures: list[tuple[Instance, Failure]] = _NONE
+    errors: dict[str, Exception] = _NO_ERRORS  # what a reducer raised, by activation id
+    ended: set[str] = _NO_ENDED
+    wants_within = False  # a reaction asked for a within-step effect
 
     def __init__(self) -> None:
         self.writes: dict[str, list[Write]] = {}
-        self.effects: list[tuple[Instance, EffectRequest]] = []
-        self.activations: list[tuple[str, tuple[int, ...], Any, int, str]] = []
-        self.publishes: list[External] = []
-        self.timers: list[tuple[Instance, RequestTimer]] = []
-        self.deactivations: list[str] = []
         self.dispositions: list[tuple[Instance, Any, dict[str, Any], bool]] = []
-        self.failures: list[tuple[Instance, Failure]] = []
-        self.errors: dict[str, Exception] = {}  # what a reducer raised, by activation id
         # several events for one instance in one superstep react in turn: each sees the
         # memory and effect count the previous one left; after a final disposition the
         # instance takes no more events
         self.memory: dict[str, dict[str, Any]] = {}
         self.issued: dict[str, int] = {}
-        self.ended: set[str] = set()
-        self.wants_within = False  # a reaction asked for a within-step effect
 
 
 class _Pass:
@@ -160,22 +156,10 @@ class _Pass:
     id, results performed (for the log); ``waiting``: settled retries, waiting with the
     held events; ``released``: the held events are delivered in this superstep."""
 
-    __slots__ = (
-        "batch",
-        "consumed",
-        "done",
-        "got",
-        "issued",
-        "outcome",
-        "performed",
-        "queued",
-        "record",
-        "released",
-        "staged",
-        "state",
-        "step",
-        "waiting",
-    )
+    # set by few supersteps: class attributes until then (see `_Staged`)
+    consumed: list[tuple[Instance, str]] = _NONE
+    released = False
+    waiting: list[tuple[str, Event]] = _NONE
 
     def __init__(self, ex: Execution) -> None:
         batch = list(ex.queue)
@@ -184,12 +168,9 @@ class _Pass:
         self.queued = len(batch)
         self.step = step
         self.record = TraceRecord(step) if ex.record_trace else None
-        self.outcome = StepOutcome(step=step, committed=False)
+        self.outcome = StepOutcome(step, False)
         self.staged = _Staged()
-        self.consumed: list[tuple[Instance, str]] = []
         self.state: Mapping[str, Any] = MappingProxyType(ex.values)
-        self.released = False
-        self.waiting: list[tuple[str, Event]] = []
         self.issued: dict[str, int] = {}
         self.got: dict[str, tuple[str, EffectCompleted]] = {}
         self.performed: list[EffectCompleted] = []
@@ -612,7 +593,8 @@ class Execution:
         queued event and return the open superstep, whose ``effects`` the caller performs
         and `supply`s back (round after round) before `end_superstep`. Nothing changes in
         the execution before `end_superstep`. Raises as `run_superstep` does."""
-        if not self._plain() or self.kept:  # held work first: the general rounds
+        if self.held or self.kept or (self._holding and self._still_holding()):
+            # held work first (`_plain`, inlined): the general rounds
             return OpenSuperstep(self._superstep(True), self.step + 1)
         # The usual superstep, without a generator: its events delivered here, and, when
         # all its reactions so far are one-shot requests, their effects asked for directly;
@@ -622,9 +604,16 @@ class Execution:
         if not p.staged.wants_within:
             return OpenSuperstep.ended(p.step, self._conclude(p, True))
         done = p.done
-        if (len(done) == 1 and type(done[0][2]) is _Shot) or all(
-            type(item[2]) is _Shot for item in done
-        ):
+        if len(done) == 1 and type(done[0][2]) is _Shot:  # the usual: one node's one effect
+            _, inst, shot = done[0]
+            aid = inst.id
+            n = inst.effects_issued  # (`_asks`: nothing issued in this pass yet)
+            request = EffectRequest(f"{self.execution_id}/{aid}/e{n}", aid, inst.node, shot.effect)
+            p.issued[aid] = n + 1
+            return OpenSuperstep.asking(
+                p.step, [request], partial(self._shot_answered, p, inst, shot, request)
+            )
+        if all(type(item[2]) is _Shot for item in done):
             out: dict[int, Any] = {}
             shots: dict[int, _Shot] = {}
             asks = self._asks(p, done, out, shots)
@@ -675,7 +664,7 @@ class Execution:
                 rest: list[tuple[str, Event]] = []
                 for k, item in enumerate(p.batch):
                     if item[0] in settled:
-                        p.waiting.append(item)
+                        p.waiting = _add(p.waiting, item)
                         continue
                     if k in results:
                         called[len(rest)] = results[k]
@@ -727,7 +716,8 @@ class Execution:
                 if event.effect_id not in inst.pending_effects:
                     self._note_dropped(f"effect {event.effect_id}: stale", record)
                     continue
-                p.consumed.append((inst, event.effect_id))  # only once the superstep commits
+                # only once the superstep commits
+                p.consumed = _add(p.consumed, (inst, event.effect_id))
             outcome.delivered.append((aid, event))
             if record is not None:
                 record.delivered.append((aid, type(event).__name__))
@@ -769,7 +759,10 @@ class Execution:
                     self._stage(inst, spec, result, memory, staged, within)
             done.append((k, inst, result))
             if not isinstance(staged.dispositions[-1][1], RemainActive | SuspendActivation):
-                staged.ended.add(aid)
+                if staged.ended:
+                    staged.ended.add(aid)
+                else:
+                    staged.ended = {aid}
 
     def _within_then_conclude(self, p: _Pass) -> Rounds:
         """The within-step rounds of a pass already delivered, then its commit."""
@@ -795,6 +788,43 @@ class Execution:
         self._restage(p, out, True)
         return self._conclude(p, True)
 
+    def _shot_answered(
+        self,
+        p: _Pass,
+        inst: Instance,
+        shot: _Shot,
+        request: EffectRequest,
+        supplied: Sequence[EffectCompleted],
+    ) -> StepOutcome | Rounds:
+        """`_shots_answered` for a pass of one one-shot request (``request``, of ``inst``'s
+        ``shot``): the same steps (`_answered`, then `_restage`) without their maps."""
+        p.performed.extend(supplied)
+        eid = request.effect_id
+        result = supplied[0]  # (`OpenSuperstep.supply` matched it; else look it up)
+        if len(supplied) != 1 or result.effect_id != eid:
+            result = next(c for c in supplied if c.effect_id == eid)
+        aid = inst.id
+        p.got[eid] = (aid, result)
+        p.outcome.delivered.append((aid, result))
+        if p.record is not None:
+            p.record.delivered.append((aid, "EffectCompleted"))
+        try:  # settled in the context it asked in (its memory is the staged one)
+            after: Any = shot.node.settle(shot.ctx, result)
+        except Exception as e:  # a reducer bug fails its activation
+            after = e
+        if isinstance(after, Reaction) and _asks_within(after.effects):  # another round
+            k = p.done[0][0]
+            return self._rounds_then_conclude(p, [(k, inst, after)], {k: _ASKED}, {})
+        staged = p.staged  # `_restage` of one shot: the staged so far serves again
+        staged.dispositions = []
+        staged.issued = dict(p.issued)
+        memory = staged.memory[aid]
+        if isinstance(after, Exception):
+            self._reducer_failed(inst, memory, staged, after)
+        else:
+            self._stage(inst, self.graph.nodes[inst.node], after, memory, staged)
+        return self._conclude(p, True)
+
     def _rounds_then_conclude(
         self,
         p: _Pass,
@@ -813,7 +843,8 @@ class Execution:
         outcome = p.outcome
         record = p.record
         waiting = p.waiting
-        self._log(within and bool(got), p.performed)
+        # the log entry (`_log`, inlined: once per superstep)
+        self.input_log.append(("superstep", tuple(p.performed)) if within and got else _STEP)
         if staged.failures and any(not self._absorbs_failure(i, f) for i, f in staged.failures):
             inst, failure = next(
                 (i, f) for i, f in staged.failures if not self._absorbs_failure(i, f)
@@ -830,18 +861,20 @@ class Execution:
         for aid, _ in waiting:  # delivered again later: the same effect ids
             staged.issued.pop(aid, None)
         batch, queued, released = p.batch, p.queued, p.released
-        holds = (
-            [(i, f) for i, f in staged.failures if self._holds_step(i, f)]
-            if staged.failures
-            else []
-        )
-        if holds:
-            held = self._hold(holds, batch, queued, released, waiting, staged, outcome, record)
-            return self._keep(held, got)
-        paused = self._pausing(staged, batch, waiting)
-        if paused:
-            held = self._pause(paused, batch, queued, released, waiting, staged, outcome, record)
-            return self._keep(held, got)
+        if staged.failures:
+            holds = [(i, f) for i, f in staged.failures if self._holds_step(i, f)]
+            if holds:
+                held = self._hold(holds, batch, queued, released, waiting, staged, outcome, record)
+                return self._keep(held, got)
+        for _, disposition, _, _ in staged.dispositions:
+            if isinstance(disposition, SuspendActivation):  # a suspension may hold it
+                paused = self._pausing(staged, batch, waiting)
+                if paused:
+                    held = self._pause(
+                        paused, batch, queued, released, waiting, staged, outcome, record
+                    )
+                    return self._keep(held, got)
+                break
         try:
             written = self._commit_writes(staged.writes)
         except ChannelConflictError as e:
@@ -880,16 +913,22 @@ class Execution:
         if record is not None:
             record.written = written
             self.trace.append(record)
-        if self.kept or got:
-            self._keep(outcome, got)
+        if self.held or self.failure is not None:  # (a router's failure, in `_apply`)
+            if self.kept or got:
+                self._keep(outcome, got)
+        elif self.kept:  # `_keep` of a committed superstep with nothing held
+            self.kept = {}
         return outcome
 
     def _reducer_failed(
         self, inst: Instance, memory: dict[str, Any], staged: _Staged, e: Exception
     ) -> None:
+        if not staged.errors:
+            staged.errors = {}
         staged.errors[inst.id] = e
-        staged.failures.append((inst, Failure(FailureClass.PERMANENT, str(e), type(e).__name__)))
-        staged.dispositions.append((inst, FailActivation(staged.failures[-1][1]), memory, False))
+        failure = Failure(FailureClass.PERMANENT, str(e), type(e).__name__)
+        staged.failures = _add(staged.failures, (inst, failure))
+        staged.dispositions.append((inst, FailActivation(failure), memory, False))
 
     def _stage(
         self,
@@ -910,21 +949,23 @@ class Execution:
                 raise TypeError(
                     f"node {inst.node!r} returned {type(reaction).__name__}, expected a Reaction"
                 )
-            pairs = _pairs(reaction.updates)
+            updates = reaction.updates
+            pairs = list(updates.items()) if type(updates) is dict else _pairs(updates)
             channels = self.graph.channels
+            allowed = spec.writes
             for channel, _ in pairs:
                 if channel not in channels:
                     raise UndeclaredChannelError(inst.node, channel, list(channels))
-                if spec.writes is not None and channel not in spec.writes:
+                if allowed is not None and channel not in allowed:
                     raise UndeclaredChannelError(
-                        inst.node, channel, list(spec.writes), node_writes=True
+                        inst.node, channel, list(allowed), node_writes=True
                     )
         except Exception as e:  # a malformed reaction fails its activation, like a raise
             self._reducer_failed(inst, memory, staged, e)
             return
         disposition = reaction.disposition
         if isinstance(disposition, FailActivation):
-            staged.failures.append((inst, disposition.failure))
+            staged.failures = _add(staged.failures, (inst, disposition.failure))
             staged.dispositions.append((inst, disposition, memory, False))
             return
         if (
@@ -938,7 +979,8 @@ class Execution:
             )
             self._reducer_failed(inst, memory, staged, error)
             return
-        for action in reaction.control:
+        control = reaction.control
+        for action in control:
             if isinstance(action, Activate | Spawn) and not self._may_activate(spec, action.node):
                 failure = Failure(
                     FailureClass.PERMANENT,
@@ -950,7 +992,7 @@ class Execution:
                     ),
                     "ActivationError",
                 )
-                staged.failures.append((inst, failure))
+                staged.failures = _add(staged.failures, (inst, failure))
                 staged.dispositions.append((inst, FailActivation(failure), memory, False))
                 return
         if within and _asks_within(reaction.effects):
@@ -958,41 +1000,49 @@ class Execution:
             staged.dispositions.append((inst, disposition, memory, False))
             return
         end_branch = False
-        for action in reaction.control:
+        for action in control:
             if isinstance(action, Activate):
-                staged.activations.append(
-                    (action.node, inst.lineage, action.payload, False, inst.id)
+                staged.activations = _add(
+                    staged.activations, (action.node, inst.lineage, action.payload, False, inst.id)
                 )
             elif isinstance(action, Spawn):
-                staged.activations.append(
+                staged.activations = _add(
+                    staged.activations,
                     (
                         action.node,
                         inst.lineage,
                         action.payload,
                         1 if action.new_lineage else 2,
                         inst.id,
-                    )
+                    ),
                 )
             elif isinstance(action, Publish):
-                staged.publishes.append(External(action.name, action.payload))
+                staged.publishes = _add(staged.publishes, External(action.name, action.payload))
             elif isinstance(action, RequestTimer):
-                staged.timers.append((inst, action))
+                staged.timers = _add(staged.timers, (inst, action))
             elif isinstance(action, Deactivate):
-                staged.deactivations.append(action.node)
+                staged.deactivations = _add(staged.deactivations, action.node)
             elif isinstance(action, EndBranch):
                 end_branch = True
             else:  # pragma: no cover - guarded by the type
                 raise TypeError(f"unknown control action {action!r}")
+        aid = inst.id
+        writes = staged.writes
         for channel, value in pairs:
-            staged.writes.setdefault(channel, []).append((inst.id, value))
-        issued = staged.issued.get(inst.id, inst.effects_issued)
+            if channel in writes:
+                writes[channel].append((aid, value))
+            else:
+                writes[channel] = [(aid, value)]
+        issued = staged.issued.get(aid, inst.effects_issued)
         for effect in reaction.effects:
-            eid = f"{self.execution_id}/{inst.id}/e{issued}"
+            eid = f"{self.execution_id}/{aid}/e{issued}"
             issued += 1
-            staged.effects.append((inst, EffectRequest(eid, inst.id, inst.node, effect)))
+            staged.effects = _add(
+                staged.effects, (inst, EffectRequest(eid, aid, inst.node, effect))
+            )
             if effect.within_step:
                 staged.wants_within = True
-        staged.issued[inst.id] = issued
+        staged.issued[aid] = issued
         staged.dispositions.append((inst, disposition, memory, end_branch))
 
     def _may_activate(self, spec: NodeSpec, node: str) -> bool:
@@ -1507,8 +1557,9 @@ class Execution:
     # --- applying a committed superstep ------------------------------------------------------
 
     def _apply(self, staged: _Staged, outcome: StepOutcome, record: TraceRecord | None) -> None:
-        pending: list[tuple[str, tuple[int, ...], Any, int, str]] = staged.activations
-        failed = {inst.id: failure for inst, failure in staged.failures} if staged.failures else {}
+        pending: list[tuple[str, tuple[int, ...], Any, int, str]] = staged.activations or []
+        failures = staged.failures
+        failed = {inst.id: failure for inst, failure in failures} if failures else _NO_ERRORS
         instances = self.instances
         for aid, issued in staged.issued.items():  # within-step effects counted too
             if (owner := instances.get(aid)) is not None:
@@ -1546,7 +1597,9 @@ class Execution:
                 self._end(inst)
         if outcome.written and self.graph.subscribers:
             pending.extend(self._triggered(outcome.written))
-        for node, lineage, payload, spawn, source in _coalesce(self.graph, pending):
+        for node, lineage, payload, spawn, source in (
+            _coalesce(self.graph, pending) if len(pending) > 1 else pending
+        ):
             if spawn == 1:  # a Spawn into a new child lineage
                 self._lineages += 1
                 lineage = (*lineage, self._lineages)
@@ -1556,7 +1609,11 @@ class Execution:
                     self.deferred.append((node, lineage, payload))
                 continue
             aid = self._enqueue_activation(
-                node, lineage, payload, spawned=spawn != 0, joined=self._join_of(source)
+                node,
+                lineage,
+                payload,
+                spawn != 0,
+                source if source in self.graph.joins_by_name else None,  # `_join_of`
             )
             if record is not None:
                 record.activated.append(aid)
@@ -1612,9 +1669,11 @@ class Execution:
         credited to, as their barriers are complete already). An activation a join starts
         names that join as its source."""
         graph = self.graph
-        out: list[tuple[str, tuple[int, ...], Any, int, str]] = [
-            (t, inst.lineage, output, False, inst.id) for t in graph.successors.get(inst.node, ())
-        ]
+        lineage = inst.lineage
+        aid = inst.id
+        out: list[tuple[str, tuple[int, ...], Any, int, str]] = []
+        for t in graph.successors.get(inst.node, ()):  # a loop: most nodes have one or none
+            out.append((t, lineage, output, False, aid))
         for branch in graph.branches_of.get(inst.node, ()):
             try:
                 chosen = branch.router(MappingProxyType(self.values), output)
@@ -1804,16 +1863,16 @@ class Execution:
         node: str,
         lineage: tuple[int, ...],
         payload: Any,
-        *,
         spawned: bool = False,
         joined: str | None = None,
     ) -> str:
-        self._seq += 1
-        aid = f"{node}:{self._seq}"
-        inst = Instance(aid, node, self._seq, lineage, payload)
+        seq = self._seq = self._seq + 1
+        aid = f"{node}:{seq}"
+        inst = Instance(aid, node, seq, lineage, payload)
         if spawned:
             inst.spawned = True
-        inst.joined = joined
+        if joined is not None:
+            inst.joined = joined
         self.instances[aid] = inst
         self.queue.append((aid, Activated(payload)))
         return aid
@@ -1994,6 +2053,15 @@ def _asks_within(effects: Iterable[Effect]) -> bool:
 
 
 _WITHIN_STEP = attrgetter("within_step")
+
+
+def _add(items: list[Any], item: Any) -> list[Any]:
+    """``items`` with ``item`` appended: in place, or, while it is the shared empty start
+    (`_NONE`), as a new list."""
+    if items:
+        items.append(item)
+        return items
+    return [item]
 
 
 def _pairs(updates: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> list[tuple[str, Any]]:

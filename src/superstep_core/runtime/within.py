@@ -82,9 +82,13 @@ class OpenSuperstep:
     def asking(cls, step: int, effects: list[EffectRequest], then: Then) -> OpenSuperstep:
         """Superstep ``step`` asking for ``effects`` (its first round) without a generator:
         ``then`` takes their results and gives the outcome, or the rounds that remain."""
-        opened = cls(None, step)
-        opened.effects = effects
+        opened = cls.__new__(cls)  # once per superstep: `__init__`'s defaults set directly
+        opened.step = step
+        opened.results = []
+        opened._rounds = None
         opened._then = then
+        opened._outcome = None
+        opened.effects = effects
         return opened
 
     def supply(self, results: Sequence[EffectCompleted]) -> None:
@@ -95,6 +99,18 @@ class OpenSuperstep:
         effects = self.effects
         if len(effects) == 1 and len(results) == 1 and results[0].effect_id == effects[0].effect_id:
             chosen = list(results)  # the common round: one effect, its result
+            then = self._then
+            if then is not None:  # `_advance`'s first step, in place
+                self._then = None
+                self.results.extend(chosen)
+                after = then(chosen)
+                if isinstance(after, StepOutcome):
+                    self.effects = []
+                    self._outcome = after
+                    return
+                self._rounds = after
+                self._advance(None)
+                return
             self.results.extend(chosen)
             self._advance(chosen)
             return
