@@ -72,10 +72,10 @@ class StepTracker:
         """A step's tasks are about to run (``requests``), beside ``held``, those of a
         resumed step that finished before it paused; with ``held_start`` (task starts are
         streamed), the starts go out in launch order and the results after them all."""
-        tasks: list[Startable] = [*requests, *(HeldTask(aid, node_of(aid)) for aid in held)]
-        if len(tasks) == 1:  # one task (a chain's step): no order to work out
-            launched = [tasks[0].activation_id]
+        if not held and len(requests) == 1:  # one task (a chain's step): no order to work out
+            launched = [requests[0].activation_id]
         else:
+            tasks: list[Startable] = [*requests, *(HeldTask(aid, node_of(aid)) for aid in held)]
             launched = [t.activation_id for t in sorted(tasks, key=self.launch_key)]
         self.launched.extend(launched)
         if held_start is not None:

@@ -54,7 +54,6 @@ from superstep_compat.pregel._task_context import (
     TaskOutcome,
     _answers,
     _bind,
-    _join_ns,
     _now,
     _TaskContext,
     _unbind,
@@ -68,6 +67,7 @@ from superstep_compat.pregel._task_support import (
     _cache_key,
     _close,
     _is_runnable,
+    _noop,
     _noop_heartbeat,
     _ProgressHandler,
     _runtime,
@@ -141,34 +141,30 @@ class TaskRunner(TaskRouting):
         assert isinstance(result, TaskOutcome)
         return result
 
-    _config_bases: tuple[Mapping[str, Any], tuple[Any, ...]] | None = None
+    _run_base: _RunBase | None = None
+
+    def _base_of(self, config: dict[str, Any]) -> _RunBase:
+        """What every task of a run takes from the run's ``config`` (a run's own dict, never
+        changed once its tasks run), worked out once per run config, not per task; the last
+        one is kept (replaced whole, so runs on several threads see their own or work it
+        out again)."""
+        known = self._run_base
+        if known is not None and known.config is config:
+            return known
+        base = _RunBase(config)
+        if known is not None and base.same_metadata(known):
+            base.nodes = known.nodes  # the next invocation's: its nodes' metadata is the same
+        self._run_base = base
+        return base
 
     def _config_base(
-        self, config: Mapping[str, Any]
+        self, config: dict[str, Any]
     ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], Any, Any]:
-        """What every task of a run takes from the run's ``config`` (a run's own dict, never
-        changed once its tasks run): the config without the run id, its metadata as a plain
-        dict, its configurable without ``checkpoint_id``, the thread id to add to the task's
-        metadata (None: there is none, or the metadata has one) and the run's `ServerInfo`.
-        Worked out once per run config, not per task; the last one is kept (a tuple
-        replaced whole, so runs on several threads see their own or work it out again)."""
-        known = self._config_bases
-        if known is not None and known[0] is config:
-            return known[1]  # type: ignore[return-value]
-        base = dict(config)
-        # LangChain hands a child run its config without the run id (``patch_config`` with
-        # callbacks): neither the task nor a subgraph it runs has its graph run's id
-        base.pop("run_id", None)
-        metadata = _plain(base.get("metadata"))
-        configurable = dict(base.get("configurable") or {})
-        thread = configurable.get("thread_id")
-        if "thread_id" in metadata or not thread:
-            thread = None
-        configurable.pop("checkpoint_id", None)
-        server = server_info_of(config.get("configurable") or {})
-        parts = (base, metadata, configurable, thread, server)
-        self._config_bases = (config, parts)
-        return parts
+        """The config without the run id, its metadata as a plain dict, its configurable
+        without ``checkpoint_id``, the thread id to add to the task's metadata (None: there
+        is none, or the metadata has one) and the run's `ServerInfo` (see `_RunBase`)."""
+        b = self._base_of(config)
+        return b.base, b.metadata, b.configurable, b.thread, b.server
 
     def _task_config(
         self, node: NodeSpec, run: RunContext, uid: str, resume: Sequence[Any]
@@ -177,30 +173,28 @@ class TaskRunner(TaskRouting):
         from the root graph: "sub:<task>|inner:<task>"), and the link any compiled graph
         invoked while it runs takes as its parent (see `ChildLink`); ``uid``: the task's id
         (`task_uuid`)."""
-        base, base_metadata, base_configurable, thread, _ = self._config_base(run.config)
-        config = base.copy()
+        b = self._base_of(run.config)
+        config = b.base.copy()
         # LangGraph's namespace segment: the node and its task id (the activation's, in
         # LangGraph's terms: derived from the checkpoint the step runs from)
-        ns = _join_ns(run.checkpoint_ns, f"{node.name}:{uid}")
+        parent_ns = run.checkpoint_ns
+        ns = f"{parent_ns}|{node.name}:{uid}" if parent_ns else f"{node.name}:{uid}"
+        # a copy of the node's metadata with what differs per task set in place: the same
+        # keys in the same order as LangGraph's display of them (see `_RunBase.metadata_of`)
+        metadata = b.metadata_of(node.name, self).copy()
+        metadata["langgraph_step"] = run.step
         push = run.push
-        # one display, not a copy then an update (a key the run's metadata has keeps its place)
-        metadata = {
-            **base_metadata,
-            "langgraph_step": run.step,
-            "langgraph_node": node.name,
-            "langgraph_triggers": (PUSH,) if push is not None else self.triggers(node.name),
-            "langgraph_path": task_path(node.name, push),
-            "langgraph_checkpoint_ns": ns,
-        }
-        if thread is not None:
-            metadata["thread_id"] = thread  # LangGraph propagates the thread to run metadata
-        configurable = base_configurable.copy()
+        if push is not None:
+            metadata["langgraph_triggers"] = (PUSH,)
+            metadata["langgraph_path"] = task_path(node.name, push)
+        metadata["langgraph_checkpoint_ns"] = ns
+        configurable = b.configurable.copy()
         configurable["checkpoint_ns"] = ns
         if run.checkpoint_id is not None:
             # LangGraph's map of the ancestors' checkpoints, by namespace (root: "")
             configurable["checkpoint_map"] = {
                 **(configurable.get("checkpoint_map") or {}),
-                run.checkpoint_ns: run.checkpoint_id,
+                parent_ns: run.checkpoint_id,
             }
         configurable[CHILD_KEY] = ChildLink(
             run.saver,
@@ -254,11 +248,17 @@ class TaskRunner(TaskRouting):
             hit = run.cache.get([cache_key]).get(cache_key)
             if hit is not None:  # its writes and its routing, as the call made them
                 return from_cache_entry(hit)
-        streams_tasks = "tasks" in run.stream_modes or "debug" in run.stream_modes
         announce = None
+        emit = run.emit
+        modes = run.stream_modes
         # once, not per retry; an error handler's task has a result but no start (LangGraph
         # schedules it inside the failed task's step, past the step's task announcements)
-        if run.emit is not None and streams_tasks and attempt == 1 and not node.is_error_handler:
+        if (
+            emit is not None
+            and ("tasks" in modes or "debug" in modes)
+            and attempt == 1
+            and not node.is_error_handler
+        ):
             start = task_payload(
                 uid,
                 node.name,
@@ -266,48 +266,58 @@ class TaskRunner(TaskRouting):
                 config["metadata"]["langgraph_triggers"],
                 config,
             )
-            announce = partial(_announce, run.emit, run.stream_modes, start, run.step, run.clock)
+            announce = partial(_announce, emit, modes, start, run.step, run.clock)
         if run.started is not None:
             run.started(task_id, announce)  # the run's gate orders the step's starts
         elif announce is not None:
             announce()
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step, node.trace_policy)
-        info = self._execution_info(node, run, config, uid, attempt)
-        timed = run.timed_attempt = start_timed_attempt(
-            config["configurable"], node.name, info, limits
-        )
-        heartbeat = _heartbeat if limits is not None else _noop_heartbeat
-        if timed is not None:
-            heartbeat = _observed(heartbeat, timed)
-        if limits is not None and limits.idle_timeout is not None and limits.refresh_on == "auto":
-            # LangGraph's "auto": any LangChain callback event inside the node is progress
-            beat = current_heartbeat()
-            progress = _ProgressHandler(beat if timed is None else _observed(beat, timed))
-            config = merge_configs(config, {"callbacks": [progress]})  # type: ignore[arg-type]
+        base = self._base_of(run.config)
+        configurable = config["configurable"]
+        info = self._execution_info(node, run, configurable, uid, attempt, base.run_id)
+        timed = run.timed_attempt = start_timed_attempt(configurable, node.name, info, limits)
+        if limits is None and timed is None:  # the usual task: nothing observes its progress
+            heartbeat = _noop_heartbeat
+            writer = _noop if emit is None or "custom" not in modes else self._writer(run)
+        else:
+            heartbeat = _heartbeat if limits is not None else _noop_heartbeat
+            if timed is not None:
+                heartbeat = _observed(heartbeat, timed)
+            if (
+                limits is not None
+                and limits.idle_timeout is not None
+                and limits.refresh_on == "auto"
+            ):
+                # LangGraph's "auto": any LangChain callback event inside the node is progress
+                beat = current_heartbeat()
+                progress = _ProgressHandler(beat if timed is None else _observed(beat, timed))
+                config = merge_configs(config, {"callbacks": [progress]})  # type: ignore[arg-type]
+                configurable = config["configurable"]
+            writer = self._writer(run, limits)
         kwargs: dict[str, Any] = {}
-        writer = self._writer(run, limits)
         # the task's runtime, as LangGraph's: injected as ``runtime``, returned by
         # `get_runtime()`, inherited by a graph or a tool run inside the task
-        runtime = _runtime(run, writer, heartbeat)
-        runtime = runtime._for_task(info, self._config_base(run.config)[4])
-        if node.accepts:
-            if "config" in node.accepts:
+        runtime = _runtime(run, writer, heartbeat)._for_task(info, base.server)
+        accepts = node.accepts
+        if accepts:
+            if "config" in accepts:
                 kwargs["config"] = config
-            if "writer" in node.accepts:
+            if "writer" in accepts:
                 kwargs["writer"] = writer
-            if "store" in node.accepts:
+            if "store" in accepts:
                 kwargs["store"] = run.store
-            if "previous" in node.accepts:
+            if "previous" in accepts:
                 kwargs["previous"] = run.previous
-            if "error" in node.accepts:  # an error handler's `error: NodeError`
+            if "error" in accepts:  # an error handler's `error: NodeError`
                 kwargs["error"] = run.node_error
-            if "runtime" in node.accepts:
+            if "runtime" in accepts:
                 kwargs["runtime"] = runtime
         # interrupts are named by LangGraph's task namespace ("<node>:<task id>")
-        hook = _TaskContext(_answers(resume), f"{node.name}:{uid}", run, node.name)
-        hook.memo = dict(memo or {})
-        if SPARE_KEY in hook.memo:  # answers it took from a parent's spare ones
+        hook = _TaskContext(
+            _answers(resume), f"{node.name}:{uid}", run, node.name, dict(memo) if memo else {}
+        )
+        if memo and SPARE_KEY in hook.memo:  # answers it took from a parent's spare ones
             hook.resume = with_spare_answers(hook.resume, hook.memo)
         hook.child = config["configurable"][CHILD_KEY]
         if attempt > 1 and hook.ns in self.subgraph_runs:
@@ -316,30 +326,30 @@ class TaskRunner(TaskRouting):
             hook.child.calls = itertools.count(self.subgraph_runs[hook.ns])
         # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
         # sent are the task's own, before its return value's; a fresh read sees them.
-        configurable = config["configurable"]
         configurable[CONFIG_KEY_SEND] = hook.pushed.extend
         configurable[CONFIG_KEY_READ] = partial(self.read_local, values, hook.pushed)
         # The task's runtime (LangGraph's CONFIG_KEY_RUNTIME): a graph invoked inside the task
         # (from a tool, say) inherits its context and store.
         configurable[CONFIG_KEY_RUNTIME] = runtime
-        handler = None
-        if run.emit is not None and "messages" in run.stream_modes:
-            v2 = (run.config.get("configurable") or {}).get(CONFIG_KEY_STREAM_MESSAGES_V2)
-            handler = (MessagesHandlerV2 if v2 else MessagesHandler)(
-                run.emit, config, run.subgraphs
-            )
-            handler.see(arg if arg is not None else values)
-            config = attach(config, handler)
-            if "config" in kwargs:
-                kwargs["config"] = config
-        hook.handler = handler
-        if run.emit is not None and "tools" in run.stream_modes:
-            config = attach(
-                config, ToolsHandler(run.emit, config["metadata"]["langgraph_checkpoint_ns"])
-            )
-            if "config" in kwargs:
-                kwargs["config"] = config
-        hook.cache_key = cache_key
+        if emit is not None:
+            if "messages" in modes:
+                v2 = (run.config.get("configurable") or {}).get(CONFIG_KEY_STREAM_MESSAGES_V2)
+                handler = (MessagesHandlerV2 if v2 else MessagesHandler)(
+                    emit, config, run.subgraphs
+                )
+                handler.see(arg if arg is not None else values)
+                config = attach(config, handler)
+                if "config" in kwargs:
+                    kwargs["config"] = config
+                hook.handler = handler
+            if "tools" in modes:
+                config = attach(
+                    config, ToolsHandler(emit, config["metadata"]["langgraph_checkpoint_ns"])
+                )
+                if "config" in kwargs:
+                    kwargs["config"] = config
+        if cache_key is not None:
+            hook.cache_key = cache_key
         action = node.action
         tokens = _bind(hook, run, config)
         try:
@@ -425,7 +435,7 @@ class TaskRunner(TaskRouting):
             _close(run.trace, result, outcome)
         if outcome.error is None and not outcome.waiting:
             # LangGraph's private hook: told the name of every node that finished
-            finished = (run.config.get("configurable") or {}).get(CONFIG_KEY_NODE_FINISHED)
+            finished = self._base_of(run.config).finished
             if finished is not None:
                 finished(node.name)
         outcome.memo = hook.memo or None
@@ -454,13 +464,18 @@ class TaskRunner(TaskRouting):
         return self._outcome(node, local, values, run)
 
     def _execution_info(
-        self, node: NodeSpec, run: RunContext, config: dict[str, Any], uid: str, attempt: int
+        self,
+        node: NodeSpec,
+        run: RunContext,
+        configurable: Mapping[str, Any],
+        uid: str,
+        attempt: int,
+        run_id: str | None,
     ) -> ExecutionInfo:
         """LangGraph's `ExecutionInfo` of a task: the checkpoint its step runs from (its id
-        in the config's ``checkpoint_map``), its namespace and id, the thread, the graph run's
-        ``run_id`` (a subgraph's config has none), the attempt and when the first started."""
-        configurable = config["configurable"]
-        ns = configurable.get("checkpoint_ns", "")
+        in the ``checkpoint_map`` of the task's ``configurable``), its namespace and id, the
+        thread, the graph run's ``run_id`` (a subgraph's config has none), the attempt and
+        when the first started."""
         now = run.clock.now()
         if attempt == 1:
             first = now
@@ -468,16 +483,19 @@ class TaskRunner(TaskRouting):
                 self.first_attempts[f"{node.name}:{uid}"] = now
         else:
             first = self.first_attempts.get(f"{node.name}:{uid}", now)
-        checkpoints = configurable.get("checkpoint_map") or {}
-        run_id = run.config.get("run_id")
+        checkpoint_id = run.checkpoint_id
+        if not checkpoint_id:
+            checkpoints = configurable.get("checkpoint_map")
+            checkpoint_id = (checkpoints.get(run.checkpoint_ns) if checkpoints else None) or ""
+        # positional, in the fields' order (its generated __init__ takes no keywords faster)
         return ExecutionInfo(
-            checkpoint_id=run.checkpoint_id or checkpoints.get(run.checkpoint_ns) or "",
-            checkpoint_ns=ns,
-            task_id=uid,
-            thread_id=configurable.get("thread_id"),
-            run_id=str(run_id) if run_id else None,
-            node_attempt=attempt,
-            node_first_attempt_time=first,
+            checkpoint_id,
+            configurable.get("checkpoint_ns", ""),
+            uid,
+            configurable.get("thread_id"),
+            run_id,
+            attempt,
+            first,
         )
 
     def timed_out(
@@ -523,6 +541,84 @@ class TaskRunner(TaskRouting):
         except Exception as e:  # a bad `retry_on` fails the task with its TypeError (LangGraph)
             return TaskOutcome(error=e)
         return TaskOutcome(error=error, retry=policy)
+
+
+class _RunBase:
+    """What every task of a run takes from the run's ``config``: the config without the run
+    id (``base``), its metadata as a plain dict, its configurable without
+    ``checkpoint_id``, the thread id to add to the task's metadata (None: there is none, or
+    the metadata has one), the run's `ServerInfo`, its ``run_id`` as text, LangGraph's
+    node-finished hook, and each node's task metadata (`metadata_of`)."""
+
+    __slots__ = (
+        "base",
+        "config",
+        "configurable",
+        "finished",
+        "metadata",
+        "nodes",
+        "run_id",
+        "server",
+        "thread",
+    )
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.config = config
+        base = dict(config)
+        # LangChain hands a child run its config without the run id (``patch_config`` with
+        # callbacks): neither the task nor a subgraph it runs has its graph run's id
+        base.pop("run_id", None)
+        self.base = base
+        metadata = self.metadata = _plain(base.get("metadata"))
+        given = config.get("configurable") or {}
+        configurable = dict(base.get("configurable") or {})
+        thread = configurable.get("thread_id")
+        self.thread = None if "thread_id" in metadata or not thread else thread
+        configurable.pop("checkpoint_id", None)
+        self.configurable = configurable
+        self.server = server_info_of(given)
+        run_id = config.get("run_id")
+        self.run_id = str(run_id) if run_id else None
+        self.finished = given.get(CONFIG_KEY_NODE_FINISHED)
+        self.nodes: dict[str, dict[str, Any]] = {}
+
+    def same_metadata(self, other: _RunBase) -> bool:
+        """Whether the tasks of ``other``'s run have the same metadata as this run's (the
+        same keys in the same order, the very same values, the same thread): another
+        invocation of the graph, whose nodes' metadata need not be worked out again."""
+        mine, theirs = self.metadata, other.metadata
+        thread, their_thread = self.thread, other.thread
+        if thread is not their_thread and (
+            type(thread) is not type(their_thread) or thread != their_thread
+        ):
+            return False
+        if len(mine) != len(theirs):
+            return False
+        for (key, value), (their_key, their_value) in zip(mine.items(), theirs.items()):
+            if key != their_key or value is not their_value:
+                return False
+        return True
+
+    def metadata_of(self, name: str, runner: TaskRouting) -> dict[str, Any]:
+        """LangGraph's metadata of a task of node ``name`` (an edge's: a `Send` task sets its
+        triggers and path), the step and namespace to be set per task: the run's metadata,
+        then ``langgraph_step``, ``_node``, ``_triggers``, ``_path``, ``_checkpoint_ns`` and
+        the thread. A copy of it with those set has the keys in the order of LangGraph's
+        display (a key the run's metadata has keeps its place)."""
+        found = self.nodes.get(name)
+        if found is None:
+            found = {
+                **self.metadata,
+                "langgraph_step": 0,
+                "langgraph_node": name,
+                "langgraph_triggers": runner.triggers(name),
+                "langgraph_path": task_path(name, None),
+                "langgraph_checkpoint_ns": "",
+            }
+            if self.thread is not None:
+                found["thread_id"] = self.thread  # LangGraph propagates it to run metadata
+            self.nodes[name] = found
+        return found
 
 
 def _observed(heartbeat: Callable[[], None], timed: TimedAttempt) -> Callable[[], None]:

@@ -121,18 +121,27 @@ class RunContext:
 class _TaskContext:
     """The `interrupt()` / `push_message()` hook of one task call."""
 
-    def __init__(self, resume: Sequence[Any], ns: str, run: RunContext, node: str) -> None:
+    # what most tasks never set, as class defaults (one hook is built per task)
+    index = 0
+    child: ChildLink | None = None  # the link a subgraph run in this task takes
+    handler: MessagesHandler | None = None
+    cache_key: tuple[tuple[str, ...], str] | None = None
+
+    def __init__(
+        self,
+        resume: Sequence[Any],
+        ns: str,
+        run: RunContext,
+        node: str,
+        memo: dict[str, Any] | None = None,
+    ) -> None:
         self.resume = resume
-        self.index = 0
         self.ns = ns
         self.run = run
         self.node = node
         # Results of work done inside this task (the functional API's @task calls), kept
         # in the activation's memory so a re-run after an interrupt does not redo them.
-        self.memo: dict[str, Any] = {}
-        self.child: ChildLink | None = None  # the link a subgraph run in this task takes
-        self.handler: MessagesHandler | None = None
-        self.cache_key: tuple[tuple[str, ...], str] | None = None
+        self.memo: dict[str, Any] = {} if memo is None else memo
         self.pushed: list[tuple[str, Any]] = []  # push_message writes, before the return's
 
     def interrupt(self, value: Any, response_schema: Any) -> Any:

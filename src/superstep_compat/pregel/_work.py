@@ -113,6 +113,16 @@ class TaskPerformer:
         self.options = dict(options or {})
         # a graph's own runner (not a subclass with a `run` of its own, an entrypoint's)
         self.direct = type(runner).run is TaskRunner.run and not self.options
+        self._observers: tuple[Any, Any] = (None, None)
+
+    def _observer(self, run: RunContext) -> Callable[[dict[str, Any]], None] | None:
+        """The run's attempt observer (`attempt_observer`), looked up once per run config
+        (a run's own dict, never changed once its tasks run), not per task."""
+        config, observer = self._observers
+        if config is not run.config:
+            observer = attempt_observer(run)
+            self._observers = (run.config, observer)  # one tuple: threads see either pair
+        return observer  # type: ignore[no-any-return]
 
     def _arguments(self, request: TaskRequest, run: RunContext) -> TaskCall:
         """The runner's call for ``request`` in ``run`` (its ``run`` and ``arun`` alike)."""
@@ -165,7 +175,7 @@ class TaskPerformer:
             return outcome
         runner = self.runner
         run = self._run_of(request, effect)
-        observer = attempt_observer(run)
+        observer = self._observer(run)
         started = time.time() if observer is not None else 0.0
         node = runner.spec.nodes.get(request.node) if self.direct else None
         if node is not None:
@@ -200,7 +210,7 @@ class TaskPerformer:
             return outcome
         run = self._run_of(request, effect)
         args = self._arguments(request, run)
-        observer = attempt_observer(run)
+        observer = self._observer(run)
         started = time.time() if observer is not None else 0.0
         result = self.runner.arun(args, **self.options)
         try:
