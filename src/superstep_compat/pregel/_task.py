@@ -16,19 +16,16 @@ from __future__ import annotations
 import asyncio
 import inspect
 import itertools
-from collections import ChainMap
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import copy_context
 from functools import partial
 from typing import Any, Literal, NamedTuple
 
 from superstep_compat._internal._constants import (
-    CONFIG_KEY_NODE_FINISHED,
     CONFIG_KEY_READ,
     CONFIG_KEY_RUNTIME,
     CONFIG_KEY_SEND,
     CONFIG_KEY_STREAM_MESSAGES_V2,
-    PUSH,
     START,
 )
 from superstep_compat._internal._merge import merge_configs
@@ -44,11 +41,11 @@ from superstep_compat.errors import (
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, MessagesHandlerV2, attach
+from superstep_compat.pregel._task_config import RunBase, task_config
 from superstep_compat.pregel._task_context import (
     CHILD_KEY,
     READ_STATE_KEY,
     SPARE_KEY,
-    ChildLink,
     NodeParentCommand,
     RunContext,
     TaskOutcome,
@@ -57,7 +54,6 @@ from superstep_compat.pregel._task_context import (
     _now,
     _TaskContext,
     _unbind,
-    task_path,
     task_uuid,
     with_spare_answers,
 )
@@ -80,7 +76,7 @@ from superstep_compat.pregel._task_support import (
 from superstep_compat.pregel._timed_attempts import TimedAttempt, start_timed_attempt
 from superstep_compat.pregel._tools import ToolsHandler
 from superstep_compat.pregel.debug import task_payload
-from superstep_compat.runtime import ExecutionInfo, server_info_of
+from superstep_compat.runtime import ExecutionInfo
 from superstep_compat.types import Command
 from superstep_core.host import Clock, current_heartbeat
 from superstep_core.host import heartbeat as _heartbeat
@@ -141,9 +137,9 @@ class TaskRunner(TaskRouting):
         assert isinstance(result, TaskOutcome)
         return result
 
-    _run_base: _RunBase | None = None
+    _run_base: RunBase | None = None
 
-    def _base_of(self, config: dict[str, Any]) -> _RunBase:
+    def _base_of(self, config: dict[str, Any]) -> RunBase:
         """What every task of a run takes from the run's ``config`` (a run's own dict, never
         changed once its tasks run), worked out once per run config, not per task; the last
         one is kept (replaced whole, so runs on several threads see their own or work it
@@ -151,65 +147,17 @@ class TaskRunner(TaskRouting):
         known = self._run_base
         if known is not None and known.config is config:
             return known
-        base = _RunBase(config)
+        base = RunBase(config)
         if known is not None and base.same_metadata(known):
             base.nodes = known.nodes  # the next invocation's: its nodes' metadata is the same
         self._run_base = base
         return base
 
-    def _config_base(
-        self, config: dict[str, Any]
-    ) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], Any, Any]:
-        """The config without the run id, its metadata as a plain dict, its configurable
-        without ``checkpoint_id``, the thread id to add to the task's metadata (None: there
-        is none, or the metadata has one) and the run's `ServerInfo` (see `_RunBase`)."""
-        b = self._base_of(config)
-        return b.base, b.metadata, b.configurable, b.thread, b.server
-
     def _task_config(
         self, node: NodeSpec, run: RunContext, uid: str, resume: Sequence[Any]
     ) -> dict[str, Any]:
-        """The config a task runs with: LangGraph's task metadata, its namespace (the path
-        from the root graph: "sub:<task>|inner:<task>"), and the link any compiled graph
-        invoked while it runs takes as its parent (see `ChildLink`); ``uid``: the task's id
-        (`task_uuid`)."""
-        b = self._base_of(run.config)
-        config = b.base.copy()
-        # LangGraph's namespace segment: the node and its task id (the activation's, in
-        # LangGraph's terms: derived from the checkpoint the step runs from)
-        parent_ns = run.checkpoint_ns
-        ns = f"{parent_ns}|{node.name}:{uid}" if parent_ns else f"{node.name}:{uid}"
-        # a copy of the node's metadata with what differs per task set in place: the same
-        # keys in the same order as LangGraph's display of them (see `_RunBase.metadata_of`)
-        metadata = b.metadata_of(node.name, self).copy()
-        metadata["langgraph_step"] = run.step
-        push = run.push
-        if push is not None:
-            metadata["langgraph_triggers"] = (PUSH,)
-            metadata["langgraph_path"] = task_path(node.name, push)
-        metadata["langgraph_checkpoint_ns"] = ns
-        configurable = b.configurable.copy()
-        configurable["checkpoint_ns"] = ns
-        if run.checkpoint_id is not None:
-            # LangGraph's map of the ancestors' checkpoints, by namespace (root: "")
-            configurable["checkpoint_map"] = {
-                **(configurable.get("checkpoint_map") or {}),
-                parent_ns: run.checkpoint_id,
-            }
-        configurable[CHILD_KEY] = ChildLink(
-            run.saver,
-            _answers(resume),
-            run.emit,
-            run.stream_modes,
-            run.subgraphs,
-            ns,
-            run.replay,
-            resuming=bool(resume),
-            inherited=run.spare_answers,
-        )
-        config["metadata"] = metadata
-        config["configurable"] = configurable
-        return config
+        """The config a task runs with (`task_config` over this run's `RunBase`)."""
+        return task_config(self._base_of(run.config), self, node.name, run, uid, resume)
 
     def _run_node(
         self,
@@ -543,84 +491,6 @@ class TaskRunner(TaskRouting):
         return TaskOutcome(error=error, retry=policy)
 
 
-class _RunBase:
-    """What every task of a run takes from the run's ``config``: the config without the run
-    id (``base``), its metadata as a plain dict, its configurable without
-    ``checkpoint_id``, the thread id to add to the task's metadata (None: there is none, or
-    the metadata has one), the run's `ServerInfo`, its ``run_id`` as text, LangGraph's
-    node-finished hook, and each node's task metadata (`metadata_of`)."""
-
-    __slots__ = (
-        "base",
-        "config",
-        "configurable",
-        "finished",
-        "metadata",
-        "nodes",
-        "run_id",
-        "server",
-        "thread",
-    )
-
-    def __init__(self, config: dict[str, Any]) -> None:
-        self.config = config
-        base = dict(config)
-        # LangChain hands a child run its config without the run id (``patch_config`` with
-        # callbacks): neither the task nor a subgraph it runs has its graph run's id
-        base.pop("run_id", None)
-        self.base = base
-        metadata = self.metadata = _plain(base.get("metadata"))
-        given = config.get("configurable") or {}
-        configurable = dict(base.get("configurable") or {})
-        thread = configurable.get("thread_id")
-        self.thread = None if "thread_id" in metadata or not thread else thread
-        configurable.pop("checkpoint_id", None)
-        self.configurable = configurable
-        self.server = server_info_of(given)
-        run_id = config.get("run_id")
-        self.run_id = str(run_id) if run_id else None
-        self.finished = given.get(CONFIG_KEY_NODE_FINISHED)
-        self.nodes: dict[str, dict[str, Any]] = {}
-
-    def same_metadata(self, other: _RunBase) -> bool:
-        """Whether the tasks of ``other``'s run have the same metadata as this run's (the
-        same keys in the same order, the very same values, the same thread): another
-        invocation of the graph, whose nodes' metadata need not be worked out again."""
-        mine, theirs = self.metadata, other.metadata
-        thread, their_thread = self.thread, other.thread
-        if thread is not their_thread and (
-            type(thread) is not type(their_thread) or thread != their_thread
-        ):
-            return False
-        if len(mine) != len(theirs):
-            return False
-        for (key, value), (their_key, their_value) in zip(mine.items(), theirs.items()):
-            if key != their_key or value is not their_value:
-                return False
-        return True
-
-    def metadata_of(self, name: str, runner: TaskRouting) -> dict[str, Any]:
-        """LangGraph's metadata of a task of node ``name`` (an edge's: a `Send` task sets its
-        triggers and path), the step and namespace to be set per task: the run's metadata,
-        then ``langgraph_step``, ``_node``, ``_triggers``, ``_path``, ``_checkpoint_ns`` and
-        the thread. A copy of it with those set has the keys in the order of LangGraph's
-        display (a key the run's metadata has keeps its place)."""
-        found = self.nodes.get(name)
-        if found is None:
-            found = {
-                **self.metadata,
-                "langgraph_step": 0,
-                "langgraph_node": name,
-                "langgraph_triggers": runner.triggers(name),
-                "langgraph_path": task_path(name, None),
-                "langgraph_checkpoint_ns": "",
-            }
-            if self.thread is not None:
-                found["thread_id"] = self.thread  # LangGraph propagates it to run metadata
-            self.nodes[name] = found
-        return found
-
-
 def _observed(heartbeat: Callable[[], None], timed: TimedAttempt) -> Callable[[], None]:
     """``heartbeat`` that also tells the timed-attempt observer of the progress."""
 
@@ -635,17 +505,6 @@ def _node_cancelled(name: str, cause: asyncio.CancelledError) -> NodeCancelledEr
     error = NodeCancelledError(name)
     error.__cause__ = cause
     return error
-
-
-def _plain(mapping: Mapping[str, Any] | None) -> dict[str, Any]:
-    """``dict(mapping or {})``, quicker for the `ChainMap` a run's metadata is until a config
-    brings some (`ensure_config`): ``dict()`` of one walks its abstract key view, per task."""
-    if type(mapping) is ChainMap:
-        out: dict[str, Any] = {}
-        for layer in reversed(mapping.maps):  # the first layer holding a key wins
-            out.update(layer)
-        return out
-    return dict(mapping or {})
 
 
 def _announce(

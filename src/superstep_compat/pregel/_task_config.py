@@ -1,0 +1,164 @@
+"""A task's config: what every task of a run takes from the run's config (`RunBase`, worked
+out once per run config), and the config one task runs with (`task_config`): LangGraph's
+task metadata, the task's namespace and the `ChildLink` a subgraph it invokes takes as its
+parent. `TaskRunner` keeps the run's `RunBase` and calls `task_config` per task."""
+
+from __future__ import annotations
+
+from collections import ChainMap
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from superstep_compat._internal._constants import CONFIG_KEY_NODE_FINISHED, PUSH
+from superstep_compat.pregel._task_context import (
+    CHILD_KEY,
+    ChildLink,
+    RunContext,
+    _answers,
+    task_path,
+)
+from superstep_compat.runtime import server_info_of
+
+if TYPE_CHECKING:
+    from superstep_compat.pregel._task_routing import TaskRouting
+
+__all__ = ["RunBase", "plain_dict", "task_config"]
+
+
+def task_config(
+    base: RunBase,
+    runner: TaskRouting,
+    name: str,
+    run: RunContext,
+    uid: str,
+    resume: Sequence[Any],
+) -> dict[str, Any]:
+    """The config a task runs with: LangGraph's task metadata, its namespace (the path
+    from the root graph: "sub:<task>|inner:<task>"), and the link any compiled graph
+    invoked while it runs takes as its parent (see `ChildLink`); ``uid``: the task's id
+    (`task_uuid`)."""
+    config = base.base.copy()
+    # LangGraph's namespace segment: the node and its task id (the activation's, in
+    # LangGraph's terms: derived from the checkpoint the step runs from)
+    parent_ns = run.checkpoint_ns
+    ns = f"{parent_ns}|{name}:{uid}" if parent_ns else f"{name}:{uid}"
+    # a copy of the node's metadata with what differs per task set in place: the same
+    # keys in the same order as LangGraph's display of them (see `RunBase.metadata_of`)
+    metadata = base.metadata_of(name, runner).copy()
+    metadata["langgraph_step"] = run.step
+    push = run.push
+    if push is not None:
+        metadata["langgraph_triggers"] = (PUSH,)
+        metadata["langgraph_path"] = task_path(name, push)
+    metadata["langgraph_checkpoint_ns"] = ns
+    configurable = base.configurable.copy()
+    configurable["checkpoint_ns"] = ns
+    if run.checkpoint_id is not None:
+        # LangGraph's map of the ancestors' checkpoints, by namespace (root: "")
+        configurable["checkpoint_map"] = {
+            **(configurable.get("checkpoint_map") or {}),
+            parent_ns: run.checkpoint_id,
+        }
+    configurable[CHILD_KEY] = ChildLink(
+        run.saver,
+        _answers(resume),
+        run.emit,
+        run.stream_modes,
+        run.subgraphs,
+        ns,
+        run.replay,
+        resuming=bool(resume),
+        inherited=run.spare_answers,
+    )
+    config["metadata"] = metadata
+    config["configurable"] = configurable
+    return config
+
+
+class RunBase:
+    """What every task of a run takes from the run's ``config``: the config without the run
+    id (``base``), its metadata as a plain dict, its configurable without
+    ``checkpoint_id``, the thread id to add to the task's metadata (None: there is none, or
+    the metadata has one), the run's `ServerInfo`, its ``run_id`` as text, LangGraph's
+    node-finished hook, and each node's task metadata (`metadata_of`)."""
+
+    __slots__ = (
+        "base",
+        "config",
+        "configurable",
+        "finished",
+        "metadata",
+        "nodes",
+        "run_id",
+        "server",
+        "thread",
+    )
+
+    def __init__(self, config: dict[str, Any]) -> None:
+        self.config = config
+        base = dict(config)
+        # LangChain hands a child run its config without the run id (``patch_config`` with
+        # callbacks): neither the task nor a subgraph it runs has its graph run's id
+        base.pop("run_id", None)
+        self.base = base
+        metadata = self.metadata = plain_dict(base.get("metadata"))
+        given = config.get("configurable") or {}
+        configurable = dict(base.get("configurable") or {})
+        thread = configurable.get("thread_id")
+        self.thread = None if "thread_id" in metadata or not thread else thread
+        configurable.pop("checkpoint_id", None)
+        self.configurable = configurable
+        self.server = server_info_of(given)
+        run_id = config.get("run_id")
+        self.run_id = str(run_id) if run_id else None
+        self.finished = given.get(CONFIG_KEY_NODE_FINISHED)
+        self.nodes: dict[str, dict[str, Any]] = {}
+
+    def same_metadata(self, other: RunBase) -> bool:
+        """Whether the tasks of ``other``'s run have the same metadata as this run's (the
+        same keys in the same order, the very same values, the same thread): another
+        invocation of the graph, whose nodes' metadata need not be worked out again."""
+        mine, theirs = self.metadata, other.metadata
+        thread, their_thread = self.thread, other.thread
+        if thread is not their_thread and (
+            type(thread) is not type(their_thread) or thread != their_thread
+        ):
+            return False
+        if len(mine) != len(theirs):
+            return False
+        for (key, value), (their_key, their_value) in zip(mine.items(), theirs.items()):
+            if key != their_key or value is not their_value:
+                return False
+        return True
+
+    def metadata_of(self, name: str, runner: TaskRouting) -> dict[str, Any]:
+        """LangGraph's metadata of a task of node ``name`` (an edge's: a `Send` task sets its
+        triggers and path), the step and namespace to be set per task: the run's metadata,
+        then ``langgraph_step``, ``_node``, ``_triggers``, ``_path``, ``_checkpoint_ns`` and
+        the thread. A copy of it with those set has the keys in the order of LangGraph's
+        display (a key the run's metadata has keeps its place)."""
+        found = self.nodes.get(name)
+        if found is None:
+            found = {
+                **self.metadata,
+                "langgraph_step": 0,
+                "langgraph_node": name,
+                "langgraph_triggers": runner.triggers(name),
+                "langgraph_path": task_path(name, None),
+                "langgraph_checkpoint_ns": "",
+            }
+            if self.thread is not None:
+                found["thread_id"] = self.thread  # LangGraph propagates it to run metadata
+            self.nodes[name] = found
+        return found
+
+
+def plain_dict(mapping: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``dict(mapping or {})``, quicker for the `ChainMap` a run's metadata is until a config
+    brings some (`ensure_config`): ``dict()`` of one walks its abstract key view, per task."""
+    if type(mapping) is ChainMap:
+        out: dict[str, Any] = {}
+        for layer in reversed(mapping.maps):  # the first layer holding a key wins
+            out.update(layer)
+        return out
+    return dict(mapping or {})
