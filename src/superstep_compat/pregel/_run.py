@@ -190,8 +190,9 @@ class GraphRun:
             )
         chosen = durability or configurable.get(DURABILITY_KEY)
         self.durable = chosen != "exit"
-        # "async" (the default): each step's checkpoint is written while the next step runs
-        self.writes_behind = chosen not in ("sync", "exit")
+        # "async" asked for: checkpoints written while the next step runs (not by default:
+        # the writer thread's hand-offs cost more than the overlap saves, BENCH.md w07/w12)
+        self.writes_behind = chosen == "async"
         if chosen is not None:  # LangGraph's subgraphs inherit it through the config
             self.config["configurable"] = {**self.config["configurable"], DURABILITY_KEY: chosen}
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
@@ -393,8 +394,7 @@ class GraphRun:
             completed = True
         finally:
             host.close()
-            # a checkpoint the run wrote is in the saver before the run ends (or raises)
-            self.writer.settle(raising=completed)
+            self.writer.settle(raising=completed)  # what it wrote is saved before it ends
             if self._saves_at_exit(completed):
                 self.writer.save_final(self.record)
         self._raise_stopped()
