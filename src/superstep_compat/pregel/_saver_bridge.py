@@ -17,6 +17,7 @@ __all__ = [
     "saver_call",
     "saver_list",
     "sync_here",
+    "twin_off_loop",
 ]
 
 _R = TypeVar("_R")
@@ -134,6 +135,18 @@ def saver_call(saver: Any, method: str, *args: Any) -> Any:
     if _async_twin(saver, method):
         return _run_elsewhere(getattr(saver, "a" + method)(*args))
     return getattr(saver, method)(*args)
+
+
+def twin_off_loop(saver: Any, method: str, *args: Any) -> Any:
+    """``saver.a<method>(*args)`` awaited from a thread that runs no event loop, for a call
+    `saver_call` would make through the async twin on the run's loop thread but that must
+    not block that loop: on the loop an async saver was made on (the run's, which stays
+    free meanwhile), else on the private loop thread."""
+    loop = getattr(saver, "loop", None)
+    coro = getattr(saver, "a" + method)(*args)
+    if isinstance(loop, asyncio.AbstractEventLoop):
+        return asyncio.run_coroutine_threadsafe(coro, loop).result()
+    return _run_elsewhere(coro)
 
 
 def sync_here(saver: Any, *methods: str) -> bool:
