@@ -14,9 +14,9 @@ A write made on an async run's event loop thread to a saver called there through
 twin (an async saver made on that loop, or one that changes only its async methods) is not
 waited for in place: its ``aput_writes`` may need that very loop (the saver's lock held by a
 read in flight there, results the loop must deliver), so blocking the loop on it deadlocks.
-It goes to background writes (`OrderedWrites`, in order) performed off the loop, which the
-task's body settles (`asettle`) before it ends: saved before the task that made the calls
-finishes, as LangGraph's async loop saves them (submitted, awaited by the step).
+It goes to background writes (`OrderedWrites`, in order) performed off the loop, awaited
+(`asettle`) before the call's future resolves and before the task's body ends: as durable
+as in place, without holding the loop.
 
 A new checkpoint starts with no pending writes: `attach` moves the journal to it. The saved
 results of the checkpoint a run continues from are read once, on the first call whose result
@@ -132,7 +132,7 @@ class TaskJournal:
         `UnsupportedTypeError` naming the task (its ``kind`` is "task result")."""
         try:
             if self.immediate:
-                self._save(task_id, [(RETURN, value)], task_path)
+                self._save(task_id, [(RETURN, value)], task_path, name)
             else:
                 self._hold(task_id, name, [(RETURN, value)], task_path)
         except UnsupportedTypeError as error:
@@ -169,6 +169,12 @@ class TaskJournal:
         if behind is not None:
             behind.settle()
 
+    @property
+    def in_flight(self) -> bool:
+        """Whether writes handed to the background are not all performed yet."""
+        behind = self._behind
+        return behind is not None and not behind.idle
+
     async def asettle(self) -> None:
         """`settle` without blocking the running event loop (which the writes may need)."""
         behind = self._behind
@@ -179,14 +185,16 @@ class TaskJournal:
         with self._lock:
             self._buffer.append((task_id, name, writes, path))
 
-    def _save(self, task_id: str, writes: list[tuple[str, Any]], task_path: str) -> None:
+    def _save(
+        self, task_id: str, writes: list[tuple[str, Any]], task_path: str, name: str = ""
+    ) -> None:
         with self._lock:
             checkpoint_id = self.checkpoint_id
         if checkpoint_id is None:
             return
         if not sync_here(self.saver, "put_writes"):
             # on an async run's loop thread: not in place (see the module docstring)
-            self._write_behind(checkpoint_id, task_id, writes, task_path)
+            self._write_behind(checkpoint_id, task_id, writes, task_path, name)
             return
         try:
             put_task_writes(self.saver, self.thread_id, self.ns, checkpoint_id, task_id, writes)
@@ -196,7 +204,12 @@ class TaskJournal:
             raise _refused(error, writes) from error
 
     def _write_behind(
-        self, checkpoint_id: str, task_id: str, writes: list[tuple[str, Any]], task_path: str
+        self,
+        checkpoint_id: str,
+        task_id: str,
+        writes: list[tuple[str, Any]],
+        task_path: str,
+        name: str,
     ) -> None:
         args = task_writes_args(
             self.saver, self.thread_id, self.ns, checkpoint_id, task_id, writes, task_path
@@ -205,18 +218,19 @@ class TaskJournal:
             behind = self._behind
             if behind is None:
                 behind = self._behind = OrderedWrites()
-        behind.submit(_put_writes_off_loop, self.saver, args)
+        behind.submit(_put_writes_off_loop, self.saver, args, name)
 
 
-def _put_writes_off_loop(saver: Any, args: tuple[Any, ...]) -> None:
+def _put_writes_off_loop(saver: Any, args: tuple[Any, ...], name: str) -> None:
     """The saver's ``aput_writes``, from a background thread (a serializer's refusal as the
-    codec's error, as in place)."""
+    codec's error naming the task, as `result` raises it in place)."""
     try:
         twin_off_loop(saver, "put_writes", *args)
     except UnsupportedTypeError:
         raise
     except TypeError as error:
-        raise _refused(error, args[1]) from error
+        refused = _refused(error, args[1])
+        raise (_named(refused, name) if name else refused) from error
 
 
 def _refused(error: TypeError, writes: Sequence[tuple[str, Any]]) -> UnsupportedTypeError:
