@@ -140,13 +140,10 @@ def saver_call(saver: Any, method: str, *args: Any) -> Any:
 def twin_off_loop(saver: Any, method: str, *args: Any) -> Any:
     """``saver.a<method>(*args)`` awaited from a thread that runs no event loop, for a call
     `saver_call` would make through the async twin on the run's loop thread but that must
-    not block that loop: on the loop an async saver was made on (the run's, which stays
-    free meanwhile), else on the private loop thread."""
-    loop = getattr(saver, "loop", None)
-    coro = getattr(saver, "a" + method)(*args)
-    if isinstance(loop, asyncio.AbstractEventLoop):
-        return asyncio.run_coroutine_threadsafe(coro, loop).result()
-    return _run_elsewhere(coro)
+    not block that loop: on the private loop thread, as `saver_call` runs it (so the
+    façade's calls of one saver never contend from two loops), while the run's loop, which
+    the saver may need, stays free."""
+    return _run_elsewhere(getattr(saver, "a" + method)(*args))
 
 
 def sync_here(saver: Any, *methods: str) -> bool:

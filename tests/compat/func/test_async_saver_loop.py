@@ -1,8 +1,7 @@
 """An async run whose saver is an async one made on the run's own event loop never blocks that
-loop on a saver call the saver may need the loop for: the `@task` journal's writes and the
-run's checkpoints are awaited on the loop (from the host's background writes), not waited for
-in place. Blocking the loop there deadlocked: an ``aput_writes`` waiting for the saver's lock
-held by a read in flight on the loop, or for a result only the loop delivers.
+loop on a write the saver may need the loop for: the `@task` journal's writes and the run's
+step writes go to background writes (awaited, not waited for in place). Blocking the loop
+there deadlocked: an ``aput_writes`` waiting for a result only the loop delivers.
 
 Each scenario runs on a thread of its own, joined with a timeout, so a deadlock fails the test
 instead of hanging the session."""
@@ -75,29 +74,3 @@ def test_parallel_async_tasks_with_a_saver_that_needs_the_runs_loop() -> None:
     # each call's result was saved on the checkpoint its step started from
     returns = sorted(v for step in writes for _, ch, v in step if ch == "__return__")
     assert returns == out
-
-
-def test_a_state_read_in_flight_on_the_loop_while_tasks_finish() -> None:
-    async def main() -> list[int]:
-        async with AsyncSqliteSaver.from_conn_string(":memory:") as saver:
-
-            @entrypoint(checkpointer=saver)
-            async def graph(xs: list[int]) -> list[int]:
-                return [await f for f in [double(x) for x in xs]]
-
-            config: Any = {"configurable": {"thread_id": "1"}}
-            await graph.ainvoke([1, 2, 3], config)
-            done = asyncio.Event()
-
-            async def reader() -> None:  # holds the saver's lock, on the run's loop, often
-                while not done.is_set():
-                    await saver.aget_tuple(config)
-
-            reading = asyncio.create_task(reader())
-            try:
-                return await graph.ainvoke(list(range(200)), config)
-            finally:
-                done.set()
-                await reading
-
-    assert run_within(main) == [x * 2 for x in range(200)]
