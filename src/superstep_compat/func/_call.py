@@ -31,6 +31,7 @@ from superstep_core.host.twin import Block, Twin, adrive, drive
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
 if TYPE_CHECKING:
+    from superstep_compat.func._journal import TaskJournal
     from superstep_compat.func._task import TaskFunction
 
 log = logging.getLogger(__name__)
@@ -94,7 +95,7 @@ def start_call(
         pending = root.nested.schedule(effect, (root,), loop=loop, context=ctx, consulted=True)
         # cancelling the caller's future cancels the call (LangGraph's rule)
         future.add_done_callback(lambda f: pending.cancel() if f.cancelled() else None)
-        pending.add_done_callback(partial(_settle_task, future, settle))
+        pending.add_done_callback(partial(_settle_task, future, partial(_once_saved, root, settle)))
     else:
         effect = NestedEffect(
             effect_id,
@@ -249,6 +250,38 @@ def _settle_task(
         return
     error = done.exception()
     settle(None if error is not None else done.result(), error)
+
+
+def _once_saved(
+    root: RootScope,
+    settle: Callable[[Any, BaseException | None], None],
+    value: Any,
+    error: BaseException | None,
+) -> None:
+    """``settle`` an async call once the journal saved what the host recorded of it: on the
+    run's loop its writes go to the background (`TaskJournal`), awaited here, not in place.
+    A result that could not be saved fails the call, as in place."""
+    journal = root.journal
+    if journal is None or not journal.in_flight:
+        settle(value, error)
+        return
+    asyncio.get_running_loop().create_task(_settle_when_saved(journal, settle, value, error))
+
+
+async def _settle_when_saved(
+    journal: TaskJournal,
+    settle: Callable[[Any, BaseException | None], None],
+    value: Any,
+    error: BaseException | None,
+) -> None:
+    try:
+        await journal.asettle()
+    except Exception as failure:
+        if error is None:
+            settle(None, failure)
+            return
+        error.add_note(f"saving how the task ended also failed: {failure!r}")
+    settle(value, error)
 
 
 def _settle(

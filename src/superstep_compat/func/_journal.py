@@ -10,6 +10,14 @@ the writes are kept in memory and saved only when the run stops in the middle of
 an interrupt or a failure), as LangGraph saves them; a run killed before that redoes its
 calls.
 
+A write made on an async run's event loop thread to a saver called there through its async
+twin (an async saver made on that loop, or one that changes only its async methods) is not
+waited for in place: its ``aput_writes`` may need that very loop (the saver's lock held by a
+read in flight there, results the loop must deliver), so blocking the loop on it deadlocks.
+It goes to background writes (`OrderedWrites`, in order) performed off the loop, awaited
+(`asettle`) before the call's future resolves and before the task's body ends: as durable
+as in place, without holding the loop.
+
 A new checkpoint starts with no pending writes: `attach` moves the journal to it. The saved
 results of the checkpoint a run continues from are read once, on the first call whose result
 is not in the activation's memo.
@@ -20,7 +28,8 @@ activation's memo and this journal) before performing it and records its result 
 the caller sees it. Storing it as LangGraph's pending writes keeps one persistence stack
 (the checkpoint protocol) and lets LangGraph and Superstep continue each other's threads.
 
-This module imports neither the engine nor the façade's driver: it talks to a saver only.
+This module imports neither the engine nor the façade's driver: it talks to a saver only (on
+the host's background writes, above).
 """
 
 from __future__ import annotations
@@ -31,7 +40,13 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from superstep_compat.pregel._lgcheckpoint import pending_writes, put_task_writes
+from superstep_compat.pregel._lgcheckpoint import (
+    pending_writes,
+    put_task_writes,
+    task_writes_args,
+)
+from superstep_compat.pregel._saver_bridge import sync_here, twin_off_loop
+from superstep_core.host import OrderedWrites
 from superstep_core.persistence import UnsupportedTypeError
 
 __all__ = ["RETURN", "TaskJournal", "resolve_durability"]
@@ -67,6 +82,7 @@ class TaskJournal:
         self._saved: dict[str, Any] | None = None  # task id -> result; None: not read yet
         self._buffer: list[_Batch] = []
         self._lock = threading.Lock()
+        self._behind: OrderedWrites | None = None  # writes made on an async run's loop
 
     @classmethod
     def for_run(
@@ -116,7 +132,7 @@ class TaskJournal:
         `UnsupportedTypeError` naming the task (its ``kind`` is "task result")."""
         try:
             if self.immediate:
-                self._save(task_id, [(RETURN, value)], task_path)
+                self._save(task_id, [(RETURN, value)], task_path, name)
             else:
                 self._hold(task_id, name, [(RETURN, value)], task_path)
         except UnsupportedTypeError as error:
@@ -146,14 +162,39 @@ class TaskJournal:
                 if any(channel == RETURN for channel, _ in writes):
                     raise _named(error, name) from None
 
+    def settle(self) -> None:
+        """Wait for the writes handed to the background (see the module docstring) and
+        raise the first that failed. Only off the loop that made them (`asettle` on it)."""
+        behind = self._behind
+        if behind is not None:
+            behind.settle()
+
+    @property
+    def in_flight(self) -> bool:
+        """Whether writes handed to the background are not all performed yet."""
+        behind = self._behind
+        return behind is not None and not behind.idle
+
+    async def asettle(self) -> None:
+        """`settle` without blocking the running event loop (which the writes may need)."""
+        behind = self._behind
+        if behind is not None:
+            await behind.asettle()
+
     def _hold(self, task_id: str, name: str, writes: list[tuple[str, Any]], path: str) -> None:
         with self._lock:
             self._buffer.append((task_id, name, writes, path))
 
-    def _save(self, task_id: str, writes: list[tuple[str, Any]], task_path: str) -> None:
+    def _save(
+        self, task_id: str, writes: list[tuple[str, Any]], task_path: str, name: str = ""
+    ) -> None:
         with self._lock:
             checkpoint_id = self.checkpoint_id
         if checkpoint_id is None:
+            return
+        if not sync_here(self.saver, "put_writes"):
+            # on an async run's loop thread: not in place (see the module docstring)
+            self._write_behind(checkpoint_id, task_id, writes, task_path, name)
             return
         try:
             put_task_writes(self.saver, self.thread_id, self.ns, checkpoint_id, task_id, writes)
@@ -161,6 +202,35 @@ class TaskJournal:
             raise
         except TypeError as error:  # the saver's serializer refused a value
             raise _refused(error, writes) from error
+
+    def _write_behind(
+        self,
+        checkpoint_id: str,
+        task_id: str,
+        writes: list[tuple[str, Any]],
+        task_path: str,
+        name: str,
+    ) -> None:
+        args = task_writes_args(
+            self.saver, self.thread_id, self.ns, checkpoint_id, task_id, writes, task_path
+        )
+        with self._lock:
+            behind = self._behind
+            if behind is None:
+                behind = self._behind = OrderedWrites()
+        behind.submit(_put_writes_off_loop, self.saver, args, name)
+
+
+def _put_writes_off_loop(saver: Any, args: tuple[Any, ...], name: str) -> None:
+    """The saver's ``aput_writes``, from a background thread (a serializer's refusal as the
+    codec's error naming the task, as `result` raises it in place)."""
+    try:
+        twin_off_loop(saver, "put_writes", *args)
+    except UnsupportedTypeError:
+        raise
+    except TypeError as error:
+        refused = _refused(error, args[1])
+        raise (_named(refused, name) if name else refused) from error
 
 
 def _refused(error: TypeError, writes: Sequence[tuple[str, Any]]) -> UnsupportedTypeError:

@@ -201,21 +201,27 @@ class RootScope(_TaskContext):
             self.futures.append(future)
 
     def wait(self) -> None:
-        """Block until every task call started in this scope (nested ones too) settled."""
+        """Block until every task call started in this scope (nested ones too) settled, and
+        the journal's background writes of their results with them."""
         while True:
             with self.lock:
                 pending = [f for f in self.futures if not f.done()]
             if not pending:
-                return
+                break
             concurrent.futures.wait(pending)
+        if self.journal is not None:
+            self.journal.settle()
 
     async def await_all(self) -> None:
+        """`wait` on the running loop, which the journal's background writes may need."""
         while True:
             with self.lock:
                 pending = [f for f in self.futures if not f.done()]
             if not pending:
-                return
+                break
             await asyncio.wait([asyncio.wrap_future(f) for f in pending])
+        if self.journal is not None:
+            await self.journal.asettle()
 
     def emit_task(self, kind: str, payload: dict[str, Any]) -> None:
         """A ``tasks`` event (and its ``debug`` twin); ``kind``: "task" or "task_result"."""

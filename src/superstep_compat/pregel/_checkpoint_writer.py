@@ -17,13 +17,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
 
 from superstep_compat.pregel._lgcheckpoint import checkpoint_put, task_writes_args
 from superstep_compat.pregel._record import CheckpointRecord
-from superstep_compat.pregel._saver_bridge import saver_call, sync_here
+from superstep_compat.pregel._saver_bridge import saver_call, sync_here, twin_off_loop
 from superstep_compat.pregel._untracked import record_without_untracked, without_untracked
 from superstep_core.host import OrderedWrites
 
@@ -40,6 +41,7 @@ class CheckpointWriter:
     __slots__ = (
         "_held",
         "_metadata_of",
+        "_twins",
         "background",
         "built_on",
         "durable",
@@ -72,16 +74,19 @@ class CheckpointWriter:
         self._metadata_of: tuple[tuple[Any, Any], dict[str, Any]] | None = None
         self.background: OrderedWrites | None = None
         """Where ``put``/``put_writes`` go while the run lasts (None: called in place)."""
+        self._twins = False  # the background calls the saver's async twins (`write_behind`)
         # pending writes handed over with the next ``put`` (or when the run settles): one
         # hand-off to the writer thread per step, not one per call
         self._held: list[tuple[Any, tuple[Any, ...]]] = []
 
     def write_behind(self, writes: OrderedWrites) -> None:
-        """Hand this run's saver calls to ``writes`` (the host's) from here on, unless the
-        saver is called through its async twins on this thread (an async saver made on the
-        run's loop, or one that changes only its async methods: those stay on the caller's
-        thread, in place)."""
-        if self.saver is not None and sync_here(self.saver, "put", "put_writes"):
+        """Hand this run's saver calls to ``writes`` (the host's) from here on. A saver
+        called through its async twins on this thread (an async saver made on the run's
+        loop, or one that changes only its async methods) gets them there too, awaited from
+        the writer's thread (`twin_off_loop`): in place they would block the run's loop,
+        which the saver may need (its lock held by a read in flight there: a deadlock)."""
+        if self.saver is not None:
+            self._twins = not sync_here(self.saver, "put", "put_writes")
             self.background = writes
 
     def settle(self, *, raising: bool = True) -> None:
@@ -110,6 +115,10 @@ class CheckpointWriter:
         writes = self.background
         if writes is None:
             saver_call(self.saver, method, *args)
+        elif self._twins:
+            self._held.append((partial(twin_off_loop, self.saver, method), args))
+            if method != "put_writes":
+                self._hand_over(writes)
         elif method == "put_writes":
             self._held.append((self.saver.put_writes, args))  # type: ignore[union-attr]
         else:

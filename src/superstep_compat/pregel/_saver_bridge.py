@@ -17,6 +17,7 @@ __all__ = [
     "saver_call",
     "saver_list",
     "sync_here",
+    "twin_off_loop",
 ]
 
 _R = TypeVar("_R")
@@ -134,6 +135,15 @@ def saver_call(saver: Any, method: str, *args: Any) -> Any:
     if _async_twin(saver, method):
         return _run_elsewhere(getattr(saver, "a" + method)(*args))
     return getattr(saver, method)(*args)
+
+
+def twin_off_loop(saver: Any, method: str, *args: Any) -> Any:
+    """``saver.a<method>(*args)`` awaited from a thread that runs no event loop, for a call
+    `saver_call` would make through the async twin on the run's loop thread but that must
+    not block that loop: on the private loop thread, as `saver_call` runs it (so the
+    façade's calls of one saver never contend from two loops), while the run's loop, which
+    the saver may need, stays free."""
+    return _run_elsewhere(getattr(saver, "a" + method)(*args))
 
 
 def sync_here(saver: Any, *methods: str) -> bool:
