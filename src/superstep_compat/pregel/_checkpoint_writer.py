@@ -79,15 +79,23 @@ class CheckpointWriter:
         # hand-off to the writer thread per step, not one per call
         self._held: list[tuple[Any, tuple[Any, ...]]] = []
 
-    def write_behind(self, writes: OrderedWrites) -> None:
-        """Hand this run's saver calls to ``writes`` (the host's) from here on. A saver
-        called through its async twins on this thread (an async saver made on the run's
-        loop, or one that changes only its async methods) gets them there too, awaited from
-        the writer's thread (`twin_off_loop`): in place they would block the run's loop,
-        which the saver may need (its lock held by a read in flight there: a deadlock)."""
-        if self.saver is not None:
-            self._twins = not sync_here(self.saver, "put", "put_writes")
-            self.background = writes
+    def write_behind(self, writes: OrderedWrites, durability: str | None) -> None:
+        """Hand this run's saver calls to ``writes`` (the host's) from here on, as the run's
+        ``durability`` says: ``"async"`` asked for, all of them. None given (LangGraph's
+        default is "async"), only those of a saver called through its async twins on this
+        thread (an async saver made on the run's loop, or one that changes only its async
+        methods): in place they would block the run's loop, which the saver may need (its
+        lock held by a read in flight there: a deadlock); they are awaited from the
+        writer's thread (`twin_off_loop`). Any other saver is then called in place, as
+        under "sync": on CPython the writer thread's hand-offs cost more than the overlap
+        saves (BENCH.md, w07 and w12). ``"sync"``/``"exit"``: all in place."""
+        if self.saver is None or durability in ("sync", "exit"):
+            return
+        twins = not sync_here(self.saver, "put", "put_writes")
+        if durability is None and not twins:
+            return
+        self._twins = twins
+        self.background = writes
 
     def settle(self, *, raising: bool = True) -> None:
         """Wait for the saver calls handed over (`write_behind`) and call the saver in place

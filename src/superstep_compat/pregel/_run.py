@@ -190,9 +190,7 @@ class GraphRun:
             )
         chosen = durability or configurable.get(DURABILITY_KEY)
         self.durable = chosen != "exit"
-        # "async" asked for: checkpoints written while the next step runs (not by default:
-        # the writer thread's hand-offs cost more than the overlap saves, BENCH.md w07/w12)
-        self.writes_behind = chosen == "async"
+        self.durability: str | None = chosen  # how `CheckpointWriter.write_behind` writes
         if chosen is not None:  # LangGraph's subgraphs inherit it through the config
             self.config["configurable"] = {**self.config["configurable"], DURABILITY_KEY: chosen}
         self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
@@ -419,10 +417,9 @@ class GraphRun:
         yield from self._ending(ex)
 
     def _observe(self, host: Host | AsyncHost, ex: Execution) -> None:
-        """`TaskWatch.observe`; under durability "async", checkpoints go to ``host.writes``."""
+        """`TaskWatch.observe`; checkpoints may go to ``host.writes`` (`write_behind`)."""
         self.watch.observe(host, ex)
-        if self.writes_behind:
-            self.writer.write_behind(host.writes)
+        self.writer.write_behind(host.writes, self.durability)
 
     def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """The events of a superstep the host drove (what its tasks emitted, then the step's
