@@ -50,7 +50,13 @@ class EntrypointRun:
     fresh_resume_starts = False  # nothing to resume: `prepared` says so (UnknownInterruptError)
 
     def __init__(
-        self, graph: EntrypointGraph, input: Any, config: Any, *, durability: str, **kw: Any
+        self,
+        graph: EntrypointGraph,
+        input: Any,
+        config: Any,
+        *,
+        durability: str | None,
+        **kw: Any,
     ) -> None:
         self.graph = graph
         self.current: Any = None
@@ -58,8 +64,10 @@ class EntrypointRun:
         # the node's task result follows its updates chunk: the result it reports, once seen
         self.node_result: dict[str, Any] | None = None
         self.run = run = GraphRun(graph, input, config, durability=durability, kind=self, **kw)
-        run.recorder.step_writes = durability != "exit"
-        self.journal = TaskJournal.for_run(run.saver, run.thread_id, run.ns, durability=durability)
+        # (the run's own durability stays as given: none given writes as "sync", see README)
+        resolved = resolve_durability(durability, run.config)
+        run.recorder.step_writes = resolved != "exit"
+        self.journal = TaskJournal.for_run(run.saver, run.thread_id, run.ns, durability=resolved)
         run.recorder.use(EntrypointPolicy(graph.spec, graph.node_name, self.journal))
 
     @property
@@ -261,7 +269,7 @@ class EntrypointCall(GraphCall):
             merged,
             modes=sorted({*self.modes, *self.printed, "values", "updates"}),
             context=self.context,
-            durability=resolve_durability(self.durability, merged),
+            durability=self.durability,
             control=self.control,
         )
         run.run.live = task_updates is not None and streams_live(
