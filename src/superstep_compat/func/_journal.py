@@ -10,11 +10,11 @@ the writes are kept in memory and saved only when the run stops in the middle of
 an interrupt or a failure), as LangGraph saves them; a run killed before that redoes its
 calls.
 
-A write made on an async run's event loop thread to a saver called there through its async
-twin (an async saver made on that loop, or one that changes only its async methods) is not
-waited for in place: its ``aput_writes`` may need that very loop (the saver's lock held by a
-read in flight there, results the loop must deliver), so blocking the loop on it deadlocks.
-It goes to background writes (`OrderedWrites`, in order) performed off the loop, awaited
+A call's result written on an async run's event loop thread to a saver called there through
+its async twin (an async saver made on that loop, or one that changes only its async methods)
+is not waited for in place: its ``aput_writes`` may need that very loop (results the loop
+must deliver), so blocking the loop on it deadlocks. It goes to background writes
+(`OrderedWrites`, in order, through the private saver loop as in-place calls go), awaited
 (`asettle`) before the call's future resolves and before the task's body ends: as durable
 as in place, without holding the loop.
 
@@ -132,7 +132,7 @@ class TaskJournal:
         `UnsupportedTypeError` naming the task (its ``kind`` is "task result")."""
         try:
             if self.immediate:
-                self._save(task_id, [(RETURN, value)], task_path, name)
+                self._save(task_id, [(RETURN, value)], task_path, name, behind=True)
             else:
                 self._hold(task_id, name, [(RETURN, value)], task_path)
         except UnsupportedTypeError as error:
@@ -186,13 +186,22 @@ class TaskJournal:
             self._buffer.append((task_id, name, writes, path))
 
     def _save(
-        self, task_id: str, writes: list[tuple[str, Any]], task_path: str, name: str = ""
+        self,
+        task_id: str,
+        writes: list[tuple[str, Any]],
+        task_path: str,
+        name: str = "",
+        *,
+        behind: bool = False,
     ) -> None:
+        """Save ``writes`` now; ``behind``: a call's result, which on an async run's loop
+        goes to the background (see the module docstring; the writes of a stopping run stay
+        in place: nothing awaits them after the run's last step)."""
         with self._lock:
             checkpoint_id = self.checkpoint_id
         if checkpoint_id is None:
             return
-        if not sync_here(self.saver, "put_writes"):
+        if behind and not sync_here(self.saver, "put_writes"):
             # on an async run's loop thread: not in place (see the module docstring)
             self._write_behind(checkpoint_id, task_id, writes, task_path, name)
             return
