@@ -4,10 +4,11 @@ pending writes, and what durability "exit" held back until the run's end; it rem
 the saver holds (the last record, its channel versions) so that a record written again, or
 written on the one before it, sends only what changed.
 
-Under durability "async" (LangGraph's default) its ``put``s and ``put_writes`` go to the
-host's background writes (`superstep_core.host.OrderedWrites`, see `write_behind`): the next
-step runs while the saver writes, in the order the run issued them, and the run settles them
-(`settle`) before it ends, raising a saver's failure as LangGraph does. Each call's arguments
+Under durability "async" asked for (and, with none given, for an async saver bound to the
+run's loop only: see `write_behind`) its ``put``s and ``put_writes`` go to the host's
+background writes (`superstep_core.host.OrderedWrites`): the next step runs while the saver
+writes, in the order the run issued them, and the run settles them (`settle`) before it
+ends, raising a saver's failure as LangGraph does. Each call's arguments
 are copies made here, never changed after (a saver may keep what it was given).
 
 Never builds a record (that is `CheckpointRecorder.checkpoint`'s job) and never reads the engine.
@@ -123,14 +124,11 @@ class CheckpointWriter:
         writes = self.background
         if writes is None:
             saver_call(self.saver, method, *args)
-        elif self._twins:
-            self._held.append((partial(twin_off_loop, self.saver, method), args))
-            if method != "put_writes":
-                self._hand_over(writes)
-        elif method == "put_writes":
-            self._held.append((self.saver.put_writes, args))  # type: ignore[union-attr]
-        else:
-            self._held.append((getattr(self.saver, method), args))
+            return
+        twin = self._twins
+        call = partial(twin_off_loop, self.saver, method) if twin else getattr(self.saver, method)
+        self._held.append((call, args))
+        if method != "put_writes":  # pending writes go with the next put: one hand-off a step
             self._hand_over(writes)
 
     def _hand_over(self, writes: OrderedWrites) -> None:

@@ -1,7 +1,7 @@
 """`OrderedWrites`: a host's background writes (a checkpoint's ``put``, its pending writes),
 performed one at a time in the order they were submitted while the run goes on to its next
-superstep, as LangGraph's default durability ("async") overlaps a step's checkpoint with the
-next step. The host owns the I/O: the run submits a write and the host performs it; whoever
+superstep, as LangGraph's durability "async" overlaps a step's checkpoint with the next
+step. The host owns the I/O: the run submits a write and the host performs it; whoever
 drives the run settles them (`OrderedWrites.settle`) before it reports the run ended, so that
 what a run returned is never missing from the store.
 
