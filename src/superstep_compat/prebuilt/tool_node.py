@@ -5,7 +5,8 @@ a list of tool calls, or a tool call sent with its state), running them in paral
 turning their results (values, `ToolMessage`s, `Command`s) into the node's update in call
 order, and the router that sends a graph to the tools while the model asks for them.
 
-Must never import: the engine (`superstep_core`) or the compiler.
+Must never import: the engine (`superstep_core`, but for its sync/async twin driver
+`superstep_core.host.twin`, which knows nothing of graphs) or the compiler.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from superstep_compat.prebuilt._injection import (
 )
 from superstep_compat.prebuilt._node import PrebuiltNode, RunRuntime
 from superstep_compat.types import Command
+from superstep_core.host.twin import Block, Twin, adrive, drive
 
 __all__ = [
     "TOOL_CALL_ERROR_TEMPLATE",
@@ -280,9 +282,12 @@ class ToolNode(PrebuiltNode):
             call["name"], error, call["args"], filter_validation_errors(error, injected.names)
         )
 
-    def _execute(
+    def _core(
         self, request: ToolCallRequest, config: RunnableConfig, kind: InputType
-    ) -> Outcome:
+    ) -> Twin[Outcome]:
+        """One tool call, written once for `_execute` and `_aexecute`: yields the tool's
+        invocation (``invoke`` or ``ainvoke``, as its driver picks), takes the response back
+        (or the exception, thrown in at the ``yield``), returns the outcome."""
         call, tool_ = request.tool_call, request.tool
         if tool_ is None:
             return self._unknown_tool(call)
@@ -291,7 +296,7 @@ class ToolNode(PrebuiltNode):
         prepared = self._prepared_call(request)
         try:
             try:
-                response = tool_.invoke(prepared, config)
+                response = yield Block(tool_.invoke, tool_.ainvoke, (prepared, config))
             except ValidationError as e:
                 if is_invalid_resume(e):
                     raise
@@ -303,28 +308,15 @@ class ToolNode(PrebuiltNode):
                 raise
             return message
 
+    def _execute(
+        self, request: ToolCallRequest, config: RunnableConfig, kind: InputType
+    ) -> Outcome:
+        return drive(self._core(request, config, kind))
+
     async def _aexecute(
         self, request: ToolCallRequest, config: RunnableConfig, kind: InputType
     ) -> Outcome:
-        call, tool_ = request.tool_call, request.tool
-        if tool_ is None:
-            return self._unknown_tool(call)
-        # a missing injectable (no store to inject) is the graph's error, raised whatever
-        # ``handle_tool_errors`` says (as LangGraph injects before calling the tool)
-        prepared = self._prepared_call(request)
-        try:
-            try:
-                response = await tool_.ainvoke(prepared, config)
-            except ValidationError as e:
-                if is_invalid_resume(e):
-                    raise
-                raise self._bad_arguments(call, e) from e
-            return _commands.normalise(response, call, kind, self._messages_key)
-        except Exception as e:
-            message = self._error_message(e, call)
-            if message is None:
-                raise
-            return message
+        return await adrive(self._core(request, config, kind))
 
     def _run_one(self, request: ToolCallRequest, config: RunnableConfig, kind: InputType) -> Any:
         if self._wrap_tool_call is None:
