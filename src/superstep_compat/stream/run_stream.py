@@ -17,7 +17,7 @@ import contextlib
 import contextvars
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping
 from types import MappingProxyType, TracebackType
-from typing import Any, NoReturn, cast
+from typing import Any, Generic, NoReturn, TypeVar, cast
 
 from langchain_core._api import beta
 
@@ -46,8 +46,24 @@ def _no_projection(run: object, name: str) -> NoReturn:
     )
 
 
-class _RunState:
-    """What both lanes track: the run's own latest values and its interrupts."""
+Sub = TypeVar("Sub")
+"""A lane's subgraph handle: `SubgraphRunStream` or `AsyncSubgraphRunStream`."""
+
+
+class _RunState(Generic[Sub]):
+    """What both lanes declare and track: the native projections (set from the mux's
+    extensions; any other name is an AttributeError naming the registered ones), the run's
+    own latest values and its interrupts."""
+
+    values: StreamChannel[dict[str, Any]]
+    messages: StreamChannel[Any]
+    lifecycle: StreamChannel[Any]
+    subgraphs: StreamChannel[Sub]
+    updates: StreamChannel[dict[str, Any]]
+    custom: StreamChannel[Any]
+    checkpoints: StreamChannel[dict[str, Any]]
+    debug: StreamChannel[dict[str, Any]]
+    tasks: StreamChannel[dict[str, Any]]
 
     _mux: StreamMux
     _scope_list: list[str]
@@ -66,6 +82,9 @@ class _RunState:
         for key in mux.native_keys:
             setattr(self, key, mux.extensions[key])
 
+    def __getattr__(self, name: str) -> StreamChannel[Any]:
+        _no_projection(self, name)
+
     def _observe_event(self, event: ProtocolEvent) -> None:
         """Note a ``values`` event of this run's own level (output and interrupts)."""
         if event["method"] != "values" or event["params"]["namespace"] != self._scope_list:
@@ -83,23 +102,10 @@ class _RunState:
 
 
 @beta(message=_BETA)
-class GraphRunStream(_RunState):
+class GraphRunStream(_RunState["SubgraphRunStream"]):
     """``GraphRunStream(graph_iter, mux, *, wire_pump=True)``: the sync run stream over
     ``graph_iter`` (v2 stream parts, or protocol events' sources; None for a subgraph handle
     pulled by its parent). See the module docstring."""
-
-    values: StreamChannel[dict[str, Any]]
-    messages: StreamChannel[Any]
-    lifecycle: StreamChannel[Any]
-    subgraphs: StreamChannel[SubgraphRunStream]
-    updates: StreamChannel[dict[str, Any]]
-    custom: StreamChannel[Any]
-    checkpoints: StreamChannel[dict[str, Any]]
-    debug: StreamChannel[dict[str, Any]]
-    tasks: StreamChannel[dict[str, Any]]
-
-    def __getattr__(self, name: str) -> StreamChannel[Any]:
-        _no_projection(self, name)
 
     def __init__(
         self, graph_iter: Iterator[Any] | None, mux: StreamMux, *, wire_pump: bool = True
@@ -248,22 +254,9 @@ def _as_event(part: Any) -> ProtocolEvent:
 
 
 @beta(message=_BETA)
-class AsyncGraphRunStream(_RunState):
+class AsyncGraphRunStream(_RunState["AsyncSubgraphRunStream"]):
     """``AsyncGraphRunStream(graph_aiter, mux, *, wire_pump=True)``: the async run stream
     (``await run.output()`` etc.; ``async with`` aborts on exit). See the module docstring."""
-
-    values: StreamChannel[dict[str, Any]]
-    messages: StreamChannel[Any]
-    lifecycle: StreamChannel[Any]
-    subgraphs: StreamChannel[AsyncSubgraphRunStream]
-    updates: StreamChannel[dict[str, Any]]
-    custom: StreamChannel[Any]
-    checkpoints: StreamChannel[dict[str, Any]]
-    debug: StreamChannel[dict[str, Any]]
-    tasks: StreamChannel[dict[str, Any]]
-
-    def __getattr__(self, name: str) -> StreamChannel[Any]:
-        _no_projection(self, name)
 
     def __init__(
         self,
@@ -390,7 +383,8 @@ class _SubgraphHandle:
     ``graph_name``, ``trigger_call_id`` (the parent task id in its namespace segment),
     ``status`` (``started``, then ``completed``/``failed``/``interrupted``/``drained``)
     and ``error``. The handle's projections are fed by its parent's `SubgraphTransformer`
-    and pulled by the root run's pump."""
+    and pulled by the root run's pump: the parent's pump of its lane, as bound when the
+    handle is made (a handle pulls nothing of its own)."""
 
     path: tuple[str, ...]
     graph_name: str | None
@@ -398,20 +392,8 @@ class _SubgraphHandle:
     status: str
     error: str | None
     _seen_terminal: bool
-
-    def _set_identity(
-        self, path: tuple[str, ...], graph_name: str | None, trigger_call_id: str | None
-    ) -> None:
-        self.path = path
-        self.graph_name = graph_name
-        self.trigger_call_id = trigger_call_id
-        self.status = "started"
-        self.error = None
-        self._seen_terminal = False
-
-
-class SubgraphRunStream(GraphRunStream, _SubgraphHandle):
-    """A subgraph's sync run stream (see `_SubgraphHandle`)."""
+    _exhausted: bool
+    _mux: StreamMux
 
     def __init__(
         self,
@@ -422,41 +404,41 @@ class SubgraphRunStream(GraphRunStream, _SubgraphHandle):
         trigger_call_id: str | None = None,
     ) -> None:
         self._parent_pump_fn: Callable[[], bool] | None = mux._pump_fn
-        super().__init__(graph_iter=None, mux=mux, wire_pump=False)
-        self._set_identity(path, graph_name, trigger_call_id)
+        self._parent_apump_fn: Callable[[], Awaitable[bool]] | None = mux._apump_fn
+        self._open_lane(mux)
+        self.path = path
+        self.graph_name = graph_name
+        self.trigger_call_id = trigger_call_id
+        self.status = "started"
+        self.error = None
+        self._seen_terminal = False
+
+    def _open_lane(self, mux: StreamMux) -> None:
+        """The lane's own run stream state, with no source and no pump of its own."""
+        raise NotImplementedError
+
+    def _cut_off(self) -> bool:
+        """Whether the handle pulls no more: aborted, ended, or its events closed."""
+        return self._exhausted or self._seen_terminal or self._mux._events._closed
+
+
+class SubgraphRunStream(_SubgraphHandle, GraphRunStream):
+    """A subgraph's sync run stream (see `_SubgraphHandle`)."""
+
+    def _open_lane(self, mux: StreamMux) -> None:
+        GraphRunStream.__init__(self, None, mux, wire_pump=False)
 
     def _pump_next(self) -> bool:
-        if (
-            self._exhausted
-            or self._seen_terminal
-            or self._mux._events._closed
-            or self._parent_pump_fn is None
-        ):
-            return False
-        return self._parent_pump_fn()
+        pump = self._parent_pump_fn
+        return pump is not None and not self._cut_off() and pump()
 
 
-class AsyncSubgraphRunStream(AsyncGraphRunStream, _SubgraphHandle):
+class AsyncSubgraphRunStream(_SubgraphHandle, AsyncGraphRunStream):
     """A subgraph's async run stream (see `_SubgraphHandle`)."""
 
-    def __init__(
-        self,
-        mux: StreamMux,
-        *,
-        path: tuple[str, ...],
-        graph_name: str | None = None,
-        trigger_call_id: str | None = None,
-    ) -> None:
-        self._parent_apump_fn: Callable[[], Awaitable[bool]] | None = mux._apump_fn
-        super().__init__(graph_aiter=None, mux=mux, wire_pump=False)
-        self._set_identity(path, graph_name, trigger_call_id)
+    def _open_lane(self, mux: StreamMux) -> None:
+        AsyncGraphRunStream.__init__(self, None, mux, wire_pump=False)
 
     async def _apump_next(self) -> bool:
-        if (
-            self._exhausted
-            or self._seen_terminal
-            or self._mux._events._closed
-            or self._parent_apump_fn is None
-        ):
-            return False
-        return await self._parent_apump_fn()
+        pump = self._parent_apump_fn
+        return pump is not None and not self._cut_off() and await pump()
