@@ -18,7 +18,6 @@ one is answered (LangGraph's rule).
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import random
 from collections.abc import (
@@ -50,6 +49,7 @@ from superstep_compat.pregel._resumer import Resumer
 from superstep_compat.pregel._run_contexts import RunContexts
 from superstep_compat.pregel._run_scope import RunKind, RunScope, coerce_context, names
 from superstep_compat.pregel._run_setup import Continuation
+from superstep_compat.pregel._run_stepper import Event, Raised, Stepper, as_is, asked
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._step_failures import StepFailures
@@ -79,6 +79,7 @@ __all__ = [
     "CLOCK_KEY",
     "LEDGER_KEY",
     "RANDOM_KEY",
+    "Event",
     "GraphRun",
     "new_checkpoint_id",
     "pending_tasks",
@@ -98,9 +99,6 @@ recorded outcome stands in). Effect ids derive from the thread and the activatio
 repeated on the same input replays from the ledger."""
 DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
 DURABILITY_KEY = "__pregel_durability"
-
-Event = tuple[tuple[str, ...], str, Any]
-"""(namespace, stream mode, data)."""
 
 
 class GraphRun:
@@ -351,8 +349,7 @@ class GraphRun:
         inside a node pays each frame here once per nesting level."""
         link = self.link
         forwarding = link is not None and link.emit is not None and link.subgraphs
-        forwarded = self._forwarded if forwarding else _as_is
-        forward = self._forward if forwarding else None
+        forwarded = self._forwarded if forwarding else as_is
         ex, events = self._prepare()
         yield from forwarded(events)
         host = Host(
@@ -367,28 +364,21 @@ class GraphRun:
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
-            loop = self._loop(ex, ("Timed out",))  # LangGraph's TimeoutError on a sync run
-            answer: Any = None
+            # LangGraph's TimeoutError on a sync run says "Timed out"
+            stepper = Stepper(self._loop(ex, ("Timed out",)))
             while True:
-                try:
-                    item = loop.send(answer)
-                except StopIteration:
+                yield from forwarded(stepper.until_asked())
+                if stepper.done:
                     break
-                answer = None
-                if item is not _ASK:
-                    if forward is not None:
-                        forward(item)
-                    yield item
-                    continue
                 try:
                     if not self.live:
-                        answer = next(steps, None)
+                        stepper.answer = next(steps, None)
                     else:  # the step advances in the background, its chunks streamed meanwhile
-                        answer = yield from forwarded(
+                        stepper.answer = yield from forwarded(
                             advance_live(steps, *self.emitted.live_hooks())
                         )
                 except (RunStopped, StepTimeoutError) as stopped:
-                    answer = _Raised(stopped)
+                    stepper.answer = Raised(stopped)
             completed = True
         finally:
             host.close()
@@ -401,13 +391,13 @@ class GraphRun:
 
     def _loop(self, ex: Execution, timeout: tuple[str, ...]) -> Generator[Any, Any, None]:
         """The run's loop over its host, written once for `events` and `_aevents` (each a
-        driver: it sends back what this loop asks for with `_ASK`, the host's next superstep
+        driver: it sends back what this loop asks for with `ASK`, the host's next superstep
         or what the host raised): each superstep becomes the run's events, until the run
         stops, drains or the host is done; then the run's last events. A step past the
         graph's ``step_timeout`` raises `TimeoutError` (``timeout``: its args)."""
         try:
             while True:
-                outcome = yield from _asked()
+                outcome = yield from asked()
                 if outcome is None or (yield from self._stepped(ex, outcome)):
                     break
         except RunStopped:
@@ -517,19 +507,14 @@ class GraphRun:
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
-            # the shared loop asks (`_ASK`) for each superstep: awaited here, the answer (or
-            # what the host raised) sent back; LangGraph's TimeoutError is a bare one here
-            loop = self._loop(ex, ())
-            answer: Any = None
+            # each superstep the shared loop asks for is awaited here; LangGraph's
+            # TimeoutError is a bare one on an async run
+            stepper = Stepper(self._loop(ex, ()))
             while True:
-                try:
-                    item = loop.send(answer)
-                except StopIteration:
+                for e in stepper.until_asked():
+                    yield e
+                if stepper.done:
                     break
-                answer = None
-                if item is not _ASK:
-                    yield item
-                    continue
                 try:
                     if self.live:
                         live = AsyncLiveStep(steps, self._drain, self.emitted.set_notify)
@@ -539,11 +524,11 @@ class GraphRun:
                                     yield e
                         finally:
                             await live.cancel()  # a no-op unless the caller stopped the stream
-                        answer = live.outcome()
+                        stepper.answer = live.outcome()
                     else:
-                        answer = await anext(steps, None)
+                        stepper.answer = await anext(steps, None)
                 except (RunStopped, StepTimeoutError) as stopped:
-                    answer = _Raised(stopped)
+                    stepper.answer = Raised(stopped)
             completed = True
         finally:
             await self.writer.asettle(raising=completed)
@@ -572,26 +557,3 @@ class GraphRun:
         return continuation.take_saved(
             request.node, request.activation_id, request.values, request.arg
         )
-
-
-_ASK = object()
-"""What `GraphRun._loop` yields to its driver for the host's next superstep."""
-
-
-@dataclasses.dataclass(slots=True)
-class _Raised:
-    """The answer to `_ASK` when the host raised (the loop raises it again)."""
-
-    error: BaseException
-
-
-def _asked() -> Generator[object, Any, StepOutcome | None]:
-    """The host's next superstep, as `GraphRun._loop`'s driver answers `_ASK`."""
-    answer = yield _ASK
-    if isinstance(answer, _Raised):
-        raise answer.error
-    return answer  # type: ignore[no-any-return]
-
-
-def _as_is(events: Iterable[Event]) -> Generator[Event, None, Any]:
-    return (yield from events)
