@@ -1,4 +1,4 @@
-"""`superstep_core.host.twin`: one generator core, driven in a thread or on a loop."""
+"""`superstep_core.twin`: one generator core, driven in a thread or on a loop."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from superstep_core.host.twin import Block, Twin, adrive, async_only, drive, sync_only
+from superstep_core.twin import Block, Twin, adrive, async_only, drive, sync_only
 
 
 def _add(a: int, b: int) -> int:

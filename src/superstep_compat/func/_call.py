@@ -27,8 +27,8 @@ from superstep_compat.pregel._node import engine_retry
 from superstep_compat.pregel._task_support import first_matching
 from superstep_compat.types import CachePolicy, RetryPolicy
 from superstep_core.host import AttemptObserver, NestedEffect
-from superstep_core.host.twin import Block, Twin, adrive, drive
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
+from superstep_core.twin import Block, Twin, adrive, drive
 
 if TYPE_CHECKING:
     from superstep_compat.func._journal import TaskJournal

@@ -44,7 +44,6 @@ from superstep_compat.types import Interrupt
 from superstep_core.channel import MISSING, Channel
 from superstep_core.host import current_heartbeat
 from superstep_core.host import heartbeat as _heartbeat
-from superstep_core.host.twin import Block, Twin, adrive, drive
 from superstep_core.node import (
     Activated,
     Effect,
@@ -59,6 +58,7 @@ from superstep_core.node import (
     RemainActive,
     Resumed,
 )
+from superstep_core.twin import Block, Twin, adrive, drive
 
 __all__ = ["END_CHANNEL", "PREVIOUS_CHANNEL", "START_CHANNEL", "EntrypointRunner", "entry_node"]
 

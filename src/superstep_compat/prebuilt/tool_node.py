@@ -6,7 +6,7 @@ turning their results (values, `ToolMessage`s, `Command`s) into the node's updat
 order, and the router that sends a graph to the tools while the model asks for them.
 
 Must never import: the engine (`superstep_core`, but for its sync/async twin driver
-`superstep_core.host.twin`, which knows nothing of graphs) or the compiler.
+`superstep_core.twin`, which knows nothing of graphs) or the compiler.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from superstep_compat.prebuilt._injection import (
 )
 from superstep_compat.prebuilt._node import PrebuiltNode, RunRuntime
 from superstep_compat.types import Command
-from superstep_core.host.twin import Block, Twin, adrive, drive
+from superstep_core.twin import Block, Twin, adrive, drive
 
 __all__ = [
     "TOOL_CALL_ERROR_TEMPLATE",

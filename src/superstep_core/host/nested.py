@@ -39,8 +39,8 @@ from superstep_core.host.clock import Clock
 from superstep_core.host.deadlines import within
 from superstep_core.host.effects import EffectLedger
 from superstep_core.host.timers import RandomSource
-from superstep_core.host.twin import Block, Twin, adrive, async_only, drive, sync_only
 from superstep_core.node import EffectCompleted, RetryPolicy
+from superstep_core.twin import Block, Twin, adrive, async_only, drive, sync_only
 
 __all__ = ["IDLE_SECONDS", "AttemptObserver", "NestedEffect", "NestedEffects"]
 
@@ -144,7 +144,7 @@ class NestedEffects:
         self, effect: NestedEffect, ledgers: Sequence[EffectLedger], consulted: bool, work: Block
     ) -> Twin[Any]:
         """The attempt loop of ``effect``, written once for `perform` and `perform_async`
-        (see `superstep_core.host.twin`): the recorded result, else attempts (each the block
+        (see `superstep_core.twin`): the recorded result, else attempts (each the block
         ``work``) with retry waits on the host's clock, the result recorded; the last
         failure is raised."""
         found = self.recorded(effect, () if consulted else ledgers)

@@ -8,6 +8,8 @@ result back (or its exception, thrown in at the ``yield``); `drive` performs the
 calling the plain spelling, `adrive` by awaiting the asynchronous one. Everything between
 two blocks runs in the driver's thread (or on its event loop) in the driver's context, so a
 context variable the core sets is seen by the operations it yields.
+
+Imports nothing of Superstep: any layer may use it (the host, the llm layer, the façade).
 """
 
 from __future__ import annotations
