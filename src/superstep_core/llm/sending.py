@@ -6,7 +6,8 @@ server's ``retry-after`` (capped at `MAX_WAIT` seconds) or else 0.5 s doubling u
 401 with a refreshable token (IAM) is retried once at once; a stream is never retried after a
 chunk was surfaced. Everything else raises at once.
 
-Must never import the runtime, the host or `superstep_compat`.
+Must never import the runtime, the host or `superstep_compat` (`superstep_core.twin`, which
+imports nothing, drives its sync/async cores).
 """
 
 from __future__ import annotations
@@ -28,7 +29,13 @@ from superstep_core.llm.errors import (
 )
 from superstep_core.llm.eventstream import EventStreamError
 from superstep_core.llm.http import HttpRequest, RawResponse
-from superstep_core.llm.transport import Transport, TransportFailure
+from superstep_core.llm.transport import (
+    AsyncStreamResponse,
+    StreamResponse,
+    Transport,
+    TransportFailure,
+)
+from superstep_core.twin import Block, Twin, adrive, drive
 
 __all__ = ["MAX_WAIT", "Sender"]
 
@@ -109,96 +116,29 @@ class Sender:
             return bedrock_anthropic_stream()
         return self.codec.stream_decoder()
 
-    # ---- sync -----------------------------------------------------------------------------
+    def _failure(self, exc: Exception) -> ProviderResponseError:
+        """The typed error of a failed attempt (one of `_FAILURES`)."""
+        if isinstance(exc, TransportFailure):
+            return RetryableLLMError(self.provider, 0, str(exc))
+        if isinstance(exc, StreamErrorEvent):
+            return self._stream_error(exc)
+        if isinstance(exc, EventStreamError):
+            return PermanentLLMError(self.provider, 0, str(exc), error_type="event_stream")
+        assert isinstance(exc, ProviderResponseError)  # e.g. from a token exchange
+        return exc
 
-    def _prepare(self, request: HttpRequest) -> HttpRequest:
-        # A token exchange is a request of its own, with its own retry budget.
-        attempt = 0
-        while True:
-            try:
-                return request if self.auth is None else self.auth.prepare(request, self.transport)
-            except TransportFailure as exc:
-                error: ProviderResponseError = RetryableLLMError(self.provider, 0, str(exc))
-            except ProviderResponseError as exc:
-                error = exc
-            if self._give_up(attempt, error):
-                raise error
-            (self._sleep or time.sleep)(self._wait(attempt, error))
-            attempt += 1
+    def _opened(self, response: StreamResponse | AsyncStreamResponse) -> StreamDecoder:
+        """The decoder of a stream that opened; the typed error of one that did not."""
+        if response.status >= 300:
+            raise self.error(response.status, response.headers, response.error_body)
+        return self._decoder()
 
-    def send(self, request: HttpRequest) -> Any:
-        """Send, retry as allowed, and return the decoded JSON reply."""
-        attempt, refreshed = 0, False
-        while True:
-            try:
-                response = self.transport.send(self._prepare(request), self.timeout)
-            except TransportFailure as exc:
-                error: ProviderResponseError = RetryableLLMError(self.provider, 0, str(exc))
-            except ProviderResponseError as exc:  # from a token exchange
-                error = exc
-            else:
-                if response.status < 300:
-                    return self._ok(response)
-                if (
-                    response.status == 401
-                    and not refreshed
-                    and self.auth
-                    and self.auth.invalidate()
-                ):
-                    refreshed = True
-                    continue
-                error = self.error(response.status, response.headers, response.content)
-            if self._give_up(attempt, error):
-                raise error
-            (self._sleep or time.sleep)(self._wait(attempt, error))
-            attempt += 1
+    # ---- one core for both lanes (`superstep_core.twin`: `drive` / `adrive`) ---------------
 
-    def stream(self, request: HttpRequest) -> Iterator[AIMessageChunk]:
-        """Stream message chunks; retries only before the first chunk."""
-        attempt = 0
-        while True:
-            surfaced = False
-            try:
-                with self.transport.stream(self._prepare(request), self.timeout) as response:
-                    if response.status >= 300:
-                        raise self.error(response.status, response.headers, response.error_body)
-                    decoder = self._decoder()
-                    for raw in response.chunks:
-                        for chunk in decoder.feed(raw):
-                            surfaced = True
-                            yield chunk
-                    yield from decoder.close()
-                    return
-            except TransportFailure as exc:
-                error: ProviderResponseError = RetryableLLMError(self.provider, 0, str(exc))
-            except StreamErrorEvent as exc:
-                error = self._stream_error(exc)
-            except EventStreamError as exc:
-                error = PermanentLLMError(self.provider, 0, str(exc), error_type="event_stream")
-            except ProviderResponseError as exc:
-                error = exc
-            if surfaced or self._give_up(attempt, error):
-                raise error
-            (self._sleep or time.sleep)(self._wait(attempt, error))
-            attempt += 1
-
-    # ---- async ----------------------------------------------------------------------------
-
-    async def _aprepare(self, request: HttpRequest) -> HttpRequest:
-        attempt = 0
-        while True:
-            try:
-                if self.auth is None:
-                    return request
-                return await self.auth.aprepare(request, self.transport)
-            except TransportFailure as exc:
-                error: ProviderResponseError = RetryableLLMError(self.provider, 0, str(exc))
-            except ProviderResponseError as exc:
-                error = exc
-            if self._give_up(attempt, error):
-                raise error
-            await self._asleep(self._wait(attempt, error))
-            attempt += 1
+    def _pause(self, attempt: int, error: ProviderResponseError) -> Block:
+        """The wait before the next attempt: the given ``sleep`` (on both lanes), else
+        ``time.sleep`` or ``asyncio.sleep``."""
+        return Block(self._sleep or time.sleep, self._asleep, (self._wait(attempt, error),))
 
     async def _asleep(self, seconds: float) -> None:
         if self._sleep is not None:
@@ -206,16 +146,36 @@ class Sender:
         else:
             await asyncio.sleep(seconds)
 
-    async def asend(self, request: HttpRequest) -> Any:
-        """Async `send`."""
+    def _preparing(self, request: HttpRequest) -> Twin[HttpRequest]:
+        # A token exchange is a request of its own, with its own retry budget.
+        attempt = 0
+        while True:
+            try:
+                if self.auth is None:
+                    return request
+                auth = self.auth
+                prepared: HttpRequest = yield Block(
+                    auth.prepare, auth.aprepare, (request, self.transport)
+                )
+                return prepared
+            except (TransportFailure, ProviderResponseError) as exc:
+                error = self._failure(exc)
+            if self._give_up(attempt, error):
+                raise error
+            yield self._pause(attempt, error)
+            attempt += 1
+
+    def _sending(self, request: HttpRequest) -> Twin[Any]:
+        transport = self.transport
         attempt, refreshed = 0, False
         while True:
             try:
-                response = await self.transport.asend(await self._aprepare(request), self.timeout)
-            except TransportFailure as exc:
-                error: ProviderResponseError = RetryableLLMError(self.provider, 0, str(exc))
-            except ProviderResponseError as exc:  # from a token exchange
-                error = exc
+                prepared = yield from self._preparing(request)
+                response: RawResponse = yield Block(
+                    transport.send, transport.asend, (prepared, self.timeout)
+                )
+            except (TransportFailure, ProviderResponseError) as exc:
+                error = self._failure(exc)
             else:
                 if response.status < 300:
                     return self._ok(response)
@@ -230,7 +190,39 @@ class Sender:
                 error = self.error(response.status, response.headers, response.content)
             if self._give_up(attempt, error):
                 raise error
-            await self._asleep(self._wait(attempt, error))
+            yield self._pause(attempt, error)
+            attempt += 1
+
+    # ---- the lanes ------------------------------------------------------------------------
+
+    def send(self, request: HttpRequest) -> Any:
+        """Send, retry as allowed, and return the decoded JSON reply."""
+        return drive(self._sending(request))
+
+    async def asend(self, request: HttpRequest) -> Any:
+        """Async `send`."""
+        return await adrive(self._sending(request))
+
+    def stream(self, request: HttpRequest) -> Iterator[AIMessageChunk]:
+        """Stream message chunks; retries only before the first chunk."""
+        attempt = 0
+        while True:
+            surfaced = False
+            try:
+                prepared = drive(self._preparing(request))
+                with self.transport.stream(prepared, self.timeout) as response:
+                    decoder = self._opened(response)
+                    for raw in response.chunks:
+                        for chunk in decoder.feed(raw):
+                            surfaced = True
+                            yield chunk
+                    yield from decoder.close()
+                    return
+            except _FAILURES as exc:
+                error = self._failure(exc)
+            if surfaced or self._give_up(attempt, error):
+                raise error
+            (self._sleep or time.sleep)(self._wait(attempt, error))
             attempt += 1
 
     async def astream(self, request: HttpRequest) -> AsyncIterator[AIMessageChunk]:
@@ -239,11 +231,9 @@ class Sender:
         while True:
             surfaced = False
             try:
-                prepared = await self._aprepare(request)
+                prepared = await adrive(self._preparing(request))
                 async with self.transport.astream(prepared, self.timeout) as response:
-                    if response.status >= 300:
-                        raise self.error(response.status, response.headers, response.error_body)
-                    decoder = self._decoder()
+                    decoder = self._opened(response)
                     async for raw in response.chunks:
                         for chunk in decoder.feed(raw):
                             surfaced = True
@@ -251,15 +241,13 @@ class Sender:
                     for chunk in decoder.close():
                         yield chunk
                     return
-            except TransportFailure as exc:
-                error: ProviderResponseError = RetryableLLMError(self.provider, 0, str(exc))
-            except StreamErrorEvent as exc:
-                error = self._stream_error(exc)
-            except EventStreamError as exc:
-                error = PermanentLLMError(self.provider, 0, str(exc), error_type="event_stream")
-            except ProviderResponseError as exc:
-                error = exc
+            except _FAILURES as exc:
+                error = self._failure(exc)
             if surfaced or self._give_up(attempt, error):
                 raise error
             await self._asleep(self._wait(attempt, error))
             attempt += 1
+
+
+_FAILURES = (TransportFailure, StreamErrorEvent, EventStreamError, ProviderResponseError)
+"""What a failed attempt raises (`Sender._failure` types it); anything else propagates."""
