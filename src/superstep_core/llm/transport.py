@@ -13,7 +13,8 @@ Owns `Transport` and its three adapters:
 A transport never raises for an HTTP status: it returns it. Network failures raise
 `TransportFailure`.
 
-Must never import the runtime, the host or `superstep_compat`.
+Must never import the runtime, the host or `superstep_compat`; `superstep_core.twin` (no
+imports of its own) runs the adapters' send cores.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import weakref
 from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import (
     AbstractAsyncContextManager,
     AbstractContextManager,
@@ -37,6 +38,7 @@ import httpx2
 import openai
 
 from superstep_core.llm.http import HttpRequest, RawResponse
+from superstep_core.twin import Block, Twin, adrive, drive
 
 __all__ = [
     "HttpxTransport",
@@ -101,6 +103,25 @@ class Transport(ABC):
         """Async `stream`."""
 
 
+class _TwinTransport(Transport):
+    """A transport whose `send` and `asend` are one core (`_sending`, driven by
+    `superstep_core.twin`): each adapter says only how it calls its clients."""
+
+    def _sending(self, request: HttpRequest, timeout: float | None) -> Twin[RawResponse]:
+        raise NotImplementedError
+
+    def send(self, request: HttpRequest, timeout: float | None) -> RawResponse:
+        return drive(self._sending(request, timeout))
+
+    async def asend(self, request: HttpRequest, timeout: float | None) -> RawResponse:
+        return await adrive(self._sending(request, timeout))
+
+
+def _failure(exc: Exception) -> TransportFailure:
+    """The `TransportFailure` of a client's network error (raise it ``from`` the error)."""
+    return TransportFailure(f"{type(exc).__name__}: {exc}")
+
+
 def _lower(headers: Any) -> dict[str, str]:
     return {str(k).lower(): str(v) for k, v in headers.items()}
 
@@ -127,7 +148,7 @@ class _PerEventLoop:
         return client
 
 
-class HttpxTransport(Transport):
+class HttpxTransport(_TwinTransport):
     """Sends with ``httpx``. ``client`` / ``async_client`` are created on first use when not
     injected (then owned and reused by this transport; the owned async client once per event
     loop)."""
@@ -168,19 +189,30 @@ class HttpxTransport(Transport):
             timeout=timeout,
         )
 
-    def send(self, request: HttpRequest, timeout: float | None) -> RawResponse:
+    def _send(self, request: HttpRequest, timeout: float | None, stream: bool = False) -> Any:
+        client = self.client
+        return client.send(self._build(client, request, timeout), stream=stream)
+
+    def _asend(
+        self, request: HttpRequest, timeout: float | None, stream: bool = False
+    ) -> Awaitable[Any]:
+        client = self.async_client
+        return client.send(self._build(client, request, timeout), stream=stream)
+
+    def _sending(self, request: HttpRequest, timeout: float | None) -> Twin[RawResponse]:
+        """`send` and `asend`, written once (`superstep_core.twin`)."""
         try:
-            response = self.client.send(self._build(self.client, request, timeout))
+            response = yield Block(self._send, self._asend, (request, timeout))
         except httpx.TransportError as exc:
-            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+            raise _failure(exc) from exc
         return RawResponse(response.status_code, _lower(response.headers), response.content)
 
     @contextmanager
     def stream(self, request: HttpRequest, timeout: float | None) -> Iterator[StreamResponse]:
         try:
-            response = self.client.send(self._build(self.client, request, timeout), stream=True)
+            response = self._send(request, timeout, stream=True)
         except httpx.TransportError as exc:
-            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+            raise _failure(exc) from exc
         try:
             if response.status_code >= 300:
                 body = response.read()
@@ -192,23 +224,14 @@ class HttpxTransport(Transport):
         finally:
             response.close()
 
-    async def asend(self, request: HttpRequest, timeout: float | None) -> RawResponse:
-        client = self.async_client
-        try:
-            response = await client.send(self._build(client, request, timeout))
-        except httpx.TransportError as exc:
-            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
-        return RawResponse(response.status_code, _lower(response.headers), response.content)
-
     @asynccontextmanager
     async def astream(
         self, request: HttpRequest, timeout: float | None
     ) -> AsyncIterator[AsyncStreamResponse]:
-        client = self.async_client
         try:
-            response = await client.send(self._build(client, request, timeout), stream=True)
+            response = await self._asend(request, timeout, stream=True)
         except httpx.TransportError as exc:
-            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+            raise _failure(exc) from exc
         try:
             if response.status_code >= 300:
                 body = await response.aread()
@@ -229,7 +252,7 @@ def _wrap(chunks: Iterator[bytes]) -> Iterator[bytes]:
     try:
         yield from chunks
     except (httpx.TransportError, httpx2.TransportError) as exc:
-        raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+        raise _failure(exc) from exc
 
 
 async def _awrap(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
@@ -237,14 +260,14 @@ async def _awrap(chunks: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
         async for chunk in chunks:
             yield chunk
     except (httpx.TransportError, httpx2.TransportError) as exc:
-        raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+        raise _failure(exc) from exc
 
 
 _STATUS_ERRORS = (openai.APIStatusError, anthropic.APIStatusError)
 _CONNECTION_ERRORS = (openai.APIConnectionError, anthropic.APIConnectionError)
 
 
-class SDKTransport(Transport):
+class SDKTransport(_TwinTransport):
     """Sends through an ``openai`` / ``anthropic`` SDK client's generic ``post``: the SDK
     contributes its HTTP stack (``httpx2``), user agent and platform headers; our request
     contributes the URL, the auth headers and the exact body bytes."""
@@ -285,37 +308,40 @@ class SDKTransport(Transport):
             options["timeout"] = timeout
         return options
 
-    def send(self, request: HttpRequest, timeout: float | None) -> RawResponse:
+    def _post(self, request: HttpRequest, timeout: float | None, **stream: bool) -> Any:
+        options = self._options(request, timeout)
+        return self.client.post(
+            request.url, cast_to=httpx2.Response, content=request.content, options=options, **stream
+        )
+
+    def _apost(self, request: HttpRequest, timeout: float | None, **stream: bool) -> Awaitable[Any]:
+        options = self._options(request, timeout)
+        return self.async_client.post(  # type: ignore[no-any-return]
+            request.url, cast_to=httpx2.Response, content=request.content, options=options, **stream
+        )
+
+    def _sending(self, request: HttpRequest, timeout: float | None) -> Twin[RawResponse]:
+        """`send` and `asend`, written once (`superstep_core.twin`): a status error is the
+        response (a transport never raises for a status)."""
         try:
-            response = self.client.post(
-                request.url,
-                cast_to=httpx2.Response,
-                content=request.content,
-                options=self._options(request, timeout),
-            )
+            response = yield Block(self._post, self._apost, (request, timeout))
         except _STATUS_ERRORS as exc:
             return RawResponse(exc.status_code, _lower(exc.response.headers), exc.response.content)
         except _CONNECTION_ERRORS as exc:
-            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+            raise _failure(exc) from exc
         return RawResponse(response.status_code, _lower(response.headers), response.content)
 
     @contextmanager
     def stream(self, request: HttpRequest, timeout: float | None) -> Iterator[StreamResponse]:
         try:
-            response = self.client.post(
-                request.url,
-                cast_to=httpx2.Response,
-                content=request.content,
-                options=self._options(request, timeout),
-                stream=True,
-            )
+            response = self._post(request, timeout, stream=True)
         except _STATUS_ERRORS as exc:
             yield StreamResponse(
                 exc.status_code, _lower(exc.response.headers), iter(()), exc.response.content
             )
             return
         except _CONNECTION_ERRORS as exc:
-            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+            raise _failure(exc) from exc
         try:
             yield StreamResponse(
                 response.status_code, _lower(response.headers), _wrap(response.iter_bytes())
@@ -323,39 +349,19 @@ class SDKTransport(Transport):
         finally:
             response.close()
 
-    async def asend(self, request: HttpRequest, timeout: float | None) -> RawResponse:
-        try:
-            response = await self.async_client.post(
-                request.url,
-                cast_to=httpx2.Response,
-                content=request.content,
-                options=self._options(request, timeout),
-            )
-        except _STATUS_ERRORS as exc:
-            return RawResponse(exc.status_code, _lower(exc.response.headers), exc.response.content)
-        except _CONNECTION_ERRORS as exc:
-            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
-        return RawResponse(response.status_code, _lower(response.headers), response.content)
-
     @asynccontextmanager
     async def astream(
         self, request: HttpRequest, timeout: float | None
     ) -> AsyncIterator[AsyncStreamResponse]:
         try:
-            response = await self.async_client.post(
-                request.url,
-                cast_to=httpx2.Response,
-                content=request.content,
-                options=self._options(request, timeout),
-                stream=True,
-            )
+            response = await self._apost(request, timeout, stream=True)
         except _STATUS_ERRORS as exc:
             yield AsyncStreamResponse(
                 exc.status_code, _lower(exc.response.headers), _no_chunks(), exc.response.content
             )
             return
         except _CONNECTION_ERRORS as exc:
-            raise TransportFailure(f"{type(exc).__name__}: {exc}") from exc
+            raise _failure(exc) from exc
         try:
             yield AsyncStreamResponse(
                 response.status_code, _lower(response.headers), _awrap(response.aiter_bytes())
