@@ -26,6 +26,7 @@ from superstep_compat.errors import GraphDrained, GraphInterrupt
 from superstep_compat.stream._types import ProtocolEvent, StreamTransformer
 from superstep_compat.stream.run_stream import AsyncSubgraphRunStream, SubgraphRunStream
 from superstep_compat.stream.stream_channel import StreamChannel
+from superstep_core.twin import Block, Twin, adrive, drive
 
 if TYPE_CHECKING:
     from superstep_compat.stream._mux import StreamMux
@@ -111,18 +112,29 @@ class _TasksLifecycleBase(StreamTransformer):
         raise NotImplementedError
 
     def process(self, event: ProtocolEvent) -> bool:
-        if event["method"] != "tasks":
+        ended = self._tasks_event(event)
+        if ended is None:
             return True
+        for child, status, error in ended:
+            self._on_terminal(child, status, error)
+        return False
+
+    def _tasks_event(
+        self, event: ProtocolEvent
+    ) -> list[tuple[tuple[str, ...], SubgraphStatus, str | None]] | None:
+        """`process`'s rules short of ending children: None for an event that is not a
+        ``tasks`` one; else the tracked children its task result ends (removed), to be
+        ended in order, or none for a task start (recorded, its subgraph discovered)."""
+        if event["method"] != "tasks":
+            return None
         ns = tuple(event["params"]["namespace"])
         data = event["params"]["data"]
         if "result" in data:
-            for child, status, error in self._pop_terminal_transitions(ns, data):
-                self._on_terminal(child, status, error)
-        else:
-            self._record_identity(ns, data)
-            self._record_pending_tool_calls(data)
-            self._handle_task_start(ns, data)
-        return False
+            return self._pop_terminal_transitions(ns, data)
+        self._record_identity(ns, data)
+        self._record_pending_tool_calls(data)
+        self._handle_task_start(ns, data)
+        return []
 
     def _record_identity(self, ns: tuple[str, ...], data: dict[str, Any]) -> None:
         if ns not in self._lc_by_ns:
@@ -258,37 +270,78 @@ class SubgraphTransformer(_TasksLifecycleBase):
         handle._seen_terminal = True
         return True
 
-    def _close_or_fail_handle(
-        self, handle: Handle, status: SubgraphStatus, error: str | None
-    ) -> None:
-        if handle._mux is None or handle._mux._events._closed:
-            return
-        if status == "failed":
-            handle._mux.fail(RuntimeError(error or "Subgraph failed"))
-        else:
-            handle._mux.close()
+    # --- one core per sync/async pair (`superstep_core.twin`: drive / adrive) -------------
 
-    async def _aclose_or_fail_handle(
-        self, handle: Handle, status: SubgraphStatus, error: str | None
-    ) -> None:
-        if handle._mux is None or handle._mux._events._closed:
+    def _ending(self, handle: Handle, status: SubgraphStatus, error: str | None) -> Twin[None]:
+        """Close (or fail, for ``failed``) the handle's mux, unless it is closed already."""
+        mux = handle._mux
+        if mux is None or mux._events._closed:
             return
         if status == "failed":
-            await handle._mux.afail(RuntimeError(error or "Subgraph failed"))
+            yield Block(mux.fail, mux.afail, (RuntimeError(error or "Subgraph failed"),))
         else:
-            await handle._mux.aclose()
+            yield Block(mux.close, mux.aclose)
+
+    def _terminal(
+        self, ns: tuple[str, ...], status: SubgraphStatus, error: str | None
+    ) -> Twin[None]:
+        handle = self._handles.get(ns)
+        if handle is not None and self._mark_terminal(handle, status, error):
+            yield from self._ending(handle, status, error)
+
+    def _processing(self, event: ProtocolEvent) -> Twin[bool]:
+        ended = self._tasks_event(event)  # first, so a new subgraph's handle exists
+        for child, status, error in ended or ():
+            yield from self._terminal(child, status, error)
+        if (handle := self._handle_for_event(event)) is not None:
+            handle._observe_event(event)
+            yield Block(handle._mux.push, handle._mux.apush, (event,))
+        return ended is None
+
+    def _finalizing(self) -> Twin[None]:
+        first: BaseException | None = None
+        for handle in self._open_handles_to_close():
+            try:
+                yield from self._ending(handle, "completed", None)
+            except BaseException as e:
+                first = first or e
+        if first is not None:
+            raise first
+
+    def _failing(self, err: BaseException) -> Twin[None]:
+        status, error = _status_of_error(err)
+        self._open.clear()
+        for handle in self._handles.values():
+            self._mark_terminal(handle, status, error)
+            mux = handle._mux
+            if mux is not None and not mux._events._closed:
+                try:
+                    yield Block(mux.fail, mux.afail, (err,))
+                except Exception:
+                    _log.warning("Error failing subgraph mux at %s", handle.path, exc_info=True)
+
+    # --- the lanes -------------------------------------------------------------------------
 
     def _on_terminal(self, ns: tuple[str, ...], status: SubgraphStatus, error: str | None) -> None:
-        handle = self._handles.get(ns)
-        if handle is not None and self._mark_terminal(handle, status, error):
-            self._close_or_fail_handle(handle, status, error)
+        drive(self._terminal(ns, status, error))
 
-    async def _aon_terminal(
-        self, ns: tuple[str, ...], status: SubgraphStatus, error: str | None
-    ) -> None:
-        handle = self._handles.get(ns)
-        if handle is not None and self._mark_terminal(handle, status, error):
-            await self._aclose_or_fail_handle(handle, status, error)
+    def process(self, event: ProtocolEvent) -> bool:
+        return drive(self._processing(event))
+
+    async def aprocess(self, event: ProtocolEvent) -> bool:
+        return await adrive(self._processing(event))
+
+    def finalize(self) -> None:
+        drive(self._finalizing())
+
+    async def afinalize(self) -> None:
+        await adrive(self._finalizing())
+
+    def fail(self, err: BaseException) -> None:
+        drive(self._failing(err))
+
+    async def afail(self, err: BaseException) -> None:
+        await adrive(self._failing(err))
 
     def _handle_for_event(self, event: ProtocolEvent) -> Handle | None:
         """The open handle of the child subgraph ``event`` belongs to, if any."""
@@ -301,76 +354,9 @@ class SubgraphTransformer(_TasksLifecycleBase):
             return None
         return handle
 
-    def process(self, event: ProtocolEvent) -> bool:
-        keep = super().process(event)  # first, so a new subgraph's handle exists
-        if (handle := self._handle_for_event(event)) is not None:
-            handle._observe_event(event)
-            handle._mux.push(event)
-        return keep
-
-    async def aprocess(self, event: ProtocolEvent) -> bool:
-        keep = True
-        if event["method"] == "tasks":
-            keep = False
-            ns = tuple(event["params"]["namespace"])
-            data = event["params"]["data"]
-            if "result" in data:
-                for child, status, error in self._pop_terminal_transitions(ns, data):
-                    await self._aon_terminal(child, status, error)
-            else:
-                self._record_identity(ns, data)
-                self._record_pending_tool_calls(data)
-                self._handle_task_start(ns, data)
-        if (handle := self._handle_for_event(event)) is not None:
-            handle._observe_event(event)
-            await handle._mux.apush(event)
-        return keep
-
     def _open_handles_to_close(self) -> list[Handle]:
         """Every handle not yet ended, now marked completed (open parents' first)."""
         order = [self._handles[ns] for ns in self._open if ns in self._handles]
         self._open.clear()
         order += self._handles.values()
         return [h for h in order if self._mark_terminal(h, "completed", None)]
-
-    def finalize(self) -> None:
-        first: BaseException | None = None
-        for handle in self._open_handles_to_close():
-            try:
-                self._close_or_fail_handle(handle, "completed", None)
-            except BaseException as e:
-                first = first or e
-        if first is not None:
-            raise first
-
-    async def afinalize(self) -> None:
-        first: BaseException | None = None
-        for handle in self._open_handles_to_close():
-            try:
-                await self._aclose_or_fail_handle(handle, "completed", None)
-            except BaseException as e:
-                first = first or e
-        if first is not None:
-            raise first
-
-    def fail(self, err: BaseException) -> None:
-        status, error = _status_of_error(err)
-        self._open.clear()
-        for handle in self._handles.values():
-            self._mark_terminal(handle, status, error)
-            if handle._mux is not None and not handle._mux._events._closed:
-                try:
-                    handle._mux.fail(err)
-                except Exception:
-                    _log.warning("Error failing subgraph mux at %s", handle.path, exc_info=True)
-
-    async def afail(self, err: BaseException) -> None:
-        status, error = _status_of_error(err)
-        self._open.clear()
-        for handle in self._handles.values():
-            self._mark_terminal(handle, status, error)
-            if handle._mux is not None and not handle._mux._events._closed:
-                try:
-                    await handle._mux.afail(err)
-                except Exception:
-                    _log.warning("Error failing subgraph mux at %s", handle.path, exc_info=True)
