@@ -89,19 +89,20 @@ class StreamMux:
     def bind_pump(self, fn: Callable[[], bool]) -> None:
         """Make ``fn`` (pull one more event of the run) the pump of every channel here."""
         self._pump_fn = fn
-        for channel in (self._events, *self._channels):
-            channel._request_more = fn
-        for transformer in self._transformers:
-            if (bind := getattr(transformer, "_bind_pump", None)) is not None:
-                bind(fn)
+        self._bind(fn, "_request_more", "_bind_pump")
 
     def bind_apump(self, fn: Callable[[], Awaitable[bool]]) -> None:
         """`bind_pump` for the async lane."""
         self._apump_fn = fn
+        self._bind(fn, "_arequest_more", "_bind_apump")
+
+    def _bind(self, fn: Callable[[], Any], channel_attr: str, transformer_hook: str) -> None:
+        """Both lanes' binding: ``fn`` becomes each channel's ``channel_attr`` (its pump)
+        and goes to each transformer's ``transformer_hook``, where it has one."""
         for channel in (self._events, *self._channels):
-            channel._arequest_more = fn
+            setattr(channel, channel_attr, fn)
         for transformer in self._transformers:
-            if (bind := getattr(transformer, "_bind_apump", None)) is not None:
+            if (bind := getattr(transformer, transformer_hook, None)) is not None:
                 bind(fn)
 
     def _make_child(self, scope: tuple[str, ...]) -> StreamMux:
