@@ -14,12 +14,13 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import AsyncIterator, Iterator, Mapping
-from types import TracebackType
+from functools import partial
 from typing import Any
 
 from langgraph_sdk.stream.decoders import DataDecoder
 
 from superstep_compat.types import Command
+from superstep_core.twin import Block, Twin, adrive, async_only, drive, sync_only
 
 __all__ = [
     "_AsyncRemoteGraphRunStream",
@@ -144,10 +145,55 @@ class _RunHandle:
         """Projections by name (`_ProjectionRegistry`), as the local ``run.extensions``."""
         return _ProjectionRegistry(self._sdk)
 
-    def _begin_abort(self) -> str | None:
-        """Mark the handle closed; the run id to cancel, None if nothing is left to do."""
+    # --- one core per sync/async pair (`superstep_core.twin`: drive / adrive) -------------
+
+    def _sdk_entered(self) -> Block:
+        """Entering the SDK stream (``__enter__`` or ``__aenter__``: the lane's)."""
+        raise NotImplementedError
+
+    def _sdk_left(self, *exc: Any) -> Block:
+        """Leaving the SDK stream with ``exc`` (``__exit__`` or ``__aexit__``)."""
+        raise NotImplementedError
+
+    def _entering(self) -> Twin[None]:
+        """Entering the handle: enter the SDK stream and start the run (its id kept)."""
+        if self._closed:
+            raise RuntimeError(f"{type(self).__name__} already closed")
+        yield self._sdk_entered()
+        try:
+            # the SDK's ``run.start`` of either lane: its value, or what to await for it
+            start = partial(self._sdk.run.start, **self._start_kwargs)
+            started = yield Block(start, start)
+        except BaseException:
+            # the SDK stream was entered: leave it with the error, then let it propagate
+            yield self._sdk_left(*sys.exc_info())
+            raise
+        self._run_id = started["run_id"]
+
+    def _leaving(self, *exc: Any) -> Twin[None]:
+        if not self._closed:
+            self._closed = True
+            yield self._sdk_left(*exc)
+
+    def _aborting(self) -> Twin[None]:
+        """Cancel the run on the server (if it started) and close the SDK stream; errors of
+        either are logged, not raised; once closed, nothing."""
+        if self._closed:
+            return
         self._closed = True
-        return self._run_id
+        if self._run_id is not None:
+            try:
+                cancel = partial(
+                    self._client.runs.cancel, self._sdk.thread_id, self._run_id, wait=False
+                )
+                yield Block(cancel, cancel)
+            except Exception:
+                logger.debug("abort: runs.cancel failed", exc_info=True)
+        try:
+            close = self._sdk.close
+            yield Block(close, close)
+        except Exception:
+            logger.debug("abort: closing the SDK stream failed", exc_info=True)
 
 
 class _RemoteGraphRunStream(_RunHandle):
@@ -160,28 +206,18 @@ class _RemoteGraphRunStream(_RunHandle):
         super().__init__(sync_client, sdk_thread, input, config, metadata)
         self._events_iter: Iterator[Any] | None = None
 
+    def _sdk_entered(self) -> Block:
+        return sync_only(self._sdk.__enter__)
+
+    def _sdk_left(self, *exc: Any) -> Block:
+        return sync_only(self._sdk.__exit__, *exc)
+
     def __enter__(self) -> _RemoteGraphRunStream:
-        if self._closed:
-            raise RuntimeError("_RemoteGraphRunStream already closed")
-        self._sdk.__enter__()
-        try:
-            started = self._sdk.run.start(**self._start_kwargs)
-        except BaseException:
-            # the SDK stream was entered: leave it with the error, then let it propagate
-            self._sdk.__exit__(*sys.exc_info())
-            raise
-        self._run_id = started["run_id"]
+        drive(self._entering())
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if not self._closed:
-            self._closed = True
-            self._sdk.__exit__(exc_type, exc, tb)
+    def __exit__(self, *exc: object) -> None:
+        drive(self._leaving(*exc))
 
     @property
     def output(self) -> Any:
@@ -201,18 +237,7 @@ class _RemoteGraphRunStream(_RunHandle):
     def abort(self) -> None:
         """Cancel the run on the server (if it started) and close the SDK stream; errors of
         either are logged, not raised; a second call does nothing."""
-        if self._closed:
-            return
-        run_id = self._begin_abort()
-        if run_id is not None:
-            try:
-                self._client.runs.cancel(self._sdk.thread_id, run_id, wait=False)
-            except Exception:
-                logger.debug("abort: runs.cancel failed", exc_info=True)
-        try:
-            self._sdk.close()
-        except Exception:
-            logger.debug("abort: closing the SDK stream failed", exc_info=True)
+        drive(self._aborting())
 
     def __iter__(self) -> Iterator[Any]:
         # one subscription for the handle: iterating twice continues the same events
@@ -234,27 +259,18 @@ class _AsyncRemoteGraphRunStream(_RunHandle):
         super().__init__(client, sdk_thread, input, config, metadata)
         self._events_aiter: AsyncIterator[Any] | None = None
 
+    def _sdk_entered(self) -> Block:
+        return async_only(self._sdk.__aenter__)
+
+    def _sdk_left(self, *exc: Any) -> Block:
+        return async_only(self._sdk.__aexit__, *exc)
+
     async def __aenter__(self) -> _AsyncRemoteGraphRunStream:
-        if self._closed:
-            raise RuntimeError("_AsyncRemoteGraphRunStream already closed")
-        await self._sdk.__aenter__()
-        try:
-            started = await self._sdk.run.start(**self._start_kwargs)
-        except BaseException:
-            await self._sdk.__aexit__(*sys.exc_info())
-            raise
-        self._run_id = started["run_id"]
+        await adrive(self._entering())
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        if not self._closed:
-            self._closed = True
-            await self._sdk.__aexit__(exc_type, exc, tb)
+    async def __aexit__(self, *exc: object) -> None:
+        await adrive(self._leaving(*exc))
 
     async def output(self) -> Any:
         """The run's final state, once the run ends (a method, as the local async handle's)."""
@@ -270,18 +286,7 @@ class _AsyncRemoteGraphRunStream(_RunHandle):
 
     async def abort(self) -> None:
         """`_RemoteGraphRunStream.abort` on asyncio."""
-        if self._closed:
-            return
-        run_id = self._begin_abort()
-        if run_id is not None:
-            try:
-                await self._client.runs.cancel(self._sdk.thread_id, run_id, wait=False)
-            except Exception:
-                logger.debug("abort: runs.cancel failed", exc_info=True)
-        try:
-            await self._sdk.close()
-        except Exception:
-            logger.debug("abort: closing the SDK stream failed", exc_info=True)
+        await adrive(self._aborting())
 
     def __aiter__(self) -> AsyncIterator[Any]:
         if self._events_aiter is None:
