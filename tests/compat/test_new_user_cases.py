@@ -7,7 +7,8 @@ user's: Command(graph=PARENT) after a nested interrupt with every stream mode, e
 paused nested subgraphs, message removal, cached routing, entrypoint.final, Runtime with a
 store, RemainingSteps at its edges, durability modes, swarm handoffs, retried subgraphs,
 answers by id, fresh subgraphs taking an answer, schema mismatches, error messages; from
-b86 on, a user porting real code: the Runnable schemas of MessagesState graphs) runs
+b86 on, a user porting real code: the Runnable schemas of MessagesState graphs, output
+schemas) runs
 under real LangGraph and under the façade, and the results must be equal.
 
 Both run in one subprocess each (`programs/_driver.py`), at the same time; results are the
