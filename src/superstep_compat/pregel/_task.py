@@ -72,6 +72,7 @@ from superstep_compat.pregel._task_support import (
     first_matching,
     from_cache_entry,
     no_sync_function,
+    note_task,
 )
 from superstep_compat.pregel._timed_attempts import TimedAttempt, start_timed_attempt
 from superstep_compat.pregel._tools import ToolsHandler
@@ -373,11 +374,13 @@ class TaskRunner(TaskRouting):
         elif error is not None:
             # the namespace of a subgraph the task ran (none: not a subgraph's interrupt)
             child = hook.child
+            note_task(error, hook.ns)
             outcome = self._failure(node, error, child.checkpoint_ns if child else "")
         else:
             try:
                 outcome = self._outcome(node, result, values, run, hook.pushed)
             except BaseException as e:  # incl. this node's own Command(graph=PARENT)
+                note_task(e, hook.ns)
                 outcome = self._failure(node, e)
         if error is None and run.trace is not None:
             _close(run.trace, result, outcome)

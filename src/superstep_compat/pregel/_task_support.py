@@ -18,7 +18,7 @@ from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.runnables import Runnable
 
 from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER, ROOT_KEY
-from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
+from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeCancelledError
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._retry import _should_retry_on
@@ -280,3 +280,13 @@ def report_attempt(
         observer(report)
     except Exception:
         log.exception("the attempt observer of task %s failed", request.node)
+
+
+def note_task(error: BaseException, ns: str) -> None:
+    """Note on an exception escaping task ``ns`` (``"<name>:<task id>"``) which task that was,
+    as LangGraph does on each failed attempt: a traceback shows the node that failed, and an
+    exception crossing a subgraph's node (or a `@task`'s entrypoint) is noted there again.
+    Interrupts, commands and cancellations are no failures of the task: not noted."""
+    if isinstance(error, Exception) and not isinstance(error, GraphBubbleUp | NodeCancelledError):
+        name, _, uid = ns.rpartition(":")
+        error.add_note(f"During task with name '{name}' and id '{uid}'")
