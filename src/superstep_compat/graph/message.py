@@ -201,12 +201,11 @@ def _messages_delta_reducer(state: list[AnyMessage], writes: list[Any]) -> list[
     return [m for m in kept if m is not None]
 
 
+# A state with one key, ``messages``, reduced with `add_messages`. A `typing_extensions`
+# TypedDict, as LangGraph's: pydantic (< Python 3.12) models only those, and a graph's
+# ``input_schema`` (LangServe, ``as_tool``) is a model of its state. No docstring, as
+# LangGraph's has none: pydantic would make it the JSON schema's "description".
 class MessagesState(TypedDict):
-    """A state with one key, ``messages``, reduced with `add_messages`.
-
-    A `typing_extensions` TypedDict, as LangGraph's: pydantic (< Python 3.12) models only
-    those, and a graph's ``input_schema`` (LangServe, ``as_tool``) is a model of its state."""
-
     messages: Annotated[list[AnyMessage], add_messages]
 
 

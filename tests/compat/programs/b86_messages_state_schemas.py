@@ -58,6 +58,14 @@ def run() -> dict[str, Any]:
     result = {name: _schemas(g) for name, g in graphs.items()}
     tool = _graph(Chat).as_tool(name="chat_tool", description="chats")
     result["tool_args"] = sorted(tool.args)
+    # the states' own JSON schemas, descriptions (their docstrings) included, as a client of
+    # the graph's schemas (the server's assistants) reads them
+    result["state_defs"] = {
+        name: g.get_input_jsonschema() for name, g in graphs.items() if name != "messages"
+    }
+    result["messages_def"] = graphs["messages"].input_schema.model_json_schema()["$defs"][
+        "MessagesState"
+    ]
     adapter = TypeAdapter(Chat)
     result["validated"] = adapter.validate_python({"messages": [], "summary": "x"})
     result["adapter_title"] = adapter.json_schema()["title"]
