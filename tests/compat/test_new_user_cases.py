@@ -8,7 +8,8 @@ paused nested subgraphs, message removal, cached routing, entrypoint.final, Runt
 store, RemainingSteps at its edges, durability modes, swarm handoffs, retried subgraphs,
 answers by id, fresh subgraphs taking an answer, schema mismatches, error messages; from
 b86 on, a user porting real code: the Runnable schemas of MessagesState graphs, output
-schemas, the task an exception escaped from, checkpoint chunks of a continued thread) runs
+schemas, the task an exception escaped from, checkpoint chunks of a continued thread,
+handoffs in the messages stream) runs
 under real LangGraph and under the façade, and the results must be equal.
 
 Both run in one subprocess each (`programs/_driver.py`), at the same time; results are the

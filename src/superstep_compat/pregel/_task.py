@@ -396,7 +396,10 @@ class TaskRunner(TaskRouting):
             self.subgraph_runs[hook.ns] = next(hook.child.calls)  # runs so far, this included
         elif self.subgraph_runs:
             self.subgraph_runs.pop(hook.ns, None)
-        if outcome.error is None and hook.handler is not None:
+        # A subgraph's Command(graph=PARENT) becomes this node's writes, but the node did not
+        # end (its call raised the command): LangGraph streams none of its messages.
+        via_parent = isinstance(error, ParentCommand)
+        if outcome.error is None and hook.handler is not None and not via_parent:
             for _, value in outcome.writes:
                 hook.handler.emit_returned(value)
         if hook.cache_key is not None and outcome.error is None and not outcome.interrupts:
