@@ -9,7 +9,7 @@ store, RemainingSteps at its edges, durability modes, swarm handoffs, retried su
 answers by id, fresh subgraphs taking an answer, schema mismatches, error messages; from
 b86 on, a user porting real code: the Runnable schemas of MessagesState graphs, output
 schemas, the task an exception escaped from, checkpoint chunks of a continued thread,
-handoffs in the messages stream) runs
+handoffs in the messages stream, LCEL chains as nodes) runs
 under real LangGraph and under the façade, and the results must be equal.
 
 Both run in one subprocess each (`programs/_driver.py`), at the same time; results are the

@@ -67,12 +67,15 @@ from superstep_compat.pregel._task_support import (
     _noop_heartbeat,
     _ProgressHandler,
     _runtime,
+    ainvoke_steps,
     as_seconds,
     cache_entry,
     first_matching,
     from_cache_entry,
+    invoke_steps,
     no_sync_function,
     note_task,
+    sequence_steps,
 )
 from superstep_compat.pregel._timed_attempts import TimedAttempt, start_timed_attempt
 from superstep_compat.pregel._tools import ToolsHandler
@@ -303,10 +306,17 @@ class TaskRunner(TaskRouting):
         tokens = _bind(hook, run, config)
         try:
             if _is_runnable(action):
+                steps = sequence_steps(action)
                 if in_loop and hasattr(action, "ainvoke"):
-                    pending = action.ainvoke(state, config)
+                    pending = (
+                        ainvoke_steps(steps, state, config)
+                        if steps
+                        else action.ainvoke(state, config)
+                    )
                     return self._finish_async(pending, node, values, run, hook, config)
-                result = action.invoke(state, config)
+                result = (
+                    invoke_steps(steps, state, config) if steps else action.invoke(state, config)
+                )
             elif node.is_async:
                 if not in_loop:
                     raise no_sync_function(node.name)

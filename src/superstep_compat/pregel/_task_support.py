@@ -12,10 +12,11 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
-from typing import Any
+from typing import Any, cast
 
-from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.runnables import Runnable
+from langchain_core.callbacks import BaseCallbackHandler, BaseCallbackManager
+from langchain_core.runnables import Runnable, RunnableSequence
+from langchain_core.runnables.config import patch_config
 
 from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER, ROOT_KEY
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeCancelledError
@@ -290,3 +291,36 @@ def note_task(error: BaseException, ns: str) -> None:
     if isinstance(error, Exception) and not isinstance(error, GraphBubbleUp | NodeCancelledError):
         name, _, uid = ns.rpartition(":")
         error.add_note(f"During task with name '{name}' and id '{uid}'")
+
+
+def sequence_steps(action: Any) -> list[Any] | None:
+    """The steps of a node whose action is a `RunnableSequence` (``prompt | model | ...``),
+    else None: LangGraph runs them as steps of the node itself (tags ``seq:step:K`` under
+    the node's run, no run of the sequence between), its routers after them."""
+    return list(action.steps) if isinstance(action, RunnableSequence) else None
+
+
+def _step_config(config: dict[str, Any], position: int) -> dict[str, Any]:
+    """The node action's ``config`` (a child of the node's run tagged ``seq:step:1``) for the
+    ``position``-th step of a sequence action; as is without a run to be a child of."""
+    callbacks = config.get("callbacks")
+    if position == 1 or not isinstance(callbacks, BaseCallbackManager):
+        return config
+    moved = callbacks.copy()
+    moved.remove_tags(["seq:step:1"])
+    moved.add_tags([f"seq:step:{position}"], inherit=False)
+    return cast(dict[str, Any], patch_config(cast(Any, config), callbacks=moved))
+
+
+def invoke_steps(steps: Sequence[Any], value: Any, config: dict[str, Any]) -> Any:
+    """Run a sequence action's ``steps`` one after the other (see `sequence_steps`)."""
+    for position, step in enumerate(steps, 1):
+        value = step.invoke(value, _step_config(config, position))
+    return value
+
+
+async def ainvoke_steps(steps: Sequence[Any], value: Any, config: dict[str, Any]) -> Any:
+    """`invoke_steps` on the running loop."""
+    for position, step in enumerate(steps, 1):
+        value = await step.ainvoke(value, _step_config(config, position))
+    return value
