@@ -6,7 +6,10 @@ cache policies with a context schema, a tool that interrupts; from b60 on, a dem
 user's: Command(graph=PARENT) after a nested interrupt with every stream mode, edits of
 paused nested subgraphs, message removal, cached routing, entrypoint.final, Runtime with a
 store, RemainingSteps at its edges, durability modes, swarm handoffs, retried subgraphs,
-answers by id, fresh subgraphs taking an answer, schema mismatches, error messages) runs
+answers by id, fresh subgraphs taking an answer, schema mismatches, error messages; from
+b86 on, a user porting real code: the Runnable schemas of MessagesState graphs, output
+schemas, the task an exception escaped from, checkpoint chunks of a continued thread,
+handoffs in the messages stream, LCEL chains as nodes) runs
 under real LangGraph and under the façade, and the results must be equal.
 
 Both run in one subprocess each (`programs/_driver.py`), at the same time; results are the

@@ -24,7 +24,7 @@ from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.func._scope import CallScope, RootScope, interrupts_of, scope_var
 from superstep_compat.func._trace import TaskCallRun
 from superstep_compat.pregel._node import engine_retry
-from superstep_compat.pregel._task_support import first_matching
+from superstep_compat.pregel._task_support import first_matching, note_task
 from superstep_compat.types import CachePolicy, RetryPolicy
 from superstep_core.host import AttemptObserver, NestedEffect
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
@@ -211,6 +211,7 @@ def _attempt(
     except BaseException as e:
         if traced is not None:
             traced.error(e)
+        note_task(e, f"{task.name}:{root.task_id(scope.key)}")
         raise
     if traced is not None:
         traced.end(result)

@@ -21,9 +21,10 @@ from collections.abc import (
     Sequence,
 )
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
+from pydantic import BaseModel
 
 from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._deprecation import deprecated_kwarg
@@ -304,6 +305,10 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
     def get_input_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
         """LangChain's JSON schema of `InputType` (``{title}Input``), as LangGraph."""
         return Runnable.get_input_jsonschema(self, config)
+
+    def get_output_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
+        """LangChain's model of `OutputType` (one output channel, the return value)."""
+        return cast(type[BaseModel], Runnable.get_output_schema(self, config))
 
     def get_output_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
         """LangChain's JSON schema of `OutputType` (``{title}Output``), as LangGraph."""

@@ -39,6 +39,7 @@ from superstep_compat.pregel._task_support import (
     _ProgressHandler,
     as_seconds,
     no_sync_function,
+    note_task,
 )
 from superstep_compat.types import Interrupt
 from superstep_core.channel import MISSING, Channel
@@ -173,6 +174,7 @@ class EntrypointRunner(TaskRunner):
             result = yield Block(_as_is, _awaited, (result,))
             outcome = self._returned(result)
         except BaseException as e:
+            note_task(e, f"{self.node.name}:{task_uuid(root.run, call.task_id)}")
             outcome = self._failure(self.node, e)
         yield Block(root.wait, root.await_all)
         return self._settle(root, outcome, result)

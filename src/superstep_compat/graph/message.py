@@ -12,7 +12,7 @@ import warnings
 from collections.abc import Callable
 from functools import partial
 from operator import attrgetter
-from typing import Annotated, Any, TypeAlias, TypedDict, cast
+from typing import Annotated, Any, TypeAlias, cast
 
 from langchain_core.messages import (
     AnyMessage,
@@ -23,6 +23,7 @@ from langchain_core.messages import (
     convert_to_openai_messages,
     message_chunk_to_message,
 )
+from typing_extensions import TypedDict
 
 from superstep_compat._internal.context import current_task_context
 from superstep_compat.channels._message_ids import mark_message_reducer
@@ -200,9 +201,11 @@ def _messages_delta_reducer(state: list[AnyMessage], writes: list[Any]) -> list[
     return [m for m in kept if m is not None]
 
 
+# A state with one key, ``messages``, reduced with `add_messages`. A `typing_extensions`
+# TypedDict, as LangGraph's: pydantic (< Python 3.12) models only those, and a graph's
+# ``input_schema`` (LangServe, ``as_tool``) is a model of its state. No docstring, as
+# LangGraph's has none: pydantic would make it the JSON schema's "description".
 class MessagesState(TypedDict):
-    """A state with one key, ``messages``, reduced with `add_messages`."""
-
     messages: Annotated[list[AnyMessage], add_messages]
 
 

@@ -62,8 +62,10 @@ StructuredResponseSchema = dict[str, Any] | type[BaseModel]
     "`from langchain.agents import AgentState`.",
     category=LangGraphDeprecatedSinceV10,
 )
+# The four agent states' docstrings are LangGraph's own words: pydantic makes a docstring the
+# JSON schema's "description", which clients of a graph's schemas (the server) show.
 class AgentState(TypedDict):
-    """The state of the agent: the conversation and the steps left."""
+    """The state of the agent."""
 
     messages: Annotated[Sequence[BaseMessage], add_messages]
     remaining_steps: NotRequired[RemainingSteps]
@@ -74,7 +76,7 @@ class AgentState(TypedDict):
     category=LangGraphDeprecatedSinceV10,
 )
 class AgentStatePydantic(BaseModel):
-    """The state of the agent, as a pydantic model."""
+    """The state of the agent."""
 
     messages: Annotated[Sequence[BaseMessage], add_messages]
     remaining_steps: RemainingSteps = 25
@@ -89,7 +91,7 @@ with warnings.catch_warnings():
         category=LangGraphDeprecatedSinceV10,
     )
     class AgentStateWithStructuredResponse(AgentState):
-        """The agent state plus the structured response."""
+        """The state of the agent with a structured response."""
 
         structured_response: StructuredResponse
 
@@ -99,7 +101,7 @@ with warnings.catch_warnings():
         category=LangGraphDeprecatedSinceV10,
     )
     class AgentStateWithStructuredResponsePydantic(AgentStatePydantic):
-        """The pydantic agent state plus the structured response."""
+        """The state of the agent with a structured response."""
 
         structured_response: StructuredResponse
 

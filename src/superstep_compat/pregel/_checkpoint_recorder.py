@@ -23,7 +23,7 @@ Never imports the run, the host or the engine's persistence.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from superstep_compat._internal._constants import ERROR_SOURCE_NODE
@@ -257,15 +257,7 @@ class CheckpointRecorder:
             "values": dict(record.values),
             "metadata": dict(record.metadata),
             "next": next_,
-            "tasks": [
-                {
-                    "id": t.id,
-                    "name": t.name,
-                    "interrupts": tuple(t.interrupts),
-                    "state": self._task_state(record, t),
-                }
-                for t in tasks
-            ],
+            "tasks": [_chunk_task(t, self._task_state(record, t)) for t in tasks],
         }
         out: list[Event] = []
         if "checkpoints" in self.scope.modes:
@@ -453,3 +445,21 @@ class CheckpointRecorder:
             if outcome is not None:
                 out[aid] = outcome
         return out
+
+
+def _chunk_task(task: TaskRecord, state: dict[str, Any] | None) -> dict[str, Any]:
+    """A task of a checkpoint chunk, in LangGraph's three shapes: a failed task's error; else
+    its interrupts as plain dicts (the chunk is data a client reads as JSON), with the
+    result of a task that finished (a sibling of an interrupted one, say)."""
+    if task.error:
+        return {"id": task.id, "name": task.name, "error": task.error, "state": state}
+    interrupts = tuple(asdict(i) for i in task.interrupts)
+    if task.result:
+        return {
+            "id": task.id,
+            "name": task.name,
+            "result": task.result,
+            "interrupts": interrupts,
+            "state": state,
+        }
+    return {"id": task.id, "name": task.name, "interrupts": interrupts, "state": state}

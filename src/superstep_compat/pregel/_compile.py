@@ -218,7 +218,9 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
     def OutputType(self) -> Any:
         if self.lowlevel is not None:
             return self.lowlevel.output_type
-        return self.spec.output_schema
+        if self.output_channels == (ROOT_KEY,):
+            return self.spec.output_schema
+        return None  # LangGraph's, for an output of several channels
 
     def get_input_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
         if self.lowlevel is not None:  # the input channel(s), as LangGraph names them
@@ -226,9 +228,14 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         return cast(type[BaseModel], super().get_input_schema(config))
 
     def get_output_schema(self, config: RunnableConfig | None = None) -> type[BaseModel]:
+        """LangGraph's: a model of the output channels, each optional (default None), not
+        the output schema itself (that is `get_output_jsonschema`'s); a root value's type."""
         if self.lowlevel is not None:
             return self.lowlevel.output_schema(self.get_name("Output"))
-        return cast(type[BaseModel], super().get_output_schema(config))
+        if self.output_channels == (ROOT_KEY,):
+            return cast(type[BaseModel], super().get_output_schema(config))
+        fields = {k: (self.channels[k].ValueType, None) for k in self.output_channels}
+        return create_model(self.get_name("Output"), **cast(Any, fields))
 
     def get_input_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
         """The input schema's JSON schema itself (langchain's default wraps it in $defs)."""

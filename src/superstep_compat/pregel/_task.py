@@ -67,11 +67,15 @@ from superstep_compat.pregel._task_support import (
     _noop_heartbeat,
     _ProgressHandler,
     _runtime,
+    ainvoke_steps,
     as_seconds,
     cache_entry,
     first_matching,
     from_cache_entry,
+    invoke_steps,
     no_sync_function,
+    note_task,
+    sequence_steps,
 )
 from superstep_compat.pregel._timed_attempts import TimedAttempt, start_timed_attempt
 from superstep_compat.pregel._tools import ToolsHandler
@@ -302,10 +306,17 @@ class TaskRunner(TaskRouting):
         tokens = _bind(hook, run, config)
         try:
             if _is_runnable(action):
+                steps = sequence_steps(action)
                 if in_loop and hasattr(action, "ainvoke"):
-                    pending = action.ainvoke(state, config)
+                    pending = (
+                        ainvoke_steps(steps, state, config)
+                        if steps
+                        else action.ainvoke(state, config)
+                    )
                     return self._finish_async(pending, node, values, run, hook, config)
-                result = action.invoke(state, config)
+                result = (
+                    invoke_steps(steps, state, config) if steps else action.invoke(state, config)
+                )
             elif node.is_async:
                 if not in_loop:
                     raise no_sync_function(node.name)
@@ -373,11 +384,13 @@ class TaskRunner(TaskRouting):
         elif error is not None:
             # the namespace of a subgraph the task ran (none: not a subgraph's interrupt)
             child = hook.child
+            note_task(error, hook.ns)
             outcome = self._failure(node, error, child.checkpoint_ns if child else "")
         else:
             try:
                 outcome = self._outcome(node, result, values, run, hook.pushed)
             except BaseException as e:  # incl. this node's own Command(graph=PARENT)
+                note_task(e, hook.ns)
                 outcome = self._failure(node, e)
         if error is None and run.trace is not None:
             _close(run.trace, result, outcome)
@@ -393,7 +406,10 @@ class TaskRunner(TaskRouting):
             self.subgraph_runs[hook.ns] = next(hook.child.calls)  # runs so far, this included
         elif self.subgraph_runs:
             self.subgraph_runs.pop(hook.ns, None)
-        if outcome.error is None and hook.handler is not None:
+        # A subgraph's Command(graph=PARENT) becomes this node's writes, but the node did not
+        # end (its call raised the command): LangGraph streams none of its messages.
+        via_parent = isinstance(error, ParentCommand)
+        if outcome.error is None and hook.handler is not None and not via_parent:
             for _, value in outcome.writes:
                 hook.handler.emit_returned(value)
         if hook.cache_key is not None and outcome.error is None and not outcome.interrupts:

@@ -37,6 +37,7 @@ from superstep_compat.pregel._task_support import (
     _noop,
     _runtime,
     _update_chunk,
+    sequence_steps,
 )
 from superstep_compat.types import Command, Send
 from superstep_core.channel import MISSING, Channel
@@ -241,6 +242,10 @@ class TaskRouting:
         its state write (START: the input write), and one per outgoing edge (join or not)."""
         source = next(iter(branches.values())).source
         count = 1 if source == START else 2
+        node = self.spec.nodes.get(source)
+        steps = sequence_steps(node.action) if node is not None else None
+        if steps:  # a sequence action's steps are the node's first writers
+            count += len(steps) - 1
         count += sum(1 for s, t in self.spec.edges if s == source and t != END)
         count += sum(1 for ss, t in self.spec.waiting_edges if source in ss and t != END)
         return count

@@ -12,13 +12,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextvars import copy_context
-from typing import Any
+from typing import Any, cast
 
-from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.runnables import Runnable
+from langchain_core.callbacks import BaseCallbackHandler, BaseCallbackManager
+from langchain_core.runnables import Runnable, RunnableSequence
+from langchain_core.runnables.config import patch_config
 
 from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER, ROOT_KEY
-from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
+from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeCancelledError
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._retry import _should_retry_on
@@ -280,3 +281,46 @@ def report_attempt(
         observer(report)
     except Exception:
         log.exception("the attempt observer of task %s failed", request.node)
+
+
+def note_task(error: BaseException, ns: str) -> None:
+    """Note on an exception escaping task ``ns`` (``"<name>:<task id>"``) which task that was,
+    as LangGraph does on each failed attempt: a traceback shows the node that failed, and an
+    exception crossing a subgraph's node (or a `@task`'s entrypoint) is noted there again.
+    Interrupts, commands and cancellations are no failures of the task: not noted."""
+    if isinstance(error, Exception) and not isinstance(error, GraphBubbleUp | NodeCancelledError):
+        name, _, uid = ns.rpartition(":")
+        error.add_note(f"During task with name '{name}' and id '{uid}'")
+
+
+def sequence_steps(action: Any) -> list[Any] | None:
+    """The steps of a node whose action is a `RunnableSequence` (``prompt | model | ...``),
+    else None: LangGraph runs them as steps of the node itself (tags ``seq:step:K`` under
+    the node's run, no run of the sequence between), its routers after them."""
+    return list(action.steps) if isinstance(action, RunnableSequence) else None
+
+
+def _step_config(config: dict[str, Any], position: int) -> dict[str, Any]:
+    """The node action's ``config`` (a child of the node's run tagged ``seq:step:1``) for the
+    ``position``-th step of a sequence action; as is without a run to be a child of."""
+    callbacks = config.get("callbacks")
+    if position == 1 or not isinstance(callbacks, BaseCallbackManager):
+        return config
+    moved = callbacks.copy()
+    moved.remove_tags(["seq:step:1"])
+    moved.add_tags([f"seq:step:{position}"], inherit=False)
+    return cast(dict[str, Any], patch_config(cast(Any, config), callbacks=moved))
+
+
+def invoke_steps(steps: Sequence[Any], value: Any, config: dict[str, Any]) -> Any:
+    """Run a sequence action's ``steps`` one after the other (see `sequence_steps`)."""
+    for position, step in enumerate(steps, 1):
+        value = step.invoke(value, _step_config(config, position))
+    return value
+
+
+async def ainvoke_steps(steps: Sequence[Any], value: Any, config: dict[str, Any]) -> Any:
+    """`invoke_steps` on the running loop."""
+    for position, step in enumerate(steps, 1):
+        value = await step.ainvoke(value, _step_config(config, position))
+    return value
