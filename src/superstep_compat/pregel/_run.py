@@ -52,6 +52,7 @@ from superstep_compat.pregel._run_scope import RunKind, RunScope, coerce_context
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
+from superstep_compat.pregel._saver_bridge import sync_caller
 from superstep_compat.pregel._step_failures import StepFailures
 from superstep_compat.pregel._step_tasks import StepTasks
 from superstep_compat.pregel._step_tracker import StepTracker
@@ -353,7 +354,8 @@ class GraphRun:
         forwarding = link is not None and link.emit is not None and link.subgraphs
         forwarded = self._forwarded if forwarding else _as_is
         forward = self._forward if forwarding else None
-        ex, events = self._prepare()
+        with sync_caller():  # on an async saver's own loop thread: its error, as LangGraph's
+            ex, events = self._prepare()
         yield from forwarded(events)
         host = Host(
             {TASK_KIND: self.performer().perform},

@@ -1,13 +1,19 @@
 """Calling a `BaseCheckpointSaver` from the façade's synchronous driver core, whatever the
 saver: the official async savers refuse their synchronous methods on the thread of the event
-loop they were made on, so there their async twin runs on a private loop thread instead."""
+loop they were made on, so there an async run's core has their async twin run on a private
+loop thread instead. A synchronous caller there (a sync run, a graph's sync state method)
+calls the synchronous methods and gets the saver's own error, as LangGraph's does
+(`sync_caller`)."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 __all__ = [
@@ -16,6 +22,8 @@ __all__ = [
     "off_saver_loop",
     "saver_call",
     "saver_list",
+    "sync_caller",
+    "sync_entry",
     "sync_here",
     "twin_off_loop",
 ]
@@ -33,6 +41,53 @@ _G = TypeVar("_G", bound=_SaverUser)
 
 _bridge_loop: asyncio.AbstractEventLoop | None = None
 _bridge_lock = threading.Lock()
+
+
+_sync_caller: ContextVar[bool] = ContextVar("superstep_sync_saver_caller", default=False)
+
+
+@contextmanager
+def sync_caller() -> Iterator[None]:
+    """Within: the saver calls made here are a synchronous caller's (a sync run, a sync
+    state method), which call the saver's synchronous methods even on the thread of its
+    event loop, where the official async savers refuse them with their own error, as
+    LangGraph's synchronous calls do there (blocking that loop on the saver would hang)."""
+    token = _sync_caller.set(True)
+    try:
+        yield
+    finally:
+        _sync_caller.reset(token)
+
+
+def sync_entry(method: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``method`` (a graph's synchronous state method) called as a synchronous caller
+    (`sync_caller`), an iterator it returns iterated as one too. Its async twin
+    (`off_loop_twin`) calls the undecorated method."""
+
+    @functools.wraps(method)
+    def entry(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with sync_caller():
+            result = method(*args, **kwargs)
+        if isinstance(result, Iterator):
+            return _iterated_as_sync(result)  # type: ignore[return-value]
+        return result
+
+    entry._sync_body = method  # type: ignore[attr-defined]
+    return entry
+
+
+def _iterated_as_sync(items: Iterator[_T]) -> Iterator[_T]:
+    while True:
+        with sync_caller():
+            try:
+                item = next(items)
+            except StopIteration:
+                return
+        yield item
+
+
+def _body(method: Callable[..., Any]) -> Callable[..., Any]:
+    return getattr(method, "_sync_body", method)  # type: ignore[no-any-return]
 
 
 def _run_elsewhere(coro: Coroutine[Any, Any, _R]) -> _R:
@@ -74,9 +129,11 @@ def off_loop_twin(
     ``config``: the same call, awaited through `off_saver_loop` with the saver the config
     selects (`saver_for`). Named ``a<name>``; its signature shows the method's."""
 
+    body = _body(method)
+
     async def twin(self: _G, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         saver = self.saver_for(_config_of(method, args, kwargs))
-        return await off_saver_loop(saver, method, self, *args, **kwargs)
+        return await off_saver_loop(saver, body, self, *args, **kwargs)
 
     _name(twin, method)
     return twin
@@ -88,8 +145,10 @@ def off_loop_iter_twin(
     """`off_loop_twin` for a method that returns an iterator: the async twin iterates it
     (read whole off the loop first when the saver is an async one bound to a loop)."""
 
+    body = _body(method)
+
     async def twin(self: _G, /, *args: _P.args, **kwargs: _P.kwargs) -> AsyncIterator[_T]:
-        items = iter(method(self, *args, **kwargs))
+        items = iter(body(self, *args, **kwargs))
         saver = self.saver_for(_config_of(method, args, kwargs))
         if saver is not None and getattr(saver, "loop", None) is not None:
             items = iter(await off_saver_loop(saver, list, items))
@@ -160,7 +219,7 @@ def _async_twin(saver: Any, method: str) -> bool:
     # None off a loop: asked on each put (every step), where catching the RuntimeError
     # `get_running_loop` raises cost more than the put's own bookkeeping
     running = asyncio._get_running_loop()
-    if running is None:
+    if running is None or _sync_caller.get():
         return False
     loop = getattr(saver, "loop", None)
     if loop is not None:
