@@ -84,9 +84,16 @@ class EntrypointRun:
         yield from self._release()
 
     async def achunks(self) -> AsyncIterator[Event]:
-        async for event in self.run.aevents():
-            for projected in self.project((event,)):
-                yield projected
+        journal = self.journal
+        ended = False
+        try:
+            async for event in self.run.aevents():
+                for projected in self.project((event,)):
+                    yield projected
+            ended = True
+        finally:
+            if journal is not None:  # what a stopping step handed to the background
+                await journal.asettle(raising=ended)
         for projected in self._release():
             yield projected
 

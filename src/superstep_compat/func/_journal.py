@@ -14,9 +14,10 @@ A call's result written on an async run's event loop thread to a saver called th
 its async twin (an async saver made on that loop, or one that changes only its async methods)
 is not waited for in place: its ``aput_writes`` may need that very loop (results the loop
 must deliver), so blocking the loop on it deadlocks. It goes to background writes
-(`OrderedWrites`, in order, through the private saver loop as in-place calls go), awaited
-(`asettle`) before the call's future resolves and before the task's body ends: as durable
-as in place, without holding the loop.
+(`OrderedWrites`, in order, on the saver's own loop: `twin_off_loop`), awaited (`asettle`)
+before the call's future resolves and before the task's body ends: as durable as in place,
+without holding the loop. So do how a call ended without a result and what durability
+"exit" held back, which an entrypoint's run awaits before it ends.
 
 A new checkpoint starts with no pending writes: `attach` moves the journal to it. The saved
 results of the checkpoint a run continues from are read once, on the first call whose result
@@ -34,6 +35,7 @@ the host's background writes, above).
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -147,7 +149,7 @@ class TaskJournal:
             self._hold(task_id, name, list(writes), "")
             return
         try:
-            self._save(task_id, list(writes), "")
+            self._save(task_id, list(writes), "", behind=True)
         except UnsupportedTypeError:
             return
 
@@ -157,7 +159,7 @@ class TaskJournal:
             held, self._buffer = self._buffer, []
         for task_id, name, writes, task_path in held:
             try:
-                self._save(task_id, writes, task_path)
+                self._save(task_id, writes, task_path, name, behind=True)
             except UnsupportedTypeError as error:
                 if any(channel == RETURN for channel, _ in writes):
                     raise _named(error, name) from None
@@ -175,11 +177,16 @@ class TaskJournal:
         behind = self._behind
         return behind is not None and not behind.idle
 
-    async def asettle(self) -> None:
-        """`settle` without blocking the running event loop (which the writes may need)."""
+    async def asettle(self, *, raising: bool = True) -> None:
+        """`settle` without blocking the running event loop (which the writes may need);
+        not ``raising``: only wait (the run is already raising)."""
         behind = self._behind
-        if behind is not None:
+        if behind is None:
+            return
+        if raising:
             await behind.asettle()
+        elif not behind.idle:
+            await asyncio.get_running_loop().run_in_executor(None, behind.wait)
 
     def _hold(self, task_id: str, name: str, writes: list[tuple[str, Any]], path: str) -> None:
         with self._lock:
@@ -194,9 +201,10 @@ class TaskJournal:
         *,
         behind: bool = False,
     ) -> None:
-        """Save ``writes`` now; ``behind``: a call's result, which on an async run's loop
-        goes to the background (see the module docstring; the writes of a stopping run stay
-        in place: nothing awaits them after the run's last step)."""
+        """Save ``writes`` now; ``behind``: on an async run's loop they go to the background
+        (see the module docstring), awaited before the call's future resolves, before the
+        task's body ends, and before an entrypoint's run ends (`EntrypointRun.achunks`:
+        the writes of a stopping run)."""
         with self._lock:
             checkpoint_id = self.checkpoint_id
         if checkpoint_id is None:

@@ -18,6 +18,7 @@ one is answered (LangGraph's rule).
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
 import random
@@ -52,7 +53,7 @@ from superstep_compat.pregel._run_scope import RunKind, RunScope, coerce_context
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
-from superstep_compat.pregel._saver_bridge import sync_caller
+from superstep_compat.pregel._saver_bridge import bound_here, sync_caller
 from superstep_compat.pregel._step_failures import StepFailures
 from superstep_compat.pregel._step_tasks import StepTasks
 from superstep_compat.pregel._step_tracker import StepTracker
@@ -497,7 +498,12 @@ class GraphRun:
                 link.emit(mode, data, ns or tuple(self.task_ns.split(NS_SEP)))  # type: ignore[call-arg]
 
     async def _aevents(self) -> AsyncGenerator[Event, None]:
-        ex, events = self._prepare()
+        if bound_here(self.writer.saver):
+            # reading the thread calls the saver in place; this loop is the saver's, where
+            # only its coroutines may use it: read from a worker thread, the loop free
+            ex, events = await asyncio.to_thread(self._prepare)
+        else:
+            ex, events = self._prepare()
         for e in events:
             yield e
         host = AsyncHost(
@@ -533,6 +539,8 @@ class GraphRun:
                     yield item
                     continue
                 try:
+                    if self.writer.step_settles:  # durability "sync", written behind
+                        await self.writer.asettle()
                     if self.live:
                         live = AsyncLiveStep(steps, self._drain, self.emitted.set_notify)
                         try:
@@ -554,6 +562,8 @@ class GraphRun:
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
                 await self.writer.asave_final(self.record)
+            # what the lines above handed to the background (a saver bound to this loop)
+            await self.writer.asettle(raising=False)
 
     def performer(self) -> TaskPerformer:
         """What performs this run's tasks (the handler of `TASK_KIND` its host registers):
