@@ -114,7 +114,7 @@ class EntrypointRun:
         if resuming:  # (the driver has shown the state it continues from)
             self._restart_unfinished(ex)
         if self.journal is not None and run.record is not None:
-            self.journal.attach(run.record.checkpoint_id, fresh=False)
+            self.journal.attach(run.record.checkpoint_id, fresh=False, read=run.record.pending)
 
     def _restart_unfinished(self, ex: Execution) -> None:
         """A checkpoint whose call never finished (the process died, or the function raised)

@@ -47,7 +47,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     put_task_writes,
     task_writes_args,
 )
-from superstep_compat.pregel._saver_bridge import sync_here, twin_off_loop
+from superstep_compat.pregel._saver_bridge import bound_here, sync_here, twin_off_loop
 from superstep_core.host import OrderedWrites
 from superstep_core.persistence import UnsupportedTypeError
 
@@ -85,6 +85,7 @@ class TaskJournal:
         self._buffer: list[_Batch] = []
         self._lock = threading.Lock()
         self._behind: OrderedWrites | None = None  # writes made on an async run's loop
+        self._read_by_run: Sequence[tuple[str, str, Any]] = ()  # see `attach`
 
     @classmethod
     def for_run(
@@ -98,16 +99,24 @@ class TaskJournal:
 
     # --- which checkpoint ------------------------------------------------------------------
 
-    def attach(self, checkpoint_id: str, *, fresh: bool) -> None:
+    def attach(
+        self,
+        checkpoint_id: str,
+        *,
+        fresh: bool,
+        read: Sequence[tuple[str, str, Any]] = (),
+    ) -> None:
         """Save further writes against ``checkpoint_id``. ``fresh``: the checkpoint was just
-        written, so it has no pending writes to read back. Writes held back for the previous
-        checkpoint are dropped: its step is over (LangGraph saves no writes of a finished step
-        under durability "exit")."""
+        written, so it has no pending writes to read back. ``read``: its pending writes as
+        the run read them, consulted instead of the saver where the saver may not be read in
+        place (`_read`). Writes held back for the previous checkpoint are dropped: its step
+        is over (LangGraph saves no writes of a finished step under durability "exit")."""
         with self._lock:
             if checkpoint_id == self.checkpoint_id and not fresh:
                 return
             self.checkpoint_id = checkpoint_id
             self._saved = {} if fresh else None
+            self._read_by_run = read
             self._buffer = []
 
     def saved_result(self, task_id: str) -> tuple[bool, Any]:
@@ -124,7 +133,13 @@ class TaskJournal:
     def _read(self) -> dict[str, Any]:
         if self.checkpoint_id is None:
             return {}
-        writes = pending_writes(self.saver, self.thread_id, self.ns, self.checkpoint_id)
+        if bound_here(self.saver):
+            # an async saver on its own loop's thread: it cannot be read in place (only its
+            # loop may run its coroutines, and that loop is this thread's), so the writes the
+            # run read stand in (this run's own are in the activation's memo)
+            writes: Sequence[tuple[str, str, Any]] = self._read_by_run
+        else:
+            writes = pending_writes(self.saver, self.thread_id, self.ns, self.checkpoint_id)
         return {task: value for task, channel, value in writes if channel == RETURN}
 
     # --- writing ---------------------------------------------------------------------------

@@ -9,9 +9,8 @@ a ``loop`` runs its coroutines there and nowhere else: off that loop's thread th
 synchronous methods (they hand the coroutine to the loop and wait), and never blocking on it
 from that loop's thread. An async run on that loop therefore never calls it in place from its
 synchronous core: the run reads its thread off the loop (`bound_here` tells it to) and writes
-through the host's background writes, which call the saver from their own thread. (One read
-is still made in place, on the private loop: the saved results a `@task` call consults when
-its node continues a checkpoint, `TaskJournal.saved_result`.)
+through the host's background writes, which call the saver from their own thread; a `@task`
+call consults the pending writes the run read (`TaskJournal.attach`).
 
 A synchronous run, or a graph's synchronous state method, on the thread of the saver's loop
 calls its synchronous methods, which refuse with the saver's own error (LangGraph's
