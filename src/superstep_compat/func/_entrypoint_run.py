@@ -84,9 +84,16 @@ class EntrypointRun:
         yield from self._release()
 
     async def achunks(self) -> AsyncIterator[Event]:
-        async for event in self.run.aevents():
-            for projected in self.project((event,)):
-                yield projected
+        journal = self.journal
+        ended = False
+        try:
+            async for event in self.run.aevents():
+                for projected in self.project((event,)):
+                    yield projected
+            ended = True
+        finally:
+            if journal is not None:  # what a stopping step handed to the background
+                await journal.asettle(raising=ended)
         for projected in self._release():
             yield projected
 
@@ -107,7 +114,7 @@ class EntrypointRun:
         if resuming:  # (the driver has shown the state it continues from)
             self._restart_unfinished(ex)
         if self.journal is not None and run.record is not None:
-            self.journal.attach(run.record.checkpoint_id, fresh=False)
+            self.journal.attach(run.record.checkpoint_id, fresh=False, read=run.record.pending)
 
     def _restart_unfinished(self, ex: Execution) -> None:
         """A checkpoint whose call never finished (the process died, or the function raised)

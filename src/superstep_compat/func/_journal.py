@@ -14,9 +14,10 @@ A call's result written on an async run's event loop thread to a saver called th
 its async twin (an async saver made on that loop, or one that changes only its async methods)
 is not waited for in place: its ``aput_writes`` may need that very loop (results the loop
 must deliver), so blocking the loop on it deadlocks. It goes to background writes
-(`OrderedWrites`, in order, through the private saver loop as in-place calls go), awaited
-(`asettle`) before the call's future resolves and before the task's body ends: as durable
-as in place, without holding the loop.
+(`OrderedWrites`, in order, on the saver's own loop: `twin_off_loop`), awaited (`asettle`)
+before the call's future resolves and before the task's body ends: as durable as in place,
+without holding the loop. So do how a call ended without a result and what durability
+"exit" held back, which an entrypoint's run awaits before it ends.
 
 A new checkpoint starts with no pending writes: `attach` moves the journal to it. The saved
 results of the checkpoint a run continues from are read once, on the first call whose result
@@ -34,6 +35,7 @@ the host's background writes, above).
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Sequence
 from typing import Any
@@ -45,7 +47,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     put_task_writes,
     task_writes_args,
 )
-from superstep_compat.pregel._saver_bridge import sync_here, twin_off_loop
+from superstep_compat.pregel._saver_bridge import bound_here, sync_here, twin_off_loop
 from superstep_core.host import OrderedWrites
 from superstep_core.persistence import UnsupportedTypeError
 
@@ -83,6 +85,7 @@ class TaskJournal:
         self._buffer: list[_Batch] = []
         self._lock = threading.Lock()
         self._behind: OrderedWrites | None = None  # writes made on an async run's loop
+        self._read_by_run: Sequence[tuple[str, str, Any]] = ()  # see `attach`
 
     @classmethod
     def for_run(
@@ -96,16 +99,24 @@ class TaskJournal:
 
     # --- which checkpoint ------------------------------------------------------------------
 
-    def attach(self, checkpoint_id: str, *, fresh: bool) -> None:
+    def attach(
+        self,
+        checkpoint_id: str,
+        *,
+        fresh: bool,
+        read: Sequence[tuple[str, str, Any]] = (),
+    ) -> None:
         """Save further writes against ``checkpoint_id``. ``fresh``: the checkpoint was just
-        written, so it has no pending writes to read back. Writes held back for the previous
-        checkpoint are dropped: its step is over (LangGraph saves no writes of a finished step
-        under durability "exit")."""
+        written, so it has no pending writes to read back. ``read``: its pending writes as
+        the run read them, consulted instead of the saver where the saver may not be read in
+        place (`_read`). Writes held back for the previous checkpoint are dropped: its step
+        is over (LangGraph saves no writes of a finished step under durability "exit")."""
         with self._lock:
             if checkpoint_id == self.checkpoint_id and not fresh:
                 return
             self.checkpoint_id = checkpoint_id
             self._saved = {} if fresh else None
+            self._read_by_run = read
             self._buffer = []
 
     def saved_result(self, task_id: str) -> tuple[bool, Any]:
@@ -122,7 +133,13 @@ class TaskJournal:
     def _read(self) -> dict[str, Any]:
         if self.checkpoint_id is None:
             return {}
-        writes = pending_writes(self.saver, self.thread_id, self.ns, self.checkpoint_id)
+        if bound_here(self.saver):
+            # an async saver on its own loop's thread: it cannot be read in place (only its
+            # loop may run its coroutines, and that loop is this thread's), so the writes the
+            # run read stand in (this run's own are in the activation's memo)
+            writes: Sequence[tuple[str, str, Any]] = self._read_by_run
+        else:
+            writes = pending_writes(self.saver, self.thread_id, self.ns, self.checkpoint_id)
         return {task: value for task, channel, value in writes if channel == RETURN}
 
     # --- writing ---------------------------------------------------------------------------
@@ -147,7 +164,7 @@ class TaskJournal:
             self._hold(task_id, name, list(writes), "")
             return
         try:
-            self._save(task_id, list(writes), "")
+            self._save(task_id, list(writes), "", behind=True)
         except UnsupportedTypeError:
             return
 
@@ -157,7 +174,7 @@ class TaskJournal:
             held, self._buffer = self._buffer, []
         for task_id, name, writes, task_path in held:
             try:
-                self._save(task_id, writes, task_path)
+                self._save(task_id, writes, task_path, name, behind=True)
             except UnsupportedTypeError as error:
                 if any(channel == RETURN for channel, _ in writes):
                     raise _named(error, name) from None
@@ -175,11 +192,16 @@ class TaskJournal:
         behind = self._behind
         return behind is not None and not behind.idle
 
-    async def asettle(self) -> None:
-        """`settle` without blocking the running event loop (which the writes may need)."""
+    async def asettle(self, *, raising: bool = True) -> None:
+        """`settle` without blocking the running event loop (which the writes may need);
+        not ``raising``: only wait (the run is already raising)."""
         behind = self._behind
-        if behind is not None:
+        if behind is None:
+            return
+        if raising:
             await behind.asettle()
+        elif not behind.idle:
+            await asyncio.get_running_loop().run_in_executor(None, behind.wait)
 
     def _hold(self, task_id: str, name: str, writes: list[tuple[str, Any]], path: str) -> None:
         with self._lock:
@@ -194,9 +216,10 @@ class TaskJournal:
         *,
         behind: bool = False,
     ) -> None:
-        """Save ``writes`` now; ``behind``: a call's result, which on an async run's loop
-        goes to the background (see the module docstring; the writes of a stopping run stay
-        in place: nothing awaits them after the run's last step)."""
+        """Save ``writes`` now; ``behind``: on an async run's loop they go to the background
+        (see the module docstring), awaited before the call's future resolves, before the
+        task's body ends, and before an entrypoint's run ends (`EntrypointRun.achunks`:
+        the writes of a stopping run)."""
         with self._lock:
             checkpoint_id = self.checkpoint_id
         if checkpoint_id is None:

@@ -326,7 +326,7 @@ def _adopt(hook: _TaskContext) -> CallScope:
             thread = (run.config.get("configurable") or {}).get("thread_id")
             journal = TaskJournal.for_run(run.saver, thread, run.checkpoint_ns, durability="async")
             if journal is not None:
-                journal.attach(run.checkpoint_id, fresh=False)
+                journal.attach(run.checkpoint_id, fresh=False, read=run.saved_writes)
         root = RootScope(
             hook.resume, hook.ns, run, hook.node, None, durable=journal is not None, journal=journal
         )

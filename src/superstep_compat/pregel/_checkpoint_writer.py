@@ -4,8 +4,8 @@ pending writes, and what durability "exit" held back until the run's end; it rem
 the saver holds (the last record, its channel versions) so that a record written again, or
 written on the one before it, sends only what changed.
 
-Under durability "async" asked for (and, with none given, for an async saver bound to the
-run's loop only: see `write_behind`) its ``put``s and ``put_writes`` go to the host's
+Under durability "async" asked for (and for an async saver bound to the run's loop under
+any durability: see `write_behind`) its ``put``s and ``put_writes`` go to the host's
 background writes (`superstep_core.host.OrderedWrites`): the next step runs while the saver
 writes, in the order the run issued them, and the run settles them (`settle`) before it
 ends, raising a saver's failure as LangGraph does. Each call's arguments
@@ -25,7 +25,12 @@ from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metada
 
 from superstep_compat.pregel._lgcheckpoint import checkpoint_put, task_writes_args
 from superstep_compat.pregel._record import CheckpointRecord
-from superstep_compat.pregel._saver_bridge import saver_call, sync_here, twin_off_loop
+from superstep_compat.pregel._saver_bridge import (
+    bound_here,
+    saver_call,
+    sync_here,
+    twin_off_loop,
+)
 from superstep_compat.pregel._untracked import record_without_untracked, without_untracked
 from superstep_core.host import OrderedWrites
 
@@ -42,6 +47,7 @@ class CheckpointWriter:
     __slots__ = (
         "_held",
         "_metadata_of",
+        "_pinned",
         "_twins",
         "background",
         "built_on",
@@ -50,6 +56,7 @@ class CheckpointWriter:
         "lean",
         "saved_versions",
         "saver",
+        "step_settles",
         "untracked",
     )
 
@@ -76,6 +83,9 @@ class CheckpointWriter:
         self.background: OrderedWrites | None = None
         """Where ``put``/``put_writes`` go while the run lasts (None: called in place)."""
         self._twins = False  # the background calls the saver's async twins (`write_behind`)
+        self._pinned = False  # every call goes to the background till the run ends
+        self.step_settles = False
+        """Whether the run settles the background calls before each step (`write_behind`)."""
         # pending writes handed over with the next ``put`` (or when the run settles): one
         # hand-off to the writer thread per step, not one per call
         self._held: list[tuple[Any, tuple[Any, ...]]] = []
@@ -89,7 +99,15 @@ class CheckpointWriter:
         lock held by a read in flight there: a deadlock); they are awaited from the
         writer's thread (`twin_off_loop`). Any other saver is then called in place, as
         under "sync": on CPython the writer thread's hand-offs cost more than the overlap
-        saves (BENCH.md, w07 and w12). ``"sync"``/``"exit"``: all in place."""
+        saves (BENCH.md, w07 and w12). ``"sync"``/``"exit"``: all in place, except for an
+        async saver made on the run's loop: only its own coroutines on that loop may use it
+        (`bound_here`), so every call of the run goes to the background under any durability,
+        till the run ends (`pinned`), "sync" settling them before each step (`step_settles`)."""
+        if self.saver is not None and bound_here(self.saver):
+            self._twins = self._pinned = True
+            self.step_settles = durability == "sync"
+            self.background = writes
+            return
         if self.saver is None or durability in ("sync", "exit"):
             return
         twins = not sync_here(self.saver, "put", "put_writes")
@@ -100,9 +118,12 @@ class CheckpointWriter:
 
     def settle(self, *, raising: bool = True) -> None:
         """Wait for the saver calls handed over (`write_behind`) and call the saver in place
-        from here on; ``raising``: raise the first that failed (not while the run is already
-        raising: LangGraph then keeps the run's own error)."""
-        writes, self.background = self.background, None
+        from here on (a saver bound to the run's loop: still handed over); ``raising``:
+        raise the first that failed (not while the run is already raising: LangGraph then
+        keeps the run's own error)."""
+        writes = self.background
+        if not self._pinned:
+            self.background = None
         if writes is not None:
             self._hand_over(writes)
             if raising:
@@ -112,7 +133,9 @@ class CheckpointWriter:
 
     async def asettle(self, *, raising: bool = True) -> None:
         """`settle` without blocking the caller's event loop."""
-        writes, self.background = self.background, None
+        writes = self.background
+        if not self._pinned:
+            self.background = None
         if writes is not None:
             self._hand_over(writes)
             if raising:

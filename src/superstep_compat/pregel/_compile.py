@@ -48,7 +48,7 @@ from superstep_compat.pregel._node import task_node
 from superstep_compat.pregel._output import _breakpoints
 from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT
 from superstep_compat.pregel._run_setup import INPUT_EVENT
-from superstep_compat.pregel._saver_bridge import off_loop_iter_twin, off_loop_twin
+from superstep_compat.pregel._saver_bridge import off_loop_iter_twin, off_loop_twin, sync_entry
 from superstep_compat.pregel._snapshots import StateViews
 from superstep_compat.pregel._task import TaskRunner
 from superstep_compat.stream._graph import astream_events_v3, stream_events_v3
@@ -439,12 +439,14 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
             names = [name for name in self.nodes if name != START]
             migrate_trigger_channels(checkpoint, names, builder.edges)
 
+    @sync_entry
     def get_state(self, config: Mapping[str, Any], *, subgraphs: bool = False) -> StateSnapshot:
         """The thread's latest checkpoint (or the one ``checkpoint_id`` names)."""
         return StateViews(self).state(config, subgraphs)
 
     aget_state = off_loop_twin(get_state)
 
+    @sync_entry
     def get_state_history(
         self,
         config: Mapping[str, Any],
@@ -460,6 +462,7 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
 
     aget_state_history = off_loop_iter_twin(get_state_history)
 
+    @sync_entry
     def update_state(
         self,
         config: Mapping[str, Any],
@@ -474,6 +477,7 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
 
     aupdate_state = off_loop_twin(update_state)
 
+    @sync_entry
     def bulk_update_state(
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
     ) -> dict[str, Any]:

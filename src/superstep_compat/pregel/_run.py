@@ -18,6 +18,7 @@ one is answered (LangGraph's rule).
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 from collections.abc import (
@@ -52,6 +53,7 @@ from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_stepper import Event, Raised, Stepper, as_is, asked
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
+from superstep_compat.pregel._saver_bridge import bound_here, sync_caller
 from superstep_compat.pregel._step_failures import StepFailures
 from superstep_compat.pregel._step_tasks import StepTasks
 from superstep_compat.pregel._step_tracker import StepTracker
@@ -350,7 +352,8 @@ class GraphRun:
         link = self.link
         forwarding = link is not None and link.emit is not None and link.subgraphs
         forwarded = self._forwarded if forwarding else as_is
-        ex, events = self._prepare()
+        with sync_caller():  # on an async saver's own loop thread: its error, as LangGraph's
+            ex, events = self._prepare()
         yield from forwarded(events)
         host = Host(
             {TASK_KIND: self.performer().perform},
@@ -485,7 +488,12 @@ class GraphRun:
                 link.emit(mode, data, ns or tuple(self.task_ns.split(NS_SEP)))  # type: ignore[call-arg]
 
     async def _aevents(self) -> AsyncGenerator[Event, None]:
-        ex, events = self._prepare()
+        if bound_here(self.writer.saver):
+            # reading the thread calls the saver in place; this loop is the saver's, where
+            # only its coroutines may use it: read from a worker thread, the loop free
+            ex, events = await asyncio.to_thread(self._prepare)
+        else:
+            ex, events = self._prepare()
         for e in events:
             yield e
         host = AsyncHost(
@@ -516,6 +524,8 @@ class GraphRun:
                 if stepper.done:
                     break
                 try:
+                    if self.writer.step_settles:  # durability "sync", written behind
+                        await self.writer.asettle()
                     if self.live:
                         live = AsyncLiveStep(steps, self._drain, self.emitted.set_notify)
                         try:
@@ -537,6 +547,8 @@ class GraphRun:
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
                 await self.writer.asave_final(self.record)
+            # what the lines above handed to the background (a saver bound to this loop)
+            await self.writer.asettle(raising=False)
 
     def performer(self) -> TaskPerformer:
         """What performs this run's tasks (the handler of `TASK_KIND` its host registers):

@@ -111,6 +111,7 @@ class RunContexts:
             subgraphs=self.subgraphs,
             cache=self.graph.cache,
             checkpoint_id=None if record is None else record.checkpoint_id,
+            saved_writes=() if record is None else record.pending,
             clock=self.clock,
             rng=self.rng,
             replay=self.continuation.replay,

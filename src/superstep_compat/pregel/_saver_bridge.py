@@ -1,21 +1,43 @@
 """Calling a `BaseCheckpointSaver` from the façade's synchronous driver core, whatever the
-saver: the official async savers refuse their synchronous methods on the thread of the event
-loop they were made on, so there their async twin runs on a private loop thread instead."""
+saver.
+
+The official async savers (``AsyncSqliteSaver``, ``AsyncPostgresSaver``) are bound to the
+event loop they were made on (their ``loop``): an `asyncio.Lock` guards their connection, and
+such a lock must only ever be used from that loop (released from another loop's thread, it
+wakes its waiter without waking the waiter's loop, which then sleeps forever). So a saver with
+a ``loop`` runs its coroutines there and nowhere else: off that loop's thread through its own
+synchronous methods (they hand the coroutine to the loop and wait), and never blocking on it
+from that loop's thread. An async run on that loop therefore never calls it in place from its
+synchronous core: the run reads its thread off the loop (`bound_here` tells it to) and writes
+through the host's background writes, which call the saver from their own thread; a `@task`
+call consults the pending writes the run read (`TaskJournal.attach`).
+
+A synchronous run, or a graph's synchronous state method, on the thread of the saver's loop
+calls its synchronous methods, which refuse with the saver's own error (LangGraph's
+behaviour: `sync_caller`). A saver with no ``loop`` that changes only its async methods runs
+them on a private loop thread when an async run's core calls it in place."""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import threading
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 __all__ = [
+    "bound_here",
+    "home_loop",
     "off_loop_iter_twin",
     "off_loop_twin",
     "off_saver_loop",
     "saver_call",
     "saver_list",
+    "sync_caller",
+    "sync_entry",
     "sync_here",
     "twin_off_loop",
 ]
@@ -35,8 +57,55 @@ _bridge_loop: asyncio.AbstractEventLoop | None = None
 _bridge_lock = threading.Lock()
 
 
-def _run_elsewhere(coro: Coroutine[Any, Any, _R]) -> _R:
-    """Run ``coro`` to completion on a private event loop thread and wait for it."""
+_sync_caller: ContextVar[bool] = ContextVar("superstep_sync_saver_caller", default=False)
+
+
+@contextmanager
+def sync_caller() -> Iterator[None]:
+    """Within: the saver calls made here are a synchronous caller's (a sync run, a sync
+    state method), which call the saver's synchronous methods even on the thread of its
+    event loop, where the official async savers refuse them with their own error, as
+    LangGraph's synchronous calls do there (blocking that loop on the saver would hang)."""
+    token = _sync_caller.set(True)
+    try:
+        yield
+    finally:
+        _sync_caller.reset(token)
+
+
+def sync_entry(method: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``method`` (a graph's synchronous state method) called as a synchronous caller
+    (`sync_caller`), an iterator it returns iterated as one too. Its async twin
+    (`off_loop_twin`) calls the undecorated method."""
+
+    @functools.wraps(method)
+    def entry(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with sync_caller():
+            result = method(*args, **kwargs)
+        if isinstance(result, Iterator):
+            return _iterated_as_sync(result)  # type: ignore[return-value]
+        return result
+
+    entry._sync_body = method  # type: ignore[attr-defined]
+    return entry
+
+
+def _iterated_as_sync(items: Iterator[_T]) -> Iterator[_T]:
+    while True:
+        with sync_caller():
+            try:
+                item = next(items)
+            except StopIteration:
+                return
+        yield item
+
+
+def _body(method: Callable[..., Any]) -> Callable[..., Any]:
+    return getattr(method, "_sync_body", method)  # type: ignore[no-any-return]
+
+
+def _private_loop() -> asyncio.AbstractEventLoop:
+    """The private event loop thread (started on first use)."""
     global _bridge_loop
     with _bridge_lock:
         if _bridge_loop is None:
@@ -44,11 +113,24 @@ def _run_elsewhere(coro: Coroutine[Any, Any, _R]) -> _R:
             threading.Thread(
                 target=_bridge_loop.run_forever, name="superstep-saver-bridge", daemon=True
             ).start()
-    return asyncio.run_coroutine_threadsafe(coro, _bridge_loop).result()
+        return _bridge_loop
 
 
-def _bound_here(saver: Any) -> bool:
-    """Whether ``saver`` is an async saver made on the event loop running on this thread."""
+def home_loop(saver: Any) -> asyncio.AbstractEventLoop:
+    """Where ``saver``'s coroutines run when a thread that is not an event loop's awaits
+    them: the loop the saver is bound to, else the private loop."""
+    loop = getattr(saver, "loop", None)
+    return loop if isinstance(loop, asyncio.AbstractEventLoop) else _private_loop()
+
+
+def _run_elsewhere(coro: Coroutine[Any, Any, _R], loop: asyncio.AbstractEventLoop) -> _R:
+    """Run ``coro`` to completion on ``loop`` (another thread's) and wait for it."""
+    return asyncio.run_coroutine_threadsafe(coro, loop).result()
+
+
+def bound_here(saver: Any) -> bool:
+    """Whether ``saver`` is an async saver made on the event loop running on this thread:
+    it must not be called in place here (see the module docstring)."""
     loop = getattr(saver, "loop", None)
     if loop is None:
         return False
@@ -62,7 +144,7 @@ async def off_saver_loop(saver: Any, fn: Callable[..., _R], *args: Any, **kw: An
     private loop thread of `saver_call`) deadlocks on a lock one of the loop's own
     coroutines holds, e.g. an ``alist`` the caller broke out of, which only the loop can
     close. Other savers: called here."""
-    if _bound_here(saver):
+    if bound_here(saver):
         return await asyncio.to_thread(fn, *args, **kw)
     return fn(*args, **kw)
 
@@ -74,9 +156,11 @@ def off_loop_twin(
     ``config``: the same call, awaited through `off_saver_loop` with the saver the config
     selects (`saver_for`). Named ``a<name>``; its signature shows the method's."""
 
+    body = _body(method)
+
     async def twin(self: _G, /, *args: _P.args, **kwargs: _P.kwargs) -> _R:
         saver = self.saver_for(_config_of(method, args, kwargs))
-        return await off_saver_loop(saver, method, self, *args, **kwargs)
+        return await off_saver_loop(saver, body, self, *args, **kwargs)
 
     _name(twin, method)
     return twin
@@ -88,8 +172,10 @@ def off_loop_iter_twin(
     """`off_loop_twin` for a method that returns an iterator: the async twin iterates it
     (read whole off the loop first when the saver is an async one bound to a loop)."""
 
+    body = _body(method)
+
     async def twin(self: _G, /, *args: _P.args, **kwargs: _P.kwargs) -> AsyncIterator[_T]:
-        items = iter(method(self, *args, **kwargs))
+        items = iter(body(self, *args, **kwargs))
         saver = self.saver_for(_config_of(method, args, kwargs))
         if saver is not None and getattr(saver, "loop", None) is not None:
             items = iter(await off_saver_loop(saver, list, items))
@@ -133,17 +219,17 @@ def saver_call(saver: Any, method: str, *args: Any) -> Any:
     twin of a saver class that defines it below its sync twin (a subclass that changes
     only ``aput``): an async run of LangGraph calls the async twins."""
     if _async_twin(saver, method):
-        return _run_elsewhere(getattr(saver, "a" + method)(*args))
+        return _run_elsewhere(getattr(saver, "a" + method)(*args), _private_loop())
     return getattr(saver, method)(*args)
 
 
 def twin_off_loop(saver: Any, method: str, *args: Any) -> Any:
     """``saver.a<method>(*args)`` awaited from a thread that runs no event loop, for a call
     `saver_call` would make through the async twin on the run's loop thread but that must
-    not block that loop: on the private loop thread, as `saver_call` runs it (so the
-    façade's calls of one saver never contend from two loops), while the run's loop, which
-    the saver may need, stays free."""
-    return _run_elsewhere(getattr(saver, "a" + method)(*args))
+    not block that loop: on the saver's own loop (`home_loop`), which the run keeps free
+    meanwhile (it awaits these calls, never blocks on them), so that the saver's
+    coroutines never run on two loops."""
+    return _run_elsewhere(getattr(saver, "a" + method)(*args), home_loop(saver))
 
 
 def sync_here(saver: Any, *methods: str) -> bool:
@@ -160,7 +246,7 @@ def _async_twin(saver: Any, method: str) -> bool:
     # None off a loop: asked on each put (every step), where catching the RuntimeError
     # `get_running_loop` raises cost more than the put's own bookkeeping
     running = asyncio._get_running_loop()
-    if running is None:
+    if running is None or _sync_caller.get():
         return False
     loop = getattr(saver, "loop", None)
     if loop is not None:
@@ -191,5 +277,5 @@ async def _collect(items: Any) -> list[Any]:
 def saver_list(saver: Any, config: Any, **kw: Any) -> Iterator[Any]:
     """``saver.list(config, **kw)``, or its async twin as `saver_call` chooses it."""
     if _async_twin(saver, "list"):
-        return iter(_run_elsewhere(_collect(saver.alist(config, **kw))))
+        return iter(_run_elsewhere(_collect(saver.alist(config, **kw)), _private_loop()))
     return iter(saver.list(config, **kw))

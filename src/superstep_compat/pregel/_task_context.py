@@ -74,6 +74,9 @@ class RunContext:
     subgraphs: bool = False
     cache: Any = None
     checkpoint_id: str | None = None  # the checkpoint the step runs from (its pending writes)
+    saved_writes: Sequence[tuple[str, str, Any]] = ()
+    """That checkpoint's pending writes as the run read them (none: one it wrote itself):
+    what a `@task` call consults where its saver may not be read in place (`TaskJournal`)."""
     push: int | None = None
     """A `Send` task's index among the step's pushed tasks (LangGraph's push path)."""
     node_error: Any = None
