@@ -141,7 +141,11 @@ def _instructions(name: str, n: int, calls: int, python: str | None = None) -> i
             "--run",
             str(calls),
         ]
-        done = subprocess.run(command + (["--real"] if python else []), capture_output=True)
+        # string hashes decide dict and set layouts: one seed, so that runs compare
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        done = subprocess.run(
+            command + (["--real"] if python else []), capture_output=True, env=env
+        )
         if done.returncode:
             sys.stderr.write(done.stderr.decode(errors="replace")[-3000:])
             raise SystemExit(f"{name} failed under callgrind ({done.returncode})")
