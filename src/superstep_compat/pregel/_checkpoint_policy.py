@@ -29,10 +29,15 @@ class CheckpointPolicy:
 
     def __init__(self, spec: Any) -> None:
         self.spec = spec
+        # by node: asked for every task of every checkpoint, and a graph's edges are fixed
+        self._triggers: dict[str, tuple[str, ...]] = {}
 
     def triggers_of(self, name: str) -> tuple[str, ...]:
         """The channels whose new versions trigger node ``name`` (LangGraph's triggers)."""
-        return node_triggers(self.spec, name)
+        found = self._triggers.get(name)
+        if found is None:
+            found = self._triggers[name] = node_triggers(self.spec, name)
+        return found
 
     def pending_triggers(
         self, ex: Execution, pending: Sequence[tuple[str, str]], start: Any = _MISSING

@@ -101,6 +101,8 @@ class CheckpointRecorder:
     _top_version: tuple[CheckpointRecord, Any] | None = field(init=False, default=None)
     # the graph's subgraph by node name (`StateViews.subgraph_of`), found when first asked
     _subgraph_lookup: Callable[[str], Any] | None = field(init=False, default=None)
+    # each node's static edge writes (`edge_writes`), found when first needed
+    _edges: dict[str, list[tuple[str, Any]]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         self.policy = CheckpointPolicy(self.scope.graph.spec)
@@ -126,7 +128,10 @@ class CheckpointRecorder:
 
     def outcome_writes(self, name: str, result: TaskOutcome) -> list[tuple[str, Any]]:
         """Task ``name``'s pending writes as LangGraph writes them (its edges included)."""
-        return outcome_writes(result, edge_writes(self.scope.graph.spec, name))
+        edges = self._edges.get(name)
+        if edges is None:  # a node's static edges are fixed: found once per run
+            edges = self._edges[name] = edge_writes(self.scope.graph.spec, name)
+        return outcome_writes(result, edges)
 
     def checkpoint(
         self,

@@ -298,8 +298,10 @@ def outcome_writes(
     writes = list(outcome.writes)
     if not outcome.skip_edges:
         writes.extend(edges)
-    writes.extend((BRANCH_PREFIX + goto, None) for goto in outcome.gotos)
-    writes.extend((SEND_CHANNEL, send) for send in outcome.sends)
+    if outcome.gotos:
+        writes.extend([(BRANCH_PREFIX + goto, None) for goto in outcome.gotos])
+    if outcome.sends:
+        writes.extend([(SEND_CHANNEL, send) for send in outcome.sends])
     return writes or [(NO_WRITES, None)]
 
 

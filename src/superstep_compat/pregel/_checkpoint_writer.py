@@ -9,7 +9,8 @@ any durability: see `write_behind`) its ``put``s and ``put_writes`` go to the ho
 background writes (`superstep_core.host.OrderedWrites`): the next step runs while the saver
 writes, in the order the run issued them, and the run settles them (`settle`) before it
 ends, raising a saver's failure as LangGraph does. Each call's arguments
-are copies made here, never changed after (a saver may keep what it was given).
+are never changed after (a saver may keep what it was given): copies made here, or a
+checkpoint as `build_checkpoint` built it, whose dicts nothing changes.
 
 Never builds a record (that is `CheckpointRecorder.checkpoint`'s job) and never reads the engine.
 """

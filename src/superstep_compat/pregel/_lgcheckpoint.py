@@ -330,17 +330,26 @@ def checkpoint_put(
     built = record.checkpoint
     if built is None:
         raise ValueError(f"checkpoint {record.checkpoint_id} was never built")
-    # copies: the saver may change what it is given (LangGraph hands it copies too)
-    versions = dict(built["channel_versions"])
-    values = dict(built["channel_values"])
     blob = not (lean and restorable(record, outcomes_saved=outcomes_saved))
-    if not blob:
-        versions.pop(ENGINE_CHANNEL, None)
-        values.pop(ENGINE_CHANNEL, None)
+    versions: dict[str, Any] = built["channel_versions"]
+    values: dict[str, Any] = built["channel_values"]
+    if not blob and ENGINE_CHANNEL not in versions and ENGINE_CHANNEL not in values:
+        # The checkpoint as built is the one saved: handed over as it is, no copy. Nothing
+        # changes a built checkpoint's dicts (the next one is built in new dicts, and a
+        # record's checkpoint is replaced, never changed); a saver may keep them, and the
+        # savers of the ecosystem copy before they change what they are given.
+        checkpoint = built
     else:
-        versions[ENGINE_CHANNEL] = saver.get_next_version(versions.get(ENGINE_CHANNEL), None)
-        values[ENGINE_CHANNEL] = engine_blob(record, saver.serde)
-    checkpoint = {**built, "channel_values": values, "channel_versions": versions}
+        versions = dict(versions)
+        values = dict(values)
+        if not blob:
+            versions.pop(ENGINE_CHANNEL, None)
+            values.pop(ENGINE_CHANNEL, None)
+        else:
+            versions[ENGINE_CHANNEL] = saver.get_next_version(versions.get(ENGINE_CHANNEL), None)
+            values[ENGINE_CHANNEL] = engine_blob(record, saver.serde)
+        checkpoint = {**built, "channel_values": values, "channel_versions": versions}
+        record.checkpoint = {**built, "channel_versions": versions}
     if changed is not None:
         new_versions = {k: versions[k] for k in changed if k in versions}
         if blob:
@@ -357,7 +366,6 @@ def checkpoint_put(
         dict(record.metadata),
         new_versions,
     )
-    record.checkpoint = {**built, "channel_versions": versions}
     return args, versions
 
 

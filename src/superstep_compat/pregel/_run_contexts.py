@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
+from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._step_tracker import StepTracker
@@ -91,7 +92,14 @@ class RunContexts:
         )
         known = self._run_template
         if known is None or not _same(known[0], key):
-            known = self._run_template = (key, self._new_run_context())
+            if known is not None and _same_but_record(known[0], key):
+                # a checkpointed run's every step: only what comes from the checkpoint moved
+                template = known[1].fresh()
+                template.checkpoint_id = None if record is None else record.checkpoint_id
+                template.task_ids = _task_ids(record)
+            else:
+                template = self._new_run_context()
+            known = self._run_template = (key, template)
         ctx = known[1].fresh()
         ctx.step = self.recorder.step + 1
         return ctx
@@ -118,7 +126,7 @@ class RunContexts:
             nested=self.nested,
             control=self.control,
             started=self.tracker.starts.started if self.orders_starts else None,
-            task_ids={} if record is None else {t.key: t.id for t in record.tasks if t.key},
+            task_ids=_task_ids(record),
             spare_answers=self.continuation.spare_answers,
         )
 
@@ -126,6 +134,23 @@ class RunContexts:
     def stop(self) -> int:
         """The step the run's recursion budget ends at."""
         return self.continuation.start_step + self.limit + 1
+
+
+def _task_ids(record: CheckpointRecord | None) -> dict[str, str]:
+    """The LangGraph task id of each activation of ``record``'s tasks."""
+    return {} if record is None else {t.key: t.id for t in record.tasks if t.key}
+
+
+def _same_but_record(seen: tuple[Any, ...], key: tuple[Any, ...]) -> bool:
+    """Whether run context parts ``key`` differ from ``seen`` (`_same`) in the checkpoint
+    and its tasks alone."""
+    return (
+        seen[0] == key[0]
+        and seen[3] is key[3]
+        and seen[4] is key[4]
+        and seen[5] is key[5]
+        and seen[6] is key[6]
+    )
 
 
 def _same(seen: tuple[Any, ...], key: tuple[Any, ...]) -> bool:
