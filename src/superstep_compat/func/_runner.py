@@ -176,8 +176,11 @@ class EntrypointRunner(TaskRunner):
         except BaseException as e:
             note_task(e, f"{self.node.name}:{task_uuid(root.run, call.task_id)}")
             outcome = self._failure(self.node, e)
+        streamed = self._stream(root, outcome, result)
         yield Block(root.wait, root.await_all)
-        return self._settle(root, outcome, result)
+        if streamed:
+            yield Block(_nothing, _loop_turns)
+        return self._settle(root, outcome, result, streamed=streamed)
 
     def _started(self, root: RootScope, arg: Any, task_id: str) -> None:
         name = self.node.name
@@ -192,18 +195,47 @@ class EntrypointRunner(TaskRunner):
             value = save = result
         return TaskOutcome(writes=[(END_CHANNEL, value), (PREVIOUS_CHANNEL, save)], update=value)
 
-    def _settle(self, root: RootScope, outcome: TaskOutcome, result: Any) -> TaskOutcome:
+    def _stream(self, root: RootScope, outcome: TaskOutcome, result: Any) -> bool:
+        """Stream the function's return value to the callback run as it returns (before its
+        leftover task calls are awaited and the run ends), as LangGraph's node stream does;
+        whether it did."""
+        trace = root.run.trace
+        if trace is None or outcome.error is not None or outcome.interrupts:
+            return False
+        trace.stream(result)
+        return True
+
+    def _settle(
+        self, root: RootScope, outcome: TaskOutcome, result: Any, *, streamed: bool = False
+    ) -> TaskOutcome:
         interrupts: Sequence[Interrupt[Any]] = outcome.interrupts
         if interrupts:
             root.surfaced(interrupts)
         if root.run.trace is not None:
-            close_run(root.run.trace, result, outcome)
+            close_run(root.run.trace, result, outcome, streamed=streamed)
         outcome.memo = root.memo or None
         return outcome
 
 
 def _as_is(value: Any) -> Any:
     return value
+
+
+def _nothing() -> None:
+    return None
+
+
+async def _loop_turns() -> None:
+    """Let the event loop run a few turns between streaming an async function's return
+    value and ending its run. LangGraph streams a node's output through LangChain's
+    Runnable stream machinery (a task per chunk), so what the run's stream consumer was
+    woken for just before the function returned (the update of the task call it awaited
+    last) reaches the caller before the node's run ends; these turns keep that order."""
+    for _ in range(_TURNS):
+        await asyncio.sleep(0)
+
+
+_TURNS = 2
 
 
 async def _awaited(value: Any) -> Any:

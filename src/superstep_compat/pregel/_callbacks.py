@@ -244,12 +244,18 @@ class TaskRun:
         run.on_chain_end(result)
         return result
 
-    def end(self, output: Any) -> None:
-        """Close the run with the node's return value (streamed first to `astream_events`)."""
+    def stream(self, output: Any) -> None:
+        """Stream the node's return value to `astream_events` (its ``on_chain_stream``)."""
         for handler in self.run.handlers:
             if isinstance(handler, _StreamingCallbackHandler):
                 for _ in handler.tap_output_iter(self.run.run_id, iter((output,))):
                     pass
+
+    def end(self, output: Any, *, streamed: bool = False) -> None:
+        """Close the run with the node's return value (streamed first to `astream_events`,
+        unless `stream` did already)."""
+        if not streamed:
+            self.stream(output)
         recorded = _recorded(output, getattr(self.policy, "process_outputs", None))
         if recorded is output:
             self.run.on_chain_end(output)

@@ -24,6 +24,8 @@ import threading
 from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
+from superstep_compat._internal._queue import AsyncQueue
+
 __all__ = ["LIVE_MODES", "AsyncLiveStep", "advance_live", "streams_live"]
 
 T = TypeVar("T")
@@ -93,7 +95,12 @@ class AsyncLiveStep(Generic[T]):
     """One superstep of an async host advanced as a task of its own: `events` waits for
     the next emitted events or the end of the step; `outcome` is the step (None once the
     host's iterator is done); `cancel` stops a step still running (the caller's stream was
-    closed or cancelled: LangGraph cancels the running tasks then)."""
+    closed or cancelled: LangGraph cancels the running tasks then) and the waiter.
+
+    As LangGraph's loop, it waits for what is emitted with a task running `AsyncQueue.wait`
+    beside the step (one waiter at a time, kept across `events` calls): a chunk reaches the
+    caller a few loop turns after it is emitted, so a caller of a task that just finished
+    resumes before the task's chunk is handed on, as under LangGraph."""
 
     def __init__(
         self,
@@ -104,24 +111,20 @@ class AsyncLiveStep(Generic[T]):
         self._drain = drain
         self._set_notify = set_notify
         loop = self._loop = asyncio.get_running_loop()
-        self._signal: asyncio.Future[None] = loop.create_future()
+        self._queue = AsyncQueue()
+        self._waiter: asyncio.Task[None] | None = None
         loop_thread = threading.get_ident()
+        queue = self._queue
 
         def notify() -> None:
-            # on the loop's thread the waiting driver is woken at once (one hop, as
-            # LangGraph's stream queue), from a worker thread through the loop
+            # from a worker thread through the loop
             if threading.get_ident() == loop_thread:
-                self._fire()
+                queue.put_nowait(None)
             else:
-                loop.call_soon_threadsafe(self._fire)
+                loop.call_soon_threadsafe(queue.put_nowait, None)
 
         set_notify(notify)
         self._step: asyncio.Future[T] = asyncio.ensure_future(steps.__anext__())
-        self._step.add_done_callback(lambda _: self._fire())
-
-    def _fire(self) -> None:
-        if not self._signal.done():
-            self._signal.set_result(None)
 
     @property
     def running(self) -> bool:
@@ -129,9 +132,12 @@ class AsyncLiveStep(Generic[T]):
 
     async def events(self) -> list[Event]:
         """What was emitted since the last call, once there is some or the step ended."""
-        if self.running:
-            await self._signal
-            self._signal = self._loop.create_future()
+        if self.running and self._queue.empty():
+            if self._waiter is None or self._waiter.done():
+                self._waiter = self._loop.create_task(self._queue.wait())
+            await asyncio.wait((self._waiter, self._step), return_when=asyncio.FIRST_COMPLETED)
+        while not self._queue.empty():
+            self._queue.get_nowait()
         return self._drain()
 
     def outcome(self) -> T | None:
@@ -143,7 +149,14 @@ class AsyncLiveStep(Generic[T]):
             return None
 
     async def cancel(self) -> None:
+        """Stop the waiter, and the step when it still runs; awaited, so no task of this
+        step is left pending (LangGraph cleans its waiter up the same way)."""
         self._set_notify(None)
+        waiter, self._waiter = self._waiter, None
+        if waiter is not None and not waiter.done():
+            waiter.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await waiter
         if not self._step.done():
             self._step.cancel()
             # what it raised while being stopped is not the caller's concern any more

@@ -195,8 +195,11 @@ def _run_awaitable(awaitable: Any) -> Any:
         return pool.submit(context.run, asyncio.run, _await(awaitable)).result()
 
 
-def _close(trace: TaskRun, result: Any, outcome: TaskOutcome | BaseException) -> None:
-    """End a task's callback run: with its error (or interrupt), else its return value."""
+def _close(
+    trace: TaskRun, result: Any, outcome: TaskOutcome | BaseException, *, streamed: bool = False
+) -> None:
+    """End a task's callback run: with its error (or interrupt), else its return value
+    (``streamed``: `TaskRun.stream` already streamed it)."""
     if isinstance(outcome, BaseException):
         trace.error(outcome)
     elif outcome.error is not None:
@@ -204,7 +207,7 @@ def _close(trace: TaskRun, result: Any, outcome: TaskOutcome | BaseException) ->
     elif outcome.interrupts:
         trace.error(GraphInterrupt(outcome.interrupts))
     else:
-        trace.end(result)
+        trace.end(result, streamed=streamed)
 
 
 ROUTE_KEY = "__superstep_route__"
