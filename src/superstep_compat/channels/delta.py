@@ -2,8 +2,9 @@
 
 LangGraph 1.2 (beta) stores such a channel as a chain of writes with periodic snapshots; the
 façade stores its value like any other channel, which is observably the same (values, state,
-history, streams). The reducer contract is LangGraph's: ``reducer(state, [w1, w2, ...])``,
-deterministic and batching-invariant.
+history, streams), and reads LangGraph's chains back (`replayed`, `pregel._lgdelta`). The
+reducer contract is LangGraph's: ``reducer(state, [w1, w2, ...])``, deterministic and
+batching-invariant.
 """
 
 from __future__ import annotations
@@ -77,6 +78,20 @@ class DeltaChannel(BaseChannel[Any, Any]):
         façade calls it when a task's writes are recorded (LangGraph gives the ids as the
         writes are saved, so the task's ``updates`` chunk and its saved writes show them)."""
         return with_message_ids(self.reducer, (value,))[0]
+
+    def replayed(self, seed: Any, writes: Sequence[Any]) -> Any:
+        """The value rebuilt from a checkpoint LangGraph wrote without it: ``seed`` (the
+        nearest ancestor's stored value; `MISSING` or None: empty) folded with the writes
+        saved since, oldest first, in one reducer call (the contract makes batching
+        invisible). The last `Overwrite` among them is the new base, as in LangGraph."""
+        base = self._empty() if seed is MISSING or seed is None else seed
+        start = 0
+        for i, replacement in enumerate(map(_overwrite_value, writes)):
+            if replacement is not MISSING:
+                base = self._empty() if replacement is None else copy.copy(replacement)
+                start = i + 1
+        rest = list(writes[start:])
+        return self.reducer(base, rest) if rest else base
 
     def in_schema(self, annotation: Any, key: str) -> DeltaChannel:
         """This channel for a schema key annotated ``annotation`` (its value type)."""

@@ -2,7 +2,7 @@
 is missing or stale): the engine's state is rebuilt from LangGraph's own fields, as LangGraph
 decides what runs next.
 
-- values: the checkpoint's state channels;
+- values: the checkpoint's state channels (a `DeltaChannel`'s replayed from its ancestors);
 - pull tasks: each node with a trigger channel (``__start__``, ``branch:to:<node>``, a
   complete ``join:...``) present and newer than the node's ``versions_seen``;
 - push tasks: the `Send` packets in ``__pregel_tasks``;
@@ -40,6 +40,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     apply_pending,
     triggers_of,
 )
+from superstep_compat.pregel._lgdelta import hydrate_delta_channels
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite
 from superstep_compat.types import Send, interrupt_id_from_ns
 from superstep_core.node import External
@@ -60,11 +61,15 @@ def _newer(version: Any, seen: Any) -> bool:
         return str(version) > str(seen)
 
 
-def rebuild(graph: Any, record: CheckpointRecord, pending: Sequence[PendingWrite]) -> Execution:
+def rebuild(
+    graph: Any, record: CheckpointRecord, pending: Sequence[PendingWrite], saver: Any = None
+) -> Execution:
     """The engine state of ``record`` (a checkpoint without a usable blob), built from its
     LangGraph fields; fills ``record``'s ``engine``, ``tasks``, ``next``, ``finished``,
-    ``interrupts`` and ``current_values``."""
+    ``interrupts`` and ``current_values``. ``saver`` (the one ``record`` was read from)
+    gives the values of `DeltaChannel` keys LangGraph left out (see `_lgdelta`)."""
     _migrate(graph, record)
+    hydrate_delta_channels(graph, record, saver)
     checkpoint = record.checkpoint or {}
     all_values: Mapping[str, Any] = checkpoint.get("channel_values", {})
     versions: Mapping[str, Any] = checkpoint.get("channel_versions", {})

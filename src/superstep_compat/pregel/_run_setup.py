@@ -152,7 +152,7 @@ class Continuation:
             record.pending = []
         rebuilt = record is not None and record.engine is None
         if record is not None and rebuilt:
-            rebuild(graph, record, record.pending)  # a checkpoint LangGraph wrote
+            rebuild(graph, record, record.pending, self.scope.saver)  # a checkpoint LangGraph wrote
         if record is not None and record.engine is not None:
             ex = Execution.restore(graph.engine, record.engine, record_trace=False)
             self.recorder.step = record.step

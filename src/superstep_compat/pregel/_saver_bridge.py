@@ -211,7 +211,7 @@ def _name(twin: Any, method: Callable[..., Any]) -> None:
     twin.__wrapped__ = method  # its signature is the method's
 
 
-def saver_call(saver: Any, method: str, *args: Any) -> Any:
+def saver_call(saver: Any, method: str, *args: Any, **kwargs: Any) -> Any:
     """``saver.<method>(*args)``. The official async savers refuse their synchronous twins
     on the thread of the event loop they were made on (the driver's core is synchronous,
     so an async run calls from there): their async twin then runs on a private loop
@@ -219,8 +219,8 @@ def saver_call(saver: Any, method: str, *args: Any) -> Any:
     twin of a saver class that defines it below its sync twin (a subclass that changes
     only ``aput``): an async run of LangGraph calls the async twins."""
     if _async_twin(saver, method):
-        return _run_elsewhere(getattr(saver, "a" + method)(*args), _private_loop())
-    return getattr(saver, method)(*args)
+        return _run_elsewhere(getattr(saver, "a" + method)(*args, **kwargs), _private_loop())
+    return getattr(saver, method)(*args, **kwargs)
 
 
 def twin_off_loop(saver: Any, method: str, *args: Any) -> Any:

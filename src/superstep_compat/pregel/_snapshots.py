@@ -26,6 +26,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     list_records,
     load_record,
 )
+from superstep_compat.pregel._lgdelta import delta_channels
 from superstep_compat.pregel._lgrestore import rebuild
 from superstep_compat.pregel._record import (
     CheckpointRecord,
@@ -124,7 +125,7 @@ def _task_state(
         conf = {CONFIG_KEY_CHECKPOINTER: saver, "thread_id": record.thread_id, "checkpoint_ns": ns}
         return StateSnapshot({}, (), {"configurable": conf}, None, None, None, (), ())
     if child.engine is None:
-        rebuild(graph, child, child.pending)  # a checkpoint LangGraph wrote
+        rebuild(graph, child, child.pending, saver)  # a checkpoint LangGraph wrote
     views = StateViews(graph)
     shown = snapshot_of(
         child, saver, subgraphs=True, live=True, subgraph_of=views.subgraph_of(), **views.shown()
@@ -186,7 +187,7 @@ class StateViews:
         checkpoint_id = conf.get("checkpoint_id")
         record = load_record(saver, conf["thread_id"], conf.get("checkpoint_ns", ""), checkpoint_id)
         if record is not None and record.engine is None:
-            rebuild(graph, record, record.pending)  # a checkpoint LangGraph wrote
+            rebuild(graph, record, record.pending, saver)  # a checkpoint LangGraph wrote
         if record is None:
             empty = cast(RunnableConfig, {"configurable": dict(conf)})
             return graph._as_shown(StateSnapshot({}, (), empty, None, None, None, (), ()))
@@ -212,7 +213,7 @@ class StateViews:
         conf = config.get("configurable", {})
         subgraph_of = views.subgraph_of()
         shown = views.shown()
-        for record in list_records(
+        records: Iterator[CheckpointRecord] = list_records(
             saver,
             conf["thread_id"],
             conf.get("checkpoint_ns", ""),
@@ -220,9 +221,14 @@ class StateViews:
             filter=filter,
             before=before,
             limit=limit,
-        ):
+        )
+        if delta_channels(graph):
+            # a saver's list may hold its connection's lock while it yields (SqliteSaver),
+            # and rebuilding a DeltaChannel's value reads the saver again: list them first
+            records = iter(list(records))
+        for record in records:
             if record.engine is None:
-                rebuild(graph, record, record.pending)
+                rebuild(graph, record, record.pending, saver)
             yield graph._as_shown(snapshot_of(record, subgraph_of=subgraph_of, **shown))
 
     def update(

@@ -80,7 +80,7 @@ class StateEditor:
             record.engine = None
             record.pending = []
         if record is not None and record.engine is None:
-            rebuild(self.graph, record, record.pending)
+            rebuild(self.graph, record, record.pending, saver)
         if record is not None and record.engine is not None:
             ex = Execution.restore(self.graph.engine, record.engine, record_trace=False)
         else:

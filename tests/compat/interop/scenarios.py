@@ -10,9 +10,10 @@ import os
 import time
 from typing import Annotated, Any, TypedDict
 
+from langgraph.channels.delta import DeltaChannel
 from langgraph.func import entrypoint, task
 from langgraph.graph import END, START, StateGraph
-from langgraph.types import Command, Send, interrupt
+from langgraph.types import Command, Overwrite, Send, interrupt
 
 RAN: list[str] = []
 CFG = {"configurable": {"thread_id": "moving"}}
@@ -207,6 +208,46 @@ def self_loop_proceed(graph: Any) -> Any:
     return graph.invoke(None, CFG)
 
 
+# --- a DeltaChannel key (deepagents' messages and files) ----------------------------------------
+
+
+def _keep(state: list[str], writes: list[Any]) -> list[str]:
+    """Appends each write's items: batching-invariant, as a DeltaChannel reducer must be."""
+    out = list(state)
+    for write in writes:
+        out.extend(write)
+    return out
+
+
+class Notes(TypedDict):
+    # every second update is snapshotted by LangGraph; the steps between store no value
+    notes: Annotated[list[str], DeltaChannel(_keep, snapshot_frequency=2)]
+    n: int
+
+
+def _note(state: Notes) -> dict[str, Any]:
+    RAN.append(f"note{state['n']}")
+    if state["n"] == 2:
+        return {"notes": Overwrite(["reset"]), "n": 3}
+    return {"notes": [f"n{state['n']}:{len(state['notes'])}"], "n": state["n"] + 1}
+
+
+def delta_channel(saver: Any) -> Any:
+    g = StateGraph(Notes)
+    g.add_node("note", _note)
+    g.add_edge(START, "note")
+    g.add_conditional_edges("note", lambda s: END if s["n"] >= 7 else "note")
+    return g.compile(checkpointer=saver)
+
+
+def delta_channel_start(graph: Any) -> Any:
+    return graph.invoke({"notes": ["in"], "n": 0}, {**CFG, "recursion_limit": 5})
+
+
+def delta_channel_proceed(graph: Any) -> Any:
+    return graph.invoke(None, CFG)
+
+
 # --- the functional API: tasks, one of which asks ----------------------------------------------
 
 
@@ -329,4 +370,5 @@ SCENARIOS = [
     "func_previous",
     "subgraph_interrupt",
     "subgraph_two_interrupts",
+    "delta_channel",
 ]

@@ -31,6 +31,7 @@ SCENARIOS = [
     "func_previous",
     "subgraph_interrupt",
     "subgraph_two_interrupts",
+    "delta_channel",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {

@@ -1,0 +1,60 @@
+"""The values of `DeltaChannel` keys in a checkpoint LangGraph wrote.
+
+LangGraph stores such a channel's value only now and then (a ``_DeltaSnapshot`` blob in
+``channel_values``); between snapshots the key is absent and its value is the nearest
+ancestor's stored one folded with the writes saved since (the saver's
+``get_delta_channel_history`` walks the parent chain and returns both). The façade writes
+every value whole (which LangGraph reads back as a plain value), so this is only needed to
+continue, or show, a thread LangGraph wrote: without it such a key read as empty and the
+thread went on from there, its history lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph.checkpoint.serde.types import _DeltaSnapshot
+
+from superstep_compat.channels.base import MISSING
+from superstep_compat.channels.delta import DeltaChannel
+from superstep_compat.pregel._record import CheckpointRecord, config_of
+from superstep_compat.pregel._saver_bridge import saver_call
+
+__all__ = ["delta_channels", "hydrate_delta_channels"]
+
+
+def delta_channels(graph: Any) -> dict[str, DeltaChannel]:
+    """``graph``'s `DeltaChannel` keys (none for a graph without a state schema's channels)."""
+    specs: Mapping[str, Any] = getattr(getattr(graph, "spec", None), "channels", None) or {}
+    return {k: c for k, c in specs.items() if isinstance(c, DeltaChannel)}
+
+
+def hydrate_delta_channels(graph: Any, record: CheckpointRecord, saver: Any) -> None:
+    """Give ``record`` (read from a checkpoint LangGraph wrote) the values of ``graph``'s
+    `DeltaChannel` keys: a snapshot blob is unwrapped; a key with a version but no stored
+    value is replayed from its ancestors (one saver call for all such keys). Its values and
+    its checkpoint's ``channel_values`` (a copy: the saver's dict is left alone) get them,
+    so the step after it starts from, and writes, the whole value."""
+    checkpoint = record.checkpoint
+    deltas = delta_channels(graph)
+    if checkpoint is None or not deltas:
+        return
+    stored: Mapping[str, Any] = checkpoint.get("channel_values", {})
+    versions: Mapping[str, Any] = checkpoint.get("channel_versions", {})
+    found = {k: stored[k].value for k in deltas if isinstance(stored.get(k), _DeltaSnapshot)}
+    # a key with no version was never written: it is empty without a walk (LangGraph's rule,
+    # which also spares reading every ancestor each time such a thread is loaded)
+    walk = [k for k in deltas if k in versions and k not in stored]
+    if walk and saver is not None and hasattr(saver, "get_delta_channel_history"):
+        config = config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id)
+        history = saver_call(saver, "get_delta_channel_history", config=config, channels=walk)
+        for k in walk:
+            entry = history.get(k) or {}
+            seed = entry.get("seed", MISSING)
+            if isinstance(seed, _DeltaSnapshot):
+                seed = seed.value
+            found[k] = deltas[k].replayed(seed, [w[2] for w in entry.get("writes", ())])
+    if found:
+        record.values = {**record.values, **found}
+        record.checkpoint = {**checkpoint, "channel_values": {**stored, **found}}
