@@ -28,7 +28,9 @@ Nothing is fetched from a git remote; packages come from the package index.
 
 The report: per file, passed/failed/skipped on each side and how many of the tests that pass
 on LangGraph pass on Superstep (a test failing on LangGraph too is not counted against us);
-the last line is ``N passed, M failed`` over those attainable tests.
+then, per suite, each test that passes on LangGraph and not on Superstep with the first line
+of its failure message (from the JUnit XML of the two runs); the last line is
+``N passed, M failed`` over those attainable tests.
 """
 
 from __future__ import annotations
@@ -131,6 +133,8 @@ class Counts:
     passed: set[str] = field(default_factory=set)
     failed: set[str] = field(default_factory=set)
     skipped: set[str] = field(default_factory=set)
+    # test id -> the first line of its failure, error or skip message
+    messages: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -190,7 +194,37 @@ def _counts(junit: Path, label: str) -> dict[str, Counts]:
             counts.skipped.add(test_id)
         else:
             counts.passed.add(test_id)
+            continue
+        counts.messages[test_id] = _first_line(case)
     return per_file
+
+
+def _first_line(case: ET.Element) -> str:
+    """The first non-blank line of a test case's failure, error or skip: the ``message``
+    attribute pytest writes (exception type and text), else the traceback body."""
+    for tag in ("failure", "error", "skipped"):
+        child = case.find(tag)
+        if child is None:
+            continue
+        for text in (child.get("message", ""), child.text or ""):
+            line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+            if line:
+                return f"{tag}: {line[:200]}"
+        return f"{tag}: (no message)"
+    return "(no message)"
+
+
+def _regressions(reference: dict[str, Counts], ours: dict[str, Counts]) -> list[str]:
+    """One line per test that passes on LangGraph and not on Superstep, sorted by test id:
+    the id and the first line of its message on Superstep (a test Superstep did not run at
+    all, as when its file fails to collect under another id, says so)."""
+    lines = []
+    for file in sorted(reference):
+        mine = ours.get(file, Counts())
+        for test_id in sorted(reference[file].passed - mine.passed):
+            message = mine.messages.get(test_id, "not run on Superstep")
+            lines.append(f"  {test_id}: {message}")
+    return lines
 
 
 def _pytest(
@@ -311,6 +345,10 @@ def _report(
     lines.append(
         f"{title}: {got_total} of the {attainable_total} tests that pass on LangGraph pass"
     )
+    regressions = _regressions(reference, ours)
+    if regressions:
+        lines.append(f"{title}: passing on LangGraph, not on Superstep:")
+        lines += regressions
     return lines, got_total, attainable_total - got_total
 
 
