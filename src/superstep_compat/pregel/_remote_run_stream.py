@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Iterator, Mapping
 from functools import partial
 from typing import Any
@@ -102,7 +103,7 @@ class _ProjectionRegistry(Mapping[str, Any]):
         return len(self._NATIVE)
 
 
-class _RunHandle:
+class _RunHandle(ABC):
     """What both handles share: the SDK stream, the ``run.start`` arguments, the run id
     once started, and the projections (read straight from the SDK stream)."""
 
@@ -147,13 +148,13 @@ class _RunHandle:
 
     # --- one core per sync/async pair (`superstep_core.twin`: drive / adrive) -------------
 
+    @abstractmethod
     def _sdk_entered(self) -> Block:
         """Entering the SDK stream (``__enter__`` or ``__aenter__``: the lane's)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _sdk_left(self, *exc: Any) -> Block:
         """Leaving the SDK stream with ``exc`` (``__exit__`` or ``__aexit__``)."""
-        raise NotImplementedError
 
     def _entering(self) -> Twin[None]:
         """Entering the handle: enter the SDK stream and start the run (its id kept)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator, Mapping
 from types import MappingProxyType, TracebackType
 from typing import Any, Generic, NoReturn, TypeVar, cast
@@ -378,7 +379,7 @@ class AsyncGraphRunStream(_RunState["AsyncSubgraphRunStream"]):
         return self._mux._events.__aiter__()
 
 
-class _SubgraphHandle:
+class _SubgraphHandle(ABC):
     """Where a subgraph handle is and how it ended: ``path`` (its namespace),
     ``graph_name``, ``trigger_call_id`` (the parent task id in its namespace segment),
     ``status`` (``started``, then ``completed``/``failed``/``interrupted``/``drained``)
@@ -413,9 +414,9 @@ class _SubgraphHandle:
         self.error = None
         self._seen_terminal = False
 
+    @abstractmethod
     def _open_lane(self, mux: StreamMux) -> None:
         """The lane's own run stream state, with no source and no pump of its own."""
-        raise NotImplementedError
 
     def _cut_off(self) -> bool:
         """Whether the handle pulls no more: aborted, ended, or its events closed."""

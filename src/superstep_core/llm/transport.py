@@ -107,8 +107,9 @@ class _TwinTransport(Transport):
     """A transport whose `send` and `asend` are one core (`_sending`, driven by
     `superstep_core.twin`): each adapter says only how it calls its clients."""
 
+    @abstractmethod
     def _sending(self, request: HttpRequest, timeout: float | None) -> Twin[RawResponse]:
-        raise NotImplementedError
+        """One request, as a twin core: the client calls it yields are the lane's."""
 
     def send(self, request: HttpRequest, timeout: float | None) -> RawResponse:
         return drive(self._sending(request, timeout))

@@ -3,31 +3,9 @@ is an AsyncSqliteSaver: on the thread of the saver's own loop they fail with the
 InvalidStateError (blocking that loop on the saver would hang), from another thread they work."""
 
 import asyncio
-import operator
-from typing import Annotated, TypedDict
 
+from _async_saver_cases import T, err, simple
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
-from langgraph.graph import START, StateGraph
-
-T = 20.0
-
-
-class S(TypedDict):
-    n: int
-    log: Annotated[list[str], operator.add]
-
-
-def simple():
-    g = StateGraph(S)
-    g.add_node("a", lambda s: {"n": s["n"] + 1, "log": ["a"]})
-    g.add_node("b", lambda s: {"n": s["n"] * 2, "log": ["b"]})
-    g.add_edge(START, "a")
-    g.add_edge("a", "b")
-    return g
-
-
-def err(e):
-    return {"raised": type(e).__name__, "msg": str(e)[:120]}
 
 
 async def run():

@@ -3,33 +3,11 @@ synchronously on it while its loop awaits them: AsyncSqliteSaver and InMemorySav
 
 import asyncio
 import concurrent.futures
-import operator
-from typing import Annotated, TypedDict
 
+from _async_saver_cases import S, T, err, simple
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph import START, StateGraph
-
-T = 20.0
-
-
-class S(TypedDict):
-    n: int
-    log: Annotated[list[str], operator.add]
-
-
-def simple():
-    g = StateGraph(S)
-    g.add_node("a", lambda s: {"n": s["n"] + 1, "log": ["a"]})
-    g.add_node("b", lambda s: {"n": s["n"] * 2, "log": ["b"]})
-    g.add_edge(START, "a")
-    g.add_edge("a", "b")
-    return g
-
-
-def err(e):
-    return {"raised": type(e).__name__, "msg": str(e)[:120]}
-
 
 THREADS = 20
 

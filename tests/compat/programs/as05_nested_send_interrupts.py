@@ -4,37 +4,13 @@ without it both sides record the same connection error)."""
 
 import asyncio
 import operator
-import os
 from typing import Annotated, TypedDict
 
+from _async_saver_cases import T, err, pg_url
 from langgraph.checkpoint.postgres.aio import AsyncPostgresSaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, Send, interrupt
-
-T = 20.0
-
-
-class S(TypedDict):
-    n: int
-    log: Annotated[list[str], operator.add]
-
-
-def simple():
-    g = StateGraph(S)
-    g.add_node("a", lambda s: {"n": s["n"] + 1, "log": ["a"]})
-    g.add_node("b", lambda s: {"n": s["n"] * 2, "log": ["b"]})
-    g.add_edge(START, "a")
-    g.add_edge("a", "b")
-    return g
-
-
-def err(e):
-    return {"raised": type(e).__name__, "msg": str(e)[:120]}
-
-
-def pg_url():
-    return os.environ.get("SUPERSTEP_POSTGRES_URL")
 
 
 class W(TypedDict):

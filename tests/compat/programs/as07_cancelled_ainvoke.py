@@ -2,32 +2,11 @@
 from it (AsyncSqliteSaver, InMemorySaver)."""
 
 import asyncio
-import operator
-from typing import Annotated, TypedDict
 
+from _async_saver_cases import S, T, err
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 from langgraph.graph import START, StateGraph
-
-T = 20.0
-
-
-class S(TypedDict):
-    n: int
-    log: Annotated[list[str], operator.add]
-
-
-def simple():
-    g = StateGraph(S)
-    g.add_node("a", lambda s: {"n": s["n"] + 1, "log": ["a"]})
-    g.add_node("b", lambda s: {"n": s["n"] * 2, "log": ["b"]})
-    g.add_edge(START, "a")
-    g.add_edge("a", "b")
-    return g
-
-
-def err(e):
-    return {"raised": type(e).__name__, "msg": str(e)[:120]}
 
 
 async def scenario(saver, tid):
