@@ -196,3 +196,15 @@ def mark_invalid_resume(error: BaseException) -> BaseException:
 def is_invalid_resume(error: BaseException) -> bool:
     """Whether ``error`` was raised because a resume value failed its response schema."""
     return bool(getattr(error, _INVALID_RESUME_ATTR, False))
+
+
+def one_overwrite_error() -> InvalidUpdateError:
+    """LangGraph's error for a second `Overwrite` of one channel in a superstep: the message
+    with the INVALID_CONCURRENT_GRAPH_UPDATE troubleshooting link, as every LangGraph channel
+    that takes an Overwrite words it."""
+    return InvalidUpdateError(
+        create_error_message(
+            message="Can receive only one Overwrite value per super-step.",
+            error_code=ErrorCode.INVALID_CONCURRENT_GRAPH_UPDATE,
+        )
+    )

@@ -184,7 +184,8 @@ def get_runtime(context_schema: Any = None) -> Runtime[Any]:
 
         outer = var_child_runnable_config.get()
         if not outer:
-            raise RuntimeError("Called get_runtime outside of a runnable context")
+            # LangGraph reads the runtime through get_config, whose error names get_config
+            raise RuntimeError("Called get_config outside of a runnable context")
         return cast(Runtime[Any], outer[CONF].get(CONFIG_KEY_RUNTIME))
     run, config = found
     limits = run.timeout

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from superstep_compat.channels.base import MISSING, BaseChannel
-from superstep_compat.errors import InvalidUpdateError
+from superstep_compat.errors import one_overwrite_error
 
 __all__ = ["BinaryOperatorAggregate", "initial_value_of"]
 
@@ -69,7 +69,7 @@ class BinaryOperatorAggregate(BaseChannel[Any, Any]):
             overwrite = _overwrite_value(item)
             if overwrite is not MISSING:
                 if seen_overwrite:
-                    raise InvalidUpdateError("Can receive only one Overwrite value per super-step.")
+                    raise one_overwrite_error()
                 seen_overwrite = True
                 self.value = overwrite
             elif not seen_overwrite:

@@ -304,7 +304,9 @@ def _settle(
         future.set_exception(error)
         return
     root.emit_update(task.name, value, cached=bool(hit))
-    if root.streams_tasks:
+    # a cache hit has a start but no result event: LangGraph matches cached writes after
+    # announcing the task and never runs it
+    if root.streams_tasks and not hit:
         payload: dict[str, Any] = {
             "id": root.task_id(key),
             "name": task.name,

@@ -16,7 +16,12 @@ from superstep_compat.channels.binop import BinaryOperatorAggregate
 from superstep_compat.channels.ephemeral_value import EphemeralValue
 from superstep_compat.channels.last_value import LastValue
 from superstep_compat.channels.untracked_value import UntrackedValue
-from superstep_compat.errors import ErrorCode, InvalidUpdateError, create_error_message
+from superstep_compat.errors import (
+    ErrorCode,
+    InvalidUpdateError,
+    create_error_message,
+    one_overwrite_error,
+)
 from superstep_compat.types import Overwrite
 from superstep_core.channel import MISSING, Channel, Write
 
@@ -64,7 +69,7 @@ class ReducerStrategy(Channel):
                 isinstance(item, dict) and item.get("__overwrite__") is not None and len(item) == 1
             ):
                 if overwritten:
-                    raise InvalidUpdateError("Can receive only one Overwrite value per super-step.")
+                    raise one_overwrite_error()
                 overwritten = True
                 value = item.value if isinstance(item, Overwrite) else item["__overwrite__"]
                 continue

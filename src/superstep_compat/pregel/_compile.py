@@ -182,6 +182,11 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
             tuple(out_info.channels) if out_info is not None else tuple(self.spec.channels)
         )
         self.state_channels: tuple[str, ...] = tuple(self.spec.channels)
+        # LangGraph's attribute: a StateGraph's input is written to its START channel; a
+        # low-level Pregel's input channels are what it was given
+        self.input_channels: str | Sequence[str] = (
+            self.lowlevel.input_channels if self.lowlevel is not None else START
+        )
         # LangGraph's attribute (libraries read it to find a graph's state keys): what a
         # "values" chunk shows, every state channel, or the root key of a root state; a
         # low-level Pregel's is what it was given.

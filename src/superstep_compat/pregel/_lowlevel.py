@@ -159,7 +159,10 @@ class NodeBuilder:
     def read_from(self, *channels: str) -> Self:
         """Add ``channels`` to the input without subscribing to them."""
         if not isinstance(self._channels, list):
-            raise ValueError("Cannot read additional channels when subscribed to single channels")
+            # LangGraph asserts this (an AssertionError, which a caller may catch as such)
+            raise AssertionError(
+                "Cannot read additional channels when subscribed to single channels"
+            )
         self._channels.extend(channels)
         return self
 

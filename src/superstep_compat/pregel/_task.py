@@ -196,10 +196,9 @@ class TaskRunner(TaskRouting):
             read_state = partial(self.read, node.input_schema, values, run)
             config["configurable"][READ_STATE_KEY] = read_state
         cache_key = _cache_key(node, state) if run.cache is not None else None
+        hit = None
         if cache_key is not None:
             hit = run.cache.get([cache_key]).get(cache_key)
-            if hit is not None:  # its writes and its routing, as the call made them
-                return from_cache_entry(hit)
         announce = None
         emit = run.emit
         modes = run.stream_modes
@@ -223,6 +222,10 @@ class TaskRunner(TaskRouting):
             run.started(task_id, announce)  # the run's gate orders the step's starts
         elif announce is not None:
             announce()
+        if hit is not None:
+            # its writes and its routing, as the call made them; announced above first, as
+            # LangGraph announces a step's tasks before it matches their cached writes
+            return from_cache_entry(hit)
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step, node.trace_policy)
         base = self._base_of(run.config)

@@ -1,0 +1,14 @@
+"""Differential programs `u*` (programs/): what a user porting LangGraph programs met that
+differed — error texts and attributes of small surfaces, a cached task's start events. Each
+runs under real LangGraph and under the façade; the two results must be equal."""
+
+from __future__ import annotations
+
+from compat.langgraph_venv import differential_program_tests
+
+(
+    PROGRAMS,
+    results,
+    test_program_runs_under_langgraph,
+    test_program_matches_langgraph,
+) = differential_program_tests("u[0-9]*.py")
