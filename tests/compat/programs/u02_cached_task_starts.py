@@ -59,5 +59,6 @@ def run():
     saved.invoke({"x": 2}, cfg)
     out["saved"] = [shape(m, c) for m, c in saved.stream({"x": 2}, cfg, stream_mode=["tasks"])]
     squares.invoke(2)
-    out["functional"] = [shape(m, c) for m, c in squares.stream(3, stream_mode=["tasks", "updates"])]
+    chunks = squares.stream(3, stream_mode=["tasks", "updates"])
+    out["functional"] = [shape(m, c) for m, c in chunks]
     return out
