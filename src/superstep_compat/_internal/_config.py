@@ -23,6 +23,7 @@ from superstep_compat._internal._merge import merge_configs as _merge_configs
 
 __all__ = [
     "DEFAULT_RECURSION_LIMIT",
+    "DefaultRecursionLimit",
     "_is_not_empty",
     "_merge_callbacks",
     "ensure_config",
@@ -34,7 +35,18 @@ __all__ = [
     "recast_checkpoint_ns",
 ]
 
-DEFAULT_RECURSION_LIMIT = 10007
+
+
+class DefaultRecursionLimit(int):
+    """A recursion limit nobody gave: the default filled in. LangGraph marks it with a type
+    of its own so that a task's config (`RunBase`) leaves it out, as LangGraph's
+    ``merge_configs`` does, while one the caller set (langchain's 25 from ``batch``
+    included) is kept."""
+
+    __slots__ = ()
+
+
+DEFAULT_RECURSION_LIMIT = DefaultRecursionLimit(10007)
 """The step budget `ensure_config` fills in (LangGraph's default, not langchain's 25); the
 graph's runs read ``LANGGRAPH_DEFAULT_RECURSION_LIMIT`` themselves."""
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
+from superstep_compat._internal._config import DefaultRecursionLimit
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
 from superstep_compat.errors import GraphDrained, GraphInterrupt
 from superstep_compat.pregel._allowlist import allowlisted
@@ -99,7 +100,9 @@ LEDGER_KEY = "__superstep_ledger"
 effect is recorded in it, and a task whose effect id it already holds is not run again (its
 recorded outcome stands in). Effect ids derive from the thread and the activation, so a run
 repeated on the same input replays from the ledger."""
-DEFAULT_RECURSION_LIMIT = int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
+DEFAULT_RECURSION_LIMIT = DefaultRecursionLimit(
+    int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
+)
 DURABILITY_KEY = "__pregel_durability"
 
 

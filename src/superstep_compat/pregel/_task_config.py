@@ -9,6 +9,7 @@ from collections import ChainMap
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from superstep_compat._internal._config import DefaultRecursionLimit
 from superstep_compat._internal._constants import CONFIG_KEY_NODE_FINISHED, PUSH
 from superstep_compat.pregel._task_context import (
     CHILD_KEY,
@@ -77,8 +78,8 @@ def task_config(
 
 class RunBase:
     """What every task of a run takes from the run's ``config``: the config without the run
-    id (``base``), its metadata as a plain dict, its configurable without
-    ``checkpoint_id``, the thread id to add to the task's metadata (None: there is none, or
+    id (``base``), its metadata as a plain dict, its configurable with
+    ``checkpoint_id`` None, the thread id to add to the task's metadata (None: there is none, or
     the metadata has one), the run's `ServerInfo`, its ``run_id`` as text, LangGraph's
     node-finished hook, and each node's task metadata (`metadata_of`)."""
 
@@ -100,13 +101,22 @@ class RunBase:
         # LangChain hands a child run its config without the run id (``patch_config`` with
         # callbacks): neither the task nor a subgraph it runs has its graph run's id
         base.pop("run_id", None)
+        # LangGraph builds a task's config with its own callbacks (which drops the run's
+        # name) by merging configs, which skips empty values and a defaulted recursion
+        # limit: a node's config has none of these unless the caller gave them
+        base.pop("run_name", None)
+        if not base.get("tags"):
+            base.pop("tags", None)
+        if isinstance(base.get("recursion_limit"), DefaultRecursionLimit):
+            del base["recursion_limit"]
         self.base = base
         metadata = self.metadata = plain_dict(base.get("metadata"))
         given = config.get("configurable") or {}
         configurable = dict(base.get("configurable") or {})
         thread = configurable.get("thread_id")
         self.thread = None if "thread_id" in metadata or not thread else thread
-        configurable.pop("checkpoint_id", None)
+        # a task's config names no checkpoint of its own: LangGraph sets the key to None
+        configurable["checkpoint_id"] = None
         self.configurable = configurable
         self.server = server_info_of(given)
         run_id = config.get("run_id")
