@@ -36,7 +36,6 @@ __all__ = [
 ]
 
 
-
 class DefaultRecursionLimit(int):
     """A recursion limit nobody gave: the default filled in. LangGraph marks it with a type
     of its own so that a task's config (`RunBase`) leaves it out, as LangGraph's
