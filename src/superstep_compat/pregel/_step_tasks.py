@@ -132,6 +132,16 @@ class StepTasks:
         an ``updates`` chunk, and a ``values`` chunk of the state with them."""
         if "updates" in self.scope.modes:
             yield ((), "updates", {"__interrupt__": interrupts})
+        if (
+            interrupts
+            and self.values.last is not None
+            and self.scope.keys is None
+            and not self.values.is_root
+            and self.values.graph.lowlevel is None
+        ):
+            # LangGraph's interrupt ``values`` chunk shows the state, and ``invoke`` returns
+            # the last such chunk: the state is shown even when no step wrote (input {})
+            self.values.shown = True
         if "values" in self.scope.modes and self.values.last is not None and interrupts:
             # a task stopped without values (its subgraph's breakpoint) shows no chunk here
             chunk = {"__interrupt__": interrupts}  # one key's (a root state's) is not shown
