@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from superstep_compat._internal._constants import ERROR_SOURCE_NODE
+from superstep_compat.errors import ParentCommand
 from superstep_compat.pregel._checkpoint_policy import CheckpointPolicy
 from superstep_compat.pregel._checkpoint_tasks import (
     _MISSING,
@@ -372,7 +373,9 @@ class CheckpointRecorder:
         failed_aid = failure.activation_id if failure is not None else ""
         own = any(aid == failed_aid and r.error is not None for aid, r in results)
         writes: list[tuple[str, list[tuple[str, Any]]]] = []
-        if own:
+        if isinstance(error, ParentCommand):
+            pass  # bubbling up, no failure of the task: LangGraph saves no error for it
+        elif own:
             task = find_task(record, failed_aid)
             if task is not None:
                 task.error = repr(error)

@@ -398,8 +398,14 @@ class TaskRunner(TaskRouting):
         here), then the returned messages for the messages stream and the cache entry."""
         if error is not None and run.trace is not None:
             _close(run.trace, None, error)
-        if isinstance(error, ParentCommand) and not isinstance(error, NodeParentCommand):
-            # A subgraph's Command(graph=PARENT) is this node's result in this graph.
+        if (
+            isinstance(error, ParentCommand)
+            and not isinstance(error, NodeParentCommand)
+            and error.args
+            and getattr(error.args[0], "graph", Command.PARENT) != Command.PARENT
+        ):
+            # A subgraph's Command(graph=PARENT) is this node's result in this graph (it
+            # left the subgraph's run addressed to it); one the node raised itself goes up.
             outcome = self._parent_command(node, error.args[0], values, run)
         elif error is not None:
             # the namespace of a subgraph the task ran (none: not a subgraph's interrupt)
