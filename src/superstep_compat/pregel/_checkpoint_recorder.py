@@ -56,6 +56,7 @@ from superstep_compat.pregel._record import (
     CheckpointRecord,
     PendingWrite,
     TaskRecord,
+    chunk_config,
     record_config,
     task_state_config,
 )
@@ -243,9 +244,14 @@ class CheckpointRecorder:
         )
         return self.checkpoint_events(record, parent_id)
 
-    def checkpoint_events(self, record: CheckpointRecord, parent_id: str | None) -> list[Event]:
+    def checkpoint_events(
+        self, record: CheckpointRecord, parent_id: str | None, *, parent_saved: bool = False
+    ) -> list[Event]:
         """The stream events (``checkpoints``, ``debug``) of ``record``, whose parent is
-        ``parent_id``."""
+        ``parent_id``. Their configs and metadata as LangGraph's loop holds them
+        (`chunk_config`, no keys the saver merges in from the run config); the parent's
+        config as well, unless ``parent_saved``: a checkpoint the run loaded and shows again
+        (no step of its own), shown as the saver gave it."""
         if "checkpoints" not in self.scope.modes and "debug" not in self.scope.modes:
             return []
         tasks, next_ = record.tasks, list(record.next)
@@ -257,11 +263,22 @@ class CheckpointRecorder:
                 tasks, key=lambda t: (t.path[0] != PUSH, "" if t.path[0] == PUSH else t.name)
             )
             next_ = [t.name for t in tasks]
+        configurable = self.scope.config.get("configurable") or {}
+        metadata = dict(record.metadata)
+        if not parent_saved:
+            # LangGraph's loop shows the metadata it hands the saver, before the saver
+            # merges the run config's into it (a checkpoint it loaded shows them)
+            for key in self.writer.config_metadata(self.scope.config):
+                metadata.pop(key, None)
         payload = {
-            "config": record_config(record, record.checkpoint_id),
-            "parent_config": None if parent_id is None else record_config(record, parent_id),
+            "config": chunk_config(configurable, record, record.checkpoint_id),
+            "parent_config": None
+            if parent_id is None
+            else record_config(record, parent_id)
+            if parent_saved
+            else chunk_config(configurable, record, parent_id),
             "values": dict(record.values),
-            "metadata": dict(record.metadata),
+            "metadata": metadata,
             "next": next_,
             "tasks": [_chunk_task(t, self._task_state(record, t)) for t in tasks],
         }

@@ -148,7 +148,9 @@ class GraphRun:
         self._drain_stopped = False  # the host stopped it between steps (`drained`)
         self.before = names(interrupt_before, graph.interrupt_before_nodes)
         self.after = names(interrupt_after, graph.interrupt_after_nodes)
-        self.thread_id: str | None = configurable.get("thread_id")
+        thread = configurable.get("thread_id")
+        # LangGraph's checkpoints name the thread by a string, whatever the config gave
+        self.thread_id: str | None = None if thread is None else str(thread)
         self.ns: str = configurable.get("checkpoint_ns", "") or ""
         if self.link is not None and (count := next(self.link.calls)):
             self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
