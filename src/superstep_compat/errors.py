@@ -13,6 +13,10 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Literal
 
+# A channel read before anything was written to it: LangGraph's own class, the checkpoint
+# protocol's (one class whichever module a caller catches it from)
+from langgraph.checkpoint.base import EmptyChannelError
+
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 
 if TYPE_CHECKING:
@@ -54,10 +58,6 @@ class ErrorCode(Enum):
 def create_error_message(*, message: str, error_code: ErrorCode) -> str:
     """``message`` followed by a line with the troubleshooting URL of ``error_code``."""
     return f"{message}\nFor troubleshooting, visit: {_TROUBLESHOOTING}{error_code.value}"
-
-
-class EmptyChannelError(Exception):
-    """A channel was read before anything was written to it."""
 
 
 class GraphRecursionError(RecursionError):
@@ -196,3 +196,37 @@ def mark_invalid_resume(error: BaseException) -> BaseException:
 def is_invalid_resume(error: BaseException) -> bool:
     """Whether ``error`` was raised because a resume value failed its response schema."""
     return bool(getattr(error, _INVALID_RESUME_ATTR, False))
+
+
+# --- the classes' module under the shim ---------------------------------------------------
+#
+# Under the shim ``langgraph.errors`` *is* this module, and LangGraph's classes say so: what
+# a user sees of an exception's class (``str(type(e))``, a traceback's last line, the name
+# pickle writes) names ``langgraph.errors``. They carry that name while the shim is
+# installed (`superstep_compat.shim.install` calls `as_langgraph`, and so does importing
+# this module once it is), and this module's own name otherwise, so that pickling them
+# without the shim finds them where they are.
+
+_OWN_MODULE = __name__
+_LANGGRAPH_MODULE = "langgraph.errors"
+
+
+def as_langgraph(on: bool) -> None:
+    """Name this module's classes ``langgraph.errors`` (``on``) or this module again."""
+    for value in list(globals().values()):
+        if isinstance(value, type) and value.__module__ in (_OWN_MODULE, _LANGGRAPH_MODULE):
+            value.__module__ = _LANGGRAPH_MODULE if on else _OWN_MODULE
+
+
+def _shim_installed() -> bool:
+    """Whether the shim's finder is installed and aliases ``langgraph.errors`` to this."""
+    import sys
+
+    for finder in sys.meta_path:
+        if type(finder).__name__ == "LangGraphAliasFinder":
+            return "errors" not in getattr(finder, "real", ())
+    return False
+
+
+if _shim_installed():
+    as_langgraph(True)
