@@ -362,12 +362,15 @@ def checkpoint_put(
         record.checkpoint = {**built, "channel_versions": versions}
     if changed is not None:
         new_versions = {k: versions[k] for k in changed if k in versions}
-        if TASKS in values and TASKS not in new_versions:
-            # the Send channel's value (an empty list) under the version it got when its
-            # Sends were consumed: not an updated channel, written all the same (LangGraph
-            # hands it over once; again under the same version is the same blob)
-            if not changed or versions.get(TASKS) == versions.get(changed[0]):
-                new_versions[TASKS] = versions[TASKS]
+        # the Send channel's value (an empty list) under the version it got when its Sends
+        # were consumed: not an updated channel, written all the same (LangGraph hands it
+        # over once; again under the same version is the same blob)
+        if (
+            TASKS in values
+            and TASKS not in new_versions
+            and (not changed or versions.get(TASKS) == versions.get(changed[0]))
+        ):
+            new_versions[TASKS] = versions[TASKS]
         if blob:
             new_versions[ENGINE_CHANNEL] = versions[ENGINE_CHANNEL]
     else:

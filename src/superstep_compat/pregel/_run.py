@@ -54,9 +54,9 @@ from superstep_compat.pregel._run_stepper import Event, Raised, Stepper, as_is, 
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._saver_bridge import bound_here, sync_caller
+from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._step_failures import StepFailures
 from superstep_compat.pregel._step_tasks import StepTasks
-from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._step_tracker import StepTracker
 from superstep_compat.pregel._task_context import CHILD_KEY, ChildLink, TaskOutcome
 from superstep_compat.pregel._task_watch import TaskWatch

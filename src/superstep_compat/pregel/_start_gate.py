@@ -104,9 +104,7 @@ class StartGate:
             self._held = []
             self._go = Go() if hold and self._order else None
 
-    def started(
-        self, activation_id: str, announce: Callable[[], None] | None = None
-    ) -> Go | None:
+    def started(self, activation_id: str, announce: Callable[[], None] | None = None) -> Go | None:
         """Task ``activation_id`` reached its start: ``announce`` (its start events, None
         when it has none) runs once every task before it in the step announced. Returns
         what the task waits on before running its node (None: it runs at once)."""

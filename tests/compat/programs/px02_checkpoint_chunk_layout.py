@@ -33,7 +33,7 @@ def _layout(value: Any) -> Any:
 def _is_id(text: str) -> bool:
     """A uuid, a namespace holding one, an interrupt id or a timestamp."""
     hexa = len(text) == 32 and all(c in "0123456789abcdef" for c in text)
-    return hexa or len(text) >= 36 and text.count("-") >= 4 or ":" in text and len(text) > 30
+    return hexa or (len(text) >= 36 and text.count("-") >= 4) or (":" in text and len(text) > 30)
 
 
 def _graph() -> Any:
