@@ -13,11 +13,17 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Literal
 
-# A channel read before anything was written to it: LangGraph's own class, the checkpoint
-# protocol's (one class whichever module a caller catches it from)
-from langgraph.checkpoint.base import EmptyChannelError
-
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
+
+try:
+    # A channel read before anything was written to it: LangGraph's own class, the
+    # checkpoint protocol's (one class whichever module a caller catches it from)
+    from langgraph.checkpoint.base import EmptyChannelError
+except ImportError:  # a stand-in `langgraph.checkpoint` without the protocol's base module
+
+    class EmptyChannelError(Exception):  # type: ignore[no-redef]
+        """A channel was read before anything was written to it."""
+
 
 if TYPE_CHECKING:
     from superstep_compat.types import Command, Interrupt
