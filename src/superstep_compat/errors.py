@@ -15,6 +15,16 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 
+try:
+    # A channel read before anything was written to it: LangGraph's own class, the
+    # checkpoint protocol's (one class whichever module a caller catches it from)
+    from langgraph.checkpoint.base import EmptyChannelError
+except ImportError:  # a stand-in `langgraph.checkpoint` without the protocol's base module
+
+    class EmptyChannelError(Exception):  # type: ignore[no-redef]
+        """A channel was read before anything was written to it."""
+
+
 if TYPE_CHECKING:
     from superstep_compat.types import Command, Interrupt
 
@@ -54,10 +64,6 @@ class ErrorCode(Enum):
 def create_error_message(*, message: str, error_code: ErrorCode) -> str:
     """``message`` followed by a line with the troubleshooting URL of ``error_code``."""
     return f"{message}\nFor troubleshooting, visit: {_TROUBLESHOOTING}{error_code.value}"
-
-
-class EmptyChannelError(Exception):
-    """A channel was read before anything was written to it."""
 
 
 class GraphRecursionError(RecursionError):
@@ -208,3 +214,37 @@ def one_overwrite_error() -> InvalidUpdateError:
             error_code=ErrorCode.INVALID_CONCURRENT_GRAPH_UPDATE,
         )
     )
+
+
+# --- the classes' module under the shim ---------------------------------------------------
+#
+# Under the shim ``langgraph.errors`` *is* this module, and LangGraph's classes say so: what
+# a user sees of an exception's class (``str(type(e))``, a traceback's last line, the name
+# pickle writes) names ``langgraph.errors``. They carry that name while the shim is
+# installed (`superstep_compat.shim.install` calls `as_langgraph`, and so does importing
+# this module once it is), and this module's own name otherwise, so that pickling them
+# without the shim finds them where they are.
+
+_OWN_MODULE = __name__
+_LANGGRAPH_MODULE = "langgraph.errors"
+
+
+def as_langgraph(on: bool) -> None:
+    """Name this module's classes ``langgraph.errors`` (``on``) or this module again."""
+    for value in list(globals().values()):
+        if isinstance(value, type) and value.__module__ in (_OWN_MODULE, _LANGGRAPH_MODULE):
+            value.__module__ = _LANGGRAPH_MODULE if on else _OWN_MODULE
+
+
+def _shim_installed() -> bool:
+    """Whether the shim's finder is installed and aliases ``langgraph.errors`` to this."""
+    import sys
+
+    for finder in sys.meta_path:
+        if type(finder).__name__ == "LangGraphAliasFinder":
+            return "errors" not in getattr(finder, "real", ())
+    return False
+
+
+if _shim_installed():
+    as_langgraph(True)

@@ -111,11 +111,13 @@ def install(real: Sequence[str] | None = None) -> None:
     if not any(isinstance(f, LangGraphAliasFinder) for f in sys.meta_path):
         chosen = REAL_SUBPACKAGES if real is None else tuple(real)
         sys.meta_path.insert(0, LangGraphAliasFinder(chosen))
+        _name_errors(on="errors" not in chosen)
 
 
 def uninstall() -> None:
     """Remove the finder and forget the ``langgraph`` aliases already imported."""
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, LangGraphAliasFinder)]
+    _name_errors(on=False)
     for name in [n for n in sys.modules if n == _SOURCE or n.startswith(_SOURCE + ".")]:
         module = sys.modules[name]
         spec = getattr(module, "__spec__", None)
@@ -123,3 +125,12 @@ def uninstall() -> None:
             getattr(spec, "loader_state", None) == _TARGET
         ):
             del sys.modules[name]
+
+
+def _name_errors(*, on: bool) -> None:
+    """The façade's exception classes name ``langgraph.errors`` as their module while it
+    is theirs (`superstep_compat.errors.as_langgraph`); not imported yet, they do so when
+    they are."""
+    errors = sys.modules.get(f"{_TARGET}.errors")
+    if errors is not None:
+        errors.as_langgraph(on)

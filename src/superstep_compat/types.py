@@ -175,15 +175,15 @@ class Command(Generic[N], ToolOutputMixin):
     PARENT: ClassVar[Literal["__parent__"]] = "__parent__"
 
     def __repr__(self) -> str:
+        # LangGraph shows the fields that are truthy: no empty goto, no ``graph=''`` (a
+        # command that escaped the root graph), no ``resume=0`` either
         parts = []
         for name in ("graph", "update", "resume", "goto"):
             value = getattr(self, name)
-            if name == "goto" and value == ():
-                continue
-            if name != "goto" and value is None:
-                continue
             if name == "update":
                 value = _update_repr(value)
+            if not value:
+                continue
             parts.append(f"{name}={value!r}")
         return f"Command({', '.join(parts)})"
 

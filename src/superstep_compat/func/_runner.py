@@ -14,6 +14,7 @@ import dataclasses
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import copy_context
+from functools import partial
 from typing import Any
 
 from langchain_core.runnables.config import var_child_runnable_config
@@ -167,7 +168,9 @@ class EntrypointRunner(TaskRunner):
         and an async one (`adrive`n on the loop), in the task's own context: bind the
         task's scope, call the function, wait for the `@task` calls it left running."""
         root, kwargs = self._bind(call, journal)
-        self._started(root, call.arg, call.task_id)
+        go = self._started(root, call.arg, call.task_id)
+        if go is not None:  # a root stream's consumer pulls the start before the body runs
+            yield Block(go.wait, go.until)
         result: Any = None
         try:
             result = self.node.action(call.arg, **kwargs)
@@ -182,10 +185,17 @@ class EntrypointRunner(TaskRunner):
             yield Block(_nothing, _loop_turns)
         return self._settle(root, outcome, result, streamed=streamed)
 
-    def _started(self, root: RootScope, arg: Any, task_id: str) -> None:
+    def _started(self, root: RootScope, arg: Any, task_id: str) -> Any:
+        """Announce the task's start (through the run's `StartGate` when it orders them);
+        returns what the body waits on before it runs (a `Go`), or None."""
         name = self.node.name
         start = {"id": task_uuid(root.run, task_id), "name": name, "input": arg}
-        root.emit_task("task", {**start, "triggers": (START_CHANNEL,)})
+        payload = {**start, "triggers": (START_CHANNEL,)}
+        started = root.run.started
+        if started is None:
+            root.emit_task("task", payload)
+            return None
+        return started(task_id, partial(root.emit_task, "task", payload))
 
     def _returned(self, result: Any) -> TaskOutcome:
         if isinstance(result, self.final_type):

@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from superstep_compat._internal._constants import ERROR_SOURCE_NODE
+from superstep_compat.errors import ParentCommand
 from superstep_compat.pregel._checkpoint_policy import CheckpointPolicy
 from superstep_compat.pregel._checkpoint_tasks import (
     _MISSING,
@@ -55,6 +56,7 @@ from superstep_compat.pregel._record import (
     CheckpointRecord,
     PendingWrite,
     TaskRecord,
+    chunk_config,
     record_config,
     task_state_config,
 )
@@ -242,9 +244,14 @@ class CheckpointRecorder:
         )
         return self.checkpoint_events(record, parent_id)
 
-    def checkpoint_events(self, record: CheckpointRecord, parent_id: str | None) -> list[Event]:
+    def checkpoint_events(
+        self, record: CheckpointRecord, parent_id: str | None, *, parent_saved: bool = False
+    ) -> list[Event]:
         """The stream events (``checkpoints``, ``debug``) of ``record``, whose parent is
-        ``parent_id``."""
+        ``parent_id``. Their configs and metadata as LangGraph's loop holds them
+        (`chunk_config`, no keys the saver merges in from the run config); the parent's
+        config as well, unless ``parent_saved``: a checkpoint the run loaded and shows again
+        (no step of its own), shown as the saver gave it."""
         if "checkpoints" not in self.scope.modes and "debug" not in self.scope.modes:
             return []
         tasks, next_ = record.tasks, list(record.next)
@@ -256,11 +263,22 @@ class CheckpointRecorder:
                 tasks, key=lambda t: (t.path[0] != PUSH, "" if t.path[0] == PUSH else t.name)
             )
             next_ = [t.name for t in tasks]
+        configurable = self.scope.config.get("configurable") or {}
+        metadata = dict(record.metadata)
+        if not parent_saved:
+            # LangGraph's loop shows the metadata it hands the saver, before the saver
+            # merges the run config's into it (a checkpoint it loaded shows them)
+            for key in self.writer.config_metadata(self.scope.config):
+                metadata.pop(key, None)
         payload = {
-            "config": record_config(record, record.checkpoint_id),
-            "parent_config": None if parent_id is None else record_config(record, parent_id),
+            "config": chunk_config(configurable, record, record.checkpoint_id),
+            "parent_config": None
+            if parent_id is None
+            else record_config(record, parent_id)
+            if parent_saved
+            else chunk_config(configurable, record, parent_id),
             "values": dict(record.values),
-            "metadata": dict(record.metadata),
+            "metadata": metadata,
             "next": next_,
             "tasks": [_chunk_task(t, self._task_state(record, t)) for t in tasks],
         }
@@ -372,7 +390,9 @@ class CheckpointRecorder:
         failed_aid = failure.activation_id if failure is not None else ""
         own = any(aid == failed_aid and r.error is not None for aid, r in results)
         writes: list[tuple[str, list[tuple[str, Any]]]] = []
-        if own:
+        if isinstance(error, ParentCommand):
+            pass  # bubbling up, no failure of the task: LangGraph saves no error for it
+        elif own:
             task = find_task(record, failed_aid)
             if task is not None:
                 task.error = repr(error)

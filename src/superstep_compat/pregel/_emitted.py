@@ -36,6 +36,12 @@ class EmittedEvents:
     def has_pending(self) -> bool:
         return bool(self.pending)
 
+    def wake(self) -> None:
+        """Wake a driver waiting for events (something else it watches changed)."""
+        notify = self._notify
+        if notify is not None:
+            notify()
+
     def set_notify(self, notify: Callable[[], None] | None) -> None:
         self._notify = notify
 

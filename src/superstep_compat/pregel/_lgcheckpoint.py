@@ -169,6 +169,13 @@ def build_checkpoint(
         for k in [k for k in values if k not in prev_values]:
             if not engine_versions.get(k, missing):
                 del values[k]
+    consumed = False
+    if TASKS not in values and TASKS in prev_values:
+        # LangGraph's Send channel, once written, stays in its checkpoints: consumed, as an
+        # empty list (a new version when it held Sends, not an updated channel)
+        sent = prev_values[TASKS]
+        consumed = bool(sent)
+        values[TASKS] = sent if not consumed else []
     # A node that ran consumed its ``branch:to:`` trigger: present again, it was written
     # again in this step (a loop onto itself), so it is new even though it is the same None.
     rewritten = {BRANCH_PREFIX + name for name in ran}
@@ -178,6 +185,9 @@ def build_checkpoint(
         if k not in prev_values or prev_values[k] is not v or k in rewritten
     )
     gone = [k for k in prev_values if k not in values and k not in _LG_PRIVATE]
+    if consumed:
+        updated.remove(TASKS)
+        gone.append(TASKS)
     for name in ran:
         seen[name] = {ch: versions[ch] for ch in triggers_of(name) if ch in versions}
     if updated or gone:
@@ -352,6 +362,15 @@ def checkpoint_put(
         record.checkpoint = {**built, "channel_versions": versions}
     if changed is not None:
         new_versions = {k: versions[k] for k in changed if k in versions}
+        # the Send channel's value (an empty list) under the version it got when its Sends
+        # were consumed: not an updated channel, written all the same (LangGraph hands it
+        # over once; again under the same version is the same blob)
+        if (
+            TASKS in values
+            and TASKS not in new_versions
+            and (not changed or versions.get(TASKS) == versions.get(changed[0]))
+        ):
+            new_versions[TASKS] = versions[TASKS]
         if blob:
             new_versions[ENGINE_CHANNEL] = versions[ENGINE_CHANNEL]
     else:

@@ -12,6 +12,12 @@ itself, its scheduling and its commit stay the engine's; nothing here decides wh
 Only a root run that streams such a mode does this (`streams_live`); ``invoke`` and the
 other streams drive the host directly.
 
+A root run streaming task starts holds each step's tasks at their start until the consumer
+has pulled every start of the step and asked for more (LangGraph's stream is lazy: it yields
+a step's starts before launching its tasks): the driver releases the step's `HeldStarts`
+once it handed on what it drained after they were all out, and aborts them when the stream
+is closed first.
+
 Imports nothing from the engine or the rest of the façade.
 """
 
@@ -22,17 +28,31 @@ import contextlib
 import contextvars
 import threading
 from collections.abc import AsyncIterator, Callable, Generator, Iterable, Iterator
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from superstep_compat._internal._queue import AsyncQueue
 
-__all__ = ["LIVE_MODES", "AsyncLiveStep", "advance_live", "streams_live"]
+__all__ = ["LIVE_MODES", "AsyncLiveStep", "HeldStarts", "advance_live", "streams_live"]
 
 T = TypeVar("T")
 Event = tuple[tuple[str, ...], str, Any]
 
 LIVE_MODES = frozenset({"custom", "messages", "tasks", "debug"})
 """Modes whose chunks a task emits while it runs (LangGraph streams them at once)."""
+
+
+class HeldStarts(Protocol):
+    """A step's tasks held at their start (`_start_gate.StartGate`)."""
+
+    @property
+    def releasable(self) -> bool:
+        """Every start of the held step is out (emitted before this reads True)."""
+
+    def release(self) -> None:
+        """The consumer pulled them: the tasks run."""
+
+    def abort(self) -> None:
+        """The stream was closed: the tasks still held never run their nodes."""
 
 
 def streams_live(modes: Iterable[str], *, subgraphs: bool, task_updates: bool) -> bool:
@@ -48,11 +68,14 @@ def advance_live(
     pending: Callable[[], bool],
     drain: Callable[[], list[Event]],
     set_notify: Callable[[Callable[[], None] | None], None],
+    held: HeldStarts | None = None,
 ) -> Generator[Event, None, T | None]:
     """``next(steps)`` on a helper thread (in a copy of the caller's context); meanwhile
     yields what is emitted as it arrives. Returns the step (None once ``steps`` is done)
     or raises what advancing it raised. Closed early, it still waits for the superstep
-    to end (a thread cannot be stopped), so the host is never closed under a step."""
+    to end (a thread cannot be stopped), so the host is never closed under a step; tasks
+    still ``held`` at their start are aborted first. ``held``: released once what was
+    drained after all its starts were out has been pulled (the caller asked for more)."""
     wake = threading.Condition()
     box: dict[str, Any] = {}
     context = contextvars.copy_context()
@@ -74,15 +97,30 @@ def advance_live(
     thread = threading.Thread(target=advance, name="superstep-live-step", daemon=True)
     thread.start()
     try:
-        while True:
-            with wake:
-                while not pending() and "done" not in box:
-                    wake.wait()
-                done = "done" in box
-            yield from drain()
-            if done:
-                break
+        if held is None:
+            while True:
+                with wake:
+                    while not pending() and "done" not in box:
+                        wake.wait()
+                    done = "done" in box
+                yield from drain()
+                if done:
+                    break
+        else:
+            while True:
+                with wake:
+                    while not pending() and "done" not in box and not held.releasable:
+                        wake.wait()
+                    done = "done" in box
+                releasable = held.releasable  # read before draining: the starts are in it
+                yield from drain()
+                if releasable:
+                    held.release()
+                if done:
+                    break
     finally:
+        if held is not None:
+            held.abort()  # closed while the step's tasks wait to start: they never run
         thread.join()
         set_notify(None)
     if "error" in box:
@@ -107,8 +145,11 @@ class AsyncLiveStep(Generic[T]):
         steps: AsyncIterator[T],
         drain: Callable[[], list[Event]],
         set_notify: Callable[[Callable[[], None] | None], None],
+        held: HeldStarts | None = None,
     ) -> None:
         self._drain = drain
+        self._held = held
+        self._releasable = False
         self._set_notify = set_notify
         loop = self._loop = asyncio.get_running_loop()
         self._queue = AsyncQueue()
@@ -131,13 +172,21 @@ class AsyncLiveStep(Generic[T]):
         return not self._step.done()
 
     async def events(self) -> list[Event]:
-        """What was emitted since the last call, once there is some or the step ended."""
+        """What was emitted since the last call, once there is some or the step ended. With
+        ``held`` starts, those drained by the previous call, once all out, are released
+        now: the caller handed them on and asked for more."""
+        held = self._held
+        if held is not None and self._releasable:
+            self._releasable = False
+            held.release()
         if self.running and self._queue.empty():
             if self._waiter is None or self._waiter.done():
                 self._waiter = self._loop.create_task(self._queue.wait())
             await asyncio.wait((self._waiter, self._step), return_when=asyncio.FIRST_COMPLETED)
         while not self._queue.empty():
             self._queue.get_nowait()
+        if held is not None:
+            self._releasable = held.releasable  # read before draining: the starts are in it
         return self._drain()
 
     def outcome(self) -> T | None:
@@ -162,3 +211,7 @@ class AsyncLiveStep(Generic[T]):
             # what it raised while being stopped is not the caller's concern any more
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._step
+        if self._held is not None:
+            # tasks on worker threads still waiting to start (their futures were cancelled
+            # with the step) never run their nodes
+            self._held.abort()

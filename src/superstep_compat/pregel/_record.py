@@ -98,6 +98,29 @@ def record_config(record: CheckpointRecord, checkpoint_id: str) -> dict[str, Any
     return config
 
 
+def chunk_config(
+    configurable: dict[str, Any], record: CheckpointRecord, checkpoint_id: str
+) -> dict[str, Any]:
+    """The config of checkpoint ``checkpoint_id`` of ``record`` as a run's ``checkpoints``
+    and ``debug`` chunks show it (LangGraph's loop config, not the saver's): the namespace
+    first, then the run's ``configurable`` in its order without the private (``__``) keys,
+    the thread id as a string, a subgraph's ``checkpoint_map`` where the run's config had
+    it, the checkpoint id last unless the run's config named one."""
+    ns = record.checkpoint_ns
+    shown: dict[str, Any] = {"checkpoint_ns": ns}
+    for key, value in configurable.items():
+        if not key.startswith("__"):
+            shown[key] = value
+    shown["checkpoint_ns"] = ns
+    shown["thread_id"] = str(record.thread_id)
+    if ns:
+        shown.pop("checkpoint_id", None)  # (a subgraph's run names none: LangGraph's place)
+        parents = record.metadata.get("parents") or {}
+        shown["checkpoint_map"] = {**parents, ns: checkpoint_id}
+    shown["checkpoint_id"] = checkpoint_id
+    return {"configurable": shown}
+
+
 def task_state_config(record: CheckpointRecord, task: TaskRecord) -> dict[str, Any]:
     """The config naming the checkpoints of the subgraph ``task`` (of ``record``) runs:
     ``{"configurable": {"thread_id": ..., "checkpoint_ns": "<node>:<task id>"}}``, below the

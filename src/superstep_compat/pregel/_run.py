@@ -55,6 +55,7 @@ from superstep_compat.pregel._run_stepper import Event, Raised, Stepper, as_is, 
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._saver_bridge import bound_here, sync_caller
+from superstep_compat.pregel._start_gate import StartGate
 from superstep_compat.pregel._step_failures import StepFailures
 from superstep_compat.pregel._step_tasks import StepTasks
 from superstep_compat.pregel._step_tracker import StepTracker
@@ -150,7 +151,9 @@ class GraphRun:
         self._drain_stopped = False  # the host stopped it between steps (`drained`)
         self.before = names(interrupt_before, graph.interrupt_before_nodes)
         self.after = names(interrupt_after, graph.interrupt_after_nodes)
-        self.thread_id: str | None = configurable.get("thread_id")
+        thread = configurable.get("thread_id")
+        # LangGraph's checkpoints name the thread by a string, whatever the config gave
+        self.thread_id: str | None = None if thread is None else str(thread)
         self.ns: str = configurable.get("checkpoint_ns", "") or ""
         if self.link is not None and (count := next(self.link.calls)):
             self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
@@ -367,6 +370,7 @@ class GraphRun:
             step_timeout=self.graph.step_timeout,
         )
         self._observe(host, ex)
+        held = self._held_starts()
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -381,7 +385,7 @@ class GraphRun:
                         stepper.answer = next(steps, None)
                     else:  # the step advances in the background, its chunks streamed meanwhile
                         stepper.answer = yield from forwarded(
-                            advance_live(steps, *self.emitted.live_hooks())
+                            advance_live(steps, *self.emitted.live_hooks(), held)
                         )
                 except (RunStopped, StepTimeoutError) as stopped:
                     stepper.answer = Raised(stopped)
@@ -416,6 +420,19 @@ class GraphRun:
         """`TaskWatch.observe`; checkpoints may go to ``host.writes`` (`write_behind`)."""
         self.watch.observe(host, ex)
         self.writer.write_behind(host.writes, self.durability)
+
+    def _held_starts(self) -> StartGate | None:
+        """A root run streaming task starts live holds each step's tasks at their start
+        until its consumer has pulled them all (LangGraph's lazy stream: no node of a step
+        runs before its starts are yielded and the consumer asks for more); the gate the
+        driver releases, else None. A subgraph's are not held (its parent's task, not the
+        caller, consumes them)."""
+        if self.link is not None or not self.contexts.orders_starts:
+            return None
+        self.watch.holds_starts = True
+        gate = self.tracker.starts
+        gate.wake = self.emitted.wake
+        return gate
 
     def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
         """The events of a superstep the host drove (what its tasks emitted, then the step's
@@ -508,6 +525,7 @@ class GraphRun:
             step_timeout=self.graph.step_timeout,
         )
         self._observe(host, ex)
+        held = self._held_starts()
         self.watch.stops_siblings = True
         link = self.link
         if link is not None and link.emit is not None and link.subgraphs:
@@ -530,7 +548,7 @@ class GraphRun:
                     if self.writer.step_settles:  # durability "sync", written behind
                         await self.writer.asettle()
                     if self.live:
-                        live = AsyncLiveStep(steps, self._drain, self.emitted.set_notify)
+                        live = AsyncLiveStep(steps, self._drain, self.emitted.set_notify, held)
                         try:
                             while live.running:
                                 for e in await live.events():

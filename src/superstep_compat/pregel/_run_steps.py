@@ -249,7 +249,7 @@ class RunSteps:
             next=tuple(name for name, _ in pending),
             tasks=[known[key] if key in known else fresh.pop(0) for _, key in pending],
         )
-        yield from self.recorder.checkpoint_events(live, record.parent_id)
+        yield from self.recorder.checkpoint_events(live, record.parent_id, parent_saved=True)
 
     def finish(self, ex: Execution) -> Iterator[Event]:
         """A run that committed no step still answers with the thread's current values; one

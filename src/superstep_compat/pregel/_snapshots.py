@@ -185,7 +185,9 @@ class StateViews:
         graph = views.graph
         conf = config.get("configurable", {})
         checkpoint_id = conf.get("checkpoint_id")
-        record = load_record(saver, conf["thread_id"], conf.get("checkpoint_ns", ""), checkpoint_id)
+        # LangGraph reads a thread by its id as a string (a run saves it so)
+        thread = str(conf["thread_id"])
+        record = load_record(saver, thread, conf.get("checkpoint_ns", ""), checkpoint_id)
         if record is not None and record.engine is None:
             rebuild(graph, record, record.pending, saver)  # a checkpoint LangGraph wrote
         if record is None:
@@ -215,7 +217,7 @@ class StateViews:
         shown = views.shown()
         records: Iterator[CheckpointRecord] = list_records(
             saver,
-            conf["thread_id"],
+            str(conf["thread_id"]),  # as saved (LangGraph's string)
             conf.get("checkpoint_ns", ""),
             checkpoint_id=conf.get("checkpoint_id"),
             filter=filter,

@@ -70,7 +70,7 @@ class StateEditor:
         """One superstep of edits: every update's writes committed together, each update's
         node's edges followed, one checkpoint saved."""
         conf = config.get("configurable", {})
-        thread, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
+        thread, ns = str(conf["thread_id"]), conf.get("checkpoint_ns", "")  # as saved
         record = load_record(saver, thread, ns, conf.get("checkpoint_id"))
         saved_writes: list[Any] = []
         if record is not None and step_in_progress(record):

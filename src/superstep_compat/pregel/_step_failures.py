@@ -9,15 +9,16 @@ Never imports the run or the host.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from superstep_compat.errors import GraphBubbleUp
+from superstep_compat.errors import GraphBubbleUp, ParentCommand
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import node_of
 from superstep_compat.pregel._node import outcome_of
 from superstep_compat.pregel._task_context import TaskOutcome
-from superstep_compat.types import Send
+from superstep_compat.types import Command, Send
 from superstep_core.node import Activated, EffectCompleted, NodeFailed
 from superstep_core.runtime import Execution
 
@@ -102,6 +103,8 @@ class StepFailures:
             # (it has no outcome): the sibling's error is the step's, as in LangGraph
             error = next((r.error for _, r in self.results if r.error), None)
         self.recorder.record_failure(ex, error, self.results, self.take_handed_over())
+        if isinstance(error, ParentCommand):
+            raise _leaving(error, self.recorder.scope.ns)
         if error is not None:
             raise error
         raise RuntimeError(f"{failure.node}: {failure.error_type}: {failure.message}")
@@ -138,3 +141,16 @@ class StepFailures:
         await recorder.writer.asave(record)
         for task_id, task_writes in writes:
             recorder.writer.put_writes(record, task_id, task_writes)
+
+
+def _leaving(error: ParentCommand, ns: str) -> ParentCommand:
+    """A node's ``Command(graph=PARENT)`` leaving the run of its graph (namespace ``ns``,
+    "" for the root): as LangGraph, the command now names the graph it is addressed to,
+    this run's namespace, which the task running this graph takes as its own result (a
+    parent's node), or "" when it escapes the root graph (its repr then shows no
+    ``graph``). Its traceback stays the node's."""
+    command = error.args[0] if error.args else None
+    if not isinstance(command, Command) or command.graph != Command.PARENT:
+        return error
+    error.args = (dataclasses.replace(command, graph=ns), *error.args[1:])
+    return error

@@ -68,10 +68,13 @@ class StepTracker:
         requests: list[EffectRequest],
         held: list[str],
         held_start: Callable[[Execution, str], Callable[[], None]] | None,
+        hold: bool = False,
     ) -> None:
         """A step's tasks are about to run (``requests``), beside ``held``, those of a
         resumed step that finished before it paused; with ``held_start`` (task starts are
-        streamed), the starts go out in launch order and the results after them all."""
+        streamed), the starts go out in launch order and the results after them all;
+        ``hold``: the tasks wait after their start until the gate is released
+        (`StartGate.expect`)."""
         if not held and len(requests) == 1:  # one task (a chain's step): no order to work out
             launched = [requests[0].activation_id]
         else:
@@ -80,7 +83,7 @@ class StepTracker:
         self.launched.extend(launched)
         if held_start is not None:
             ex = self.execution
-            self.starts.expect(launched)
+            self.starts.expect(launched, hold=hold)
             for aid in held:  # in the step's order, with the tasks that run
                 assert ex is not None  # watched before any step
                 self.starts.started(aid, held_start(ex, aid))

@@ -41,6 +41,7 @@ from superstep_compat.errors import (
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, MessagesHandlerV2, attach
+from superstep_compat.pregel._start_gate import Go, StepAbandoned
 from superstep_compat.pregel._task_config import RunBase, task_config
 from superstep_compat.pregel._task_context import (
     CHILD_KEY,
@@ -218,8 +219,11 @@ class TaskRunner(TaskRouting):
                 config,
             )
             announce = partial(_announce, emit, modes, start, run.step, run.clock)
+        go = None
         if run.started is not None:
-            run.started(task_id, announce)  # the run's gate orders the step's starts
+            # the run's gate orders the step's starts; a root stream's consumer pulls them
+            # all before any node of the step runs (``go``, LangGraph's lazy stream)
+            go = run.started(task_id, announce)
         elif announce is not None:
             announce()
         if hit is not None:
@@ -316,7 +320,9 @@ class TaskRunner(TaskRouting):
                         if steps
                         else action.ainvoke(state, config)
                     )
-                    return self._finish_async(pending, node, values, run, hook, config)
+                    return self._finish_async(pending, node, values, run, hook, config, go)
+                if go is not None:  # on a worker thread (never the loop's: see `blocks`)
+                    go.wait()
                 result = (
                     invoke_steps(steps, state, config) if steps else action.invoke(state, config)
                 )
@@ -324,13 +330,17 @@ class TaskRunner(TaskRouting):
                 if not in_loop:
                     raise no_sync_function(node.name)
                 coro = action(state, **kwargs)
-                return self._finish_async(coro, node, values, run, hook, config)
+                return self._finish_async(coro, node, values, run, hook, config, go)
             else:
+                if go is not None:  # on a worker thread (never the loop's: see `blocks`)
+                    go.wait()
                 result = action(state, **kwargs)
         except asyncio.CancelledError as e:
             # raised by the node's own synchronous code (nothing cancels it): LangGraph
             # fails the task with NodeCancelledError rather than tearing the run down
             return self._conclude(node, values, run, hook, error=_node_cancelled(node.name, e))
+        except StepAbandoned:  # the stream closed before the node ran: nothing to conclude
+            raise
         except BaseException as e:
             return self._conclude(node, values, run, hook, error=e)
         else:
@@ -347,10 +357,18 @@ class TaskRunner(TaskRouting):
         run: RunContext,
         hook: _TaskContext,
         config: dict[str, Any] | None = None,
+        go: Go | None = None,
     ) -> TaskOutcome:
         # The coroutine's body runs here, not in _run_node: bind the task's context again.
         tokens = _bind(hook, run, config)
         try:
+            if go is not None:  # held until the consumer pulled the step's starts
+                try:
+                    await go.until()
+                except BaseException:
+                    if inspect.iscoroutine(pending):
+                        pending.close()  # never awaited: no "never awaited" warning
+                    raise
             result = await pending
         except asyncio.CancelledError as e:
             task = asyncio.current_task()
@@ -359,6 +377,8 @@ class TaskRunner(TaskRouting):
                 # body raised it itself, which LangGraph reports as NodeCancelledError
                 error = _node_cancelled(node.name, e)
                 return self._conclude(node, values, run, hook, error=error)
+            raise
+        except StepAbandoned:  # the stream closed before the node ran: nothing to conclude
             raise
         except BaseException as e:
             return self._conclude(node, values, run, hook, error=e)
@@ -381,8 +401,14 @@ class TaskRunner(TaskRouting):
         here), then the returned messages for the messages stream and the cache entry."""
         if error is not None and run.trace is not None:
             _close(run.trace, None, error)
-        if isinstance(error, ParentCommand) and not isinstance(error, NodeParentCommand):
-            # A subgraph's Command(graph=PARENT) is this node's result in this graph.
+        if (
+            isinstance(error, ParentCommand)
+            and not isinstance(error, NodeParentCommand)
+            and error.args
+            and getattr(error.args[0], "graph", Command.PARENT) != Command.PARENT
+        ):
+            # A subgraph's Command(graph=PARENT) is this node's result in this graph (it
+            # left the subgraph's run addressed to it); one the node raised itself goes up.
             outcome = self._parent_command(node, error.args[0], values, run)
         elif error is not None:
             # the namespace of a subgraph the task ran (none: not a subgraph's interrupt)

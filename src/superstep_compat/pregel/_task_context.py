@@ -108,9 +108,10 @@ class RunContext:
     timed_attempt: Any = None
     """The task's attempt as LangGraph's timed-attempt observer hears of it
     (`superstep_compat.pregel._timed_attempts.TimedAttempt`); None: not observed."""
-    started: Callable[[str, Callable[[], None] | None], None] | None = None
+    started: Callable[[str, Callable[[], None] | None], Any] | None = None
     """Given a task's activation id and what announces its start (None: nothing), where a
-    live run orders its steps' starts before their results (`StartGate`)."""
+    live run orders its steps' starts before their results (`StartGate.started`); returns
+    what the task waits on before its node runs (a `Go`, or None)."""
 
     def fresh(self) -> RunContext:
         """A shallow copy, for one task (which sets its own fields on it: push index,

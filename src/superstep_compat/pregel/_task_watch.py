@@ -7,6 +7,8 @@ tasks. Never imports the run.
 
 from __future__ import annotations
 
+import asyncio
+import os
 from collections.abc import Callable
 from functools import partial
 
@@ -44,11 +46,16 @@ class TaskWatch:
         self._emit_transient = emit
         # whether a task failing for good stops its step's others (async runs: `fails_step`)
         self.stops_siblings = False
+        # a root run streaming task starts: its steps' tasks wait for the consumer to pull
+        # their starts (`StartGate`), when the host can start them all at once
+        self.holds_starts = False
+        self._host: Host | AsyncHost | None = None
 
     def observe(self, host: Host | AsyncHost, ex: Execution) -> None:
         """Watch ``host``'s tasks as they begin and end (`tasks_begin`, `task_ended`);
         the host starts a step's push tasks first, as LangGraph."""
         self.contexts.nested = host.nested
+        self._host = host
         host.on_result = self.task_ended
         host.on_perform = self.tasks_begin
         host.launch_key = self.tracker.watch(ex)
@@ -75,7 +82,24 @@ class TaskWatch:
         continuation = self.continuation
         held, continuation.held_starts = continuation.held_starts, []  # finished before
         announce = continuation.held_start if self.contexts.orders_starts else None
-        self.tracker.begin(requests, held, announce)
+        hold = announce is not None and self.holds_starts and self._all_start(requests)
+        self.tracker.begin(requests, held, announce, hold)
+
+    def _all_start(self, requests: list[EffectRequest]) -> bool:
+        """Whether the host starts every one of ``requests`` without waiting for another
+        to end (a worker, a concurrency slot each): only then can a step's tasks all wait
+        at their start without holding up a sibling that has not started yet. A wider
+        step is not held (its tasks run as they start; LangGraph would announce them all
+        first)."""
+        host = self._host
+        n = len(requests)
+        if isinstance(host, Host):
+            return n <= host.max_workers
+        if host is None or (host.max_concurrency is not None and n > host.max_concurrency):
+            return False
+        runner = self.contexts.graph.runner
+        blocking = sum(1 for r in requests if runner.blocks(r.node))
+        return blocking <= _executor_size()
 
     def _stream_ended(self, aid: str, outcome: TaskOutcome) -> None:
         for ns, mode, data in self.tasks.events([(aid, outcome)]):
@@ -95,6 +119,19 @@ class TaskWatch:
             and not self.continuation.command_input
             and not self.continuation.reported
         )
+
+
+def _executor_size() -> int:
+    """The worker threads of the running loop's default executor (where the async host
+    runs a plain function's task): the set one's, else what asyncio would create."""
+    try:
+        executor = getattr(asyncio.get_running_loop(), "_default_executor", None)
+    except RuntimeError:  # not on the loop's thread: assume asyncio's own
+        executor = None
+    workers = getattr(executor, "_max_workers", None)
+    if isinstance(workers, int):
+        return workers
+    return min(32, (os.cpu_count() or 1) + 4)
 
 
 def _nothing() -> None:
