@@ -10,7 +10,7 @@ Never imports the run, the host or the engine's persistence.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from superstep_compat.pregel._checkpoint_tasks import _MISSING, node_triggers, trigger_channels
@@ -27,13 +27,18 @@ class CheckpointPolicy:
     """Whether a checkpoint the engine's state can be rebuilt from is saved without its blob
     (see `write_checkpoint`)."""
 
-    def __init__(self, spec: Any) -> None:
+    def __init__(self, spec: Any, triggers: Callable[[str], tuple[str, ...]] | None = None) -> None:
+        """``triggers``: the compiled graph's `TaskRouting.triggers` of ``spec`` (known once
+        per graph, so a run does not find each node's again); None: found per policy."""
         self.spec = spec
         # by node: asked for every task of every checkpoint, and a graph's edges are fixed
         self._triggers: dict[str, tuple[str, ...]] = {}
+        self._known = triggers
 
     def triggers_of(self, name: str) -> tuple[str, ...]:
         """The channels whose new versions trigger node ``name`` (LangGraph's triggers)."""
+        if self._known is not None:
+            return self._known(name)
         found = self._triggers.get(name)
         if found is None:
             found = self._triggers[name] = node_triggers(self.spec, name)

@@ -103,11 +103,10 @@ class CheckpointRecorder:
     _top_version: tuple[CheckpointRecord, Any] | None = field(init=False, default=None)
     # the graph's subgraph by node name (`StateViews.subgraph_of`), found when first asked
     _subgraph_lookup: Callable[[str], Any] | None = field(init=False, default=None)
-    # each node's static edge writes (`edge_writes`), found when first needed
-    _edges: dict[str, list[tuple[str, Any]]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.policy = CheckpointPolicy(self.scope.graph.spec)
+        graph = self.scope.graph
+        self.policy = CheckpointPolicy(graph.spec, graph.runner.triggers)
         self.step_writes = self.scope.durable
         self.writer = CheckpointWriter(
             self.scope.saver,
@@ -130,10 +129,8 @@ class CheckpointRecorder:
 
     def outcome_writes(self, name: str, result: TaskOutcome) -> list[tuple[str, Any]]:
         """Task ``name``'s pending writes as LangGraph writes them (its edges included)."""
-        edges = self._edges.get(name)
-        if edges is None:  # a node's static edges are fixed: found once per run
-            edges = self._edges[name] = edge_writes(self.scope.graph.spec, name)
-        return outcome_writes(result, edges)
+        # a node's static edges are fixed: found once per compiled graph, not per run
+        return outcome_writes(result, self.scope.graph.runner.edge_writes(name))
 
     def checkpoint(
         self,
@@ -146,9 +143,12 @@ class CheckpointRecorder:
         keys: Sequence[str] | None = None,
         start: Any = _MISSING,
         handed_over: Sequence[tuple[str, TaskOutcome]] = (),
+        pending: Sequence[tuple[str, str]] | None = None,
     ) -> list[Event]:
         """Save a checkpoint (when the run has a saver) and return its stream events.
         ``keys``: the key of each task in ``next_`` (activation ids; default: node names);
+        ``pending``: instead of ``keys``, the (node, key) pairs ``next_`` was made from
+        (`pending_activations`: a step's checkpoint, not split and zipped again);
         ``start``: the input an input checkpoint holds in ``__start__``; ``handed_over``: the
         tasks that failed for good and went on as their error handler (each keeps its error
         in the parent checkpoint, as a task that failed)."""
@@ -191,7 +191,8 @@ class CheckpointRecorder:
             "parents": dict(self.parents),
             **self.writer.config_metadata(self.scope.config),
         }
-        pending = list(zip(next_, next_ if keys is None else keys))
+        if pending is None:
+            pending = list(zip(next_, next_ if keys is None else keys))
         record = CheckpointRecord(
             thread_id=self.scope.thread_id,
             checkpoint_ns=self.scope.ns,

@@ -164,11 +164,18 @@ def build_checkpoint(
     if "__input__" not in seen:
         seen["__input__"] = {}
     values: dict[str, Any] = {**record.values, **record.triggers}
+    missing = object()
+    # new since ``base``, or another object than ``base`` held (one pass: the channels new
+    # since ``base`` are among these, so the never-written ones are looked for here only)
+    updated = [k for k, v in values.items() if prev_values.get(k, missing) is not v]
     if engine_versions:
-        missing = object()
-        for k in [k for k in values if k not in prev_values]:
-            if not engine_versions.get(k, missing):
+        unwritten = [
+            k for k in updated if k not in prev_values and not engine_versions.get(k, missing)
+        ]
+        if unwritten:
+            for k in unwritten:
                 del values[k]
+            updated = [k for k in updated if k in values]
     consumed = False
     if TASKS not in values and TASKS in prev_values:
         # LangGraph's Send channel, once written, stays in its checkpoints: consumed, as an
@@ -178,15 +185,14 @@ def build_checkpoint(
         values[TASKS] = sent if not consumed else []
     # A node that ran consumed its ``branch:to:`` trigger: present again, it was written
     # again in this step (a loop onto itself), so it is new even though it is the same None.
-    rewritten = {BRANCH_PREFIX + name for name in ran}
-    updated = sorted(
-        k
-        for k, v in values.items()
-        if k not in prev_values or prev_values[k] is not v or k in rewritten
-    )
+    for name in ran:
+        trigger = BRANCH_PREFIX + name
+        if trigger in values and trigger not in updated:
+            updated.append(trigger)
+    updated.sort()
     gone = [k for k in prev_values if k not in values and k not in _LG_PRIVATE]
     if consumed:
-        updated.remove(TASKS)
+        # computed before the consumed list went in: never among ``updated``
         gone.append(TASKS)
     for name in ran:
         seen[name] = {ch: versions[ch] for ch in triggers_of(name) if ch in versions}
@@ -273,6 +279,7 @@ def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> boo
         elif inst.state != "active" or inst.memory or inst.interrupt is not None:
             return False
     asked = 0
+    raised = 0  # the interrupts of all tasks (counted here: no second pass over the tasks)
     for task in record.tasks:
         if (
             task.path[:1] != (PULL,)
@@ -282,10 +289,9 @@ def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> boo
             return False
         if task.interrupts:
             asked += 1
+            raised += len(task.interrupts)
     # every interrupt is a task's own (none from a subgraph, none without its task)
-    return waiting == asked and len(record.interrupts) == sum(
-        len(t.interrupts) for t in record.tasks
-    )
+    return waiting == asked and len(record.interrupts) == raised
 
 
 def _fresh_memory(memory: Mapping[str, Any]) -> bool:

@@ -93,8 +93,10 @@ class RunContexts:
         known = self._run_template
         if known is None or not _same(known[0], key):
             if known is not None and _same_but_record(known[0], key):
-                # a checkpointed run's every step: only what comes from the checkpoint moved
-                template = known[1].fresh()
+                # a checkpointed run's every step: only what comes from the checkpoint
+                # moved. Updated in place: the template itself never reaches a task (each
+                # gets a copy, below), so no copy of it is needed.
+                template = known[1]
                 template.checkpoint_id = None if record is None else record.checkpoint_id
                 template.task_ids = _task_ids(record)
             else:

@@ -152,7 +152,7 @@ class RunSteps:
                 ex,
                 "loop",
                 next_=next_,
-                keys=[key for _, key in pending],
+                pending=pending,
                 values=self.values.last or {},
                 ran=completed,
                 handed_over=handed,

@@ -22,7 +22,7 @@ from superstep_compat.graph._writes import node_writes
 from superstep_compat.managed.base import StepInfo
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._channels import LastValueStrategy, SpecStrategy
-from superstep_compat.pregel._checkpoint_tasks import node_triggers
+from superstep_compat.pregel._checkpoint_tasks import edge_writes, node_triggers
 from superstep_compat.pregel._task_context import (
     RunContext,
     TaskOutcome,
@@ -65,6 +65,9 @@ class TaskRouting:
         # for every task, fixed once the graph is compiled
         self._keys: dict[Any, tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]] = {}
         self._triggers: dict[str, tuple[str, ...]] = {}
+        # a node's static edge writes (`edge_writes`), read by every checkpoint a task of it
+        # ends in: fixed once compiled, so found once per graph, not once per run
+        self._edges: dict[str, list[tuple[str, Any]]] = {}
         self.state_keys = self._keys_of(spec.state_schema)
         # a task's ``updates`` chunk from its writes (a low-level `Pregel` sets its own)
         self.update_chunk: Callable[[Sequence[tuple[str, Any]]], Any] = _update_chunk
@@ -96,6 +99,14 @@ class TaskRouting:
         found = self._triggers.get(name)
         if found is None:
             found = self._triggers[name] = node_triggers(self.spec, name)
+        return found
+
+    def edge_writes(self, name: str) -> list[tuple[str, Any]]:
+        """The pending writes of node ``name``'s static edges (`edge_writes`), once per
+        node; shared: read it, never change it."""
+        found = self._edges.get(name)
+        if found is None:
+            found = self._edges[name] = edge_writes(self.spec, name)
         return found
 
     # --- reading state ---------------------------------------------------------------------

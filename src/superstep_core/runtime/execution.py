@@ -482,11 +482,15 @@ class Execution:
             list(self.queue),
             [_instance_copy(i) for i in self.instances.values()],
             dict(self.awaited),
-            [(aid, tid, gen) for (aid, tid), gen in self.timers.items()],
+            # (a comprehension's own call costs as much as the rest of a step's snapshot
+            # of these, mostly empty)
+            [(aid, tid, gen) for (aid, tid), gen in self.timers.items()] if self.timers else [],
             [
                 (n, lin, Barrier(dict(b.completed), set(b.failed), b.fired))
                 for (n, lin), b in self.barriers.items()
-            ],
+            ]
+            if self.barriers
+            else [],
             list(self.outputs),
             list(self.deferred),
             self.failure,
