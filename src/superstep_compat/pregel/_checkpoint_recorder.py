@@ -43,6 +43,8 @@ from superstep_compat.pregel._checkpoint_tasks import (
     task_records,
 )
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
+from superstep_compat.pregel._lgdelta import delta_channels
+from superstep_compat.pregel._lgdelta_write import DeltaWrites
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
     PUSH,
@@ -113,6 +115,10 @@ class CheckpointRecorder:
             untracked=self.scope.graph.untracked_channels,
             lean=self.policy.lean,
         )
+        deltas = delta_channels(self.scope.graph)
+        if deltas and self.scope.saver is not None:
+            # "exit" saves no step's writes: each saved checkpoint snapshots its delta keys
+            self.writer.delta = DeltaWrites(deltas, every_save=not self.scope.durable)
 
     def use(self, policy: CheckpointPolicy) -> None:
         """Record under ``policy`` (before the run writes anything)."""
@@ -225,6 +231,21 @@ class CheckpointRecorder:
             top=top,
             engine_versions=ex.versions,
         )
+        delta = self.writer.delta
+        if delta is not None:
+            if delta.first and parent is not None:
+                # a run going on from a loaded checkpoint: its pending writes that the run
+                # does not hand back (all of them on a fork: they are the old child's)
+                kept = () if source == "fork" else parent.finished
+                delta.force_pending(parent.pending, kept=kept)
+            for _, result in ran:
+                delta.force_overwritten(result.writes)
+            delta.built(
+                record,
+                None if parent is None else parent.metadata,
+                self.scope.saver,
+                self.writer.saved_versions,
+            )
         updated = built["updated_channels"]
         if updated:
             top = built["channel_versions"][updated[0]]  # every updated channel has the new one

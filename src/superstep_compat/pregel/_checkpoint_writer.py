@@ -25,6 +25,7 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
 
 from superstep_compat.pregel._lgcheckpoint import checkpoint_put, task_writes_args
+from superstep_compat.pregel._lgdelta_write import DeltaWrites
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._saver_bridge import (
     bound_here,
@@ -52,6 +53,7 @@ class CheckpointWriter:
         "_twins",
         "background",
         "built_on",
+        "delta",
         "durable",
         "last_saved",
         "lean",
@@ -90,6 +92,9 @@ class CheckpointWriter:
         # pending writes handed over with the next ``put`` (or when the run settles): one
         # hand-off to the writer thread per step, not one per call
         self._held: list[tuple[Any, tuple[Any, ...]]] = []
+        self.delta: DeltaWrites | None = None
+        """The graph's `DeltaChannel` keys' snapshot choices (None: it has none); each
+        ``put`` stores those keys in LangGraph's shape (`DeltaWrites.stored`)."""
 
     def write_behind(self, writes: OrderedWrites, durability: str | None) -> None:
         """Hand this run's saver calls to ``writes`` (the host's) from here on, as the run's
@@ -206,6 +211,8 @@ class CheckpointWriter:
             else None,
             outcomes_saved=outcomes_saved,
         )
+        if self.delta is not None:
+            args = self.delta.stored(args)
         if saving is not record and saving.checkpoint is not None and record.checkpoint:
             # the saved copy got the versions the saver holds (its engine blob's included)
             versions = saving.checkpoint["channel_versions"]

@@ -32,12 +32,22 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._lgcheckpoint import (
     START_CHANNEL,
     build_checkpoint,
+    checkpoint_put,
+    get_tuple,
     load_record,
     put_task_writes,
     write_checkpoint,
 )
+from superstep_compat.pregel._lgdelta import delta_channels, hydrate_delta_channels
+from superstep_compat.pregel._lgdelta_write import DeltaWrites
 from superstep_compat.pregel._lgrestore import rebuild
-from superstep_compat.pregel._record import CheckpointRecord, record_config, step_in_progress
+from superstep_compat.pregel._record import (
+    CheckpointRecord,
+    config_of,
+    record_config,
+    step_in_progress,
+)
+from superstep_compat.pregel._saver_bridge import saver_call
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now
 from superstep_compat.types import Send, StateUpdate
 from superstep_core.node import External
@@ -72,6 +82,14 @@ class StateEditor:
         conf = config.get("configurable", {})
         thread, ns = conf["thread_id"], conf.get("checkpoint_ns", "")
         record = load_record(saver, thread, ns, conf.get("checkpoint_id"))
+        deltas = delta_channels(self.graph)
+        delta = DeltaWrites(deltas) if deltas else None
+        superseded = False
+        if delta is not None and record is not None:
+            # as LangGraph: the edit's first checkpoint snapshots the delta keys that the
+            # pending writes of the checkpoint it edits touch (a child's, or a paused step's)
+            delta.force_pending(record.pending)
+            superseded = bool(conf.get("checkpoint_id")) and _superseded(saver, record)
         saved_writes: list[Any] = []
         if record is not None and step_in_progress(record):
             # an edit starts a new checkpoint: its step's tasks run afresh, without the
@@ -81,6 +99,8 @@ class StateEditor:
             record.pending = []
         if record is not None and record.engine is None:
             rebuild(self.graph, record, record.pending, saver)
+        elif record is not None:
+            hydrate_delta_channels(self.graph, record, saver)
         if record is not None and record.engine is not None:
             ex = Execution.restore(self.graph.engine, record.engine, record_trace=False)
         else:
@@ -120,7 +140,14 @@ class StateEditor:
                 # ``__start__`` channel is consumed by any step), so it never arrives
                 ex.abandon_pending()
             moved, results = self._edit(ex, config, record, updates)
-            if record is not None:
+            if delta is not None:
+                written = [w for _, outcome in results for w in outcome.writes]
+                delta.force_overwritten(written)
+                if superseded:
+                    # the thread moved past the checkpoint edited: the writes would be read
+                    # by its other children's walks, so LangGraph snapshots them instead
+                    delta.force(k for k, _ in written)
+            if record is not None and not superseded:
                 self._record_results(saver, record, results)
                 if _clears(updates) and saved_writes:
                     moved += self._keep_finished(ex, record, saved_writes)
@@ -167,7 +194,15 @@ class StateEditor:
             triggers_of=lambda name: node_triggers(self.graph.spec, name),
         )
         held = None if base is None else base["channel_versions"]
-        write_checkpoint(saver, new, held)
+        if delta is None:
+            write_checkpoint(saver, new, held)
+        else:
+            delta.built(
+                new, None if record is None else record.metadata, saver, held,
+                fresh_edit=record is None,
+            )
+            args, _ = checkpoint_put(saver, new, held)
+            saver_call(saver, "put", *delta.stored(args))
         copied = record_config(new, checkpoint_id)
         values = updates[0].values
         if COPY in special and isinstance(values, list) and values:
@@ -345,3 +380,10 @@ def _metadata(
 def _clears(updates: Sequence[StateUpdate]) -> bool:
     """Whether ``updates`` is LangGraph's "clear": one update of no values as END."""
     return len(updates) == 1 and updates[0].as_node == END and updates[0].values is None
+
+
+def _superseded(saver: BaseCheckpointSaver[Any], record: CheckpointRecord) -> bool:
+    """Whether the thread has a checkpoint newer than ``record`` (LangGraph's
+    ``checkpoint_superseded``: its latest is another)."""
+    latest = get_tuple(saver, config_of(record.thread_id, record.checkpoint_ns, None))
+    return latest is not None and latest.checkpoint["id"] != record.checkpoint_id

@@ -1,0 +1,90 @@
+"""What a thread of a `DeltaChannel` key stores, checkpoint by checkpoint, as LangGraph 1.2
+stores it: the key is absent from ``channel_values`` but every ``snapshot_frequency`` updates
+(a ``_DeltaSnapshot``), the metadata's ``counters_since_delta_snapshot`` count updates and
+steps since the last one, a version moves only with a write or a snapshot, and the writes a
+reader replays are the pending writes of the checkpoints in between. Over two runs (enough
+steps to snapshot several times), a time-travel fork from a checkpoint whose pending writes
+touch the key (the fork snapshots it), an `update_state` and a run after it; the values
+shown (state, history) stay whole."""
+
+from typing import Annotated, Any, TypedDict
+
+from langgraph.channels.delta import DeltaChannel
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.checkpoint.serde.types import _DeltaSnapshot
+from langgraph.graph import END, START, StateGraph
+
+
+def extend(current: list, writes: list) -> list:
+    out = list(current)
+    for w in writes:
+        out.extend(w if isinstance(w, list) else [w])
+    return out
+
+
+class State(TypedDict):
+    items: Annotated[list, DeltaChannel(extend, snapshot_frequency=3)]
+    n: int
+
+
+def add(state: State) -> dict:
+    return {"items": [f"a{state['n']}"], "n": state["n"] + 1}
+
+
+def count(state: State) -> dict:
+    return {"n": state["n"] + 1}
+
+
+def route(state: State) -> str:
+    return END if state["n"] >= 8 else "add"
+
+
+def stored(saver: InMemorySaver, config: dict) -> list[dict[str, Any]]:
+    """Each checkpoint of the thread, oldest first, as the saver holds it."""
+    rows = list(reversed(list(saver.list(config))))
+    version_of = {r.checkpoint["id"]: r.checkpoint["channel_versions"].get("items") for r in rows}
+    out = []
+    for r in rows:
+        held = r.checkpoint["channel_values"].get("items", "absent")
+        parent = r.parent_config["configurable"]["checkpoint_id"] if r.parent_config else None
+        version = r.checkpoint["channel_versions"].get("items")
+        out.append(
+            {
+                "step": r.metadata["step"],
+                "source": r.metadata["source"],
+                "items": ["snapshot", held.value] if isinstance(held, _DeltaSnapshot) else held,
+                "n": r.checkpoint["channel_values"].get("n"),
+                "counters": r.metadata.get("counters_since_delta_snapshot"),
+                "versioned": version is not None,
+                "moved": parent is None or version != version_of.get(parent),
+                "writes": [w[2] for w in r.pending_writes if w[1] == "items"],
+            }
+        )
+    return out
+
+
+def run() -> dict:
+    builder = StateGraph(State)
+    builder.add_node("add", add)
+    builder.add_node("count", count)
+    builder.add_edge(START, "add")
+    builder.add_edge("add", "count")
+    builder.add_conditional_edges("count", route)
+    saver = InMemorySaver()
+    graph = builder.compile(checkpointer=saver)
+    config = {"configurable": {"thread_id": "t"}}
+    graph.invoke({"items": ["x"], "n": 0}, config)
+    graph.invoke({"items": ["y"], "n": 0}, config)
+    history = list(graph.get_state_history(config))
+    # a checkpoint in the middle of the first run, whose pending writes wrote the key
+    point = next(h for h in history if h.metadata["step"] == 4)
+    forked = graph.invoke(None, point.config)
+    edited = graph.update_state(config, {"items": ["edit"], "n": 5}, as_node="count")
+    after = graph.invoke(None, edited)
+    return {
+        "stored": stored(saver, config),
+        "forked": forked,
+        "after": after,
+        "state": graph.get_state(config).values,
+        "history": [h.values for h in graph.get_state_history(config)],
+    }
