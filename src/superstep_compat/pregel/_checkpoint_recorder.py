@@ -43,8 +43,6 @@ from superstep_compat.pregel._checkpoint_tasks import (
     task_records,
 )
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
-from superstep_compat.pregel._lgdelta import delta_channels
-from superstep_compat.pregel._lgdelta_write import DeltaWrites
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
     PUSH,
@@ -53,6 +51,8 @@ from superstep_compat.pregel._lgcheckpoint import (
     restorable,
     written_lean,
 )
+from superstep_compat.pregel._lgdelta import delta_channels
+from superstep_compat.pregel._lgdelta_write import DeltaWrites
 from superstep_compat.pregel._record import (
     CheckpointRecord,
     PendingWrite,

@@ -36,7 +36,7 @@ from superstep_compat.channels.binop import _overwrite_value
 from superstep_compat.channels.delta import DeltaChannel
 from superstep_compat.pregel._record import CheckpointRecord
 
-__all__ = ["COUNTERS", "DeltaWrites", "MAX_SUPERSTEPS"]
+__all__ = ["COUNTERS", "MAX_SUPERSTEPS", "DeltaWrites"]
 
 COUNTERS = "counters_since_delta_snapshot"
 SNAPSHOT_BUMPS = "__snapshot_bumps__"
@@ -67,7 +67,7 @@ class DeltaWrites:
 
     def force_overwritten(self, writes: Iterable[tuple[str, Any]]) -> None:
         """Snapshot the keys ``writes`` set with an `Overwrite`."""
-        self.force(k for k, v in writes if k in self.channels and _overwrite_value(v) is not MISSING)
+        self.force(k for k, v in writes if _overwrite_value(v) is not MISSING)
 
     def force_pending(self, pending: Iterable[Sequence[Any]], *, kept: Iterable[str] = ()) -> None:
         """Snapshot the keys the pending writes ``(task_id, channel, value)`` of the checkpoint

@@ -198,7 +198,10 @@ class StateEditor:
             write_checkpoint(saver, new, held)
         else:
             delta.built(
-                new, None if record is None else record.metadata, saver, held,
+                new,
+                None if record is None else record.metadata,
+                saver,
+                held,
                 fresh_edit=record is None,
             )
             args, _ = checkpoint_put(saver, new, held)

@@ -4,8 +4,9 @@ stores it: the key is absent from ``channel_values`` but every ``snapshot_freque
 steps since the last one, a version moves only with a write or a snapshot, and the writes a
 reader replays are the pending writes of the checkpoints in between. Over two runs (enough
 steps to snapshot several times), a time-travel fork from a checkpoint whose pending writes
-touch the key (the fork snapshots it), an `update_state` and a run after it; the values
-shown (state, history) stay whole."""
+touch the key (the fork snapshots it), an `update_state` and a run after it; then a
+subgraph of its own checkpoints that interrupts and is resumed (its namespace counts and
+snapshots apart). The values shown (state, history) stay whole."""
 
 from typing import Annotated, Any, TypedDict
 
@@ -13,6 +14,7 @@ from langgraph.channels.delta import DeltaChannel
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.types import _DeltaSnapshot
 from langgraph.graph import END, START, StateGraph
+from langgraph.types import Command, interrupt
 
 
 def extend(current: list, writes: list) -> list:
@@ -39,9 +41,14 @@ def route(state: State) -> str:
     return END if state["n"] >= 8 else "add"
 
 
-def stored(saver: InMemorySaver, config: dict) -> list[dict[str, Any]]:
-    """Each checkpoint of the thread, oldest first, as the saver holds it."""
-    rows = list(reversed(list(saver.list(config))))
+def stored(saver: InMemorySaver, config: dict, ns: str | None = None) -> list[dict[str, Any]]:
+    """Each checkpoint of the thread (of namespace ``ns`` only, when given), oldest first, as
+    the saver holds it."""
+    rows = [
+        r
+        for r in reversed(list(saver.list(config)))
+        if ns is None or r.config["configurable"]["checkpoint_ns"].split(":")[0] == ns
+    ]
     version_of = {r.checkpoint["id"]: r.checkpoint["channel_versions"].get("items") for r in rows}
     out = []
     for r in rows:
@@ -86,5 +93,53 @@ def run() -> dict:
         "forked": forked,
         "after": after,
         "state": graph.get_state(config).values,
+        "history": [h.values for h in graph.get_state_history(config)],
+        "subgraph": run_subgraph(),
+    }
+
+
+class Inner(TypedDict):
+    items: Annotated[list, DeltaChannel(extend, snapshot_frequency=2)]
+    n: int
+
+
+def inner_add(state: Inner) -> dict:
+    return {"items": [f"i{state['n']}"], "n": state["n"] + 1}
+
+
+def inner_ask(state: Inner) -> dict:
+    if state["n"] == 3:
+        return {"items": [interrupt("more?")], "n": state["n"] + 1}
+    return {"n": state["n"] + 1}
+
+
+def outer_add(state: Inner) -> dict:
+    return {"items": ["o"], "n": state["n"]}
+
+
+def run_subgraph() -> dict:
+    inner = StateGraph(Inner)
+    inner.add_node("inner_add", inner_add)
+    inner.add_node("inner_ask", inner_ask)
+    inner.add_edge(START, "inner_add")
+    inner.add_edge("inner_add", "inner_ask")
+    outer = StateGraph(Inner)
+    outer.add_node("outer_add", outer_add)
+    outer.add_node("sub", inner.compile(checkpointer=True))
+    outer.add_edge(START, "outer_add")
+    outer.add_edge("outer_add", "sub")
+    outer.add_conditional_edges(
+        "sub", lambda s: END if s["n"] >= 6 else "outer_add", ["outer_add", END]
+    )
+    saver = InMemorySaver()
+    graph = outer.compile(checkpointer=saver)
+    config = {"configurable": {"thread_id": "s"}}
+    first = graph.invoke({"items": ["x"], "n": 0}, config)
+    resumed = graph.invoke(Command(resume="R"), config)
+    return {
+        "first": {k: v for k, v in first.items() if k != "__interrupt__"},
+        "resumed": resumed,
+        "outer": stored(saver, config, ""),
+        "inner": stored(saver, config, "sub"),
         "history": [h.values for h in graph.get_state_history(config)],
     }
