@@ -174,6 +174,9 @@ class CheckpointRecorder:
             for aid, result in ran:
                 task = find_task(parent, aid)
                 if task is None:
+                    if self.writer.delta is not None:
+                        # no pending writes saved for it: a reader could not replay them
+                        self.writer.delta.force(k for k, _ in result.writes)
                     continue
                 task.result = result.update
                 if task.path[:1] == ("__pregel_pull",):

@@ -264,6 +264,8 @@ class CheckpointWriter:
             record.checkpoint_id,
             task_id,
             writes,
+            # a DeltaChannel is replayed from the writes in the saver's order: by task path
+            "" if self.delta is None else self.delta.task_path(record, task_id),
         )
         self._call("put_writes", args)
 

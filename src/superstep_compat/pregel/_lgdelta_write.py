@@ -135,6 +135,27 @@ class DeltaWrites:
         while len(self._snapshots) > _KEEP:
             del self._snapshots[next(iter(self._snapshots))]
 
+    def rewritten(self, record: CheckpointRecord) -> None:
+        """``record``'s checkpoint was built again under its id (writes of no task put onto
+        it, see `GraphRun.apply_command`): the delta keys those changed are stored whole
+        from then on, as a reader's walk replays only the writes of its ancestors."""
+        checkpoint = record.checkpoint
+        assert checkpoint is not None
+        changed = {k for k in checkpoint.get("updated_channels") or () if k in self.channels}
+        if changed:
+            known = self._snapshots.get(record.checkpoint_id, frozenset())
+            self._snapshots[record.checkpoint_id] = known | changed
+
+    @staticmethod
+    def task_path(record: CheckpointRecord, task_id: str) -> str:
+        """The path string LangGraph hands ``put_writes`` for task ``task_id`` of ``record``
+        ("" for a task it does not list): savers order a step's writes by it, and replaying
+        them in the order the step applied them matters to an order-sensitive reducer."""
+        for task in record.tasks:
+            if task.id == task_id:
+                return _path_str(task.path)
+        return ""
+
     def stored(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """``put``'s arguments ``(config, checkpoint, metadata, new_versions)`` with the
         delta keys in LangGraph's shape: a snapshot blob where one was chosen (its version
@@ -150,6 +171,16 @@ class DeltaWrites:
                 values[k] = _DeltaSnapshot(value)
                 new_versions[k] = versions[k]
         return (config, {**checkpoint, "channel_values": values}, metadata, new_versions)
+
+
+def _path_str(part: Any) -> str:
+    """LangGraph's ``task_path_str``: a tuple as ``~`` and its parts joined by ", ", an int
+    zero-padded to ten digits (so the order of strings is the order of numbers)."""
+    if isinstance(part, tuple | list):
+        return "~" + ", ".join(_path_str(p) for p in part)
+    if isinstance(part, int) and not isinstance(part, bool):
+        return f"{part:010d}"
+    return str(part)
 
 
 def _mark_bumps_seen(

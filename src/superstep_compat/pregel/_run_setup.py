@@ -452,6 +452,8 @@ class Continuation:
             record.checkpoint,
             triggers_of=self.recorder.policy.triggers_of,
         )
+        if self.recorder.writer.delta is not None:
+            self.recorder.writer.delta.rewritten(record)
         self.recorder.writer.save(record)
 
     def _is_latest(self, record: CheckpointRecord) -> bool:
