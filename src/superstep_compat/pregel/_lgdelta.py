@@ -11,7 +11,7 @@ saver (a run's start, ``get_state``, history); a run going on keeps its values i
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langgraph.checkpoint.serde.types import _DeltaSnapshot
@@ -57,7 +57,11 @@ def hydrate_delta_channels(graph: Any, record: CheckpointRecord, saver: Any) -> 
                 seed = seed.value
             found[k] = deltas[k].replayed(seed, [w[2] for w in entry.get("writes", ())])
     if found:
-        record.values = {**record.values, **found}
+        merged = {**record.values, **found}
+        # in the state's key order, as LangGraph reads channels (a key found here was absent)
+        order: Sequence[str] = getattr(graph, "state_channels", None) or ()
+        ordered = {k: merged[k] for k in order if k in merged}
+        record.values = {**ordered, **merged} if len(ordered) < len(merged) else ordered
         record.checkpoint = {**checkpoint, "channel_values": {**stored, **found}}
         engine = record.engine
         if engine is not None:
