@@ -238,12 +238,35 @@ class CheckpointWriter:
     def save_final(self, record: CheckpointRecord | None) -> None:
         """With durability "exit": save the run's last checkpoint (once)."""
         if self.saver is not None and record is not None and record is not self.last_saved:
+            for method, args in self._exit_delta_calls(record):
+                self._call(method, args)
             self.save(record)
+
+    def _exit_delta_calls(self, record: CheckpointRecord) -> list[tuple[str, tuple[Any, ...]]]:
+        """The saver calls that go before ``record`` (the run's last checkpoint, durability
+        "exit") for the graph's `DeltaChannel` keys (`DeltaWrites.exit_calls`); an empty
+        anchor they put becomes the record's parent."""
+        delta = self.delta
+        if delta is None or not delta.held_back:
+            return []
+        stub, calls = delta.exit_calls(record, self.last_saved, self.saver, self.saved_versions)
+        if stub is not None:
+            self.last_saved = stub
+        return calls
 
     async def asave_final(self, record: CheckpointRecord | None) -> None:
         """`save_final` through ``aput``: an async run ending (even cancelled: LangGraph
         still saves then) awaits its saver on its own loop."""
         if self.saver is not None and record is not None and record is not self.last_saved:
+            calls = self._exit_delta_calls(record)
+            if calls:
+                await self.asettle()
+                for method, args in calls:
+                    twin = getattr(type(self.saver), f"a{method}")
+                    if twin is getattr(BaseCheckpointSaver, f"a{method}"):  # no async twin
+                        saver_call(self.saver, method, *args)
+                    else:
+                        await getattr(self.saver, f"a{method}")(*args)
             await self.asave(record)
 
     def put_writes(
