@@ -6,7 +6,9 @@ reader replays are the pending writes of the checkpoints in between. Over two ru
 steps to snapshot several times), a time-travel fork from a checkpoint whose pending writes
 touch the key (the fork snapshots it), an `update_state` and a run after it; then a
 subgraph of its own checkpoints that interrupts and is resumed (its namespace counts and
-snapshots apart). The values shown (state, history) stay whole."""
+snapshots apart); then durability "exit" with a key that never reaches its frequency (the
+runs' writes go on an anchor: an empty checkpoint first, then the checkpoint a run started
+from). The values shown (state, history) stay whole."""
 
 from typing import Annotated, Any, TypedDict
 
@@ -41,6 +43,16 @@ def route(state: State) -> str:
     return END if state["n"] >= 8 else "add"
 
 
+def held_step(task_id: str) -> Any:
+    """What a write's task id says of a held-back write ("exit"): the step of the run's first
+    step's (its first group, zero-padded), True for a later step's ("ffffffff"), else None
+    (a task's own id: random)."""
+    head = task_id[:8]
+    if head.isdigit() and int(head) < 10_000:
+        return head
+    return True if head == "f" * 8 else None
+
+
 def stored(saver: InMemorySaver, config: dict, ns: str | None = None) -> list[dict[str, Any]]:
     """Each checkpoint of the thread (of namespace ``ns`` only, when given), oldest first, as
     the saver holds it."""
@@ -58,13 +70,14 @@ def stored(saver: InMemorySaver, config: dict, ns: str | None = None) -> list[di
         out.append(
             {
                 "step": r.metadata["step"],
-                "source": r.metadata["source"],
+                "source": r.metadata.get("source"),
                 "items": ["snapshot", held.value] if isinstance(held, _DeltaSnapshot) else held,
                 "n": r.checkpoint["channel_values"].get("n"),
                 "counters": r.metadata.get("counters_since_delta_snapshot"),
                 "versioned": version is not None,
                 "moved": parent is None or version != version_of.get(parent),
-                "writes": [w[2] for w in r.pending_writes if w[1] == "items"],
+                # the task ids of held-back writes ("exit") carry the step in front
+                "writes": [[w[2], held_step(w[0])] for w in r.pending_writes if w[1] == "items"],
             }
         )
     return out
@@ -95,6 +108,7 @@ def run() -> dict:
         "state": graph.get_state(config).values,
         "history": [h.values for h in graph.get_state_history(config)],
         "subgraph": run_subgraph(),
+        "exit": run_exit(),
     }
 
 
@@ -141,5 +155,30 @@ def run_subgraph() -> dict:
         "resumed": resumed,
         "outer": stored(saver, config, ""),
         "inner": stored(saver, config, "sub"),
+        "history": [h.values for h in graph.get_state_history(config)],
+    }
+
+
+class Sparse(TypedDict):
+    items: Annotated[list, DeltaChannel(extend, snapshot_frequency=100)]
+    n: int
+
+
+def run_exit() -> dict:
+    builder = StateGraph(Sparse)
+    builder.add_node("add", lambda s: add(s))  # type: ignore[arg-type]
+    builder.add_node("count", lambda s: count(s))  # type: ignore[arg-type]
+    builder.add_edge(START, "add")
+    builder.add_edge("add", "count")
+    builder.add_conditional_edges("count", lambda s: route(s), ["add", END])  # type: ignore[arg-type]
+    saver = InMemorySaver()
+    graph = builder.compile(checkpointer=saver)
+    config = {"configurable": {"thread_id": "e"}}
+    runs = [graph.invoke({"items": ["x"], "n": 0}, config, durability="exit")]
+    runs.append(graph.invoke({"items": ["y"], "n": 4}, config, durability="exit"))
+    runs.append(graph.invoke({"items": ["z"], "n": 6}, config))
+    return {
+        "runs": runs,
+        "stored": stored(saver, config),
         "history": [h.values for h in graph.get_state_history(config)],
     }
