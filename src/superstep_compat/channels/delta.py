@@ -1,8 +1,8 @@
 """`DeltaChannel`: a reducer channel whose reducer folds a whole step's writes in one call.
 
-LangGraph 1.2 (beta) stores such a channel as a chain of writes with periodic snapshots; the
-façade stores its value like any other channel, which is observably the same (values, state,
-history, streams), and reads LangGraph's chains back (`replayed`, `pregel._lgdelta`). The
+LangGraph 1.2 (beta) stores such a channel as a chain of writes with periodic snapshots; so
+does the façade (`pregel._lgdelta_write` chooses the snapshots as LangGraph does), and it reads
+such chains back, its own or LangGraph's (`replayed`, `pregel._lgdelta`). The
 reducer contract is LangGraph's: ``reducer(state, [w1, w2, ...])``, deterministic and
 batching-invariant.
 """
@@ -26,8 +26,8 @@ class DeltaChannel(BaseChannel[Any, Any]):
     at ``typ()`` (``list`` when no type is given; in a schema the annotated type). One
     `Overwrite` per step replaces the value (``None``: ``typ()``) and drops the step's other
     writes; two are an `InvalidUpdateError`. Messages written get ids first, as LangGraph
-    gives them (`superstep_compat.channels._message_ids`). ``snapshot_frequency`` (> 0) is
-    kept for LangGraph's API; the façade stores every value whole."""
+    gives them (`superstep_compat.channels._message_ids`). ``snapshot_frequency`` (> 0): a
+    checkpoint stores the whole value once per that many updates (see `_lgdelta_write`)."""
 
     def __init__(
         self,

@@ -52,6 +52,8 @@ from superstep_compat.pregel._lgcheckpoint import (
     restorable,
     written_lean,
 )
+from superstep_compat.pregel._lgdelta import delta_channels
+from superstep_compat.pregel._lgdelta_write import DeltaWrites
 from superstep_compat.pregel._record import (
     CheckpointRecord,
     PendingWrite,
@@ -114,6 +116,9 @@ class CheckpointRecorder:
             untracked=self.scope.graph.untracked_channels,
             lean=self.policy.lean,
         )
+        deltas = delta_channels(self.scope.graph)
+        if deltas and self.scope.saver is not None:
+            self.writer.delta = DeltaWrites(deltas, held_back=not self.scope.durable)
 
     def use(self, policy: CheckpointPolicy) -> None:
         """Record under ``policy`` (before the run writes anything)."""
@@ -165,17 +170,25 @@ class CheckpointRecorder:
         if parent is not None and handed_over:
             for task_id, task_writes in self._note_handed_over(parent, handed_over):
                 self.writer.put_writes(parent, task_id, task_writes)
+        delta = self.writer.delta
+        held: list[tuple[str, str, list[tuple[str, Any]]]] = []  # "exit": for `delta`
         if parent is not None and (ran or parent.finished):
             keep = self.step_writes  # durability "exit" keeps no writes of a finished step
             for aid, result in ran:
                 task = find_task(parent, aid)
                 if task is None:
+                    if delta is not None:
+                        # no pending writes saved for it: a reader could not replay them
+                        delta.force(k for k, _ in result.writes)
                     continue
                 task.result = result.update
                 if task.path[:1] == ("__pregel_pull",):
                     pulled.add(task.name)
                 if keep and task.id not in parent.finished:
                     self.writer.put_writes(parent, task.id, self.outcome_writes(task.name, result))
+                elif delta is not None and task.id not in parent.finished:
+                    path = delta.task_path(parent, task.id)
+                    held.append((task.id, path, self.outcome_writes(task.name, result)))
             if parent.finished:  # the tasks that finished before the step did ran in it too
                 for t in parent.tasks:
                     if t.id in parent.finished:
@@ -228,6 +241,22 @@ class CheckpointRecorder:
             top=top,
             engine_versions=ex.versions,
         )
+        if delta is not None:
+            if delta.held_back and source == "loop":
+                delta.held_writes(self.step, held)
+            if delta.first and parent is not None:
+                # a run going on from a loaded checkpoint: its pending writes that the run
+                # does not hand back (all of them on a fork: they are the old child's)
+                kept = () if source == "fork" else parent.finished
+                delta.force_pending(parent.pending, kept=kept)
+            for _, result in ran:
+                delta.force_overwritten(result.writes)
+            delta.built(
+                record,
+                None if parent is None else parent.metadata,
+                self.scope.saver,
+                self.writer.saved_versions,
+            )
         updated = built["updated_channels"]
         if updated:
             top = built["channel_versions"][updated[0]]  # every updated channel has the new one

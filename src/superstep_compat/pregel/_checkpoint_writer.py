@@ -25,6 +25,7 @@ from typing import Any
 from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
 
 from superstep_compat.pregel._lgcheckpoint import checkpoint_put, task_writes_args
+from superstep_compat.pregel._lgdelta_write import DeltaWrites
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._saver_bridge import (
     bound_here,
@@ -52,6 +53,7 @@ class CheckpointWriter:
         "_twins",
         "background",
         "built_on",
+        "delta",
         "durable",
         "last_saved",
         "lean",
@@ -90,6 +92,9 @@ class CheckpointWriter:
         # pending writes handed over with the next ``put`` (or when the run settles): one
         # hand-off to the writer thread per step, not one per call
         self._held: list[tuple[Any, tuple[Any, ...]]] = []
+        self.delta: DeltaWrites | None = None
+        """The graph's `DeltaChannel` keys' snapshot choices (None: it has none); each
+        ``put`` stores those keys in LangGraph's shape (`DeltaWrites.stored`)."""
 
     def write_behind(self, writes: OrderedWrites, durability: str | None) -> None:
         """Hand this run's saver calls to ``writes`` (the host's) from here on, as the run's
@@ -206,6 +211,8 @@ class CheckpointWriter:
             else None,
             outcomes_saved=outcomes_saved,
         )
+        if self.delta is not None:
+            args = self.delta.stored(args)
         if saving is not record and saving.checkpoint is not None and record.checkpoint:
             # the saved copy got the versions the saver holds (its engine blob's included)
             versions = saving.checkpoint["channel_versions"]
@@ -231,12 +238,35 @@ class CheckpointWriter:
     def save_final(self, record: CheckpointRecord | None) -> None:
         """With durability "exit": save the run's last checkpoint (once)."""
         if self.saver is not None and record is not None and record is not self.last_saved:
+            for method, args in self._exit_delta_calls(record):
+                self._call(method, args)
             self.save(record)
+
+    def _exit_delta_calls(self, record: CheckpointRecord) -> list[tuple[str, tuple[Any, ...]]]:
+        """The saver calls that go before ``record`` (the run's last checkpoint, durability
+        "exit") for the graph's `DeltaChannel` keys (`DeltaWrites.exit_calls`); an empty
+        anchor they put becomes the record's parent."""
+        delta = self.delta
+        if delta is None or not delta.held_back:
+            return []
+        stub, calls = delta.exit_calls(record, self.last_saved, self.saver, self.saved_versions)
+        if stub is not None:
+            self.last_saved = stub
+        return calls
 
     async def asave_final(self, record: CheckpointRecord | None) -> None:
         """`save_final` through ``aput``: an async run ending (even cancelled: LangGraph
         still saves then) awaits its saver on its own loop."""
         if self.saver is not None and record is not None and record is not self.last_saved:
+            calls = self._exit_delta_calls(record)
+            if calls:
+                await self.asettle()
+                for method, args in calls:
+                    twin = getattr(type(self.saver), f"a{method}")
+                    if twin is getattr(BaseCheckpointSaver, f"a{method}"):  # no async twin
+                        saver_call(self.saver, method, *args)
+                    else:
+                        await getattr(self.saver, f"a{method}")(*args)
             await self.asave(record)
 
     def put_writes(
@@ -257,6 +287,8 @@ class CheckpointWriter:
             record.checkpoint_id,
             task_id,
             writes,
+            # a DeltaChannel is replayed from the writes in the saver's order: by task path
+            "" if self.delta is None else self.delta.task_path(record, task_id),
         )
         self._call("put_writes", args)
 

@@ -4,14 +4,14 @@ LangGraph stores such a channel's value only now and then (a ``_DeltaSnapshot`` 
 ``channel_values``); between snapshots the key is absent and its value is the nearest
 ancestor's stored one folded with the writes saved since (the saver's
 ``get_delta_channel_history`` walks the parent chain and returns both). The façade writes
-every value whole (which LangGraph reads back as a plain value), so this is only needed to
-continue, or show, a thread LangGraph wrote: without it such a key read as empty and the
-thread went on from there, its history lost.
+the same format (`_lgdelta_write`), so every checkpoint read back, LangGraph's or its own,
+gets such keys' values here. The walk only happens when a checkpoint is read from the
+saver (a run's start, ``get_state``, history); a run going on keeps its values in memory.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langgraph.checkpoint.serde.types import _DeltaSnapshot
@@ -31,11 +31,12 @@ def delta_channels(graph: Any) -> dict[str, DeltaChannel]:
 
 
 def hydrate_delta_channels(graph: Any, record: CheckpointRecord, saver: Any) -> None:
-    """Give ``record`` (read from a checkpoint LangGraph wrote) the values of ``graph``'s
-    `DeltaChannel` keys: a snapshot blob is unwrapped; a key with a version but no stored
-    value is replayed from its ancestors (one saver call for all such keys). Its values and
-    its checkpoint's ``channel_values`` (a copy: the saver's dict is left alone) get them,
-    so the step after it starts from, and writes, the whole value."""
+    """Give ``record`` (read from a saver) the values of ``graph``'s `DeltaChannel` keys: a
+    snapshot blob is unwrapped; a key with a version but no stored value is replayed from
+    its ancestors (one saver call for all such keys). Its values, its checkpoint's
+    ``channel_values`` (a copy: the saver's dict is left alone) and its engine state's values
+    (a checkpoint the façade wrote: where the engine's value is the checkpoint's) get them,
+    so the step after it starts from the whole value."""
     checkpoint = record.checkpoint
     deltas = delta_channels(graph)
     if checkpoint is None or not deltas:
@@ -56,5 +57,20 @@ def hydrate_delta_channels(graph: Any, record: CheckpointRecord, saver: Any) -> 
                 seed = seed.value
             found[k] = deltas[k].replayed(seed, [w[2] for w in entry.get("writes", ())])
     if found:
-        record.values = {**record.values, **found}
+        merged = {**record.values, **found}
+        # in the state's key order, as LangGraph reads channels (a key found here was absent)
+        order: Sequence[str] = getattr(graph, "state_channels", None) or ()
+        ordered = {k: merged[k] for k in order if k in merged}
+        record.values = {**ordered, **merged} if len(ordered) < len(merged) else ordered
         record.checkpoint = {**checkpoint, "channel_values": {**stored, **found}}
+        engine = record.engine
+        if engine is not None:
+            held = engine.values
+            engine.values = {
+                **held,
+                **{
+                    k: v
+                    for k, v in found.items()
+                    if k not in held or isinstance(held[k], _DeltaSnapshot)
+                },
+            }

@@ -33,6 +33,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     graph_versions,
     load_record,
 )
+from superstep_compat.pregel._lgdelta import hydrate_delta_channels
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
 from superstep_compat.pregel._output_keys import read_keys
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
@@ -153,6 +154,8 @@ class Continuation:
         rebuilt = record is not None and record.engine is None
         if record is not None and rebuilt:
             rebuild(graph, record, record.pending, self.scope.saver)  # a checkpoint LangGraph wrote
+        elif record is not None:
+            hydrate_delta_channels(graph, record, self.scope.saver)
         if record is not None and record.engine is not None:
             ex = Execution.restore(graph.engine, record.engine, record_trace=False)
             self.recorder.step = record.step
@@ -451,6 +454,8 @@ class Continuation:
             record.checkpoint,
             triggers_of=self.recorder.policy.triggers_of,
         )
+        if self.recorder.writer.delta is not None:
+            self.recorder.writer.delta.rewritten(record)
         self.recorder.writer.save(record)
 
     def _is_latest(self, record: CheckpointRecord) -> bool:

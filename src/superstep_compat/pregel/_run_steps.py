@@ -230,6 +230,8 @@ class RunSteps:
         build_checkpoint(
             self.saver, record, record.checkpoint, triggers_of=self.recorder.policy.triggers_of
         )
+        if self.writer.delta is not None:
+            self.writer.delta.rewritten(record)
         if self.durable or record is self.writer.last_saved:
             self.writer.save(record)
         # LangGraph's saved view of a checkpoint reads its next tasks before its writes of

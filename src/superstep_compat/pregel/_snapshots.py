@@ -26,7 +26,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     list_records,
     load_record,
 )
-from superstep_compat.pregel._lgdelta import delta_channels
+from superstep_compat.pregel._lgdelta import delta_channels, hydrate_delta_channels
 from superstep_compat.pregel._lgrestore import rebuild
 from superstep_compat.pregel._record import (
     CheckpointRecord,
@@ -126,6 +126,8 @@ def _task_state(
         return StateSnapshot({}, (), {"configurable": conf}, None, None, None, (), ())
     if child.engine is None:
         rebuild(graph, child, child.pending, saver)  # a checkpoint LangGraph wrote
+    else:
+        hydrate_delta_channels(graph, child, saver)
     views = StateViews(graph)
     shown = snapshot_of(
         child, saver, subgraphs=True, live=True, subgraph_of=views.subgraph_of(), **views.shown()
@@ -190,6 +192,8 @@ class StateViews:
         record = load_record(saver, thread, conf.get("checkpoint_ns", ""), checkpoint_id)
         if record is not None and record.engine is None:
             rebuild(graph, record, record.pending, saver)  # a checkpoint LangGraph wrote
+        elif record is not None:
+            hydrate_delta_channels(graph, record, saver)
         if record is None:
             empty = cast(RunnableConfig, {"configurable": dict(conf)})
             return graph._as_shown(StateSnapshot({}, (), empty, None, None, None, (), ()))
@@ -231,6 +235,8 @@ class StateViews:
         for record in records:
             if record.engine is None:
                 rebuild(graph, record, record.pending, saver)
+            else:
+                hydrate_delta_channels(graph, record, saver)
             yield graph._as_shown(snapshot_of(record, subgraph_of=subgraph_of, **shown))
 
     def update(

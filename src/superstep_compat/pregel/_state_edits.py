@@ -32,12 +32,22 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._lgcheckpoint import (
     START_CHANNEL,
     build_checkpoint,
+    checkpoint_put,
+    get_tuple,
     load_record,
     put_task_writes,
     write_checkpoint,
 )
+from superstep_compat.pregel._lgdelta import delta_channels, hydrate_delta_channels
+from superstep_compat.pregel._lgdelta_write import DeltaWrites
 from superstep_compat.pregel._lgrestore import rebuild
-from superstep_compat.pregel._record import CheckpointRecord, record_config, step_in_progress
+from superstep_compat.pregel._record import (
+    CheckpointRecord,
+    config_of,
+    record_config,
+    step_in_progress,
+)
+from superstep_compat.pregel._saver_bridge import saver_call
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now
 from superstep_compat.types import Send, StateUpdate
 from superstep_core.node import External
@@ -72,6 +82,14 @@ class StateEditor:
         conf = config.get("configurable", {})
         thread, ns = str(conf["thread_id"]), conf.get("checkpoint_ns", "")  # as saved
         record = load_record(saver, thread, ns, conf.get("checkpoint_id"))
+        deltas = delta_channels(self.graph)
+        delta = DeltaWrites(deltas) if deltas else None
+        superseded = False
+        if delta is not None and record is not None:
+            # as LangGraph: the edit's first checkpoint snapshots the delta keys that the
+            # pending writes of the checkpoint it edits touch (a child's, or a paused step's)
+            delta.force_pending(record.pending)
+            superseded = bool(conf.get("checkpoint_id")) and _superseded(saver, record)
         saved_writes: list[Any] = []
         if record is not None and step_in_progress(record):
             # an edit starts a new checkpoint: its step's tasks run afresh, without the
@@ -81,6 +99,8 @@ class StateEditor:
             record.pending = []
         if record is not None and record.engine is None:
             rebuild(self.graph, record, record.pending, saver)
+        elif record is not None:
+            hydrate_delta_channels(self.graph, record, saver)
         if record is not None and record.engine is not None:
             ex = Execution.restore(self.graph.engine, record.engine, record_trace=False)
         else:
@@ -120,8 +140,15 @@ class StateEditor:
                 # ``__start__`` channel is consumed by any step), so it never arrives
                 ex.abandon_pending()
             moved, results = self._edit(ex, config, record, updates)
-            if record is not None:
-                self._record_results(saver, record, results)
+            if delta is not None:
+                written = [w for _, outcome in results for w in outcome.writes]
+                delta.force_overwritten(written)
+                if superseded:
+                    # the thread moved past the checkpoint edited: the writes would be read
+                    # by its other children's walks, so LangGraph snapshots them instead
+                    delta.force(k for k, _ in written)
+            if record is not None and not superseded:
+                self._record_results(saver, record, results, paths=delta is not None)
                 if _clears(updates) and saved_writes:
                     moved += self._keep_finished(ex, record, saved_writes)
         pending = pending_activations(ex, self.graph.node_order)
@@ -167,7 +194,18 @@ class StateEditor:
             triggers_of=lambda name: node_triggers(self.graph.spec, name),
         )
         held = None if base is None else base["channel_versions"]
-        write_checkpoint(saver, new, held)
+        if delta is None:
+            write_checkpoint(saver, new, held)
+        else:
+            delta.built(
+                new,
+                None if record is None else record.metadata,
+                saver,
+                held,
+                fresh_edit=record is None,
+            )
+            args, _ = checkpoint_put(saver, new, held)
+            saver_call(saver, "put", *delta.stored(args))
         copied = record_config(new, checkpoint_id)
         values = updates[0].values
         if COPY in special and isinstance(values, list) and values:
@@ -255,10 +293,15 @@ class StateEditor:
         saver: BaseCheckpointSaver[Any],
         record: CheckpointRecord,
         results: list[tuple[str, TaskOutcome]],
+        *,
+        paths: bool = False,
     ) -> None:
         """As LangGraph, an update's writes are saved as pending writes of the checkpoint it
         edits: written as a node that has a task without writes there, as that task's (the
-        history then shows the task's result as if it had run), else as a task of its own."""
+        history then shows the task's result as if it had run), else as a task of its own.
+        ``paths``: with each update's task path, ``~__interrupt__, <index>`` (a graph with
+        `DeltaChannel` keys: savers replay a checkpoint's writes in task path order, so the
+        updates of one superstep fold in the order given)."""
         taken: set[str] = set(record.finished)
         for k, (as_node, outcome) in enumerate(results):
             task_writes = outcome_writes(outcome, edge_writes(self.graph.spec, as_node))
@@ -283,6 +326,7 @@ class StateEditor:
                 if task is not None
                 else task_id_for(record.checkpoint_id, f"{k}~{as_node}"),
                 task_writes,
+                f"~__interrupt__, {k:010d}" if paths else "",
             )
 
     def _as_nodes(self, record: CheckpointRecord | None, updates: list[StateUpdate]) -> list[str]:
@@ -345,3 +389,10 @@ def _metadata(
 def _clears(updates: Sequence[StateUpdate]) -> bool:
     """Whether ``updates`` is LangGraph's "clear": one update of no values as END."""
     return len(updates) == 1 and updates[0].as_node == END and updates[0].values is None
+
+
+def _superseded(saver: BaseCheckpointSaver[Any], record: CheckpointRecord) -> bool:
+    """Whether the thread has a checkpoint newer than ``record`` (LangGraph's
+    ``checkpoint_superseded``: its latest is another)."""
+    latest = get_tuple(saver, config_of(record.thread_id, record.checkpoint_ns, None))
+    return latest is not None and latest.checkpoint["id"] != record.checkpoint_id

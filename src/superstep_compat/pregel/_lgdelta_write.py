@@ -1,0 +1,363 @@
+"""How the façade stores `DeltaChannel` keys: LangGraph 1.2's format, written.
+
+LangGraph keeps such a key out of a checkpoint's ``channel_values`` except now and then, when
+it stores the whole value as a ``_DeltaSnapshot`` blob; in between, the value is the nearest
+ancestor's snapshot folded with the pending writes saved since (read back by `_lgdelta`).
+When it snapshots (LangGraph's ``_loop._put_checkpoint`` / ``create_checkpoint``):
+
+- every saved checkpoint moves each key's counters ``(updates, supersteps)`` on (``updates``
+  only when the key changed in that step); a key with a version snapshots when ``updates``
+  reaches its ``snapshot_frequency`` or ``supersteps`` reaches
+  ``LANGGRAPH_DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT`` (5000); its counters then start again.
+  The non-zero counters are the metadata's ``counters_since_delta_snapshot``;
+- a key snapshots anyway (forced) when an `Overwrite` set it, and on the first checkpoint a
+  run (or edit) builds on one whose pending writes touch it that the run does not hand back
+  (a fork or time travel: those writes are the old child's, and the new branch's walk must
+  not replay them);
+- a snapshot of a key whose version the saver already holds bumps the version (a saver
+  only stores a blob for a version that moved), and the nodes that had seen the old version
+  are moved on to the new one, the read kept in ``versions_seen["__snapshot_bumps__"]``;
+- under durability "exit" (``_loop._put_exit_delta_writes``) the counters go on over the
+  steps not saved, and at the end the run's writes of the keys that do not snapshot are
+  saved as pending writes of an anchor: the checkpoint the run started from, or on a new
+  thread an empty checkpoint (metadata ``{"step": -2}``) put first as the last one's parent.
+  Their task ids carry the step (`exit_task_id`, `exit_late_task_id`) so that a saver's
+  order replays them in the order they were made.
+
+The run keeps every value whole in memory (its built checkpoint, its record's values): only
+the ``put`` handed to the saver gets LangGraph's shape (`DeltaWrites.stored`). Zero cost for
+a graph without such keys: the hooks exist only when it has some.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from langgraph.checkpoint.serde.types import _DeltaSnapshot
+
+from superstep_compat.channels.base import MISSING
+from superstep_compat.channels.binop import _overwrite_value
+from superstep_compat.channels.delta import DeltaChannel
+from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id
+from superstep_compat.pregel._lgcheckpoint import CURRENT_FORMAT, task_writes_args
+from superstep_compat.pregel._record import CheckpointRecord, config_of
+
+__all__ = ["COUNTERS", "MAX_SUPERSTEPS", "DeltaWrites"]
+
+COUNTERS = "counters_since_delta_snapshot"
+SNAPSHOT_BUMPS = "__snapshot_bumps__"
+MAX_SUPERSTEPS = int(os.getenv("LANGGRAPH_DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT", "5000"))
+# the separators LangGraph builds a bump mark's keys with (a node name holds neither)
+_NS_SEP, _NS_END = "|", ":"
+NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
+_KEEP = 8  # snapshot choices remembered (a record may be put again: an interrupted step)
+
+
+class DeltaWrites:
+    """One run's (or edit's) choice of snapshots for ``channels`` (a graph's `DeltaChannel`
+    keys, non-empty). ``held_back``: durability "exit" (only the run's last checkpoint is
+    saved; see `held_writes` and `exit_calls`)."""
+
+    __slots__ = (
+        "_exit_first",
+        "_exit_writes",
+        "_forced",
+        "_snapshots",
+        "channels",
+        "first",
+        "held_back",
+        "stub_id",
+    )
+
+    def __init__(self, channels: Mapping[str, DeltaChannel], *, held_back: bool = False) -> None:
+        self.channels = dict(channels)
+        self.held_back = held_back
+        self.first = True
+        """No checkpoint built yet: the next builds on a loaded one (or none)."""
+        self.stub_id: str | None = None
+        """Held back, on a new thread: the id of the anchor it may need (made with the first
+        checkpoint, so that it sorts before the run's checkpoints, as LangGraph's)."""
+        self._forced: set[str] = set()
+        self._snapshots: dict[str, frozenset[str]] = {}
+        self._exit_first: int | None = None
+        self._exit_writes: list[tuple[int, str, str, str, Any]] = []
+
+    def force(self, keys: Iterable[str]) -> None:
+        """Snapshot ``keys`` (those of this graph's delta keys) at the next checkpoint."""
+        self._forced.update(k for k in keys if k in self.channels)
+
+    def force_overwritten(self, writes: Iterable[tuple[str, Any]]) -> None:
+        """Snapshot the keys ``writes`` set with an `Overwrite`."""
+        self.force(k for k, v in writes if _overwrite_value(v) is not MISSING)
+
+    def force_pending(self, pending: Iterable[Sequence[Any]], *, kept: Iterable[str] = ()) -> None:
+        """Snapshot the keys the pending writes ``(task_id, channel, value)`` of the checkpoint
+        a branch starts from touch, but for those of tasks ``kept`` (handed back)."""
+        handed = set(kept)
+        self.force(w[1] for w in pending if w[0] not in handed)
+
+    def built(
+        self,
+        record: CheckpointRecord,
+        prev_metadata: Mapping[str, Any] | None,
+        saver: Any,
+        saved_versions: Mapping[str, Any] | None,
+        *,
+        fresh_edit: bool = False,
+    ) -> None:
+        """Decide the snapshots of ``record`` (its checkpoint just built, its dicts its own):
+        sets its metadata's counters, bumps the versions a snapshot needs. ``prev_metadata``:
+        the metadata of the checkpoint it follows (its counters); ``saved_versions``: the
+        channel versions the saver holds; ``fresh_edit``: an edit of a thread with no
+        checkpoint (LangGraph then snapshots every key it wrote and keeps no counters)."""
+        if self.first and self.held_back and prev_metadata is None:
+            self.stub_id = new_checkpoint_id(-2)
+        self.first = False
+        checkpoint = record.checkpoint
+        assert checkpoint is not None
+        versions: dict[str, Any] = checkpoint["channel_versions"]
+        if fresh_edit:
+            snap = {k for k in self.channels if k in versions}
+            counters: dict[str, tuple[int, int]] = {}
+        else:
+            prev = (prev_metadata or {}).get(COUNTERS) or {}
+            updated = set(checkpoint.get("updated_channels") or ())
+            counters = {}
+            for k in self.channels:
+                u, s = prev.get(k, (0, 0))
+                counters[k] = (u + 1 if k in updated else u, s + 1)
+            if self.held_back:  # nothing saved yet: the counters go on (see `exit_calls`)
+                _set_counters(record, counters)
+                return
+            snap = self._due(versions, counters)
+        self._snapshot(record, snap, counters, saver, saved_versions)
+
+    def _due(
+        self, versions: Mapping[str, Any], counters: Mapping[str, tuple[int, int]]
+    ) -> set[str]:
+        """The keys to snapshot: due by their counters, or forced (which this consumes)."""
+        forced, self._forced = self._forced, set()
+        return forced | {
+            k
+            for k, ch in self.channels.items()
+            if k in versions
+            and k in counters
+            and (counters[k][0] >= ch.snapshot_frequency or counters[k][1] >= MAX_SUPERSTEPS)
+        }
+
+    def _snapshot(
+        self,
+        record: CheckpointRecord,
+        snap: set[str],
+        counters: dict[str, tuple[int, int]],
+        saver: Any,
+        saved_versions: Mapping[str, Any] | None,
+    ) -> None:
+        """Store ``snap`` whole in ``record``'s checkpoint (bumping the versions the saver
+        holds), their counters started again."""
+        checkpoint = record.checkpoint
+        assert checkpoint is not None
+        versions: dict[str, Any] = checkpoint["channel_versions"]
+        bumped: dict[str, tuple[Any, Any]] = {}
+        held = saved_versions or {}
+        for k in snap:
+            old = versions.get(k)
+            if old is None or old == held.get(k):
+                versions[k] = saver.get_next_version(old, None)
+                bumped[k] = (old, versions[k])
+            if k not in record.values:
+                record.values = {**record.values, k: self.channels[k].initial()}
+            checkpoint["channel_values"] = {**checkpoint["channel_values"], k: record.values[k]}
+            counters[k] = (0, 0)
+        if bumped:
+            checkpoint["versions_seen"] = _mark_bumps_seen(checkpoint["versions_seen"], bumped)
+        _set_counters(record, counters)
+        self._snapshots[record.checkpoint_id] = frozenset(snap)
+        while len(self._snapshots) > _KEEP:
+            del self._snapshots[next(iter(self._snapshots))]
+
+    def held_writes(
+        self, step: int, writes: Sequence[tuple[str, str, Sequence[tuple[str, Any]]]]
+    ) -> None:
+        """Held back: step ``step`` ran, its tasks wrote ``writes`` ``(task_id, task_path,
+        [(channel, value)])``: kept for `exit_calls` (those of the delta keys)."""
+        if self._exit_first is None:
+            self._exit_first = step
+        for task_id, path, task_writes in writes:
+            for channel, value in task_writes:
+                if channel in self.channels:
+                    self._exit_writes.append((step, task_id, path, channel, value))
+
+    def exit_calls(
+        self,
+        record: CheckpointRecord,
+        anchor: CheckpointRecord | None,
+        saver: Any,
+        saved_versions: Mapping[str, Any] | None,
+    ) -> tuple[CheckpointRecord | None, list[tuple[str, tuple[Any, ...]]]]:
+        """Held back, the run ending with ``record`` (about to be saved, its parent
+        ``anchor``, the checkpoint it started from, None on a new thread): the keys due
+        snapshot in it (their counters as they went on, no step counted again), and the
+        saver calls that save the held writes of the others. Returns the record of the
+        empty anchor those need on a new thread (None: none; it is put first, as
+        ``record``'s parent) and the calls ``(method, args)`` in order."""
+        checkpoint = record.checkpoint
+        assert checkpoint is not None
+        counters = dict(record.metadata.get(COUNTERS) or {})
+        snap = self._due(checkpoint["channel_versions"], counters)
+        self._snapshot(record, snap, counters, saver, saved_versions)
+        pending = [w for w in self._exit_writes if w[3] not in snap]
+        self._exit_writes = []
+        if not pending:
+            return None, []
+        calls: list[tuple[str, tuple[Any, ...]]] = []
+        stub = None
+        if anchor is None:
+            stub_id = self.stub_id or new_checkpoint_id(-2)
+            stub = CheckpointRecord(
+                thread_id=record.thread_id,
+                checkpoint_ns=record.checkpoint_ns,
+                checkpoint_id=stub_id,
+                parent_id=None,
+                step=-2,
+                source="",
+                values={},
+                next=(),
+                metadata={"step": -2},
+            )
+            empty = {
+                "v": CURRENT_FORMAT,
+                "id": stub_id,
+                "ts": datetime.now(UTC).isoformat(),
+                "channel_values": {},
+                "channel_versions": {},
+                "versions_seen": {},
+                "updated_channels": None,
+            }
+            config = config_of(record.thread_id, record.checkpoint_ns, None)
+            calls.append(("put", (config, empty, {"step": -2}, {})))
+            anchor = stub
+        grouped: dict[tuple[str, str], list[tuple[str, Any]]] = {}
+        for step, task_id, path, channel, value in pending:
+            if task_id == NULL_TASK_ID:
+                key = (exit_task_id(step, task_id), "")
+            elif step == self._exit_first:
+                key = (exit_task_id(step, task_id), path)
+            else:
+                key = (exit_late_task_id(step, task_id), f"~~{step:010d}{path}")
+            grouped.setdefault(key, []).append((channel, value))
+        for (task_id, path), task_writes in grouped.items():
+            args = task_writes_args(
+                saver,
+                anchor.thread_id,
+                anchor.checkpoint_ns,
+                anchor.checkpoint_id,
+                task_id,
+                task_writes,
+                path,
+            )
+            calls.append(("put_writes", args))
+        return stub, calls
+
+    def rewritten(self, record: CheckpointRecord) -> None:
+        """``record``'s checkpoint was built again under its id (writes of no task put onto
+        it, see `GraphRun.apply_command`): the delta keys those changed are stored whole
+        from then on, as a reader's walk replays only the writes of its ancestors."""
+        checkpoint = record.checkpoint
+        assert checkpoint is not None
+        changed = {k for k in checkpoint.get("updated_channels") or () if k in self.channels}
+        if changed:
+            known = self._snapshots.get(record.checkpoint_id, frozenset())
+            self._snapshots[record.checkpoint_id] = known | changed
+
+    @staticmethod
+    def task_path(record: CheckpointRecord, task_id: str) -> str:
+        """The path string LangGraph hands ``put_writes`` for task ``task_id`` of ``record``
+        ("" for a task it does not list): savers order a step's writes by it, and replaying
+        them in the order the step applied them matters to an order-sensitive reducer."""
+        for task in record.tasks:
+            if task.id == task_id:
+                return _path_str(task.path)
+        return ""
+
+    def stored(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
+        """``put``'s arguments ``(config, checkpoint, metadata, new_versions)`` with the
+        delta keys in LangGraph's shape: a snapshot blob where one was chosen (its version
+        among the new ones), absent elsewhere."""
+        config, checkpoint, metadata, new_versions = args
+        snap = self._snapshots.get(checkpoint["id"], frozenset())
+        values = dict(checkpoint["channel_values"])
+        versions = checkpoint["channel_versions"]
+        new_versions = dict(new_versions)
+        for k in self.channels:
+            value = values.pop(k, MISSING)
+            if k in snap and value is not MISSING and k in versions:
+                values[k] = _DeltaSnapshot(value)
+                new_versions[k] = versions[k]
+        return (config, {**checkpoint, "channel_values": values}, metadata, new_versions)
+
+
+def _set_counters(record: CheckpointRecord, counters: Mapping[str, tuple[int, int]]) -> None:
+    """``record``'s metadata with the non-zero ``counters`` (none: without the field)."""
+    live = {k: v for k, v in counters.items() if v != (0, 0)}
+    metadata = dict(record.metadata)
+    if live:
+        metadata[COUNTERS] = live
+    else:
+        metadata.pop(COUNTERS, None)
+    record.metadata = metadata
+
+
+def exit_task_id(step: int, task_id: str) -> str:
+    """LangGraph's id for held-back writes of the run's first step (or writes of no task):
+    the task's uuid with its first group replaced by the step, zero-padded (never the id
+    of no task, which readers apply as the checkpoint's own)."""
+    parts = str(uuid.UUID(task_id)).split("-")
+    made = f"{step:08d}-{parts[1]}-{parts[2]}-{parts[3]}-{parts[4]}"
+    return f"{step:08d}-0000-0000-0000-000000000001" if made == NULL_TASK_ID else made
+
+
+def exit_late_task_id(step: int, task_id: str) -> str:
+    """LangGraph's id for held-back writes of a later step: sorts after every real task id,
+    the later steps after the earlier ones."""
+    parts = str(uuid.UUID(task_id)).split("-")
+    return f"ffffffff-{step >> 16:04x}-{step & 0xFFFF:04x}-{parts[3]}-{parts[4]}"
+
+
+def _path_str(part: Any) -> str:
+    """LangGraph's ``task_path_str``: a tuple as ``~`` and its parts joined by ", ", an int
+    zero-padded to ten digits (so the order of strings is the order of numbers)."""
+    if isinstance(part, tuple | list):
+        return "~" + ", ".join(_path_str(p) for p in part)
+    if isinstance(part, int) and not isinstance(part, bool):
+        return f"{part:010d}"
+    return str(part)
+
+
+def _mark_bumps_seen(
+    versions_seen: Mapping[str, Mapping[str, Any]], bumped: Mapping[str, tuple[Any, Any]]
+) -> dict[str, Any]:
+    """``versions_seen`` with each node that had seen a bumped key's old version moved on to
+    the new one (a bump is no write: it must not make the node due again), and LangGraph's
+    marks of each move under ``__snapshot_bumps__`` (the new version, and the one the node
+    really read unless an earlier bump already noted it)."""
+    out: dict[str, Any] = dict(versions_seen)
+    marks = dict(out.get(SNAPSHOT_BUMPS, {}))
+    for node, seen in list(out.items()):
+        if node == SNAPSHOT_BUMPS:
+            continue
+        for k, (old, new) in bumped.items():
+            if old is None or seen.get(k) != old:
+                continue
+            advanced, read = f"{node}{_NS_SEP}{k}", f"{node}{_NS_END}{k}"
+            if marks.get(advanced) != old:
+                marks[read] = old
+            marks[advanced] = new
+            seen = out[node] = {**seen, k: new}
+    if marks:
+        out[SNAPSHOT_BUMPS] = marks
+    return out
