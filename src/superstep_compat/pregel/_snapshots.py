@@ -178,11 +178,15 @@ class StateViews:
 
     def state(self, config: Mapping[str, Any], subgraphs: bool) -> StateSnapshot:
         """`Pregel.get_state`: the thread's latest checkpoint (or the one ``checkpoint_id``
-        names), read with ``config`` over the graph's bound config."""
+        names), read with ``config`` over the graph's bound config. A ``config`` without
+        ``configurable`` is a KeyError('configurable'), as LangGraph's (it reads the
+        namespace from the config as given, before the bound config is merged in)."""
         graph = self.graph
+        given = config
         if graph.config:
             config = merge_configs(graph.config, config)
         saver = self._saver(config)
+        _require_configurable(given)
         views = self._viewing(config)  # a subgraph's config: the subgraph's own view
         graph = views.graph
         conf = config.get("configurable", {})
@@ -243,12 +247,15 @@ class StateViews:
         self, config: Mapping[str, Any], supersteps: Sequence[Sequence[Any]]
     ) -> dict[str, Any]:
         """`Pregel.bulk_update_state`: each of ``supersteps`` committed as one checkpoint by
-        a `StateEditor` of the graph ``config`` addresses; the last one's config."""
+        a `StateEditor` of the graph ``config`` addresses; the last one's config. Raises, in
+        LangGraph's order: ValueError (no checkpointer, no supersteps, an empty one), then
+        KeyError('configurable') for a ``config`` without it."""
         saver = self._saver(config)
         if len(supersteps) == 0:
             raise ValueError("No supersteps provided")
         if any(len(updates) == 0 for updates in supersteps):
             raise ValueError("No updates provided")
+        _require_configurable(config)
         graph = self.graph_for(config)
         current: dict[str, Any] = dict(config)
         for updates in supersteps:
@@ -283,6 +290,15 @@ class StateViews:
                 raise ValueError(f"Subgraph {'|'.join(names)} not found")
             graph = cast("Pregel[Any, Any, Any, Any]", found)
         return graph
+
+
+def _require_configurable(config: Mapping[str, Any]) -> None:
+    """KeyError('configurable') when ``config`` has no ``configurable``: LangGraph's
+    `get_state` and `bulk_update_state` index it to find the namespace, so a config without
+    it fails there, before the thread id is read (`get_state_history` fills it in first and
+    fails on the thread id instead)."""
+    if "configurable" not in config:
+        raise KeyError("configurable")
 
 
 def _update_of(update: Any) -> StateUpdate:
