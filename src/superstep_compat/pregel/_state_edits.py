@@ -180,7 +180,7 @@ class StateEditor:
             ),
             created_at=_now(),
             engine=ex.snapshot(),
-            ran=tuple(moved),
+            ran=_ran_after_edit(record, source, moved),
             triggers=trigger_channels(ex, pending)
             if start is _NO_START
             else trigger_channels(ex, pending, start),
@@ -374,6 +374,20 @@ class StateEditor:
             run = RunContext(config=dict(config), store=self.graph.store)
             self.graph.runner._branch(branches, ex.values, out, run, values)
         return writes, out.gotos, out.sends
+
+
+def _ran_after_edit(
+    record: CheckpointRecord | None, source: str, moved: list[str]
+) -> tuple[str, ...]:
+    """The nodes the checkpoint an edit saves names as the last that ran (whom a later
+    `update_state` without ``as_node`` writes as). LangGraph infers that node from the
+    checkpoint's ``versions_seen``, which an edit never moves (its writes are triggered by
+    ``__interrupt__``, which has no version): after an edit of a thread that has
+    checkpoints, it is still the node of the last step that ran, not the edit's
+    ``as_node``. An edit of a new thread keeps its own nodes."""
+    if source == "update" and record is not None:
+        return record.ran
+    return tuple(moved)
 
 
 def _metadata(
