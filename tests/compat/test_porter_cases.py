@@ -1,7 +1,9 @@
 """Differential programs `u*` (programs/): what a user porting LangGraph programs met that
 differed: error texts and attributes of small surfaces (u01), a cached task's start events
 (u02), the keys of the config a node sees (u03), invoke's result when the first node
-interrupts before any step wrote (u04). Each runs under real LangGraph and under the façade;
+interrupts before any step wrote (u04), the state methods given a config without
+``configurable`` (u05), `update_state` without ``as_node`` after an edit (u06), a `Command`
+as a new thread's first input (u07). Each runs under real LangGraph and under the façade;
 the two results must be equal."""
 
 from __future__ import annotations

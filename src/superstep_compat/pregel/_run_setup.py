@@ -43,6 +43,7 @@ from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._task_context import (
     RunContext,
+    StartCommand,
     TaskOutcome,
     _now,
     spare_answers_of,
@@ -69,8 +70,9 @@ class Continuation:
     ``first_step_order``: the run's, filled
     when the first step orders its tasks as the nodes were added; ``input``, ``replay`` and
     ``addressed`` (a subgraph's checkpoint the parent's map addresses) as the run resolved
-    them; ``fresh_resume_starts``: whether `Command(resume=...)` on a thread with no
-    checkpoint starts the graph (LangGraph's `StateGraph`; an entrypoint refuses it). The
+    them; ``fresh_resume_starts``: whether a `Command` (``resume`` or not) on a thread with no
+    checkpoint starts the graph with the Command as START's input (LangGraph's
+    `StateGraph`; an entrypoint refuses a resume). The
     run hands it three of its own operations: ``apply_command`` (an input `Command` applied
     to the checkpoint, as the run's step logic does), ``run_context`` (its tasks' context)
     and ``emit`` (a transient stream event)."""
@@ -210,12 +212,9 @@ class Continuation:
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
             if record is None and self.fresh_resume_starts:
                 # A thread with no checkpoint has no interrupt to answer: LangGraph starts
-                # the graph from START (the Command's update and goto as its input) and the
-                # answer is dropped, so the first interrupt() asks again.
-                if inp.goto:
-                    inp = Command(update=inp.update, goto=inp.goto)
-                else:
-                    inp = {} if inp.update is None else inp.update
+                # the graph from START (the Command as its input, see `_first_command`) and
+                # the answer is dropped, so the first interrupt() asks again.
+                inp = Command(update=inp.update, goto=inp.goto)
         if isinstance(inp, Command) and inp.resume is not None:
             update = inp.update
             if update is not None:
@@ -241,6 +240,13 @@ class Continuation:
             run_again(ex)
             self._apply_to_pending(ex, inp)
             applied = True
+        elif (
+            isinstance(inp, Command)
+            and record is None
+            and self.fresh_resume_starts
+            and graph.lowlevel is None
+        ):
+            events.extend(self._first_command(ex, inp))
         elif isinstance(inp, Command):
             ex.send(External(INPUT_EVENT, inp))
             self.command_input = record is not None
@@ -417,6 +423,23 @@ class Continuation:
             keys=[key for _, key in pending],
             values=self.values.of(ex.values),
         )
+
+    def _first_command(self, ex: Execution, command: Command[Any]) -> list[Event]:
+        """A `Command` as the first input of a thread (no checkpoint, or no checkpointer):
+        LangGraph has nothing to resume, so it first applies the Command's writes as writes
+        of no task (its ``goto`` triggers are then dropped by the input step, which clears
+        the triggers it did not write), saves the input checkpoint (step -1, ``__start__``
+        holding the Command) and runs START with the Command as its input: the ``update``
+        is written a second time (a reducer sees it twice), and START writes the ``goto``
+        and follows its own edges (`StartCommand`)."""
+        written = node_writes(Command(update=command.update), self.scope.graph.runner.channel_keys)
+        if written.writes:
+            ex.edit(written.writes, writer=START)
+        events = self.recorder.checkpoint(
+            ex, "input", next_=(START,), values=self.values.of(ex.values), start=command
+        )
+        ex.send(External(INPUT_EVENT, StartCommand(command)))
+        return events
 
     def _apply_to_pending(self, ex: Execution, command: Command[Any]) -> None:
         """Commit a `Command`'s ``update`` as an edit of no node; its ``goto`` nodes and

@@ -57,6 +57,17 @@ class TaskOutcome:
         return bool(self.interrupts) or self.stopped
 
 
+@dataclass(frozen=True)
+class StartCommand:
+    """START's input when a `Command` is the first input of a thread (no checkpoint, or no
+    checkpointer). LangGraph has nothing to resume then, so the `Command` is the input:
+    START writes its ``update`` and ``goto`` and also follows its own edges. A bare
+    `Command` as START's input is one given to an existing thread, which LangGraph applies
+    as writes of no task: START then writes it without following its edges."""
+
+    command: Command[Any]
+
+
 @dataclass
 class RunContext:
     """Per-invocation facts a task needs: config, context, store, step budget, streams."""

@@ -25,6 +25,7 @@ from superstep_compat.pregel._channels import LastValueStrategy, SpecStrategy
 from superstep_compat.pregel._checkpoint_tasks import edge_writes, node_triggers
 from superstep_compat.pregel._task_context import (
     RunContext,
+    StartCommand,
     TaskOutcome,
     _join_ns,
     task_path,
@@ -332,7 +333,7 @@ class TaskRouting:
         if (
             not run.config.get("callbacks")
             or START not in self.spec.branches
-            or isinstance(arg, Command)
+            or isinstance(arg, (Command, StartCommand))
         ):
             return self._start(values, arg, run)
         config = dict(run.config)
@@ -361,6 +362,18 @@ class TaskRouting:
     def _start(self, values: Mapping[str, Any], arg: Any, run: RunContext) -> TaskOutcome:
         """Write the input (or apply an input `Command`) and evaluate START's branches."""
         try:
+            if isinstance(arg, StartCommand):
+                # a thread's first input: the Command's writes, then START's own routes
+                command = arg.command
+                written = node_writes(
+                    Command(update=command.update, goto=command.goto), self.channel_keys
+                )
+                out = TaskOutcome(writes=written.writes)
+                self._gotos(written.goto, out, START, run)
+                branches = self.spec.branches.get(START)
+                if branches:
+                    self._branch(branches, values, out, run, command)
+                return out
             if isinstance(arg, Command):
                 out = TaskOutcome(skip_edges=True)
                 written = node_writes(Command(update=arg.update, goto=arg.goto), self.channel_keys)

@@ -59,6 +59,10 @@ def attempt(f):
         return [type(e).__name__, str(e)]
 
 
+def edit(app, cfg, values, as_node):
+    return attempt(lambda: app.update_state(cfg, values, as_node=as_node))
+
+
 def view(app, cfg):
     st = app.get_state(cfg)
     return {
@@ -89,7 +93,7 @@ def run():
         app.invoke({"items": []}, cfg)
         seen = []
         for values, as_node in steps:
-            seen.append(attempt(lambda: app.update_state(cfg, values, as_node=as_node)))
+            seen.append(edit(app, cfg, values, as_node))
             seen.append(view(app, cfg))
         result = app.invoke(None, cfg)
         seen.append([result["items"], [i.value for i in result.get("__interrupt__", [])]])
