@@ -51,7 +51,14 @@ from superstep_compat.pregel._resumer import Resumer
 from superstep_compat.pregel._run_contexts import RunContexts
 from superstep_compat.pregel._run_scope import RunKind, RunScope, coerce_context, names
 from superstep_compat.pregel._run_setup import Continuation
-from superstep_compat.pregel._run_stepper import Event, Raised, Stepper, as_is, asked
+from superstep_compat.pregel._run_stepper import (
+    Event,
+    Raised,
+    Stepper,
+    as_is,
+    asked,
+    settled,
+)
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._saver_bridge import bound_here, sync_caller
@@ -439,7 +446,9 @@ class GraphRun:
         own); returns whether the run stops there."""
         yield from self._drain()
         self.tracker.stepped()  # the step committed (or paused, or failed)
-        stop = yield from self.steps.after_superstep(ex, outcome)
+        # LangGraph hands a step's chunks on only after its checkpoint is put: a consumer
+        # that stops at one of them (breaks, closes the stream) still finds the step saved
+        stop = yield from settled(self.steps.after_superstep(ex, outcome))
         self.tracker.next_step()
         return stop
 
