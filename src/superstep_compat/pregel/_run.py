@@ -399,6 +399,10 @@ class GraphRun:
             completed = True
         finally:
             host.close()
+            if not completed and self.tracker.ended:
+                # closed while a live step ran (it ran to its end): its finished tasks'
+                # writes stay pending on the step's checkpoint, as `_aevents` keeps them
+                self.failures.keep_stopped_sync(ex, self.tracker.ended)
             self.writer.settle(raising=completed)  # what it wrote is saved before it ends
             if self._saves_at_exit(completed):
                 self.writer.save_final(self.record)
@@ -572,7 +576,7 @@ class GraphRun:
             completed = True
         finally:
             await self.writer.asettle(raising=completed)
-            if not completed and self.tracker.ended and self.durable:
+            if not completed and self.tracker.ended:  # (under each durability, as LangGraph)
                 await self.failures.keep_stopped(ex, self.tracker.ended)
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)

@@ -1,7 +1,9 @@
 """A consumer of a root ``stream`` that stops right after a step's chunk (breaks out of its
 loop, or closes the generator) finds that step saved under LangGraph: its loop puts the
 step's checkpoint before the runner hands the step's chunks out (``updates`` of a chain's
-lone task, the ``values`` after it), so only the next step is lost. Under each durability
+lone task, the ``values`` after it), so only the next step is lost. With a mode that
+streams mid-step (``custom``) the update goes out as its task ends, before the checkpoint:
+the task's writes are then kept as pending writes of the step before. Under each durability
 ("exit" saves the last checkpoint as the stream closes): the thread's history then (with
 each step's task results, which are the saved pending writes), and how ``invoke(None)``
 continues it."""
@@ -45,7 +47,7 @@ def _history(graph: Any, config: Any) -> list[Any]:
 
 def run() -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for modes in ("updates", "values", ["updates", "values"]):
+    for modes in ("updates", "values", ["updates", "values"], ["updates", "custom"]):
         for durability in (None, "sync", "async", "exit"):
             for stop_at in (1, 2, 3):
                 for how in ("break", "close"):

@@ -41,7 +41,7 @@ def _chain(log: list[str]) -> Any:
 
 async def run() -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for modes in ("updates", "values", ["updates", "values"]):
+    for modes in ("updates", "values", ["updates", "values"], ["updates", "custom"]):
         for durability in (None, "sync", "async", "exit"):
             for stop_at in (1, 2, 3):
                 log: list[str] = []
@@ -56,7 +56,12 @@ async def run() -> dict[str, Any]:
                         break
                 await stream.aclose()
                 saved = [
-                    [s.metadata["step"], list(s.next), s.values, [[t.name, t.result] for t in s.tasks]]
+                    [
+                        s.metadata["step"],
+                        list(s.next),
+                        s.values,
+                        [[t.name, t.result] for t in s.tasks],
+                    ]
                     async for s in graph.aget_state_history(config)
                 ]
                 ran = list(log)
