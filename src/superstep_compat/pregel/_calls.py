@@ -221,6 +221,10 @@ class GraphCall:
             run.live = streams_live(
                 self.run_modes, subgraphs=self.subgraphs, task_updates=task_updates
             )
+            # live only for its tasks' updates: a step's lone task's goes out with the step
+            run.watch.eager = streams_live(
+                self.run_modes, subgraphs=self.subgraphs, task_updates=False
+            )
         self.runs.append(run)
         return run
 

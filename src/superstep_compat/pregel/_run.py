@@ -51,7 +51,14 @@ from superstep_compat.pregel._resumer import Resumer
 from superstep_compat.pregel._run_contexts import RunContexts
 from superstep_compat.pregel._run_scope import RunKind, RunScope, coerce_context, names
 from superstep_compat.pregel._run_setup import Continuation
-from superstep_compat.pregel._run_stepper import Event, Raised, Stepper, as_is, asked
+from superstep_compat.pregel._run_stepper import (
+    Event,
+    Raised,
+    Stepper,
+    as_is,
+    asked,
+    settled,
+)
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._saver_bridge import bound_here, sync_caller
@@ -392,6 +399,10 @@ class GraphRun:
             completed = True
         finally:
             host.close()
+            if not completed and self.tracker.ended:
+                # closed while a live step ran (it ran to its end): its finished tasks'
+                # writes stay pending on the step's checkpoint, as `_aevents` keeps them
+                self.failures.keep_stopped_sync(ex, self.tracker.ended)
             self.writer.settle(raising=completed)  # what it wrote is saved before it ends
             if self._saves_at_exit(completed):
                 self.writer.save_final(self.record)
@@ -439,7 +450,9 @@ class GraphRun:
         own); returns whether the run stops there."""
         yield from self._drain()
         self.tracker.stepped()  # the step committed (or paused, or failed)
-        stop = yield from self.steps.after_superstep(ex, outcome)
+        # LangGraph hands a step's chunks on only after its checkpoint is put: a consumer
+        # that stops at one of them (breaks, closes the stream) still finds the step saved
+        stop = yield from settled(self.steps.after_superstep(ex, outcome))
         self.tracker.next_step()
         return stop
 
@@ -563,7 +576,7 @@ class GraphRun:
             completed = True
         finally:
             await self.writer.asettle(raising=completed)
-            if not completed and self.tracker.ended and self.durable:
+            if not completed and self.tracker.ended:  # (under each durability, as LangGraph)
                 await self.failures.keep_stopped(ex, self.tracker.ended)
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)

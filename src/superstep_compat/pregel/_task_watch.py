@@ -49,6 +49,10 @@ class TaskWatch:
         # a root run streaming task starts: its steps' tasks wait for the consumer to pull
         # their starts (`StartGate`), when the host can start them all at once
         self.holds_starts = False
+        # False: the run streams its tasks' updates early only for LangGraph's async runner,
+        # which hands a step's lone task's update on with the step (its fast path runs it
+        # inline when no mode waits for mid-step chunks): after the step's checkpoint is put
+        self.eager = True
         self._host: Host | AsyncHost | None = None
 
     def observe(self, host: Host | AsyncHost, ex: Execution) -> None:
@@ -70,7 +74,12 @@ class TaskWatch:
         if isinstance(outcome, TaskOutcome):
             tracker.ended.append((request.activation_id, outcome))
         aid = request.activation_id
-        if self.contexts.live and isinstance(outcome, TaskOutcome) and self._streams_early(outcome):
+        if (
+            self.contexts.live
+            and isinstance(outcome, TaskOutcome)
+            and (self.eager or len(tracker.launched) != 1)
+            and self._streams_early(outcome)
+        ):
             tracker.starts.ended(aid, partial(self._stream_ended, aid, outcome))
         elif tracker.starts.waiting:  # nothing to stream now (it goes out with its step)
             tracker.starts.ended(aid, _nothing)
