@@ -129,7 +129,7 @@ class RunSteps:
         completed: list[tuple[str, TaskOutcome]] = []
         interrupted = False
         for item in results:
-            if item[1].waiting:
+            if item[1].interrupts or item[1].stopped:  # `waiting`, without a property call
                 interrupted = True
             elif item[1].error is None:
                 completed.append(item)

@@ -954,7 +954,13 @@ class Execution:
                     f"node {inst.node!r} returned {type(reaction).__name__}, expected a Reaction"
                 )
             updates = reaction.updates
-            pairs = list(updates.items()) if type(updates) is dict else _pairs(updates)
+            # the usual kinds (a dict, a list of pairs) without `_pairs`'s call
+            kind = type(updates)
+            pairs = (
+                list(updates.items())
+                if kind is dict
+                else (updates if kind is list else _pairs(updates))  # (a list: only read)
+            )
             channels = self.graph.channels
             allowed = spec.writes
             for channel, _ in pairs:
