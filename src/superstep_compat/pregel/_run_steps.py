@@ -168,7 +168,8 @@ class RunSteps:
                 self.stopped = True
                 self.breakpoint = "interrupt_after" if after else "interrupt_before"
                 return True
-        if self.recorder.step >= self.stop:  # LangGraph checks the budget before looking for tasks
+        # LangGraph checks the budget before looking for tasks (`stop`, one property less)
+        if self.recorder.step >= self.contexts.stop:
             raise GraphRecursionError(
                 create_error_message(
                     message=(

@@ -816,7 +816,8 @@ class Execution:
             after: Any = shot.node.settle(shot.ctx, result)
         except Exception as e:  # a reducer bug fails its activation
             after = e
-        if isinstance(after, Reaction) and _asks_within(after.effects):  # another round
+        # another round (no effects, the usual settled reaction: no call to find out)
+        if isinstance(after, Reaction) and after.effects and _asks_within(after.effects):
             k = p.done[0][0]
             return self._rounds_then_conclude(p, [(k, inst, after)], {k: _ASKED}, {})
         staged = p.staged  # `_restage` of one shot: the staged so far serves again
@@ -1005,7 +1006,7 @@ class Execution:
                 staged.failures = _add(staged.failures, (inst, failure))
                 staged.dispositions.append((inst, FailActivation(failure), memory, False))
                 return
-        if within and _asks_within(reaction.effects):
+        if within and reaction.effects and _asks_within(reaction.effects):
             staged.wants_within = True
             staged.dispositions.append((inst, disposition, memory, False))
             return
