@@ -93,9 +93,8 @@ class RunContexts:
         known = self._run_template
         # the parts compared spelled out (the step budget equal, the rest the same objects):
         # a helper call here cost a call per task per step
-        seen = None if known is None else known[0]
-        if seen is None or not (
-            seen[0] == key[0]
+        if known is None or not (
+            (seen := known[0])[0] == key[0]
             and seen[1] is key[1]
             and seen[2] is key[2]
             and seen[3] is key[3]

@@ -956,12 +956,13 @@ class Execution:
                 )
             updates = reaction.updates
             # the usual kinds (a dict, a list of pairs) without `_pairs`'s call
-            kind = type(updates)
-            pairs = (
-                list(updates.items())
-                if kind is dict
-                else (updates if kind is list else _pairs(updates))  # (a list: only read)
-            )
+            pairs: list[tuple[str, Any]]
+            if type(updates) is dict:
+                pairs = list(updates.items())
+            elif type(updates) is list:
+                pairs = updates  # only read, as `_pairs` returns it
+            else:
+                pairs = _pairs(updates)
             channels = self.graph.channels
             allowed = spec.writes
             for channel, _ in pairs:
