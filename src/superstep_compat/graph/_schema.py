@@ -199,7 +199,10 @@ def _kind_of(schema: Any) -> SchemaKind:
 def coerce_state(schema: Any, values: dict[str, Any]) -> Any:
     """Build the value a node receives from channel values: a model or dataclass instance
     for those schemas, the dict itself otherwise."""
-    kind = _kind_of(schema)
+    try:
+        kind = _kinds[schema]  # (`_kind_of`'s memo, inline: this runs per task)
+    except (KeyError, TypeError):
+        kind = _kind_of(schema)
     if kind in ("pydantic", "dataclass"):
         return schema(**values)
     if kind == "root":

@@ -77,7 +77,8 @@ def node_writes(value: Any, channels: Collection[str]) -> NodeWrites:
     out = NodeWrites()
     if value is None:
         return out
-    if type(value) is dict and not is_root_state(channels):  # the usual return: a dict
+    # the usual return: a dict (`is_root_state` inline: this runs per task)
+    if type(value) is dict and not (len(channels) == 1 and ROOT_KEY in channels):
         writes, dropped = out.writes, out.dropped
         for key, val in value.items():
             if key in channels:

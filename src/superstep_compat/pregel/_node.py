@@ -206,7 +206,7 @@ def settle(outcome: TaskOutcome) -> Reaction:
                 FailureClass.RETRYABLE, str(error), type(error).__name__, retry, cause=error
             )
         return Reaction(disposition=FailActivation(failure))
-    if outcome.waiting:
+    if outcome.interrupts or outcome.stopped:  # `waiting`, without a property call
         return Reaction(disposition=SuspendActivation(outcome.interrupts))
     control: list[ControlAction] = [Activate(goto) for goto in outcome.gotos]
     if outcome.sends:

@@ -91,7 +91,17 @@ class RunContexts:
             continuation.spare_answers,
         )
         known = self._run_template
-        if known is None or not _same(known[0], key):
+        # the parts compared spelled out (the step budget equal, the rest the same objects):
+        # a helper call here cost a call per task per step
+        if known is None or not (
+            (seen := known[0])[0] == key[0]
+            and seen[1] is key[1]
+            and seen[2] is key[2]
+            and seen[3] is key[3]
+            and seen[4] is key[4]
+            and seen[5] is key[5]
+            and seen[6] is key[6]
+        ):
             if known is not None and _same_but_record(known[0], key):
                 # a checkpointed run's every step: only what comes from the checkpoint
                 # moved. Updated in place: the template itself never reaches a task (each
@@ -144,25 +154,10 @@ def _task_ids(record: CheckpointRecord | None) -> dict[str, str]:
 
 
 def _same_but_record(seen: tuple[Any, ...], key: tuple[Any, ...]) -> bool:
-    """Whether run context parts ``key`` differ from ``seen`` (`_same`) in the checkpoint
-    and its tasks alone."""
+    """Whether run context parts ``key`` differ from ``seen`` (see
+    `RunContexts.run_context`) in the checkpoint and its tasks alone."""
     return (
         seen[0] == key[0]
-        and seen[3] is key[3]
-        and seen[4] is key[4]
-        and seen[5] is key[5]
-        and seen[6] is key[6]
-    )
-
-
-def _same(seen: tuple[Any, ...], key: tuple[Any, ...]) -> bool:
-    """Whether a run context's parts ``key`` are those ``seen`` (`RunContexts.run_context`):
-    the step budget equal, the rest the same objects (spelled out: a generator here costs
-    what the copy saves)."""
-    return (
-        seen[0] == key[0]
-        and seen[1] is key[1]
-        and seen[2] is key[2]
         and seen[3] is key[3]
         and seen[4] is key[4]
         and seen[5] is key[5]

@@ -129,7 +129,7 @@ class RunSteps:
         completed: list[tuple[str, TaskOutcome]] = []
         interrupted = False
         for item in results:
-            if item[1].waiting:
+            if item[1].interrupts or item[1].stopped:  # `waiting`, without a property call
                 interrupted = True
             elif item[1].error is None:
                 completed.append(item)
@@ -168,7 +168,8 @@ class RunSteps:
                 self.stopped = True
                 self.breakpoint = "interrupt_after" if after else "interrupt_before"
                 return True
-        if self.recorder.step >= self.stop:  # LangGraph checks the budget before looking for tasks
+        # LangGraph checks the budget before looking for tasks (`stop`, one property less)
+        if self.recorder.step >= self.contexts.stop:
             raise GraphRecursionError(
                 create_error_message(
                     message=(

@@ -72,9 +72,10 @@ class StepTasks:
             name = node_of(aid)
             if r.drained:  # its subgraph drained: so does this run (no breakpoint to report)
                 self.drained = True
-            elif r.waiting and not r.interrupts:
+            # (`r.waiting` spelled out: a property call per test, per task per step)
+            elif r.stopped and not r.interrupts:  # waiting, without interrupts
                 stopped = True
-            elif r.waiting:
+            elif r.interrupts:  # waiting, on interrupts
                 yield from self.interrupt_events(tuple(r.interrupts))
             elif r.error is None and updates and name != START:
                 chunk = {
@@ -91,7 +92,7 @@ class StepTasks:
                 ctx is not None
                 and not r.cached
                 and name != START
-                and not (r.waiting and not r.interrupts)
+                and not (r.stopped and not r.interrupts)
                 and not isinstance(r.error, GraphBubbleUp)
             ):
                 yield from self._task_result(ctx, aid, r)

@@ -60,6 +60,7 @@ from superstep_compat.pregel._task_context import (
 )
 from superstep_compat.pregel._task_routing import TaskRouting
 from superstep_compat.pregel._task_support import (
+    _RUNNABLE_TYPES,
     _as_tuple,
     _cache_key,
     _close,
@@ -181,7 +182,9 @@ class TaskRunner(TaskRouting):
         (``copy_context().run``) that ends with it: the context variables it binds need no
         unbinding (a sync task's outcome, never a coroutine's)."""
         uid = task_uuid(run, task_id)
-        config = self._task_config(node, run, uid, resume)
+        # the run's `RunBase` looked up once per task (its config and its runtime's parts)
+        base = self._base_of(run.config)
+        config = task_config(base, self, node.name, run, uid, resume)
         # a Send's own limits replace its node's (LangGraph 1.2)
         limits = run.timeout if run.timeout is not None else node.timeout
         run.timeout = limits  # what `get_runtime()` reads (the run context is the task's own)
@@ -232,10 +235,12 @@ class TaskRunner(TaskRouting):
             return from_cache_entry(hit)
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step, node.trace_policy)
-        base = self._base_of(run.config)
         configurable = config["configurable"]
         info = self._execution_info(node, run, configurable, uid, attempt, base.run_id)
-        timed = run.timed_attempt = start_timed_attempt(configurable, node.name, info, limits)
+        # (an untimed task is never observed: no call for the usual task)
+        timed = run.timed_attempt = (
+            None if limits is None else start_timed_attempt(configurable, node.name, info, limits)
+        )
         if limits is None and timed is None:  # the usual task: nothing observes its progress
             heartbeat = _noop_heartbeat
             writer = _noop if emit is None or "custom" not in modes else self._writer(run)
@@ -274,7 +279,11 @@ class TaskRunner(TaskRouting):
                 kwargs["runtime"] = runtime
         # interrupts are named by LangGraph's task namespace ("<node>:<task id>")
         hook = _TaskContext(
-            _answers(resume), f"{node.name}:{uid}", run, node.name, dict(memo) if memo else {}
+            _answers(resume) if resume else [],  # (the usual task: no call)
+            f"{node.name}:{uid}",
+            run,
+            node.name,
+            dict(memo) if memo else {},
         )
         if memo and SPARE_KEY in hook.memo:  # answers it took from a parent's spare ones
             hook.resume = with_spare_answers(hook.resume, hook.memo)
@@ -312,7 +321,8 @@ class TaskRunner(TaskRouting):
         action = node.action
         tokens = _bind(hook, run, config)
         try:
-            if _is_runnable(action):
+            known = _RUNNABLE_TYPES.get(type(action))  # (`_is_runnable`'s memo, inline)
+            if known if known is not None else _is_runnable(action):
                 steps = sequence_steps(action)
                 if in_loop and hasattr(action, "ainvoke"):
                     pending = (
@@ -423,9 +433,12 @@ class TaskRunner(TaskRouting):
                 outcome = self._failure(node, e)
         if error is None and run.trace is not None:
             _close(run.trace, result, outcome)
-        if outcome.error is None and not outcome.waiting:
+        if outcome.error is None and not (outcome.interrupts or outcome.stopped):  # `waiting`
             # LangGraph's private hook: told the name of every node that finished
-            finished = self._base_of(run.config).finished
+            known = self._run_base  # (`_base_of`'s usual case inline: once per task)
+            config = run.config
+            base = known if known is not None and known.config is config else self._base_of(config)
+            finished = base.finished
             if finished is not None:
                 finished(node.name)
         outcome.memo = hook.memo or None

@@ -62,7 +62,7 @@ def task_config(
         }
     configurable[CHILD_KEY] = ChildLink(
         run.saver,
-        _answers(resume),
+        _answers(resume) if resume else [],  # (the usual task: no call)
         run.emit,
         run.stream_modes,
         run.subgraphs,

@@ -357,9 +357,7 @@ def uuid5_url(name: str) -> str:
     digest.update(name.encode())
     h = digest.hexdigest()
     # hex digit 12 is the version (5); digit 16's two high bits the RFC 4122 variant (10)
-    return "".join(
-        (h[:8], "-", h[8:12], "-5", h[13:16], "-", _VARIANT[h[16]], h[17:20], "-", h[20:32])
-    )
+    return f"{h[:8]}-{h[8:12]}-5{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:32]}"
 
 
 _VARIANT = {d: "89ab"[int(d, 16) & 3] for d in "0123456789abcdef"}

@@ -816,7 +816,8 @@ class Execution:
             after: Any = shot.node.settle(shot.ctx, result)
         except Exception as e:  # a reducer bug fails its activation
             after = e
-        if isinstance(after, Reaction) and _asks_within(after.effects):  # another round
+        # another round (no effects, the usual settled reaction: no call to find out)
+        if isinstance(after, Reaction) and after.effects and _asks_within(after.effects):
             k = p.done[0][0]
             return self._rounds_then_conclude(p, [(k, inst, after)], {k: _ASKED}, {})
         staged = p.staged  # `_restage` of one shot: the staged so far serves again
@@ -954,7 +955,14 @@ class Execution:
                     f"node {inst.node!r} returned {type(reaction).__name__}, expected a Reaction"
                 )
             updates = reaction.updates
-            pairs = list(updates.items()) if type(updates) is dict else _pairs(updates)
+            # the usual kinds (a dict, a list of pairs) without `_pairs`'s call
+            pairs: list[tuple[str, Any]]
+            if type(updates) is dict:
+                pairs = list(updates.items())
+            elif type(updates) is list:
+                pairs = updates  # only read, as `_pairs` returns it
+            else:
+                pairs = _pairs(updates)
             channels = self.graph.channels
             allowed = spec.writes
             for channel, _ in pairs:
@@ -999,7 +1007,7 @@ class Execution:
                 staged.failures = _add(staged.failures, (inst, failure))
                 staged.dispositions.append((inst, FailActivation(failure), memory, False))
                 return
-        if within and _asks_within(reaction.effects):
+        if within and reaction.effects and _asks_within(reaction.effects):
             staged.wants_within = True
             staged.dispositions.append((inst, disposition, memory, False))
             return
