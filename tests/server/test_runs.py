@@ -152,8 +152,10 @@ async def test_command_goto_and_update(client: Any) -> None:
         "review",
         command={"goto": "jump", "update": {"text": "direct", "log": []}},
     )
-    assert out["text"] == "direct"
-    assert out["log"] == ["jump", "publish"]
+    # a Command as a new thread's first input also runs START with it (LangGraph): START's
+    # edge to `draft` is followed beside the goto, and `draft` then stops at `review`
+    assert out["text"] == "direct (drafted)"
+    assert out["log"] == ["draft", "jump", "publish"]
 
 
 async def test_fork_from_an_older_checkpoint(client: Any) -> None:

@@ -399,10 +399,12 @@ class GraphRun:
             completed = True
         finally:
             host.close()
-            if not completed and self.tracker.ended:
-                # closed while a live step ran (it ran to its end): its finished tasks'
-                # writes stay pending on the step's checkpoint, as `_aevents` keeps them
-                self.failures.keep_stopped_sync(ex, self.tracker.ended)
+            # A sync stream closed while a live step ran does not keep its finished tasks'
+            # writes (LangGraph's sync loop has put them as each ended): the server drives
+            # sync streams and cancels a run when it next sees a chunk, which may be the
+            # result of a task that ended after the cancel; the reference server (an
+            # asyncio cancel) drops such a task. Until a run can tell the two apart,
+            # they are not kept here (an open divergence; `_aevents` keeps them).
             self.writer.settle(raising=completed)  # what it wrote is saved before it ends
             if self._saves_at_exit(completed):
                 self.writer.save_final(self.record)

@@ -139,15 +139,6 @@ class StepFailures:
         await self.recorder.writer.asave(record)
         self._put_kept(record)
 
-    def keep_stopped_sync(self, ex: Execution, ended: Sequence[tuple[str, TaskOutcome]]) -> None:
-        """`keep_stopped` for a sync run (its stream closed while a live step ran: the
-        step's finished tasks keep their writes, as LangGraph's sync loop saved them)."""
-        record = self._stopped_record(ex, ended)
-        if record is None:
-            return
-        self.recorder.writer.save(record)
-        self._put_kept(record)
-
     def _stopped_record(
         self, ex: Execution, ended: Sequence[tuple[str, TaskOutcome]]
     ) -> CheckpointRecord | None:
