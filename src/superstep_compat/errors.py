@@ -240,9 +240,11 @@ def _shim_installed() -> bool:
     """Whether the shim's finder is installed and aliases ``langgraph.errors`` to this."""
     import sys
 
+    from superstep_compat.shim import LangGraphAliasFinder  # stdlib only: no cycle
+
     for finder in sys.meta_path:
-        if type(finder).__name__ == "LangGraphAliasFinder":
-            return "errors" not in getattr(finder, "real", ())
+        if isinstance(finder, LangGraphAliasFinder):
+            return "errors" not in finder.real
     return False
 
 

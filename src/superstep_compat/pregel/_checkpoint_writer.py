@@ -249,9 +249,9 @@ class CheckpointWriter:
         delta = self.delta
         if delta is None or not delta.held_back:
             return []
-        stub, calls = delta.exit_calls(record, self.last_saved, self.saver, self.saved_versions)
-        if stub is not None:
-            self.last_saved = stub
+        made, calls = delta.exit_calls(record, self.last_saved, self.saver, self.saved_versions)
+        if made is not None:  # the empty anchor put first: the record's parent
+            self.last_saved = made
         return calls
 
     async def asave_final(self, record: CheckpointRecord | None) -> None:

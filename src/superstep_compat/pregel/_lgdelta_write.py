@@ -67,10 +67,10 @@ class DeltaWrites:
         "_exit_writes",
         "_forced",
         "_snapshots",
+        "anchor_id",
         "channels",
         "first",
         "held_back",
-        "stub_id",
     )
 
     def __init__(self, channels: Mapping[str, DeltaChannel], *, held_back: bool = False) -> None:
@@ -78,7 +78,7 @@ class DeltaWrites:
         self.held_back = held_back
         self.first = True
         """No checkpoint built yet: the next builds on a loaded one (or none)."""
-        self.stub_id: str | None = None
+        self.anchor_id: str | None = None
         """Held back, on a new thread: the id of the anchor it may need (made with the first
         checkpoint, so that it sorts before the run's checkpoints, as LangGraph's)."""
         self._forced: set[str] = set()
@@ -115,7 +115,7 @@ class DeltaWrites:
         channel versions the saver holds; ``fresh_edit``: an edit of a thread with no
         checkpoint (LangGraph then snapshots every key it wrote and keeps no counters)."""
         if self.first and self.held_back and prev_metadata is None:
-            self.stub_id = new_checkpoint_id(-2)
+            self.anchor_id = new_checkpoint_id(-2)
         self.first = False
         checkpoint = record.checkpoint
         assert checkpoint is not None
@@ -215,13 +215,13 @@ class DeltaWrites:
         if not pending:
             return None, []
         calls: list[tuple[str, tuple[Any, ...]]] = []
-        stub = None
+        made = None
         if anchor is None:
-            stub_id = self.stub_id or new_checkpoint_id(-2)
-            stub = CheckpointRecord(
+            anchor_id = self.anchor_id or new_checkpoint_id(-2)
+            made = CheckpointRecord(
                 thread_id=record.thread_id,
                 checkpoint_ns=record.checkpoint_ns,
-                checkpoint_id=stub_id,
+                checkpoint_id=anchor_id,
                 parent_id=None,
                 step=-2,
                 source="",
@@ -231,7 +231,7 @@ class DeltaWrites:
             )
             empty = {
                 "v": CURRENT_FORMAT,
-                "id": stub_id,
+                "id": anchor_id,
                 "ts": datetime.now(UTC).isoformat(),
                 "channel_values": {},
                 "channel_versions": {},
@@ -240,7 +240,7 @@ class DeltaWrites:
             }
             config = config_of(record.thread_id, record.checkpoint_ns, None)
             calls.append(("put", (config, empty, {"step": -2}, {})))
-            anchor = stub
+            anchor = made
         grouped: dict[tuple[str, str], list[tuple[str, Any]]] = {}
         for step, task_id, path, channel, value in pending:
             if task_id == NULL_TASK_ID:
@@ -261,7 +261,7 @@ class DeltaWrites:
                 path,
             )
             calls.append(("put_writes", args))
-        return stub, calls
+        return made, calls
 
     def rewritten(self, record: CheckpointRecord) -> None:
         """``record``'s checkpoint was built again under its id (writes of no task put onto

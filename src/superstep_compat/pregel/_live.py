@@ -97,27 +97,18 @@ def advance_live(
     thread = threading.Thread(target=advance, name="superstep-live-step", daemon=True)
     thread.start()
     try:
-        if held is None:
-            while True:
-                with wake:
-                    while not pending() and "done" not in box:
-                        wake.wait()
-                    done = "done" in box
-                yield from drain()
-                if done:
-                    break
-        else:
-            while True:
-                with wake:
-                    while not pending() and "done" not in box and not held.releasable:
-                        wake.wait()
-                    done = "done" in box
-                releasable = held.releasable  # read before draining: the starts are in it
-                yield from drain()
-                if releasable:
-                    held.release()
-                if done:
-                    break
+        while True:
+            with wake:
+                while not pending() and "done" not in box and not (held and held.releasable):
+                    wake.wait()
+                done = "done" in box
+            # read before draining: the held starts are then among what is drained
+            releasable = held is not None and held.releasable
+            yield from drain()
+            if releasable and held is not None:
+                held.release()
+            if done:
+                break
     finally:
         if held is not None:
             held.abort()  # closed while the step's tasks wait to start: they never run

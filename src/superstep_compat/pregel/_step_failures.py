@@ -17,7 +17,6 @@ from superstep_compat.errors import GraphBubbleUp, ParentCommand
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import node_of
 from superstep_compat.pregel._node import outcome_of
-from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._task_context import TaskOutcome
 from superstep_compat.types import Command, Send
 from superstep_core.node import Activated, EffectCompleted, NodeFailed
@@ -33,15 +32,13 @@ class StepFailures:
     """The failures of the steps of a run of ``graph`` (a compiled `Pregel`), recorded on
     its checkpoints through ``recorder``."""
 
-    __slots__ = ("_kept", "_seen", "graph", "handed_over", "recorder", "results")
+    __slots__ = ("_seen", "graph", "handed_over", "recorder", "results")
 
     def __init__(self, graph: Any, recorder: CheckpointRecorder) -> None:
         self.graph = graph
         self.recorder = recorder
         self.results: Outcomes = []
         """The outcomes of the tasks of the superstep that failed (or was stopped)."""
-        self._kept: list[tuple[str, list[tuple[str, Any]]]] = []
-        """The pending writes `_stopped_record` found to keep, by task id."""
         self.handed_over: Outcomes = []
         """The tasks of the running step that failed for good and went on as their node's
         error handler: reported (tasks stream, checkpoint) with their error."""
@@ -133,28 +130,17 @@ class StepFailures:
         outcomes as pending writes of the step's checkpoint, so the thread shows their
         writes and continuing it runs only the others (LangGraph saves each task's writes
         as it ends)."""
-        record = self._stopped_record(ex, ended)
-        if record is None:
-            return
-        await self.recorder.writer.asave(record)
-        self._put_kept(record)
-
-    def _stopped_record(
-        self, ex: Execution, ended: Sequence[tuple[str, TaskOutcome]]
-    ) -> CheckpointRecord | None:
-        """The checkpoint ``ended``'s writes are kept under (they wait in `_kept`), or
-        None when there is no saver, no checkpoint or nothing to keep."""
         recorder = self.recorder
         record = recorder.record
         if recorder.scope.saver is None or record is None:
-            return None
+            return
         self.results = list(ended)
-        self._kept = recorder.keep_finished(ex, record, "", self.results)
-        return record if self._kept else None
-
-    def _put_kept(self, record: CheckpointRecord) -> None:
-        for task_id, task_writes in self._kept:
-            self.recorder.writer.put_writes(record, task_id, task_writes)
+        writes = recorder.keep_finished(ex, record, "", self.results)
+        if not writes:
+            return
+        await recorder.writer.asave(record)
+        for task_id, task_writes in writes:
+            recorder.writer.put_writes(record, task_id, task_writes)
 
 
 def _leaving(error: ParentCommand, ns: str) -> ParentCommand:
