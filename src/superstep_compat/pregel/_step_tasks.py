@@ -1,6 +1,6 @@
 """`StepTasks`: the stream events of a façade run's tasks, one collaborator of `GraphRun`: each
 task's chunks as LangGraph emits them when it ends (its update, its result in the ``tasks``
-and ``debug`` modes, or its interrupt), in the order the tasks started, with the updates a
+and ``debug`` modes, or its interrupt), in the order the tasks ended, with the updates a
 continued step announces again (as cached) first.
 
 Never imports the run or the host.
@@ -61,7 +61,7 @@ class StepTasks:
                     if self.scope.keys is not None and isinstance(update, dict):
                         update = update_of(self.scope.keys, list(update.items()))
                     yield ((), "updates", {name: update, "__metadata__": {"cached": True}})
-        ordered = self.tracker.in_launch_order(results)
+        ordered = self.tracker.in_step_order(results)
         if self.continuation.saved is not None:  # the outcomes handed back first, as LangGraph
             ordered = sorted(ordered, key=lambda item: not item[1].cached)
         ctx = self.run_context() if "tasks" in modes or "debug" in modes else None

@@ -35,6 +35,7 @@ class StepTracker:
         "early",
         "ended",
         "execution",
+        "finished",
         "first_step_order",
         "launch_key",
         "launched",
@@ -49,6 +50,9 @@ class StepTracker:
         """The tasks of the running step in the order the host started them."""
         self.ended: list[tuple[str, TaskOutcome]] = []
         """What the tasks of the running step returned so far, as each ended."""
+        self.finished: dict[str, int] = {}
+        """The tasks of the running step that ended, each with its place in the order they
+        ended (kept until the next step: the step's chunks are made after it committed)."""
         self.early: set[str] = set()
         """Activations whose chunks went out as they ended, not with their step."""
         self.starts = StartGate()
@@ -88,6 +92,11 @@ class StepTracker:
                 assert ex is not None  # watched before any step
                 self.starts.started(aid, held_start(ex, aid))
 
+    def task_ended(self, activation_id: str, outcome: TaskOutcome) -> None:
+        """Task ``activation_id`` ended with ``outcome``."""
+        self.ended.append((activation_id, outcome))
+        self.finished.setdefault(activation_id, len(self.finished))
+
     def stepped(self) -> None:
         """The step ended (committed, paused or failed): what its tasks returned is its."""
         self.ended.clear()
@@ -95,6 +104,7 @@ class StepTracker:
     def next_step(self) -> None:
         """The run goes on to its next step."""
         self.launched.clear()
+        self.finished.clear()
         self.first_step_order.clear()
 
     def not_early(self, results: Outcomes) -> Outcomes:
@@ -106,9 +116,16 @@ class StepTracker:
         early.difference_update(aid for aid, _ in kept)
         return kept
 
-    def in_launch_order(self, results: Outcomes) -> Outcomes:
-        """``results`` in the order their tasks started."""
+    def in_step_order(self, results: Outcomes) -> Outcomes:
+        """``results`` in the order LangGraph hands a step's task chunks out: as its tasks
+        ended (it emits each task's chunks as the task's writes are put, even when the
+        caller reads them only after the step); those that did not end in this step (held
+        from before a pause) first, in the order they started."""
         if not self.launched or len(results) < 2:
             return results
         rank = {aid: k for k, aid in enumerate(self.launched)}
-        return sorted(results, key=lambda item: rank.get(item[0], len(rank)))
+        finished = self.finished
+        return sorted(
+            results,
+            key=lambda item: (finished.get(item[0], -1), rank.get(item[0], len(rank))),
+        )

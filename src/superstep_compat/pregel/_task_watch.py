@@ -72,7 +72,7 @@ class TaskWatch:
         outcome = result.result
         tracker = self.tracker
         if isinstance(outcome, TaskOutcome):
-            tracker.ended.append((request.activation_id, outcome))
+            tracker.task_ended(request.activation_id, outcome)
         aid = request.activation_id
         if (
             self.contexts.live

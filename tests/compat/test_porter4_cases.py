@@ -1,0 +1,15 @@
+"""Differential programs `v*` (programs/), from a porting pass that wrote user programs the
+way LangGraph's how-to guides do and diffed them: a sync stream's parallel step in the order
+its tasks ended (v01), ... Each runs under real LangGraph and under the façade; the two
+results must be equal."""
+
+from __future__ import annotations
+
+from compat.langgraph_venv import differential_program_tests
+
+(
+    PROGRAMS,
+    results,
+    test_program_runs_under_langgraph,
+    test_program_matches_langgraph,
+) = differential_program_tests("v[0-9]*.py")
