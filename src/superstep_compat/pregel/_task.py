@@ -69,7 +69,7 @@ from superstep_compat.pregel._task_support import (
     _noop_heartbeat,
     _ProgressHandler,
     _runtime,
-    ainvoke_steps,
+    acall_runnable,
     as_seconds,
     cache_entry,
     first_matching,
@@ -325,11 +325,7 @@ class TaskRunner(TaskRouting):
             if known if known is not None else _is_runnable(action):
                 steps = sequence_steps(action)
                 if in_loop and hasattr(action, "ainvoke"):
-                    pending = (
-                        ainvoke_steps(steps, state, config)
-                        if steps
-                        else action.ainvoke(state, config)
-                    )
+                    pending = acall_runnable(action, steps, state, config)
                     return self._finish_async(pending, node, values, run, hook, config, go)
                 if go is not None:  # on a worker thread (never the loop's: see `blocks`)
                     go.wait()

@@ -9,14 +9,16 @@ import hashlib
 import inspect
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AsyncExitStack
 from contextvars import copy_context
 from typing import Any, cast
 
 from langchain_core.callbacks import BaseCallbackHandler, BaseCallbackManager
 from langchain_core.runnables import Runnable, RunnableSequence
 from langchain_core.runnables.config import patch_config
+from langchain_core.tracers._streaming import _StreamingCallbackHandler
 
 from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER, ROOT_KEY
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeCancelledError
@@ -327,3 +329,63 @@ async def ainvoke_steps(steps: Sequence[Any], value: Any, config: dict[str, Any]
     for position, step in enumerate(steps, 1):
         value = await step.ainvoke(value, _step_config(config, position))
     return value
+
+
+def acall_runnable(
+    action: Any, steps: Sequence[Any] | None, value: Any, config: dict[str, Any]
+) -> Any:
+    """The awaitable of a Runnable node's call on the running loop (``steps``: its
+    sequence's, `sequence_steps`): streamed when the run's callbacks have a streaming
+    handler (`astream_events`, `astream_log`), as LangGraph's async runner then streams
+    each node, else invoked."""
+    if _streams_nodes(config) and not _is_graph(action):
+        return astream_steps(steps or (action,), value, config)
+    return ainvoke_steps(steps, value, config) if steps else action.ainvoke(value, config)
+
+
+def _is_graph(action: Any) -> bool:
+    """Whether ``action`` is a compiled graph (a subgraph node: its run streams its own
+    chunks to the handler and hands its final state on, as LangGraph's does)."""
+    from superstep_compat.pregel._compile import Pregel
+
+    return isinstance(action, Pregel)
+
+
+def _streams_nodes(config: dict[str, Any]) -> bool:
+    """Whether ``config``'s callbacks have a streaming handler other than the ones the
+    façade adds for the ``messages`` and ``tools`` modes (LangGraph leaves its own two out
+    too: they stream a model's tokens, not a node's output)."""
+    callbacks = config.get("callbacks")
+    if not isinstance(callbacks, BaseCallbackManager):
+        return False
+    from superstep_compat.pregel._messages import MessagesHandler
+    from superstep_compat.pregel._tools import ToolsHandler
+
+    return any(
+        isinstance(h, _StreamingCallbackHandler)
+        and not isinstance(h, MessagesHandler | ToolsHandler)
+        for h in callbacks.handlers
+    )
+
+
+async def astream_steps(steps: Sequence[Any], value: Any, config: dict[str, Any]) -> Any:
+    """Run ``steps`` as one stream, as LangGraph does under a streaming handler: the first
+    step's ``astream`` of ``value``, each next step's ``atransform`` of the stream before it
+    (so a step starts before the one before it ends, and each emits its chunks); the
+    output is the last chunk."""
+    async with AsyncExitStack() as stack:
+        stream: AsyncIterator[Any] | None = None
+        for position, step in enumerate(steps, 1):
+            step_config = _step_config(config, position)
+            stream = (
+                step.astream(value, step_config)
+                if stream is None
+                else step.atransform(stream, step_config)
+            )
+            if hasattr(stream, "aclose"):
+                stack.push_async_callback(stream.aclose)
+        output = None
+        assert stream is not None  # (a node has one step at least)
+        async for chunk in stream:
+            output = chunk
+    return output
