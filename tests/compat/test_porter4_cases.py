@@ -1,6 +1,7 @@
 """Differential programs `v*` (programs/), from a porting pass that wrote user programs the
 way LangGraph's how-to guides do and diffed them: a sync stream's parallel step in the
-order its tasks ended (v01), Runnable nodes streamed under `astream_events` (v02). Each
+order its tasks ended (v01), Runnable nodes streamed under `astream_events` (v02), the
+order of a task's saved writes when it returns a `Command` with a goto (v03). Each
 runs under real LangGraph and under the façade; the two results must be equal."""
 
 from __future__ import annotations

@@ -296,12 +296,21 @@ def outcome_writes(
     """A finished task's outcome as pending writes (LangGraph's channel names for control);
     ``edges``: its node's static edge writes (`edge_writes`)."""
     writes = list(outcome.writes)
+    gotos, sends = outcome.gotos, outcome.sends
+    commanded = outcome.commanded
+    if commanded:  # LangGraph's order: the task's Command's routes, its edges, its routers'
+        writes.extend(
+            (SEND_CHANNEL, r) if isinstance(r, Send) else (BRANCH_PREFIX + r, None)
+            for r in commanded
+        )
+        n_sends = sum(isinstance(r, Send) for r in commanded)
+        gotos, sends = gotos[len(commanded) - n_sends :], sends[n_sends:]
     if not outcome.skip_edges:
         writes.extend(edges)
-    if outcome.gotos:
-        writes.extend([(BRANCH_PREFIX + goto, None) for goto in outcome.gotos])
-    if outcome.sends:
-        writes.extend([(SEND_CHANNEL, send) for send in outcome.sends])
+    if gotos:
+        writes.extend([(BRANCH_PREFIX + goto, None) for goto in gotos])
+    if sends:
+        writes.extend([(SEND_CHANNEL, send) for send in sends])
     return writes or [(NO_WRITES, None)]
 
 

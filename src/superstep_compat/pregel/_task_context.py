@@ -36,6 +36,10 @@ class TaskOutcome:
     writes: list[tuple[str, Any]] = field(default_factory=list)
     gotos: list[str] = field(default_factory=list)
     sends: list[Send] = field(default_factory=list)
+    commanded: list[Any] | None = None
+    """The routes (node names, `Send`s) of the task's own `Command`, in its order: the first
+    of ``gotos`` and ``sends`` (its routers' follow). LangGraph writes them before the node's
+    static edges, the routers' after."""
     update: Any = None
     interrupts: tuple[Interrupt[Any], ...] = ()
     error: BaseException | None = None

@@ -160,28 +160,43 @@ class TaskRouting:
         out = TaskOutcome(writes=writes)
         out.update = self.update_chunk(writes)
         if written.goto:
-            self._gotos(written.goto, out, node.name, run)
+            self._gotos(written.goto, out, node.name, run, commanded=True)
         branches = self.spec.branches.get(node.name)
         if branches:
             self._branch(branches, values, out, run, result)
         return out
 
-    def _gotos(self, gotos: Sequence[Any], out: TaskOutcome, name: str, run: RunContext) -> None:
+    def _gotos(
+        self,
+        gotos: Sequence[Any],
+        out: TaskOutcome,
+        name: str,
+        run: RunContext,
+        commanded: bool = False,
+    ) -> None:
         """Route ``gotos`` (node names and `Send`s); END goes nowhere. LangGraph ignores an
-        unknown target with a warning (the write to its trigger channel, or the `Send`)."""
+        unknown target with a warning (the write to its trigger channel, or the `Send`).
+        ``commanded``: they are the task's own `Command`'s (`TaskOutcome.commanded`)."""
+        kept: list[Any] | None = [] if commanded else None
         for goto in gotos:
             if isinstance(goto, Send):
                 if goto.node in self.node_names or goto.node == START:
                     out.sends.append(goto)
+                    if kept is not None:
+                        kept.append(goto)
                 else:
                     logger.warning(f"Ignoring unknown node name {goto.node} in pending sends")
             elif goto in self.node_names:
                 out.gotos.append(goto)
+                if kept is not None:
+                    kept.append(goto)
             elif goto != END:
                 logger.warning(
                     f"Task {name} with path {task_path(name, run.push)} wrote to unknown "
                     f"channel branch:to:{goto}, ignoring it."
                 )
+        if kept:
+            out.commanded = kept
 
     def _branch(
         self,
@@ -369,7 +384,7 @@ class TaskRouting:
                     Command(update=command.update, goto=command.goto), self.channel_keys
                 )
                 out = TaskOutcome(writes=written.writes)
-                self._gotos(written.goto, out, START, run)
+                self._gotos(written.goto, out, START, run, commanded=True)
                 branches = self.spec.branches.get(START)
                 if branches:
                     self._branch(branches, values, out, run, command)
@@ -378,7 +393,7 @@ class TaskRouting:
                 out = TaskOutcome(skip_edges=True)
                 written = node_writes(Command(update=arg.update, goto=arg.goto), self.channel_keys)
                 out.writes = written.writes
-                self._gotos(written.goto, out, START, run)
+                self._gotos(written.goto, out, START, run, commanded=True)
                 return out
             writes = self.input_writes(arg)
             if self._delta:
