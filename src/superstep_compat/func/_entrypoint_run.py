@@ -47,7 +47,7 @@ class EntrypointRun:
     running.
     """
 
-    fresh_resume_starts = False  # nothing to resume: `prepared` says so (UnknownInterruptError)
+    fresh_resume_starts = False  # a Command on a new thread is the function's input
 
     def __init__(
         self,
@@ -101,8 +101,11 @@ class EntrypointRun:
         """A resume needs a checkpoint; an unfinished call is continued (`RunKind`)."""
         run = self.run
         inp = run.input
-        resuming = inp is None or (isinstance(inp, Command) and inp.resume is not None)
-        if resuming and run.record is None:
+        # (a Command on a new thread is the function's input, as LangGraph's: `RunSetup`)
+        resuming = inp is None or (
+            isinstance(inp, Command) and inp.resume is not None and run.record is not None
+        )
+        if inp is None and run.record is None:
             raise UnknownInterruptError(
                 f"entrypoint {self.graph.node_name!r}: nothing to resume on thread "
                 f"{run.thread_id!r}: it has no checkpoint. Call it with an input first; "

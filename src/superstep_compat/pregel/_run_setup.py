@@ -206,7 +206,22 @@ class Continuation:
                 # answering a past interrupt again (time travel): LangGraph keeps the
                 # answers saved for it since, and the new one comes after them
                 self.resumer.answer_rebuilt(ex, record, answer)
-        if isinstance(inp, Command) and inp.resume is not None and self.scope.link is None:
+        # an entrypoint's new thread takes a Command as its input value, as LangGraph's
+        # (the function is called with it; a resume has nothing to answer yet)
+        as_value = (
+            isinstance(inp, Command)
+            and record is None
+            and not self.fresh_resume_starts
+            and self.scope.link is None
+            and graph.lowlevel is None
+            and (inp.resume is None or self.scope.saver is not None)
+        )
+        if (
+            isinstance(inp, Command)
+            and inp.resume is not None
+            and not as_value
+            and self.scope.link is None
+        ):
             if self.scope.saver is None:
                 # LangGraph's words: an answer has nowhere to come from without checkpoints
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
@@ -215,7 +230,7 @@ class Continuation:
                 # the graph from START (the Command as its input, see `_first_command`) and
                 # the answer is dropped, so the first interrupt() asks again.
                 inp = Command(update=inp.update, goto=inp.goto)
-        if isinstance(inp, Command) and inp.resume is not None:
+        if isinstance(inp, Command) and inp.resume is not None and not as_value:
             update = inp.update
             if update is not None:
                 self._write_onto(ex, record, update)  # before the answer: it reads the update
@@ -247,7 +262,7 @@ class Continuation:
             and graph.lowlevel is None
         ):
             events.extend(self._first_command(ex, inp))
-        elif isinstance(inp, Command):
+        elif isinstance(inp, Command) and not as_value:
             ex.send(External(INPUT_EVENT, inp))
             self.command_input = record is not None
         elif inp is None:

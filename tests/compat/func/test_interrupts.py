@@ -5,7 +5,6 @@ from typing import Any
 import pytest
 
 from superstep_compat.checkpoint.memory import InMemorySaver
-from superstep_compat.errors import UnknownInterruptError
 from superstep_compat.func import entrypoint, task
 from superstep_compat.types import Command, Interrupt, interrupt
 
@@ -174,13 +173,14 @@ def test_resume_on_a_finished_thread_returns_the_last_value_without_running() ->
     assert runs == ["a"]
 
 
-def test_resume_on_a_thread_without_checkpoint_raises_a_clear_error() -> None:
+def test_resume_on_a_thread_without_checkpoint_is_the_functions_input() -> None:
+    # LangGraph's rule: nothing to resume, so the Command is the input (differential: v04)
     @entrypoint(checkpointer=InMemorySaver())
-    def wf(x: str) -> str:
+    def wf(x: object) -> object:
         return x
 
-    with pytest.raises(UnknownInterruptError, match="nothing to resume on thread 'new'"):
-        wf.invoke(Command(resume="x"), cfg("new"))
+    command = Command(resume="x")
+    assert wf.invoke(command, cfg("new")) == command
 
 
 @task
