@@ -2,8 +2,9 @@
 way LangGraph's how-to guides do and diffed them: a sync stream's parallel step in the
 order its tasks ended (v01), Runnable nodes streamed under `astream_events` (v02), the
 order of a task's saved writes when it returns a `Command` with a goto (v03), a `Command`
-as an entrypoint thread's first input (v04). Each runs under real LangGraph and under the
-façade; the two results must be equal."""
+as an entrypoint thread's first input (v04), a resumed step's cached updates in LangGraph's
+task order (v05). Each runs under real LangGraph and under the façade; the two results
+must be equal."""
 
 from __future__ import annotations
 

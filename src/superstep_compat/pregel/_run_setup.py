@@ -351,9 +351,15 @@ class Continuation:
             served = {
                 task.id for aid in self.saved or () if (task := find_task(record, aid)) is not None
             }
+            # in the order LangGraph prepares the step's tasks (it reports them so):
+            # `Send`s first, as sent; then nodes by name, or as added after an edit
+            order = self.first_step_order
             self.cached = [
                 (t.name, t.result)
-                for t in record.tasks
+                for t in sorted(
+                    record.tasks,
+                    key=lambda t: (t.path[:1] != (PUSH,), order.get(t.name, 0), t.name),
+                )
                 if t.id in record.finished and t.id not in served and t.name != START
             ]
         if self.command_input:
