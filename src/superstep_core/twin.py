@@ -9,17 +9,63 @@ calling the plain spelling, `adrive` by awaiting the asynchronous one. Everythin
 two blocks runs in the driver's thread (or on its event loop) in the driver's context, so a
 context variable the core sets is seen by the operations it yields.
 
+A core that hands out a stream of values (a `TwinIter`) yields `Emit` for each one besides
+its blocks: `drive_iter` makes it a plain generator, `adrive_iter` an async one. An error
+thrown into the consumer's generator at a value (a ``with`` body's, or the ``GeneratorExit``
+of ``close``/``aclose``) is thrown into the core there, so one core can also hold a resource
+as a context manager does (``contextmanager(drive_iter)``), releasing it with blocks.
+
+A pair of public methods is then one core and two lines: `plain_twin`/`async_twin` (or
+`iter_twin`/`aiter_twin`) make the two spellings of a core method, with the core's
+signature, named after it (``_get_state`` gives ``get_state`` and ``aget_state``).
+`in_thread`/`in_thread_iter` make the async spelling of a plain method that runs it in a
+worker thread (for blocking I/O without an async client).
+
 Imports nothing of Superstep: any layer may use it (the host, the llm layer, the façade).
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Generator
-from typing import Any, NamedTuple, NoReturn, TypeVar
+import asyncio
+import functools
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Coroutine,
+    Generator,
+    Iterator,
+)
+from dataclasses import dataclass
+from typing import Any, Concatenate, Final, Generic, NamedTuple, NoReturn, ParamSpec, TypeVar
 
-__all__ = ["Block", "Twin", "adrive", "async_only", "drive", "sync_only"]
+__all__ = [
+    "EXHAUSTED",
+    "Block",
+    "Emit",
+    "Twin",
+    "TwinIter",
+    "adrive",
+    "adrive_iter",
+    "aiter_twin",
+    "async_only",
+    "async_twin",
+    "drive",
+    "drive_iter",
+    "in_thread",
+    "in_thread_iter",
+    "iter_twin",
+    "last_emitted",
+    "next_of",
+    "plain_twin",
+    "sync_only",
+]
 
 R = TypeVar("R")
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+P = ParamSpec("P")
 
 
 class Block(NamedTuple):
@@ -79,7 +125,7 @@ async def adrive(core: Twin[R]) -> R:
     return result
 
 
-def _resume(core: Twin[Any], value: Any, thrown: bool) -> tuple[bool, Any]:
+def _resume(core: Generator[Any, Any, Any], value: Any, thrown: bool) -> tuple[bool, Any]:
     """Send ``value`` into ``core`` (throw it, when ``thrown``): ``(False, the next block)``
     or ``(True, what the core returned)``. A StopIteration the core lets out comes back as
     itself, not as the RuntimeError a generator turns it into (the pair's plain spelling
@@ -93,3 +139,175 @@ def _resume(core: Twin[Any], value: Any, thrown: bool) -> tuple[bool, Any]:
         if not thrown or escaped is None or escaped is not value:
             raise
     raise escaped
+
+
+# --- streams: a core that emits values ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Emit(Generic[T_co]):
+    """One value a `TwinIter` hands its consumer; what the consumer's generator is sent (or
+    thrown) there comes back into the core at the ``yield``."""
+
+    value: T_co
+
+
+TwinIter = Generator[Block | Emit[T], Any, None]
+"""The shared core of a plain/async generator pair: yields `Block`s and `Emit`s."""
+
+EXHAUSTED: Final = object()
+"""What a `next_of` block gives back once its iterator has no more items."""
+
+
+def _next(items: Iterator[Any]) -> Any:
+    return next(items, EXHAUSTED)
+
+
+async def _anext(items: AsyncIterator[Any]) -> Any:
+    return await anext(items, EXHAUSTED)
+
+
+def next_of(items: Iterator[Any] | AsyncIterator[Any]) -> Block:
+    """The next item of the lane's iterator (a plain one for `drive`, an async one for
+    `adrive`), or `EXHAUSTED`."""
+    return Block(_next, _anext, (items,))
+
+
+def drive_iter(core: TwinIter[T]) -> Generator[T, Any, None]:
+    """``core`` as a plain generator: its blocks performed in the consumer's thread, its
+    emitted values yielded; what the consumer throws in (or its ``close``) goes to the core."""
+    ended, out = _resume(core, None, False)
+    while not ended:
+        try:
+            if type(out) is Emit:
+                value = yield out.value
+            else:
+                value = out.sync(*out.args)
+            thrown = False
+        except BaseException as error:  # the core decides, as in `drive`
+            value, thrown = error, True
+        ended, out = _resume(core, value, thrown)
+
+
+async def adrive_iter(core: TwinIter[T]) -> AsyncGenerator[T, Any]:
+    """`drive_iter` as an async generator: each block's asynchronous spelling is awaited
+    (during ``aclose`` too: a core's clean-up blocks run on the loop)."""
+    ended, out = _resume(core, None, False)
+    while not ended:
+        try:
+            if type(out) is Emit:
+                value = yield out.value
+            else:
+                value = await out.aio(*out.args)
+            thrown = False
+        except BaseException as error:
+            value, thrown = error, True
+        ended, out = _resume(core, value, thrown)
+
+
+def last_emitted(stream: TwinIter[T], default: R) -> Twin[T | R]:
+    """A core that runs ``stream`` to its end, relaying its blocks, and returns the last
+    value it emitted (``default`` when none): a call that wants only a stream's end."""
+    last: T | R = default
+    ended, out = _resume(stream, None, False)
+    while not ended:
+        value: Any = None
+        thrown = False
+        if type(out) is Emit:
+            last = out.value
+        else:
+            try:
+                value = yield out
+            except BaseException as error:
+                value, thrown = error, True
+        ended, out = _resume(stream, value, thrown)
+    return last
+
+
+# --- the two spellings of a core method --------------------------------------------------------
+
+
+def _named(spelling: Any, core: Callable[..., Any], prefix: str) -> Any:
+    """``spelling`` wrapped as ``core`` (signature, docstring), named after it: the core's
+    name without its leading underscore, ``prefix`` in front."""
+    functools.update_wrapper(spelling, core)
+    name = prefix + core.__name__.lstrip("_")
+    spelling.__name__ = name
+    spelling.__qualname__ = core.__qualname__.rsplit(".", 1)[0] + "." + name
+    return spelling
+
+
+def plain_twin(core: Callable[Concatenate[Any, P], Twin[R]]) -> Callable[Concatenate[Any, P], R]:
+    """The plain method of a core method (`drive`)."""
+
+    def plain(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return drive(core(self, *args, **kwargs))
+
+    return _named(plain, core, "")  # type: ignore[no-any-return]
+
+
+def async_twin(
+    core: Callable[Concatenate[Any, P], Twin[R]],
+) -> Callable[Concatenate[Any, P], Coroutine[Any, Any, R]]:
+    """The coroutine method of a core method (`adrive`)."""
+
+    async def aio(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await adrive(core(self, *args, **kwargs))
+
+    return _named(aio, core, "a")  # type: ignore[no-any-return]
+
+
+def iter_twin(
+    core: Callable[Concatenate[Any, P], TwinIter[T]],
+) -> Callable[Concatenate[Any, P], Iterator[T]]:
+    """The generator method of a streaming core method (`drive_iter`): a generator function,
+    so nothing of the core runs before the first ``next``."""
+
+    def plain(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> Iterator[T]:
+        yield from drive_iter(core(self, *args, **kwargs))
+
+    return _named(plain, core, "")  # type: ignore[no-any-return]
+
+
+def aiter_twin(
+    core: Callable[Concatenate[Any, P], TwinIter[T]],
+) -> Callable[Concatenate[Any, P], AsyncIterator[T]]:
+    """The async generator method of a streaming core method (`adrive_iter`)."""
+
+    async def aio(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> AsyncIterator[T]:
+        stream = adrive_iter(core(self, *args, **kwargs))
+        try:
+            async for item in stream:
+                yield item
+        finally:
+            await stream.aclose()  # the core's clean-up when the consumer stops early
+
+    return _named(aio, core, "a")  # type: ignore[no-any-return]
+
+
+def in_thread(
+    method: Callable[Concatenate[Any, P], R],
+) -> Callable[Concatenate[Any, P], Coroutine[Any, Any, R]]:
+    """The coroutine method that runs ``method`` in a worker thread (looked up on the
+    instance by name, so a subclass's override runs)."""
+    name = method.__name__
+
+    async def aio(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await asyncio.to_thread(functools.partial(getattr(self, name), *args, **kwargs))
+
+    return _named(aio, method, "a")  # type: ignore[no-any-return]
+
+
+def in_thread_iter(
+    method: Callable[Concatenate[Any, P], Iterator[T]],
+) -> Callable[Concatenate[Any, P], AsyncIterator[T]]:
+    """The async generator method that reads all of ``method``'s items in a worker thread,
+    then yields them."""
+    name = method.__name__
+
+    async def aio(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> AsyncIterator[T]:
+        read = functools.partial(getattr(self, name), *args, **kwargs)
+        for item in await asyncio.to_thread(lambda: list(read())):
+            yield item
+
+    return _named(aio, method, "a")  # type: ignore[no-any-return]

@@ -3,11 +3,33 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
+from collections.abc import AsyncIterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 
-from superstep_core.twin import Block, Twin, adrive, async_only, drive, sync_only
+from superstep_core.twin import (
+    EXHAUSTED,
+    Block,
+    Emit,
+    Twin,
+    TwinIter,
+    adrive,
+    adrive_iter,
+    aiter_twin,
+    async_only,
+    async_twin,
+    drive,
+    drive_iter,
+    in_thread,
+    iter_twin,
+    last_emitted,
+    next_of,
+    plain_twin,
+    sync_only,
+)
 
 
 def _add(a: int, b: int) -> int:
@@ -75,3 +97,130 @@ def test_one_sided_blocks_refuse_the_other_driver() -> None:
     assert asyncio.run(adrive(acore())) == 105
     with pytest.raises(TypeError, match="other driver"):
         drive(acore())
+
+
+# --- streams and method pairs -------------------------------------------------------------
+
+
+def _counting(log: list[str]) -> TwinIter[int]:
+    """Emits each sum of a block; holds a resource it releases with a block."""
+    try:
+        for n in (1, 2):
+            total = yield Block(_add, _aadd, (n, 0))
+            yield Emit(total)
+    finally:
+        log.append("released")
+        yield Block(_add, _aadd, (0, 0))
+
+
+def _consume_async(stream: Any) -> list[Any]:
+    async def run() -> list[Any]:
+        return [item async for item in stream]
+
+    return asyncio.run(run())
+
+
+def test_a_streaming_core_emits_on_either_lane() -> None:
+    log: list[str] = []
+    assert list(drive_iter(_counting(log))) == [1, 2]
+    assert _consume_async(adrive_iter(_counting(log))) == [101, 102]
+    assert log == ["released", "released"]
+
+
+def test_closing_the_consumer_runs_the_cores_clean_up_blocks() -> None:
+    log: list[str] = []
+    plain = drive_iter(_counting(log))
+    assert next(plain) == 1
+    plain.close()
+
+    async def early_stop() -> None:
+        aio = adrive_iter(_counting(log))
+        assert await anext(aio) == 101
+        await aio.aclose()
+
+    asyncio.run(early_stop())
+    assert log == ["released", "released"]
+
+
+def test_an_error_in_a_with_body_is_thrown_into_the_core() -> None:
+    seen: list[str] = []
+
+    def holding() -> TwinIter[str]:
+        try:
+            yield Emit("held")
+        except KeyError as error:
+            seen.append(f"core saw {error}")
+            raise
+
+    with pytest.raises(KeyError), contextmanager(drive_iter)(holding()) as value:
+        assert value == "held"
+        raise KeyError("body")
+    assert seen == ["core saw 'body'"]
+
+
+def test_next_of_reads_the_lanes_iterator_to_exhausted() -> None:
+    def reading(items: Any) -> TwinIter[Any]:
+        while (item := (yield next_of(items))) is not EXHAUSTED:
+            yield Emit(item)
+
+    async def agen() -> AsyncIterator[int]:
+        for n in (7, 8):
+            yield n
+
+    assert list(drive_iter(reading(iter([4, 5])))) == [4, 5]
+    assert _consume_async(adrive_iter(reading(agen()))) == [7, 8]
+
+
+def test_last_emitted_relays_blocks_and_returns_the_last_value() -> None:
+    assert drive(last_emitted(_counting([]), None)) == 2
+    assert asyncio.run(adrive(last_emitted(_counting([]), None))) == 102
+
+    def silent() -> TwinIter[int]:
+        yield Block(_add, _aadd, (1, 1))
+
+    assert drive(last_emitted(silent(), "none")) == "none"
+
+
+class _Pair:
+    def _total(self, a: int, *, b: int = 0) -> Twin[int]:
+        """The sum, on the lane's spelling."""
+        result: int = yield Block(_add, _aadd, (a, b))
+        return result
+
+    def _totals(self, a: int) -> TwinIter[int]:
+        """Two sums."""
+        for b in (0, 1):
+            yield Emit((yield Block(_add, _aadd, (a, b))))
+
+    def count(self, n: int) -> list[int]:
+        return list(range(n))
+
+    total = plain_twin(_total)
+    atotal = async_twin(_total)
+    totals = iter_twin(_totals)
+    atotals = aiter_twin(_totals)
+    acount = in_thread(count)
+
+
+class _Overriding(_Pair):
+    def count(self, n: int) -> list[int]:
+        return [-n]
+
+
+def test_method_twins_are_named_after_their_core_and_keep_its_signature() -> None:
+    pair = _Pair()
+    assert pair.total(1, b=2) == 3
+    assert asyncio.run(pair.atotal(1, b=2)) == 103
+    assert list(pair.totals(1)) == [1, 2]
+    assert _consume_async(pair.atotals(1)) == [101, 102]
+    assert [_Pair.total.__name__, _Pair.atotal.__name__] == ["total", "atotal"]
+    assert _Pair.atotals.__qualname__ == "_Pair.atotals"
+    assert str(inspect.signature(_Pair.atotal)) == str(inspect.signature(_Pair._total))
+    assert inspect.isgeneratorfunction(_Pair.totals)
+    assert inspect.isasyncgenfunction(_Pair.atotals)
+    assert inspect.iscoroutinefunction(_Pair.atotal)
+
+
+def test_in_thread_runs_the_instances_own_method() -> None:
+    assert asyncio.run(_Pair().acount(2)) == [0, 1]
+    assert asyncio.run(_Overriding().acount(2)) == [-2]
