@@ -15,9 +15,9 @@ thrown into the consumer's generator at a value (a ``with`` body's, or the ``Gen
 of ``close``/``aclose``) is thrown into the core there, so one core can also hold a resource
 as a context manager does (``contextmanager(drive_iter)``), releasing it with blocks.
 
-A pair of public methods is then one core and two lines: `plain_twin`/`async_twin` (or
-`iter_twin`/`aiter_twin`) make the two spellings of a core method, with the core's
-signature, named after it (``_get_state`` gives ``get_state`` and ``aget_state``).
+A pair of public methods is then one core and one line: `twins` (or `iter_twins`) makes
+the two spellings of a core method, with the core's signature, named after it
+(``get_state, aget_state = twins(_get_state)``).
 `in_thread`/`in_thread_iter` make the async spelling of a plain method that runs it in a
 worker thread (for blocking I/O without an async client).
 
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import inspect
 from collections.abc import (
     AsyncGenerator,
     AsyncIterator,
@@ -48,18 +49,16 @@ __all__ = [
     "TwinIter",
     "adrive",
     "adrive_iter",
-    "aiter_twin",
     "async_only",
-    "async_twin",
     "drive",
     "drive_iter",
     "in_thread",
     "in_thread_iter",
-    "iter_twin",
-    "last_emitted",
+    "iter_of",
+    "iter_twins",
     "next_of",
-    "plain_twin",
     "sync_only",
+    "twins",
 ]
 
 R = TypeVar("R")
@@ -205,74 +204,60 @@ async def adrive_iter(core: TwinIter[T]) -> AsyncGenerator[T, Any]:
         ended, out = _resume(core, value, thrown)
 
 
-def last_emitted(stream: TwinIter[T], default: R) -> Twin[T | R]:
-    """A core that runs ``stream`` to its end, relaying its blocks, and returns the last
-    value it emitted (``default`` when none): a call that wants only a stream's end."""
-    last: T | R = default
-    ended, out = _resume(stream, None, False)
-    while not ended:
-        value: Any = None
-        thrown = False
-        if type(out) is Emit:
-            last = out.value
-        else:
-            try:
-                value = yield out
-            except BaseException as error:
-                value, thrown = error, True
-        ended, out = _resume(stream, value, thrown)
-    return last
+async def _aiter(items: Any) -> AsyncIterator[Any]:
+    return aiter(items)
+
+
+def iter_of(items: Any) -> Block:
+    """An iterator over the lane's iterable (``iter`` or ``aiter``), for `next_of`."""
+    return Block(iter, _aiter, (items,))
 
 
 # --- the two spellings of a core method --------------------------------------------------------
 
 
-def _named(spelling: Any, core: Callable[..., Any], prefix: str) -> Any:
+def _named(spelling: Callable[..., Any], core: Callable[..., Any], prefix: str) -> Any:
     """``spelling`` wrapped as ``core`` (signature, docstring), named after it: the core's
     name without its leading underscore, ``prefix`` in front."""
     functools.update_wrapper(spelling, core)
+    # the core's return annotation (a generator) is not the spelling's: leave it out
+    spelling.__signature__ = inspect.signature(core).replace(  # type: ignore[attr-defined]
+        return_annotation=inspect.Signature.empty
+    )
+    spelling.__annotations__ = {k: v for k, v in core.__annotations__.items() if k != "return"}
     name = prefix + core.__name__.lstrip("_")
     spelling.__name__ = name
     spelling.__qualname__ = core.__qualname__.rsplit(".", 1)[0] + "." + name
     return spelling
 
 
-def plain_twin(core: Callable[Concatenate[Any, P], Twin[R]]) -> Callable[Concatenate[Any, P], R]:
-    """The plain method of a core method (`drive`)."""
+def twins(
+    core: Callable[Concatenate[Any, P], Twin[R]],
+) -> tuple[Callable[Concatenate[Any, P], R], Callable[Concatenate[Any, P], Coroutine[Any, Any, R]]]:
+    """The plain method (`drive`) and the coroutine method (`adrive`) of a core method.
+    (A pair, unpacked in the class body: an assignment to one name would take the base
+    class's signature of that name as its type.)"""
 
     def plain(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> R:
         return drive(core(self, *args, **kwargs))
 
-    return _named(plain, core, "")  # type: ignore[no-any-return]
-
-
-def async_twin(
-    core: Callable[Concatenate[Any, P], Twin[R]],
-) -> Callable[Concatenate[Any, P], Coroutine[Any, Any, R]]:
-    """The coroutine method of a core method (`adrive`)."""
-
     async def aio(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> R:
         return await adrive(core(self, *args, **kwargs))
 
-    return _named(aio, core, "a")  # type: ignore[no-any-return]
+    return _named(plain, core, ""), _named(aio, core, "a")
 
 
-def iter_twin(
+def iter_twins(
     core: Callable[Concatenate[Any, P], TwinIter[T]],
-) -> Callable[Concatenate[Any, P], Iterator[T]]:
-    """The generator method of a streaming core method (`drive_iter`): a generator function,
-    so nothing of the core runs before the first ``next``."""
+) -> tuple[
+    Callable[Concatenate[Any, P], Iterator[T]], Callable[Concatenate[Any, P], AsyncIterator[T]]
+]:
+    """The generator method (`drive_iter`) and the async generator method (`adrive_iter`) of
+    a streaming core method: generator functions, so nothing of the core runs before the
+    first item is asked for."""
 
     def plain(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> Iterator[T]:
         yield from drive_iter(core(self, *args, **kwargs))
-
-    return _named(plain, core, "")  # type: ignore[no-any-return]
-
-
-def aiter_twin(
-    core: Callable[Concatenate[Any, P], TwinIter[T]],
-) -> Callable[Concatenate[Any, P], AsyncIterator[T]]:
-    """The async generator method of a streaming core method (`adrive_iter`)."""
 
     async def aio(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> AsyncIterator[T]:
         stream = adrive_iter(core(self, *args, **kwargs))
@@ -282,7 +267,7 @@ def aiter_twin(
         finally:
             await stream.aclose()  # the core's clean-up when the consumer stops early
 
-    return _named(aio, core, "a")  # type: ignore[no-any-return]
+    return _named(plain, core, ""), _named(aio, core, "a")
 
 
 def in_thread(

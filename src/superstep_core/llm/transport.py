@@ -14,7 +14,7 @@ A transport never raises for an HTTP status: it returns it. Network failures rai
 `TransportFailure`.
 
 Must never import the runtime, the host or `superstep_compat`; `superstep_core.twin` (no
-imports of its own) runs the adapters' send cores.
+imports of its own) runs the adapters' send and stream cores.
 """
 
 from __future__ import annotations
