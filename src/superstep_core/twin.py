@@ -50,13 +50,17 @@ __all__ = [
     "adrive",
     "adrive_iter",
     "async_only",
+    "closing",
     "drive",
     "drive_iter",
+    "entering",
     "in_thread",
     "in_thread_iter",
     "iter_of",
     "iter_twins",
+    "leaving",
     "next_of",
+    "picked",
     "sync_only",
     "twins",
 ]
@@ -213,26 +217,86 @@ def iter_of(items: Any) -> Block:
     return Block(iter, _aiter, (items,))
 
 
+def _close(items: Any) -> None:
+    close = getattr(items, "close", None)
+    if close is not None:
+        close()
+
+
+async def _aclose(items: Any) -> None:
+    aclose = getattr(items, "aclose", None)
+    if aclose is not None:
+        await aclose()
+
+
+def closing(items: Any) -> Block:
+    """Closing the lane's generator (``close`` or ``aclose``; nothing for an iterator
+    without): a core's ``finally`` for an iterator it read from, which would otherwise
+    stay open as long as a stored traceback keeps the core's frame."""
+    return Block(_close, _aclose, (items,))
+
+
+async def _made(call: Callable[..., Any], *args: Any) -> Any:
+    return call(*args)
+
+
+def picked(sync: Callable[..., Any], aio: Callable[..., Any], *args: Any) -> Block:
+    """The lane's own one of two calls, made at once on either lane (nothing awaited): for a
+    value that differs by lane, as a plain and an async context manager do."""
+    return Block(sync, functools.partial(_made, aio), args)
+
+
+def _enter(manager: Any) -> Any:
+    return manager.__enter__()
+
+
+async def _aenter(manager: Any) -> Any:
+    return await manager.__aenter__()
+
+
+def _exit(manager: Any, *exc: Any) -> Any:
+    return manager.__exit__(*exc)
+
+
+async def _aexit(manager: Any, *exc: Any) -> Any:
+    return await manager.__aexit__(*exc)
+
+
+def entering(manager: Any) -> Block:
+    """Entering the lane's context manager (``__enter__`` or ``__aenter__``)."""
+    return Block(_enter, _aenter, (manager,))
+
+
+def leaving(manager: Any, *exc: Any) -> Block:
+    """Leaving the lane's context manager with ``exc`` (``(type, value, traceback)`` or
+    three ``None``); its value says whether it suppressed the error."""
+    return Block(_exit, _aexit, (manager, *exc))
+
+
 # --- the two spellings of a core method --------------------------------------------------------
 
 
-def _named(spelling: Callable[..., Any], core: Callable[..., Any], prefix: str) -> Any:
-    """``spelling`` wrapped as ``core`` (signature, docstring), named after it: the core's
-    name without its leading underscore, ``prefix`` in front."""
+def _named(
+    spelling: Callable[..., Any], core: Callable[..., Any], prefix: str, name: str | None = None
+) -> Any:
+    """``spelling`` wrapped as ``core`` (signature, docstring), named ``name`` (by default
+    the core's name without its leading underscore), ``prefix`` in front."""
     functools.update_wrapper(spelling, core)
     # the core's return annotation (a generator) is not the spelling's: leave it out
     spelling.__signature__ = inspect.signature(core).replace(  # type: ignore[attr-defined]
         return_annotation=inspect.Signature.empty
     )
     spelling.__annotations__ = {k: v for k, v in core.__annotations__.items() if k != "return"}
-    name = prefix + core.__name__.lstrip("_")
+    name = core.__name__.lstrip("_") if name is None else name
+    bare = name.lstrip("_")  # a private pair keeps its underscores: ``_stream``, ``_astream``
+    name = name[: len(name) - len(bare)] + prefix + bare
     spelling.__name__ = name
     spelling.__qualname__ = core.__qualname__.rsplit(".", 1)[0] + "." + name
     return spelling
 
 
 def twins(
-    core: Callable[Concatenate[Any, P], Twin[R]],
+    core: Callable[Concatenate[Any, P], Twin[R]], name: str | None = None
 ) -> tuple[Callable[Concatenate[Any, P], R], Callable[Concatenate[Any, P], Coroutine[Any, Any, R]]]:
     """The plain method (`drive`) and the coroutine method (`adrive`) of a core method.
     (A pair, unpacked in the class body: an assignment to one name would take the base
@@ -244,11 +308,11 @@ def twins(
     async def aio(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> R:
         return await adrive(core(self, *args, **kwargs))
 
-    return _named(plain, core, ""), _named(aio, core, "a")
+    return _named(plain, core, "", name), _named(aio, core, "a", name)
 
 
 def iter_twins(
-    core: Callable[Concatenate[Any, P], TwinIter[T]],
+    core: Callable[Concatenate[Any, P], TwinIter[T]], name: str | None = None
 ) -> tuple[
     Callable[Concatenate[Any, P], Iterator[T]], Callable[Concatenate[Any, P], AsyncIterator[T]]
 ]:
@@ -267,7 +331,7 @@ def iter_twins(
         finally:
             await stream.aclose()  # the core's clean-up when the consumer stops early
 
-    return _named(plain, core, ""), _named(aio, core, "a")
+    return _named(plain, core, "", name), _named(aio, core, "a", name)
 
 
 def in_thread(

@@ -19,6 +19,7 @@ from superstep_core.twin import (
     adrive,
     adrive_iter,
     async_only,
+    closing,
     drive,
     drive_iter,
     in_thread,
@@ -233,3 +234,38 @@ def test_method_twins_are_named_after_their_core_and_keep_its_signature() -> Non
 def test_in_thread_runs_the_instances_own_method() -> None:
     assert asyncio.run(_Pair().acount(2)) == [0, 1]
     assert asyncio.run(_Overriding().acount(2)) == [-2]
+
+
+def test_closing_closes_the_lanes_generator_and_skips_a_plain_iterator() -> None:
+    closed: list[str] = []
+
+    def plain() -> Any:
+        try:
+            yield 1
+        finally:
+            closed.append("plain")
+
+    async def aio() -> AsyncIterator[int]:
+        try:
+            yield 1
+        finally:
+            closed.append("async")
+
+    def reading(items: Any) -> TwinIter[Any]:
+        try:
+            yield Emit((yield next_of(items)))
+        finally:
+            yield closing(items)
+
+    stream = drive_iter(reading(plain()))
+    assert next(stream) == 1
+    stream.close()
+
+    async def early_stop() -> None:
+        stream = adrive_iter(reading(aio()))
+        assert await anext(stream) == 1
+        await stream.aclose()
+
+    asyncio.run(early_stop())
+    assert list(drive_iter(reading(iter([5])))) == [5]
+    assert closed == ["plain", "async"]

@@ -62,6 +62,7 @@ from superstep_core.twin import (
     Emit,
     Twin,
     TwinIter,
+    closing,
     iter_of,
     iter_twins,
     next_of,
@@ -298,10 +299,13 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         merged, sent = self._merged(config), self._headers(headers)
         request = run_request(self.assistant_id, merged, input, plan, subgraphs, sent, options)
         chunks = yield iter_of(client.runs.stream(**request))
-        while (chunk := (yield next_of(chunks))) is not EXHAUSTED:
-            item = router.route(chunk)
-            if item is not SKIP:
-                yield Emit(item)
+        try:
+            while (chunk := (yield next_of(chunks))) is not EXHAUSTED:
+                item = router.route(chunk)
+                if item is not SKIP:
+                    yield Emit(item)
+        finally:  # a consumer that stops early stops the client's stream now
+            yield closing(chunks)
 
     stream, astream = iter_twins(_stream)  # type: ignore[assignment]
 

@@ -16,8 +16,9 @@ Must never import the runtime, the host or `superstep_compat`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -39,6 +40,18 @@ from superstep_core.llm.redaction import protect_loggers, register_secret
 from superstep_core.llm.sending import Sender
 from superstep_core.llm.structured import structured_runnable
 from superstep_core.llm.transport import HttpxTransport, SDKTransport, Transport
+from superstep_core.twin import (
+    EXHAUSTED,
+    Block,
+    Emit,
+    Twin,
+    TwinIter,
+    closing,
+    iter_twins,
+    next_of,
+    picked,
+    twins,
+)
 
 __all__ = ["Capabilities", "ChatModel", "Identity"]
 
@@ -261,75 +274,60 @@ class ChatModel(BaseChatModel):
 
     # ---- BaseChatModel --------------------------------------------------------------------
 
-    def _generate(
+    # One core per hook pair (`superstep_core.twin`); ``run_manager`` is the lane's
+    # (`CallbackManagerForLLMRun` or its async twin), its calls made as blocks; ``self``
+    # positional only, as `twins` passes it.
+
+    def _generating(
         self,
+        /,
         messages: list[BaseMessage],
         stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
+        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
-    ) -> ChatResult:
+    ) -> Twin[ChatResult]:
         if self.streaming:
             merged: AIMessageChunk | None = None
-            for gen in self._stream(messages, stop, run_manager, **kwargs):
-                merged = gen.message if merged is None else merged + gen.message  # type: ignore[assignment]
+            streamed = partial(self._stream, messages, stop, run_manager, **kwargs)
+            astreamed = partial(self._astream, messages, stop, run_manager, **kwargs)
+            gens = yield picked(streamed, astreamed)
+            while (gen := (yield next_of(gens))) is not EXHAUSTED:
+                merged = gen.message if merged is None else merged + gen.message
             return _result(merged or AIMessageChunk(content=""))
         request = self._codec.request(
             messages, self.call_options(stop, **kwargs), self._resolution.endpoint
         )
-        message = self._codec.parse(self._sender.send(request))
+        sender = self._sender
+        reply = yield Block(sender.send, sender.asend, (request,))
+        message = self._codec.parse(reply)
         return ChatResult(generations=[ChatGeneration(message=message)])
 
-    async def _agenerate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: AsyncCallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        if self.streaming:
-            merged: AIMessageChunk | None = None
-            async for gen in self._astream(messages, stop, run_manager, **kwargs):
-                merged = gen.message if merged is None else merged + gen.message  # type: ignore[assignment]
-            return _result(merged or AIMessageChunk(content=""))
-        request = self._codec.request(
-            messages, self.call_options(stop, **kwargs), self._resolution.endpoint
-        )
-        message = self._codec.parse(await self._sender.asend(request))
-        return ChatResult(generations=[ChatGeneration(message=message)])
+    _generate, _agenerate = twins(_generating, "_generate")  # type: ignore[assignment]
 
-    def _stream(
+    def _streaming(
         self,
+        /,
         messages: list[BaseMessage],
         stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
+        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
-    ) -> Iterator[ChatGenerationChunk]:
+    ) -> TwinIter[ChatGenerationChunk]:
         kwargs["stream"] = True
         request = self._codec.request(
             messages, self.call_options(stop, **kwargs), self._resolution.endpoint
         )
-        for chunk in self._sender.stream(request):
-            generation = ChatGenerationChunk(message=chunk)
-            if run_manager is not None:
-                run_manager.on_llm_new_token(chunk.text, chunk=generation)
-            yield generation
+        chunks = yield picked(self._sender.stream, self._sender.astream, request)
+        try:
+            while (chunk := (yield next_of(chunks))) is not EXHAUSTED:
+                generation = ChatGenerationChunk(message=chunk)
+                if run_manager is not None:
+                    token: Any = partial(run_manager.on_llm_new_token, chunk.text, chunk=generation)
+                    yield Block(token, token)  # the async manager's: what to await
+                yield Emit(generation)
+        finally:  # a consumer that stops early stops the sender's stream now
+            yield closing(chunks)
 
-    async def _astream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: AsyncCallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> AsyncIterator[ChatGenerationChunk]:
-        kwargs["stream"] = True
-        request = self._codec.request(
-            messages, self.call_options(stop, **kwargs), self._resolution.endpoint
-        )
-        async for chunk in self._sender.astream(request):
-            generation = ChatGenerationChunk(message=chunk)
-            if run_manager is not None:
-                await run_manager.on_llm_new_token(chunk.text, chunk=generation)
-            yield generation
+    _stream, _astream = iter_twins(_streaming, "_stream")  # type: ignore[assignment]
 
     def bind_tools(
         self,
