@@ -30,6 +30,7 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field, PrivateAttr, SecretStr
 
+from superstep_core import twin
 from superstep_core.llm.codec import CallOptions, Codec
 from superstep_core.llm.codecs import codec_for
 from superstep_core.llm.http import HttpRequest
@@ -40,18 +41,6 @@ from superstep_core.llm.redaction import protect_loggers, register_secret
 from superstep_core.llm.sending import Sender
 from superstep_core.llm.structured import structured_runnable
 from superstep_core.llm.transport import HttpxTransport, SDKTransport, Transport
-from superstep_core.twin import (
-    EXHAUSTED,
-    Block,
-    Emit,
-    Twin,
-    TwinIter,
-    closing,
-    iter_twins,
-    next_of,
-    picked,
-    twins,
-)
 
 __all__ = ["Capabilities", "ChatModel", "Identity"]
 
@@ -276,7 +265,7 @@ class ChatModel(BaseChatModel):
 
     # One core per hook pair (`superstep_core.twin`); ``run_manager`` is the lane's
     # (`CallbackManagerForLLMRun` or its async twin), its calls made as blocks; ``self``
-    # positional only, as `twins` passes it.
+    # positional only, as `twin.twins` passes it.
 
     def _generating(
         self,
@@ -285,24 +274,24 @@ class ChatModel(BaseChatModel):
         stop: list[str] | None = None,
         run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
-    ) -> Twin[ChatResult]:
+    ) -> twin.Twin[ChatResult]:
         if self.streaming:
             merged: AIMessageChunk | None = None
             streamed = partial(self._stream, messages, stop, run_manager, **kwargs)
             astreamed = partial(self._astream, messages, stop, run_manager, **kwargs)
-            gens = yield picked(streamed, astreamed)
-            while (gen := (yield next_of(gens))) is not EXHAUSTED:
+            gens = yield twin.picked(streamed, astreamed)
+            while (gen := (yield twin.next_of(gens))) is not twin.EXHAUSTED:
                 merged = gen.message if merged is None else merged + gen.message
             return _result(merged or AIMessageChunk(content=""))
         request = self._codec.request(
             messages, self.call_options(stop, **kwargs), self._resolution.endpoint
         )
         sender = self._sender
-        reply = yield Block(sender.send, sender.asend, (request,))
+        reply = yield twin.Block(sender.send, sender.asend, (request,))
         message = self._codec.parse(reply)
         return ChatResult(generations=[ChatGeneration(message=message)])
 
-    _generate, _agenerate = twins(_generating, "_generate")  # type: ignore[assignment]
+    _generate, _agenerate = twin.twins(_generating, "_generate")  # type: ignore[assignment]
 
     def _streaming(
         self,
@@ -311,23 +300,23 @@ class ChatModel(BaseChatModel):
         stop: list[str] | None = None,
         run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
-    ) -> TwinIter[ChatGenerationChunk]:
+    ) -> twin.TwinIter[ChatGenerationChunk]:
         kwargs["stream"] = True
         request = self._codec.request(
             messages, self.call_options(stop, **kwargs), self._resolution.endpoint
         )
-        chunks = yield picked(self._sender.stream, self._sender.astream, request)
+        chunks = yield twin.picked(self._sender.stream, self._sender.astream, request)
         try:
-            while (chunk := (yield next_of(chunks))) is not EXHAUSTED:
+            while (chunk := (yield twin.next_of(chunks))) is not twin.EXHAUSTED:
                 generation = ChatGenerationChunk(message=chunk)
                 if run_manager is not None:
                     token: Any = partial(run_manager.on_llm_new_token, chunk.text, chunk=generation)
-                    yield Block(token, token)  # the async manager's: what to await
-                yield Emit(generation)
+                    yield twin.Block(token, token)  # the async manager's: what to await
+                yield twin.Emit(generation)
         finally:  # a consumer that stops early stops the sender's stream now
-            yield closing(chunks)
+            yield twin.closing(chunks)
 
-    _stream, _astream = iter_twins(_streaming, "_stream")  # type: ignore[assignment]
+    _stream, _astream = twin.iter_twins(_streaming, "_stream")  # type: ignore[assignment]
 
     def bind_tools(
         self,
