@@ -8,12 +8,15 @@ the class are also checked here without the reference, as specifications.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from typing import Any
 
 import pytest
 
 from compat.langgraph_venv import differential_program_tests
 from superstep_compat.pregel._remote_run_stream import (
+    _AsyncRemoteGraphRunStream,
     _ChannelProjection,
     _ProjectionRegistry,
     _RemoteGraphRunStream,
@@ -98,7 +101,7 @@ def _handle(
     sdk: FakeThreadStream, client: FakeSyncClient | None = None, input: Any = None
 ) -> _RemoteGraphRunStream:
     return _RemoteGraphRunStream(
-        sync_client=client or FakeSyncClient(),
+        client=client or FakeSyncClient(),
         sdk_thread=sdk,
         input={"x": 1} if input is None else input,
         config={"configurable": {}},
@@ -173,6 +176,90 @@ def test_v3_rejects_what_the_wire_cannot_carry() -> None:
         rg.stream_events({}, version="v3", context={})
     with pytest.raises(NotImplementedError, match="version='v2'"):
         rg.stream_events({}, version="v2")
+
+
+class FakeAsyncThreadStream(FakeThreadStream):
+    """What `_AsyncRemoteGraphRunStream` uses of ``AsyncThreadStream``: the same calls,
+    awaited."""
+
+    async def __aenter__(self) -> FakeAsyncThreadStream:
+        return self.__enter__()  # type: ignore[return-value]
+
+    async def __aexit__(self, *exc: Any) -> None:
+        self.__exit__(*exc)
+
+    async def start(self, **kwargs: Any) -> dict[str, str]:  # type: ignore[override]
+        return super().start(**kwargs)
+
+    async def close(self) -> None:  # type: ignore[override]
+        super().close()
+
+
+class FakeAsyncRuns(FakeRuns):
+    async def cancel(self, thread_id: str, run_id: str, *, wait: bool) -> None:  # type: ignore[override]
+        super().cancel(thread_id, run_id, wait=wait)
+
+
+class FakeAsyncClient:
+    def __init__(self, fail_cancel: bool = False, sdk: Any = None) -> None:
+        self.runs = FakeAsyncRuns(fail_cancel)
+        self.threads = self
+        self.sdk = sdk
+
+    def stream(self, **request: Any) -> Any:
+        return self.sdk
+
+
+def test_the_async_handle_enters_starts_aborts_and_leaves_as_the_sync_one() -> None:
+    async def run() -> tuple[list[Any], list[Any], list[Any]]:
+        sdk, client = FakeAsyncThreadStream(), FakeAsyncClient(fail_cancel=True)
+        handle = _AsyncRemoteGraphRunStream(
+            client=client, sdk_thread=sdk, input={"x": 1}, config={}, metadata=None
+        )
+        async with handle as entered:
+            assert entered._run_id == "run-1"
+            await entered.abort()
+            await entered.abort()
+        failing = FakeAsyncThreadStream(start_error=RuntimeError("no run"))
+        with pytest.raises(RuntimeError, match="no run"):
+            async with _AsyncRemoteGraphRunStream(
+                client=client, sdk_thread=failing, input={}, config={}, metadata=None
+            ):
+                pytest.fail("the body must not run")
+        return sdk.log, client.runs.cancelled, failing.log
+
+    log, cancelled, failed = asyncio.run(run())
+    assert log[0] == "enter" and log.count("close") == 1 and ("exit", None) not in log
+    assert cancelled == [("thread-1", "run-1", False)]
+    assert failed[-1] == ("exit", RuntimeError)
+
+
+def test_each_spelling_of_stream_events_makes_its_own_handle() -> None:
+    sdk = FakeThreadStream()
+    sync = FakeAsyncClient(sdk=sdk)  # the sync client's calls are the same, not awaited
+    rg = RemoteGraph("agent", sync_client=sync, client=FakeAsyncClient(sdk=sdk))  # type: ignore[arg-type]
+    assert isinstance(rg.stream_events({}, version="v3"), _RemoteGraphRunStream)
+    handle = asyncio.run(rg.astream_events({}, version="v3"))
+    assert isinstance(handle, _AsyncRemoteGraphRunStream)
+
+
+def test_each_spelling_of_stream_events_names_itself_when_not_v3() -> None:
+    rg = RemoteGraph("agent")
+    with pytest.raises(NotImplementedError, match=r"RemoteGraph.stream_events.*use stream\("):
+        rg.stream_events({}, version="v2")
+    with pytest.raises(NotImplementedError, match=r"RemoteGraph.astream_events.*use astream\("):
+        asyncio.run(rg.astream_events({}, version="v2"))
+
+
+def test_the_public_pairs_keep_their_names_and_signatures() -> None:
+    for name in ("get_graph", "get_state", "get_state_history", "update_state", "stream"):
+        plain, aio = getattr(RemoteGraph, name), getattr(RemoteGraph, f"a{name}")
+        assert (plain.__name__, aio.__name__) == (name, f"a{name}")
+        assert inspect.signature(plain) == inspect.signature(aio)
+    assert inspect.isgeneratorfunction(RemoteGraph.stream)
+    assert inspect.isasyncgenfunction(RemoteGraph.astream)
+    assert inspect.iscoroutinefunction(RemoteGraph.ainvoke)
+    assert list(inspect.signature(RemoteGraph.get_state).parameters)[:2] == ["self", "config"]
 
 
 def test_remote_graph_is_a_pregel_protocol() -> None:

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import logging
 import sys
-from abc import ABC, abstractmethod
-from collections.abc import AsyncIterator, Iterator, Mapping
+from abc import ABC
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 
 from langgraph_sdk.stream.decoders import DataDecoder
 
@@ -108,7 +108,7 @@ class _RunHandle(ABC):
     once started, and the projections (read straight from the SDK stream)."""
 
     def __init__(
-        self, client: Any, sdk_thread: Any, input: Any, config: Any, metadata: Any
+        self, *, client: Any, sdk_thread: Any, input: Any, config: Any, metadata: Any
     ) -> None:
         self._client = client
         self._sdk = sdk_thread
@@ -119,6 +119,7 @@ class _RunHandle(ABC):
         }
         self._run_id: str | None = None
         self._closed = False
+        self._events: Any = None  # the one subscription of the raw events, once iterated
 
     @property
     def values(self) -> Any:
@@ -148,13 +149,19 @@ class _RunHandle(ABC):
 
     # --- one core per sync/async pair (`superstep_core.twin`: drive / adrive) -------------
 
-    @abstractmethod
+    # the SDK stream's context-manager methods of the handle's lane, and the one-sided
+    # block that calls them (`sync_only` or `async_only`)
+    _SDK_ENTER: ClassVar[str]
+    _SDK_EXIT: ClassVar[str]
+    _ONE_SIDED: ClassVar[Callable[..., Block]]
+
     def _sdk_entered(self) -> Block:
         """Entering the SDK stream (``__enter__`` or ``__aenter__``: the lane's)."""
+        return type(self)._ONE_SIDED(getattr(self._sdk, self._SDK_ENTER))
 
-    @abstractmethod
     def _sdk_left(self, *exc: Any) -> Block:
         """Leaving the SDK stream with ``exc`` (``__exit__`` or ``__aexit__``)."""
+        return type(self)._ONE_SIDED(getattr(self._sdk, self._SDK_EXIT), *exc)
 
     def _entering(self) -> Twin[None]:
         """Entering the handle: enter the SDK stream and start the run (its id kept)."""
@@ -201,17 +208,7 @@ class _RemoteGraphRunStream(_RunHandle):
     """The sync handle (``with rg.stream_events(input, version="v3") as run``): entering
     enters the SDK stream and starts the run; iterating yields the raw wire events."""
 
-    def __init__(
-        self, *, sync_client: Any, sdk_thread: Any, input: Any, config: Any, metadata: Any
-    ) -> None:
-        super().__init__(sync_client, sdk_thread, input, config, metadata)
-        self._events_iter: Iterator[Any] | None = None
-
-    def _sdk_entered(self) -> Block:
-        return sync_only(self._sdk.__enter__)
-
-    def _sdk_left(self, *exc: Any) -> Block:
-        return sync_only(self._sdk.__exit__, *exc)
+    _SDK_ENTER, _SDK_EXIT, _ONE_SIDED = "__enter__", "__exit__", sync_only
 
     def __enter__(self) -> _RemoteGraphRunStream:
         drive(self._entering())
@@ -242,9 +239,10 @@ class _RemoteGraphRunStream(_RunHandle):
 
     def __iter__(self) -> Iterator[Any]:
         # one subscription for the handle: iterating twice continues the same events
-        if self._events_iter is None:
-            self._events_iter = iter(self._sdk.events)
-        return self._events_iter
+        if self._events is None:
+            self._events = iter(self._sdk.events)
+        events: Iterator[Any] = self._events
+        return events
 
     def interleave(self, *names: str) -> Iterator[tuple[str, Any]]:
         """``(name, item)`` pairs of the named projections in arrival order."""
@@ -254,17 +252,7 @@ class _RemoteGraphRunStream(_RunHandle):
 class _AsyncRemoteGraphRunStream(_RunHandle):
     """The async handle (``async with await rg.astream_events(..., version="v3") as run``)."""
 
-    def __init__(
-        self, *, client: Any, sdk_thread: Any, input: Any, config: Any, metadata: Any
-    ) -> None:
-        super().__init__(client, sdk_thread, input, config, metadata)
-        self._events_aiter: AsyncIterator[Any] | None = None
-
-    def _sdk_entered(self) -> Block:
-        return async_only(self._sdk.__aenter__)
-
-    def _sdk_left(self, *exc: Any) -> Block:
-        return async_only(self._sdk.__aexit__, *exc)
+    _SDK_ENTER, _SDK_EXIT, _ONE_SIDED = "__aenter__", "__aexit__", async_only
 
     async def __aenter__(self) -> _AsyncRemoteGraphRunStream:
         await adrive(self._entering())
@@ -290,6 +278,7 @@ class _AsyncRemoteGraphRunStream(_RunHandle):
         await adrive(self._aborting())
 
     def __aiter__(self) -> AsyncIterator[Any]:
-        if self._events_aiter is None:
-            self._events_aiter = self._sdk.events.__aiter__()
-        return self._events_aiter
+        if self._events is None:
+            self._events = self._sdk.events.__aiter__()
+        events: AsyncIterator[Any] = self._events
+        return events

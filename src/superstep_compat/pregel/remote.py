@@ -12,8 +12,9 @@ The plain-data work lives beside it: `_remote_state` (configs, state snapshots, 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator, Sequence
-from typing import Any, Self
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any, NamedTuple, Self
 
 import langsmith as ls
 from langchain_core.runnables import RunnableConfig
@@ -55,6 +56,18 @@ from superstep_compat.pregel._remote_state import (
 )
 from superstep_compat.pregel.protocol import PregelProtocol
 from superstep_compat.types import GraphOutput, StateSnapshot
+from superstep_core.twin import (
+    EXHAUSTED,
+    Block,
+    Emit,
+    Twin,
+    TwinIter,
+    closing,
+    iter_of,
+    iter_twins,
+    next_of,
+    twins,
+)
 
 __all__ = ("RemoteException", "RemoteGraph")
 
@@ -158,67 +171,58 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         """A call's config merged over this graph's."""
         return merge_configs(self.config, config)
 
+    def _client(self, lane: _Lane) -> Any:
+        """The lane's client (ValueError when it is missing)."""
+        return self._validate_client() if lane.prefix else self._validate_sync_client()
+
+    # --- one core per sync/async pair (`superstep_core.twin`): each yields `_LANE` for its
+    # spelling's client, and each client call as a block (a value, or what to await for it).
+    # A core taking ``**kwargs`` takes ``self`` positionally (`twins` passes it so).
+
     # --- drawing -----------------------------------------------------------------------------
 
-    def get_graph(
+    def _get_graph(
         self,
         config: RunnableConfig | None = None,
         *,
         xray: int | bool = False,
         headers: dict[str, str] | None = None,
         params: Any = None,
-    ) -> DrawableGraph:
+    ) -> Twin[DrawableGraph]:
         """The assistant's graph (``GET /assistants/{id}/graph``); ``xray`` draws its
         subgraphs (an int: to that depth). ``config`` is not used."""
-        graph = self._validate_sync_client().assistants.get_graph(
-            assistant_id=self.assistant_id, xray=xray, headers=headers, params=params
+        assistants = self._client((yield _LANE)).assistants
+        graph = yield _call(
+            assistants.get_graph,
+            assistant_id=self.assistant_id,
+            xray=xray,
+            headers=headers,
+            params=params,
         )
         return drawable_graph(graph)
 
-    async def aget_graph(
-        self,
-        config: RunnableConfig | None = None,
-        *,
-        xray: int | bool = False,
-        headers: dict[str, str] | None = None,
-        params: Any = None,
-    ) -> DrawableGraph:
-        """`get_graph` on asyncio."""
-        graph = await self._validate_client().assistants.get_graph(
-            assistant_id=self.assistant_id, xray=xray, headers=headers, params=params
-        )
-        return drawable_graph(graph)
+    get_graph, aget_graph = twins(_get_graph)
 
     # --- state -------------------------------------------------------------------------------
 
-    def get_state(
+    def _get_state(
         self,
         config: RunnableConfig,
         *,
         subgraphs: bool = False,
         headers: dict[str, str] | None = None,
         params: Any = None,
-    ) -> StateSnapshot:
+    ) -> Twin[StateSnapshot]:
         """The thread's state at the checkpoint ``config`` names, else its newest. Needs
         ``thread_id`` in the (merged) config: KeyError without it."""
+        lane = yield _LANE
         request = state_request(self._merged(config), subgraphs, headers, params)
-        state = self._validate_sync_client().threads.get_state(**request)
+        state = yield _call(self._client(lane).threads.get_state, **request)
         return snapshot_of(state)
 
-    async def aget_state(
-        self,
-        config: RunnableConfig,
-        *,
-        subgraphs: bool = False,
-        headers: dict[str, str] | None = None,
-        params: Any = None,
-    ) -> StateSnapshot:
-        """`get_state` on asyncio."""
-        request = state_request(self._merged(config), subgraphs, headers, params)
-        state = await self._validate_client().threads.get_state(**request)
-        return snapshot_of(state)
+    get_state, aget_state = twins(_get_state)
 
-    def get_state_history(
+    def _get_state_history(
         self,
         config: RunnableConfig,
         *,
@@ -227,29 +231,16 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         limit: int | None = None,
         headers: dict[str, str] | None = None,
         params: Any = None,
-    ) -> Iterator[StateSnapshot]:
+    ) -> TwinIter[StateSnapshot]:
         """The thread's states newest first (``POST /threads/{id}/history``): at most
         ``limit`` (default 10), older than ``before``, with metadata matching ``filter``."""
-        merged = self._merged(config)
-        request = history_request(merged, filter, before, limit, headers, params)
-        for state in self._validate_sync_client().threads.get_history(**request):
-            yield snapshot_of(state)
+        lane = yield _LANE
+        request = history_request(self._merged(config), filter, before, limit, headers, params)
+        states = yield _call(self._client(lane).threads.get_history, **request)
+        for state in states:
+            yield Emit(snapshot_of(state))
 
-    async def aget_state_history(
-        self,
-        config: RunnableConfig,
-        *,
-        filter: dict[str, Any] | None = None,
-        before: RunnableConfig | None = None,
-        limit: int | None = None,
-        headers: dict[str, str] | None = None,
-        params: Any = None,
-    ) -> AsyncIterator[StateSnapshot]:
-        """`get_state_history` on asyncio."""
-        merged = self._merged(config)
-        request = history_request(merged, filter, before, limit, headers, params)
-        for state in await self._validate_client().threads.get_history(**request):
-            yield snapshot_of(state)
+    get_state_history, aget_state_history = iter_twins(_get_state_history)
 
     def bulk_update_state(self, config: RunnableConfig, updates: Any) -> RunnableConfig:
         """Not offered by the server API: NotImplementedError (as LangGraph)."""
@@ -259,7 +250,7 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         """Not offered by the server API: NotImplementedError (as LangGraph)."""
         raise NotImplementedError
 
-    def update_state(
+    def _update_state(
         self,
         config: RunnableConfig,
         values: dict[str, Any] | Any | None,
@@ -267,48 +258,21 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         *,
         headers: dict[str, str] | None = None,
         params: Any = None,
-    ) -> RunnableConfig:
+    ) -> Twin[RunnableConfig]:
         """Write ``values`` to the thread as if ``as_node`` returned them
         (``POST /threads/{id}/state``); the config of the new checkpoint."""
+        lane = yield _LANE
         request = update_request(self._merged(config), values, as_node, headers, params)
-        response: Any = self._validate_sync_client().threads.update_state(**request)
+        response = yield _call(self._client(lane).threads.update_state, **request)
         return config_of(response["checkpoint"])
 
-    async def aupdate_state(
-        self,
-        config: RunnableConfig,
-        values: dict[str, Any] | Any | None,
-        as_node: str | None = None,
-        *,
-        headers: dict[str, str] | None = None,
-        params: Any = None,
-    ) -> RunnableConfig:
-        """`update_state` on asyncio."""
-        request = update_request(self._merged(config), values, as_node, headers, params)
-        response: Any = await self._validate_client().threads.update_state(**request)
-        return config_of(response["checkpoint"])
+    update_state, aupdate_state = twins(_update_state)
 
     # --- runs --------------------------------------------------------------------------------
 
-    def _run(
+    def _stream(
         self,
-        input: Any,
-        config: RunnableConfig | None,
-        stream_mode: Any,
-        subgraphs: bool,
-        headers: dict[str, str] | None,
-        version: str,
-        options: dict[str, Any],
-    ) -> tuple[ChunkRouter, dict[str, Any]]:
-        """A run's chunk router and ``runs.stream`` arguments (`stream`, `astream`)."""
-        plan = plan_stream(stream_mode, config)
-        router = ChunkRouter(plan, config, subgraphs, version)
-        merged, sent = self._merged(config), self._headers(headers)
-        request = run_request(self.assistant_id, merged, input, plan, subgraphs, sent, options)
-        return router, request
-
-    def stream(  # type: ignore[override]
-        self,
+        /,
         input: dict[str, Any] | Any,
         config: RunnableConfig | None = None,
         *,
@@ -321,51 +285,33 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         params: Any = None,
         version: str = "v1",
         **kwargs: Any,
-    ) -> Iterator[Any]:
+    ) -> TwinIter[Any]:
         """Start a run and stream it (``POST /threads/{id}/runs/stream``, or ``/runs/stream``
         without a thread). Chunks are shaped as a local graph's ``stream`` shapes them
         (``stream_mode`` default ``"updates"``, ``subgraphs``, ``version`` ``"v1"``/``"v2"``).
         A `Command` input is sent as the run's command. Raises `RemoteException` when the
         remote run fails; inside a calling graph also `GraphInterrupt` and `ParentCommand`.
         ``kwargs`` go to ``client.runs.stream``."""
-        client = self._validate_sync_client()
+        client = self._client((yield _LANE))
         options = run_options(context, interrupt_before, interrupt_after, params, kwargs)
-        router, request = self._run(
-            input, config, stream_mode, subgraphs, headers, version, options
-        )
-        for chunk in client.runs.stream(**request):
-            item = router.route(chunk)
-            if item is not SKIP:
-                yield item
+        plan = plan_stream(stream_mode, config)
+        router = ChunkRouter(plan, config, subgraphs, version)
+        merged, sent = self._merged(config), self._headers(headers)
+        request = run_request(self.assistant_id, merged, input, plan, subgraphs, sent, options)
+        chunks = yield iter_of(client.runs.stream(**request))
+        try:
+            while (chunk := (yield next_of(chunks))) is not EXHAUSTED:
+                item = router.route(chunk)
+                if item is not SKIP:
+                    yield Emit(item)
+        finally:  # a consumer that stops early stops the client's stream now
+            yield closing(chunks)
 
-    async def astream(  # type: ignore[override]
-        self,
-        input: dict[str, Any] | Any,
-        config: RunnableConfig | None = None,
-        *,
-        context: Any = None,
-        stream_mode: Any = None,
-        interrupt_before: Any = None,
-        interrupt_after: Any = None,
-        subgraphs: bool = False,
-        headers: dict[str, str] | None = None,
-        params: Any = None,
-        version: str = "v1",
-        **kwargs: Any,
-    ) -> AsyncIterator[Any]:
-        """`stream` on asyncio."""
-        client = self._validate_client()
-        options = run_options(context, interrupt_before, interrupt_after, params, kwargs)
-        router, request = self._run(
-            input, config, stream_mode, subgraphs, headers, version, options
-        )
-        async for chunk in client.runs.stream(**request):
-            item = router.route(chunk)
-            if item is not SKIP:
-                yield item
+    stream, astream = iter_twins(_stream)  # type: ignore[assignment]
 
-    def invoke(  # type: ignore[override]
+    def _invoke(
         self,
+        /,
         input: dict[str, Any] | Any,
         config: RunnableConfig | None = None,
         *,
@@ -376,11 +322,12 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
         params: Any = None,
         version: str = "v1",
         **kwargs: Any,
-    ) -> Any:
+    ) -> Twin[Any]:
         """Run to the end and return the last ``values`` chunk (``version="v2"``: a
-        `GraphOutput` of it and its interrupts); ``None`` (logged) if the server sent none."""
-        last: Any = SKIP
-        for chunk in self.stream(
+        `GraphOutput` of it and its interrupts); ``None`` (logged) if the server sent none.
+        Reads the lane's own `stream` / `astream` (a subclass's included)."""
+        lane = yield _LANE
+        chunks = getattr(self, f"{lane.prefix}stream")(
             input,
             config,
             context=context,
@@ -391,71 +338,40 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
             params=params,
             version=version,
             **kwargs,
-        ):
+        )
+        last: Any = SKIP
+        while (chunk := (yield next_of(chunks))) is not EXHAUSTED:
             last = chunk
         return _final(last, version)
 
-    async def ainvoke(  # type: ignore[override]
-        self,
-        input: dict[str, Any] | Any,
-        config: RunnableConfig | None = None,
-        *,
-        context: Any = None,
-        interrupt_before: Any = None,
-        interrupt_after: Any = None,
-        headers: dict[str, str] | None = None,
-        params: Any = None,
-        version: str = "v1",
-        **kwargs: Any,
-    ) -> Any:
-        """`invoke` on asyncio."""
-        last: Any = SKIP
-        async for chunk in self.astream(
-            input,
-            config,
-            context=context,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-            headers=headers,
-            stream_mode="values",
-            params=params,
-            version=version,
-            **kwargs,
-        ):
-            last = chunk
-        return _final(last, version)
+    invoke, ainvoke = twins(_invoke)  # type: ignore[assignment]
 
     # --- v3 event streams ----------------------------------------------------------------
 
-    def _reject_v3_unsupported(
-        self,
-        *,
-        control: Any,
-        transformers: Any,
-        interrupt_before: Any,
-        interrupt_after: Any,
-        extra_kwargs: dict[str, Any],
-    ) -> None:
-        """NotImplementedError naming the first argument the v3 wire protocol cannot carry
-        (`_remote_requests.reject_v3_unsupported`)."""
-        reject_v3_unsupported(
-            control=control,
-            transformers=transformers,
-            interrupt_before=interrupt_before,
-            interrupt_after=interrupt_after,
-            extra_kwargs=extra_kwargs,
-        )
+    # LangGraph's method name for `_remote_requests.reject_v3_unsupported`
+    _reject_v3_unsupported = staticmethod(reject_v3_unsupported)
 
-    def _v3_request(
+    def _stream_events(
         self,
-        config: RunnableConfig | None,
-        headers: dict[str, str] | None,
-        unsupported: tuple[Any, Any, Any, Any],
-        kwargs: dict[str, Any],
-    ) -> tuple[RunnableConfig, dict[str, Any]]:
-        """A v3 stream's (sanitised config, ``threads.stream`` arguments), once the
-        arguments it cannot carry (control, transformers, breakpoints) are found unset."""
-        control, transformers, interrupt_before, interrupt_after = unsupported
+        /,
+        input: Any,
+        config: RunnableConfig | None = None,
+        *,
+        version: str = "v2",
+        interrupt_before: Any = None,
+        interrupt_after: Any = None,
+        control: Any = None,
+        transformers: Sequence[Any] | None = None,
+        headers: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> Twin[Any]:
+        """``version="v3"``: a run handle over the server's v3 thread stream, with the local
+        handle's projections (`_RemoteGraphRunStream`, entered with ``with``; from
+        ``astream_events`` awaited, `_AsyncRemoteGraphRunStream`, entered with ``async
+        with``). Other versions: NotImplementedError (LangGraph fails there too, for want of a
+        base implementation; use `stream` / `astream`)."""
+        lane = yield _LANE
+        v3_only(f"{lane.prefix}stream_events", version, f"{lane.prefix}stream")
         self._reject_v3_unsupported(
             control=control,
             transformers=transformers,
@@ -463,57 +379,11 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
             interrupt_after=interrupt_after,
             extra_kwargs=kwargs,
         )
-        return v3_request(self.assistant_id, self._merged(config), self._headers(headers))
-
-    def stream_events(
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        version: str = "v2",
-        interrupt_before: Any = None,
-        interrupt_after: Any = None,
-        control: Any = None,
-        transformers: Sequence[Any] | None = None,
-        headers: dict[str, str] | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        """``version="v3"``: a run handle (`_RemoteGraphRunStream`, entered with ``with``)
-        over the server's v3 thread stream, with the local handle's projections. Other
-        versions: NotImplementedError (LangGraph fails there too, for want of a base
-        implementation; use `stream`)."""
-        v3_only("stream_events", version, "stream")
-        unsupported = (control, transformers, interrupt_before, interrupt_after)
-        sanitized, request = self._v3_request(config, headers, unsupported, kwargs)
-        client = self._validate_sync_client()
-        return _RemoteGraphRunStream(
-            sync_client=client,
-            sdk_thread=client.threads.stream(**request),
-            input=input,
-            config=sanitized,
-            metadata=kwargs.get("metadata"),
+        sanitized, request = v3_request(
+            self.assistant_id, self._merged(config), self._headers(headers)
         )
-
-    async def astream_events(  # type: ignore[override]
-        self,
-        input: Any,
-        config: RunnableConfig | None = None,
-        *,
-        version: str = "v2",
-        interrupt_before: Any = None,
-        interrupt_after: Any = None,
-        control: Any = None,
-        transformers: Sequence[Any] | None = None,
-        headers: dict[str, str] | None = None,
-        **kwargs: Any,
-    ) -> Any:
-        """Awaits to ``version="v3"``'s run handle (`_AsyncRemoteGraphRunStream`, entered
-        with ``async with``); other versions: NotImplementedError (use `astream`)."""
-        v3_only("astream_events", version, "astream")
-        unsupported = (control, transformers, interrupt_before, interrupt_after)
-        sanitized, request = self._v3_request(config, headers, unsupported, kwargs)
-        client = self._validate_client()
-        return _AsyncRemoteGraphRunStream(
+        client = self._client(lane)
+        return lane.run_stream(
             client=client,
             sdk_thread=client.threads.stream(**request),
             input=input,
@@ -521,9 +391,37 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
             metadata=kwargs.get("metadata"),
         )
 
+    stream_events, astream_events = twins(_stream_events)  # type: ignore[assignment]
+
     # LangGraph's name for the config sanitiser, kept as a method
     def _sanitize_config(self, config: RunnableConfig) -> RunnableConfig:
         return sanitize_config(config)
+
+
+class _Lane(NamedTuple):
+    """What a core asks of its spelling: ``prefix`` ``""`` (plain) or ``"a"`` (async: its
+    method names' prefix, its client the async one) and its v3 run handle."""
+
+    prefix: str
+    run_stream: type[_RemoteGraphRunStream] | type[_AsyncRemoteGraphRunStream]
+
+
+_PLAIN_LANE = _Lane("", _RemoteGraphRunStream)
+_ASYNC_LANE = _Lane("a", _AsyncRemoteGraphRunStream)
+
+
+async def _async_lane() -> _Lane:
+    return _ASYNC_LANE
+
+
+_LANE = Block(lambda: _PLAIN_LANE, _async_lane)
+"""The block whose value is the spelling's `_Lane`."""
+
+
+def _call(method: Callable[..., Any], **kwargs: Any) -> Block:
+    """A client call as a block: the plain client's answer, or the async one's awaitable."""
+    call = partial(method, **kwargs)
+    return Block(call, call)
 
 
 def _final(last: Any, version: str) -> Any:

@@ -32,11 +32,10 @@ Must never import: the runtime, the host, the llm layer, compat, or superstep_co
 
 from __future__ import annotations
 
-import asyncio
 import builtins
 import itertools
 import os
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -53,6 +52,8 @@ from langgraph.checkpoint.base import (
     get_checkpoint_metadata,
 )
 from langgraph.checkpoint.serde.base import SerializerProtocol
+
+from superstep_core.twin import in_thread, in_thread_iter
 
 __all__ = ["SqlCheckpointSaver"]
 
@@ -381,54 +382,16 @@ class SqlCheckpointSaver(BaseCheckpointSaver[str]):
             counter = int(str(current).split(".", 1)[0])
         return f"{counter + 1:032}.{self._nonce}{next(self._serial):010d}"
 
-    # --- async twins: the same core in a worker thread -----------------------------------------
+    # --- async twins: the same core in a worker thread (a subclass's override included) -----
 
-    async def aget_tuple(self, config: RunnableConfig) -> CheckpointTuple | None:
-        return await asyncio.to_thread(self.get_tuple, config)
-
-    async def alist(
-        self,
-        config: RunnableConfig | None,
-        *,
-        filter: dict[str, Any] | None = None,
-        before: RunnableConfig | None = None,
-        limit: int | None = None,
-    ) -> AsyncIterator[CheckpointTuple]:
-        found = await asyncio.to_thread(
-            lambda: builtins.list(self.list(config, filter=filter, before=before, limit=limit))
-        )
-        for item in found:
-            yield item
-
-    async def aput(
-        self,
-        config: RunnableConfig,
-        checkpoint: Checkpoint,
-        metadata: CheckpointMetadata,
-        new_versions: ChannelVersions,
-    ) -> RunnableConfig:
-        return await asyncio.to_thread(self.put, config, checkpoint, metadata, new_versions)
-
-    async def aput_writes(
-        self,
-        config: RunnableConfig,
-        writes: Sequence[tuple[str, Any]],
-        task_id: str,
-        task_path: str = "",
-    ) -> None:
-        await asyncio.to_thread(self.put_writes, config, writes, task_id, task_path)
-
-    async def adelete_thread(self, thread_id: str) -> None:
-        await asyncio.to_thread(self.delete_thread, thread_id)
-
-    async def adelete_for_runs(self, run_ids: Sequence[str]) -> None:
-        await asyncio.to_thread(self.delete_for_runs, run_ids)
-
-    async def acopy_thread(self, source_thread_id: str, target_thread_id: str) -> None:
-        await asyncio.to_thread(self.copy_thread, source_thread_id, target_thread_id)
-
-    async def aprune(self, thread_ids: Sequence[str], *, strategy: str = "keep_latest") -> None:
-        await asyncio.to_thread(lambda: self.prune(thread_ids, strategy=strategy))
+    aget_tuple = in_thread(get_tuple)
+    alist = in_thread_iter(list)
+    aput = in_thread(put)
+    aput_writes = in_thread(put_writes)
+    adelete_thread = in_thread(delete_thread)
+    adelete_for_runs = in_thread(delete_for_runs)
+    acopy_thread = in_thread(copy_thread)
+    aprune = in_thread(prune)
 
     # --- rows -> tuples -------------------------------------------------------------------------
 

@@ -39,19 +39,13 @@ class SystemClock:
         await asyncio.sleep(max(seconds, 0.0))
 
 
-class WallClock:
+class WallClock(SystemClock):
     """Seconds since the Unix epoch (``time.time``): readings mean the same in every process,
-    so a deadline recorded by one process can be honoured by the next."""
+    so a deadline recorded by one process can be honoured by the next. Sleeps as
+    `SystemClock` does (real time either way)."""
 
     def now(self) -> float:
         return time.time()
-
-    def sleep(self, seconds: float) -> None:
-        if seconds > 0:
-            time.sleep(seconds)
-
-    async def asleep(self, seconds: float) -> None:
-        await asyncio.sleep(max(seconds, 0.0))
 
 
 class VirtualClock:

@@ -16,8 +16,9 @@ Must never import the runtime, the host or `superstep_compat`.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Literal
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
@@ -29,6 +30,7 @@ from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import ConfigDict, Field, PrivateAttr, SecretStr
 
+from superstep_core import twin
 from superstep_core.llm.codec import CallOptions, Codec
 from superstep_core.llm.codecs import codec_for
 from superstep_core.llm.http import HttpRequest
@@ -261,75 +263,60 @@ class ChatModel(BaseChatModel):
 
     # ---- BaseChatModel --------------------------------------------------------------------
 
-    def _generate(
+    # One core per hook pair (`superstep_core.twin`); ``run_manager`` is the lane's
+    # (`CallbackManagerForLLMRun` or its async twin), its calls made as blocks; ``self``
+    # positional only, as `twin.twins` passes it.
+
+    def _generating(
         self,
+        /,
         messages: list[BaseMessage],
         stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
+        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
-    ) -> ChatResult:
+    ) -> twin.Twin[ChatResult]:
         if self.streaming:
             merged: AIMessageChunk | None = None
-            for gen in self._stream(messages, stop, run_manager, **kwargs):
-                merged = gen.message if merged is None else merged + gen.message  # type: ignore[assignment]
+            streamed = partial(self._stream, messages, stop, run_manager, **kwargs)
+            astreamed = partial(self._astream, messages, stop, run_manager, **kwargs)
+            gens = yield twin.picked(streamed, astreamed)
+            while (gen := (yield twin.next_of(gens))) is not twin.EXHAUSTED:
+                merged = gen.message if merged is None else merged + gen.message
             return _result(merged or AIMessageChunk(content=""))
         request = self._codec.request(
             messages, self.call_options(stop, **kwargs), self._resolution.endpoint
         )
-        message = self._codec.parse(self._sender.send(request))
+        sender = self._sender
+        reply = yield twin.Block(sender.send, sender.asend, (request,))
+        message = self._codec.parse(reply)
         return ChatResult(generations=[ChatGeneration(message=message)])
 
-    async def _agenerate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: AsyncCallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        if self.streaming:
-            merged: AIMessageChunk | None = None
-            async for gen in self._astream(messages, stop, run_manager, **kwargs):
-                merged = gen.message if merged is None else merged + gen.message  # type: ignore[assignment]
-            return _result(merged or AIMessageChunk(content=""))
-        request = self._codec.request(
-            messages, self.call_options(stop, **kwargs), self._resolution.endpoint
-        )
-        message = self._codec.parse(await self._sender.asend(request))
-        return ChatResult(generations=[ChatGeneration(message=message)])
+    _generate, _agenerate = twin.twins(_generating, "_generate")  # type: ignore[assignment]
 
-    def _stream(
+    def _streaming(
         self,
+        /,
         messages: list[BaseMessage],
         stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
+        run_manager: CallbackManagerForLLMRun | AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
-    ) -> Iterator[ChatGenerationChunk]:
+    ) -> twin.TwinIter[ChatGenerationChunk]:
         kwargs["stream"] = True
         request = self._codec.request(
             messages, self.call_options(stop, **kwargs), self._resolution.endpoint
         )
-        for chunk in self._sender.stream(request):
-            generation = ChatGenerationChunk(message=chunk)
-            if run_manager is not None:
-                run_manager.on_llm_new_token(chunk.text, chunk=generation)
-            yield generation
+        chunks = yield twin.picked(self._sender.stream, self._sender.astream, request)
+        try:
+            while (chunk := (yield twin.next_of(chunks))) is not twin.EXHAUSTED:
+                generation = ChatGenerationChunk(message=chunk)
+                if run_manager is not None:
+                    token: Any = partial(run_manager.on_llm_new_token, chunk.text, chunk=generation)
+                    yield twin.Block(token, token)  # the async manager's: what to await
+                yield twin.Emit(generation)
+        finally:  # a consumer that stops early stops the sender's stream now
+            yield twin.closing(chunks)
 
-    async def _astream(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: AsyncCallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> AsyncIterator[ChatGenerationChunk]:
-        kwargs["stream"] = True
-        request = self._codec.request(
-            messages, self.call_options(stop, **kwargs), self._resolution.endpoint
-        )
-        async for chunk in self._sender.astream(request):
-            generation = ChatGenerationChunk(message=chunk)
-            if run_manager is not None:
-                await run_manager.on_llm_new_token(chunk.text, chunk=generation)
-            yield generation
+    _stream, _astream = twin.iter_twins(_streaming, "_stream")  # type: ignore[assignment]
 
     def bind_tools(
         self,

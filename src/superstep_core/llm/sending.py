@@ -13,8 +13,9 @@ imports nothing, drives its sync/async cores).
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from langchain_core.messages import AIMessageChunk
@@ -35,7 +36,20 @@ from superstep_core.llm.transport import (
     Transport,
     TransportFailure,
 )
-from superstep_core.twin import Block, Twin, adrive, drive
+from superstep_core.twin import (
+    EXHAUSTED,
+    Block,
+    Emit,
+    Twin,
+    TwinIter,
+    adrive,
+    drive,
+    entering,
+    iter_twins,
+    leaving,
+    next_of,
+    picked,
+)
 
 __all__ = ["MAX_WAIT", "Sender"]
 
@@ -203,50 +217,43 @@ class Sender:
         """Async `send`."""
         return await adrive(self._sending(request))
 
-    def stream(self, request: HttpRequest) -> Iterator[AIMessageChunk]:
-        """Stream message chunks; retries only before the first chunk."""
+    def _streaming(self, request: HttpRequest) -> TwinIter[AIMessageChunk]:
+        """Stream message chunks; retries only before the first chunk.
+
+        `stream` and `astream`, written once: each attempt holds the lane's transport
+        stream as a ``with`` would (its exit is told of any error, the consumer's close
+        included); an attempt that failed before its first chunk is retried."""
+        transport = self.transport
         attempt = 0
         while True:
             surfaced = False
             try:
-                prepared = drive(self._preparing(request))
-                with self.transport.stream(prepared, self.timeout) as response:
+                prepared = yield from self._preparing(request)
+                held = yield picked(transport.stream, transport.astream, prepared, self.timeout)
+                response = yield entering(held)
+                try:
                     decoder = self._opened(response)
-                    for raw in response.chunks:
+                    chunks = response.chunks
+                    while (raw := (yield next_of(chunks))) is not EXHAUSTED:
                         for chunk in decoder.feed(raw):
                             surfaced = True
-                            yield chunk
-                    yield from decoder.close()
-                    return
+                            yield Emit(chunk)
+                    for chunk in decoder.close():
+                        yield Emit(chunk)
+                except BaseException:
+                    if not (yield leaving(held, *sys.exc_info())):
+                        raise
+                    continue  # suppressed by the transport: the loop goes on, as a with's
+                yield leaving(held, None, None, None)
+                return
             except _FAILURES as exc:
                 error = self._failure(exc)
             if surfaced or self._give_up(attempt, error):
                 raise error
-            (self._sleep or time.sleep)(self._wait(attempt, error))
+            yield self._pause(attempt, error)
             attempt += 1
 
-    async def astream(self, request: HttpRequest) -> AsyncIterator[AIMessageChunk]:
-        """Async `stream`."""
-        attempt = 0
-        while True:
-            surfaced = False
-            try:
-                prepared = await adrive(self._preparing(request))
-                async with self.transport.astream(prepared, self.timeout) as response:
-                    decoder = self._opened(response)
-                    async for raw in response.chunks:
-                        for chunk in decoder.feed(raw):
-                            surfaced = True
-                            yield chunk
-                    for chunk in decoder.close():
-                        yield chunk
-                    return
-            except _FAILURES as exc:
-                error = self._failure(exc)
-            if surfaced or self._give_up(attempt, error):
-                raise error
-            await self._asleep(self._wait(attempt, error))
-            attempt += 1
+    stream, astream = iter_twins(_streaming, "stream")
 
 
 _FAILURES = (TransportFailure, StreamErrorEvent, EventStreamError, ProviderResponseError)

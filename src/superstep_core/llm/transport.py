@@ -14,7 +14,7 @@ A transport never raises for an HTTP status: it returns it. Network failures rai
 `TransportFailure`.
 
 Must never import the runtime, the host or `superstep_compat`; `superstep_core.twin` (no
-imports of its own) runs the adapters' send cores.
+imports of its own) runs the adapters' send and stream cores.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from contextlib import (
     contextmanager,
 )
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import anthropic
@@ -38,7 +39,7 @@ import httpx2
 import openai
 
 from superstep_core.llm.http import HttpRequest, RawResponse
-from superstep_core.twin import Block, Twin, adrive, drive
+from superstep_core.twin import Block, Emit, Twin, TwinIter, adrive, adrive_iter, drive, drive_iter
 
 __all__ = [
     "HttpxTransport",
@@ -111,11 +112,47 @@ class _TwinTransport(Transport):
     def _sending(self, request: HttpRequest, timeout: float | None) -> Twin[RawResponse]:
         """One request, as a twin core: the client calls it yields are the lane's."""
 
+    @abstractmethod
+    def _streaming(
+        self, request: HttpRequest, timeout: float | None, lane: _Lane
+    ) -> TwinIter[StreamResponse | AsyncStreamResponse]:
+        """One streamed request, as a twin core: it emits the response once (the ``with``
+        body runs there) and closes it afterwards, with the lane's blocks."""
+
     def send(self, request: HttpRequest, timeout: float | None) -> RawResponse:
         return drive(self._sending(request, timeout))
 
     async def asend(self, request: HttpRequest, timeout: float | None) -> RawResponse:
         return await adrive(self._sending(request, timeout))
+
+    def stream(
+        self, request: HttpRequest, timeout: float | None
+    ) -> AbstractContextManager[StreamResponse]:
+        return _held(self._streaming(request, timeout, _SYNC))
+
+    def astream(
+        self, request: HttpRequest, timeout: float | None
+    ) -> AbstractAsyncContextManager[AsyncStreamResponse]:
+        return _aheld(self._streaming(request, timeout, _ASYNC))
+
+
+@dataclass(frozen=True)
+class _Lane:
+    """What a streamed response is on one lane besides its blocks: the response type, and
+    how an open response's body is read as chunks (network failures typed)."""
+
+    response: Callable[..., Any]
+    chunks: Callable[[Any], Any]
+    no_chunks: Callable[[], Any]
+
+
+_SYNC = _Lane(StreamResponse, lambda r: _wrap(r.iter_bytes()), lambda: iter(()))
+_ASYNC = _Lane(AsyncStreamResponse, lambda r: _awrap(r.aiter_bytes()), _no_chunks)
+# a core that emits once, as a context manager of either lane (see `superstep_core.twin`)
+_held: Callable[[TwinIter[Any]], AbstractContextManager[Any]] = contextmanager(drive_iter)
+_aheld: Callable[[TwinIter[Any]], AbstractAsyncContextManager[Any]] = asynccontextmanager(
+    adrive_iter
+)
 
 
 def _failure(exc: Exception) -> TransportFailure:
@@ -208,45 +245,23 @@ class HttpxTransport(_TwinTransport):
             raise _failure(exc) from exc
         return RawResponse(response.status_code, _lower(response.headers), response.content)
 
-    @contextmanager
-    def stream(self, request: HttpRequest, timeout: float | None) -> Iterator[StreamResponse]:
+    def _streaming(
+        self, request: HttpRequest, timeout: float | None, lane: _Lane
+    ) -> TwinIter[StreamResponse | AsyncStreamResponse]:
+        """`stream` and `astream`, written once (`superstep_core.twin`)."""
         try:
-            response = self._send(request, timeout, stream=True)
+            response = yield Block(self._send, self._asend, (request, timeout, True))
         except httpx.TransportError as exc:
             raise _failure(exc) from exc
         try:
-            if response.status_code >= 300:
-                body = response.read()
-                yield StreamResponse(response.status_code, _lower(response.headers), iter(()), body)
+            status, headers = response.status_code, _lower(response.headers)
+            if status >= 300:
+                body = yield Block(response.read, response.aread)
+                yield Emit(lane.response(status, headers, lane.no_chunks(), body))
             else:
-                yield StreamResponse(
-                    response.status_code, _lower(response.headers), _wrap(response.iter_bytes())
-                )
+                yield Emit(lane.response(status, headers, lane.chunks(response)))
         finally:
-            response.close()
-
-    @asynccontextmanager
-    async def astream(
-        self, request: HttpRequest, timeout: float | None
-    ) -> AsyncIterator[AsyncStreamResponse]:
-        try:
-            response = await self._asend(request, timeout, stream=True)
-        except httpx.TransportError as exc:
-            raise _failure(exc) from exc
-        try:
-            if response.status_code >= 300:
-                body = await response.aread()
-                yield AsyncStreamResponse(
-                    response.status_code, _lower(response.headers), _no_chunks(), body
-                )
-            else:
-                yield AsyncStreamResponse(
-                    response.status_code,
-                    _lower(response.headers),
-                    _awrap(response.aiter_bytes()),
-                )
-        finally:
-            await response.aclose()
+            yield Block(response.close, response.aclose)
 
 
 def _wrap(chunks: Iterator[bytes]) -> Iterator[bytes]:
@@ -332,40 +347,22 @@ class SDKTransport(_TwinTransport):
             raise _failure(exc) from exc
         return RawResponse(response.status_code, _lower(response.headers), response.content)
 
-    @contextmanager
-    def stream(self, request: HttpRequest, timeout: float | None) -> Iterator[StreamResponse]:
+    def _streaming(
+        self, request: HttpRequest, timeout: float | None, lane: _Lane
+    ) -> TwinIter[StreamResponse | AsyncStreamResponse]:
+        """`stream` and `astream`, written once (`superstep_core.twin`): a status error is
+        the response, with its whole body and no chunks."""
+        post, apost = partial(self._post, stream=True), partial(self._apost, stream=True)
         try:
-            response = self._post(request, timeout, stream=True)
+            response = yield Block(post, apost, (request, timeout))
         except _STATUS_ERRORS as exc:
-            yield StreamResponse(
-                exc.status_code, _lower(exc.response.headers), iter(()), exc.response.content
-            )
+            headers, body = _lower(exc.response.headers), exc.response.content
+            yield Emit(lane.response(exc.status_code, headers, lane.no_chunks(), body))
             return
         except _CONNECTION_ERRORS as exc:
             raise _failure(exc) from exc
         try:
-            yield StreamResponse(
-                response.status_code, _lower(response.headers), _wrap(response.iter_bytes())
-            )
+            status, headers = response.status_code, _lower(response.headers)
+            yield Emit(lane.response(status, headers, lane.chunks(response)))
         finally:
-            response.close()
-
-    @asynccontextmanager
-    async def astream(
-        self, request: HttpRequest, timeout: float | None
-    ) -> AsyncIterator[AsyncStreamResponse]:
-        try:
-            response = await self._apost(request, timeout, stream=True)
-        except _STATUS_ERRORS as exc:
-            yield AsyncStreamResponse(
-                exc.status_code, _lower(exc.response.headers), _no_chunks(), exc.response.content
-            )
-            return
-        except _CONNECTION_ERRORS as exc:
-            raise _failure(exc) from exc
-        try:
-            yield AsyncStreamResponse(
-                response.status_code, _lower(response.headers), _awrap(response.aiter_bytes())
-            )
-        finally:
-            await response.aclose()
+            yield Block(response.close, response.aclose)
