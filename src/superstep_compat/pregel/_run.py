@@ -378,6 +378,9 @@ class GraphRun:
         )
         self._observe(host, ex)
         held = self._held_starts()
+        # Under durability "exit" LangGraph's sync loop, closed inside a step, saves what its
+        # tasks wrote by then: a task that ends afterwards (its pool waits for it) is lost.
+        closed = None if self.durable else self.tracker.close_step
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -392,19 +395,15 @@ class GraphRun:
                         stepper.answer = next(steps, None)
                     else:  # the step advances in the background, its chunks streamed meanwhile
                         stepper.answer = yield from forwarded(
-                            advance_live(steps, *self.emitted.live_hooks(), held)
+                            advance_live(steps, *self.emitted.live_hooks(), held, closed)
                         )
                 except (RunStopped, StepTimeoutError) as stopped:
                     stepper.answer = Raised(stopped)
             completed = True
         finally:
             host.close()
-            # A sync stream closed while a live step ran does not keep its finished tasks'
-            # writes (LangGraph's sync loop has put them as each ended): the server drives
-            # sync streams and cancels a run when it next sees a chunk, which may be the
-            # result of a task that ended after the cancel; the reference server (an
-            # asyncio cancel) drops such a task. Until a run can tell the two apart,
-            # they are not kept here (an open divergence; `_aevents` keeps them).
+            for record in self._keep_stopped(ex, completed):
+                self.writer.save(record)
             self.writer.settle(raising=completed)  # what it wrote is saved before it ends
             if self._saves_at_exit(completed):
                 self.writer.save_final(self.record)
@@ -465,6 +464,17 @@ class GraphRun:
             yield from self.tasks.events(self.failures.collect(ex))
             self.failures.raise_failure(ex)
         yield from self.steps.finish(ex)
+
+    def _keep_stopped(self, ex: Execution, completed: bool) -> Iterator[CheckpointRecord]:
+        """What a run stopped inside a step (not ``completed``: its stream closed, its task
+        cancelled) keeps, under each durability: the writes of the step's tasks that had
+        finished, as LangGraph's loop put them as each ended; not of those that finished
+        after the run was cancelled (`RunControl.request_cancel`), as after an asyncio
+        cancel. `StepFailures.keep_stopped`: each driver saves the checkpoint it yields."""
+        tracker = self.tracker
+        if completed or not tracker.ended:
+            return iter(())
+        return self.failures.keep_stopped(ex, tracker.ended, tracker.values_before)
 
     def _stopped_by_drain(self) -> None:
         """The host ended the run at a step boundary (`RunStopped`): the step before was
@@ -578,8 +588,8 @@ class GraphRun:
             completed = True
         finally:
             await self.writer.asettle(raising=completed)
-            if not completed and self.tracker.ended:  # (under each durability, as LangGraph)
-                await self.failures.keep_stopped(ex, self.tracker.ended)
+            for record in self._keep_stopped(ex, completed):
+                await self.writer.asave(record)
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
                 await self.writer.asave_final(self.record)
