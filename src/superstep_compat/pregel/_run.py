@@ -433,9 +433,10 @@ class GraphRun:
     def _keep_stopped(self, ex: Execution, completed: bool) -> Iterator[CheckpointRecord]:
         """What a run stopped inside a step (not ``completed``: its stream closed, its task
         cancelled) keeps, under each durability: the writes of the step's tasks that had
-        finished, as LangGraph's loop put them as each ended; not of those that finished
-        after the run was cancelled (`RunControl.request_cancel`), as after an asyncio
-        cancel. `StepFailures.keep_stopped`: each driver saves the checkpoint it yields."""
+        finished, as LangGraph's loop put them as each ended (under "exit": by the close);
+        not of those that finished after the run was cancelled (`RunControl.request_cancel`),
+        as after an asyncio cancel. `StepFailures.keep_stopped`: each driver saves the
+        checkpoint it yields."""
         tracker = self.tracker
         if completed or not tracker.ended:
             return iter(())
