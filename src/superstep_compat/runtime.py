@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from superstep_compat._internal._constants import CONF, CONFIG_KEY_RUNTIME
 from superstep_core.frozen import quick_init
@@ -23,6 +23,12 @@ __all__ = [
 ]
 
 ContextT = TypeVar("ContextT")
+
+
+class CancelEvent(Protocol):
+    """What cancels a `RunControl` made with it once set (a `threading.Event`)."""
+
+    def is_set(self) -> bool: ...
 
 
 def _noop(*_: Any, **__: Any) -> None:
@@ -56,9 +62,22 @@ class RunControl(StopRequest):
     step in progress, saves its checkpoint and raises `GraphDrained`; ``invoke(None,
     config)`` continues the thread later. It is the engine's `StopRequest`: the host checks it
     between supersteps. Safe to call from any thread; a control stays drained, so give each
-    run a new one."""
+    run a new one.
 
-    __slots__ = ()
+    Superstep adds a cancel (`request_cancel`, or setting the ``cancel`` event it was made
+    with, as the server's run cancel does): whoever drives the run is abandoning it. A
+    cancel does not stop the run by itself (its driver does: closes its stream, cancels its
+    task); it decides what stopping keeps. A run stopped inside a step keeps the writes of
+    the step's tasks that finished (pending writes: continuing the thread does not run them
+    again), but not of those that finished after the cancel, as if they had been cancelled
+    with it (LangGraph's server cancels a run's asyncio task: such a task never ends)."""
+
+    __slots__ = ("_cancel", "_cancelled")
+
+    def __init__(self, cancel: CancelEvent | None = None) -> None:
+        super().__init__()
+        self._cancel = cancel  # an event set elsewhere (a server's cancel flag), or None
+        self._cancelled = False
 
     def request_drain(self, reason: str = "shutdown") -> None:
         """Stop the run after its current step (``reason`` names why, in `GraphDrained`)."""
@@ -73,6 +92,17 @@ class RunControl(StopRequest):
     def drain_reason(self) -> str | None:
         """The reason given to `request_drain`, None before it was called."""
         return self.reason
+
+    def request_cancel(self) -> None:
+        """Cancel the run: a task of its step in progress that ends from now on is not the
+        run's (see the class's docstring). Its driver still has to stop it."""
+        self._cancelled = True  # one attribute written once: no lock, as `request_drain`
+
+    @property
+    def cancel_requested(self) -> bool:
+        """Whether the run was cancelled (`request_cancel`, or its ``cancel`` event set)."""
+        cancel = self._cancel
+        return self._cancelled or (cancel is not None and cancel.is_set())
 
 
 @dataclass(frozen=True, slots=True)

@@ -102,8 +102,11 @@ class RunContext:
 
     def control(self, run_id: str) -> RunControl:
         """The drain switch of a run starting in this process (already drained when the
-        process is shutting down); `drop_control` when it ends."""
-        control = RunControl()
+        process is shutting down), cancelled by the run's cancel flag: the worker stops the
+        run's stream when it next sees a chunk, and a task of the run that ended after the
+        cancel is then not kept, as the reference's asyncio cancel never lets it end
+        (`RunControl.request_cancel`); `drop_control` when it ends."""
+        control = RunControl(cancel=self.cancel_flag(run_id))
         with self.lock:
             self.controls[run_id] = control
             if self.draining:

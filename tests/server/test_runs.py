@@ -272,6 +272,27 @@ async def test_cancel_with_wait_answers_the_run_result_once_it_stopped(
     assert result == (await client.threads.get_state(tid))["values"] != {"x": 204}
 
 
+async def test_a_task_that_ends_after_its_run_was_cancelled_is_not_kept(
+    client: Any, gate: Any
+) -> None:
+    # The worker stops a cancelled run's stream at the next chunk it sees, here `wait`'s
+    # result, which ended after the cancel: as the reference's asyncio cancel, which never
+    # lets it end, its writes are not kept (a closed stream keeps a finished task's), so
+    # continuing the thread runs `wait` again.
+    thread = await client.threads.create()
+    tid = thread["thread_id"]
+    run = await client.runs.create(tid, "gated", input={"x": 1})
+    await asyncio.to_thread(gate.entered.wait, 30)
+    await client.runs.cancel(tid, run["run_id"])
+    gate.opened.set()
+    await client.runs.join(tid, run["run_id"])
+    state = await client.threads.get_state(tid)
+    assert state["values"] == {"x": 2} and state["next"] == ["wait"]
+    assert [(t["name"], t["result"]) for t in state["tasks"]] == [("wait", None)]
+    assert await client.runs.wait(tid, "gated", input=None) == {"x": 204}
+    assert gate.calls == 2
+
+
 async def test_multitask_reject_enqueue_interrupt(client: Any, gate: Any) -> None:
     thread = await client.threads.create()
     tid = thread["thread_id"]

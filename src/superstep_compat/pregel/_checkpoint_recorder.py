@@ -22,7 +22,7 @@ Never imports the run, the host or the engine's persistence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -456,9 +456,12 @@ class CheckpointRecorder:
         record: CheckpointRecord,
         failed_aid: str,
         results: Sequence[tuple[str, TaskOutcome]],
+        before: Mapping[str, Any] | None = None,
     ) -> list[tuple[str, list[tuple[str, Any]]]]:
         """Note the tasks of ``results`` that finished beside the failed one (``failed_aid``;
-        "": none failed, the run stopped); returns their pending writes."""
+        "": none failed, the run stopped); returns their pending writes. Their writes apply
+        to ``before``, the engine's values before the step (default: ``ex``'s, when the
+        step did not commit)."""
         done = list(record.finished)
         writes: list[tuple[str, Any]] = []
         out: list[tuple[str, list[tuple[str, Any]]]] = []
@@ -473,7 +476,8 @@ class CheckpointRecorder:
                 writes.extend(result.writes)
         if len(done) > len(record.finished):
             record.finished = tuple(done)
-            local = self.scope.graph.runner.local_state(ex.values, writes)
+            base = ex.values if before is None else before
+            local = self.scope.graph.runner.local_state(base, writes)
             record.current_values = self.values.of(local)
         return out
 

@@ -69,13 +69,15 @@ def advance_live(
     drain: Callable[[], list[Event]],
     set_notify: Callable[[Callable[[], None] | None], None],
     held: HeldStarts | None = None,
+    closed: Callable[[], None] | None = None,
 ) -> Generator[Event, None, T | None]:
     """``next(steps)`` on a helper thread (in a copy of the caller's context); meanwhile
     yields what is emitted as it arrives. Returns the step (None once ``steps`` is done)
     or raises what advancing it raised. Closed early, it still waits for the superstep
     to end (a thread cannot be stopped), so the host is never closed under a step; tasks
-    still ``held`` at their start are aborted first. ``held``: released once what was
-    drained after all its starts were out has been pulled (the caller asked for more)."""
+    still ``held`` at their start are aborted first, and ``closed`` is called before the
+    wait. ``held``: released once what was drained after all its starts were out has been
+    pulled (the caller asked for more)."""
     wake = threading.Condition()
     box: dict[str, Any] = {}
     context = contextvars.copy_context()
@@ -109,6 +111,10 @@ def advance_live(
                 held.release()
             if done:
                 break
+    except GeneratorExit:
+        if closed is not None:
+            closed()
+        raise
     finally:
         if held is not None:
             held.abort()  # closed while the step's tasks wait to start: they never run

@@ -6,7 +6,8 @@ A LangGraph step is two engine supersteps: one that activates the step's tasks (
 for one effect: run the task), and one that delivers the task results and commits their
 writes atomically. This module schedules nothing itself: which node runs when is the
 engine's decision; here we only observe, record and stop at breakpoints.
-`GraphRun` owns its collaborators: a `Continuation` loads the thread and applies the input, a
+`GraphRun` owns its collaborators: `place_run` finds the thread, namespace and saver it
+reads and writes, a `Continuation` loads the thread and applies the input, a
 `CheckpointRecorder` writes checkpoints, `RunValues` holds its view of the state and
 `StepFailures` what its failed steps leave, `RunContexts` its tasks' run contexts;
 `RunSteps` handles each committed superstep; this module holds the event loop.
@@ -37,7 +38,6 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from superstep_compat._internal._config import DefaultRecursionLimit
 from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
 from superstep_compat.errors import GraphDrained, GraphInterrupt
-from superstep_compat.pregel._allowlist import allowlisted
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import (
     new_checkpoint_id,
@@ -49,6 +49,7 @@ from superstep_compat.pregel._output_keys import OutputKeys
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._resumer import Resumer
 from superstep_compat.pregel._run_contexts import RunContexts
+from superstep_compat.pregel._run_place import place_run
 from superstep_compat.pregel._run_scope import RunKind, RunScope, coerce_context, names
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_stepper import (
@@ -158,49 +159,13 @@ class GraphRun:
         self._drain_stopped = False  # the host stopped it between steps (`drained`)
         self.before = names(interrupt_before, graph.interrupt_before_nodes)
         self.after = names(interrupt_after, graph.interrupt_after_nodes)
-        thread = configurable.get("thread_id")
-        # LangGraph's checkpoints name the thread by a string, whatever the config gave
-        self.thread_id: str | None = None if thread is None else str(thread)
-        self.ns: str = configurable.get("checkpoint_ns", "") or ""
-        if self.link is not None and (count := next(self.link.calls)):
-            self.ns = f"{self.ns}{NS_SEP}{count}"  # a further run of a subgraph in one task
-            self.config["configurable"] = {**configurable, "checkpoint_ns": self.ns}
-        checkpoint_map: dict[str, str] = dict(configurable.get("checkpoint_map") or {})
-        if self.link is None and self.ns:
-            # A root graph given a subgraph's checkpoint config (a snapshot's) runs from its
-            # own checkpoint of then (``checkpoint_map[""]``; none there: its latest).
-            self.ns = ""
-            own = {k: v for k, v in configurable.items() if k != "checkpoint_id"}
-            if checkpoint_map.get(""):
-                own["checkpoint_id"] = checkpoint_map[""]
-            self.config["configurable"] = {**own, "checkpoint_ns": ""}
-        # A ``checkpointer=True`` subgraph keeps one history per thread: it runs (its
-        # checkpoints, tasks and stream events) under its namespace without the task ids,
-        # keeping the numbers of further runs in one task (LangGraph's own checkpoint config).
+        place = place_run(graph, self.config, self.link)
+        self.thread_id: str | None = place.thread_id
+        self.ns: str = place.ns
+        self.task_ns = place.ns
+        self.parents: dict[str, str] = place.parents
+        self.saver: BaseCheckpointSaver[Any] | None = place.saver
         replay = self.link.replay if self.link is not None else None
-        if self.link is not None and graph.checkpointer is True:
-            self.ns = NS_SEP.join(part.split(NS_END)[0] for part in self.ns.split(NS_SEP))
-            # LangGraph runs it under that namespace: its stream events and its tasks too
-            self.config["configurable"] = {**self.config["configurable"], "checkpoint_ns": self.ns}
-        self.task_ns = self.ns
-        if self.link is not None and not self.link.checkpoint_ns:
-            self.link.checkpoint_ns = self.ns
-        # A subgraph's run addressed by the checkpoint map (time travel to one of its
-        # checkpoints) starts from that checkpoint; its checkpoints name their ancestors'.
-        addressed: str | None = None
-        self.parents: dict[str, str] = {}
-        if self.link is not None:
-            addressed = checkpoint_map.get(self.ns)
-            self.parents = {k: v for k, v in checkpoint_map.items() if k != self.ns}
-        self.saver: BaseCheckpointSaver[Any] | None = graph.saver_for(self.config)
-        if self.saver is None and self.link is not None and graph.checkpointer in (None, True):
-            # a subgraph keeps its checkpoints in the parent's saver, reviving its own classes
-            self.saver = allowlisted(graph, self.link.saver)
-        if self.saver is not None and self.thread_id is None:
-            raise ValueError(
-                "Checkpointer requires one or more of the following 'configurable' keys: "
-                "thread_id, checkpoint_ns, checkpoint_id"
-            )
         chosen = durability or configurable.get(DURABILITY_KEY)
         self.durable = chosen != "exit"
         self.durability: str | None = chosen  # how `CheckpointWriter.write_behind` writes
@@ -265,7 +230,7 @@ class GraphRun:
             first_step_order=self.tracker.first_step_order,
             input=input,
             replay=replay,
-            addressed=addressed,
+            addressed=place.addressed,
             fresh_resume_starts=kind is None or kind.fresh_resume_starts,
             apply_command=lambda ex: self.steps.apply_command(ex),
             run_context=self.contexts.run_context,
@@ -378,6 +343,9 @@ class GraphRun:
         )
         self._observe(host, ex)
         held = self._held_starts()
+        # Under durability "exit" LangGraph's sync loop, closed inside a step, saves what its
+        # tasks wrote by then: a task that ends afterwards (its pool waits for it) is lost.
+        closed = None if self.durable else self.tracker.close_step
         completed = False
         try:
             steps = host.iterate(ex, stop=self.control)
@@ -392,19 +360,15 @@ class GraphRun:
                         stepper.answer = next(steps, None)
                     else:  # the step advances in the background, its chunks streamed meanwhile
                         stepper.answer = yield from forwarded(
-                            advance_live(steps, *self.emitted.live_hooks(), held)
+                            advance_live(steps, *self.emitted.live_hooks(), held, closed)
                         )
                 except (RunStopped, StepTimeoutError) as stopped:
                     stepper.answer = Raised(stopped)
             completed = True
         finally:
             host.close()
-            # A sync stream closed while a live step ran does not keep its finished tasks'
-            # writes (LangGraph's sync loop has put them as each ended): the server drives
-            # sync streams and cancels a run when it next sees a chunk, which may be the
-            # result of a task that ended after the cancel; the reference server (an
-            # asyncio cancel) drops such a task. Until a run can tell the two apart,
-            # they are not kept here (an open divergence; `_aevents` keeps them).
+            for record in self._keep_stopped(ex, completed):
+                self.writer.save(record)
             self.writer.settle(raising=completed)  # what it wrote is saved before it ends
             if self._saves_at_exit(completed):
                 self.writer.save_final(self.record)
@@ -465,6 +429,18 @@ class GraphRun:
             yield from self.tasks.events(self.failures.collect(ex))
             self.failures.raise_failure(ex)
         yield from self.steps.finish(ex)
+
+    def _keep_stopped(self, ex: Execution, completed: bool) -> Iterator[CheckpointRecord]:
+        """What a run stopped inside a step (not ``completed``: its stream closed, its task
+        cancelled) keeps, under each durability: the writes of the step's tasks that had
+        finished, as LangGraph's loop put them as each ended (under "exit": by the close);
+        not of those that finished after the run was cancelled (`RunControl.request_cancel`),
+        as after an asyncio cancel. `StepFailures.keep_stopped`: each driver saves the
+        checkpoint it yields."""
+        tracker = self.tracker
+        if completed or not tracker.ended:
+            return iter(())
+        return self.failures.keep_stopped(ex, tracker.ended, tracker.values_before)
 
     def _stopped_by_drain(self) -> None:
         """The host ended the run at a step boundary (`RunStopped`): the step before was
@@ -578,8 +554,8 @@ class GraphRun:
             completed = True
         finally:
             await self.writer.asettle(raising=completed)
-            if not completed and self.tracker.ended:  # (under each durability, as LangGraph)
-                await self.failures.keep_stopped(ex, self.tracker.ended)
+            for record in self._keep_stopped(ex, completed):
+                await self.writer.asave(record)
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
                 await self.writer.asave_final(self.record)

@@ -10,13 +10,14 @@ Never imports the run or the host.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Generator, Mapping, Sequence
 from typing import Any, NoReturn
 
 from superstep_compat.errors import GraphBubbleUp, ParentCommand
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
-from superstep_compat.pregel._checkpoint_tasks import node_of
+from superstep_compat.pregel._checkpoint_tasks import find_task, node_of
 from superstep_compat.pregel._node import outcome_of
+from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._task_context import TaskOutcome
 from superstep_compat.types import Command, Send
 from superstep_core.node import Activated, EffectCompleted, NodeFailed
@@ -124,21 +125,34 @@ class StepFailures:
             return False  # its error handler takes over; the others go on
         return outcome.retry is None and not isinstance(outcome.error, GraphBubbleUp)
 
-    async def keep_stopped(self, ex: Execution, ended: Sequence[tuple[str, TaskOutcome]]) -> None:
-        """The run stopped inside a step (cancelled, or its stream closed early) after the
-        tasks ``ended`` returned: as for a failed step, those that finished keep their
-        outcomes as pending writes of the step's checkpoint, so the thread shows their
-        writes and continuing it runs only the others (LangGraph saves each task's writes
-        as it ends)."""
+    def keep_stopped(
+        self,
+        ex: Execution,
+        ended: Sequence[tuple[str, TaskOutcome]],
+        before: Mapping[str, Any],
+    ) -> Generator[CheckpointRecord, None, None]:
+        """The run stopped inside a step (its stream closed early, its task cancelled)
+        after the tasks ``ended`` returned: as for a failed step, those that finished keep
+        their outcomes as pending writes of the step's checkpoint, so the thread shows their
+        writes (applied to ``before``, the values the step began with) and continuing it
+        runs only the others (LangGraph saves each task's writes as it ends). Written once
+        for sync and async runs: it yields the checkpoint for its driver to save (``save``
+        or ``await asave``) before the writes are put under it."""
         recorder = self.recorder
         record = recorder.record
         if recorder.scope.saver is None or record is None:
             return
-        self.results = list(ended)
-        writes = recorder.keep_finished(ex, record, "", self.results)
+        # in the order of the step's tasks, not the order they ended: LangGraph applies a
+        # step's writes by task path (an order-sensitive reducer shows the difference)
+        rank = {id(task): k for k, task in enumerate(record.tasks)}
+        last = len(rank)
+        self.results = sorted(
+            ended, key=lambda item: rank.get(id(find_task(record, item[0])), last)
+        )
+        writes = recorder.keep_finished(ex, record, "", self.results, before)
         if not writes:
             return
-        await recorder.writer.asave(record)
+        yield record
         for task_id, task_writes in writes:
             recorder.writer.put_writes(record, task_id, task_writes)
 

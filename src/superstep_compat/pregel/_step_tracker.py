@@ -8,7 +8,7 @@ Never imports the run or the host.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from superstep_compat.pregel._checkpoint_tasks import (
@@ -32,6 +32,7 @@ class StepTracker:
     """The tasks of the step a run is in, as its host starts and ends them."""
 
     __slots__ = (
+        "closed",
         "early",
         "ended",
         "execution",
@@ -40,6 +41,7 @@ class StepTracker:
         "launch_key",
         "launched",
         "starts",
+        "values_before",
     )
 
     def __init__(self) -> None:
@@ -53,12 +55,20 @@ class StepTracker:
         self.finished: dict[str, int] = {}
         """The tasks of the running step that ended, each with its place in the order they
         ended (kept until the next step: the step's chunks are made after it committed)."""
+        self.closed = False
+        """The run's stream was closed inside the running step, whose tasks still end but
+        are not kept from then on (durability "exit": see `GraphRun.events`)."""
         self.early: set[str] = set()
         """Activations whose chunks went out as they ended, not with their step."""
         self.starts = StartGate()
         """Holds those chunks until every task of the step announced its start."""
         self.launch_key: Callable[[Startable], Any] = first_come
         self.execution: Execution | None = None
+        self.values_before: Mapping[str, Any] = {}
+        """The engine's values as the running step began: a sync host still commits a step
+        whose stream was closed (its thread cannot be stopped), so what a stopped step keeps
+        is applied to these, not to what the engine committed (a commit makes a new dict:
+        holding this one copies nothing)."""
 
     def watch(self, ex: Execution) -> Callable[[Startable], Any]:
         """Track the steps of ``ex``; returns the order its tasks start in (a host's
@@ -79,6 +89,9 @@ class StepTracker:
         streamed), the starts go out in launch order and the results after them all;
         ``hold``: the tasks wait after their start until the gate is released
         (`StartGate.expect`)."""
+        ex = self.execution
+        if ex is not None:
+            self.values_before = ex.values
         if not held and len(requests) == 1:  # one task (a chain's step): no order to work out
             launched = [requests[0].activation_id]
         else:
@@ -86,7 +99,6 @@ class StepTracker:
             launched = [t.activation_id for t in sorted(tasks, key=self.launch_key)]
         self.launched.extend(launched)
         if held_start is not None:
-            ex = self.execution
             self.starts.expect(launched, hold=hold)
             for aid in held:  # in the step's order, with the tasks that run
                 assert ex is not None  # watched before any step
@@ -100,6 +112,12 @@ class StepTracker:
     def stepped(self) -> None:
         """The step ended (committed, paused or failed): what its tasks returned is its."""
         self.ended.clear()
+        self.closed = False
+
+    def close_step(self) -> None:
+        """The run's stream was closed inside the running step: tasks that end from now on
+        are not kept (`closed`)."""
+        self.closed = True
 
     def next_step(self) -> None:
         """The run goes on to its next step."""

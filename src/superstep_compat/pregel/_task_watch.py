@@ -1,9 +1,9 @@
 """`TaskWatch`: a façade run's view of its host's tasks as they begin and end, one
 collaborator of `GraphRun` (the host's ``on_perform``/``on_result`` observers): it keeps the
-step's launch order and ended tasks (`StepTracker`), announces task starts in order, streams
-a live run's finished tasks' chunks as they end, and says when a failure stops a step's other
-tasks. Never imports the run.
-"""
+step's launch order and ended tasks (`StepTracker`; not those ending after the run was
+cancelled, or after its stream was closed under durability "exit"), announces task starts
+in order, streams a live run's finished tasks' chunks as they end, and says when a failure
+stops a step's other tasks. Never imports the run."""
 
 from __future__ import annotations
 
@@ -71,7 +71,13 @@ class TaskWatch:
         (`StepFailures.fails_step`)."""
         outcome = result.result
         tracker = self.tracker
-        if isinstance(outcome, TaskOutcome):
+        if (
+            isinstance(outcome, TaskOutcome)
+            and not tracker.closed
+            and not self.contexts.control.cancel_requested
+        ):
+            # (one that ends after the run was cancelled is not kept if the run then stops
+            # inside its step: its driver abandoned the run first, see `RunControl`)
             tracker.task_ended(request.activation_id, outcome)
         aid = request.activation_id
         if (
