@@ -28,6 +28,7 @@ from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.pregel._task_context import RunContext
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_core.host import DurableRunner
+from superstep_core.host.thread_checkpoints import _key
 from superstep_core.node import EffectCompleted, External
 from superstep_core.persistence import Codec
 
@@ -189,14 +190,14 @@ def test_any_host_runs_a_facade_graph_records_it_and_replays_it_from_the_log() -
         (2, ("notes",)),
         (3, ("notes",)),
     ]
-    recorded = [
-        key
+    recorded = [  # the ledger's keys, from its pending writes' task ids
+        _key(task_id)
         for writes in saver.writes.values()
-        for (key, _), _ in writes.items()
-        if key.startswith("effect:")
+        for (task_id, _), _ in writes.items()
+        if task_id.startswith("effect")
     ]
     assert any(key.endswith("/0:shout") for key in recorded)  # the @task call, on its own
-    assert sum(key.startswith("effect:t/research:") for key in recorded) == 1  # its node
+    assert sum(key.startswith("t/research:") for key in recorded) == 1  # its node
 
     calls.clear()
     report = runner.replay(app.engine, "t")

@@ -1,9 +1,10 @@
 """Any LangGraph saver holds an engine thread: LangGraph's own SQLite and Postgres savers
-(``langgraph-checkpoint-sqlite``/``-postgres``, never written with the engine in mind) carry a
-conversation-like execution through messages, effects, interrupts, resumes and audited edits;
-recovery equals the live execution, the input log replays to every checkpoint, and a fork
-starts from exactly the stored state. And a thread moves between savers: its checkpoint tuples,
-put into another saver as they are, continue there."""
+(``langgraph-checkpoint-sqlite``/``-postgres``) and two community savers (plain Redis, a
+directory through fsspec: ``checkpoint/community.py``), none written with the engine in mind,
+carry a conversation-like execution through messages, effects, interrupts, resumes and
+audited edits; recovery equals the live execution, the input log replays to every
+checkpoint, and a fork starts from exactly the stored state. And a thread moves between
+savers: its checkpoint tuples, put into another saver as they are, continue there."""
 
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.postgres import PostgresSaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 
+from checkpoint.community import COMMUNITY, community_saver
 from superstep_core.checkpoint import InMemorySaver, SqliteCheckpointSaver
 from superstep_core.node import External
 
@@ -32,9 +34,13 @@ OPS: list[list[tuple[str, Any]]] = [
 ]
 
 
-@pytest.fixture(params=["langgraph-sqlite", "langgraph-postgres"])
+@pytest.fixture(params=["langgraph-sqlite", "langgraph-postgres", *COMMUNITY])
 def foreign(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseCheckpointSaver[Any]]:
     assert SqliteSaver.__module__ == "langgraph.checkpoint.sqlite"  # LangGraph's, not ours
+    if request.param in COMMUNITY:  # community savers: plain Redis, a directory through fsspec
+        with community_saver(request.param, tmp_path) as saver:
+            yield saver
+        return
     if request.param == "langgraph-sqlite":
         conn = sqlite3.connect(tmp_path / "lg.db", check_same_thread=False)
         yield SqliteSaver(conn)
@@ -117,3 +123,19 @@ def test_a_langgraph_thread_in_the_same_saver_is_not_an_engine_thread(tmp_path: 
     with pytest.raises(RecoveryError, match="not an engine checkpoint"):
         runner.recover(graph, "lg")
     saver.close()
+
+
+def test_a_pending_writes_task_id_is_plain_and_gives_its_key_back() -> None:
+    """A saver may use a task id as a path segment, as LangGraph's uuids allow
+    (``langgraph-checkpoint-objectstorage`` does): the engine's are letters, digits and
+    ``.:-_`` whatever the effect key, and ids written before as ``effect:<key>`` still read."""
+    import re
+
+    from superstep_core.host.thread_checkpoints import _key, _task
+
+    for key in ["thread/chat:1/e0", "a b", "é", "plain_key-1.2:3", ""]:
+        task_id = _task("effect", key)
+        assert re.fullmatch(r"[A-Za-z0-9.:_-]+", task_id), task_id
+        assert _key(task_id) == key
+    assert _task("input", "000000000007") == "input:000000000007"
+    assert _key("effect:thread/chat:1/e0") == "thread/chat:1/e0"

@@ -15,7 +15,10 @@ call consults the pending writes the run read (`TaskJournal.attach`).
 A synchronous run, or a graph's synchronous state method, on the thread of the saver's loop
 calls its synchronous methods, which refuse with the saver's own error (LangGraph's
 behaviour: `sync_caller`). A saver with no ``loop`` that changes only its async methods runs
-them on a private loop thread when an async run's core calls it in place."""
+them on a private loop thread when an async run's core calls it in place; so does an
+async-only saver, whose synchronous methods raise `NotImplementedError` (the plain-Redis
+community saver's ``AsyncRedisSaver``): LangGraph's async runs never call them, and its
+synchronous runs get that error, as ours do (`sync_caller`)."""
 
 from __future__ import annotations
 
@@ -217,10 +220,37 @@ def saver_call(saver: Any, method: str, *args: Any, **kwargs: Any) -> Any:
     so an async run calls from there): their async twin then runs on a private loop
     thread while this one waits, as the sync twin would have on theirs. So does the async
     twin of a saver class that defines it below its sync twin (a subclass that changes
-    only ``aput``): an async run of LangGraph calls the async twins."""
+    only ``aput``), or of an async-only saver (`_async_only`): an async run of LangGraph
+    calls the async twins."""
     if _async_twin(saver, method):
         return _run_elsewhere(getattr(saver, "a" + method)(*args, **kwargs), _private_loop())
-    return getattr(saver, method)(*args, **kwargs)
+    if type(saver) in _ASYNC_ONLY and not _sync_caller.get():  # off a loop: the writer's
+        return _run_elsewhere(getattr(saver, "a" + method)(*args, **kwargs), home_loop(saver))
+    try:
+        return getattr(saver, method)(*args, **kwargs)
+    except NotImplementedError:
+        if not _async_only(saver, method):
+            raise
+    return _run_elsewhere(getattr(saver, "a" + method)(*args, **kwargs), home_loop(saver))
+
+
+_ASYNC_ONLY: set[type] = set()
+"""Saver classes found to be async-only (`_async_only`)."""
+
+
+def _async_only(saver: Any, method: str) -> bool:
+    """After ``saver.<method>`` raised `NotImplementedError` (nothing done: a stub): whether
+    its class is async-only, so that the async twins stand in for every synchronous method
+    from now on. Not for a synchronous caller (LangGraph's sync runs raise it too), nor for
+    a class whose ``a<method>`` is `BaseCheckpointSaver`'s own (nothing to stand in)."""
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    cls = type(saver)
+    twin = "a" + method
+    if _sync_caller.get() or getattr(cls, twin) is getattr(BaseCheckpointSaver, twin):
+        return False
+    _ASYNC_ONLY.add(cls)
+    return True
 
 
 def twin_off_loop(saver: Any, method: str, *args: Any) -> Any:
@@ -252,6 +282,8 @@ def _async_twin(saver: Any, method: str) -> bool:
     if loop is not None:
         return running is loop
     cls = type(saver)
+    if cls in _ASYNC_ONLY:
+        return True
     key = (cls, method)
     known = _OWN_ASYNC.get(key)
     if known is None:
@@ -278,4 +310,11 @@ def saver_list(saver: Any, config: Any, **kw: Any) -> Iterator[Any]:
     """``saver.list(config, **kw)``, or its async twin as `saver_call` chooses it."""
     if _async_twin(saver, "list"):
         return iter(_run_elsewhere(_collect(saver.alist(config, **kw)), _private_loop()))
-    return iter(saver.list(config, **kw))
+    if type(saver) in _ASYNC_ONLY and not _sync_caller.get():
+        return iter(_run_elsewhere(_collect(saver.alist(config, **kw)), home_loop(saver)))
+    try:
+        return iter(saver.list(config, **kw))
+    except NotImplementedError:  # raised when called, before a first item (a stub)
+        if not _async_only(saver, "list"):
+            raise
+    return iter(_run_elsewhere(_collect(saver.alist(config, **kw)), home_loop(saver)))

@@ -20,7 +20,8 @@ A durable execution (`superstep_core.host.durable`) commits each superstep as on
   (status, written channels, trace digest, execution id, audit fields of an edit).
 
 What happens between two supersteps is written as pending writes of the latest checkpoint
-(``put_writes``), each write-once under its own task id: `INPUT` for input-log records (an
+(``put_writes``), each write-once under its own task id (letters, digits and ``.:-_`` only, as a
+uuid: `_task`): `INPUT` for input-log records (an
 interrupt's answer, an external event, results delivered), `EFFECT` for the effect ledger (a
 completed effect's result, recorded as soon as it completes), and ``__error__`` for a superstep
 that failed and committed nothing. So the whole thread (history, input log, ledger) lives in the
@@ -32,6 +33,7 @@ Must never import: the llm layer, compat.
 from __future__ import annotations
 
 import builtins
+import string
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,8 +89,24 @@ def step_of(value: str) -> int:
     return int(value)
 
 
+_PLAIN = frozenset(string.ascii_letters + string.digits + ".:-_")
+
+
 def _task(kind: str, key: str) -> str:
-    return f"{kind}:{key}"
+    """A pending write's task id: ``kind:key``, or ``kind.hex:HEX`` (the key's UTF-8 bytes)
+    when the key has a character other than letters, digits and ``.:-_``. LangGraph's own task
+    ids are uuids, and a saver may rely on that much: ``langgraph-checkpoint-objectstorage``
+    makes the task id one segment of a path and refuses the ``/`` of an effect key such as
+    ``thread/chat:1/e0``. Ids written as ``kind:key`` before keep reading back as they were."""
+    if all(c in _PLAIN for c in key):
+        return f"{kind}:{key}"
+    return f"{kind}.hex:{key.encode().hex()}"
+
+
+def _key(task_id: str) -> str:
+    """The key `_task` put in ``task_id``."""
+    kind, _, key = task_id.partition(":")
+    return bytes.fromhex(key).decode() if kind.endswith(".hex") else key
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,9 +149,9 @@ def _stored(found: CheckpointTuple) -> StoredStep:
     failures: list[Mapping[str, Any]] = []
     for task_id, channel, value in found.pending_writes or ():
         if channel == INPUT:
-            inputs.append((int(task_id.partition(":")[2]), bytes(value)))
+            inputs.append((int(_key(task_id)), bytes(value)))
         elif channel == EFFECT:
-            effects.setdefault(task_id.partition(":")[2], bytes(value))
+            effects.setdefault(_key(task_id), bytes(value))
         elif channel == FAILURE and isinstance(value, Mapping):
             failures.append(value)
     metadata = dict(found.metadata)

@@ -2,7 +2,11 @@
 
     python _side.py langgraph|superstep start|proceed SCENARIO sqlite PATH
     python _side.py langgraph|superstep start|proceed SCENARIO postgres URL
+    python _side.py langgraph|superstep start|proceed SCENARIO plainredis URL#PREFIX
+    python _side.py langgraph|superstep start|proceed SCENARIO objectstorage DIRECTORY
 
+The last two are community savers (``langgraph-checkpoint-plainredis`` on plain Redis, keys
+under PREFIX; ``langgraph-checkpoint-objectstorage`` on a local directory through fsspec).
 With ``superstep`` the shim is installed first (``langgraph.checkpoint`` stays the real
 package: the official savers). Prints one JSON object: the phase's result (or the exception
 raised), the thread's state and history as the side sees them after it, the nodes that ran,
@@ -40,6 +44,20 @@ def saver_for(backend: str, target: str) -> Any:
 
         with SqliteSaver.from_conn_string(target) as saver:
             yield saver
+        return
+    if backend == "plainredis":
+        from langgraph_checkpoint_plainredis import RedisSaver
+
+        url, prefix = target.rsplit("#", 1)
+        saver = RedisSaver(url=url, prefix=prefix)
+        yield saver
+        saver.client.close()
+        return
+    if backend == "objectstorage":
+        from fsspec.implementations.local import LocalFileSystem
+        from langgraph_checkpoint_objectstorage import ObjectStorageSaver
+
+        yield ObjectStorageSaver(LocalFileSystem(), target)
         return
     from langgraph.checkpoint.postgres import PostgresSaver
 
