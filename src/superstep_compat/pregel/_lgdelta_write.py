@@ -17,12 +17,19 @@ When it snapshots (LangGraph's ``_loop._put_checkpoint`` / ``create_checkpoint``
 - a snapshot of a key whose version the saver already holds bumps the version (a saver
   only stores a blob for a version that moved), and the nodes that had seen the old version
   are moved on to the new one, the read kept in ``versions_seen["__snapshot_bumps__"]``;
+- a `Command`'s ``update`` put onto the checkpoint the thread is at is no snapshot: it is
+  saved as writes of no task on that checkpoint, after those it already had (`rewritten`);
+  readers apply them as the checkpoint's own, an edit of it does not (`_lgdelta`). A
+  `Command` at a past checkpoint forks it instead, and the fork snapshots the keys it set;
+- a ``__copy__`` stores the keys as its source does (same snapshots, same versions) and
+  keeps its counters (`copied`);
 - under durability "exit" (``_loop._put_exit_delta_writes``) the counters go on over the
   steps not saved, and at the end the run's writes of the keys that do not snapshot are
   saved as pending writes of an anchor: the checkpoint the run started from, or on a new
   thread an empty checkpoint (metadata ``{"step": -2}``) put first as the last one's parent.
   Their task ids carry the step (`exit_task_id`, `exit_late_task_id`) so that a saver's
-  order replays them in the order they were made.
+  order replays them in the order they were made. A run from a checkpoint named by its id
+  snapshots every key it wrote instead (that checkpoint may have other children).
 
 The run keeps every value whole in memory (its built checkpoint, its record's values): only
 the ``put`` handed to the saver gets LangGraph's shape (`DeltaWrites.stored`). Zero cost for

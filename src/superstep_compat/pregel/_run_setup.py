@@ -249,7 +249,6 @@ class Continuation:
             run_again(ex)
             written = self._apply_to_pending(ex, inp)
             if delta is not None:
-                delta.rewritten(record, None)  # nothing is written onto the checkpoint
                 delta.force(k for k, _ in written)  # the fork stores them whole
             pending = pending_activations(ex, graph.node_order)
             forked = self.recorder.checkpoint(
@@ -265,7 +264,9 @@ class Continuation:
             # them (a START activation would share their superstep and route one too late);
             # a task its subgraph's breakpoint stopped is one of them (it goes on)
             run_again(ex)
-            self._apply_to_pending(ex, inp)
+            written = self._apply_to_pending(ex, inp)
+            if delta is not None:
+                delta.edited(written)  # saved onto the checkpoint (`apply_command`)
             applied = True
         elif (
             isinstance(inp, Command)
@@ -484,8 +485,6 @@ class Continuation:
             activate=routed.gotos,
             spawn=[(send.node, send) for send in routed.sends],
         )
-        if self.recorder.writer.delta is not None:
-            self.recorder.writer.delta.edited(written.writes)
         return list(written.writes)
 
     def _write_onto(self, ex: Execution, record: CheckpointRecord | None, update: Any) -> None:
