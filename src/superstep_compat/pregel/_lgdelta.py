@@ -16,6 +16,7 @@ from typing import Any
 
 from langgraph.checkpoint.serde.types import _DeltaSnapshot
 
+from superstep_compat._internal._constants import NULL_TASK_ID
 from superstep_compat.channels.base import MISSING
 from superstep_compat.channels.delta import DeltaChannel
 from superstep_compat.pregel._record import CheckpointRecord, config_of
@@ -30,13 +31,18 @@ def delta_channels(graph: Any) -> dict[str, DeltaChannel]:
     return {k: c for k, c in specs.items() if isinstance(c, DeltaChannel)}
 
 
-def hydrate_delta_channels(graph: Any, record: CheckpointRecord, saver: Any) -> None:
+def hydrate_delta_channels(
+    graph: Any, record: CheckpointRecord, saver: Any, *, edit: bool = False
+) -> None:
     """Give ``record`` (read from a saver) the values of ``graph``'s `DeltaChannel` keys: a
     snapshot blob is unwrapped; a key with a version but no stored value is replayed from
     its ancestors (one saver call for all such keys). Its values, its checkpoint's
     ``channel_values`` (a copy: the saver's dict is left alone) and its engine state's values
     (a checkpoint the façade wrote: where the engine's value is the checkpoint's) get them,
-    so the step after it starts from the whole value."""
+    so the step after it starts from the whole value. The checkpoint's own writes of no
+    task (a `Command`'s update put onto it) are applied too, but not for an ``edit``
+    (``update_state``, a copy): LangGraph's edit reads the checkpoint without them, so
+    the engine's value (which has them) gives way to the stored one."""
     checkpoint = record.checkpoint
     deltas = delta_channels(graph)
     if checkpoint is None or not deltas:
@@ -56,6 +62,12 @@ def hydrate_delta_channels(graph: Any, record: CheckpointRecord, saver: Any) -> 
             if isinstance(seed, _DeltaSnapshot):
                 seed = seed.value
             found[k] = deltas[k].replayed(seed, [w[2] for w in entry.get("writes", ())])
+    # the checkpoint's own writes of no task (a `Command`'s update put onto it): LangGraph
+    # applies them to its values (its view of it, a run from it)
+    for k in () if edit else deltas:
+        own = [w[2] for w in record.pending if w[0] == NULL_TASK_ID and w[1] == k]
+        if own:
+            found[k] = deltas[k].replayed(found.get(k, MISSING), own)
     if found:
         merged = {**record.values, **found}
         # in the state's key order, as LangGraph reads channels (a key found here was absent)
@@ -71,6 +83,6 @@ def hydrate_delta_channels(graph: Any, record: CheckpointRecord, saver: Any) -> 
                 **{
                     k: v
                     for k, v in found.items()
-                    if k not in held or isinstance(held[k], _DeltaSnapshot)
+                    if edit or k not in held or isinstance(held[k], _DeltaSnapshot)
                 },
             }

@@ -17,12 +17,19 @@ When it snapshots (LangGraph's ``_loop._put_checkpoint`` / ``create_checkpoint``
 - a snapshot of a key whose version the saver already holds bumps the version (a saver
   only stores a blob for a version that moved), and the nodes that had seen the old version
   are moved on to the new one, the read kept in ``versions_seen["__snapshot_bumps__"]``;
+- a `Command`'s ``update`` put onto the checkpoint the thread is at is no snapshot: it is
+  saved as writes of no task on that checkpoint, after those it already had (`rewritten`);
+  readers apply them as the checkpoint's own, an edit of it does not (`_lgdelta`). A
+  `Command` at a past checkpoint forks it instead, and the fork snapshots the keys it set;
+- a ``__copy__`` stores the keys as its source does (same snapshots, same versions) and
+  keeps its counters (`copied`);
 - under durability "exit" (``_loop._put_exit_delta_writes``) the counters go on over the
   steps not saved, and at the end the run's writes of the keys that do not snapshot are
   saved as pending writes of an anchor: the checkpoint the run started from, or on a new
   thread an empty checkpoint (metadata ``{"step": -2}``) put first as the last one's parent.
   Their task ids carry the step (`exit_task_id`, `exit_late_task_id`) so that a saver's
-  order replays them in the order they were made.
+  order replays them in the order they were made. A run from a checkpoint named by its id
+  snapshots every key it wrote instead (that checkpoint may have other children).
 
 The run keeps every value whole in memory (its built checkpoint, its record's values): only
 the ``put`` handed to the saver gets LangGraph's shape (`DeltaWrites.stored`). Zero cost for
@@ -63,14 +70,18 @@ class DeltaWrites:
     saved; see `held_writes` and `exit_calls`)."""
 
     __slots__ = (
+        "_edit_writes",
         "_exit_first",
         "_exit_writes",
         "_forced",
+        "_kept",
         "_snapshots",
+        "addressed",
         "anchor_id",
         "channels",
         "first",
         "held_back",
+        "resuming",
     )
 
     def __init__(self, channels: Mapping[str, DeltaChannel], *, held_back: bool = False) -> None:
@@ -81,10 +92,20 @@ class DeltaWrites:
         self.anchor_id: str | None = None
         """Held back, on a new thread: the id of the anchor it may need (made with the first
         checkpoint, so that it sorts before the run's checkpoints, as LangGraph's)."""
+        self.resuming = False
+        """The run goes on from the thread's latest checkpoint (a resume, not new input and
+        not time travel): the writes of no task on it are handed back, not replaced."""
+        self.addressed = False
+        """The run started from a checkpoint named by its id (held back: the keys it wrote
+        snapshot, see `exit_calls`)."""
         self._forced: set[str] = set()
         self._snapshots: dict[str, frozenset[str]] = {}
         self._exit_first: int | None = None
         self._exit_writes: list[tuple[int, str, str, str, Any]] = []
+        self._edit_writes: list[tuple[str, Any]] = []
+        self._kept: dict[str, dict[str, tuple[Any, Any]]] = {}
+        """Per rewritten checkpoint: its delta keys' stored ``(version, value)`` as they
+        were before (see `rewritten`)."""
 
     def force(self, keys: Iterable[str]) -> None:
         """Snapshot ``keys`` (those of this graph's delta keys) at the next checkpoint."""
@@ -98,6 +119,8 @@ class DeltaWrites:
         """Snapshot the keys the pending writes ``(task_id, channel, value)`` of the checkpoint
         a branch starts from touch, but for those of tasks ``kept`` (handed back)."""
         handed = set(kept)
+        if self.resuming:  # as LangGraph's resume: they are its input, applied again
+            handed.add(NULL_TASK_ID)
         self.force(w[1] for w in pending if w[0] not in handed)
 
     def built(
@@ -135,6 +158,17 @@ class DeltaWrites:
                 return
             snap = self._due(versions, counters)
         self._snapshot(record, snap, counters, saver, saved_versions)
+
+    def copied(
+        self, record: CheckpointRecord, whole: Iterable[str], metadata: Mapping[str, Any]
+    ) -> None:
+        """``record`` copies a checkpoint (``__copy__``: same values, same versions, same
+        parent), whose metadata is ``metadata`` and which stores ``whole`` as snapshots: as
+        LangGraph, it stores them the same way (no version moves: the saver has those blobs)
+        and keeps the counters, a copy being no step."""
+        self.first = False
+        self._snapshots[record.checkpoint_id] = frozenset(k for k in whole if k in self.channels)
+        _set_counters(record, dict(metadata.get(COUNTERS) or {}))
 
     def _due(
         self, versions: Mapping[str, Any], counters: Mapping[str, tuple[int, int]]
@@ -208,6 +242,10 @@ class DeltaWrites:
         checkpoint = record.checkpoint
         assert checkpoint is not None
         counters = dict(record.metadata.get(COUNTERS) or {})
+        if self.addressed and anchor is not None:
+            # the checkpoint the run started from may have other children, whose walks
+            # would read the writes saved on it: LangGraph snapshots those keys instead
+            self.force(w[3] for w in self._exit_writes)
         snap = self._due(checkpoint["channel_versions"], counters)
         self._snapshot(record, snap, counters, saver, saved_versions)
         pending = [w for w in self._exit_writes if w[3] not in snap]
@@ -263,16 +301,36 @@ class DeltaWrites:
             calls.append(("put_writes", args))
         return made, calls
 
-    def rewritten(self, record: CheckpointRecord) -> None:
-        """``record``'s checkpoint was built again under its id (writes of no task put onto
-        it, see `GraphRun.apply_command`): the delta keys those changed are stored whole
-        from then on, as a reader's walk replays only the writes of its ancestors."""
-        checkpoint = record.checkpoint
-        assert checkpoint is not None
-        changed = {k for k in checkpoint.get("updated_channels") or () if k in self.channels}
-        if changed:
-            known = self._snapshots.get(record.checkpoint_id, frozenset())
-            self._snapshots[record.checkpoint_id] = known | changed
+    def edited(self, writes: Iterable[tuple[str, Any]]) -> None:
+        """A `Command`'s ``update`` wrote ``writes`` onto the checkpoint the thread is at (see
+        `rewritten`): kept for it (those of the delta keys)."""
+        self._edit_writes.extend((k, v) for k, v in writes if k in self.channels)
+
+    def rewritten(
+        self, record: CheckpointRecord, before: Mapping[str, Any] | None
+    ) -> list[tuple[str, Any]]:
+        """``record``'s checkpoint was built again under its id (a `Command`'s ``update``
+        put onto it, its writes handed to `edited`; ``before``: the checkpoint as it was).
+        LangGraph does not store that checkpoint again: it saves the writes as writes of no
+        task on it (readers apply them as its own), so the delta keys keep their stored
+        version and value (absent, or the snapshot it had) in the ``put`` that saves our
+        engine state again. Returns the writes of no task to save: as LangGraph's, those the
+        checkpoint already had first (savers key a write by its task and its place in the
+        list, so the new ones must come after them to be kept)."""
+        writes, self._edit_writes = self._edit_writes, []
+        if before is None or not writes:
+            return writes
+        had = [(c, v) for t, c, v in record.pending if t == NULL_TASK_ID and c in self.channels]
+        record.pending = [*record.pending, *((NULL_TASK_ID, c, v) for c, v in writes)]
+        versions = before.get("channel_versions") or {}
+        values = before.get("channel_values") or {}
+        kept = dict(self._kept.get(record.checkpoint_id, {}))
+        for k, _ in writes:
+            kept.setdefault(k, (versions.get(k), values.get(k, MISSING)))
+        self._kept[record.checkpoint_id] = kept
+        while len(self._kept) > _KEEP:
+            del self._kept[next(iter(self._kept))]
+        return had + writes
 
     @staticmethod
     def task_path(record: CheckpointRecord, task_id: str) -> str:
@@ -290,15 +348,27 @@ class DeltaWrites:
         among the new ones), absent elsewhere."""
         config, checkpoint, metadata, new_versions = args
         snap = self._snapshots.get(checkpoint["id"], frozenset())
+        kept = self._kept.get(checkpoint["id"], {})
         values = dict(checkpoint["channel_values"])
-        versions = checkpoint["channel_versions"]
+        versions = dict(checkpoint["channel_versions"])
         new_versions = dict(new_versions)
         for k in self.channels:
             value = values.pop(k, MISSING)
+            if k in kept:  # rewritten: as the saver holds it (its update is in writes)
+                version, value = kept[k]
+                new_versions.pop(k, None)
+                if version is None:
+                    versions.pop(k, None)
+                else:
+                    versions[k] = version
+                value = value.value if isinstance(value, _DeltaSnapshot) else value
+                if k not in snap:
+                    continue
             if k in snap and value is not MISSING and k in versions:
                 values[k] = _DeltaSnapshot(value)
                 new_versions[k] = versions[k]
-        return (config, {**checkpoint, "channel_values": values}, metadata, new_versions)
+        stored = {**checkpoint, "channel_values": values, "channel_versions": versions}
+        return (config, stored, metadata, new_versions)
 
 
 def _set_counters(record: CheckpointRecord, counters: Mapping[str, tuple[int, int]]) -> None:

@@ -62,14 +62,20 @@ def _newer(version: Any, seen: Any) -> bool:
 
 
 def rebuild(
-    graph: Any, record: CheckpointRecord, pending: Sequence[PendingWrite], saver: Any = None
+    graph: Any,
+    record: CheckpointRecord,
+    pending: Sequence[PendingWrite],
+    saver: Any = None,
+    *,
+    edit: bool = False,
 ) -> Execution:
     """The engine state of ``record`` (a checkpoint without a usable blob), built from its
     LangGraph fields; fills ``record``'s ``engine``, ``tasks``, ``next``, ``finished``,
     ``interrupts`` and ``current_values``. ``saver`` (the one ``record`` was read from)
-    gives the values of `DeltaChannel` keys LangGraph left out (see `_lgdelta`)."""
+    gives the values of `DeltaChannel` keys LangGraph left out (see `_lgdelta`; ``edit``: for
+    an edit of the checkpoint, which reads them without its writes of no task)."""
     _migrate(graph, record)
-    hydrate_delta_channels(graph, record, saver)
+    hydrate_delta_channels(graph, record, saver, edit=edit)
     checkpoint = record.checkpoint or {}
     all_values: Mapping[str, Any] = checkpoint.get("channel_values", {})
     versions: Mapping[str, Any] = checkpoint.get("channel_versions", {})

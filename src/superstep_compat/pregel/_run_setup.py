@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from superstep_compat._internal._constants import START
+from superstep_compat._internal._constants import NULL_TASK_ID, START
 from superstep_compat.errors import EmptyInputError
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
@@ -196,6 +196,10 @@ class Continuation:
             # interrupt() takes an answer the task's own did not (LangGraph's null resume)
             self.spare_answers = spare_answers_of(self.scope.link) or None
         continuing = record is not None and (inp is None or isinstance(inp, Command))
+        delta = self.recorder.writer.delta
+        if delta is not None:
+            delta.resuming = continuing and requested_id is None
+            delta.addressed = record is not None and requested_id is not None
         forked: list[Event] | None = None
         applied = False
         if rebuilt and record is not None and continuing:
@@ -247,13 +251,37 @@ class Continuation:
                 run_again(ex, interrupted=True)
             if update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=update, goto=inp.goto)))
+        elif (
+            isinstance(inp, Command)
+            and record is not None
+            and requested_id is not None
+            and (_tasks_due(ex) or _stopped(ex))
+            and (record.source not in ("update", "fork") or not self._is_latest(record))
+        ):
+            # time travel with a Command: LangGraph forks the checkpoint (a sibling step
+            # holding the update and goto) rather than writing onto one that may have
+            # children, and runs the step's tasks afresh from the fork
+            run_again(ex)
+            written = self._apply_to_pending(ex, inp)
+            if delta is not None:
+                delta.force(k for k, _ in written)  # the fork stores them whole
+            pending = pending_activations(ex, graph.node_order)
+            forked = self.recorder.checkpoint(
+                ex,
+                "fork",
+                next_=tuple(name for name, _ in pending),
+                keys=[key for _, key in pending],
+                values=self.values.of(ex.values),
+            )
         elif isinstance(inp, Command) and record is not None and (_tasks_due(ex) or _stopped(ex)):
             # LangGraph writes a Command's update and goto onto the checkpoint as writes of
             # no task: the goto's nodes run in the step of the tasks already due, not after
             # them (a START activation would share their superstep and route one too late);
             # a task its subgraph's breakpoint stopped is one of them (it goes on)
             run_again(ex)
-            self._apply_to_pending(ex, inp)
+            written = self._apply_to_pending(ex, inp)
+            if delta is not None:
+                delta.edited(written)  # saved onto the checkpoint (`apply_command`)
             applied = True
         elif (
             isinstance(inp, Command)
@@ -462,9 +490,9 @@ class Continuation:
         ex.send(External(INPUT_EVENT, StartCommand(command)))
         return events
 
-    def _apply_to_pending(self, ex: Execution, command: Command[Any]) -> None:
+    def _apply_to_pending(self, ex: Execution, command: Command[Any]) -> list[tuple[str, Any]]:
         """Commit a `Command`'s ``update`` as an edit of no node; its ``goto`` nodes and
-        `Send`s join the activations already due."""
+        `Send`s join the activations already due. Returns the update's writes."""
         written = node_writes(
             Command(update=command.update, goto=command.goto), self.scope.graph.runner.channel_keys
         )
@@ -478,6 +506,7 @@ class Continuation:
             activate=routed.gotos,
             spawn=[(send.node, send) for send in routed.sends],
         )
+        return list(written.writes)
 
     def _write_onto(self, ex: Execution, record: CheckpointRecord | None, update: Any) -> None:
         """A resuming `Command`'s ``update``: as LangGraph, written onto the checkpoint the
@@ -492,15 +521,21 @@ class Continuation:
             local = self.scope.graph.runner.local_state(record.current_values, written.writes)
             record.current_values = self.values.of(local)
         record.engine = ex.snapshot()
+        before = record.checkpoint
         build_checkpoint(
             self.scope.saver,
             record,
             record.checkpoint,
             triggers_of=self.recorder.policy.triggers_of,
         )
-        if self.recorder.writer.delta is not None:
-            self.recorder.writer.delta.rewritten(record)
-        self.recorder.writer.save(record)
+        writer = self.recorder.writer
+        onto: list[tuple[str, Any]] = []
+        if writer.delta is not None:
+            writer.delta.edited(written.writes)
+            onto = writer.delta.rewritten(record, before)
+        writer.save(record)
+        # as LangGraph, the update of a delta key is saved as writes of no task
+        writer.put_writes(record, NULL_TASK_ID, onto)
 
     def _is_latest(self, record: CheckpointRecord) -> bool:
         """Whether ``record`` is the newest checkpoint of its thread and namespace."""

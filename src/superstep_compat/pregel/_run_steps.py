@@ -14,7 +14,7 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from superstep_compat._internal._constants import START
+from superstep_compat._internal._constants import NULL_TASK_ID, START
 from superstep_compat.errors import (
     ErrorCode,
     GraphRecursionError,
@@ -117,6 +117,8 @@ class RunSteps:
         if self.continuation.command_input:
             self.continuation.command_input = False
             if all(node_of(aid) == START for aid, _ in results):
+                if self.writer.delta is not None:
+                    self.writer.delta.edited(w for _, r in results for w in r.writes)
                 yield from self.apply_command(ex)
                 return False
         # the tasks that finished before the step paused were reported then (and the
@@ -228,13 +230,16 @@ class RunSteps:
             return
         record.values = dict(self.values.last or {})
         record.engine = ex.snapshot()
+        before = record.checkpoint
         build_checkpoint(
             self.saver, record, record.checkpoint, triggers_of=self.recorder.policy.triggers_of
         )
-        if self.writer.delta is not None:
-            self.writer.delta.rewritten(record)
+        delta = self.writer.delta
+        onto = [] if delta is None else delta.rewritten(record, before)
         if self.durable or record is self.writer.last_saved:
             self.writer.save(record)
+            # as LangGraph, the update of a delta key is saved as writes of no task
+            self.writer.put_writes(record, NULL_TASK_ID, onto)
         # LangGraph's saved view of a checkpoint reads its next tasks before its writes of
         # no task (``next`` stays), the run's own view after them (a goto's nodes are due)
         pending = pending_activations(ex, self.graph.node_order)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
+from langgraph.checkpoint.serde.types import _DeltaSnapshot
 
 from superstep_compat._internal._constants import END, INPUT, START
 from superstep_compat.errors import InvalidUpdateError
@@ -85,6 +86,16 @@ class StateEditor:
         deltas = delta_channels(self.graph)
         delta = DeltaWrites(deltas) if deltas else None
         superseded = False
+        # the keys the checkpoint stores whole (a copy stores them as they are)
+        stored_whole = (
+            {
+                k
+                for k, v in record.checkpoint["channel_values"].items()
+                if isinstance(v, _DeltaSnapshot)
+            }
+            if delta is not None and record is not None and record.checkpoint is not None
+            else set()
+        )
         if delta is not None and record is not None:
             # as LangGraph: the edit's first checkpoint snapshots the delta keys that the
             # pending writes of the checkpoint it edits touch (a child's, or a paused step's)
@@ -98,9 +109,9 @@ class StateEditor:
             record.engine = None
             record.pending = []
         if record is not None and record.engine is None:
-            rebuild(self.graph, record, record.pending, saver)
+            rebuild(self.graph, record, record.pending, saver, edit=True)
         elif record is not None:
-            hydrate_delta_channels(self.graph, record, saver)
+            hydrate_delta_channels(self.graph, record, saver, edit=True)
         if record is not None and record.engine is not None:
             ex = Execution.restore(self.graph.engine, record.engine, record_trace=False)
         else:
@@ -197,13 +208,16 @@ class StateEditor:
         if delta is None:
             write_checkpoint(saver, new, held)
         else:
-            delta.built(
-                new,
-                None if record is None else record.metadata,
-                saver,
-                held,
-                fresh_edit=record is None,
-            )
+            if COPY in special and record is not None:
+                delta.copied(new, stored_whole, record.metadata)
+            else:
+                delta.built(
+                    new,
+                    None if record is None else record.metadata,
+                    saver,
+                    held,
+                    fresh_edit=record is None,
+                )
             args, _ = checkpoint_put(saver, new, held)
             saver_call(saver, "put", *delta.stored(args))
         copied = record_config(new, checkpoint_id)

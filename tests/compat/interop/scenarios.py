@@ -248,6 +248,54 @@ def delta_channel_proceed(graph: Any) -> Any:
     return graph.invoke(None, CFG)
 
 
+# --- a DeltaChannel key edited: Commands onto the checkpoint, edits, forks, "exit" runs -------
+
+
+class Jots(TypedDict):
+    # snapshotted every third update: most checkpoints store no value
+    jots: Annotated[list[str], DeltaChannel(_keep, snapshot_frequency=3)]
+    n: int
+
+
+def _jot(state: Jots) -> dict[str, Any]:
+    RAN.append(f"jot{state['n']}")
+    return {"jots": [f"j{state['n']}"], "n": state["n"] + 1}
+
+
+def delta_edits(saver: Any) -> Any:
+    g = StateGraph(Jots)
+    g.add_node("jot", _jot)
+    g.add_edge(START, "jot")
+    g.add_conditional_edges("jot", lambda s: END if s["n"] >= 4 else "jot")
+    return g.compile(checkpointer=saver)
+
+
+def _at(graph: Any, source: str, *, oldest: bool = False) -> Any:
+    """The config of the newest (``oldest``) checkpoint of ``source`` in the history."""
+    found = [s.config for s in graph.get_state_history(CFG) if s.metadata["source"] == source]
+    return found[-1 if oldest else 0]
+
+
+def delta_edits_start(graph: Any) -> Any:
+    graph.invoke({"jots": ["in"], "n": 0}, CFG)
+    graph.update_state(CFG, {"jots": ["u"], "n": 2}, as_node="jot")
+    graph.invoke(Command(update={"jots": ["c"]}), CFG)  # onto the edit: tasks due
+    return graph.invoke(Command(update={"jots": ["c2"]}), CFG)  # onto the finished thread
+
+
+def delta_edits_proceed(graph: Any) -> Any:
+    # more writes of no task onto the checkpoint the other side wrote some on
+    ran = [graph.invoke(Command(update={"jots": ["p"]}), CFG)]
+    # a fork of the edit, its own edit, then a run from it held back to its end
+    copied = graph.update_state(_at(graph, "update"), None, as_node="__copy__")
+    edited = graph.update_state(copied, {"jots": ["f"]}, as_node="jot")
+    ran.append(graph.invoke(None, edited, durability="exit"))
+    # a Command from a checkpoint the thread moved past: a fork holding it
+    ran.append(graph.invoke(Command(update={"jots": ["t"]}), _at(graph, "loop", oldest=True)))
+    ran.append(graph.invoke({"jots": ["again"], "n": 1}, CFG, durability="exit"))
+    return ran
+
+
 # --- the functional API: tasks, one of which asks ----------------------------------------------
 
 
@@ -371,4 +419,5 @@ SCENARIOS = [
     "subgraph_interrupt",
     "subgraph_two_interrupts",
     "delta_channel",
+    "delta_edits",
 ]

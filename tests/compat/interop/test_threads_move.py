@@ -32,6 +32,7 @@ SCENARIOS = [
     "subgraph_interrupt",
     "subgraph_two_interrupts",
     "delta_channel",
+    "delta_edits",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {
