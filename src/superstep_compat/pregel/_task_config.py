@@ -45,7 +45,8 @@ def task_config(
     ns = f"{parent_ns}|{name}:{uid}" if parent_ns else f"{name}:{uid}"
     # a copy of the node's metadata with what differs per task set in place: the same
     # keys in the same order as LangGraph's display of them (see `RunBase.metadata_of`)
-    metadata = base.metadata_of(name, runner).copy()
+    found = base.nodes.get(name)  # (`metadata_of`'s known case spelled out: no call per task)
+    metadata = (found if found is not None else base.metadata_of(name, runner)).copy()
     metadata["langgraph_step"] = run.step
     push = run.push
     if push is not None:
