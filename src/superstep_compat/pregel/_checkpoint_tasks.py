@@ -248,7 +248,7 @@ def task_records(
     `lg_task_id`)."""
     out: list[TaskRecord] = []
     for name, key in pending:
-        index = (pushes or {}).get(key)
+        index = pushes.get(key) if pushes else None  # (no empty dict made per task)
         if index is not None:
             path: tuple[Any, ...] = (PUSH, index, False)
             parts: tuple[str, ...] = (PUSH, str(index))
