@@ -158,4 +158,3 @@ class RunContexts:
 def _task_ids(record: CheckpointRecord | None) -> dict[str, str]:
     """The LangGraph task id of each activation of ``record``'s tasks."""
     return {} if record is None else {t.key: t.id for t in record.tasks if t.key}
-
