@@ -119,10 +119,12 @@ def build(plan: GraphPlan) -> CompiledGraph:
     return g.start_at("n0").compile()
 
 
-def run(graph: CompiledGraph, results: list[int]) -> tuple[Execution, list[str]]:
+def run(
+    graph: CompiledGraph, results: list[int], *, log_inputs: bool = True
+) -> tuple[Execution, list[str]]:
     """A fake host: the k-th effect requested gets ``results[k % len]``; a negative result is
     a retryable error."""
-    ex = Execution.start(graph, "exec", payload=1)
+    ex = Execution.start(graph, "exec", payload=1, log_inputs=log_inputs)
     effect_ids: list[str] = []
     while ex.queue and ex.failure is None and ex.step < 200:
         for request in ex.run_superstep().effects:
@@ -194,6 +196,17 @@ def test_replaying_the_input_log_reproduces_the_execution_exactly(plan: GraphPla
     replayed = replay(graph, "exec", list(original.input_log))
     assert fingerprint(replayed) == fingerprint(original)
     assert replayed.input_log == original.input_log
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(graph_plans())
+def test_an_execution_without_its_input_log_runs_the_same(plan: GraphPlan) -> None:
+    # (the façade's: its checkpoints are its record, so it keeps no replay log)
+    logged, logged_effects = run(build(plan), plan.results)
+    unlogged, unlogged_effects = run(build(plan), plan.results, log_inputs=False)
+    assert fingerprint(unlogged) == fingerprint(logged)
+    assert unlogged_effects == logged_effects
+    assert unlogged.input_log == [] and logged.input_log
 
 
 def test_the_generator_covers_spawns_joins_effects_and_failures() -> None:

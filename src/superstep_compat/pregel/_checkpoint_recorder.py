@@ -165,7 +165,7 @@ class CheckpointRecorder:
             self.policy.checkpointed(self.record)
             return []
         parent = self.record
-        ran_names = {node_of(aid) for aid, _ in ran}
+        ran_names: set[str] = set()
         pulled: set[str] = set()
         if parent is not None and handed_over:
             for task_id, task_writes in self._note_handed_over(parent, handed_over):
@@ -177,11 +177,13 @@ class CheckpointRecorder:
             for aid, result in ran:
                 task = find_task(parent, aid)
                 if task is None:
+                    ran_names.add(node_of(aid))
                     if delta is not None:
                         # no pending writes saved for it: a reader could not replay them
                         delta.force(k for k, _ in result.writes)
                     continue
                 task.result = result.update
+                ran_names.add(task.name)  # (the activation's node: no second pass over ``ran``)
                 if task.path[:1] == ("__pregel_pull",):
                     pulled.add(task.name)
                 if keep and task.id not in parent.finished:
@@ -195,6 +197,8 @@ class CheckpointRecorder:
                         ran_names.add(t.name)
                         if t.path[:1] == ("__pregel_pull",):
                             pulled.add(t.name)
+        else:
+            ran_names.update(node_of(aid) for aid, _ in ran)
         checkpoint_id = new_checkpoint_id(self.step)
         # As the saver's ``put`` merges the run config into what LangGraph hands it: the
         # run's metadata and configurable scalars, minus the thread's own keys.

@@ -248,7 +248,7 @@ def task_records(
     `lg_task_id`)."""
     out: list[TaskRecord] = []
     for name, key in pending:
-        index = (pushes or {}).get(key)
+        index = pushes.get(key) if pushes else None  # (no empty dict made per task)
         if index is not None:
             path: tuple[Any, ...] = (PUSH, index, False)
             parts: tuple[str, ...] = (PUSH, str(index))
@@ -378,8 +378,8 @@ def new_checkpoint_id(step: int | None = None) -> str:
             timestamp = _last_timestamp + 1
         _last_timestamp = timestamp
     seq = random.getrandbits(14) if step is None else step & 0x3FFF
-    high = f"{(timestamp >> 12) & 0xFFFFFFFFFFFF:012x}"
+    high = (timestamp >> 12) & 0xFFFFFFFFFFFF  # its 12 hex digits: 8, a dash, then 4
     return (
-        f"{high[:8]}-{high[8:]}-{0x6000 | (timestamp & 0x0FFF):04x}-"
+        f"{high >> 16:08x}-{high & 0xFFFF:04x}-{0x6000 | (timestamp & 0x0FFF):04x}-"
         f"{0x8000 | seq:04x}-{random.getrandbits(48):012x}"
     )

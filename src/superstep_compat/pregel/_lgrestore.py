@@ -81,7 +81,7 @@ def rebuild(
     versions: Mapping[str, Any] = checkpoint.get("channel_versions", {})
     seen: Mapping[str, Mapping[str, Any]] = checkpoint.get("versions_seen", {})
     spec = graph.spec
-    ex = Execution(graph.engine, record.thread_id, record_trace=False)
+    ex = Execution(graph.engine, record.thread_id, record_trace=False, log_inputs=False)
     ex.values = {
         **ex.values,
         **{k: v for k, v in record.values.items() if k in graph.engine.channels},

@@ -82,7 +82,7 @@ class RunContexts:
         record = self.recorder.record
         continuation = self.continuation
         key = (
-            self.stop,
+            continuation.start_step + self.limit + 1,  # `stop`, without a property call
             record,
             None if record is None else record.tasks,
             self.live,
@@ -102,7 +102,14 @@ class RunContexts:
             and seen[5] is key[5]
             and seen[6] is key[6]
         ):
-            if known is not None and _same_but_record(known[0], key):
+            if (
+                known is not None
+                and seen[0] == key[0]
+                and seen[3] is key[3]
+                and seen[4] is key[4]
+                and seen[5] is key[5]
+                and seen[6] is key[6]
+            ):
                 # a checkpointed run's every step: only what comes from the checkpoint
                 # moved. Updated in place: the template itself never reaches a task (each
                 # gets a copy, below), so no copy of it is needed.
@@ -151,15 +158,3 @@ class RunContexts:
 def _task_ids(record: CheckpointRecord | None) -> dict[str, str]:
     """The LangGraph task id of each activation of ``record``'s tasks."""
     return {} if record is None else {t.key: t.id for t in record.tasks if t.key}
-
-
-def _same_but_record(seen: tuple[Any, ...], key: tuple[Any, ...]) -> bool:
-    """Whether run context parts ``key`` differ from ``seen`` (see
-    `RunContexts.run_context`) in the checkpoint and its tasks alone."""
-    return (
-        seen[0] == key[0]
-        and seen[3] is key[3]
-        and seen[4] is key[4]
-        and seen[5] is key[5]
-        and seen[6] is key[6]
-    )

@@ -159,13 +159,15 @@ class Continuation:
         elif record is not None:
             hydrate_delta_channels(graph, record, self.scope.saver)
         if record is not None and record.engine is not None:
-            ex = Execution.restore(graph.engine, record.engine, record_trace=False)
+            ex = Execution.restore(
+                graph.engine, record.engine, record_trace=False, log_inputs=False
+            )
             self.recorder.step = record.step
             self.recorder.record = self.recorder.writer.last_saved = record
             if record.checkpoint is not None:
                 self.recorder.writer.saved_versions = dict(record.checkpoint["channel_versions"])
         else:
-            ex = Execution(graph.engine, execution_id, record_trace=False)
+            ex = Execution(graph.engine, execution_id, record_trace=False, log_inputs=False)
         inp = self.input
         if (
             self.scope.link is not None

@@ -113,9 +113,11 @@ class StateEditor:
         elif record is not None:
             hydrate_delta_channels(self.graph, record, saver, edit=True)
         if record is not None and record.engine is not None:
-            ex = Execution.restore(self.graph.engine, record.engine, record_trace=False)
+            ex = Execution.restore(
+                self.graph.engine, record.engine, record_trace=False, log_inputs=False
+            )
         else:
-            ex = Execution(self.graph.engine, thread, record_trace=False)
+            ex = Execution(self.graph.engine, thread, record_trace=False, log_inputs=False)
         special = {u.as_node for u in updates} & {COPY, INPUT}
         if special and len(updates) > 1:
             raise InvalidUpdateError(

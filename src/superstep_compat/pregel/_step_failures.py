@@ -59,12 +59,16 @@ class StepFailures:
                 if not isinstance(error, BaseException):
                     error = Exception(failed.message)
                 found.append((failed.activation_id, TaskOutcome(error=error)))
-        self.handed_over.extend(found)
+        if found:  # a new list: the one `take_handed_over` gave out empty is never changed
+            self.handed_over = [*self.handed_over, *found]
         return found
 
     def take_handed_over(self) -> Outcomes:
-        """The failures handed over to error handlers since the step's checkpoint."""
-        handed, self.handed_over = self.handed_over, []
+        """The failures handed over to error handlers since the step's checkpoint (the
+        empty list itself when there are none: read only, it stays the pending one)."""
+        handed = self.handed_over
+        if handed:  # (no new list per step for the usual step, which hands none over)
+            self.handed_over = []
         return handed
 
     def collect(self, ex: Execution) -> Outcomes:

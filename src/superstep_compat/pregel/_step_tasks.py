@@ -51,7 +51,9 @@ class StepTasks:
     def events(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
         """Each task's chunks as LangGraph emits them when it finishes: its update (then its
         result), or its interrupt; tasks whose writes were saved first, as cached."""
-        results = self.tracker.not_early(results)  # (streamed as they ended)
+        tracker = self.tracker
+        if tracker.early:  # (`not_early`: only when some chunks went out as tasks ended)
+            results = tracker.not_early(results)
         modes = self.scope.modes
         updates = "updates" in modes
         if self.continuation.cached:
@@ -61,7 +63,8 @@ class StepTasks:
                     if self.scope.keys is not None and isinstance(update, dict):
                         update = update_of(self.scope.keys, list(update.items()))
                     yield ((), "updates", {name: update, "__metadata__": {"cached": True}})
-        ordered = self.tracker.in_step_order(results)
+        # (the order asked only when there is an order to follow)
+        ordered = tracker.in_step_order(results) if len(results) > 1 else results
         if self.continuation.saved is not None:  # the outcomes handed back first, as LangGraph
             ordered = sorted(ordered, key=lambda item: not item[1].cached)
         ctx = self.run_context() if "tasks" in modes or "debug" in modes else None

@@ -183,7 +183,9 @@ class TaskRunner(TaskRouting):
         unbinding (a sync task's outcome, never a coroutine's)."""
         uid = task_uuid(run, task_id)
         # the run's `RunBase` looked up once per task (its config and its runtime's parts)
-        base = self._base_of(run.config)
+        last = self._run_base  # (`_base_of`'s usual case spelled out: no call per task)
+        config = run.config
+        base = last if last is not None and last.config is config else self._base_of(config)
         config = task_config(base, self, node.name, run, uid, resume)
         # a Send's own limits replace its node's (LangGraph 1.2)
         limits = run.timeout if run.timeout is not None else node.timeout

@@ -45,13 +45,18 @@ def task_config(
     ns = f"{parent_ns}|{name}:{uid}" if parent_ns else f"{name}:{uid}"
     # a copy of the node's metadata with what differs per task set in place: the same
     # keys in the same order as LangGraph's display of them (see `RunBase.metadata_of`)
-    metadata = base.metadata_of(name, runner).copy()
+    found = base.nodes.get(name)  # (`metadata_of`'s known case spelled out: no call per task)
+    metadata = (found if found is not None else base.metadata_of(name, runner)).copy()
     metadata["langgraph_step"] = run.step
     push = run.push
     if push is not None:
         metadata["langgraph_triggers"] = (PUSH,)
         metadata["langgraph_path"] = task_path(name, push)
     metadata["langgraph_checkpoint_ns"] = ns
+    if base.thread is not _NO_THREAD:
+        # the run's thread (LangGraph propagates it to run metadata): in place when the
+        # run's metadata has the key, else last, as LangGraph displays it
+        metadata["thread_id"] = base.thread
     configurable = base.configurable.copy()
     configurable["checkpoint_ns"] = ns
     if run.checkpoint_id is not None:
@@ -79,9 +84,11 @@ def task_config(
 class RunBase:
     """What every task of a run takes from the run's ``config``: the config without the run
     id (``base``), its metadata as a plain dict, its configurable with
-    ``checkpoint_id`` None, the thread id to add to the task's metadata (None: there is none, or
-    the metadata has one), the run's `ServerInfo`, its ``run_id`` as text, LangGraph's
-    node-finished hook, and each node's task metadata (`metadata_of`)."""
+    ``checkpoint_id`` None, the thread id each task sets in its metadata (the metadata's own
+    ``thread_id``, else the configurable's; `_NO_THREAD`: none), the run's `ServerInfo`, its
+    ``run_id`` as text, LangGraph's node-finished hook, and each node's task metadata
+    (`metadata_of`, the same for the next invocation whose metadata differs in the thread
+    alone)."""
 
     __slots__ = (
         "base",
@@ -114,7 +121,11 @@ class RunBase:
         given = config.get("configurable") or {}
         configurable = dict(base.get("configurable") or {})
         thread = configurable.get("thread_id")
-        self.thread = None if "thread_id" in metadata or not thread else thread
+        if "thread_id" in metadata:  # (LangGraph's config copies the thread there)
+            thread = metadata["thread_id"]
+        elif not thread:
+            thread = _NO_THREAD
+        self.thread: Any = thread
         # a task's config names no checkpoint of its own: LangGraph sets the key to None
         configurable["checkpoint_id"] = None
         self.configurable = configurable
@@ -125,28 +136,25 @@ class RunBase:
         self.nodes: dict[str, dict[str, Any]] = {}
 
     def same_metadata(self, other: RunBase) -> bool:
-        """Whether the tasks of ``other``'s run have the same metadata as this run's (the
-        same keys in the same order, the very same values, the same thread): another
-        invocation of the graph, whose nodes' metadata need not be worked out again."""
+        """Whether the tasks of ``other``'s run have the same metadata as this run's, the
+        thread aside (the same keys in the same order, the very same values): another
+        invocation of the graph, whose nodes' metadata need not be worked out again (each
+        task adds its run's thread: a thread per invocation is usual)."""
         mine, theirs = self.metadata, other.metadata
-        thread, their_thread = self.thread, other.thread
-        if thread is not their_thread and (
-            type(thread) is not type(their_thread) or thread != their_thread
-        ):
-            return False
         if len(mine) != len(theirs):
             return False
         for (key, value), (their_key, their_value) in zip(mine.items(), theirs.items()):
-            if key != their_key or value is not their_value:
+            if key != their_key or (value is not their_value and key != "thread_id"):
                 return False
         return True
 
     def metadata_of(self, name: str, runner: TaskRouting) -> dict[str, Any]:
         """LangGraph's metadata of a task of node ``name`` (an edge's: a `Send` task sets its
         triggers and path), the step and namespace to be set per task: the run's metadata,
-        then ``langgraph_step``, ``_node``, ``_triggers``, ``_path``, ``_checkpoint_ns`` and
-        the thread. A copy of it with those set has the keys in the order of LangGraph's
-        display (a key the run's metadata has keeps its place)."""
+        then ``langgraph_step``, ``_node``, ``_triggers``, ``_path``, ``_checkpoint_ns``; the
+        thread, last, is the task's to add (`task_config`). A copy of it with those set has
+        the keys in the order of LangGraph's display (a key the run's metadata has keeps its
+        place)."""
         found = self.nodes.get(name)
         if found is None:
             found = {
@@ -157,10 +165,12 @@ class RunBase:
                 "langgraph_path": task_path(name, None),
                 "langgraph_checkpoint_ns": "",
             }
-            if self.thread is not None:
-                found["thread_id"] = self.thread  # LangGraph propagates it to run metadata
             self.nodes[name] = found
         return found
+
+
+_NO_THREAD: Any = object()
+"""`RunBase.thread` of a run without a thread: its tasks' metadata has none."""
 
 
 def plain_dict(mapping: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -18,8 +18,8 @@ the same way: its siblings' results wait (``held``) until it has been resumed an
 together with every other activation of that superstep that suspended.
 
 Inputs (effect results, timer firings, external events, resumes) only enter between
-supersteps, and every one is appended to ``input_log``; replaying the log on a fresh execution
-rebuilds the identical execution.
+supersteps, and every one is appended to ``input_log`` (unless the execution is made with
+``log_inputs=False``); replaying the log on a fresh execution rebuilds the identical execution.
 
 This module performs no I/O, reads no clock and draws no randomness; ids are derived.
 Must never import: the host, persistence, llm, compat.
@@ -185,10 +185,22 @@ class Execution:
     ``status`` the lifecycle state, ``outputs`` the outputs of completed end nodes.
     """
 
-    def __init__(self, graph: CompiledGraph, execution_id: str, *, record_trace: bool = True):
+    def __init__(
+        self,
+        graph: CompiledGraph,
+        execution_id: str,
+        *,
+        record_trace: bool = True,
+        log_inputs: bool = True,
+    ):
         self.graph = graph
         self.execution_id = execution_id
         self.record_trace = record_trace
+        # False: ``input_log`` stays empty, for an owner that never replays or persists it
+        # (the LangGraph façade, whose checkpoints are its record): the log holds every
+        # superstep's within-step results, so each task's outcome lived as long as the run
+        # (the cyclic collector's work grew with them, see BENCH.md)
+        self.log_inputs = log_inputs
         self.values: dict[str, Any] = {}
         self.versions: dict[str, int] = {}
         self.step = 0
@@ -236,11 +248,13 @@ class Execution:
         payload: Any = None,
         updates: Mapping[str, Any] | None = None,
         record_trace: bool = True,
+        log_inputs: bool = True,
     ) -> Execution:
         """A new execution: ``updates`` are committed as superstep 0 (through the channels'
         strategies) and every start node is activated with ``payload``."""
-        ex = cls(graph, execution_id, record_trace=record_trace)
-        ex.input_log.append(("start", payload, dict(updates or {})))
+        ex = cls(graph, execution_id, record_trace=record_trace, log_inputs=log_inputs)
+        if ex.log_inputs:
+            ex.input_log.append(("start", payload, dict(updates or {})))
         written: tuple[str, ...] = ()
         if updates:
             written = ex._commit_input(updates)
@@ -254,7 +268,8 @@ class Execution:
     def deliver(self, result: EffectCompleted) -> None:
         """Queue an effect's result for the instance that requested it. A result for an
         effect nobody awaits any more (instance ended or retried) is dropped."""
-        self.input_log.append(("effect", result))
+        if self.log_inputs:
+            self.input_log.append(("effect", result))
         aid = self.awaited.pop(result.effect_id, None)
         if aid is None or aid not in self.instances:
             self._note_dropped(f"effect {result.effect_id}: nobody awaits it")
@@ -264,7 +279,8 @@ class Execution:
     def fire_timer(self, activation_id: str, timer_id: str, generation: int, payload: Any) -> None:
         """Queue a timer firing; a firing of a timer re-armed or cancelled since is stale and
         dropped."""
-        self.input_log.append(("timer", activation_id, timer_id, generation, payload))
+        if self.log_inputs:
+            self.input_log.append(("timer", activation_id, timer_id, generation, payload))
         if self.timers.get((activation_id, timer_id)) != generation:
             self._note_dropped(f"timer {activation_id}/{timer_id}#{generation}: stale")
             return
@@ -281,7 +297,8 @@ class Execution:
     def send(self, event: External) -> list[str]:
         """Route an external event; returns the activation ids it was queued for (empty when
         no route matches)."""
-        self.input_log.append(("external", event))
+        if self.log_inputs:
+            self.input_log.append(("external", event))
         return self._route(event)
 
     def resume(
@@ -311,7 +328,8 @@ class Execution:
                 f"resume of {inst.id!r} expected state at superstep {expected_step}, but the "
                 f"execution is at superstep {self.step}: read the state again and retry"
             )
-        self.input_log.append(("resume", inst.id, value))
+        if self.log_inputs:
+            self.input_log.append(("resume", inst.id, value))
         inst.state = "active"
         inst.interrupt = None
         self.queue.append((inst.id, Resumed(value)))
@@ -358,7 +376,8 @@ class Execution:
             if node not in self.graph.nodes:
                 raise UndeclaredChannelError(writer, node, list(self.graph.nodes))
         entry: tuple[Any, ...] = ("edit", pairs, writer, as_node, targets, cancel_pending)
-        self.input_log.append((*entry, spawns) if spawns else entry)
+        if self.log_inputs:
+            self.input_log.append((*entry, spawns) if spawns else entry)
         if cancel_pending:
             # a deferred node's activation waited for the graph to go quiet: that wait is
             # over, and an edit does not undo it (LangGraph keeps such a task due)
@@ -426,7 +445,8 @@ class Execution:
         left by a failed superstep, and clear the failure (a new input replaces the work a
         previous run left, as LangGraph drops a thread's pending tasks on new input).
         Committed values, versions and join barriers stay. Returns the ended ids."""
-        self.input_log.append(("abandon",))
+        if self.log_inputs:
+            self.input_log.append(("abandon",))
         ended = list(dict.fromkeys(aid for aid, _ in self.queue))
         ended += [aid for aid, _ in self.held]
         ended += [i.id for i in self.instances.values() if i.state == "suspended"]
@@ -441,7 +461,8 @@ class Execution:
 
     def retry_failed(self) -> None:
         """Clear a failure so the failed superstep (still queued) runs again."""
-        self.input_log.append(("retry_failed",))
+        if self.log_inputs:
+            self.input_log.append(("retry_failed",))
         self.failure = None
 
     def replay_failed_superstep(
@@ -460,7 +481,8 @@ class Execution:
                 f"the logged failure is of superstep {failure.step}, but superstep "
                 f"{self.step + 1} is next"
             )
-        self.input_log.append(("superstep", failure, record))
+        if self.log_inputs:
+            self.input_log.append(("superstep", failure, record))
         self.failure = failure
         if self.record_trace and record is not None:
             self.trace.append(_record_copy(record))
@@ -512,6 +534,7 @@ class Execution:
         *,
         execution_id: str | None = None,
         record_trace: bool = True,
+        log_inputs: bool = True,
     ) -> Execution:
         """Rebuild an execution from `snapshot` data (``execution_id`` renames it: a fork).
         Raises `ValueError` when ``state`` was taken from another graph."""
@@ -519,7 +542,12 @@ class Execution:
             raise ValueError(
                 f"execution state belongs to graph {state.graph!r}, not {graph.identity!r}"
             )
-        ex = cls(graph, execution_id or state.execution_id, record_trace=record_trace)
+        ex = cls(
+            graph,
+            execution_id or state.execution_id,
+            record_trace=record_trace,
+            log_inputs=log_inputs,
+        )
         snap = _copied(state)  # the stored state stays untouched by this execution
         ex.values = snap.values
         ex.versions = snap.versions
@@ -849,7 +877,8 @@ class Execution:
         record = p.record
         waiting = p.waiting
         # the log entry (`_log`, inlined: once per superstep)
-        self.input_log.append(("superstep", tuple(p.performed)) if within and got else _STEP)
+        if self.log_inputs:
+            self.input_log.append(("superstep", tuple(p.performed)) if within and got else _STEP)
         if staged.failures and any(not self._absorbs_failure(i, f) for i, f in staged.failures):
             inst, failure = next(
                 (i, f) for i, f in staged.failures if not self._absorbs_failure(i, f)
@@ -1253,7 +1282,8 @@ class Execution:
     def _log(self, within: bool, performed: list[EffectCompleted]) -> None:
         """Log the superstep: one that delivered within-step results with those performed in
         it (a replay supplies them instead of performing anything; kept ones it rebuilds)."""
-        self.input_log.append(("superstep", tuple(performed)) if within else ("superstep",))
+        if self.log_inputs:
+            self.input_log.append(("superstep", tuple(performed)) if within else ("superstep",))
 
     def _keep(
         self,
