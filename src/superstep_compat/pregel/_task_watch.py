@@ -122,12 +122,15 @@ class TaskWatch:
         self.tracker.early.add(aid)
 
     def _streams_early(self, outcome: TaskOutcome) -> bool:
-        """Whether a task's chunks can go out as it ends: a plain finished task of a step
-        with nothing to announce first (saved or cached outcomes, an input command, a step
-        continued after a pause) keeps its place in the step's order otherwise."""
+        """Whether a task's chunks can go out as it ends: a finished or interrupted task
+        (LangGraph puts an interrupt's writes as the task ends, and emits its chunks with
+        them) of a step with nothing to announce first (saved or cached outcomes, an input
+        command, a step continued after a pause) keeps its place in the step's order
+        otherwise, as does a task its subgraph's breakpoint stopped (reported once, with
+        the step)."""
         return (
             outcome.error is None
-            and not outcome.waiting
+            and not outcome.stopped
             and not outcome.cached
             and self.continuation.saved is None
             and not self.continuation.cached
