@@ -260,7 +260,7 @@ class Continuation:
             isinstance(inp, Command)
             and record is not None
             and requested_id is not None
-            and _takes_command(ex)
+            and _takes_command(ex, record)
             and (record.source not in ("update", "fork") or not self._is_latest(record))
         ):
             # time travel with a Command (a finished thread's newest checkpoint named by id
@@ -280,7 +280,7 @@ class Continuation:
                 values=self.values.of(ex.values),
             )
             self.fork_values = self.values.of(ex.values)
-        elif isinstance(inp, Command) and record is not None and _takes_command(ex):
+        elif isinstance(inp, Command) and record is not None and _takes_command(ex, record):
             # LangGraph writes a Command's update and goto onto the checkpoint as writes of
             # no task: the goto's nodes run in the step of the tasks already due, not after
             # them (a START activation would share their superstep and route one too late);
@@ -575,11 +575,11 @@ def _stopped(ex: Execution) -> bool:
     return any(not as_list(value) for _, value in ex.interrupts)
 
 
-def _takes_command(ex: Execution) -> bool:
+def _takes_command(ex: Execution, record: CheckpointRecord) -> bool:
     """Whether a `Command` goes onto (or forks) the checkpoint: nodes' activations wait to
     run, a task waits on its subgraph's breakpoint (`_stopped`), or nothing is left to run
     (a finished thread: its goto's nodes run in that checkpoint's step, as LangGraph's)."""
-    if not ex.queue and not ex.interrupts and not ex.held:
+    if not record.next and not ex.queue and not ex.interrupts and not ex.held:
         return True
     due = (isinstance(event, Activated) and node_of(aid) != START for aid, event in ex.queue)
     return any(due) or _stopped(ex)
