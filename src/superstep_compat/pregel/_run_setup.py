@@ -109,6 +109,9 @@ class Continuation:
     `RunContext.spare_answers`)."""
     start_step: int = -1
     """The step its recursion budget counts from."""
+    fork_values: dict[str, Any] | None = None
+    """The values of the fork a `Command` made (time travel): the state the run starts
+    from, and shows first, rather than the forked checkpoint's."""
 
     def prepare(self) -> tuple[Execution, list[Event]]:
         """The execution the run drives (loaded, or new) with the input applied, and the
@@ -257,12 +260,13 @@ class Continuation:
             isinstance(inp, Command)
             and record is not None
             and requested_id is not None
-            and (_tasks_due(ex) or _stopped(ex))
+            and _takes_command(ex, record)
             and (record.source not in ("update", "fork") or not self._is_latest(record))
         ):
-            # time travel with a Command: LangGraph forks the checkpoint (a sibling step
-            # holding the update and goto) rather than writing onto one that may have
-            # children, and runs the step's tasks afresh from the fork
+            # time travel with a Command (a finished thread's newest checkpoint named by id
+            # too): LangGraph forks the checkpoint (a sibling step holding the update and
+            # goto) rather than writing onto one that may have children, and runs the
+            # step's tasks afresh from the fork
             run_again(ex)
             written = self._apply_to_pending(ex, inp)
             if delta is not None:
@@ -275,7 +279,8 @@ class Continuation:
                 keys=[key for _, key in pending],
                 values=self.values.of(ex.values),
             )
-        elif isinstance(inp, Command) and record is not None and (_tasks_due(ex) or _stopped(ex)):
+            self.fork_values = self.values.of(ex.values)
+        elif isinstance(inp, Command) and record is not None and _takes_command(ex, record):
             # LangGraph writes a Command's update and goto onto the checkpoint as writes of
             # no task: the goto's nodes run in the step of the tasks already due, not after
             # them (a START activation would share their superstep and route one too late);
@@ -366,7 +371,8 @@ class Continuation:
         """A run that continues the thread from ``record``: it first shows the state it
         starts from (``values``, then the checkpoint), as LangGraph does; a top-level
         `Command` without ``resume`` shows it once applied (see `_apply_command`)."""
-        self.values.start_from(record.values)
+        start = record.values if self.fork_values is None else self.fork_values
+        self.values.start_from(start)
         # a step paused on interrupts (its interrupted tasks may be about to run again,
         # their siblings' outcomes held)
         self.held = bool(ex.interrupts) or bool(ex.held)
@@ -397,7 +403,7 @@ class Continuation:
         events: list[Event] = []
         if "values" in self.scope.modes:
             keys = self.scope.keys  # a continued thread shows its state whatever wrote it
-            shown = dict(record.values) if keys is None else read_keys(record.values, keys)
+            shown = dict(start) if keys is None else read_keys(start, keys)
             events.append(((), "values", shown))
         if forked is not None:
             events.extend(forked)
@@ -569,9 +575,14 @@ def _stopped(ex: Execution) -> bool:
     return any(not as_list(value) for _, value in ex.interrupts)
 
 
-def _tasks_due(ex: Execution) -> bool:
-    """Whether activations of nodes (not START's) wait in the queue to run."""
-    return any(isinstance(event, Activated) and node_of(aid) != START for aid, event in ex.queue)
+def _takes_command(ex: Execution, record: CheckpointRecord) -> bool:
+    """Whether a `Command` goes onto (or forks) the checkpoint: nodes' activations wait to
+    run, a task waits on its subgraph's breakpoint (`_stopped`), or nothing is left to run
+    (a finished thread: its goto's nodes run in that checkpoint's step, as LangGraph's)."""
+    if not record.next and not ex.queue and not ex.interrupts and not ex.held:
+        return True
+    due = (isinstance(event, Activated) and node_of(aid) != START for aid, event in ex.queue)
+    return any(due) or _stopped(ex)
 
 
 def _seen_on_resume(record: CheckpointRecord) -> None:

@@ -257,6 +257,8 @@ class RunSteps:
             next=tuple(name for name, _ in pending),
             tasks=[known[key] if key in known else fresh.pop(0) for _, key in pending],
         )
+        # the goto's tasks run in this checkpoint's step: their writes are saved on it
+        record.tasks = [*record.tasks, *(t for t in live.tasks if t.key not in known)]
         yield from self.recorder.checkpoint_events(live, record.parent_id, parent_saved=True)
 
     def finish(self, ex: Execution) -> Iterator[Event]:
