@@ -2,9 +2,10 @@
 engine with the host, and turn committed supersteps into LangGraph's steps, stream events and
 checkpoints (written by its `CheckpointRecorder`).
 
-A LangGraph step is two engine supersteps: one that activates the step's tasks (each asks
-for one effect: run the task), and one that delivers the task results and commits their
-writes atomically. This module schedules nothing itself: which node runs when is the
+A LangGraph step is one engine superstep: its tasks are effects performed within it
+(`superstep_core.runtime.within`), and it commits their writes atomically once every task
+has ended (a sync host commits a step even after its stream was closed: `StepTracker.
+values_before`). This module schedules nothing itself: which node runs when is the
 engine's decision; here we only observe, record and stop at breakpoints.
 `GraphRun` owns its collaborators: `place_run` finds the thread, namespace and saver it
 reads and writes, a `Continuation` loads the thread and applies the input, a
