@@ -22,6 +22,7 @@ from superstep_core.host.effects import (
     StepTimeoutError,
     completed,
     failed,
+    recording,
     resolve,
 )
 from superstep_core.node import EffectCompleted
@@ -113,7 +114,8 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
             except Exception as e:
                 return failed(request, e)
             if self.ledger is not None:
-                self.ledger.record(result)
+                block = recording(self.ledger, result)  # the ledger's arecord, if I/O
+                await block.aio(*block.args)
             return result
 
         observe = self.on_result

@@ -43,13 +43,19 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from superstep_core.graph import CompiledGraph
 from superstep_core.host.clock import Clock
-from superstep_core.host.durable_execution import DurableExecution, Permission, _digest
+from superstep_core.host.durable_execution import (
+    AsyncDurableExecution,
+    DurableCore,
+    DurableExecution,
+    Permission,
+    _digest,
+)
 from superstep_core.host.durable_records import (
     HistoryEntry,
     PermissionDeniedError,
@@ -72,8 +78,10 @@ from superstep_core.persistence.durable import (
 )
 from superstep_core.persistence.replay import apply_input, replay
 from superstep_core.runtime import Execution, ExecutionState, StepOutcome
+from superstep_core.twin import Twin, adrive, drive, twins
 
 __all__ = [
+    "AsyncDurableExecution",
     "DurableExecution",
     "DurableRunner",
     "HistoryEntry",
@@ -84,6 +92,9 @@ __all__ = [
     "UnknownThreadError",
     "resume_from_saver",
 ]
+
+DX = TypeVar("DX", bound=DurableCore)
+"""The lane's durable execution: `DurableExecution` or `AsyncDurableExecution`."""
 
 
 class DurableRunner:
@@ -129,13 +140,15 @@ class DurableRunner:
         self.permissions: dict[str, Permission] = dict(permissions or {})
         self.on_step = on_step
 
-    def exists(self, thread_id: str) -> bool:
+    def _exists(self, thread_id: str) -> Twin[bool]:
         """Whether the saver holds an engine thread ``thread_id`` (a thread a LangGraph graph
         wrote, in the same saver, is not one; `start` and `fork` refuse its id too)."""
-        return ThreadCheckpoints(self.saver, thread_id).is_engine_thread()
+        return (yield from ThreadCheckpoints(self.saver, thread_id)._is_engine_thread())
 
-    def _taken(self, thread_id: str) -> bool:
-        return ThreadCheckpoints(self.saver, thread_id).exists()
+    exists, aexists = twins(_exists)
+
+    def _taken(self, thread_id: str) -> Twin[bool]:
+        return (yield from ThreadCheckpoints(self.saver, thread_id)._exists())
 
     def start(
         self,
@@ -149,17 +162,40 @@ class DurableRunner:
         """A new execution on a new thread (its id is the thread id), checkpointed at step 0.
         ``metadata`` (JSON-able) is kept on every checkpoint. Raises ``ValueError`` when the
         thread exists, `LeaseHeldError` when another owner holds its lease."""
+        return drive(self._start(DurableExecution, graph, thread_id, payload, updates, metadata))
+
+    async def astart(
+        self,
+        graph: CompiledGraph,
+        thread_id: str,
+        *,
+        payload: Any = None,
+        updates: Mapping[str, Any] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncDurableExecution:
+        """`start` on asyncio: the saver's async methods awaited, an `AsyncDurableExecution`
+        returned."""
+        core = self._start(AsyncDurableExecution, graph, thread_id, payload, updates, metadata)
+        return await adrive(core)
+
+    def _start(
+        self,
+        lane: type[DX],
+        graph: CompiledGraph,
+        thread_id: str,
+        payload: Any,
+        updates: Mapping[str, Any] | None,
+        metadata: Mapping[str, Any] | None,
+    ) -> Twin[DX]:
         with self._leased(thread_id) as lease:
-            if self._taken(thread_id):
+            if (yield from self._taken(thread_id)):
                 raise ValueError(
                     f"thread {thread_id!r} already exists: recover it or pick a new id"
                 )
             ex = Execution.start(graph, thread_id, payload=payload, updates=updates)
             writer = ChannelWriter(graph.channels, self.codec)
-            dx = DurableExecution(
-                self, ex, thread_id, writer=writer, metadata=metadata, lease=lease
-            )
-            dx._checkpoint("input", written=tuple(updates or ()))
+            dx = lane(self, ex, thread_id, writer=writer, metadata=metadata, lease=lease)
+            yield from dx._checkpoint("input", written=tuple(updates or ()))
             return dx
 
     def recover(self, graph: CompiledGraph, thread_id: str) -> DurableExecution:
@@ -167,20 +203,26 @@ class DurableRunner:
         inputs logged after it (supersteps among them run again, deterministically, and are
         checkpointed). Call `DurableExecution.run` to continue. Raises `UnknownThreadError`,
         `RecoveryError`, or `LeaseHeldError` when another owner holds the thread."""
-        with self._leased(thread_id) as lease:
-            dx = self._recover(graph, thread_id, lease)
-            return dx
+        return drive(self._recover(DurableExecution, graph, thread_id))
 
-    def _recover(
-        self, graph: CompiledGraph, thread_id: str, lease: HeldLease | None
-    ) -> DurableExecution:
-        loaded = self._load(thread_id)
+    async def arecover(self, graph: CompiledGraph, thread_id: str) -> AsyncDurableExecution:
+        """`recover` on asyncio (see `astart`)."""
+        return await adrive(self._recover(AsyncDurableExecution, graph, thread_id))
+
+    def _recover(self, lane: type[DX], graph: CompiledGraph, thread_id: str) -> Twin[DX]:
+        with self._leased(thread_id) as lease:
+            return (yield from self._recovered(lane, graph, thread_id, lease))
+
+    def _recovered(
+        self, lane: type[DX], graph: CompiledGraph, thread_id: str, lease: HeldLease | None
+    ) -> Twin[DX]:
+        loaded = yield from self._load(thread_id)
         header, state = self._state(loaded)
         ex = self._restore(graph, state, thread_id)
         known = known_from(state.values, state.versions, _stored_names(loaded), header.layout)
         writer = ChannelWriter(graph.channels, self.codec, known)
         metadata = {k: v for k, v in loaded.metadata.items() if k not in _OWN_KEYS}
-        dx = DurableExecution(
+        dx = lane(
             self,
             ex,
             thread_id,
@@ -207,9 +249,9 @@ class DurableRunner:
             ex.input_log.clear()  # already in the store
             dx._inputs = seq + 1
             if last == "superstep" and outcome is not None and outcome.committed:
-                dx._checkpoint("loop", outcome)
+                yield from dx._checkpoint("loop", outcome)
             elif last == "edit":
-                dx._checkpoint("edit", audit=audit)
+                yield from dx._checkpoint("edit", audit=audit)
         return dx
 
     def fork(
@@ -224,27 +266,59 @@ class DurableRunner:
         """A new thread continuing from checkpoint ``checkpoint_id`` of ``thread_id`` (the
         execution is renamed after the new thread). Raises `UnknownThreadError`,
         ``ValueError`` when the new thread exists, or `LeaseHeldError`."""
-        with self._leased(new_thread_id) as lease:
-            return self._fork(graph, thread_id, checkpoint_id, new_thread_id, metadata, lease)
+        lane = DurableExecution
+        return drive(self._fork(lane, graph, thread_id, checkpoint_id, new_thread_id, metadata))
+
+    async def afork(
+        self,
+        graph: CompiledGraph,
+        thread_id: str,
+        checkpoint_id: str,
+        new_thread_id: str,
+        *,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> AsyncDurableExecution:
+        """`fork` on asyncio (see `astart`)."""
+        lane = AsyncDurableExecution
+        return await adrive(
+            self._fork(lane, graph, thread_id, checkpoint_id, new_thread_id, metadata)
+        )
 
     def _fork(
         self,
+        lane: type[DX],
+        graph: CompiledGraph,
+        thread_id: str,
+        checkpoint_id: str,
+        new_thread_id: str,
+        metadata: Mapping[str, Any] | None,
+    ) -> Twin[DX]:
+        with self._leased(new_thread_id) as lease:
+            return (
+                yield from self._forked(
+                    lane, graph, thread_id, checkpoint_id, new_thread_id, metadata, lease
+                )
+            )
+
+    def _forked(
+        self,
+        lane: type[DX],
         graph: CompiledGraph,
         thread_id: str,
         checkpoint_id: str,
         new_thread_id: str,
         metadata: Mapping[str, Any] | None,
         lease: HeldLease | None,
-    ) -> DurableExecution:
-        if self._taken(new_thread_id):
+    ) -> Twin[DX]:
+        if (yield from self._taken(new_thread_id)):
             raise ValueError(f"thread {new_thread_id!r} already exists: pick a new id")
-        loaded = self._load(thread_id, checkpoint_id)
+        loaded = yield from self._load(thread_id, checkpoint_id)
         header, state = self._state(loaded)
         ex = self._restore(graph, state, new_thread_id)
         writer = ChannelWriter(graph.channels, self.codec)
         base = {k: v for k, v in loaded.metadata.items() if k not in _OWN_KEYS}
         header = replace(header, inputs=0)
-        dx = DurableExecution(
+        dx = lane(
             self,
             ex,
             new_thread_id,
@@ -254,13 +328,13 @@ class DurableRunner:
             lease=lease,
         )
         ex.input_log.append(("fork", thread_id, loaded.checkpoint_id))
-        dx._checkpoint("fork")
+        yield from dx._checkpoint("fork")
         return dx
 
-    def replay(self, graph: CompiledGraph, thread_id: str) -> ReplayReport:
+    def _replay(self, graph: CompiledGraph, thread_id: str) -> Twin[ReplayReport]:
         """Rebuild the thread from its input log alone (nothing is performed) and compare it
         with every stored checkpoint: state and trace digest at each superstep."""
-        checkpoints = self._history(thread_id)
+        checkpoints = yield from self._history(thread_id)
         execution_id = str(checkpoints[-1].metadata.get("execution_id", thread_id))
         log: dict[int, bytes] = {}
         for checkpoint in checkpoints:
@@ -278,7 +352,7 @@ class DurableRunner:
         base: ExecutionState | None = None
         if entries and entries[0][0] == "fork":
             _, source_thread, source_id = entries[0]
-            base = self._state(self._load(source_thread, source_id))[1]
+            base = self._state((yield from self._load(source_thread, source_id)))[1]
             entries = entries[1:]
         try:
             ex = replay(graph, entries, execution_id, state=base, on_step=hook)
@@ -296,12 +370,14 @@ class DurableRunner:
                 mismatches.append(f"superstep {checkpoint.step}: trace differs")
         return ReplayReport(not mismatches, len(entries), len(checkpoints), mismatches, ex)
 
-    def history(self, thread_id: str) -> builtins.list[HistoryEntry]:
+    replay, areplay = twins(_replay)
+
+    def _listed(self, thread_id: str) -> Twin[builtins.list[HistoryEntry]]:
         """The thread's checkpoints, oldest first, each followed by the supersteps that failed
         on top of it (status ``"failed"``, nothing written, ``failure`` set). Raises
         `UnknownThreadError`."""
         out: list[HistoryEntry] = []
-        for c in self._history(thread_id):
+        for c in (yield from self._history(thread_id)):
             m = c.metadata
             out.append(
                 HistoryEntry(
@@ -331,13 +407,19 @@ class DurableRunner:
                 )
         return out
 
-    def latest_metadata(self, thread_id: str) -> Mapping[str, Any]:
-        """The metadata of the thread's latest checkpoint. Raises `UnknownThreadError`."""
-        return self._load(thread_id).metadata
+    history, ahistory = twins(_listed, "history")
 
-    def load_state(self, thread_id: str, checkpoint_id: str | None = None) -> ExecutionState:
+    def _latest_metadata(self, thread_id: str) -> Twin[Mapping[str, Any]]:
+        """The metadata of the thread's latest checkpoint. Raises `UnknownThreadError`."""
+        return (yield from self._load(thread_id)).metadata
+
+    latest_metadata, alatest_metadata = twins(_latest_metadata)
+
+    def _load_state(self, thread_id: str, checkpoint_id: str | None = None) -> Twin[ExecutionState]:
         """The `ExecutionState` stored at a checkpoint (the latest by default)."""
-        return self._state(self._load(thread_id, checkpoint_id))[1]
+        return self._state((yield from self._load(thread_id, checkpoint_id)))[1]
+
+    load_state, aload_state = twins(_load_state)
 
     # --- loading ---------------------------------------------------------------------------
 
@@ -355,9 +437,9 @@ class DurableRunner:
             held.__exit__(None, None, None)
             raise
 
-    def _load(self, thread_id: str, checkpoint_id: str | None = None) -> StoredStep:
+    def _load(self, thread_id: str, checkpoint_id: str | None = None) -> Twin[StoredStep]:
         try:
-            loaded = ThreadCheckpoints(self.saver, thread_id).load(checkpoint_id)
+            loaded = yield from ThreadCheckpoints(self.saver, thread_id)._load(checkpoint_id)
         except ValueError as e:
             raise RecoveryError(f"thread {thread_id!r}: {e}") from None
         if loaded is None:
@@ -365,9 +447,9 @@ class DurableRunner:
             raise UnknownThreadError(f"no {what} {thread_id!r} in the store")
         return loaded
 
-    def _history(self, thread_id: str) -> builtins.list[StoredStep]:
+    def _history(self, thread_id: str) -> Twin[builtins.list[StoredStep]]:
         try:
-            checkpoints = ThreadCheckpoints(self.saver, thread_id).history()
+            checkpoints = yield from ThreadCheckpoints(self.saver, thread_id)._history()
         except ValueError as e:
             raise RecoveryError(f"thread {thread_id!r}: {e}") from None
         if not checkpoints:

@@ -3,6 +3,13 @@ committed superstep, writes its checkpoint, logs its inputs and records its effe
 (the format and the guarantees are described in `superstep_core.host.durable`, whose
 `DurableRunner` creates, recovers and forks these).
 
+Two lanes over one core (`DurableCore`, whose methods are twin cores, see
+`superstep_core.twin`): `DurableExecution` drives its execution with a threaded `Host` and
+calls the saver plainly; `AsyncDurableExecution` (made by the runner's ``astart``,
+``arecover``, ``afork``) drives it with an `AsyncHost` on the caller's event loop and awaits
+the saver's async methods, for async savers (``AsyncSqliteSaver``, ``AsyncPostgresSaver``,
+async-only community savers) used from their own loop.
+
 Must never import: the llm layer, compat.
 """
 
@@ -11,8 +18,10 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
+from superstep_core.host.aio import AsyncHost
 from superstep_core.host.clock import WallClock
 from superstep_core.host.durable_records import PermissionDeniedError, RecoveryError, StoreLedger
 from superstep_core.host.lease import HeldLease
@@ -28,6 +37,7 @@ from superstep_core.persistence.durable import (
     without_values,
 )
 from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome, TimerRequest
+from superstep_core.twin import Block, Twin, adrive, drive
 
 if TYPE_CHECKING:  # the runner creates executions; only its type is named here
     from superstep_core.host.durable import DurableRunner
@@ -37,9 +47,13 @@ Permission = str | Collection[str]
 """What an actor may edit: ``"*"`` (every channel) or the names of the channels."""
 
 
-class DurableExecution:
-    """An `Execution` bound to a thread of a store: drive it with `run`, answer interrupts
-    with `resume`, send events with `send`, edit it with `edit`. Not thread-safe."""
+class DurableCore:
+    """What `DurableExecution` and `AsyncDurableExecution` share, written once: an
+    `Execution` bound to a thread of a store, its recording (checkpoints, input log, ledger,
+    failures) and the cores of its driving methods; each lane adds its host and one line per
+    method. Not thread-safe."""
+
+    _host: Host | AsyncHost
 
     def __init__(
         self,
@@ -71,16 +85,10 @@ class DurableExecution:
         if loaded is not None:
             self.checkpoints.follow(loaded)
             self._last = (loaded.step, loaded.checkpoint_id, loaded.parent_id)
-        self._host = Host(
-            runner.handlers,
-            clock=runner.clock or WallClock(),
-            max_workers=runner.max_workers,
-            ledger=StoreLedger(
-                self.checkpoints, runner.codec, loaded.effects if loaded is not None else None
-            ),
-            max_supersteps=None,  # a durable thread may listen for as long as it likes
+        ledger = StoreLedger(
+            self.checkpoints, runner.codec, loaded.effects if loaded is not None else None
         )
-        self._host.on_step = self._committed
+        self._host = self._make_host(ledger)
         self._host.on_perform = self._before_perform
         # the host's loop arms and fires this execution's timers; a recovery arms the
         # recorded deadlines here first
@@ -95,13 +103,23 @@ class DurableExecution:
                 self._timers.apply(list(header.timers), self._host.clock.now())
             self._inputs = header.inputs
 
-    # --- driving ---------------------------------------------------------------------------
+    def _make_host(self, ledger: StoreLedger) -> Host | AsyncHost:
+        """The lane's host, its ``on_step`` the lane's spelling of `_committed`."""
+        raise NotImplementedError
+
+    def _host_call(self, call: Any) -> Block:
+        """``call`` (a method of the lane's host, arguments bound) as a block: the threaded
+        host's returns its value, the asyncio host's a coroutine, so the same call serves
+        as both spellings (each lane's host is driven only by its own driver)."""
+        return Block(call, call)
+
+    # --- driving (the cores; each lane's public methods drive them) ------------------------
 
     @property
     def status(self) -> Status:
         return self.execution.status
 
-    def run(self, *, until: float | None = None, steps: int | None = None) -> Execution:
+    def _run(self, until: float | None, steps: int | None) -> Twin[Execution]:
         """Drive the execution like `Host.run` (the same loop: within-step effects performed
         inside their superstep, whose input-log entry records their results), checkpointing
         every superstep. ``steps``: return after that many supersteps (and the effects they
@@ -109,41 +127,40 @@ class DurableExecution:
         fires due timers; ``None``: no limit). A suspended execution still receives its
         timers that are already due (an interrupt with a deadline), but is not waited on for
         later ones."""
-        self._catch_up()
-        self._host.run(self.execution, until=until, steps=steps)
-        self._flush_inputs()
+        yield from self._catch_up()
+        yield self._host_call(partial(self._host.run, self.execution, until=until, steps=steps))
+        yield from self._flush_inputs()
         return self.execution
 
-    def resume(
-        self, value: Any, activation_id: str | None = None, *, expected_step: int | None = None
-    ) -> Execution:
+    def _resume(
+        self, value: Any, activation_id: str | None, expected_step: int | None
+    ) -> Twin[Execution]:
         """Answer an interrupt (see `Execution.resume`; a stale ``expected_step`` raises
         `StaleResumeError` and changes nothing), log the answer, then `run`."""
         self.execution.resume(value, activation_id, expected_step=expected_step)
-        self._flush_inputs()
-        return self.run()
+        yield from self._flush_inputs()
+        return (yield from self._run(None, None))
 
-    def send(self, event: External, *, run: bool = True) -> Execution:
+    def _send(self, event: External, run: bool) -> Twin[Execution]:
         """Route an external event, log it, then `run` (unless ``run=False``)."""
         self.execution.send(event)
-        self._flush_inputs()
-        return self.run() if run else self.execution
+        yield from self._flush_inputs()
+        return (yield from self._run(None, None)) if run else self.execution
 
-    def retry_failed(self) -> Execution:
+    def _retry_failed(self) -> Twin[Execution]:
         """Clear a failure, log that, and run the failed superstep again."""
         self.execution.retry_failed()
-        self._flush_inputs()
-        return self.run()
+        yield from self._flush_inputs()
+        return (yield from self._run(None, None))
 
-    def edit(
+    def _edit(
         self,
         updates: Mapping[str, Any] | Iterable[tuple[str, Any]],
-        *,
         actor: str,
-        as_node: str | None = None,
-        activate: Iterable[str] = (),
-        timestamp: datetime | None = None,
-    ) -> tuple[str, ...]:
+        as_node: str | None,
+        activate: Iterable[str],
+        timestamp: datetime | None,
+    ) -> Twin[tuple[str, ...]]:
         """Commit ``updates`` as an audited superstep by ``actor`` (see `Execution.edit`).
         Raises `PermissionDeniedError` when the actor is not in the runner's allow-list or
         may not write one of the channels; then nothing changes. ``timestamp`` defaults to
@@ -159,12 +176,11 @@ class DurableExecution:
             ex.input_log.pop()
             raise
         audit = {"actor": actor, "permission": permission, "timestamp": when}
-        self._checkpoint("edit", written=written, audit=audit)
+        yield from self._checkpoint("edit", written=written, audit=audit)
         return written
 
-    def close(self) -> None:
-        """Shut the host's pool down and release the thread's lease (idempotent)."""
-        self._host.close()
+    def _release(self) -> None:
+        """Release the thread's lease (idempotent)."""
         if self.lease is not None:
             lease, self.lease = self.lease, None
             lease.__exit__(None, None, None)
@@ -172,12 +188,6 @@ class DurableExecution:
     def _check_lease(self) -> None:
         if self.lease is not None:
             self.lease.check()
-
-    def __enter__(self) -> DurableExecution:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # --- recording -------------------------------------------------------------------------
 
@@ -201,17 +211,17 @@ class DurableExecution:
                 )
         return sorted(allowed)
 
-    def _committed(self, ex: Execution, outcome: StepOutcome) -> None:
+    def _committed(self, ex: Execution, outcome: StepOutcome) -> Twin[None]:
         """The host's ``on_step``: after each superstep (its timers armed by the host's
         loop), before its effects are performed, checkpoint it, or log it when it was held
         for a retry, or record its failure."""
         self._note(outcome, arm=False)
         if outcome.committed:
-            self._checkpoint("loop", outcome)
+            yield from self._checkpoint("loop", outcome)
         elif ex.failure is None:  # held for a retry: the log keeps the superstep
-            self._flush_inputs()
+            yield from self._flush_inputs()
         else:
-            self._record_failure()
+            yield from self._record_failure()
         if self.runner.on_step is not None:
             self.runner.on_step(ex, outcome)
         self._check_lease()  # a process that lost the thread goes no further
@@ -244,14 +254,14 @@ class DurableExecution:
         log.clear()
         return record
 
-    def _flush_inputs(self) -> None:
+    def _flush_inputs(self) -> Twin[None]:
         """Write the inputs logged since the last flush as a pending write of the latest
         checkpoint (between supersteps: an answer, an event, delivered results)."""
         record = self._take_inputs()
         if record is not None:
-            self.checkpoints.log_input(*record)
+            yield from self.checkpoints._log_input(*record)
 
-    def _record_failure(self) -> None:
+    def _record_failure(self) -> Twin[None]:
         """A superstep failed and committed nothing. Its failure goes to the input log (which
         recovery applies after the last checkpoint, so that checkpoint is left as committed)
         and is noted on that checkpoint as an ``__error__`` pending write, for `history`."""
@@ -259,7 +269,7 @@ class DurableExecution:
         failure = self.execution.failure
         if record is None or self._last is None or failure is None:  # pragma: no cover
             return
-        self.checkpoints.log_input(*record)
+        yield from self.checkpoints._log_input(*record)
         noted = {
             "step": failure.step,
             "node": failure.node,
@@ -267,7 +277,7 @@ class DurableExecution:
             "error_type": failure.error_type,
             "message": failure.message,
         }
-        self.checkpoints.record_failure(record[0], noted)
+        yield from self.checkpoints._record_failure(record[0], noted)
 
     def _checkpoint(
         self,
@@ -276,7 +286,7 @@ class DurableExecution:
         *,
         written: tuple[str, ...] = (),
         audit: Mapping[str, Any] | None = None,
-    ) -> None:
+    ) -> Twin[None]:
         record = self._take_inputs()
         ex = self.execution
         state = ex.snapshot()
@@ -310,7 +320,7 @@ class DurableExecution:
             parent = None
         else:  # the same superstep again replaces its checkpoint, under the same parent
             parent = last[2] if last[0] == ex.step else last[1]
-        cid = self.checkpoints.put(
+        cid = yield from self.checkpoints._put(
             ex.step,
             parent,
             data,
@@ -324,7 +334,7 @@ class DurableExecution:
         self.checkpoint_bytes.append(len(data) + sum(len(b) for b in blobs.values()))
         self._last = (ex.step, cid, parent)
 
-    def _catch_up(self) -> None:
+    def _catch_up(self) -> Twin[None]:
         """Perform (or replay from the ledger) the awaited effects whose results never
         arrived: after a recovery, those of the superstep the process died in."""
         ex = self.execution
@@ -343,12 +353,136 @@ class DurableExecution:
                     )
                 request = EffectRequest(effect_id, ex.awaited[effect_id], "", Effect("ledger"))
             todo.append(request)
+        if not todo:
+            return
+        self._check_lease()
         # in request order, as the uninterrupted run delivered them; the host's ledger lookup
         # replays a recorded result instead of performing the effect again
-        if todo:
-            self._check_lease()
-        for result in self._host.perform(ex.execution_id, todo):
+        perform = partial(self._host.perform, ex.execution_id, todo)
+        for result in (yield self._host_call(perform)):
             ex.deliver(result)
+
+
+class DurableExecution(DurableCore):
+    """An `Execution` bound to a thread of a store, driven on threads (a `Host`) with the
+    saver called plainly: drive it with `run`, answer interrupts with `resume`, send events
+    with `send`, edit it with `edit`. Not thread-safe. (`AsyncDurableExecution`: the same on
+    asyncio.)"""
+
+    _host: Host
+
+    def _make_host(self, ledger: StoreLedger) -> Host:
+        runner = self.runner
+        return Host(
+            runner.handlers,
+            clock=runner.clock or WallClock(),
+            max_workers=runner.max_workers,
+            ledger=ledger,
+            max_supersteps=None,  # a durable thread may listen for as long as it likes
+            on_step=lambda ex, outcome: drive(self._committed(ex, outcome)),
+        )
+
+    def run(self, *, until: float | None = None, steps: int | None = None) -> Execution:
+        """See `DurableCore._run`."""
+        return drive(self._run(until, steps))
+
+    def resume(
+        self, value: Any, activation_id: str | None = None, *, expected_step: int | None = None
+    ) -> Execution:
+        """See `DurableCore._resume`."""
+        return drive(self._resume(value, activation_id, expected_step))
+
+    def send(self, event: External, *, run: bool = True) -> Execution:
+        """See `DurableCore._send`."""
+        return drive(self._send(event, run))
+
+    def retry_failed(self) -> Execution:
+        """See `DurableCore._retry_failed`."""
+        return drive(self._retry_failed())
+
+    def edit(
+        self,
+        updates: Mapping[str, Any] | Iterable[tuple[str, Any]],
+        *,
+        actor: str,
+        as_node: str | None = None,
+        activate: Iterable[str] = (),
+        timestamp: datetime | None = None,
+    ) -> tuple[str, ...]:
+        """See `DurableCore._edit`."""
+        return drive(self._edit(updates, actor, as_node, activate, timestamp))
+
+    def close(self) -> None:
+        """Shut the host's pool down and release the thread's lease (idempotent)."""
+        self._host.close()
+        self._release()
+
+    def __enter__(self) -> DurableExecution:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class AsyncDurableExecution(DurableCore):
+    """`DurableExecution` on asyncio (made by `DurableRunner.astart`, ``arecover``,
+    ``afork``): the same methods as coroutines (``await dx.run()``; ``async with``), an
+    `AsyncHost` performing the effects on the caller's loop (plain handlers in its default
+    executor, at most the runner's ``max_workers`` at once), and every checkpoint, input-log
+    record and ledger entry awaited through the saver's async methods. Not task-safe."""
+
+    _host: AsyncHost
+
+    def _make_host(self, ledger: StoreLedger) -> AsyncHost:
+        runner = self.runner
+        return AsyncHost(
+            runner.handlers,
+            clock=runner.clock or WallClock(),
+            max_concurrency=runner.max_workers,
+            ledger=ledger,
+            max_supersteps=None,
+            on_step=lambda ex, outcome: adrive(self._committed(ex, outcome)),
+        )
+
+    async def run(self, *, until: float | None = None, steps: int | None = None) -> Execution:
+        """See `DurableCore._run`."""
+        return await adrive(self._run(until, steps))
+
+    async def resume(
+        self, value: Any, activation_id: str | None = None, *, expected_step: int | None = None
+    ) -> Execution:
+        """See `DurableCore._resume`."""
+        return await adrive(self._resume(value, activation_id, expected_step))
+
+    async def send(self, event: External, *, run: bool = True) -> Execution:
+        """See `DurableCore._send`."""
+        return await adrive(self._send(event, run))
+
+    async def retry_failed(self) -> Execution:
+        """See `DurableCore._retry_failed`."""
+        return await adrive(self._retry_failed())
+
+    async def edit(
+        self,
+        updates: Mapping[str, Any] | Iterable[tuple[str, Any]],
+        *,
+        actor: str,
+        as_node: str | None = None,
+        activate: Iterable[str] = (),
+        timestamp: datetime | None = None,
+    ) -> tuple[str, ...]:
+        """See `DurableCore._edit`."""
+        return await adrive(self._edit(updates, actor, as_node, activate, timestamp))
+
+    async def close(self) -> None:
+        """Release the thread's lease (idempotent)."""
+        self._release()
+
+    async def __aenter__(self) -> AsyncDurableExecution:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
 
 
 def _storable(request: EffectRequest) -> EffectRequest:

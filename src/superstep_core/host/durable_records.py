@@ -16,6 +16,7 @@ from superstep_core.host.thread_checkpoints import ThreadCheckpoints
 from superstep_core.node import EffectCompleted
 from superstep_core.persistence import Codec
 from superstep_core.runtime import Execution
+from superstep_core.twin import Twin, twins
 
 __all__ = [
     "HistoryEntry",
@@ -42,11 +43,12 @@ class RecoveryError(SuperstepError):
 
 class StoreLedger:
     """The host's `EffectLedger` for one thread: each completed effect's result is recorded
-    as a pending write of the thread's latest checkpoint (`ThreadCheckpoints.record_effect`)
-    the moment it completes; lookups are answered from memory, seeded with the entries of the
-    checkpoint a recovery starts from (``recorded``: key -> result bytes). Results are
-    consumed by the next superstep, so the latest checkpoint's entries are all a recovery
-    can still need. Safe to call from the host's worker threads."""
+        as a pending write of the thread's latest checkpoint (`ThreadCheckpoints.record_effect`)
+        the moment it completes; lookups are answered from memory, seeded with the entries of the
+        checkpoint a recovery starts from (``recorded``: key -> result bytes). Results are
+        consumed by the next superstep, so the latest checkpoint's entries are all a recovery
+        can still need. Safe to call from the host's worker threads; `AsyncHost` awaits
+    ``arecord``, which writes through the saver's async methods."""
 
     def __init__(
         self,
@@ -67,14 +69,18 @@ class StoreLedger:
         value = self.codec.loads(data)
         return value if isinstance(value, EffectCompleted) else None
 
-    def record(self, completed: EffectCompleted) -> None:
+    def _record(self, completed: EffectCompleted) -> Twin[None]:
+        """Record ``completed`` (`EffectLedger.record`; ``arecord``: awaited on the saver's
+        async methods, as `AsyncHost` does)."""
         data = self.codec.dumps(completed, completed.effect_id, kind="result of effect")
         with self._lock:
             if completed.effect_id in self._recorded:  # write-once: the first result stays
                 return
-        self.checkpoints.record_effect(completed.effect_id, data)
+        yield from self.checkpoints._record_effect(completed.effect_id, data)
         with self._lock:  # known once the saver holds it
             self._recorded.setdefault(completed.effect_id, data)
+
+    record, arecord = twins(_record)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from superstep_core.frozen import quick_init
 from superstep_core.node import EffectCompleted, EffectFailure
 from superstep_core.runtime import EffectRequest
+from superstep_core.twin import Block
 
 if TYPE_CHECKING:
     from superstep_core.host.nested import NestedEffects
@@ -36,6 +37,7 @@ __all__ = [
     "classify",
     "completed",
     "failed",
+    "recording",
     "resolve",
 ]
 
@@ -133,11 +135,27 @@ the threaded host only skips those not started) and come back failed with
 
 class EffectLedger(Protocol):
     """Results of effects already performed, by idempotency key. A host consults it before
-    performing an effect and records every completion in it."""
+    performing an effect and records every completion in it. A ledger whose recording is
+    I/O may also define ``async def arecord(completed)``: the asyncio host (and a nested
+    effect performed on a loop) awaits that instead of calling ``record`` on its loop
+    (`recording`)."""
 
     def recorded(self, effect_id: str) -> EffectCompleted | None: ...
 
     def record(self, completed: EffectCompleted) -> None: ...
+
+
+async def _record_now(ledger: EffectLedger, completed: EffectCompleted) -> None:
+    ledger.record(completed)
+
+
+def recording(ledger: EffectLedger, completed: EffectCompleted) -> Block:
+    """The twin block that records ``completed`` in ``ledger``: ``record`` on the plain
+    lane, the ledger's ``arecord`` awaited on the async one (``record`` when it has none)."""
+    arecord = getattr(ledger, "arecord", None)
+    if arecord is None:
+        return Block(ledger.record, partial(_record_now, ledger), (completed,))
+    return Block(ledger.record, arecord, (completed,))
 
 
 _RETRYABLE_TYPES: tuple[type[BaseException], ...] = (

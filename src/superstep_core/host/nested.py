@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 
 from superstep_core.host.clock import Clock
 from superstep_core.host.deadlines import within
-from superstep_core.host.effects import EffectLedger
+from superstep_core.host.effects import EffectLedger, recording
 from superstep_core.host.timers import RandomSource
 from superstep_core.node import EffectCompleted, RetryPolicy
 from superstep_core.twin import Block, Twin, adrive, async_only, drive, sync_only
@@ -134,10 +134,12 @@ class NestedEffects:
             effect.observe(attempt, self.clock.now() - started, error, policy)
         return self._wait(policy, attempt)
 
-    def _record(self, effect: NestedEffect, value: Any, ledgers: Sequence[EffectLedger]) -> Any:
+    def _record(
+        self, effect: NestedEffect, value: Any, ledgers: Sequence[EffectLedger]
+    ) -> Twin[Any]:
         done = EffectCompleted(effect.effect_id, result=value, tag=effect.tag)
         for ledger in self._ledgers(ledgers):
-            ledger.record(done)
+            yield recording(ledger, done)  # awaited on a loop when the ledger writes async
         return value
 
     def _attempts(
@@ -169,7 +171,7 @@ class NestedEffects:
                 continue
             if observe is not None:
                 observe(attempt, clock.now() - started, None, None)
-            return self._record(effect, value, ledgers)
+            return (yield from self._record(effect, value, ledgers))
 
     # --- sync: the host's worker threads -----------------------------------------------------
 

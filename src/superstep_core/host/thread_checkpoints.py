@@ -27,6 +27,11 @@ completed effect's result, recorded as soon as it completes), and ``__error__`` 
 that failed and committed nothing. So the whole thread (history, input log, ledger) lives in the
 saver, and any saver can hold any Superstep thread.
 
+Every call on the saver is written once, as a twin core (`superstep_core.twin`): ``put`` and
+``aput``, ``load`` and ``aload``, and so on, reach the saver through
+`superstep_core.host.saver_io`, so a saver that implements only the async half of the
+protocol (or only the sync half) holds a thread as well.
+
 Must never import: the llm layer, compat.
 """
 
@@ -46,6 +51,9 @@ from langgraph.checkpoint.base import (
     CheckpointMetadata,
     CheckpointTuple,
 )
+
+from superstep_core.host.saver_io import saver_call
+from superstep_core.twin import Twin, twins
 
 __all__ = [
     "EFFECT",
@@ -198,7 +206,7 @@ class ThreadCheckpoints:
 
     # --- writing ------------------------------------------------------------------------------
 
-    def put(
+    def _put(
         self,
         step: int,
         parent_id: str | None,
@@ -210,7 +218,7 @@ class ThreadCheckpoints:
         ts: str,
         written: Iterable[str] = (),
         input_record: tuple[int, bytes] | None = None,
-    ) -> str:
+    ) -> Twin[str]:
         """Commit superstep ``step`` as one checkpoint and return its id. ``stored``: the stored
         channels (and segments) the checkpoint holds; ``new_blobs``: the bytes
         of those that changed; ``input_record``: the input-log record ``(seq, bytes)`` the
@@ -218,7 +226,7 @@ class ThreadCheckpoints:
         cid = checkpoint_id(step)
         if input_record is not None and cid == self._latest:
             # the same superstep again: its checkpoint row is replaced, so keep the record apart
-            self.log_input(*input_record)
+            yield from self._log_input(*input_record)
             input_record = None
         new_versions: dict[str, Any] = {}
         next_version = self.saver.get_next_version
@@ -246,29 +254,39 @@ class ThreadCheckpoints:
             "versions_seen": {},
             "updated_channels": list(written),
         }
-        self.saver.put(self._config(parent_id), checkpoint, _metadata(meta), new_versions)
+        config = self._config(parent_id)
+        yield saver_call(self.saver, "put", config, checkpoint, _metadata(meta), new_versions)
         self._latest = cid
         return cid
 
-    def log_input(self, seq: int, data: bytes) -> None:
+    put, aput = twins(_put)
+
+    def _log_input(self, seq: int, data: bytes) -> Twin[None]:
         """Append input-log record ``seq`` as a pending write of the latest checkpoint."""
-        self.saver.put_writes(
-            self._config(self._require()), [(INPUT, data)], _task("input", f"{seq:012d}")
+        config = self._config(self._require())
+        yield saver_call(
+            self.saver, "put_writes", config, [(INPUT, data)], _task("input", f"{seq:012d}")
         )
 
-    def record_effect(self, key: str, result: bytes) -> None:
+    log_input, alog_input = twins(_log_input)
+
+    def _record_effect(self, key: str, result: bytes) -> Twin[None]:
         """Record a completed effect's result in the ledger (write-once per key)."""
-        self.saver.put_writes(
-            self._config(self._require()), [(EFFECT, result)], _task("effect", key)
-        )
+        config = self._config(self._require())
+        yield saver_call(self.saver, "put_writes", config, [(EFFECT, result)], _task("effect", key))
 
-    def record_failure(self, seq: int, failure: Mapping[str, Any]) -> None:
+    record_effect, arecord_effect = twins(_record_effect)
+
+    def _record_failure(self, seq: int, failure: Mapping[str, Any]) -> Twin[None]:
         """Note a superstep that failed on top of the latest checkpoint (``seq``: the input-log
         record holding the failure)."""
         noted = {**failure, "seq": f"{seq:012d}"}
-        self.saver.put_writes(
-            self._config(self._require()), [(FAILURE, noted)], _task("failure", noted["seq"])
+        config = self._config(self._require())
+        yield saver_call(
+            self.saver, "put_writes", config, [(FAILURE, noted)], _task("failure", noted["seq"])
         )
+
+    record_failure, arecord_failure = twins(_record_failure)
 
     def _require(self) -> str:
         if self._latest is None:
@@ -277,17 +295,19 @@ class ThreadCheckpoints:
 
     # --- reading ------------------------------------------------------------------------------
 
-    def load(self, checkpoint: str | None = None) -> StoredStep | None:
+    def _load(self, checkpoint: str | None = None) -> Twin[StoredStep | None]:
         """Checkpoint ``checkpoint`` (the latest when ``None``), or ``None``. Loading the
         latest makes it the one later writes follow. ``ValueError`` when the checkpoint was
         not written by the engine."""
-        found = self.saver.get_tuple(self._config(checkpoint))
+        found = yield saver_call(self.saver, "get_tuple", self._config(checkpoint))
         if found is None:
             return None
         step = _stored(found)
         if checkpoint is None:
             self.follow(step)
         return step
+
+    load, aload = twins(_load)
 
     def follow(self, step: StoredStep) -> None:
         """Continue the thread after ``step``: its values and versions are what the next `put`
@@ -297,35 +317,46 @@ class ThreadCheckpoints:
         self._versions = dict(step.versions)
         self._latest = step.checkpoint_id
 
-    def exists(self) -> bool:
+    def _exists(self) -> Twin[bool]:
         """Whether the thread has any checkpoint (the engine's or a LangGraph graph's)."""
-        return self.saver.get_tuple(self._config()) is not None
+        found = yield saver_call(self.saver, "get_tuple", self._config())
+        return found is not None
 
-    def is_engine_thread(self) -> bool:
+    exists, aexists = twins(_exists)
+
+    def _is_engine_thread(self) -> Twin[bool]:
         """Whether the thread's latest checkpoint was written by the engine."""
-        found = self.saver.get_tuple(self._config())
+        found = yield saver_call(self.saver, "get_tuple", self._config())
         return found is not None and STEP in found.checkpoint["channel_values"]
 
-    def history(self) -> builtins.list[StoredStep]:
+    is_engine_thread, ais_engine_thread = twins(_is_engine_thread)
+
+    def _history(self) -> Twin[builtins.list[StoredStep]]:
         """Every checkpoint of the thread, oldest first."""
-        found = builtins.list(self.saver.list(self._config()))
+        found: builtins.list[CheckpointTuple] = yield saver_call(self.saver, "list", self._config())
         return [_stored(t) for t in reversed(found)]
 
-    def effects(self) -> dict[str, bytes]:
+    history, ahistory = twins(_history)
+
+    def _effects(self) -> Twin[dict[str, bytes]]:
         """Every ledger entry recorded on any checkpoint of the thread, key -> result bytes."""
         found: dict[str, bytes] = {}
-        for step in self.history():
+        for step in (yield from self._history()):
             for key, data in step.effects.items():
                 found.setdefault(key, data)
         return found
 
-    def inputs(self) -> builtins.list[tuple[int, bytes]]:
+    effects, aeffects = twins(_effects)
+
+    def _inputs(self) -> Twin[builtins.list[tuple[int, bytes]]]:
         """The thread's whole input log, ``(seq, bytes)`` in ``seq`` order."""
         log: dict[int, bytes] = {}
-        for step in self.history():
+        for step in (yield from self._history()):
             for seq, data in step.inputs:
                 log.setdefault(seq, data)
         return sorted(log.items())
+
+    inputs, ainputs = twins(_inputs)
 
 
 def _metadata(meta: dict[str, Any]) -> CheckpointMetadata:
