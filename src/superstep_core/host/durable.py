@@ -29,6 +29,13 @@ With ``leases`` (a `LeaseStore`), a thread has one owner at a time: `DurableRunn
 process is refused with `LeaseHeldError` naming the owner), it is renewed while the execution
 is driven, checked before every batch of effects, and released by `DurableExecution.close`.
 
+Every call that reads or writes the saver has an async twin (``astart``, ``arecover``,
+``afork``, ``areplay``, ``ahistory``, ...), written once with it as a twin core
+(`superstep_core.twin`); the async lane's executions are `AsyncDurableExecution`s, driven on
+an `AsyncHost`, which await the saver's async methods. Either lane reaches a saver through the
+half of the protocol it implements (`superstep_core.host.saver_io`), so async-only and
+sync-only savers hold threads as well; leases stay synchronous.
+
 Effects of kind ``"call"`` (a callable request) cannot be stored; after a crash they can only
 be recovered from the ledger. A failed effect is not recorded in the ledger, so a crash before
 the next checkpoint performs it again.
@@ -66,6 +73,7 @@ from superstep_core.host.durable_records import (
 )
 from superstep_core.host.effects import Handler
 from superstep_core.host.lease import DEFAULT_TTL, HeldLease, LeaseStore
+from superstep_core.host.saver_io import SaverLoopError
 from superstep_core.host.thread_checkpoints import StoredStep, ThreadCheckpoints
 from superstep_core.persistence import Codec
 from superstep_core.persistence.durable import (
@@ -88,6 +96,7 @@ __all__ = [
     "PermissionDeniedError",
     "RecoveryError",
     "ReplayReport",
+    "SaverLoopError",
     "StoreLedger",
     "UnknownThreadError",
     "resume_from_saver",
@@ -111,6 +120,11 @@ class DurableRunner:
     ``leases``: where threads are leased (see the module docstring; ``None``: no leases, the
     caller guarantees one owner), as ``owner`` (default: `process_owner()`) for ``lease_ttl``
     seconds at a time.
+
+    Each method that reads or writes the saver has a coroutine twin, ``a<name>``: its
+    saver calls awaited, and ``astart``, ``arecover`` and ``afork`` returning an
+    `AsyncDurableExecution` (on an event loop an async saver is bound to, use these; a plain
+    call there that only the loop could answer raises `SaverLoopError`).
     """
 
     def __init__(

@@ -120,13 +120,7 @@ class DurableCore:
         return self.execution.status
 
     def _run(self, until: float | None, steps: int | None) -> Twin[Execution]:
-        """Drive the execution like `Host.run` (the same loop: within-step effects performed
-        inside their superstep, whose input-log entry records their results), checkpointing
-        every superstep. ``steps``: return after that many supersteps (and the effects they
-        requested) even if more could run (a step mode; ``0`` only performs lost effects and
-        fires due timers; ``None``: no limit). A suspended execution still receives its
-        timers that are already due (an interrupt with a deadline), but is not waited on for
-        later ones."""
+        """The core of both lanes' ``run`` (`DurableExecution.run`)."""
         yield from self._catch_up()
         yield self._host_call(partial(self._host.run, self.execution, until=until, steps=steps))
         yield from self._flush_inputs()
@@ -135,20 +129,19 @@ class DurableCore:
     def _resume(
         self, value: Any, activation_id: str | None, expected_step: int | None
     ) -> Twin[Execution]:
-        """Answer an interrupt (see `Execution.resume`; a stale ``expected_step`` raises
-        `StaleResumeError` and changes nothing), log the answer, then `run`."""
+        """The core of both lanes' ``resume`` (`DurableExecution.resume`)."""
         self.execution.resume(value, activation_id, expected_step=expected_step)
         yield from self._flush_inputs()
         return (yield from self._run(None, None))
 
     def _send(self, event: External, run: bool) -> Twin[Execution]:
-        """Route an external event, log it, then `run` (unless ``run=False``)."""
+        """The core of both lanes' ``send`` (`DurableExecution.send`)."""
         self.execution.send(event)
         yield from self._flush_inputs()
         return (yield from self._run(None, None)) if run else self.execution
 
     def _retry_failed(self) -> Twin[Execution]:
-        """Clear a failure, log that, and run the failed superstep again."""
+        """The core of both lanes' ``retry_failed`` (`DurableExecution.retry_failed`)."""
         self.execution.retry_failed()
         yield from self._flush_inputs()
         return (yield from self._run(None, None))
@@ -161,10 +154,7 @@ class DurableCore:
         activate: Iterable[str],
         timestamp: datetime | None,
     ) -> Twin[tuple[str, ...]]:
-        """Commit ``updates`` as an audited superstep by ``actor`` (see `Execution.edit`).
-        Raises `PermissionDeniedError` when the actor is not in the runner's allow-list or
-        may not write one of the channels; then nothing changes. ``timestamp`` defaults to
-        the runner's wall clock. Call `run` afterwards if the edit activated nodes."""
+        """The core of both lanes' ``edit`` (`DurableExecution.edit`)."""
         pairs = list(updates.items()) if isinstance(updates, Mapping) else list(updates)
         permission = self._permission(actor, [c for c, _ in pairs])
         when = (timestamp or self.runner.wall_clock()).isoformat()
@@ -383,21 +373,28 @@ class DurableExecution(DurableCore):
         )
 
     def run(self, *, until: float | None = None, steps: int | None = None) -> Execution:
-        """See `DurableCore._run`."""
+        """Drive the execution like `Host.run` (the same loop: within-step effects performed
+        inside their superstep, whose input-log entry records their results), checkpointing
+        every superstep. ``steps``: return after that many supersteps (and the effects they
+        requested) even if more could run (a step mode; ``0`` only performs lost effects and
+        fires due timers; ``None``: no limit). A suspended execution still receives its
+        timers that are already due (an interrupt with a deadline), but is not waited on for
+        later ones."""
         return drive(self._run(until, steps))
 
     def resume(
         self, value: Any, activation_id: str | None = None, *, expected_step: int | None = None
     ) -> Execution:
-        """See `DurableCore._resume`."""
+        """Answer an interrupt (see `Execution.resume`; a stale ``expected_step`` raises
+        `StaleResumeError` and changes nothing), log the answer, then `run`."""
         return drive(self._resume(value, activation_id, expected_step))
 
     def send(self, event: External, *, run: bool = True) -> Execution:
-        """See `DurableCore._send`."""
+        """Route an external event, log it, then `run` (unless ``run=False``)."""
         return drive(self._send(event, run))
 
     def retry_failed(self) -> Execution:
-        """See `DurableCore._retry_failed`."""
+        """Clear a failure, log that, and run the failed superstep again."""
         return drive(self._retry_failed())
 
     def edit(
@@ -409,7 +406,10 @@ class DurableExecution(DurableCore):
         activate: Iterable[str] = (),
         timestamp: datetime | None = None,
     ) -> tuple[str, ...]:
-        """See `DurableCore._edit`."""
+        """Commit ``updates`` as an audited superstep by ``actor`` (see `Execution.edit`).
+        Raises `PermissionDeniedError` when the actor is not in the runner's allow-list or
+        may not write one of the channels; then nothing changes. ``timestamp`` defaults to
+        the runner's wall clock. Call `run` afterwards if the edit activated nodes."""
         return drive(self._edit(updates, actor, as_node, activate, timestamp))
 
     def close(self) -> None:
@@ -445,21 +445,21 @@ class AsyncDurableExecution(DurableCore):
         )
 
     async def run(self, *, until: float | None = None, steps: int | None = None) -> Execution:
-        """See `DurableCore._run`."""
+        """`DurableExecution.run`, awaited."""
         return await adrive(self._run(until, steps))
 
     async def resume(
         self, value: Any, activation_id: str | None = None, *, expected_step: int | None = None
     ) -> Execution:
-        """See `DurableCore._resume`."""
+        """`DurableExecution.resume`, awaited."""
         return await adrive(self._resume(value, activation_id, expected_step))
 
     async def send(self, event: External, *, run: bool = True) -> Execution:
-        """See `DurableCore._send`."""
+        """`DurableExecution.send`, awaited."""
         return await adrive(self._send(event, run))
 
     async def retry_failed(self) -> Execution:
-        """See `DurableCore._retry_failed`."""
+        """`DurableExecution.retry_failed`, awaited."""
         return await adrive(self._retry_failed())
 
     async def edit(
@@ -471,7 +471,7 @@ class AsyncDurableExecution(DurableCore):
         activate: Iterable[str] = (),
         timestamp: datetime | None = None,
     ) -> tuple[str, ...]:
-        """See `DurableCore._edit`."""
+        """`DurableExecution.edit`, awaited."""
         return await adrive(self._edit(updates, actor, as_node, activate, timestamp))
 
     async def close(self) -> None:
