@@ -215,6 +215,28 @@ async def test_a_plain_call_on_the_loop_an_async_only_saver_is_bound_to_names_th
     assert await asyncio.to_thread(lambda: runner.replay(graph, "t").matched)
 
 
+class _RefusesEverything(InMemorySaver):
+    """Both halves of ``put`` refuse (as a serde that cannot store a value might, from deep
+    inside either): each lane raises its own half's error."""
+
+    def put(self, *args: Any, **kw: Any) -> Any:
+        raise NotImplementedError("put refused")
+
+    async def aput(self, *args: Any, **kw: Any) -> Any:
+        raise NotImplementedError("aput refused")
+
+
+async def test_a_saver_refusing_both_halves_of_a_call_raises_its_own_error() -> None:
+    runner = _runner(_RefusesEverything())
+    with pytest.raises(NotImplementedError, match=r"^put refused"):
+        await asyncio.to_thread(runner.start, graph, "t")
+    with pytest.raises(NotImplementedError, match=r"^aput refused"):
+        await runner.astart(graph, "t2")
+    # no half was taken for missing: each lane still calls its own first
+    with pytest.raises(NotImplementedError, match=r"^put refused"):
+        await asyncio.to_thread(runner.start, graph, "t3")
+
+
 async def test_both_lanes_continue_each_others_threads() -> None:
     """A thread the async lane wrote is recovered by the plain lane (from a thread that runs
     no loop) and the other way round, on an official async saver."""

@@ -68,27 +68,46 @@ def _defines(cls: type, name: str) -> bool:
 
 def _plain(saver: BaseCheckpointSaver[Any], method: str, args: tuple[Any, ...]) -> Any:
     key = (type(saver), method)
-    if key not in _NO_SYNC:
-        try:
-            found = getattr(saver, method)(*args)
-            # a ``list`` may be a generator that raises only when first read
-            return list(found) if method == "list" else found
-        except NotImplementedError:
-            if not _defines(key[0], "a" + method):
-                raise
-            _NO_SYNC.add(key)
-    return _on_saver_loop(saver, lambda: _collected(saver, method, args))
+    if key in _NO_SYNC:
+        return _on_saver_loop(saver, lambda: _collected(saver, method, args))
+    try:
+        found = getattr(saver, method)(*args)
+        # a ``list`` may be a generator that raises only when first read
+        return list(found) if method == "list" else found
+    except NotImplementedError as error:
+        if not _defines(key[0], "a" + method):
+            raise
+        refused = error
+    # the half is missing only if the other one answers (a NotImplementedError from deeper
+    # down, a serde's say, comes back from it too: then the lane's own error is raised)
+    try:
+        result = _on_saver_loop(saver, lambda: _collected(saver, method, args))
+    except NotImplementedError:
+        raise refused from None
+    _NO_SYNC.add(key)
+    return result
 
 
 async def _awaited(saver: BaseCheckpointSaver[Any], method: str, args: tuple[Any, ...]) -> Any:
     key = (type(saver), method)
-    if key not in _NO_ASYNC:
-        try:
-            return await _collected(saver, method, args)
-        except NotImplementedError:
-            if not _defines(key[0], method):
-                raise
-            _NO_ASYNC.add(key)
+    if key in _NO_ASYNC:
+        return await _in_thread(saver, method, args)
+    try:
+        return await _collected(saver, method, args)
+    except NotImplementedError as error:
+        if not _defines(key[0], method):
+            raise
+        refused = error
+    try:
+        result = await _in_thread(saver, method, args)
+    except NotImplementedError:
+        raise refused from None
+    _NO_ASYNC.add(key)
+    return result
+
+
+async def _in_thread(saver: BaseCheckpointSaver[Any], method: str, args: tuple[Any, ...]) -> Any:
+    """The sync spelling's result, from a worker thread (``list`` read to its end there)."""
     call = getattr(saver, method)
     if method == "list":
         return await asyncio.to_thread(lambda: list(call(*args)))
