@@ -49,6 +49,7 @@ __all__ = [
     "TwinIter",
     "adrive",
     "adrive_iter",
+    "async_of",
     "async_only",
     "closing",
     "drive",
@@ -61,6 +62,7 @@ __all__ = [
     "leaving",
     "next_of",
     "picked",
+    "plain_of",
     "sync_only",
     "twins",
 ]
@@ -332,6 +334,29 @@ def iter_twins(
             await stream.aclose()  # the core's clean-up when the consumer stops early
 
     return _named(plain, core, "", name), _named(aio, core, "a", name)
+
+
+def plain_of(core: Callable[Concatenate[Any, P], Twin[R]]) -> Callable[Concatenate[Any, P], R]:
+    """The plain method (`drive`) of a core method, named as the core without its
+    underscore: for a class of one lane (its twin class takes `async_of` of the same core,
+    as a `Host` and an `AsyncHost` pair up)."""
+
+    def plain(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return drive(core(self, *args, **kwargs))
+
+    return _named(plain, core, "")  # type: ignore[no-any-return]
+
+
+def async_of(
+    core: Callable[Concatenate[Any, P], Twin[R]],
+) -> Callable[Concatenate[Any, P], Coroutine[Any, Any, R]]:
+    """The coroutine method (`adrive`) of a core method, named as `plain_of` names it (the
+    async lane's class spells it the same way)."""
+
+    async def aio(self: Any, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        return await adrive(core(self, *args, **kwargs))
+
+    return _named(aio, core, "")  # type: ignore[no-any-return]
 
 
 def in_thread(

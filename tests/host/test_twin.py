@@ -18,6 +18,7 @@ from superstep_core.twin import (
     TwinIter,
     adrive,
     adrive_iter,
+    async_of,
     async_only,
     closing,
     drive,
@@ -26,6 +27,7 @@ from superstep_core.twin import (
     iter_of,
     iter_twins,
     next_of,
+    plain_of,
     sync_only,
     twins,
 )
@@ -229,6 +231,24 @@ def test_method_twins_are_named_after_their_core_and_keep_its_signature() -> Non
     assert inspect.isgeneratorfunction(_Pair.totals)
     assert inspect.isasyncgenfunction(_Pair.atotals)
     assert inspect.iscoroutinefunction(_Pair.atotal)
+
+
+class _PlainLane(_Pair):
+    total = plain_of(_Pair._total)
+
+
+class _AsyncLane(_Pair):
+    total = async_of(_Pair._total)
+
+
+def test_a_lane_class_takes_its_one_spelling_under_the_cores_name() -> None:
+    assert _PlainLane().total(1, b=2) == 3
+    assert asyncio.run(_AsyncLane().total(1, b=2)) == 103
+    assert _PlainLane.total.__name__ == _AsyncLane.total.__name__ == "total"
+    assert inspect.iscoroutinefunction(_AsyncLane.total)
+    assert not inspect.iscoroutinefunction(_PlainLane.total)
+    core = inspect.signature(_Pair._total)
+    assert inspect.signature(_AsyncLane.total) == core.replace(return_annotation=core.empty)
 
 
 def test_in_thread_runs_the_instances_own_method() -> None:

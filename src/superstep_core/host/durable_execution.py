@@ -37,7 +37,7 @@ from superstep_core.persistence.durable import (
     without_values,
 )
 from superstep_core.runtime import EffectRequest, Execution, Status, StepOutcome, TimerRequest
-from superstep_core.twin import Block, Twin, adrive, drive
+from superstep_core.twin import Block, Twin, adrive, async_of, drive, plain_of
 
 if TYPE_CHECKING:  # the runner creates executions; only its type is named here
     from superstep_core.host.durable import DurableRunner
@@ -119,42 +119,53 @@ class DurableCore:
     def status(self) -> Status:
         return self.execution.status
 
-    def _run(self, until: float | None, steps: int | None) -> Twin[Execution]:
-        """The core of both lanes' ``run`` (`DurableExecution.run`)."""
+    def _run(self, *, until: float | None = None, steps: int | None = None) -> Twin[Execution]:
+        """Drive the execution like `Host.run` (the same loop: within-step effects performed
+        inside their superstep, whose input-log entry records their results), checkpointing
+        every superstep. ``steps``: return after that many supersteps (and the effects they
+        requested) even if more could run (a step mode; ``0`` only performs lost effects and
+        fires due timers; ``None``: no limit). A suspended execution still receives its
+        timers that are already due (an interrupt with a deadline), but is not waited on for
+        later ones."""
         yield from self._catch_up()
         yield self._host_call(partial(self._host.run, self.execution, until=until, steps=steps))
         yield from self._flush_inputs()
         return self.execution
 
     def _resume(
-        self, value: Any, activation_id: str | None, expected_step: int | None
+        self, value: Any, activation_id: str | None = None, *, expected_step: int | None = None
     ) -> Twin[Execution]:
-        """The core of both lanes' ``resume`` (`DurableExecution.resume`)."""
+        """Answer an interrupt (see `Execution.resume`; a stale ``expected_step`` raises
+        `StaleResumeError` and changes nothing), log the answer, then `run`."""
         self.execution.resume(value, activation_id, expected_step=expected_step)
         yield from self._flush_inputs()
-        return (yield from self._run(None, None))
+        return (yield from self._run())
 
-    def _send(self, event: External, run: bool) -> Twin[Execution]:
-        """The core of both lanes' ``send`` (`DurableExecution.send`)."""
+    def _send(self, event: External, *, run: bool = True) -> Twin[Execution]:
+        """Route an external event, log it, then `run` (unless ``run=False``)."""
         self.execution.send(event)
         yield from self._flush_inputs()
-        return (yield from self._run(None, None)) if run else self.execution
+        return (yield from self._run()) if run else self.execution
 
     def _retry_failed(self) -> Twin[Execution]:
-        """The core of both lanes' ``retry_failed`` (`DurableExecution.retry_failed`)."""
+        """Clear a failure, log that, and run the failed superstep again."""
         self.execution.retry_failed()
         yield from self._flush_inputs()
-        return (yield from self._run(None, None))
+        return (yield from self._run())
 
     def _edit(
         self,
         updates: Mapping[str, Any] | Iterable[tuple[str, Any]],
+        *,
         actor: str,
-        as_node: str | None,
-        activate: Iterable[str],
-        timestamp: datetime | None,
+        as_node: str | None = None,
+        activate: Iterable[str] = (),
+        timestamp: datetime | None = None,
     ) -> Twin[tuple[str, ...]]:
-        """The core of both lanes' ``edit`` (`DurableExecution.edit`)."""
+        """Commit ``updates`` as an audited superstep by ``actor`` (see `Execution.edit`).
+        Raises `PermissionDeniedError` when the actor is not in the runner's allow-list or
+        may not write one of the channels; then nothing changes. ``timestamp`` defaults to
+        the runner's wall clock. Call `run` afterwards if the edit activated nodes."""
         pairs = list(updates.items()) if isinstance(updates, Mapping) else list(updates)
         permission = self._permission(actor, [c for c, _ in pairs])
         when = (timestamp or self.runner.wall_clock()).isoformat()
@@ -372,45 +383,11 @@ class DurableExecution(DurableCore):
             on_step=lambda ex, outcome: drive(self._committed(ex, outcome)),
         )
 
-    def run(self, *, until: float | None = None, steps: int | None = None) -> Execution:
-        """Drive the execution like `Host.run` (the same loop: within-step effects performed
-        inside their superstep, whose input-log entry records their results), checkpointing
-        every superstep. ``steps``: return after that many supersteps (and the effects they
-        requested) even if more could run (a step mode; ``0`` only performs lost effects and
-        fires due timers; ``None``: no limit). A suspended execution still receives its
-        timers that are already due (an interrupt with a deadline), but is not waited on for
-        later ones."""
-        return drive(self._run(until, steps))
-
-    def resume(
-        self, value: Any, activation_id: str | None = None, *, expected_step: int | None = None
-    ) -> Execution:
-        """Answer an interrupt (see `Execution.resume`; a stale ``expected_step`` raises
-        `StaleResumeError` and changes nothing), log the answer, then `run`."""
-        return drive(self._resume(value, activation_id, expected_step))
-
-    def send(self, event: External, *, run: bool = True) -> Execution:
-        """Route an external event, log it, then `run` (unless ``run=False``)."""
-        return drive(self._send(event, run))
-
-    def retry_failed(self) -> Execution:
-        """Clear a failure, log that, and run the failed superstep again."""
-        return drive(self._retry_failed())
-
-    def edit(
-        self,
-        updates: Mapping[str, Any] | Iterable[tuple[str, Any]],
-        *,
-        actor: str,
-        as_node: str | None = None,
-        activate: Iterable[str] = (),
-        timestamp: datetime | None = None,
-    ) -> tuple[str, ...]:
-        """Commit ``updates`` as an audited superstep by ``actor`` (see `Execution.edit`).
-        Raises `PermissionDeniedError` when the actor is not in the runner's allow-list or
-        may not write one of the channels; then nothing changes. ``timestamp`` defaults to
-        the runner's wall clock. Call `run` afterwards if the edit activated nodes."""
-        return drive(self._edit(updates, actor, as_node, activate, timestamp))
+    run = plain_of(DurableCore._run)
+    resume = plain_of(DurableCore._resume)
+    send = plain_of(DurableCore._send)
+    retry_failed = plain_of(DurableCore._retry_failed)
+    edit = plain_of(DurableCore._edit)
 
     def close(self) -> None:
         """Shut the host's pool down and release the thread's lease (idempotent)."""
@@ -444,35 +421,11 @@ class AsyncDurableExecution(DurableCore):
             on_step=lambda ex, outcome: adrive(self._committed(ex, outcome)),
         )
 
-    async def run(self, *, until: float | None = None, steps: int | None = None) -> Execution:
-        """`DurableExecution.run`, awaited."""
-        return await adrive(self._run(until, steps))
-
-    async def resume(
-        self, value: Any, activation_id: str | None = None, *, expected_step: int | None = None
-    ) -> Execution:
-        """`DurableExecution.resume`, awaited."""
-        return await adrive(self._resume(value, activation_id, expected_step))
-
-    async def send(self, event: External, *, run: bool = True) -> Execution:
-        """`DurableExecution.send`, awaited."""
-        return await adrive(self._send(event, run))
-
-    async def retry_failed(self) -> Execution:
-        """`DurableExecution.retry_failed`, awaited."""
-        return await adrive(self._retry_failed())
-
-    async def edit(
-        self,
-        updates: Mapping[str, Any] | Iterable[tuple[str, Any]],
-        *,
-        actor: str,
-        as_node: str | None = None,
-        activate: Iterable[str] = (),
-        timestamp: datetime | None = None,
-    ) -> tuple[str, ...]:
-        """`DurableExecution.edit`, awaited."""
-        return await adrive(self._edit(updates, actor, as_node, activate, timestamp))
+    run = async_of(DurableCore._run)
+    resume = async_of(DurableCore._resume)
+    send = async_of(DurableCore._send)
+    retry_failed = async_of(DurableCore._retry_failed)
+    edit = async_of(DurableCore._edit)
 
     async def close(self) -> None:
         """Release the thread's lease (idempotent)."""
