@@ -28,12 +28,12 @@ from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
     PUSH,
     START_CHANNEL,
-    build_checkpoint,
     get_tuple,
     graph_versions,
     load_record,
 )
 from superstep_compat.pregel._lgdelta import hydrate_delta_channels
+from superstep_compat.pregel._lgnull import command_writes, go_on_from, run_view, take_command
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
 from superstep_compat.pregel._output_keys import read_keys
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
@@ -109,6 +109,9 @@ class Continuation:
     `RunContext.spare_answers`)."""
     start_step: int = -1
     """The step its recursion budget counts from."""
+    command_writes: list[tuple[str, Any]] = field(default_factory=list)
+    """The writes of no task of a `Command` put onto the checkpoint the thread is at
+    (`_lgnull.command_writes`), saved there by the run's ``apply_command``."""
     fork_values: dict[str, Any] | None = None
     """The values of the fork a `Command` made (time travel): the state the run starts
     from, and shows first, rather than the forked checkpoint's."""
@@ -155,10 +158,12 @@ class Continuation:
             # partly finished): LangGraph runs its tasks afresh, without the answers and
             # writes saved since, so the state is the checkpoint's own fields.
             record.engine = None
-            record.pending = []
+            # (a `Command`'s writes of no task are the checkpoint's own: they stay)
+            record.pending = [w for w in record.pending if w[0] == NULL_TASK_ID]
         rebuilt = record is not None and record.engine is None
         if record is not None and rebuilt:
-            rebuild(graph, record, record.pending, self.scope.saver)  # a checkpoint LangGraph wrote
+            # a checkpoint LangGraph wrote
+            rebuild(graph, record, record.pending, self.scope.saver, null=True)
         elif record is not None:
             hydrate_delta_channels(graph, record, self.scope.saver)
         if record is not None and record.engine is not None:
@@ -169,6 +174,11 @@ class Continuation:
             self.recorder.record = self.recorder.writer.last_saved = record
             if record.checkpoint is not None:
                 self.recorder.writer.saved_versions = dict(record.checkpoint["channel_versions"])
+            if self.scope.saver is not None:  # its writes of no task, as LangGraph applies them
+                triggers = self.recorder.policy.triggers_of
+                go_on_from(
+                    graph, self.scope.saver, ex, record, rebuilt=rebuilt, triggers_of=triggers
+                )
         else:
             ex = Execution(graph.engine, execution_id, record_trace=False, log_inputs=False)
         inp = self.input
@@ -286,9 +296,8 @@ class Continuation:
             # them (a START activation would share their superstep and route one too late);
             # a task its subgraph's breakpoint stopped is one of them (it goes on)
             run_again(ex)
-            written = self._apply_to_pending(ex, inp)
-            if delta is not None:
-                delta.edited(written)  # saved onto the checkpoint (`apply_command`)
+            self._apply_to_pending(ex, inp)
+            self.command_writes = command_writes(inp, graph.runner.channel_keys)
             applied = True
         elif (
             isinstance(inp, Command)
@@ -300,6 +309,7 @@ class Continuation:
         elif isinstance(inp, Command) and not as_value:
             ex.send(External(INPUT_EVENT, inp))
             self.command_input = record is not None
+            self.command_writes = command_writes(inp, graph.runner.channel_keys)
         elif inp is None:
             if record is None:
                 raise EmptyInputError("Received no input for __start__")
@@ -355,7 +365,7 @@ class Continuation:
             self.first_step_order.update(self.scope.graph.node_order)
         if continuing and record is not None:
             self.command_input = self.command_input or applied
-            _seen_on_resume(record)
+            seen_on_resume(record)
             events = self._continue(ex, record, forked)
             self.values.shown = not self.command_input  # it shows the state it starts from
             if applied:
@@ -518,32 +528,21 @@ class Continuation:
 
     def _write_onto(self, ex: Execution, record: CheckpointRecord | None, update: Any) -> None:
         """A resuming `Command`'s ``update``: as LangGraph, written onto the checkpoint the
-        thread is at (writes of no task) before the step goes on, so the resumed task and
-        every later view of that checkpoint see it."""
+        thread is at before the step goes on (so the resumed task and every later view of
+        that checkpoint see it): saved there as writes of no task, the checkpoint itself
+        not stored again (see `_lgnull`)."""
         written = node_writes(Command(update=update), self.scope.graph.runner.channel_keys)
         ex.edit(written.writes, writer=START)
-        if record is None or self.scope.saver is None:
+        if record is None or self.scope.saver is None or record.checkpoint is None:
             return
+        stored = record.stored if record.stored is not None else record.checkpoint
+        saved = take_command(self.scope.graph, record, written.writes)
         record.values = self.values.of(ex.values)
         if record.current_values is not None:
             local = self.scope.graph.runner.local_state(record.current_values, written.writes)
             record.current_values = self.values.of(local)
-        record.engine = ex.snapshot()
-        before = record.checkpoint
-        build_checkpoint(
-            self.scope.saver,
-            record,
-            record.checkpoint,
-            triggers_of=self.recorder.policy.triggers_of,
-        )
-        writer = self.recorder.writer
-        onto: list[tuple[str, Any]] = []
-        if writer.delta is not None:
-            writer.delta.edited(written.writes)
-            onto = writer.delta.rewritten(record, before)
-        writer.save(record)
-        # as LangGraph, the update of a delta key is saved as writes of no task
-        writer.put_writes(record, NULL_TASK_ID, onto)
+        run_view(self.scope.saver, record, ex, stored, self.recorder.policy.triggers_of)
+        self.recorder.writer.put_writes(record, NULL_TASK_ID, saved)
 
     def _is_latest(self, record: CheckpointRecord) -> bool:
         """Whether ``record`` is the newest checkpoint of its thread and namespace."""
@@ -585,7 +584,7 @@ def _takes_command(ex: Execution, record: CheckpointRecord) -> bool:
     return any(due) or _stopped(ex)
 
 
-def _seen_on_resume(record: CheckpointRecord) -> None:
+def seen_on_resume(record: CheckpointRecord) -> None:
     """A run that goes on from ``record`` has seen every channel version it holds, as
     LangGraph notes under ``versions_seen["__interrupt__"]`` (the next checkpoint carries
     it; ``record``'s own, as saved, does not change)."""
