@@ -99,7 +99,9 @@ def run() -> dict:
     return {
         "resumed": case("resumed", goto_ask, resume),
         "send_resumed": case(
-            "send", Command(update={"items": ["u"]}, goto=Send("ask", {"items": [], "x": 9})), resume
+            "send",
+            Command(update={"items": ["u"]}, goto=Send("ask", {"items": [], "x": 9})),
+            resume,
         ),
         "failed": case("failed", Command(update={"items": ["u"], "x": 3}, goto="flaky"), again),
         "edited": case("edited", goto_ask, edit),
