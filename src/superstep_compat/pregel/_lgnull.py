@@ -53,6 +53,7 @@ __all__ = [
     "accumulated",
     "apply_to_execution",
     "command_writes",
+    "first_writes",
     "go_on_from",
     "null_writes",
     "run_view",
@@ -208,6 +209,33 @@ def go_on_from(
     _, gotos, sends = split(writes, graph)
     record.triggers = triggers_for(gotos, sends, record.triggers)
     run_view(saver, record, ex, stored, triggers_of)
+
+
+def first_writes(
+    saver: Any, graph: Any, command: Command[Any], values: dict[str, Any], ex: Execution
+) -> tuple[dict[str, Any] | None, list[str]]:
+    """A `Command` given as a new thread's first input: LangGraph applies its writes of no
+    task first (``values``: the state with its update; its goto's triggers and `Send`s
+    too), all at one version, before its input step, which consumes those triggers. Returns
+    that state as the checkpoint the input checkpoint follows (None: no saver, or nothing
+    written) and the nodes whose triggers the input step consumed."""
+    writes = command_writes(command, graph.runner.channel_keys)
+    if saver is None or not writes:
+        return None, []
+    _, gotos, sends = split(writes, graph)
+    record = CheckpointRecord(
+        thread_id="",
+        checkpoint_ns="",
+        checkpoint_id="",
+        parent_id=None,
+        step=-2,
+        source="",
+        values=values,
+        next=(),
+        triggers=triggers_for(gotos, sends, {}),
+    )
+    built = build_checkpoint(saver, record, None, engine_versions=ex.versions)
+    return built, [*gotos, *dict.fromkeys(s.node for s in sends)]
 
 
 def take_command(

@@ -25,20 +25,29 @@ from superstep_compat.pregel._checkpoint_tasks import (
     pending_activations,
 )
 from superstep_compat.pregel._lgcheckpoint import (
-    INTERRUPT,
     PUSH,
     START_CHANNEL,
     get_tuple,
-    graph_versions,
     load_record,
 )
 from superstep_compat.pregel._lgdelta import hydrate_delta_channels
-from superstep_compat.pregel._lgnull import command_writes, go_on_from, run_view, take_command
+from superstep_compat.pregel._lgnull import (
+    command_writes,
+    first_writes,
+    go_on_from,
+    run_view,
+    take_command,
+)
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
 from superstep_compat.pregel._output_keys import read_keys
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
-from superstep_compat.pregel._resumer import Resumer, as_list, run_again
+from superstep_compat.pregel._resumer import (
+    Resumer,
+    run_again,
+    seen_on_resume,
+    takes_command,
+)
 from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._task_context import (
@@ -50,7 +59,7 @@ from superstep_compat.pregel._task_context import (
     task_uuid,
 )
 from superstep_compat.types import Command, Send
-from superstep_core.node import Activated, External
+from superstep_core.node import External
 from superstep_core.runtime import Execution
 
 INPUT_EVENT = "__input__"
@@ -270,7 +279,7 @@ class Continuation:
             isinstance(inp, Command)
             and record is not None
             and requested_id is not None
-            and _takes_command(ex, record)
+            and takes_command(ex, record)
             and (record.source not in ("update", "fork") or not self._is_latest(record))
         ):
             # time travel with a Command (a finished thread's newest checkpoint named by id
@@ -290,7 +299,7 @@ class Continuation:
                 values=self.values.of(ex.values),
             )
             self.fork_values = self.values.of(ex.values)
-        elif isinstance(inp, Command) and record is not None and _takes_command(ex, record):
+        elif isinstance(inp, Command) and record is not None and takes_command(ex, record):
             # LangGraph writes a Command's update and goto onto the checkpoint as writes of
             # no task: the goto's nodes run in the step of the tasks already due, not after
             # them (a START activation would share their superstep and route one too late);
@@ -499,11 +508,22 @@ class Continuation:
         holding the Command) and runs START with the Command as its input: the ``update``
         is written a second time (a reducer sees it twice), and START writes the ``goto``
         and follows its own edges (`StartCommand`)."""
-        written = node_writes(Command(update=command.update), self.scope.graph.runner.channel_keys)
+        keys = self.scope.graph.runner.channel_keys
+        written = node_writes(Command(update=command.update), keys)
         if written.writes:
             ex.edit(written.writes, writer=START)
+        values = self.values.of(ex.values)
+        # LangGraph applies them at one version, then its input step consumes the goto's
+        # and Sends' triggers and writes ``__start__`` at the next
+        before, seen_by = first_writes(self.scope.saver, self.scope.graph, command, values, ex)
         events = self.recorder.checkpoint(
-            ex, "input", next_=(START,), values=self.values.of(ex.values), start=command
+            ex,
+            "input",
+            next_=(START,),
+            values=values,
+            start=command,
+            before=before,
+            seen_by=seen_by,
         )
         ex.send(External(INPUT_EVENT, StartCommand(command)))
         return events
@@ -567,30 +587,3 @@ def _unsent_input(ex: Execution, record: CheckpointRecord) -> Any:
     if any(node_of(aid) == START for aid, _ in ex.queue):
         return _NO_INPUT
     return record.triggers[START_CHANNEL]
-
-
-def _stopped(ex: Execution) -> bool:
-    """Whether a task waits on its subgraph's breakpoint (no interrupt of its own)."""
-    return any(not as_list(value) for _, value in ex.interrupts)
-
-
-def _takes_command(ex: Execution, record: CheckpointRecord) -> bool:
-    """Whether a `Command` goes onto (or forks) the checkpoint: nodes' activations wait to
-    run, a task waits on its subgraph's breakpoint (`_stopped`), or nothing is left to run
-    (a finished thread: its goto's nodes run in that checkpoint's step, as LangGraph's)."""
-    if not record.next and not ex.queue and not ex.interrupts and not ex.held:
-        return True
-    due = (isinstance(event, Activated) and node_of(aid) != START for aid, event in ex.queue)
-    return any(due) or _stopped(ex)
-
-
-def seen_on_resume(record: CheckpointRecord) -> None:
-    """A run that goes on from ``record`` has seen every channel version it holds, as
-    LangGraph notes under ``versions_seen["__interrupt__"]`` (the next checkpoint carries
-    it; ``record``'s own, as saved, does not change)."""
-    built = record.checkpoint
-    if built is None or not built.get("channel_versions"):
-        return
-    seen = dict(built.get("versions_seen") or {})
-    seen[INTERRUPT] = graph_versions(built["channel_versions"])
-    record.checkpoint = {**built, "versions_seen": seen}

@@ -33,10 +33,10 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgnull import run_view, take_command
 from superstep_compat.pregel._output_keys import OutputKeys, shows
-from superstep_compat.pregel._resumer import as_list
+from superstep_compat.pregel._resumer import as_list, seen_on_resume
 from superstep_compat.pregel._run_contexts import RunContexts
 from superstep_compat.pregel._run_scope import RunScope
-from superstep_compat.pregel._run_setup import Continuation, seen_on_resume
+from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._step_failures import StepFailures
 from superstep_compat.pregel._step_tasks import StepTasks
