@@ -109,6 +109,10 @@ def read_for_view(graph: Any, record: CheckpointRecord, saver: Any) -> None:
     state of a checkpoint LangGraph wrote rebuilt, `DeltaChannel` keys read back, and the
     values with its writes of no task applied (its next tasks without them, as LangGraph's
     view: see `_lgnull`)."""
+    if record.null_applied:
+        # saved again with an engine state that has its writes of no task applied (and
+        # their tasks): LangGraph's view reads the tasks from the stored channels alone
+        record.engine = None
     if record.engine is None:
         rebuild(graph, record, record.pending, saver)  # a checkpoint LangGraph wrote
     else:

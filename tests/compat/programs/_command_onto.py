@@ -11,10 +11,12 @@ is left out."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
 _OURS = ("__superstep",)
+_INTERRUPT_ID = re.compile(r"id='[0-9a-f]{32}'")  # derived from a task id: random per run
 
 
 def _value(value: Any) -> Any:
@@ -24,7 +26,7 @@ def _value(value: Any) -> Any:
         return [_value(v) for v in value]
     if value is None or isinstance(value, str | int | float | bool):
         return value
-    return repr(value)
+    return _INTERRUPT_ID.sub("id=...", repr(value))
 
 
 def stored(app: Any, saver: Any, config: dict[str, Any]) -> list[dict[str, Any]]:
@@ -56,10 +58,10 @@ def stored(app: Any, saver: Any, config: dict[str, Any]) -> list[dict[str, Any]]
                         if not k.startswith(_OURS)
                     }
                 ),
-                # an edit's checkpoint: LangGraph's names none (None), the façade's the keys
-                # it wrote; not what these programs are about
+                # an edit's or a fork's checkpoint: LangGraph's names none (None), the
+                # façade's the keys it wrote (or []); not what these programs are about
                 "updated": None
-                if r.metadata.get("source") == "update"
+                if r.metadata.get("source") in ("update", "fork")
                 else r.checkpoint.get("updated_channels"),
                 "no_task": own,
                 "tasks": tasks,

@@ -41,7 +41,6 @@ def latest(app: Any, thread: str) -> dict[str, Any]:
     return app.get_state(config(thread)).config
 
 
-
 def story(app: Any, saver: InMemorySaver, thread: str) -> dict[str, Any]:
     """The thread's checkpoints oldest first (a parent by its place in that list) and the
     writes saved on each, in the order the saver returns them."""

@@ -84,11 +84,12 @@ def stored(saver: InMemorySaver, config: dict) -> list[dict[str, Any]]:
                 "versioned": version is not None,
                 "moved": parent is None or version != version_of.get(parent),
                 # every key's writes of no task (a `Command`'s update), the delta key's
-                # writes of tasks (the others' are another program's matter)
+                # writes of tasks (the others' are another program's matter); not a resume
+                # answer given to no task, which the façade does not save (LangGraph does)
                 "writes": [
                     [w[1], w[2], task_kind(w[0], tasks)]
                     for w in r.pending_writes
-                    if w[1] == "items" or w[0] == NULL_TASK
+                    if w[1] == "items" or (w[0] == NULL_TASK and w[1] != "__resume__")
                 ],
             }
         )

@@ -50,14 +50,16 @@ def before_a_node(saver: Any) -> dict[str, Any]:
     app = build(saver, interrupt_before=["c"])
     config = cfg("before")
     out: dict[str, Any] = {"first": app.invoke({"items": ["in"], "x": 0}, config)}
-    out["streamed"] = [
-        list(part)
-        for part in app.stream(
+    streamed = list(
+        app.stream(
             Command(update={"u": 5, "items": ["U"]}, goto="b"),
             config,
             stream_mode=["values", "updates"],
         )
-    ]
+    )
+    out["values"] = [chunk for mode, chunk in streamed if mode == "values"]
+    # the goto's node and the node due run side by side: their updates in either order
+    out["updates"] = sorted(str(chunk) for mode, chunk in streamed if mode == "updates")
     out.update(story(app, saver, config))
     out["state"] = app.get_state(config).values
     return out

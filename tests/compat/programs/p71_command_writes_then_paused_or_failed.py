@@ -6,7 +6,9 @@ were saved on, so whatever goes on from it applies them again, as LangGraph's re
   answer; the same with the goto a `Send` (its task holds a packet);
 - the failure: the thread run again with no input runs the node again;
 - an edit (``update_state``) instead: LangGraph builds it on the checkpoint's stored
-  channels, so the Command's update is lost to it and the goto's node does not run;
+  channels, so the Command's update is lost to it and the goto's node (or `Send`) does not
+  run (also once the façade saved the checkpoint again with its engine state: a `Send`
+  task failed);
 - time travel to that checkpoint once the thread went on: the writes apply to the fork's
   run too.
 
@@ -56,6 +58,7 @@ def cfg(thread: str) -> dict[str, Any]:
 
 
 def case(thread: str, command: Command, then: Any) -> dict[str, Any]:
+    FAILS["left"] = 1
     saver = InMemorySaver()
     app = build(saver)
     config = cfg(thread)
@@ -96,14 +99,17 @@ def time_travel(app: Any, config: dict[str, Any]) -> Any:
 
 def run() -> dict:
     goto_ask = Command(update={"items": ["u"], "x": 5}, goto="ask")
+    send_ask = Command(update={"items": ["u"], "x": 2}, goto=Send("ask", {"items": [], "x": 9}))
     return {
         "resumed": case("resumed", goto_ask, resume),
-        "send_resumed": case(
-            "send",
-            Command(update={"items": ["u"]}, goto=Send("ask", {"items": [], "x": 9})),
-            resume,
-        ),
+        "send_resumed": case("send", send_ask, resume),
         "failed": case("failed", Command(update={"items": ["u"], "x": 3}, goto="flaky"), again),
         "edited": case("edited", goto_ask, edit),
+        "send_edited": case("send_edited", send_ask, edit),
+        "send_failed_edited": case(
+            "send_failed_edited",
+            Command(update={"items": ["u"], "x": 2}, goto=Send("flaky", {"items": [], "x": 9})),
+            edit,
+        ),
         "time_travel": case("tt", goto_ask, time_travel),
     }

@@ -60,7 +60,7 @@ def run() -> dict:
         "goto": Command(update={"items": ["u"]}, goto="b"),
         "send": Command(update={"items": ["u"]}, goto=Send("b", {"items": [], "x": 9})),
         "sends": Command(goto=[Send("b", {"x": 1}), Send("b", {"x": 2})]),
-        "update": Command(update={"items": ["u"], "x": 4}),
+        "update": Command(update={"items": ["u"]}),
     }
     out: dict[str, Any] = {}
     for thread, command in commands.items():
