@@ -241,8 +241,8 @@ class CheckpointRecorder:
         if source == "fork" and parent is not None and parent.triggers:
             # a fork copies its source's channels: a trigger keeps the value written to it
             # (a `Command`'s goto writes ``"__start__"``)
-            held = parent.triggers
-            record.triggers = {k: held.get(k, v) for k, v in record.triggers.items()}
+            copied = parent.triggers
+            record.triggers = {k: copied.get(k, v) for k, v in record.triggers.items()}
         base = before if parent is None else parent.checkpoint
         pulled.update(seen_by)
         known = self._top_version
