@@ -17,8 +17,14 @@ then takes the checkpoint's stored channels with those writes applied:
 
 The façade keeps the same layout; a checkpoint it saved again after such writes (a step that
 stopped part-way needs its engine state kept) holds the stored channels still, and its
-engine state notes how many of the writes it has applied already (``null_applied``).
-`DeltaChannel` keys are left to `_lgdelta`, which reads them through the same rule.
+engine state notes how many of the writes it has applied already (``null_applied``): a run
+applies only the others, while views and edits rebuild it from the stored channels, as
+LangGraph reads it. `DeltaChannel` keys are left to `_lgdelta`, which reads them through the
+same rule.
+
+Not mirrored: LangGraph also saves a plain ``Command(resume=...)``'s answer as a write of no
+task (``__resume__``), which its later interrupts without an answer may take; the façade
+gives the answer to its task only.
 
 Never imports the host or the engine's persistence.
 """
