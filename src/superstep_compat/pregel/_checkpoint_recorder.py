@@ -149,6 +149,8 @@ class CheckpointRecorder:
         start: Any = _MISSING,
         handed_over: Sequence[tuple[str, TaskOutcome]] = (),
         pending: Sequence[tuple[str, str]] | None = None,
+        before: Mapping[str, Any] | None = None,
+        seen_by: Sequence[str] = (),
     ) -> list[Event]:
         """Save a checkpoint (when the run has a saver) and return its stream events.
         ``keys``: the key of each task in ``next_`` (activation ids; default: node names);
@@ -156,7 +158,10 @@ class CheckpointRecorder:
         (`pending_activations`: a step's checkpoint, not split and zipped again);
         ``start``: the input an input checkpoint holds in ``__start__``; ``handed_over``: the
         tasks that failed for good and went on as their error handler (each keeps its error
-        in the parent checkpoint, as a task that failed)."""
+        in the parent checkpoint, as a task that failed); ``before``: on a new thread, the
+        channels its first checkpoint follows though none was saved, and ``seen_by``: the
+        nodes whose triggers there it consumed (a `Command` as a thread's first input: its
+        writes of no task, see `Continuation._first_command`)."""
         if source == "input":
             next_, values = self.policy.input_checkpoint(next_, values, start)
         if source in ("input", "fork"):
@@ -233,7 +238,13 @@ class CheckpointRecorder:
             ran=tuple(sorted(ran_names)),
             triggers=self.policy.pending_triggers(ex, pending, start),
         )
-        base = None if parent is None else parent.checkpoint
+        if source == "fork" and parent is not None and parent.triggers:
+            # a fork copies its source's channels: a trigger keeps the value written to it
+            # (a `Command`'s goto writes ``"__start__"``)
+            copied = parent.triggers
+            record.triggers = {k: copied.get(k, v) for k, v in record.triggers.items()}
+        base = before if parent is None else parent.checkpoint
+        pulled.update(seen_by)
         known = self._top_version
         top = known[1] if known is not None and known[0] is parent is not None else None
         built = build_checkpoint(

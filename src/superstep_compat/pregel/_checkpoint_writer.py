@@ -218,7 +218,12 @@ class CheckpointWriter:
         )
         if self.delta is not None:
             args = self.delta.stored(args)
-        if saving is not record and saving.checkpoint is not None and record.checkpoint:
+        if (
+            saving is not record
+            and saving.checkpoint is not None
+            and record.checkpoint
+            and record.stored is None  # (its own checkpoint is the run's view, not saved)
+        ):
             # the saved copy got the versions the saver holds (its engine blob's included)
             versions = saving.checkpoint["channel_versions"]
             record.checkpoint = {**record.checkpoint, "channel_versions": versions}

@@ -128,6 +128,7 @@ def engine_blob(record: CheckpointRecord, serde: ForeignSerializer) -> bytes:
         triggers={},
         tasks=list(record.tasks),
         pending=[],
+        stored=None,
     )
     payload = [record.checkpoint_id, header, engine_keys, extra, list(record.values)]
     return _blob_codec(serde).dumps(payload, f"checkpoint {record.checkpoint_id}")

@@ -29,6 +29,7 @@ from __future__ import annotations
 import binascii
 import inspect
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from hashlib import sha1
 from typing import Any
 
@@ -343,6 +344,8 @@ def checkpoint_put(
     without comparing every channel's version); ``outcomes_saved``: see `restorable`.
     Returns ``put``'s arguments and the checkpoint's channel versions (sync and async
     drivers call ``put`` or ``aput``)."""
+    if record.stored is not None:
+        return _stored_put(saver, record, record.stored, saved_versions)
     built = record.checkpoint
     if built is None:
         raise ValueError(f"checkpoint {record.checkpoint_id} was never built")
@@ -385,6 +388,39 @@ def checkpoint_put(
             new_versions = dict(versions.items() - held.items())
         except TypeError:  # a saver whose versions are not hashable
             new_versions = {k: v for k, v in versions.items() if held.get(k) != v}
+    args = (
+        config_of(record.thread_id, record.checkpoint_ns, record.parent_id),
+        checkpoint,
+        dict(record.metadata),
+        new_versions,
+    )
+    return args, versions
+
+
+def _stored_put(
+    saver: BaseCheckpointSaver[Any],
+    record: CheckpointRecord,
+    stored: Mapping[str, Any],
+    saved_versions: Mapping[str, Any] | None,
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """`checkpoint_put` of a record whose run applied the checkpoint's writes of no task
+    (see `_lgnull`): the checkpoint goes back as the saver holds it (``stored``: a reader
+    applies those writes to it, as LangGraph's), with the engine's blob of the state the run
+    is in, which notes how many of them it has applied (``null_applied``)."""
+    versions = dict(stored["channel_versions"])
+    values = dict(stored["channel_values"])
+    versions[ENGINE_CHANNEL] = saver.get_next_version(versions.get(ENGINE_CHANNEL), None)
+    checkpoint = {**stored, "channel_values": values, "channel_versions": versions}
+    # the state the stored channels hold: a key only the writes of no task set is not one
+    view = replace(
+        record,
+        values={k: values[k] for k in record.values if k in values},
+        checkpoint=checkpoint,
+    )
+    values[ENGINE_CHANNEL] = engine_blob(view, saver.serde)
+    record.stored = {**stored, "channel_versions": versions}
+    held = saved_versions or {}
+    new_versions = {k: v for k, v in versions.items() if held.get(k) != v}
     args = (
         config_of(record.thread_id, record.checkpoint_ns, record.parent_id),
         checkpoint,

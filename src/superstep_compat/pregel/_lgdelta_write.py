@@ -18,9 +18,9 @@ When it snapshots (LangGraph's ``_loop._put_checkpoint`` / ``create_checkpoint``
   only stores a blob for a version that moved), and the nodes that had seen the old version
   are moved on to the new one, the read kept in ``versions_seen["__snapshot_bumps__"]``;
 - a `Command`'s ``update`` put onto the checkpoint the thread is at is no snapshot: it is
-  saved as writes of no task on that checkpoint, after those it already had (`rewritten`);
-  readers apply them as the checkpoint's own, an edit of it does not (`_lgdelta`). A
-  `Command` at a past checkpoint forks it instead, and the fork snapshots the keys it set;
+  saved as writes of no task on that checkpoint, as every key's is (`_lgnull`); readers
+  apply them as the checkpoint's own, an edit of it does not (`_lgdelta`). A `Command` at a
+  past checkpoint forks it instead, and the fork snapshots the keys it set;
 - a ``__copy__`` stores the keys as its source does (same snapshots, same versions) and
   keeps its counters (`copied`);
 - under durability "exit" (``_loop._put_exit_delta_writes``) the counters go on over the
@@ -70,11 +70,9 @@ class DeltaWrites:
     saved; see `held_writes` and `exit_calls`)."""
 
     __slots__ = (
-        "_edit_writes",
         "_exit_first",
         "_exit_writes",
         "_forced",
-        "_kept",
         "_snapshots",
         "addressed",
         "anchor_id",
@@ -102,10 +100,6 @@ class DeltaWrites:
         self._snapshots: dict[str, frozenset[str]] = {}
         self._exit_first: int | None = None
         self._exit_writes: list[tuple[int, str, str, str, Any]] = []
-        self._edit_writes: list[tuple[str, Any]] = []
-        self._kept: dict[str, dict[str, tuple[Any, Any]]] = {}
-        """Per rewritten checkpoint: its delta keys' stored ``(version, value)`` as they
-        were before (see `rewritten`)."""
 
     def force(self, keys: Iterable[str]) -> None:
         """Snapshot ``keys`` (those of this graph's delta keys) at the next checkpoint."""
@@ -301,37 +295,6 @@ class DeltaWrites:
             calls.append(("put_writes", args))
         return made, calls
 
-    def edited(self, writes: Iterable[tuple[str, Any]]) -> None:
-        """A `Command`'s ``update`` wrote ``writes`` onto the checkpoint the thread is at (see
-        `rewritten`): kept for it (those of the delta keys)."""
-        self._edit_writes.extend((k, v) for k, v in writes if k in self.channels)
-
-    def rewritten(
-        self, record: CheckpointRecord, before: Mapping[str, Any] | None
-    ) -> list[tuple[str, Any]]:
-        """``record``'s checkpoint was built again under its id (a `Command`'s ``update``
-        put onto it, its writes handed to `edited`; ``before``: the checkpoint as it was).
-        LangGraph does not store that checkpoint again: it saves the writes as writes of no
-        task on it (readers apply them as its own), so the delta keys keep their stored
-        version and value (absent, or the snapshot it had) in the ``put`` that saves our
-        engine state again. Returns the writes of no task to save: as LangGraph's, those the
-        checkpoint already had first (savers key a write by its task and its place in the
-        list, so the new ones must come after them to be kept)."""
-        writes, self._edit_writes = self._edit_writes, []
-        if before is None or not writes:
-            return writes
-        had = [(c, v) for t, c, v in record.pending if t == NULL_TASK_ID and c in self.channels]
-        record.pending = [*record.pending, *((NULL_TASK_ID, c, v) for c, v in writes)]
-        versions = before.get("channel_versions") or {}
-        values = before.get("channel_values") or {}
-        kept = dict(self._kept.get(record.checkpoint_id, {}))
-        for k, _ in writes:
-            kept.setdefault(k, (versions.get(k), values.get(k, MISSING)))
-        self._kept[record.checkpoint_id] = kept
-        while len(self._kept) > _KEEP:
-            del self._kept[next(iter(self._kept))]
-        return had + writes
-
     @staticmethod
     def task_path(record: CheckpointRecord, task_id: str) -> str:
         """The path string LangGraph hands ``put_writes`` for task ``task_id`` of ``record``
@@ -348,22 +311,11 @@ class DeltaWrites:
         among the new ones), absent elsewhere."""
         config, checkpoint, metadata, new_versions = args
         snap = self._snapshots.get(checkpoint["id"], frozenset())
-        kept = self._kept.get(checkpoint["id"], {})
         values = dict(checkpoint["channel_values"])
         versions = dict(checkpoint["channel_versions"])
         new_versions = dict(new_versions)
         for k in self.channels:
             value = values.pop(k, MISSING)
-            if k in kept:  # rewritten: as the saver holds it (its update is in writes)
-                version, value = kept[k]
-                new_versions.pop(k, None)
-                if version is None:
-                    versions.pop(k, None)
-                else:
-                    versions[k] = version
-                value = value.value if isinstance(value, _DeltaSnapshot) else value
-                if k not in snap:
-                    continue
             if k in snap and value is not MISSING and k in versions:
                 values[k] = _DeltaSnapshot(value)
                 new_versions[k] = versions[k]

@@ -41,6 +41,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     triggers_of,
 )
 from superstep_compat.pregel._lgdelta import hydrate_delta_channels
+from superstep_compat.pregel._lgnull import null_writes, split
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite
 from superstep_compat.types import Send, interrupt_id_from_ns
 from superstep_core.node import External
@@ -68,12 +69,15 @@ def rebuild(
     saver: Any = None,
     *,
     edit: bool = False,
+    null: bool = False,
 ) -> Execution:
     """The engine state of ``record`` (a checkpoint without a usable blob), built from its
     LangGraph fields; fills ``record``'s ``engine``, ``tasks``, ``next``, ``finished``,
     ``interrupts`` and ``current_values``. ``saver`` (the one ``record`` was read from)
     gives the values of `DeltaChannel` keys LangGraph left out (see `_lgdelta`; ``edit``: for
-    an edit of the checkpoint, which reads them without its writes of no task)."""
+    an edit of the checkpoint, which reads them without its writes of no task). ``null``:
+    for a run going on from it, its writes of no task applied first (`_lgnull`: their goto
+    nodes and `Send`s are among its tasks, their pending writes theirs)."""
     _migrate(graph, record)
     hydrate_delta_channels(graph, record, saver, edit=edit)
     checkpoint = record.checkpoint or {}
@@ -103,6 +107,13 @@ def rebuild(
 
     pulls = [name for name in graph.node_order if name != START and due(name)]
     sends = [s for s in all_values.get(TASKS) or () if isinstance(s, Send)]
+    if null:
+        state, gotos, null_sends = split(null_writes(pending), graph)
+        if state:
+            ex.edit(state, writer=START)
+        pulls.extend(name for name in gotos if name not in pulls)
+        sends.extend(null_sends)
+        record.null_applied = len(null_writes(pending))
     starting = due(START)
     if starting:  # the input is delivered when the run goes on, as a new input is
         ex.send(External(INPUT_EVENT, all_values[START_CHANNEL]))

@@ -73,6 +73,13 @@ class CheckpointRecord:
     checkpoint: dict[str, Any] | None = None
     # its pending writes, as read (not part of what is written)
     pending: list[PendingWrite] = field(default_factory=list)
+    # How many of its writes of no task (a `Command` given to the thread at it, see
+    # `_lgnull`) ``engine`` has applied: its saved engine state comes before them unless it
+    # was saved again after a run applied them.
+    null_applied: int = 0
+    # The checkpoint as the saver holds it when ``checkpoint`` is the run's view of it with
+    # its writes of no task applied (their channels at a new version); None: the same.
+    stored: dict[str, Any] | None = None
 
 
 def config_of(thread_id: str, ns: str, checkpoint_id: str | None) -> dict[str, Any]:

@@ -15,14 +15,14 @@ from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_
 from superstep_compat._internal._constants import START
 from superstep_compat.pregel._checkpoint_tasks import node_of, task_id_for
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
-from superstep_compat.pregel._lgcheckpoint import RESUME, pending_writes
+from superstep_compat.pregel._lgcheckpoint import INTERRUPT, RESUME, graph_versions, pending_writes
 from superstep_compat.pregel._lgrestore import NO_ANSWER, resume_answers, resume_map
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._task_context import RUN_AGAIN
 from superstep_core.node import Activated
 from superstep_core.runtime import Execution
 
-__all__ = ["Resumer", "as_list", "run_again"]
+__all__ = ["Resumer", "as_list", "run_again", "seen_on_resume", "takes_command"]
 
 
 class Resumer:
@@ -182,3 +182,30 @@ def run_again(ex: Execution, *, interrupted: bool = False) -> None:
     for aid, value in list(ex.interrupts):
         if interrupted or not as_list(value):
             ex.resume(RUN_AGAIN, aid)
+
+
+def _stopped(ex: Execution) -> bool:
+    """Whether a task waits on its subgraph's breakpoint (no interrupt of its own)."""
+    return any(not as_list(value) for _, value in ex.interrupts)
+
+
+def takes_command(ex: Execution, record: CheckpointRecord) -> bool:
+    """Whether a `Command` goes onto (or forks) the checkpoint: nodes' activations wait to
+    run, a task waits on its subgraph's breakpoint (`_stopped`), or nothing is left to run
+    (a finished thread: its goto's nodes run in that checkpoint's step, as LangGraph's)."""
+    if not record.next and not ex.queue and not ex.interrupts and not ex.held:
+        return True
+    due = (isinstance(event, Activated) and node_of(aid) != START for aid, event in ex.queue)
+    return any(due) or _stopped(ex)
+
+
+def seen_on_resume(record: CheckpointRecord) -> None:
+    """A run that goes on from ``record`` has seen every channel version it holds, as
+    LangGraph notes under ``versions_seen["__interrupt__"]`` (the next checkpoint carries
+    it; ``record``'s own, as saved, does not change)."""
+    built = record.checkpoint
+    if built is None or not built.get("channel_versions"):
+        return
+    seen = dict(built.get("versions_seen") or {})
+    seen[INTERRUPT] = graph_versions(built["channel_versions"])
+    record.checkpoint = {**built, "versions_seen": seen}

@@ -25,20 +25,29 @@ from superstep_compat.pregel._checkpoint_tasks import (
     pending_activations,
 )
 from superstep_compat.pregel._lgcheckpoint import (
-    INTERRUPT,
     PUSH,
     START_CHANNEL,
-    build_checkpoint,
     get_tuple,
-    graph_versions,
     load_record,
 )
 from superstep_compat.pregel._lgdelta import hydrate_delta_channels
+from superstep_compat.pregel._lgnull import (
+    command_writes,
+    first_writes,
+    go_on_from,
+    run_view,
+    take_command,
+)
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
 from superstep_compat.pregel._output_keys import read_keys
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
-from superstep_compat.pregel._resumer import Resumer, as_list, run_again
+from superstep_compat.pregel._resumer import (
+    Resumer,
+    run_again,
+    seen_on_resume,
+    takes_command,
+)
 from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._task_context import (
@@ -50,7 +59,7 @@ from superstep_compat.pregel._task_context import (
     task_uuid,
 )
 from superstep_compat.types import Command, Send
-from superstep_core.node import Activated, External
+from superstep_core.node import External
 from superstep_core.runtime import Execution
 
 INPUT_EVENT = "__input__"
@@ -109,6 +118,9 @@ class Continuation:
     `RunContext.spare_answers`)."""
     start_step: int = -1
     """The step its recursion budget counts from."""
+    command_writes: list[tuple[str, Any]] = field(default_factory=list)
+    """The writes of no task of a `Command` put onto the checkpoint the thread is at
+    (`_lgnull.command_writes`), saved there by the run's ``apply_command``."""
     fork_values: dict[str, Any] | None = None
     """The values of the fork a `Command` made (time travel): the state the run starts
     from, and shows first, rather than the forked checkpoint's."""
@@ -155,10 +167,12 @@ class Continuation:
             # partly finished): LangGraph runs its tasks afresh, without the answers and
             # writes saved since, so the state is the checkpoint's own fields.
             record.engine = None
-            record.pending = []
+            # (a `Command`'s writes of no task are the checkpoint's own: they stay)
+            record.pending = [w for w in record.pending if w[0] == NULL_TASK_ID]
         rebuilt = record is not None and record.engine is None
         if record is not None and rebuilt:
-            rebuild(graph, record, record.pending, self.scope.saver)  # a checkpoint LangGraph wrote
+            # a checkpoint LangGraph wrote
+            rebuild(graph, record, record.pending, self.scope.saver, null=True)
         elif record is not None:
             hydrate_delta_channels(graph, record, self.scope.saver)
         if record is not None and record.engine is not None:
@@ -169,6 +183,11 @@ class Continuation:
             self.recorder.record = self.recorder.writer.last_saved = record
             if record.checkpoint is not None:
                 self.recorder.writer.saved_versions = dict(record.checkpoint["channel_versions"])
+            if self.scope.saver is not None:  # its writes of no task, as LangGraph applies them
+                triggers = self.recorder.policy.triggers_of
+                go_on_from(
+                    graph, self.scope.saver, ex, record, rebuilt=rebuilt, triggers_of=triggers
+                )
         else:
             ex = Execution(graph.engine, execution_id, record_trace=False, log_inputs=False)
         inp = self.input
@@ -260,7 +279,7 @@ class Continuation:
             isinstance(inp, Command)
             and record is not None
             and requested_id is not None
-            and _takes_command(ex, record)
+            and takes_command(ex, record)
             and (record.source not in ("update", "fork") or not self._is_latest(record))
         ):
             # time travel with a Command (a finished thread's newest checkpoint named by id
@@ -280,15 +299,14 @@ class Continuation:
                 values=self.values.of(ex.values),
             )
             self.fork_values = self.values.of(ex.values)
-        elif isinstance(inp, Command) and record is not None and _takes_command(ex, record):
+        elif isinstance(inp, Command) and record is not None and takes_command(ex, record):
             # LangGraph writes a Command's update and goto onto the checkpoint as writes of
             # no task: the goto's nodes run in the step of the tasks already due, not after
             # them (a START activation would share their superstep and route one too late);
             # a task its subgraph's breakpoint stopped is one of them (it goes on)
             run_again(ex)
-            written = self._apply_to_pending(ex, inp)
-            if delta is not None:
-                delta.edited(written)  # saved onto the checkpoint (`apply_command`)
+            self._apply_to_pending(ex, inp)
+            self.command_writes = command_writes(inp, graph.runner.channel_keys)
             applied = True
         elif (
             isinstance(inp, Command)
@@ -300,6 +318,7 @@ class Continuation:
         elif isinstance(inp, Command) and not as_value:
             ex.send(External(INPUT_EVENT, inp))
             self.command_input = record is not None
+            self.command_writes = command_writes(inp, graph.runner.channel_keys)
         elif inp is None:
             if record is None:
                 raise EmptyInputError("Received no input for __start__")
@@ -355,7 +374,7 @@ class Continuation:
             self.first_step_order.update(self.scope.graph.node_order)
         if continuing and record is not None:
             self.command_input = self.command_input or applied
-            _seen_on_resume(record)
+            seen_on_resume(record)
             events = self._continue(ex, record, forked)
             self.values.shown = not self.command_input  # it shows the state it starts from
             if applied:
@@ -489,11 +508,22 @@ class Continuation:
         holding the Command) and runs START with the Command as its input: the ``update``
         is written a second time (a reducer sees it twice), and START writes the ``goto``
         and follows its own edges (`StartCommand`)."""
-        written = node_writes(Command(update=command.update), self.scope.graph.runner.channel_keys)
+        keys = self.scope.graph.runner.channel_keys
+        written = node_writes(Command(update=command.update), keys)
         if written.writes:
             ex.edit(written.writes, writer=START)
+        values = self.values.of(ex.values)
+        # LangGraph applies them at one version, then its input step consumes the goto's
+        # and Sends' triggers and writes ``__start__`` at the next
+        before, seen_by = first_writes(self.scope.saver, self.scope.graph, command, values, ex)
         events = self.recorder.checkpoint(
-            ex, "input", next_=(START,), values=self.values.of(ex.values), start=command
+            ex,
+            "input",
+            next_=(START,),
+            values=values,
+            start=command,
+            before=before,
+            seen_by=seen_by,
         )
         ex.send(External(INPUT_EVENT, StartCommand(command)))
         return events
@@ -518,32 +548,21 @@ class Continuation:
 
     def _write_onto(self, ex: Execution, record: CheckpointRecord | None, update: Any) -> None:
         """A resuming `Command`'s ``update``: as LangGraph, written onto the checkpoint the
-        thread is at (writes of no task) before the step goes on, so the resumed task and
-        every later view of that checkpoint see it."""
+        thread is at before the step goes on (so the resumed task and every later view of
+        that checkpoint see it): saved there as writes of no task, the checkpoint itself
+        not stored again (see `_lgnull`)."""
         written = node_writes(Command(update=update), self.scope.graph.runner.channel_keys)
         ex.edit(written.writes, writer=START)
-        if record is None or self.scope.saver is None:
+        if record is None or self.scope.saver is None or record.checkpoint is None:
             return
+        stored = record.stored if record.stored is not None else record.checkpoint
+        saved = take_command(self.scope.graph, record, written.writes)
         record.values = self.values.of(ex.values)
         if record.current_values is not None:
             local = self.scope.graph.runner.local_state(record.current_values, written.writes)
             record.current_values = self.values.of(local)
-        record.engine = ex.snapshot()
-        before = record.checkpoint
-        build_checkpoint(
-            self.scope.saver,
-            record,
-            record.checkpoint,
-            triggers_of=self.recorder.policy.triggers_of,
-        )
-        writer = self.recorder.writer
-        onto: list[tuple[str, Any]] = []
-        if writer.delta is not None:
-            writer.delta.edited(written.writes)
-            onto = writer.delta.rewritten(record, before)
-        writer.save(record)
-        # as LangGraph, the update of a delta key is saved as writes of no task
-        writer.put_writes(record, NULL_TASK_ID, onto)
+        run_view(self.scope.saver, record, ex, stored, self.recorder.policy.triggers_of)
+        self.recorder.writer.put_writes(record, NULL_TASK_ID, saved)
 
     def _is_latest(self, record: CheckpointRecord) -> bool:
         """Whether ``record`` is the newest checkpoint of its thread and namespace."""
@@ -568,30 +587,3 @@ def _unsent_input(ex: Execution, record: CheckpointRecord) -> Any:
     if any(node_of(aid) == START for aid, _ in ex.queue):
         return _NO_INPUT
     return record.triggers[START_CHANNEL]
-
-
-def _stopped(ex: Execution) -> bool:
-    """Whether a task waits on its subgraph's breakpoint (no interrupt of its own)."""
-    return any(not as_list(value) for _, value in ex.interrupts)
-
-
-def _takes_command(ex: Execution, record: CheckpointRecord) -> bool:
-    """Whether a `Command` goes onto (or forks) the checkpoint: nodes' activations wait to
-    run, a task waits on its subgraph's breakpoint (`_stopped`), or nothing is left to run
-    (a finished thread: its goto's nodes run in that checkpoint's step, as LangGraph's)."""
-    if not record.next and not ex.queue and not ex.interrupts and not ex.held:
-        return True
-    due = (isinstance(event, Activated) and node_of(aid) != START for aid, event in ex.queue)
-    return any(due) or _stopped(ex)
-
-
-def _seen_on_resume(record: CheckpointRecord) -> None:
-    """A run that goes on from ``record`` has seen every channel version it holds, as
-    LangGraph notes under ``versions_seen["__interrupt__"]`` (the next checkpoint carries
-    it; ``record``'s own, as saved, does not change)."""
-    built = record.checkpoint
-    if built is None or not built.get("channel_versions"):
-        return
-    seen = dict(built.get("versions_seen") or {})
-    seen[INTERRUPT] = graph_versions(built["channel_versions"])
-    record.checkpoint = {**built, "versions_seen": seen}

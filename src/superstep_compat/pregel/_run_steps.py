@@ -31,9 +31,9 @@ from superstep_compat.pregel._checkpoint_tasks import (
     task_records,
 )
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
-from superstep_compat.pregel._lgcheckpoint import build_checkpoint
+from superstep_compat.pregel._lgnull import run_view, take_command
 from superstep_compat.pregel._output_keys import OutputKeys, shows
-from superstep_compat.pregel._resumer import as_list
+from superstep_compat.pregel._resumer import as_list, seen_on_resume
 from superstep_compat.pregel._run_contexts import RunContexts
 from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_setup import Continuation
@@ -117,8 +117,6 @@ class RunSteps:
         if self.continuation.command_input:
             self.continuation.command_input = False
             if all(node_of(aid) == START for aid, _ in results):
-                if self.writer.delta is not None:
-                    self.writer.delta.edited(w for _, r in results for w in r.writes)
                 yield from self.apply_command(ex)
                 return False
         # the tasks that finished before the step paused were reported then (and the
@@ -228,18 +226,18 @@ class RunSteps:
         record = self.recorder.record
         if record is None or self.saver is None:
             return
+        # As LangGraph: the checkpoint is not stored again; the Command's goto and update
+        # are saved on it as writes of no task, after those it had (see `_lgnull`). The
+        # run goes on from its view of it with all of them applied (one new version).
+        stored = record.stored if record.stored is not None else record.checkpoint
+        if stored is None:
+            return
+        saved = take_command(self.graph, record, self.continuation.command_writes)
         record.values = dict(self.values.last or {})
-        record.engine = ex.snapshot()
-        before = record.checkpoint
-        build_checkpoint(
-            self.saver, record, record.checkpoint, triggers_of=self.recorder.policy.triggers_of
-        )
-        delta = self.writer.delta
-        onto = [] if delta is None else delta.rewritten(record, before)
+        run_view(self.saver, record, ex, stored, self.recorder.policy.triggers_of)
+        seen_on_resume(record)
         if self.durable or record is self.writer.last_saved:
-            self.writer.save(record)
-            # as LangGraph, the update of a delta key is saved as writes of no task
-            self.writer.put_writes(record, NULL_TASK_ID, onto)
+            self.writer.put_writes(record, NULL_TASK_ID, saved)
         # LangGraph's saved view of a checkpoint reads its next tasks before its writes of
         # no task (``next`` stays), the run's own view after them (a goto's nodes are due)
         pending = pending_activations(ex, self.graph.node_order)

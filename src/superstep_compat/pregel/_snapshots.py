@@ -27,6 +27,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     load_record,
 )
 from superstep_compat.pregel._lgdelta import delta_channels, hydrate_delta_channels
+from superstep_compat.pregel._lgnull import with_null_values
 from superstep_compat.pregel._lgrestore import rebuild
 from superstep_compat.pregel._record import (
     CheckpointRecord,
@@ -103,6 +104,22 @@ def snapshot_of(
     )
 
 
+def read_for_view(graph: Any, record: CheckpointRecord, saver: Any) -> None:
+    """Make ``record`` (read from ``saver``) what ``get_state`` and history show: the engine
+    state of a checkpoint LangGraph wrote rebuilt, `DeltaChannel` keys read back, and the
+    values with its writes of no task applied (its next tasks without them, as LangGraph's
+    view: see `_lgnull`)."""
+    if record.null_applied:
+        # saved again with an engine state that has its writes of no task applied (and
+        # their tasks): LangGraph's view reads the tasks from the stored channels alone
+        record.engine = None
+    if record.engine is None:
+        rebuild(graph, record, record.pending, saver)  # a checkpoint LangGraph wrote
+    else:
+        hydrate_delta_channels(graph, record, saver)
+    with_null_values(graph, record)
+
+
 def _task_state(
     record: CheckpointRecord,
     task: TaskRecord,
@@ -124,10 +141,7 @@ def _task_state(
     if child is None:  # LangGraph's empty snapshot shows the config it read with
         conf = {CONFIG_KEY_CHECKPOINTER: saver, "thread_id": record.thread_id, "checkpoint_ns": ns}
         return StateSnapshot({}, (), {"configurable": conf}, None, None, None, (), ())
-    if child.engine is None:
-        rebuild(graph, child, child.pending, saver)  # a checkpoint LangGraph wrote
-    else:
-        hydrate_delta_channels(graph, child, saver)
+    read_for_view(graph, child, saver)
     views = StateViews(graph)
     shown = snapshot_of(
         child, saver, subgraphs=True, live=True, subgraph_of=views.subgraph_of(), **views.shown()
@@ -194,10 +208,8 @@ class StateViews:
         # LangGraph reads a thread by its id as a string (a run saves it so)
         thread = str(conf["thread_id"])
         record = load_record(saver, thread, conf.get("checkpoint_ns", ""), checkpoint_id)
-        if record is not None and record.engine is None:
-            rebuild(graph, record, record.pending, saver)  # a checkpoint LangGraph wrote
-        elif record is not None:
-            hydrate_delta_channels(graph, record, saver)
+        if record is not None:
+            read_for_view(graph, record, saver)
         if record is None:
             empty = cast(RunnableConfig, {"configurable": dict(conf)})
             return graph._as_shown(StateSnapshot({}, (), empty, None, None, None, (), ()))
@@ -237,10 +249,7 @@ class StateViews:
             # and rebuilding a DeltaChannel's value reads the saver again: list them first
             records = iter(list(records))
         for record in records:
-            if record.engine is None:
-                rebuild(graph, record, record.pending, saver)
-            else:
-                hydrate_delta_channels(graph, record, saver)
+            read_for_view(graph, record, saver)
             yield graph._as_shown(snapshot_of(record, subgraph_of=subgraph_of, **shown))
 
     def update(

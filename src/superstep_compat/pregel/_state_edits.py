@@ -108,6 +108,10 @@ class StateEditor:
             saved_writes = list(record.pending)
             record.engine = None
             record.pending = []
+        if record is not None and record.null_applied:
+            # its saved engine state has its writes of no task applied (see `_lgnull`);
+            # LangGraph's edit builds on the stored channels without them
+            record.engine = None
         if record is not None and record.engine is None:
             rebuild(self.graph, record, record.pending, saver, edit=True)
         elif record is not None:

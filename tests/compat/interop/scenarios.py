@@ -296,6 +296,74 @@ def delta_edits_proceed(graph: Any) -> Any:
     return ran
 
 
+# --- Commands given to the thread at its checkpoint: writes of no task on it ------------------
+
+
+class Tally(TypedDict):
+    log: Annotated[list[str], operator.add]
+    n: int
+
+
+def _flaky_goto(state: Tally) -> dict[str, Any]:
+    RAN.append("flaky")
+    if not os.path.exists(os.environ["INTEROP_FLAG"]):
+        raise RuntimeError("flaky is broken until the flag exists")
+    return {"log": [f"flaky{state['n']}"]}
+
+
+def _ask_goto(state: Tally) -> dict[str, Any]:
+    RAN.append("ask")
+    return {"log": [f"ask{state['n']}={interrupt('ok?')}"]}
+
+
+def plain_commands(saver: Any) -> Any:
+    g = StateGraph(Tally)
+    g.add_node("a", lambda s: {"log": ["a"], "n": s["n"] + 1})
+    g.add_node("ask", _ask_goto)
+    g.add_node("flaky", _flaky_goto)
+    g.add_edge(START, "a")
+    g.add_edge("a", END)
+    g.add_edge("ask", END)
+    g.add_edge("flaky", END)
+    return g.compile(checkpointer=saver)
+
+
+def plain_commands_start(graph: Any) -> Any:
+    graph.invoke({"log": ["in"], "n": 0}, CFG)
+    graph.invoke(Command(update={"log": ["u1"]}), CFG)  # onto the finished thread
+    # a goto whose node asks: the thread stays at the checkpoint holding the writes
+    return graph.invoke(Command(update={"log": ["u2"], "n": 5}, goto="ask"), CFG)
+
+
+def plain_commands_proceed(graph: Any) -> Any:
+    # the other side's writes of no task apply; the answer's update joins them
+    ran = [graph.invoke(Command(resume="yes", update={"log": ["r"]}), CFG)]
+    # a goto whose node fails, then runs again once it can
+    try:
+        ran.append(graph.invoke(Command(update={"n": 7}, goto="flaky"), CFG))
+    except RuntimeError as exc:
+        ran.append({"raised": str(exc)})
+    with open(os.environ["INTEROP_FLAG"], "w"):
+        pass
+    ran.append(graph.invoke(None, CFG))
+    return ran
+
+
+def plain_command_failed(saver: Any) -> Any:
+    return plain_commands(saver)
+
+
+def plain_command_failed_start(graph: Any) -> Any:
+    graph.invoke({"log": ["in"], "n": 0}, CFG)
+    return graph.invoke(Command(update={"log": ["u"], "n": 3}, goto="flaky"), CFG)
+
+
+def plain_command_failed_proceed(graph: Any) -> Any:
+    with open(os.environ["INTEROP_FLAG"], "w"):
+        pass
+    return graph.invoke(None, CFG)
+
+
 # --- the functional API: tasks, one of which asks ----------------------------------------------
 
 
@@ -420,4 +488,6 @@ SCENARIOS = [
     "subgraph_two_interrupts",
     "delta_channel",
     "delta_edits",
+    "plain_commands",
+    "plain_command_failed",
 ]

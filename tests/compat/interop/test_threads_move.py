@@ -33,6 +33,8 @@ SCENARIOS = [
     "subgraph_two_interrupts",
     "delta_channel",
     "delta_edits",
+    "plain_commands",
+    "plain_command_failed",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {

@@ -41,18 +41,9 @@ def latest(app: Any, thread: str) -> dict[str, Any]:
     return app.get_state(config(thread)).config
 
 
-# the task id LangGraph saves a `Command`'s update and goto under when it puts them onto
-# the checkpoint a thread is at ("writes of no task")
-NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
-
-
-def story(
-    app: Any, saver: InMemorySaver, thread: str, *, tasks_only: bool = False
-) -> dict[str, Any]:
+def story(app: Any, saver: InMemorySaver, thread: str) -> dict[str, Any]:
     """The thread's checkpoints oldest first (a parent by its place in that list) and the
-    writes saved on each, in the order the saver returns them. ``tasks_only``: leave out
-    the writes of no task (the façade does not save a `Command`'s update of a plain key
-    that way yet: it writes it into the checkpoint instead; see the v09/v10 docs)."""
+    writes saved on each, in the order the saver returns them."""
     states = list(reversed(list(app.get_state_history(config(thread)))))
     place = {s.config["configurable"]["checkpoint_id"]: i for i, s in enumerate(states)}
     history = [
@@ -73,11 +64,7 @@ def story(
     writes = [
         [
             t.metadata["step"],
-            [
-                [w[1], repr(w[2])]
-                for w in t.pending_writes
-                if not (tasks_only and w[0] == NULL_TASK_ID)
-            ],
+            [[w[1], repr(w[2])] for w in t.pending_writes],
         ]
         for t in reversed(list(saver.list(config(thread))))
     ]

@@ -83,11 +83,13 @@ def stored(saver: InMemorySaver, config: dict) -> list[dict[str, Any]]:
                 "counters": r.metadata.get("counters_since_delta_snapshot"),
                 "versioned": version is not None,
                 "moved": parent is None or version != version_of.get(parent),
-                # the delta key's only: a checkpoint a `Command` wrote onto keeps its other
-                # keys' update in its values (the engine's state is saved with it), not in
-                # writes of no task as LangGraph's; what a reader gets is the same
+                # every key's writes of no task (a `Command`'s update), the delta key's
+                # writes of tasks (the others' are another program's matter); not a resume
+                # answer given to no task, which the façade does not save (LangGraph does)
                 "writes": [
-                    [w[2], task_kind(w[0], tasks)] for w in r.pending_writes if w[1] == "items"
+                    [w[1], w[2], task_kind(w[0], tasks)]
+                    for w in r.pending_writes
+                    if w[1] == "items" or (w[0] == NULL_TASK and w[1] != "__resume__")
                 ],
             }
         )

@@ -3,12 +3,8 @@ checkpoint named by id: LangGraph forks that checkpoint (source "fork", the goto
 its next task), runs the node in the fork's step (its writes are saved on the fork) and
 then saves the step's own checkpoint. Without the id, the same Command goes onto the
 thread's checkpoint: the update and the goto are writes of no task there, the node runs in
-that checkpoint's step and its writes are saved there too.
-
-Not compared yet: in that second case LangGraph also saves the update and the goto as
-writes of no task on the checkpoint (``branch:to:b``, ``items``) and leaves the checkpoint's
-stored values as they were; the façade writes the update into the checkpoint instead, so
-the story here leaves writes of no task out (``tasks_only``)."""
+that checkpoint's step and its writes are saved there too; the checkpoint's stored values
+stay as they were (``branch:to:b`` and ``items`` are in its writes of no task)."""
 
 from typing import Any
 
@@ -27,5 +23,5 @@ def run() -> dict:
             Command(update={"items": ["u"]}, goto="b"), target, stream_mode=["values", "updates"]
         )
         out[thread] = {"streamed": [list(part) for part in streamed]}
-        out[thread].update(story(app, saver, thread, tasks_only=thread == "by_thread"))
+        out[thread].update(story(app, saver, thread))
     return out

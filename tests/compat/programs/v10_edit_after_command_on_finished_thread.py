@@ -4,12 +4,10 @@ edit's writes saved on the fork); after a Command with a ``goto`` given to the t
 the checkpoint of the step the goto's node ran in. A run with no input then goes on from
 the edit and has nothing to do.
 
-Not here: a Command with an update and no goto given to the thread (no id). LangGraph saves
-the update as writes of no task on the checkpoint, which every view applies but
-`update_state` does not (it starts from the checkpoint's stored channels: the update is
-lost, for a plain key as for a reducer one); the façade writes the update into the
-checkpoint, so the edit keeps it. The goto case below leaves writes of no task out of the
-story for the same reason (see v09)."""
+A Command with an update and no goto given to the thread (no id): LangGraph saves the
+update as writes of no task on the checkpoint, which every view applies but `update_state`
+does not (it starts from the checkpoint's stored channels): the update is lost to the edit,
+for a plain key as for a reducer one."""
 
 from typing import Any
 
@@ -25,11 +23,12 @@ def run() -> dict:
         "fork": (Command(update={"items": ["u"], "x": 5}), True),
         "fork_goto": (Command(update={"items": ["u"]}, goto="b"), True),
         "goto": (Command(update={"items": ["u"]}, goto="b"), False),
+        "update": (Command(update={"items": ["u"], "x": 5}), False),
     }
     for thread, (command, by_id) in cases.items():
         app = finished_thread(saver, thread)
         app.invoke(command, latest(app, thread) if by_id else config(thread))
         app.update_state(config(thread), {"items": ["edit"], "x": 7})
-        out[thread] = story(app, saver, thread, tasks_only=not by_id)
+        out[thread] = story(app, saver, thread)
         out[thread]["after"] = app.invoke(None, config(thread))
     return out
