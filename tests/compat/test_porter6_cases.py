@@ -1,0 +1,20 @@
+"""Differential programs `w*` (programs/), from a porting pass that wrote realistic apps of
+kinds the other programs did not cover: a hand-built supervisor of two ReAct agents with
+handoff tools (w01), map-reduce over a pydantic state (w02), a ``checkpointer=True``
+subgraph whose parallel interrupts are answered by id (w03), a tool-calling agent streamed in
+three modes with subgraphs (w04), a semantically indexed store (w05), reviewing tool calls
+at ``interrupt_before`` (w06), a summarizing chatbot (w07), a ``Command``-routed network
+stopped by its recursion limit (w08), langchain custom events (w09), durability modes with
+forks and history filters (w10). Each runs under real LangGraph and under the façade; the
+two results must be equal."""
+
+from __future__ import annotations
+
+from compat.langgraph_venv import differential_program_tests
+
+(
+    PROGRAMS,
+    results,
+    test_program_runs_under_langgraph,
+    test_program_matches_langgraph,
+) = differential_program_tests("w[0-9]*.py")
