@@ -5,7 +5,11 @@ subgraph whose parallel interrupts are answered by id (w03), a tool-calling agen
 three modes with subgraphs (w04), a semantically indexed store (w05), reviewing tool calls
 at ``interrupt_before`` (w06), a summarizing chatbot (w07), a ``Command``-routed network
 stopped by its recursion limit (w08), langchain custom events (w09), durability modes with
-forks and history filters (w10). Each runs under real LangGraph and under the façade; the
+forks and history filters (w10), the prebuilt agent's hooks, prompt, state schema, structured
+response and versions (w11), failures among parallel async tasks (w12: a task its runner
+cancelled because a sibling failed keeps ``CancelledError()`` as its error, and the error
+saved is the failed task's, whichever the engine's order names first), the checkpointer's
+own API (w13). Each runs under real LangGraph and under the façade; the
 two results must be equal."""
 
 from __future__ import annotations

@@ -408,11 +408,15 @@ class CheckpointRecorder:
         error: BaseException | None,
         results: Sequence[tuple[str, TaskOutcome]],
         handed: Sequence[tuple[str, TaskOutcome]],
+        failed_aid: str,
+        cancelled: Sequence[str] = (),
     ) -> None:
-        """The step failed with ``error``: the failed task keeps its error (an ``__error__``
-        write); when it is a task's own failure, the tasks that finished beside it keep their
-        outcomes (``results``: what the step's tasks returned) as pending writes, so that
-        continuing the thread re-runs only the failed task. ``handed``: the step's failures
+        """The step failed with ``error``, the error of activation ``failed_aid``: the
+        failed task keeps its error (an ``__error__`` write); when it is a task's own
+        failure, the tasks that finished beside it keep their outcomes (``results``: what
+        the step's tasks returned) as pending writes, so that continuing the thread re-runs
+        only the failed task, and each task the host stopped because of it (``cancelled``)
+        keeps LangGraph's ``CancelledError()`` as its error. ``handed``: the step's failures
         error handlers took (the handler failed: each is kept as handled). The engine state
         stays the one from before the step (which did not commit)."""
         record = self.record
@@ -420,8 +424,6 @@ class CheckpointRecorder:
             self.policy.stopped(record, ERROR_CHANNEL, repr(error))
         if self.scope.saver is None or record is None or error is None:
             return
-        failure = ex.failure
-        failed_aid = failure.activation_id if failure is not None else ""
         own = any(aid == failed_aid and r.error is not None for aid, r in results)
         writes: list[tuple[str, list[tuple[str, Any]]]] = []
         if isinstance(error, ParentCommand):
@@ -438,6 +440,11 @@ class CheckpointRecorder:
                     task.error = repr(error)
         if own:
             writes.extend(self.keep_finished(ex, record, failed_aid, results))
+            for aid in cancelled:
+                stopped = find_task(record, aid)
+                if stopped is not None:  # what LangGraph's runner saves for a cancelled task
+                    stopped.error = _CANCELLED
+                    writes.append((stopped.id, [(ERROR_CHANNEL, stopped.error)]))
         if handed:  # an error handler failed: its node's failure is kept as handled
             writes.extend(self._note_handed_over(record, handed))
         # The engine state is the one from before the step: a checkpoint saved with
@@ -508,6 +515,10 @@ class CheckpointRecorder:
             if outcome is not None:
                 out[aid] = outcome
         return out
+
+
+_CANCELLED = "CancelledError()"
+"""The error LangGraph saves for a task its runner cancelled (``repr`` of the exception)."""
 
 
 def _chunk_task(task: TaskRecord, state: dict[str, Any] | None) -> dict[str, Any]:
