@@ -9,8 +9,9 @@ forks and history filters (w10), the prebuilt agent's hooks, prompt, state schem
 response and versions (w11), failures among parallel async tasks (w12: a task its runner
 cancelled because a sibling failed keeps ``CancelledError()`` as its error, and the error
 saved is the failed task's, whichever the engine's order names first), the checkpointer's
-own API (w13). Each runs under real LangGraph and under the façade; the
-two results must be equal."""
+own API (w13), a task that asks beside a sibling that fails (w14: the failed thread keeps the
+question as LangGraph saved it when the task ended). Each runs under real LangGraph and
+under the façade; the two results must be equal."""
 
 from __future__ import annotations
 

@@ -415,9 +415,10 @@ class CheckpointRecorder:
         failed task keeps its error (an ``__error__`` write); when it is a task's own
         failure, the tasks that finished beside it keep their outcomes (``results``: what
         the step's tasks returned) as pending writes, so that continuing the thread re-runs
-        only the failed task, and each task the host stopped because of it (``cancelled``)
-        keeps LangGraph's ``CancelledError()`` as its error. ``handed``: the step's failures
-        error handlers took (the handler failed: each is kept as handled). The engine state
+        only the failed task; those that asked keep their interrupts, and each task the host
+        stopped because of it (``cancelled``) keeps LangGraph's ``CancelledError()`` as its
+        error. ``handed``: the step's failures error handlers took (the handler failed: each
+        is kept as handled). The engine state
         stays the one from before the step (which did not commit)."""
         record = self.record
         if error is not None:
@@ -440,6 +441,15 @@ class CheckpointRecorder:
                     task.error = repr(error)
         if own:
             writes.extend(self.keep_finished(ex, record, failed_aid, results))
+            for aid, result in results:
+                asked = find_task(record, aid)
+                if asked is not None and result.interrupts and result.error is None:
+                    # a sibling that asked a question before the failure: LangGraph saved
+                    # its interrupt as the task ended, so the failed thread shows it
+                    asked.interrupts = tuple(result.interrupts)
+                    asked.state_ns = result.subgraph_ns
+                    writes.append((asked.id, [(INTERRUPT, list(result.interrupts))]))
+            record.interrupts = tuple(i for t in record.tasks for i in t.interrupts)
             for aid in cancelled:
                 stopped = find_task(record, aid)
                 if stopped is not None:  # what LangGraph's runner saves for a cancelled task
