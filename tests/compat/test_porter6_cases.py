@@ -10,7 +10,10 @@ response and versions (w11), failures among parallel async tasks (w12: a task it
 cancelled because a sibling failed keeps ``CancelledError()`` as its error, and the error
 saved is the failed task's, whichever the engine's order names first), the checkpointer's
 own API (w13), a task that asks beside a sibling that fails (w14: the failed thread keeps the
-question as LangGraph saved it when the task ended). Each runs under real LangGraph and
+question as LangGraph saved it when the task ended), a failed subgraph's stream and views
+(w15: a sync subgraph's task starts stream before its tasks end; continued, a subgraph that
+failed half way goes on from its checkpoint), and which subgraphs go on from their
+checkpoints in a continued run's first step (w16). Each runs under real LangGraph and
 under the façade; the two results must be equal."""
 
 from __future__ import annotations

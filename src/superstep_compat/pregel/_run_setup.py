@@ -102,13 +102,13 @@ class Continuation:
     command_input: bool = False
     """Whether the input is a `Command` without ``resume`` on an existing thread."""
     held_starts: list[str] = field(default_factory=list)
-    """The tasks of a resumed step that finished before it paused, to announce as it
-    resumes."""
+    """The tasks of a resumed step that finished before it paused (announced on resume)."""
     spare_answers: list[Any] | None = None
-    """A subgraph run started afresh: the parent's answers no task took yet (see
-    `RunContext.spare_answers`)."""
+    """A subgraph run started afresh: the parent's answers no task took yet."""
     start_step: int = -1
     """The step its recursion budget counts from."""
+    resuming: bool = False
+    """LangGraph's ``CONFIG_KEY_RESUMING`` (`RunContext.resuming`): whether it continues."""
     fork_values: dict[str, Any] | None = None
     """The values of the fork a `Command` made (time travel): the state the run starts
     from, and shows first, rather than the forked checkpoint's."""
@@ -201,6 +201,8 @@ class Continuation:
             # interrupt() takes an answer the task's own did not (LangGraph's null resume)
             self.spare_answers = spare_answers_of(self.scope.link) or None
         continuing = record is not None and (inp is None or isinstance(inp, Command))
+        # a subgraph's is its parent task's, whether or not it has a checkpoint of its own
+        self.resuming = continuing if self.scope.link is None else self.scope.link.resuming
         delta = self.recorder.writer.delta
         if delta is not None:
             delta.resuming = continuing and requested_id is None
