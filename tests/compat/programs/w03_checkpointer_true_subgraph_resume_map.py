@@ -62,7 +62,9 @@ def view(snap: Any) -> dict[str, Any]:
     }
     tasks = []
     for t in snap.tasks:
-        entry: dict[str, Any] = {"name": t.name, "interrupts": [i.value for i in t.interrupts]}
+        # (sorted: a task gathers its subgraph's interrupts in the order they were raised)
+        asked = sorted((i.value for i in t.interrupts), key=str)
+        entry: dict[str, Any] = {"name": t.name, "interrupts": asked}
         if t.state is not None and hasattr(t.state, "values"):
             entry["state"] = view(t.state)
         tasks.append(entry)

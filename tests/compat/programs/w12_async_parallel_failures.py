@@ -35,11 +35,11 @@ async def work(arg: dict[str, Any]) -> dict[str, Any]:
     item = arg["item"]
     ATTEMPTS[item] = ATTEMPTS.get(item, 0) + 1
     if item in BROKEN:
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)  # "ok" has ended by then
         raise Fatal(f"cannot do {item}")
     if item.startswith("flaky") and ATTEMPTS[item] < 3:
         raise Transient(item)
-    await asyncio.sleep(0.05 if item == "slow" else 0)
+    await asyncio.sleep(2 if item == "slow" else 0)  # cancelled long before
     return {"done": [item]}
 
 
@@ -117,7 +117,7 @@ async def run() -> dict[str, Any]:
         raise ValueError("inner broke")
 
     async def sibling(s: S) -> dict[str, Any]:
-        await asyncio.sleep(0.02)
+        await asyncio.sleep(2)  # cancelled when the subgraph fails
         return {"done": ["sibling"]}
 
     sub = StateGraph(S)

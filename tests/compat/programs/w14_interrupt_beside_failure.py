@@ -28,7 +28,7 @@ def approve(s: S) -> dict[str, Any]:
 
 
 def call_api(s: S) -> dict[str, Any]:
-    time.sleep(0.02)  # the question is asked first
+    time.sleep(0.2)  # the question is asked first
     if BROKEN["on"]:
         raise ConnectionError("api down")
     return {"log": ["api ok"]}
@@ -40,7 +40,7 @@ async def aapprove(s: S) -> dict[str, Any]:
 
 
 async def acall_api(s: S) -> dict[str, Any]:
-    await asyncio.sleep(0.02)
+    await asyncio.sleep(0.2)
     if BROKEN["on"]:
         raise ConnectionError("api down")
     return {"log": ["api ok"]}

@@ -31,7 +31,7 @@ def prep(s: S) -> dict[str, Any]:
 
 
 def inner(s: S) -> dict[str, Any]:
-    time.sleep(0.4)  # the parent's sibling ends while this runs
+    time.sleep(0.6)  # the parent's sibling ends while this runs
     if BROKEN["on"]:
         raise RuntimeError("inner failed")
     return {"log": ["inner"]}
@@ -40,7 +40,7 @@ def inner(s: S) -> dict[str, Any]:
 def sibling(s: S) -> dict[str, Any]:
     # ends after the subgraph's first step (a fixed order of the chunks of both)
     PREPPED.wait(5)
-    time.sleep(0.1)
+    time.sleep(0.25)
     return {"log": ["sibling"]}
 
 
