@@ -14,7 +14,8 @@ question as LangGraph saved it when the task ended), a failed subgraph's stream 
 (w15: a sync subgraph's task starts stream before its tasks end; continued, a subgraph that
 failed half way goes on from its checkpoint), and which subgraphs go on from their
 checkpoints in a continued run's first step (w16), LangGraph's warning for a ``durability``
-given to a graph without a checkpointer (w17). Each runs under real LangGraph and
+given to a graph without a checkpointer (w17), failed Send branches running subgraphs and an
+entrypoint calling one, continued (w18). Each runs under real LangGraph and
 under the façade; the two results must be equal."""
 
 from __future__ import annotations
