@@ -136,8 +136,41 @@ async def ascenario(builder: Any, a: Any, c: Any) -> dict[str, Any]:
     return out
 
 
-def run() -> dict[str, Any]:
+def subgraph_asks() -> dict[str, Any]:
+    """The question asked inside a subgraph (after its first node) beside the failure: the
+    parent's task shows it with the subgraph's state; continued, the subgraph asks again."""
+    sub = StateGraph(S)
+    sub.add_node("prep", lambda s: {"log": ["prep"]})
+    sub.add_node("approve", approve)
+    sub.add_edge(START, "prep")
+    sub.add_edge("prep", "approve")
+    g = StateGraph(S)
+    g.add_node("sub", sub.compile())
+    g.add_node("call_api", call_api)
+    g.add_edge(START, "sub")
+    g.add_edge(START, "call_api")
+    app = g.compile(checkpointer=InMemorySaver())
+    cfg = {"configurable": {"thread_id": "t"}}
     out: dict[str, Any] = {}
+    BROKEN["on"] = True
+    try:
+        app.invoke({"log": []}, cfg)
+    except ConnectionError as exc:
+        out["first"] = str(exc)
+    snap = app.get_state(cfg, subgraphs=True)
+    out["after_failure"] = [
+        [i.value for i in snap.interrupts],
+        [[t.name, [i.value for i in t.interrupts], t.error] for t in snap.tasks],
+        [t.state.values for t in snap.tasks if hasattr(t.state, "values")],
+    ]
+    BROKEN["on"] = False
+    out["continued"] = app.invoke(None, cfg)
+    out["answered"] = app.invoke(Command(resume="yes"), cfg)
+    return out
+
+
+def run() -> dict[str, Any]:
+    out: dict[str, Any] = {"subgraph_asks": subgraph_asks()}
     for name, builder in (("plain", plain_graph), ("send", send_graph), ("nested", nested)):
         out[name] = scenario(builder, approve, call_api)
         out[f"async_{name}"] = asyncio.run(ascenario(builder, aapprove, acall_api))
