@@ -2,7 +2,8 @@
 build one by hand: the supervisor is itself a ReAct agent whose handoff tools return
 ``Command(goto=<agent>, graph=Command.PARENT, update=...)``; each worker agent is a subgraph
 node with tools of its own and an edge back to the supervisor. Two turns on one thread, the
-second streamed (updates + values, subgraphs=True), the checkpointed history and who ran."""
+second streamed (updates + values, subgraphs=True), the checkpointed history and who ran,
+and the graph's JSON drawn with xray (the agents' nodes named as LangGraph's runnables)."""
 
 from typing import Annotated, Any
 
@@ -148,6 +149,11 @@ def run() -> dict[str, Any]:
     history = list(app.get_state_history(cfg))
     out["history"] = [
         [h.metadata.get("step"), h.metadata.get("source"), list(h.next)] for h in history
+    ]
+    drawing = app.get_graph(xray=True).to_json()  # what LangGraph Studio draws
+    out["drawing"] = [
+        [n["id"], n["data"].get("id") if isinstance(n.get("data"), dict) else None]
+        for n in drawing["nodes"]
     ]
     out["writers"] = [
         sorted((h.metadata.get("writes") or {}).keys()) for h in history if h.metadata

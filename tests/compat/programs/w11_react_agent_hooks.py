@@ -97,6 +97,15 @@ def approve_hook(state: dict[str, Any]) -> Any:
     return Command(goto="__end__", update={"messages": [AIMessage("Cancelled.", id="x")]})
 
 
+def drawn(agent: Any) -> list[Any]:
+    """The nodes of the agent's graph JSON (what LangGraph Studio draws): id, runnable id."""
+    out = []
+    for node in agent.get_graph().to_json()["nodes"]:
+        data = node.get("data")
+        out.append([node["id"], data.get("id") if isinstance(data, dict) else data])
+    return out
+
+
 def transcript(result: dict[str, Any]) -> list[Any]:
     return [
         [m.type, m.content, [c["name"] for c in getattr(m, "tool_calls", [])]]
@@ -127,7 +136,7 @@ def run() -> dict[str, Any]:
             state_schema=WithUser,
             version=version,
         )
-        out[f"{version}_nodes"] = sorted(agent.get_graph().nodes)
+        out[f"{version}_nodes"] = drawn(agent)
         out[f"{version}_updates"] = updates(agent, {**inp, "user": "ann"})
 
     model = Model(responses=two_calls())
@@ -149,7 +158,7 @@ def run() -> dict[str, Any]:
     )
     result = agent.invoke(inp)
     out["structured"] = [transcript(result), result["structured_response"].model_dump()]
-    out["structured_nodes"] = sorted(agent.get_graph().nodes)
+    out["structured_nodes"] = drawn(agent)
 
     for answer in (True, False):
         agent = create_react_agent(
@@ -158,6 +167,7 @@ def run() -> dict[str, Any]:
             post_model_hook=approve_hook,
             checkpointer=InMemorySaver(),
         )
+        out["hooked_nodes"] = drawn(agent)
         cfg = {"configurable": {"thread_id": str(answer)}}
         first = updates(agent, inp, cfg)
         snap = agent.get_state(cfg)
