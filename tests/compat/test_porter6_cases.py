@@ -16,8 +16,9 @@ stream and views (w15: a sync subgraph's task starts stream before its tasks end
 continued, a subgraph that failed half way goes on from its checkpoint), which subgraphs go
 on from their checkpoints in a continued run's first step (w16), LangGraph's warning for a
 ``durability`` given to a graph without a checkpointer (w17), failed Send branches running
-subgraphs and an entrypoint calling one, continued (w18). Each runs under real LangGraph
-and under the façade; the two results must be equal."""
+subgraphs and an entrypoint calling one, continued (w18), ``update_state`` with a `Command`
+and no ``as_node`` on a paused thread (w19: written as START, its goto still routes). Each
+runs under real LangGraph and under the façade; the two results must be equal."""
 
 from __future__ import annotations
 
