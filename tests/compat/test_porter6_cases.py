@@ -17,7 +17,8 @@ continued, a subgraph that failed half way goes on from its checkpoint), which s
 on from their checkpoints in a continued run's first step (w16), LangGraph's warning for a
 ``durability`` given to a graph without a checkpointer (w17), failed Send branches running
 subgraphs and an entrypoint calling one, continued (w18), ``update_state`` with a `Command`
-and no ``as_node`` on a paused thread (w19: written as START, its goto still routes). Each
+and no ``as_node`` on a paused thread (w19: written as START, its goto still routes),
+``Command(resume=..., goto=...)`` (w20: the goto's nodes run in the resumed step). Each
 runs under real LangGraph and under the façade; the two results must be equal."""
 
 from __future__ import annotations

@@ -67,12 +67,11 @@ class Continuation:
 
     Given the run's ``scope`` (its saver, thread, config, link to a parent task, the modes
     its stream shows), its ``recorder`` (checkpoints, step and record) and ``values``;
-    ``first_step_order``: the run's, filled
-    when the first step orders its tasks as the nodes were added; ``input``, ``replay`` and
-    ``addressed`` (a subgraph's checkpoint the parent's map addresses) as the run resolved
-    them; ``fresh_resume_starts``: whether a `Command` (``resume`` or not) on a thread with no
-    checkpoint starts the graph with the Command as START's input (LangGraph's
-    `StateGraph`; an entrypoint refuses a resume). The
+    ``first_step_order``: the run's, filled when the first step orders its tasks as the
+    nodes were added; ``input``, ``replay`` and ``addressed`` (a subgraph's checkpoint the
+    parent's map addresses) as the run resolved them; ``fresh_resume_starts``: whether a
+    `Command` (``resume`` or not) on a thread with no checkpoint starts the graph with the
+    Command as START's input (LangGraph's `StateGraph`; an entrypoint refuses a resume). The
     run hands it three of its own operations: ``apply_command`` (an input `Command` applied
     to the checkpoint, as the run's step logic does), ``run_context`` (its tasks' context)
     and ``emit`` (a transient stream event)."""
@@ -108,7 +107,7 @@ class Continuation:
     start_step: int = -1
     """The step its recursion budget counts from."""
     resuming: bool = False
-    """LangGraph's ``CONFIG_KEY_RESUMING`` (`RunContext.resuming`): whether it continues."""
+    """LangGraph's ``CONFIG_KEY_RESUMING`` (`RunContext.resuming`; a subgraph's: its task's)."""
     fork_values: dict[str, Any] | None = None
     """The values of the fork a `Command` made (time travel): the state the run starts
     from, and shows first, rather than the forked checkpoint's."""
@@ -201,7 +200,6 @@ class Continuation:
             # interrupt() takes an answer the task's own did not (LangGraph's null resume)
             self.spare_answers = spare_answers_of(self.scope.link) or None
         continuing = record is not None and (inp is None or isinstance(inp, Command))
-        # a subgraph's is its parent task's, whether or not it has a checkpoint of its own
         self.resuming = continuing if self.scope.link is None else self.scope.link.resuming
         delta = self.recorder.writer.delta
         if delta is not None:
@@ -256,7 +254,9 @@ class Continuation:
                 # LangGraph runs every unfinished task of the step again: one the answers
                 # did not reach asks again (its task starts, and ends with its interrupt)
                 run_again(ex, interrupted=True)
-            if update is not None or inp.goto:
+            if inp.goto and record is not None:  # LangGraph's writes of no task: its nodes
+                self._apply_to_pending(ex, Command(goto=inp.goto))  # join the resumed step
+            elif update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=update, goto=inp.goto)))
         elif (
             isinstance(inp, Command)
