@@ -19,6 +19,7 @@ from superstep_compat.pregel._calls import (
     RunOptions,
     legacy_durability,
     printed_modes,
+    warn_unsaved_durability,
 )
 from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _modes, _shape
@@ -282,6 +283,7 @@ class EntrypointCall(GraphCall):
             durability=self.durability,
             control=self.control,
         )
+        warn_unsaved_durability(self.durability, run.run.saver)
         run.run.live = task_updates is not None and streams_live(
             self.modes, subgraphs=False, task_updates=True
         )

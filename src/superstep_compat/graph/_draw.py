@@ -317,6 +317,19 @@ _LANGGRAPH_IDS: dict[tuple[str, ...], list[str]] = {
         "main",
         "Pregel",
     ],
+    # the prebuilt agent's model nodes: LangGraph adds them as `RunnableCallable`s
+    ("superstep_compat", "prebuilt", "_agent_nodes", "CallModel"): [
+        "langgraph",
+        "_internal",
+        "_runnable",
+        "RunnableCallable",
+    ],
+    ("superstep_compat", "prebuilt", "_agent_nodes", "GenerateStructuredResponse"): [
+        "langgraph",
+        "_internal",
+        "_runnable",
+        "RunnableCallable",
+    ],
 }
 
 

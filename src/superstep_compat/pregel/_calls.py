@@ -217,6 +217,8 @@ class GraphCall:
             control=self.control,
             output_keys=self.keys,
         )
+        if not self.runs:  # (a call's later runs are its own again)
+            warn_unsaved_durability(self.durability, run.saver)
         if task_updates is not None:
             run.live = streams_live(
                 self.run_modes, subgraphs=self.subgraphs, task_updates=task_updates
@@ -341,6 +343,15 @@ class _Ending:
 
     def __exit__(self, kind: Any, error: BaseException | None, tb: Any) -> None:
         self.call.ended(error)
+
+
+def warn_unsaved_durability(durability: str | None, saver: Any) -> None:
+    """LangGraph's warning as a call's stream starts when the caller chose a ``durability``
+    (not one a parent's config passed on) and the run has no checkpointer."""
+    if durability is not None and saver is None:
+        # stacklevel 1, as LangGraph's: the warning names the library's line, so the
+        # default filter shows it once per process rather than once per calling line
+        warnings.warn("`durability` has no effect when no checkpointer is present.", stacklevel=1)
 
 
 def legacy_durability(

@@ -419,20 +419,23 @@ class CheckpointRecorder:
         error: BaseException | None,
         results: Sequence[tuple[str, TaskOutcome]],
         handed: Sequence[tuple[str, TaskOutcome]],
+        failed_aid: str,
+        cancelled: Sequence[str] = (),
     ) -> None:
-        """The step failed with ``error``: the failed task keeps its error (an ``__error__``
-        write); when it is a task's own failure, the tasks that finished beside it keep their
-        outcomes (``results``: what the step's tasks returned) as pending writes, so that
-        continuing the thread re-runs only the failed task. ``handed``: the step's failures
-        error handlers took (the handler failed: each is kept as handled). The engine state
+        """The step failed with ``error``, the error of activation ``failed_aid``: the
+        failed task keeps its error (an ``__error__`` write); when it is a task's own
+        failure, the tasks that finished beside it keep their outcomes (``results``: what
+        the step's tasks returned) as pending writes, so that continuing the thread re-runs
+        only the failed task; those that asked keep their interrupts, and each task the host
+        stopped because of it (``cancelled``) keeps LangGraph's ``CancelledError()`` as its
+        error. ``handed``: the step's failures error handlers took (the handler failed: each
+        is kept as handled). The engine state
         stays the one from before the step (which did not commit)."""
         record = self.record
         if error is not None:
             self.policy.stopped(record, ERROR_CHANNEL, repr(error))
         if self.scope.saver is None or record is None or error is None:
             return
-        failure = ex.failure
-        failed_aid = failure.activation_id if failure is not None else ""
         own = any(aid == failed_aid and r.error is not None for aid, r in results)
         writes: list[tuple[str, list[tuple[str, Any]]]] = []
         if isinstance(error, ParentCommand):
@@ -449,6 +452,20 @@ class CheckpointRecorder:
                     task.error = repr(error)
         if own:
             writes.extend(self.keep_finished(ex, record, failed_aid, results))
+            for aid, result in results:
+                asked = find_task(record, aid)
+                if asked is not None and result.interrupts and result.error is None:
+                    # a sibling that asked a question before the failure: LangGraph saved
+                    # its interrupt as the task ended, so the failed thread shows it
+                    asked.interrupts = tuple(result.interrupts)
+                    asked.state_ns = result.subgraph_ns
+                    writes.append((asked.id, [(INTERRUPT, list(result.interrupts))]))
+            record.interrupts = tuple(i for t in record.tasks for i in t.interrupts)
+            for aid in cancelled:
+                stopped = find_task(record, aid)
+                if stopped is not None:  # what LangGraph's runner saves for a cancelled task
+                    stopped.error = _CANCELLED
+                    writes.append((stopped.id, [(ERROR_CHANNEL, stopped.error)]))
         if handed:  # an error handler failed: its node's failure is kept as handled
             writes.extend(self._note_handed_over(record, handed))
         # The engine state is the one from before the step: a checkpoint saved with
@@ -519,6 +536,10 @@ class CheckpointRecorder:
             if outcome is not None:
                 out[aid] = outcome
         return out
+
+
+_CANCELLED = "CancelledError()"
+"""The error LangGraph saves for a task its runner cancelled (``repr`` of the exception)."""
 
 
 def _chunk_task(task: TaskRecord, state: dict[str, Any] | None) -> dict[str, Any]:

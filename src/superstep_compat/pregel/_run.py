@@ -344,6 +344,11 @@ class GraphRun:
         )
         self._observe(host, ex)
         held = self._held_starts()
+        if forwarding:
+            # as on asyncio (`_aevents`): a subgraph whose events its parent streams passes
+            # on what its tasks emit as it arrives (a step's task starts before its tasks
+            # end), its steps advanced in the background
+            self.live = True
         # Under durability "exit" LangGraph's sync loop, closed inside a step, saves what its
         # tasks wrote by then: a task that ends afterwards (its pool waits for it) is lost.
         closed = None if self.durable else self.tracker.close_step

@@ -72,6 +72,7 @@ class RunContexts:
         return self.live and ("tasks" in self.modes or "debug" in self.modes)
 
     _run_template: tuple[tuple[Any, ...], RunContext] | None = None
+    _first_step: int | None = None  # the step of the first task context handed out
 
     def run_context(self) -> RunContext:
         """The context of a task of the run's next step (a new one each time: a task sets
@@ -121,6 +122,11 @@ class RunContexts:
             known = self._run_template = (key, template)
         ctx = known[1].fresh()
         ctx.step = self.recorder.step + 1
+        if continuation.resuming:  # only the tasks of the run's first step resume
+            first = self._first_step
+            if first is None:
+                first = self._first_step = ctx.step
+            ctx.resuming = ctx.step == first
         return ctx
 
     def _new_run_context(self) -> RunContext:

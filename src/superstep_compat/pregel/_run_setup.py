@@ -76,12 +76,11 @@ class Continuation:
 
     Given the run's ``scope`` (its saver, thread, config, link to a parent task, the modes
     its stream shows), its ``recorder`` (checkpoints, step and record) and ``values``;
-    ``first_step_order``: the run's, filled
-    when the first step orders its tasks as the nodes were added; ``input``, ``replay`` and
-    ``addressed`` (a subgraph's checkpoint the parent's map addresses) as the run resolved
-    them; ``fresh_resume_starts``: whether a `Command` (``resume`` or not) on a thread with no
-    checkpoint starts the graph with the Command as START's input (LangGraph's
-    `StateGraph`; an entrypoint refuses a resume). The
+    ``first_step_order``: the run's, filled when the first step orders its tasks as the
+    nodes were added; ``input``, ``replay`` and ``addressed`` (a subgraph's checkpoint the
+    parent's map addresses) as the run resolved them; ``fresh_resume_starts``: whether a
+    `Command` (``resume`` or not) on a thread with no checkpoint starts the graph with the
+    Command as START's input (LangGraph's `StateGraph`; an entrypoint refuses a resume). The
     run hands it three of its own operations: ``apply_command`` (an input `Command` applied
     to the checkpoint, as the run's step logic does), ``run_context`` (its tasks' context)
     and ``emit`` (a transient stream event)."""
@@ -111,16 +110,16 @@ class Continuation:
     command_input: bool = False
     """Whether the input is a `Command` without ``resume`` on an existing thread."""
     held_starts: list[str] = field(default_factory=list)
-    """The tasks of a resumed step that finished before it paused, to announce as it
-    resumes."""
+    """The tasks of a resumed step that finished before it paused (announced on resume)."""
     spare_answers: list[Any] | None = None
-    """A subgraph run started afresh: the parent's answers no task took yet (see
-    `RunContext.spare_answers`)."""
+    """A subgraph run started afresh: the parent's answers no task took yet."""
     start_step: int = -1
     """The step its recursion budget counts from."""
     command_writes: list[tuple[str, Any]] = field(default_factory=list)
     """The writes of no task of a `Command` put onto the checkpoint the thread is at
     (`_lgnull.command_writes`), saved there by the run's ``apply_command``."""
+    resuming: bool = False
+    """LangGraph's ``CONFIG_KEY_RESUMING`` (`RunContext.resuming`; a subgraph's: its task's)."""
     fork_values: dict[str, Any] | None = None
     """The values of the fork a `Command` made (time travel): the state the run starts
     from, and shows first, rather than the forked checkpoint's."""
@@ -220,6 +219,7 @@ class Continuation:
             # interrupt() takes an answer the task's own did not (LangGraph's null resume)
             self.spare_answers = spare_answers_of(self.scope.link) or None
         continuing = record is not None and (inp is None or isinstance(inp, Command))
+        self.resuming = continuing if self.scope.link is None else self.scope.link.resuming
         delta = self.recorder.writer.delta
         if delta is not None:
             delta.resuming = continuing and requested_id is None
@@ -273,7 +273,9 @@ class Continuation:
                 # LangGraph runs every unfinished task of the step again: one the answers
                 # did not reach asks again (its task starts, and ends with its interrupt)
                 run_again(ex, interrupted=True)
-            if update is not None or inp.goto:
+            if inp.goto and record is not None:  # LangGraph's writes of no task: its nodes
+                self._apply_to_pending(ex, Command(goto=inp.goto))  # join the resumed step
+            elif update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=update, goto=inp.goto)))
         elif (
             isinstance(inp, Command)

@@ -17,6 +17,7 @@ from langgraph.checkpoint.serde.types import _DeltaSnapshot
 
 from superstep_compat._internal._constants import END, INPUT, START
 from superstep_compat.errors import InvalidUpdateError
+from superstep_compat.graph._writes import node_writes
 from superstep_compat.pregel._checkpoint_tasks import (
     NO_WRITES,
     edge_writes,
@@ -50,7 +51,7 @@ from superstep_compat.pregel._record import (
 )
 from superstep_compat.pregel._saver_bridge import saver_call
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now
-from superstep_compat.types import Send, StateUpdate
+from superstep_compat.types import Command, Send, StateUpdate
 from superstep_core.node import External
 from superstep_core.runtime import Execution
 
@@ -384,7 +385,13 @@ class StateEditor:
         applied) and the `Send`s among them."""
         if as_node == START:
             writes = self.graph.runner.input_writes(values) if values is not None else []
-            targets: list[str | Send] = []
+            # written as the input, a `Command` still routes: LangGraph's START writers
+            # send control to its goto (beside START's own edges)
+            targets: list[str | Send] = (
+                node_writes(values, self.graph.runner.channel_keys).goto
+                if isinstance(values, Command)
+                else []
+            )
         else:
             writes, targets = self.graph._node_update_writes(as_node, values)
         out = TaskOutcome(writes=writes)

@@ -33,13 +33,15 @@ class StepFailures:
     """The failures of the steps of a run of ``graph`` (a compiled `Pregel`), recorded on
     its checkpoints through ``recorder``."""
 
-    __slots__ = ("_seen", "graph", "handed_over", "recorder", "results")
+    __slots__ = ("_seen", "cancelled", "graph", "handed_over", "recorder", "results")
 
     def __init__(self, graph: Any, recorder: CheckpointRecorder) -> None:
         self.graph = graph
         self.recorder = recorder
         self.results: Outcomes = []
         """The outcomes of the tasks of the superstep that failed (or was stopped)."""
+        self.cancelled: list[str] = []
+        """The activations of that superstep the host stopped because a sibling failed."""
         self.handed_over: Outcomes = []
         """The tasks of the running step that failed for good and went on as their node's
         error handler: reported (tasks stream, checkpoint) with their error."""
@@ -75,6 +77,7 @@ class StepFailures:
         """The outcomes of the superstep that failed (its events still queued: it did not
         commit; its tasks' within-step results in the engine's ``failed_results``)."""
         self.results = []
+        self.cancelled = []
         runner = self.graph.runner
         # a Send task's own limits (its activation's event is still queued)
         limits = {
@@ -88,6 +91,8 @@ class StepFailures:
                 outcome = outcome_of(runner, node_of(aid), ev, limits.get(aid))
                 if outcome is not None:
                     self.results.append((aid, outcome))
+                elif ev.error is not None and ev.error.type == "EffectCancelledError":
+                    self.cancelled.append(aid)
         return self.results
 
     def raise_failure(self, ex: Execution) -> NoReturn:
@@ -97,17 +102,24 @@ class StepFailures:
         none is known."""
         failure = ex.failure
         assert failure is not None
+        failed_aid = failure.activation_id
         error: BaseException | None = None
         for aid, result in self.results:
-            if aid == failure.activation_id and result.error:
+            if aid == failed_aid and result.error:
                 error = result.error
         if error is None:
             error = ex.last_error
-        if error is None:
-            # the failing activation was a task the host stopped because a sibling failed
-            # (it has no outcome): the sibling's error is the step's, as in LangGraph
-            error = next((r.error for _, r in self.results if r.error), None)
-        self.recorder.record_failure(ex, error, self.results, self.take_handed_over())
+        if error is None and failed_aid in self.cancelled:
+            # the engine names the first failed activation in its order, here a task the
+            # host stopped because a sibling failed (it has no outcome): that sibling
+            # failed the step, and its error is the one raised and saved, as in LangGraph
+            # (which skips cancelled tasks when it looks for the step's error)
+            failed_aid, error = next(
+                ((aid, r.error) for aid, r in self.results if r.error), (failed_aid, None)
+            )
+        self.recorder.record_failure(
+            ex, error, self.results, self.take_handed_over(), failed_aid, self.cancelled
+        )
         if isinstance(error, ParentCommand):
             raise _leaving(error, self.recorder.scope.ns)
         if error is not None:

@@ -73,7 +73,7 @@ def task_config(
         run.subgraphs,
         ns,
         run.replay,
-        resuming=bool(resume),
+        resuming=bool(resume) or run.resuming,
         inherited=run.spare_answers,
     )
     config["metadata"] = metadata

@@ -111,6 +111,12 @@ class RunContext:
     replay: Any = None
     """The root graph's `ReplayState` while it time-travels (subgraphs start from their
     checkpoints before the replay point); None otherwise."""
+    resuming: bool = False
+    """Whether the task belongs to the first step of a run that resumes (LangGraph's
+    ``CONFIG_KEY_RESUMING``, kept by its loop for one step): a root run continuing its
+    thread's checkpoint (input None or a `Command`), or a subgraph run whose parent's task
+    resumes. A subgraph the task runs goes on from its checkpoint (a task run again after
+    its step failed: its subgraph does not start over)."""
     spare_answers: list[Any] | None = None
     """Answers of a ``Command(resume=...)`` no task has taken yet, reaching a subgraph run
     that starts afresh (LangGraph's null-task ``__resume__``, which a subgraph's tasks fall
