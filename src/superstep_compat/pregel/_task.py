@@ -131,13 +131,8 @@ class TaskRunner(TaskRouting):
         """`run` and `arun`'s core: the start task's writes, or the node's task."""
         if call.name == START:
             return self._start_task(call.values, call.arg, call.run, call.task_id)
-        _, values, arg, resume, run, task_id, attempt, memo = call
         node = self.spec.nodes[call.name]
-        return (
-            yield from self._node_task(
-                node, values, arg, resume, run, task_id, attempt, in_loop, memo, scoped
-            )
-        )
+        return (yield from self._node_task(node, *call[1:], in_loop, scoped))
 
     _run_base: RunBase | None = None
 
@@ -170,9 +165,9 @@ class TaskRunner(TaskRouting):
         run: RunContext,
         task_id: str,
         attempt: int,
+        memo: dict[str, Any] | None,
         in_loop: bool,
-        memo: dict[str, Any] | None = None,
-        scoped: bool = False,
+        scoped: bool,
     ) -> Twin[TaskOutcome]:
         """Node ``node``'s task, written once for both lanes: `drive` runs it on this thread,
         `adrive` on the running loop (an ``async def`` action or a Runnable's ``ainvoke``

@@ -127,19 +127,6 @@ class TaskPerformer:
             self._observers = (run.config, observer)  # one tuple: threads see either pair
         return observer  # type: ignore[no-any-return]
 
-    def _arguments(self, request: TaskRequest, run: RunContext) -> TaskCall:
-        """The runner's call for ``request`` in ``run`` (its ``run`` and ``arun`` alike)."""
-        return TaskCall(
-            request.node,
-            request.values,
-            request.arg,
-            request.resume,
-            run,
-            request.activation_id,
-            request.attempt,
-            request.memo,
-        )
-
     def _run_of(self, request: TaskRequest, effect: EffectContext | None) -> RunContext:
         """The run context of ``request``'s task: the step's, with the push index and the
         performing host's nested effects (for the task's @task calls) unless the run has
@@ -195,25 +182,24 @@ class TaskPerformer:
         observer = self._observer(run)
         started = time.time() if observer is not None else 0.0
         node = runner.spec.nodes.get(request.node) if self.direct else None
+        # what the runner is told of the task (a `TaskCall`'s fields past the node's name)
+        task = (
+            request.values,
+            request.arg,
+            request.resume,
+            run,
+            request.activation_id,
+            request.attempt,
+            request.memo,
+        )
         try:
             if node is not None:
                 # the runner's core itself, without `run`'s frames nor its `TaskCall`: a
                 # subgraph run inside a node pays each frame between the host and the
                 # user's function once per nesting level
-                outcome = yield from runner._node_task(
-                    node,
-                    request.values,
-                    request.arg,
-                    request.resume,
-                    run,
-                    request.activation_id,
-                    request.attempt,
-                    in_loop,
-                    request.memo,
-                    scoped,
-                )
+                outcome = yield from runner._node_task(node, *task, in_loop, scoped)
             else:
-                outcome = yield Block(self._run, self._arun, (self._arguments(request, run),))
+                outcome = yield Block(self._run, self._arun, (TaskCall(request.node, *task),))
                 assert isinstance(outcome, TaskOutcome)
         except asyncio.CancelledError as cancelled:
             # only the host on the loop cancels an attempt
