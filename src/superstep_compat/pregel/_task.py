@@ -236,6 +236,11 @@ class TaskRunner(TaskRouting):
             # its writes and its routing, as the call made them; announced above first, as
             # LangGraph announces a step's tasks before it matches their cached writes
             return from_cache_entry(hit)
+        if go is not None:
+            # held until the consumer pulled the step's starts (a thread waits: a plain
+            # function's task runs on a worker, never the loop's, see `blocks`); raises
+            # `StepAbandoned` when the stream closed first: the node never runs
+            yield Block(go.wait, go.until)
         # --- the task's run ---------------------------------------------------------------
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step, node.trace_policy)
@@ -323,11 +328,6 @@ class TaskRunner(TaskRouting):
         if cache_key is not None:
             hook.cache_key = cache_key
         action = node.action
-        if go is not None:
-            # held until the consumer pulled the step's starts (a thread waits: a plain
-            # function's task runs on a worker, never the loop's, see `blocks`); raises
-            # `StepAbandoned` when the stream closed first: the node never runs
-            yield Block(go.wait, go.until)
         tokens = _bind(hook, run, config)
         try:
             known = _RUNNABLE_TYPES.get(type(action))  # (`_is_runnable`'s memo, inline)
