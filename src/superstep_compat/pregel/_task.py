@@ -332,7 +332,12 @@ class TaskRunner(TaskRouting):
         try:
             known = _RUNNABLE_TYPES.get(type(action))  # (`_is_runnable`'s memo, inline)
             if known if known is not None else _is_runnable(action):
-                result = yield Block(_invoked, _ainvoked, (action, state, config))
+                steps = sequence_steps(action)
+                # the plain spelling is the Runnable's own ``invoke``: no frame of ours
+                # between the host and a subgraph's run (a nesting level costs what it
+                # costs LangGraph of the recursion budget)
+                call = action.invoke if steps is None else partial(invoke_steps, steps)
+                result = yield Block(call, partial(_ainvoked, action, steps), (state, config))
             elif node.is_async:
                 result = yield Block(
                     _no_sync_call, _awaited_call, (node.name, action, state, kwargs)
@@ -518,18 +523,14 @@ def _observed(heartbeat: Callable[[], None], timed: TimedAttempt) -> Callable[[]
     return beat
 
 
-def _invoked(action: Any, state: Any, config: dict[str, Any]) -> Any:
-    """A Runnable node's call on this thread (a `RunnableSequence`'s steps as the node's
-    own: `sequence_steps`)."""
-    steps = sequence_steps(action)
-    return invoke_steps(steps, state, config) if steps else action.invoke(state, config)
-
-
-async def _ainvoked(action: Any, state: Any, config: dict[str, Any]) -> Any:
-    """`_invoked` on the running loop: ``ainvoke`` (or streamed, `acall_runnable`)."""
+async def _ainvoked(
+    action: Any, steps: Sequence[Any] | None, state: Any, config: dict[str, Any]
+) -> Any:
+    """A Runnable node's call on the running loop: ``ainvoke`` (or streamed,
+    `acall_runnable`), a `RunnableSequence`'s steps as the node's own (`sequence_steps`)."""
     if not hasattr(action, "ainvoke"):
-        return _invoked(action, state, config)
-    return await acall_runnable(action, sequence_steps(action), state, config)
+        return invoke_steps(steps, state, config) if steps else action.invoke(state, config)
+    return await acall_runnable(action, steps, state, config)
 
 
 def _no_sync_call(name: str, action: Any, state: Any, kwargs: dict[str, Any]) -> NoReturn:
