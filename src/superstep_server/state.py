@@ -223,13 +223,7 @@ class StateViews:
                 config = graph.update_state(at, values, as_node=as_node)
             except _REFUSED as e:
                 raise ApiError(422, f"cannot update thread {thread_id!r}: {e}") from e
-            snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
-            self.threads.set_status(
-                thread_id,
-                status_after(snapshot),
-                values=serde.jsonable(snapshot.values),
-                interrupts=interrupts_by_task(snapshot),
-            )
+            self._record_state(graph, thread_id)
             return {"checkpoint": checkpoint_of(config)}
 
     def apply_supersteps(self, thread_id: str, supersteps: list[Any]) -> None:
@@ -261,13 +255,18 @@ class StateViews:
                 graph.bulk_update_state({"configurable": {"thread_id": thread_id}}, steps)
             except _REFUSED as e:
                 raise ApiError(422, f"supersteps: cannot apply them: {e}") from e
-            snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
-            self.threads.set_status(
-                thread_id,
-                status_after(snapshot),
-                values=serde.jsonable(snapshot.values),
-                interrupts=interrupts_by_task(snapshot),
-            )
+            self._record_state(graph, thread_id)
+
+    def _record_state(self, graph: Any, thread_id: str) -> None:
+        """The thread's row after an edit of its state: the status, values and interrupts
+        of its latest checkpoint."""
+        snapshot = graph.get_state({"configurable": {"thread_id": thread_id}})
+        self.threads.set_status(
+            thread_id,
+            status_after(snapshot),
+            values=serde.jsonable(snapshot.values),
+            interrupts=interrupts_by_task(snapshot),
+        )
 
     def history(
         self, thread_id: str, body: Mapping[str, Any], *, values: bool = True

@@ -23,8 +23,8 @@ from langgraph.checkpoint.memory import InMemorySaver
 
 from superstep_compat.func import task
 from superstep_compat.graph import START, StateGraph
-from superstep_compat.pregel._run import LEDGER_KEY
-from superstep_compat.pregel._run_setup import INPUT_EVENT
+from superstep_compat.pregel._run_input import INPUT_EVENT
+from superstep_compat.pregel._run_options import LEDGER_KEY
 from superstep_compat.pregel._task_context import RunContext
 from superstep_compat.pregel._work import TASK_KIND, TaskPerformer, TaskRequest
 from superstep_core.host import DurableRunner

@@ -13,7 +13,7 @@ import pytest
 from superstep_compat.errors import NodeTimeoutError
 from superstep_compat.func import entrypoint, task
 from superstep_compat.graph import START, StateGraph
-from superstep_compat.pregel._run import CLOCK_KEY, RANDOM_KEY
+from superstep_compat.pregel._run_options import CLOCK_KEY, RANDOM_KEY
 from superstep_compat.types import RetryPolicy
 from superstep_core.testing import VirtualClock
 

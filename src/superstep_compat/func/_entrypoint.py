@@ -49,7 +49,7 @@ from superstep_compat.pregel._allowlist import graph_allowlist, returned_types
 from superstep_compat.pregel._calls import GraphCall, RunOptions
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._compile import CompiledStateGraph
-from superstep_compat.pregel._run_setup import INPUT_EVENT
+from superstep_compat.pregel._run_input import INPUT_EVENT
 from superstep_compat.types import CachePolicy, RetryPolicy, Send, StateSnapshot, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
 from superstep_core.graph import CompiledGraph, Graph

@@ -24,7 +24,7 @@ from superstep_compat.pregel._calls import (
 from superstep_compat.pregel._live import streams_live
 from superstep_compat.pregel._output import _modes, _shape
 from superstep_compat.pregel._run import Event, GraphRun
-from superstep_compat.pregel._run_setup import INPUT_EVENT
+from superstep_compat.pregel._run_input import INPUT_EVENT
 from superstep_compat.types import Command, GraphOutput, Interrupt
 from superstep_core.node import External
 from superstep_core.runtime import Execution

@@ -107,23 +107,27 @@ class EntrypointRunner(TaskRunner):
 
     # --- one call ------------------------------------------------------------------------
 
-    def _bind(
-        self, call: TaskCall, journal: TaskJournal | None
-    ) -> tuple[RootScope, dict[str, Any]]:
-        _, values, arg, resume, run, task_id, _, memo = call
+    def _scope(self, call: TaskCall, journal: TaskJournal | None) -> RootScope:
+        """The function's `RootScope` (its run context with the committed ``previous``)."""
+        _, values, _, resume, run, task_id, _, memo = call
         previous = values.get(PREVIOUS_CHANNEL, MISSING)
         run = dataclasses.replace(run, previous=None if previous is MISSING else previous)
-        node = self.node
-        root = RootScope(
+        return RootScope(
             _answers(resume),  # not the "run again" resumptions: no interrupt takes those
-            f"{node.name}:{task_id}",
+            f"{self.node.name}:{task_id}",
             run,
-            node.name,
+            self.node.name,
             memo,
             durable=self.durable,
             cache=self.cache,
             journal=journal,
         )
+
+    def _bind(self, root: RootScope, call: TaskCall) -> dict[str, Any]:
+        """Open the function's run (its callbacks' ``on_chain_start``) and bind its context
+        variables; returns the injectables it declares."""
+        run, arg, task_id, resume = root.run, call.arg, call.task_id, call.resume
+        node = self.node
         config = self._task_config(node, run, task_id, resume)
         # the input triggers the function directly (LangGraph's entrypoint node)
         config["metadata"] = {**config["metadata"], "langgraph_triggers": (START_CHANNEL,)}
@@ -140,7 +144,7 @@ class EntrypointRunner(TaskRunner):
         task_context_var.set(root)
         _current_run.set((run, config))
         scope_var.set(root.body)
-        return root, self._kwargs(run, config)
+        return self._kwargs(run, config)
 
     def _kwargs(self, run: RunContext, config: dict[str, Any]) -> dict[str, Any]:
         from superstep_compat.runtime import Runtime
@@ -167,10 +171,13 @@ class EntrypointRunner(TaskRunner):
         """One run of the function, written once for a sync body (`drive`n on this thread)
         and an async one (`adrive`n on the loop), in the task's own context: bind the
         task's scope, call the function, wait for the `@task` calls it left running."""
-        root, kwargs = self._bind(call, journal)
+        root = self._scope(call, journal)
         go = self._started(root, call.arg, call.task_id)
         if go is not None:  # a root stream's consumer pulls the start before the body runs
             yield Block(go.wait, go.until)
+        # the function's callback run opens once its start is out, as LangGraph launches
+        # (and so calls back) a task only after its start chunk was pulled
+        kwargs = self._bind(root, call)
         result: Any = None
         try:
             result = self.node.action(call.arg, **kwargs)

@@ -46,8 +46,8 @@ from superstep_compat.pregel._lowlevel import (
 from superstep_compat.pregel._migrate import migrate_pending_sends, migrate_trigger_channels
 from superstep_compat.pregel._node import task_node
 from superstep_compat.pregel._output import _breakpoints
-from superstep_compat.pregel._run import DEFAULT_RECURSION_LIMIT
-from superstep_compat.pregel._run_setup import INPUT_EVENT
+from superstep_compat.pregel._run_input import INPUT_EVENT
+from superstep_compat.pregel._run_options import DEFAULT_RECURSION_LIMIT
 from superstep_compat.pregel._saver_bridge import off_loop_iter_twin, off_loop_twin, sync_entry
 from superstep_compat.pregel._snapshots import StateViews
 from superstep_compat.pregel._task import TaskRunner

@@ -546,7 +546,7 @@ def lowlevel_engine_graph(
     channels; every node is triggered by the channels it subscribes to (and runs once per
     step however many of them were written)."""
     from superstep_compat.pregel._node import task_node
-    from superstep_compat.pregel._run_setup import INPUT_EVENT
+    from superstep_compat.pregel._run_input import INPUT_EVENT
 
     g = Graph(name, version="langgraph")
     g.with_channels({key: engine_channel(ch) for key, ch in definition.channels.items()})

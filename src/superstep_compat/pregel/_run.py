@@ -21,8 +21,6 @@ one is answered (LangGraph's rule).
 from __future__ import annotations
 
 import asyncio
-import os
-import random
 from collections.abc import (
     AsyncGenerator,
     Generator,
@@ -36,8 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from superstep_compat._internal._config import DefaultRecursionLimit
-from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, NS_END, NS_SEP
+from superstep_compat._internal._constants import NS_END, NS_SEP
 from superstep_compat.errors import GraphDrained, GraphInterrupt
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import (
@@ -50,8 +47,9 @@ from superstep_compat.pregel._output_keys import OutputKeys
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._resumer import Resumer
 from superstep_compat.pregel._run_contexts import RunContexts
+from superstep_compat.pregel._run_options import inherited, run_options
 from superstep_compat.pregel._run_place import place_run
-from superstep_compat.pregel._run_scope import RunKind, RunScope, coerce_context, names
+from superstep_compat.pregel._run_scope import RunKind, RunScope, names
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._run_stepper import (
     Event,
@@ -81,7 +79,6 @@ from superstep_core.host import (
     RandomSource,
     RunStopped,
     StepTimeoutError,
-    WallClock,
 )
 from superstep_core.runtime import Execution, StepOutcome
 
@@ -89,31 +86,11 @@ if TYPE_CHECKING:
     from superstep_compat.pregel._compile import Pregel
 
 __all__ = [
-    "CLOCK_KEY",
-    "LEDGER_KEY",
-    "RANDOM_KEY",
     "Event",
     "GraphRun",
     "new_checkpoint_id",
     "pending_tasks",
 ]
-
-CLOCK_KEY = "__superstep_clock"
-"""Configurable key of the run's clock (a `superstep_core.host.Clock` reading seconds since the
-epoch; `WallClock` by default): retry backoff, timeouts and timestamps all read it, so a test
-gives a `VirtualClock` and never waits. Subgraphs inherit it with the config."""
-RANDOM_KEY = "__superstep_random"
-"""Configurable key of the run's random source (retry jitter; a `random.Random`, seeded in
-tests). Runs not given one draw from the `random` module, as LangGraph's jitter does."""
-LEDGER_KEY = "__superstep_ledger"
-"""Configurable key of an `EffectLedger` for the run's host: every task performed as an
-effect is recorded in it, and a task whose effect id it already holds is not run again (its
-recorded outcome stands in). Effect ids derive from the thread and the activation, so a run
-repeated on the same input replays from the ledger."""
-DEFAULT_RECURSION_LIMIT = DefaultRecursionLimit(
-    int(os.environ.get("LANGGRAPH_DEFAULT_RECURSION_LIMIT", "10007"))
-)
-DURABILITY_KEY = "__pregel_durability"
 
 
 class GraphRun:
@@ -145,18 +122,9 @@ class GraphRun:
         self.link: ChildLink | None = configurable.get(CHILD_KEY)
         self.subgraphs = subgraphs or (self.link is not None and self.link.subgraphs)
         self.modes = frozenset(modes) | (self.link.modes if self.link is not None else frozenset())
-        # As LangGraph's Runtime.merge: a graph run inside a task (a tool calling an agent)
-        # takes the task's context and store unless it is given its own.
-        parent = configurable.get(CONFIG_KEY_RUNTIME)
-        own = coerce_context(graph.spec.context_schema, context)
-        self.context = own or (parent.context if parent is not None else None)
-        self.store = graph.store or (parent.store if parent is not None else None)
-        # A run given no control shares its parent task's (a subgraph drains with its
-        # parent), else has one of its own, as LangGraph (nodes always see one).
-        inherited = getattr(parent, "control", None)
-        self.control: RunControl = control or (
-            inherited if isinstance(inherited, RunControl) else RunControl()
-        )
+        given = inherited(graph, configurable, context, control)
+        self.context, self.store = given.context, given.store
+        self.control: RunControl = given.control
         self._drain_stopped = False  # the host stopped it between steps (`drained`)
         self.before = names(interrupt_before, graph.interrupt_before_nodes)
         self.after = names(interrupt_after, graph.interrupt_after_nodes)
@@ -167,20 +135,14 @@ class GraphRun:
         self.parents: dict[str, str] = place.parents
         self.saver: BaseCheckpointSaver[Any] | None = place.saver
         replay = self.link.replay if self.link is not None else None
-        chosen = durability or configurable.get(DURABILITY_KEY)
-        self.durable = chosen != "exit"
-        self.durability: str | None = chosen  # how `CheckpointWriter.write_behind` writes
-        if chosen is not None:  # LangGraph's subgraphs inherit it through the config
-            self.config["configurable"] = {**self.config["configurable"], DURABILITY_KEY: chosen}
-        self.clock: Clock = configurable.get(CLOCK_KEY) or WallClock()
-        self.rng: RandomSource = configurable.get(RANDOM_KEY) or random
-        self.ledger: EffectLedger | None = configurable.get(LEDGER_KEY)
-        # LangGraph bounds the tasks of a superstep run at once by the config's max_concurrency
-        self.max_concurrency: int | None = self.config.get("max_concurrency") or None
-        limit = self.config.get("recursion_limit", DEFAULT_RECURSION_LIMIT)
-        if limit < 1:
-            raise ValueError("recursion_limit must be at least 1")
-        self.limit: int = limit
+        options = run_options(self.config, durability)
+        self.durable = options.durable
+        self.durability: str | None = options.durability  # for `write_behind`
+        self.clock: Clock = options.clock
+        self.rng: RandomSource = options.rng
+        self.ledger: EffectLedger | None = options.ledger
+        self.max_concurrency: int | None = options.max_concurrency
+        self.limit: int = options.limit
         # what the run's tasks emit, waiting for the driver (a live run's as it arrives)
         self.emitted = EmittedEvents()
         self._emit_transient = self.emitted.emit

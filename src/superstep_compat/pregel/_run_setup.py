@@ -1,8 +1,8 @@
 """Setting up a run: `Continuation`, how a run of a compiled façade graph starts, one
 collaborator of `GraphRun`: loading the thread's checkpoint (or the one time travel
-addresses) into an `Execution`, applying the input, resuming interrupted activations with
-their answers (through the run's `Resumer`), and what the run keeps of the step it continues
-(saved outcomes, held tasks).
+addresses) into an `Execution`, applying the input (its writes: `_run_input`), resuming
+interrupted activations with their answers (through the run's `Resumer`), and what the run
+keeps of the step it continues (saved outcomes, held tasks).
 
 Never imports the run or the host.
 """
@@ -16,7 +16,6 @@ from typing import Any
 
 from superstep_compat._internal._constants import NULL_TASK_ID, START
 from superstep_compat.errors import EmptyInputError
-from superstep_compat.graph._writes import node_writes
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import (
     Event,
@@ -26,17 +25,13 @@ from superstep_compat.pregel._checkpoint_tasks import (
 )
 from superstep_compat.pregel._lgcheckpoint import (
     PUSH,
-    START_CHANNEL,
     get_tuple,
     load_record,
 )
 from superstep_compat.pregel._lgdelta import hydrate_delta_channels
 from superstep_compat.pregel._lgnull import (
     command_writes,
-    first_writes,
     go_on_from,
-    run_view,
-    take_command,
 )
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
 from superstep_compat.pregel._output_keys import read_keys
@@ -48,11 +43,11 @@ from superstep_compat.pregel._resumer import (
     seen_on_resume,
     takes_command,
 )
+from superstep_compat.pregel._run_input import INPUT_EVENT, NO_INPUT, InputWrites, unsent_input
 from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._task_context import (
     RunContext,
-    StartCommand,
     TaskOutcome,
     _now,
     spare_answers_of,
@@ -61,10 +56,6 @@ from superstep_compat.pregel._task_context import (
 from superstep_compat.types import Command, Send
 from superstep_core.node import External
 from superstep_core.runtime import Execution
-
-INPUT_EVENT = "__input__"
-INPUT_WRITER = "__input__"
-"""The writer of a low-level `Pregel`'s input (an edit of its input channels)."""
 
 
 @dataclass(eq=False, repr=False)
@@ -128,6 +119,7 @@ class Continuation:
         """The execution the run drives (loaded, or new) with the input applied, and the
         events it shows first."""
         graph = self.scope.graph
+        writes = InputWrites(self.scope, self.recorder, self.values)
         events: list[Event] = []
         requested_id = (self.scope.config.get("configurable") or {}).get("checkpoint_id")
         requested_id = requested_id or self.addressed
@@ -255,13 +247,13 @@ class Continuation:
                 raise RuntimeError("Cannot use Command(resume=...) without checkpointer")
             if record is None and self.fresh_resume_starts:
                 # A thread with no checkpoint has no interrupt to answer: LangGraph starts
-                # the graph from START (the Command as its input, see `_first_command`) and
+                # the graph from START (the Command as its input, `InputWrites.first_command`) and
                 # the answer is dropped, so the first interrupt() asks again.
                 inp = Command(update=inp.update, goto=inp.goto)
         if isinstance(inp, Command) and inp.resume is not None and not as_value:
             update = inp.update
             if update is not None:
-                self._write_onto(ex, record, update)  # before the answer: it reads the update
+                writes.onto_checkpoint(ex, record, update)  # before the answer: it reads the update
                 update = None
             if not rebuilt:
                 past = record if requested_id is not None else None  # resumed at a past one
@@ -274,7 +266,7 @@ class Continuation:
                 # did not reach asks again (its task starts, and ends with its interrupt)
                 run_again(ex, interrupted=True)
             if inp.goto and record is not None:  # LangGraph's writes of no task: its nodes
-                self._apply_to_pending(ex, Command(goto=inp.goto))  # join the resumed step
+                writes.onto_pending(ex, Command(goto=inp.goto))  # join the resumed step
             elif update is not None or inp.goto:
                 ex.send(External(INPUT_EVENT, Command(update=update, goto=inp.goto)))
         elif (
@@ -289,7 +281,7 @@ class Continuation:
             # goto) rather than writing onto one that may have children, and runs the
             # step's tasks afresh from the fork
             run_again(ex)
-            written = self._apply_to_pending(ex, inp)
+            written = writes.onto_pending(ex, inp)
             if delta is not None:
                 delta.force(k for k, _ in written)  # the fork stores them whole
             pending = pending_activations(ex, graph.node_order)
@@ -307,7 +299,7 @@ class Continuation:
             # them (a START activation would share their superstep and route one too late);
             # a task its subgraph's breakpoint stopped is one of them (it goes on)
             run_again(ex)
-            self._apply_to_pending(ex, inp)
+            writes.onto_pending(ex, inp)
             self.command_writes = command_writes(inp, graph.runner.channel_keys)
             applied = True
         elif (
@@ -316,7 +308,7 @@ class Continuation:
             and self.fresh_resume_starts
             and graph.lowlevel is None
         ):
-            events.extend(self._first_command(ex, inp))
+            events.extend(writes.first_command(ex, inp))
         elif isinstance(inp, Command) and not as_value:
             ex.send(External(INPUT_EVENT, inp))
             self.command_input = record is not None
@@ -338,7 +330,7 @@ class Continuation:
             )
             # An input checkpoint holds its input in ``__start__``, not yet in the engine
             # (saved before the input was sent): continuing from it sends the input.
-            start = _unsent_input(ex, record)
+            start = unsent_input(ex, record)
             if requested_id is not None and replaying and (record.next or ex.queue):
                 # the fork's tasks are the checkpoint's (an input checkpoint's START has no
                 # activation yet: it is keyed by name)
@@ -350,15 +342,15 @@ class Continuation:
                     next_=record.next,
                     keys=[key for _, key in pending] if same else None,
                     values=record.values,
-                    **({} if start is _NO_INPUT else {"start": start}),
+                    **({} if start is NO_INPUT else {"start": start}),
                 )
-            if start is not _NO_INPUT:
+            if start is not NO_INPUT:
                 ex.send(External(INPUT_EVENT, start))
         else:
             if record is not None:
                 ex.abandon_pending()  # new input: LangGraph drops the tasks a run left
             if graph.lowlevel is not None:
-                events.extend(self._lowlevel_input(ex, inp))
+                events.extend(writes.lowlevel(ex, inp))
             else:
                 events.extend(
                     self.recorder.checkpoint(
@@ -487,85 +479,6 @@ class Continuation:
         }
         return partial(self._emit_start, ctx.step, start)
 
-    def _lowlevel_input(self, ex: Execution, inp: Any) -> list[Event]:
-        """A low-level `Pregel`'s input: written to its input channels as the input step
-        (LangGraph's step -1, which shows no ``values`` chunk), so the nodes subscribed to
-        them run in the first step."""
-        ex.edit(self.scope.graph.runner.input_writes(inp), writer=INPUT_WRITER)
-        self.values.commit(ex.values)
-        pending = pending_activations(ex, self.scope.graph.node_order)
-        return self.recorder.checkpoint(
-            ex,
-            "input",
-            next_=tuple(name for name, _ in pending),
-            keys=[key for _, key in pending],
-            values=self.values.of(ex.values),
-        )
-
-    def _first_command(self, ex: Execution, command: Command[Any]) -> list[Event]:
-        """A `Command` as the first input of a thread (no checkpoint, or no checkpointer):
-        LangGraph has nothing to resume, so it first applies the Command's writes as writes
-        of no task (its ``goto`` triggers are then dropped by the input step, which clears
-        the triggers it did not write), saves the input checkpoint (step -1, ``__start__``
-        holding the Command) and runs START with the Command as its input: the ``update``
-        is written a second time (a reducer sees it twice), and START writes the ``goto``
-        and follows its own edges (`StartCommand`)."""
-        keys = self.scope.graph.runner.channel_keys
-        written = node_writes(Command(update=command.update), keys)
-        if written.writes:
-            ex.edit(written.writes, writer=START)
-        values = self.values.of(ex.values)
-        # LangGraph applies them at one version, then its input step consumes the goto's
-        # and Sends' triggers and writes ``__start__`` at the next
-        before, seen_by = first_writes(self.scope.saver, self.scope.graph, command, values, ex)
-        events = self.recorder.checkpoint(
-            ex,
-            "input",
-            next_=(START,),
-            values=values,
-            start=command,
-            before=before,
-            seen_by=seen_by,
-        )
-        ex.send(External(INPUT_EVENT, StartCommand(command)))
-        return events
-
-    def _apply_to_pending(self, ex: Execution, command: Command[Any]) -> list[tuple[str, Any]]:
-        """Commit a `Command`'s ``update`` as an edit of no node; its ``goto`` nodes and
-        `Send`s join the activations already due. Returns the update's writes."""
-        written = node_writes(
-            Command(update=command.update, goto=command.goto), self.scope.graph.runner.channel_keys
-        )
-        routed = TaskOutcome(writes=written.writes)
-        self.scope.graph.runner._gotos(
-            written.goto, routed, START, RunContext(config=dict(self.scope.config))
-        )
-        ex.edit(
-            written.writes,
-            writer=START,
-            activate=routed.gotos,
-            spawn=[(send.node, send) for send in routed.sends],
-        )
-        return list(written.writes)
-
-    def _write_onto(self, ex: Execution, record: CheckpointRecord | None, update: Any) -> None:
-        """A resuming `Command`'s ``update``: as LangGraph, written onto the checkpoint the
-        thread is at before the step goes on (so the resumed task and every later view of
-        that checkpoint see it): saved there as writes of no task, the checkpoint itself
-        not stored again (see `_lgnull`)."""
-        written = node_writes(Command(update=update), self.scope.graph.runner.channel_keys)
-        ex.edit(written.writes, writer=START)
-        if record is None or self.scope.saver is None or record.checkpoint is None:
-            return
-        stored = record.stored if record.stored is not None else record.checkpoint
-        saved = take_command(self.scope.graph, record, written.writes)
-        record.values = self.values.of(ex.values)
-        if record.current_values is not None:
-            local = self.scope.graph.runner.local_state(record.current_values, written.writes)
-            record.current_values = self.values.of(local)
-        run_view(self.scope.saver, record, ex, stored, self.recorder.policy.triggers_of)
-        self.recorder.writer.put_writes(record, NULL_TASK_ID, saved)
-
     def _is_latest(self, record: CheckpointRecord) -> bool:
         """Whether ``record`` is the newest checkpoint of its thread and namespace."""
         if self.scope.saver is None:
@@ -576,16 +489,3 @@ class Continuation:
         return latest is None or (
             latest.config["configurable"]["checkpoint_id"] == record.checkpoint_id
         )
-
-
-_NO_INPUT = object()
-
-
-def _unsent_input(ex: Execution, record: CheckpointRecord) -> Any:
-    """The input of an input checkpoint (``next`` is ``__start__`` alone) that its engine
-    state has not received yet; `_NO_INPUT` for any other checkpoint."""
-    if record.next != (START,) or START_CHANNEL not in record.triggers:
-        return _NO_INPUT
-    if any(node_of(aid) == START for aid, _ in ex.queue):
-        return _NO_INPUT
-    return record.triggers[START_CHANNEL]

@@ -14,12 +14,11 @@ object the user's code raised.
 from __future__ import annotations
 
 import asyncio
-import inspect
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import copy_context
 from functools import partial
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, NoReturn
 
 from superstep_compat._internal._constants import (
     CONFIG_KEY_READ,
@@ -41,7 +40,7 @@ from superstep_compat.errors import (
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._messages import MessagesHandler, MessagesHandlerV2, attach
-from superstep_compat.pregel._start_gate import Go, StepAbandoned
+from superstep_compat.pregel._start_gate import StepAbandoned
 from superstep_compat.pregel._task_config import RunBase, task_config
 from superstep_compat.pregel._task_context import (
     CHILD_KEY,
@@ -86,6 +85,7 @@ from superstep_compat.runtime import ExecutionInfo
 from superstep_compat.types import Command
 from superstep_core.host import Clock, current_heartbeat
 from superstep_core.host import heartbeat as _heartbeat
+from superstep_core.twin import Block, Twin, adrive, drive, picked
 
 __all__ = ["TaskCall", "TaskRunner"]
 
@@ -112,16 +112,12 @@ class TaskRunner(TaskRouting):
 
     def run(self, call: TaskCall) -> TaskOutcome:
         """Run ``call``'s node on this thread (an ``async def`` action fails with LangGraph's
-        `TypeError`: it needs ``ainvoke``/``astream``)."""
-        if call.name == START:
-            return self._start_task(call.values, call.arg, call.run, call.task_id)
-        node = self.spec.nodes[call.name]
-        _, values, arg, resume, run, task_id, attempt, memo = call
-        ctx = copy_context()
-        outcome: TaskOutcome = ctx.run(
-            self._run_node, node, values, arg, resume, run, task_id, attempt, False, memo, True
-        )
-        return outcome
+        `TypeError`: it needs ``ainvoke``/``astream``), in a context of its own."""
+        return copy_context().run(drive, self._task(call, False, True))
+
+    async def arun(self, call: TaskCall) -> TaskOutcome:
+        """Run ``call``'s node on the running event loop."""
+        return await adrive(self._task(call, True, False))
 
     def blocks(self, name: str) -> bool:
         """Whether node ``name``'s task blocks a thread in an async run: a plain function (its
@@ -131,17 +127,12 @@ class TaskRunner(TaskRouting):
         node = self.spec.nodes.get(name)
         return node is not None and not node.is_async and not _is_runnable(node.action)
 
-    async def arun(self, call: TaskCall) -> TaskOutcome:
-        """Run ``call``'s node on the running event loop."""
+    def _task(self, call: TaskCall, in_loop: bool, scoped: bool) -> Twin[TaskOutcome]:
+        """`run` and `arun`'s core: the start task's writes, or the node's task."""
         if call.name == START:
             return self._start_task(call.values, call.arg, call.run, call.task_id)
         node = self.spec.nodes[call.name]
-        _, values, arg, resume, run, task_id, attempt, memo = call
-        result = self._run_node(node, values, arg, resume, run, task_id, attempt, True, memo)
-        if inspect.isawaitable(result):
-            result = await result
-        assert isinstance(result, TaskOutcome)
-        return result
+        return (yield from self._node_task(node, *call[1:], in_loop, scoped))
 
     _run_base: RunBase | None = None
 
@@ -165,7 +156,7 @@ class TaskRunner(TaskRouting):
         """The config a task runs with (`task_config` over this run's `RunBase`)."""
         return task_config(self._base_of(run.config), self, node.name, run, uid, resume)
 
-    def _run_node(
+    def _node_task(
         self,
         node: NodeSpec,
         values: Mapping[str, Any],
@@ -174,13 +165,23 @@ class TaskRunner(TaskRouting):
         run: RunContext,
         task_id: str,
         attempt: int,
+        memo: dict[str, Any] | None,
         in_loop: bool,
-        memo: dict[str, Any] | None = None,
-        scoped: bool = False,
-    ) -> Any:
-        """Run node ``node``'s task. ``scoped``: the call runs in a context of its own
-        (``copy_context().run``) that ends with it: the context variables it binds need no
-        unbinding (a sync task's outcome, never a coroutine's)."""
+        scoped: bool,
+    ) -> Twin[TaskOutcome]:
+        """Node ``node``'s task, written once for both lanes: `drive` runs it on this thread,
+        `adrive` on the running loop (an ``async def`` action or a Runnable's ``ainvoke``
+        awaited there). ``in_loop``: the run is an async one (a node's timeout is allowed;
+        a sync run refuses it, as LangGraph). ``scoped``: the driver runs in a context of
+        its own (``copy_context().run``) that ends with it, so the context variables the
+        task binds need no unbinding.
+
+        Two halves split at the start gate: the task's start (its input read, its cache
+        looked up, its ``tasks``/``debug`` start announced) comes before the gate; its run
+        (the node's callback run opened, its attempt timed, its action called) after it, as
+        LangGraph yields a step's start chunks before it launches the step's tasks, whose
+        callbacks then see their ``on_chain_start``. Never raises but for `StepAbandoned`
+        (the stream closed before the node ran) or a cancellation from outside the task."""
         uid = task_uuid(run, task_id)
         # the run's `RunBase` looked up once per task (its config and its runtime's parts)
         last = self._run_base  # (`_base_of`'s usual case spelled out: no call per task)
@@ -235,6 +236,12 @@ class TaskRunner(TaskRouting):
             # its writes and its routing, as the call made them; announced above first, as
             # LangGraph announces a step's tasks before it matches their cached writes
             return from_cache_entry(hit)
+        if go is not None:
+            # held until the consumer pulled the step's starts (a thread waits: a plain
+            # function's task runs on a worker, never the loop's, see `blocks`); raises
+            # `StepAbandoned` when the stream closed first: the node never runs
+            yield Block(go.wait, go.until)
+        # --- the task's run ---------------------------------------------------------------
         if config.get("callbacks"):
             run.trace, config = TaskRun.start(config, node.name, state, run.step, node.trace_policy)
         configurable = config["configurable"]
@@ -326,28 +333,25 @@ class TaskRunner(TaskRouting):
             known = _RUNNABLE_TYPES.get(type(action))  # (`_is_runnable`'s memo, inline)
             if known if known is not None else _is_runnable(action):
                 steps = sequence_steps(action)
-                if in_loop and hasattr(action, "ainvoke"):
-                    pending = acall_runnable(action, steps, state, config)
-                    return self._finish_async(pending, node, values, run, hook, config, go)
-                if go is not None:  # on a worker thread (never the loop's: see `blocks`)
-                    go.wait()
-                result = (
-                    invoke_steps(steps, state, config) if steps else action.invoke(state, config)
-                )
+                # the plain spelling is the Runnable's own ``invoke``: no frame of ours
+                # between the host and a subgraph's run (a nesting level costs what it
+                # costs LangGraph of the recursion budget)
+                call = action.invoke if steps is None else partial(invoke_steps, steps)
+                result = yield Block(call, partial(_ainvoked, action, steps), (state, config))
             elif node.is_async:
-                if not in_loop:
-                    raise no_sync_function(node.name)
-                coro = action(state, **kwargs)
-                return self._finish_async(coro, node, values, run, hook, config, go)
+                result = yield Block(
+                    _no_sync_call, _awaited_call, (node.name, action, state, kwargs)
+                )
             else:
-                if go is not None:  # on a worker thread (never the loop's: see `blocks`)
-                    go.wait()
                 result = action(state, **kwargs)
         except asyncio.CancelledError as e:
-            # raised by the node's own synchronous code (nothing cancels it): LangGraph
-            # fails the task with NodeCancelledError rather than tearing the run down
+            # raised by the node's own code (nothing asked to cancel its task): LangGraph
+            # fails the task with NodeCancelledError rather than tearing the run down; a
+            # cancellation from outside (a timeout, the caller) goes on
+            if not (yield picked(_own, _own_cancellation)):
+                raise
             return self._conclude(node, values, run, hook, error=_node_cancelled(node.name, e))
-        except StepAbandoned:  # the stream closed before the node ran: nothing to conclude
+        except StepAbandoned:  # a stream closed before its node ran: nothing to conclude
             raise
         except BaseException as e:
             return self._conclude(node, values, run, hook, error=e)
@@ -356,44 +360,6 @@ class TaskRunner(TaskRouting):
         finally:
             if not scoped:
                 _unbind(tokens)
-
-    async def _finish_async(
-        self,
-        pending: Any,
-        node: NodeSpec,
-        values: Mapping[str, Any],
-        run: RunContext,
-        hook: _TaskContext,
-        config: dict[str, Any] | None = None,
-        go: Go | None = None,
-    ) -> TaskOutcome:
-        # The coroutine's body runs here, not in _run_node: bind the task's context again.
-        tokens = _bind(hook, run, config)
-        try:
-            if go is not None:  # held until the consumer pulled the step's starts
-                try:
-                    await go.until()
-                except BaseException:
-                    if inspect.iscoroutine(pending):
-                        pending.close()  # never awaited: no "never awaited" warning
-                    raise
-            result = await pending
-        except asyncio.CancelledError as e:
-            task = asyncio.current_task()
-            if task is not None and task.cancelling() == 0:
-                # nothing asked to cancel this task (no timeout, no caller): the node's
-                # body raised it itself, which LangGraph reports as NodeCancelledError
-                error = _node_cancelled(node.name, e)
-                return self._conclude(node, values, run, hook, error=error)
-            raise
-        except StepAbandoned:  # the stream closed before the node ran: nothing to conclude
-            raise
-        except BaseException as e:
-            return self._conclude(node, values, run, hook, error=e)
-        else:
-            return self._conclude(node, values, run, hook, result=result)
-        finally:
-            _unbind(tokens)
 
     def _conclude(
         self,
@@ -555,6 +521,35 @@ def _observed(heartbeat: Callable[[], None], timed: TimedAttempt) -> Callable[[]
         timed.progress()
 
     return beat
+
+
+async def _ainvoked(
+    action: Any, steps: Sequence[Any] | None, state: Any, config: dict[str, Any]
+) -> Any:
+    """A Runnable node's call on the running loop: ``ainvoke`` (or streamed,
+    `acall_runnable`), a `RunnableSequence`'s steps as the node's own (`sequence_steps`)."""
+    if not hasattr(action, "ainvoke"):
+        return invoke_steps(steps, state, config) if steps else action.invoke(state, config)
+    return await acall_runnable(action, steps, state, config)
+
+
+def _no_sync_call(name: str, action: Any, state: Any, kwargs: dict[str, Any]) -> NoReturn:
+    raise no_sync_function(name)  # an ``async def`` node of a sync run (LangGraph's error)
+
+
+async def _awaited_call(name: str, action: Any, state: Any, kwargs: dict[str, Any]) -> Any:
+    return await action(state, **kwargs)
+
+
+def _own() -> bool:
+    return True  # nothing cancels a task on a thread: its own code raised it
+
+
+def _own_cancellation() -> bool:
+    """Whether the task on the loop raised CancelledError itself (nothing asked to cancel
+    it: no timeout, no caller)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() == 0
 
 
 def _node_cancelled(name: str, cause: asyncio.CancelledError) -> NodeCancelledError:

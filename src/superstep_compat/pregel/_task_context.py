@@ -382,7 +382,7 @@ _second: tuple[int, str] = (-1, "")
 
 def _now(clock: Clock | None = None) -> str:
     """An ISO timestamp (UTC) of ``clock`` (seconds since the epoch; the wall clock unless
-    a run injected another, see `_run.CLOCK_KEY`): ``datetime.fromtimestamp(t,
+    a run injected another, see `_run_options.CLOCK_KEY`): ``datetime.fromtimestamp(t,
     UTC).isoformat()``, the date and time formatted once per second (every checkpoint
     has one: formatting it was a few percent of a checkpointed step)."""
     global _second

@@ -30,6 +30,7 @@ from superstep_compat.pregel._task_context import RunContext, TaskOutcome
 from superstep_compat.pregel._task_support import attempt_observer, report_attempt
 from superstep_core.host import EffectContext, SplitHandler, deadline_stop
 from superstep_core.persistence import register
+from superstep_core.twin import Block, Twin, adrive, drive, picked
 
 __all__ = ["TASK_KIND", "SavedOutcomes", "TaskPerformer", "TaskRequest"]
 
@@ -112,7 +113,9 @@ class TaskPerformer:
         self.saved = saved
         self.options = dict(options or {})
         # a graph's own runner (not a subclass with a `run` of its own, an entrypoint's)
-        self.direct = type(runner).run is TaskRunner.run and not self.options
+        kind = type(runner)
+        own = kind.run is TaskRunner.run and kind.arun is TaskRunner.arun
+        self.direct = own and not self.options
         self._observers: tuple[Any, Any] = (None, None)
 
     def _observer(self, run: RunContext) -> Callable[[dict[str, Any]], None] | None:
@@ -123,19 +126,6 @@ class TaskPerformer:
             observer = attempt_observer(run)
             self._observers = (run.config, observer)  # one tuple: threads see either pair
         return observer  # type: ignore[no-any-return]
-
-    def _arguments(self, request: TaskRequest, run: RunContext) -> TaskCall:
-        """The runner's call for ``request`` in ``run`` (its ``run`` and ``arun`` alike)."""
-        return TaskCall(
-            request.node,
-            request.values,
-            request.arg,
-            request.resume,
-            run,
-            request.activation_id,
-            request.attempt,
-            request.memo,
-        )
 
     def _run_of(self, request: TaskRequest, effect: EffectContext | None) -> RunContext:
         """The run context of ``request``'s task: the step's, with the push index and the
@@ -170,7 +160,21 @@ class TaskPerformer:
     def perform(
         self, request: TaskRequest, effect: EffectContext | None = None, *, in_loop: bool = False
     ) -> TaskOutcome:
-        """Run the task on this thread (the sync host's handler)."""
+        """Run the task on this thread (the sync host's handler), in a context of its own."""
+        return copy_context().run(drive, self._perform(request, effect, in_loop, True))
+
+    async def aperform(
+        self, request: TaskRequest, effect: EffectContext | None = None
+    ) -> TaskOutcome:
+        """Run the task on the running event loop (the asyncio host's handler)."""
+        return await adrive(self._perform(request, effect, True, False))
+
+    def _perform(
+        self, request: TaskRequest, effect: EffectContext | None, in_loop: bool, scoped: bool
+    ) -> Twin[TaskOutcome]:
+        """`perform` and `aperform`'s core (``in_loop``, ``scoped``: the runner's, see
+        `TaskRunner._node_task`): the saved outcome, or the task's run, told to the run's
+        attempt observer."""
         if self.saved is not None and (outcome := self.saved(request)) is not None:
             return outcome
         runner = self.runner
@@ -178,69 +182,71 @@ class TaskPerformer:
         observer = self._observer(run)
         started = time.time() if observer is not None else 0.0
         node = runner.spec.nodes.get(request.node) if self.direct else None
-        if node is not None:
-            # `TaskRunner.run` without its frame (nor its `TaskCall`): a subgraph run inside
-            # a node pays each frame between the host and the user's function once per
-            # nesting level
-            outcome = copy_context().run(
-                runner._run_node,
-                node,
-                request.values,
-                request.arg,
-                request.resume,
-                run,
-                request.activation_id,
-                request.attempt,
-                in_loop,
-                request.memo,
-                True,
-            )
-            assert isinstance(outcome, TaskOutcome)
-        else:
-            outcome = runner.run(self._arguments(request, run), **self.options)
+        # what the runner is told of the task (a `TaskCall`'s fields past the node's name)
+        task = (
+            request.values,
+            request.arg,
+            request.resume,
+            run,
+            request.activation_id,
+            request.attempt,
+            request.memo,
+        )
+        try:
+            if node is not None:
+                # the runner's core itself, without `run`'s frames nor its `TaskCall`: a
+                # subgraph run inside a node pays each frame between the host and the
+                # user's function once per nesting level
+                outcome = yield from runner._node_task(node, *task, in_loop, scoped)
+            else:
+                outcome = yield Block(self._run, self._arun, (TaskCall(request.node, *task),))
+                assert isinstance(outcome, TaskOutcome)
+        except asyncio.CancelledError as cancelled:
+            # only the host on the loop cancels an attempt
+            yield picked(_nothing, self._cancelled, request, run, observer, started, cancelled)
+            raise
         if observer is not None:
             report_attempt(observer, run, request, started, outcome)
         return outcome
 
-    async def aperform(
-        self, request: TaskRequest, effect: EffectContext | None = None
-    ) -> TaskOutcome:
-        """Run the task on the running event loop (the asyncio host's handler)."""
-        if self.saved is not None and (outcome := self.saved(request)) is not None:
-            return outcome
-        run = self._run_of(request, effect)
-        args = self._arguments(request, run)
-        observer = self._observer(run)
-        started = time.time() if observer is not None else 0.0
-        result = self.runner.arun(args, **self.options)
-        try:
-            outcome = await result if inspect.isawaitable(result) else result
-        except asyncio.CancelledError as cancelled:
-            # the host stopped the attempt at the task's timeout (its NodeTimeoutError) or at
-            # the step's; the observers hear of its end before any retry wait
-            attempt = run.timed_attempt
-            if observer is None and attempt is None:
-                raise
-            stop = deadline_stop()
-            if stop is None:
-                if attempt is not None:
-                    attempt.finish(cancelled)
-                raise
-            node = self.runner.spec.nodes.get(request.node)
-            limits = request.timeout or (node.timeout if node is not None else None)
-            if limits is not None:
-                timed = self.runner.timed_out(
-                    request.node, stop.elapsed, stop.kind, request.timeout
-                )
-            else:  # the step's timeout (LangGraph's: a TimeoutError of the run)
-                late = TimeoutError(f"the step's timeout passed after {stop.elapsed:.3f}s")
-                timed = TaskOutcome(error=late)
+    def _run(self, call: TaskCall) -> TaskOutcome:
+        return self.runner.run(call, **self.options)
+
+    async def _arun(self, call: TaskCall) -> TaskOutcome:
+        result = self.runner.arun(call, **self.options)
+        outcome = await result if inspect.isawaitable(result) else result
+        return outcome  # type: ignore[no-any-return]
+
+    def _cancelled(
+        self,
+        request: TaskRequest,
+        run: RunContext,
+        observer: Callable[[dict[str, Any]], None] | None,
+        started: float,
+        cancelled: asyncio.CancelledError,
+    ) -> None:
+        """The host stopped the attempt at the task's timeout (its NodeTimeoutError) or at
+        the step's: the observers hear of its end before any retry wait."""
+        attempt = run.timed_attempt
+        if observer is None and attempt is None:
+            return
+        stop = deadline_stop()
+        if stop is None:
             if attempt is not None:
-                attempt.finish(timed.error)
-            if observer is not None:
-                report_attempt(observer, run, request, started, timed)
-            raise
-        assert isinstance(outcome, TaskOutcome)
+                attempt.finish(cancelled)
+            return
+        node = self.runner.spec.nodes.get(request.node)
+        limits = request.timeout or (node.timeout if node is not None else None)
+        if limits is not None:
+            timed = self.runner.timed_out(request.node, stop.elapsed, stop.kind, request.timeout)
+        else:  # the step's timeout (LangGraph's: a TimeoutError of the run)
+            late = TimeoutError(f"the step's timeout passed after {stop.elapsed:.3f}s")
+            timed = TaskOutcome(error=late)
+        if attempt is not None:
+            attempt.finish(timed.error)
         if observer is not None:
-            report_attempt(observer, run, request, started, outcome)
-        return outcome
+            report_attempt(observer, run, request, started, timed)
+
+
+def _nothing(*args: Any) -> None:
+    return None
