@@ -68,7 +68,7 @@ from superstep_compat.pregel._snapshots import StateViews
 from superstep_compat.pregel._task_context import TaskOutcome, _now
 from superstep_compat.types import Interrupt
 from superstep_core.node import Activated
-from superstep_core.runtime import Execution
+from superstep_core.runtime import Execution, QuietSnapshot
 
 __all__ = ["CheckpointPolicy", "CheckpointRecorder"]
 
@@ -105,6 +105,8 @@ class CheckpointRecorder:
     _top_version: tuple[CheckpointRecord, Any] | None = field(init=False, default=None)
     # the graph's subgraph by node name (`StateViews.subgraph_of`), found when first asked
     _subgraph_lookup: Callable[[str], Any] | None = field(init=False, default=None)
+    # `record`'s engine state while its ``engine`` is not filled in (`engine_of`)
+    _quiet: tuple[CheckpointRecord, QuietSnapshot] | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
         graph = self.scope.graph
@@ -215,6 +217,14 @@ class CheckpointRecorder:
         }
         if pending is None:
             pending = list(zip(next_, next_ if keys is None else keys))
+        # A checkpoint saved at once and lean (LangGraph's fields only) keeps the engine
+        # state only for a step that stops part-way after it (failed, stopped): taken then
+        # (`engine_of`), from a snapshot deferred here, not copied on every step.
+        quiet = (
+            ex.quiet_snapshot()
+            if self.writer.lean and self.scope.durable and not self.scope.ns
+            else None
+        )
         record = CheckpointRecord(
             thread_id=self.scope.thread_id,
             checkpoint_ns=self.scope.ns,
@@ -234,7 +244,7 @@ class CheckpointRecorder:
             ),
             metadata=metadata,
             created_at=_now(),
-            engine=ex.snapshot(),
+            engine=ex.snapshot() if quiet is None else None,
             ran=tuple(sorted(ran_names)),
             triggers=self.policy.pending_triggers(ex, pending, start),
         )
@@ -279,8 +289,12 @@ class CheckpointRecorder:
             top = None
         self._top_version = None if top is None else (record, top)
         self.writer.built_on = (record, None if base is None else base["channel_versions"])
+        if quiet is not None and not restorable(record, quiet=quiet):
+            record.engine = quiet.state()  # saved with its blob: the state is read now
+            quiet = None
+        self._quiet = None if quiet is None else (record, quiet)
         if self.scope.durable:
-            self.writer.save(record)
+            self.writer.save(record, known_restorable=quiet is not None)
         self.record = record
         self.policy.checkpointed(record)
         last = self.writer.last_saved
@@ -288,6 +302,16 @@ class CheckpointRecorder:
             record.parent_id if self.scope.durable else None if last is None else last.checkpoint_id
         )
         return self.checkpoint_events(record, parent_id)
+
+    def engine_of(self, record: CheckpointRecord) -> None:
+        """Fill in ``record``'s engine state when `checkpoint` deferred it: the execution's
+        state when the checkpoint was taken (see `QuietSnapshot`), needed once its step
+        stops part-way (the record is saved again, perhaps with its blob)."""
+        quiet = self._quiet
+        if quiet is not None and quiet[0] is record:
+            self._quiet = None
+            if record.engine is None:
+                record.engine = quiet[1].state()
 
     def checkpoint_events(
         self, record: CheckpointRecord, parent_id: str | None, *, parent_saved: bool = False
@@ -361,6 +385,7 @@ class CheckpointRecorder:
         that finished (their writes are committed in the engine, so the live view of the step
         shows them; LangGraph keeps them as the tasks' pending writes)."""
         record = self.record
+        self._quiet = None  # its engine state is taken again below
         self.policy.stopped(record, INTERRUPT, list(self.interrupts))
         if self.scope.saver is None or record is None:
             return
@@ -436,6 +461,7 @@ class CheckpointRecorder:
             self.policy.stopped(record, ERROR_CHANNEL, repr(error))
         if self.scope.saver is None or record is None or error is None:
             return
+        self.engine_of(record)
         own = any(aid == failed_aid and r.error is not None for aid, r in results)
         writes: list[tuple[str, list[tuple[str, Any]]]] = []
         if isinstance(error, ParentCommand):
@@ -494,6 +520,7 @@ class CheckpointRecorder:
         "": none failed, the run stopped); returns their pending writes. Their writes apply
         to ``before``, the engine's values before the step (default: ``ex``'s, when the
         step did not commit)."""
+        self.engine_of(record)
         done = list(record.finished)
         writes: list[tuple[str, Any]] = []
         out: list[tuple[str, list[tuple[str, Any]]]] = []

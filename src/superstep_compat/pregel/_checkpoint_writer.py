@@ -174,12 +174,24 @@ class CheckpointWriter:
             writes.submit(_in_order, held)
         self._held = []
 
-    def save(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> None:
+    def save(
+        self,
+        record: CheckpointRecord,
+        *,
+        outcomes_saved: bool = False,
+        known_restorable: bool = False,
+    ) -> None:
         """``put`` ``record`` (again, when it was saved before: its step stopped part-way);
         with durability "exit" its parent is the last record saved. ``outcomes_saved``: its
-        step failed and what its tasks did is in pending writes (see `restorable`)."""
+        step failed and what its tasks did is in pending writes (see `restorable`);
+        ``known_restorable``: the caller found it `restorable` (see `checkpoint_put`)."""
         assert self.saver is not None
-        self._call("put", self._put_args(record, outcomes_saved=outcomes_saved))
+        self._call(
+            "put",
+            self._put_args(
+                record, outcomes_saved=outcomes_saved, known_restorable=known_restorable
+            ),
+        )
 
     async def asave(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> None:
         """`save` through the saver's ``aput`` (an async run's, on the caller's loop)."""
@@ -192,7 +204,11 @@ class CheckpointWriter:
             await saver.aput(*self._put_args(record, outcomes_saved=outcomes_saved))
 
     def _put_args(
-        self, record: CheckpointRecord, *, outcomes_saved: bool = False
+        self,
+        record: CheckpointRecord,
+        *,
+        outcomes_saved: bool = False,
+        known_restorable: bool = False,
     ) -> tuple[Any, ...]:
         """``put``'s arguments for ``record``, taken as saved from here on."""
         assert self.saver is not None
@@ -215,6 +231,7 @@ class CheckpointWriter:
             if fresh and saved is not None and record.checkpoint is not None
             else None,
             outcomes_saved=outcomes_saved,
+            known_restorable=known_restorable,
         )
         if self.delta is not None:
             args = self.delta.stored(args)

@@ -42,6 +42,7 @@ from superstep_compat.pregel._saver_bridge import saver_call as _call
 from superstep_compat.pregel._saver_bridge import saver_list as _list
 from superstep_core.node import Activated
 from superstep_core.persistence import ForeignSerializer
+from superstep_core.runtime import QuietSnapshot
 
 __all__ = [
     "CURRENT_FORMAT",
@@ -221,7 +222,9 @@ def build_checkpoint(
     return checkpoint
 
 
-def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> bool:
+def restorable(
+    record: CheckpointRecord, *, outcomes_saved: bool = False, quiet: QuietSnapshot | None = None
+) -> bool:
     """Whether rebuilding ``record``'s engine state from LangGraph's own fields (what
     `_lgrestore.rebuild` does for a checkpoint LangGraph wrote) gives the same run: a step
     of the root graph whose pending tasks are plain pull tasks (fresh activations, nothing
@@ -235,14 +238,26 @@ def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> boo
     ``outcomes_saved``: the record's step failed after it was written, its engine state is
     the one from before the step, and what the step's tasks did (finished tasks' writes,
     the failed task's ``__error__``) is saved as pending writes, from which a rebuild takes
-    it; so finished tasks, results and errors do not make the record unrestorable."""
+    it; so finished tasks, results and errors do not make the record unrestorable.
+
+    ``quiet``: the engine state of a record whose ``engine`` is not filled in yet (the
+    recorder takes the snapshot only when it is read: `CheckpointRecorder.engine_of`)."""
     engine = record.engine
     settled = not outcomes_saved and (record.finished or record.current_values is not None)
+    if record.checkpoint_ns or settled:
+        return False
+    if engine is None:
+        if quiet is None:
+            return False
+        # nothing in flight, every activation on its first attempt and active (`quiet`)
+        for inst in quiet.instances:
+            if inst.spawned or inst.payload is not None:
+                return False
+        return _same_values(record, quiet.values, quiet.queue) and _tasks_restorable(
+            record, outcomes_saved, 0
+        )
     if (
-        engine is None
-        or record.checkpoint_ns
-        or settled
-        or engine.awaited
+        engine.awaited
         or engine.timers
         or engine.barriers
         or engine.outputs
@@ -252,14 +267,8 @@ def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> boo
         or engine.held
     ):
         return False
-    values = record.values
-    missing = object()
-    for key, value in engine.values.items():
-        if values.get(key, missing) is not value:
-            return False
-    for _, event in engine.queue:
-        if type(event) is not Activated or event.payload is not None:
-            return False
+    if not _same_values(record, engine.values, engine.queue):
+        return False
     waiting = 0
     for inst in engine.instances:
         if (
@@ -279,6 +288,28 @@ def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> boo
             waiting += 1
         elif inst.state != "active" or inst.memory or inst.interrupt is not None:
             return False
+    return _tasks_restorable(record, outcomes_saved, waiting)
+
+
+def _same_values(
+    record: CheckpointRecord, engine_values: Mapping[str, Any], queue: Sequence[tuple[str, Any]]
+) -> bool:
+    """Whether the engine's values are the record's state values (the same objects) and
+    its queue holds only fresh activations (no payload): what `restorable` needs of them."""
+    values = record.values
+    missing = object()
+    for key, value in engine_values.items():
+        if values.get(key, missing) is not value:
+            return False
+    for _, event in queue:
+        if type(event) is not Activated or event.payload is not None:
+            return False
+    return True
+
+
+def _tasks_restorable(record: CheckpointRecord, outcomes_saved: bool, waiting: int) -> bool:
+    """`restorable`'s test of ``record``'s tasks, ``waiting`` of its activations suspended
+    on interrupts."""
     asked = 0
     raised = 0  # the interrupts of all tasks (counted here: no second pass over the tasks)
     for task in record.tasks:
@@ -333,6 +364,7 @@ def checkpoint_put(
     lean: bool = False,
     changed: Sequence[str] | None = None,
     outcomes_saved: bool = False,
+    known_restorable: bool = False,
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """The ``put`` of the checkpoint `build_checkpoint` made for ``record`` (or, written
     before, again under its id: a step that stopped part-way changed its engine state), with
@@ -341,7 +373,9 @@ def checkpoint_put(
     step's checkpoint cost). ``saved_versions``: the channel versions the saver already holds
     values for (only the others go in ``new_versions``); ``changed``: when those are the
     versions the checkpoint was built on, its ``updated_channels`` (then they are the others,
-    without comparing every channel's version); ``outcomes_saved``: see `restorable`.
+    without comparing every channel's version); ``outcomes_saved``: see `restorable`;
+    ``known_restorable``: the caller found it `restorable` (its engine state may not be
+    filled in).
     Returns ``put``'s arguments and the checkpoint's channel versions (sync and async
     drivers call ``put`` or ``aput``)."""
     if record.stored is not None:
@@ -349,7 +383,7 @@ def checkpoint_put(
     built = record.checkpoint
     if built is None:
         raise ValueError(f"checkpoint {record.checkpoint_id} was never built")
-    blob = not (lean and restorable(record, outcomes_saved=outcomes_saved))
+    blob = not (lean and (known_restorable or restorable(record, outcomes_saved=outcomes_saved)))
     versions: dict[str, Any] = built["channel_versions"]
     values: dict[str, Any] = built["channel_values"]
     if not blob and ENGINE_CHANNEL not in versions and ENGINE_CHANNEL not in values:

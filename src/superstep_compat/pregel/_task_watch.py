@@ -64,6 +64,10 @@ class TaskWatch:
         host.on_perform = self.tasks_begin
         host.launch_key = self.tracker.watch(ex)
 
+    def release(self) -> None:
+        """Forget the host (the run has ended; the host holds this watch's methods)."""
+        self._host = None
+
     def task_ended(self, request: EffectRequest, result: EffectCompleted) -> bool:
         """The host's result observer (each task's result as the task ends): a live run
         streams a finished task's chunks now (LangGraph emits them as the task ends, not

@@ -85,6 +85,7 @@ from superstep_core.runtime.records import (
     ExecutionFailure,
     ExecutionState,
     Instance,
+    QuietSnapshot,
     Status,
     StepOutcome,
     TimerRequest,
@@ -97,6 +98,9 @@ __all__ = ["Execution"]
 _RETRY_TIMER = "__retry__"
 _STEP = ("superstep",)  # the input log's entry of a superstep that delivered no results
 _INPUT_WRITER = "__input__"
+# an activation as created, in the fields `Execution.quiet_snapshot` reads (attempt, state,
+# effects issued, interrupt, suspended at, holding)
+_PRISTINE = (1, "active", 0, None, -1, False)
 _REMAIN = RemainActive()  # immutable: shared by every activation waiting for its effect
 # the reaction of a one-shot activation whose effect is out: nothing yet but waiting (what
 # the general path's merge of its request reaction leaves); identity marks it in `_resolve`
@@ -520,6 +524,45 @@ class Execution:
             sorted(self._ephemeral_live),
             list(self.held),
             dict(self.kept),
+        )
+
+    def quiet_snapshot(self) -> QuietSnapshot | None:
+        """`snapshot`, deferred, when the execution is quiet (see `QuietSnapshot`: nothing
+        in flight, every activation pristine); else None (take a `snapshot`). Copies the
+        versions and the queue, not the activations."""
+        if (
+            self.failure is not None
+            or self.awaited
+            or self.timers
+            or self.barriers
+            or self.outputs
+            or self.deferred
+            or self.held
+            or self.kept
+            or self._ephemeral_live
+        ):
+            return None
+        instances = list(self.instances.values())
+        for i in instances:
+            # (one tuple compared: cheaper than a test per field, once per checkpoint)
+            if (
+                i.attempt,
+                i.state,
+                i.effects_issued,
+                i.interrupt,
+                i.suspended_at,
+                i.holding,
+            ) != _PRISTINE or (i.memory or i.pending_effects):
+                return None
+        return QuietSnapshot(
+            self.graph,
+            self.execution_id,
+            self.values if not self._untracked else self._tracked_values(),
+            dict(self.versions),
+            self.step,
+            list(self.queue),
+            instances,
+            (self._seq, self._lineages, self._timer_generation),
         )
 
     def _tracked_values(self) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from enum import Enum
 from typing import Any
 
 from superstep_core.frozen import quick_init
+from superstep_core.graph import CompiledGraph
 from superstep_core.node import Effect, Event
 
 __all__ = [
@@ -17,6 +18,7 @@ __all__ = [
     "EffectRequest",
     "ExecutionFailure",
     "Instance",
+    "QuietSnapshot",
     "Status",
     "StepOutcome",
     "TimerRequest",
@@ -156,3 +158,83 @@ class ExecutionState:
     kept: dict[str, tuple[str, Any]] = field(default_factory=dict)
     """Within-step results of the held events' activations: effect id -> (activation id,
     `EffectCompleted`), answering those effects when the events are delivered again."""
+
+
+class QuietSnapshot:
+    """`Execution.snapshot` of a quiet execution (`Execution.quiet_snapshot`), taken
+    without copying its activations: `state` builds the `ExecutionState` when it is asked
+    for, equal to the snapshot the execution would have given when this was taken, whatever
+    ran since. An owner that keeps a snapshot of every superstep in case the next one fails
+    (and reads it only then) pays for the copies only when it reads one.
+
+    Quiet: nothing in flight (no awaited effects, timers, barriers, outputs, deferred or
+    held events, kept results, live ephemeral channels or failure) and every activation
+    pristine (first attempt, active, never suspended, no memory, no effect issued, not
+    holding). A later superstep changes activations in place (a retry counts its attempt on
+    its instance), but a pristine one is given by what is set when it is created (id, node,
+    seq, lineage, payload, spawned, joined), read here from the live instances; the other
+    parts are copied (``versions``, ``queue``) or never changed in place (``values``)."""
+
+    __slots__ = (
+        "_instances",
+        "counters",
+        "execution_id",
+        "graph",
+        "queue",
+        "step",
+        "values",
+        "versions",
+    )
+
+    def __init__(
+        self,
+        graph: CompiledGraph,
+        execution_id: str,
+        values: dict[str, Any],
+        versions: dict[str, int],
+        step: int,
+        queue: list[tuple[str, Any]],
+        instances: list[Instance],
+        counters: tuple[int, int, int],
+    ) -> None:
+        self.graph = graph
+        self.execution_id = execution_id
+        self.values = values
+        self.versions = versions
+        self.step = step
+        self.queue = queue
+        self._instances = instances
+        self.counters = counters
+
+    @property
+    def instances(self) -> list[Instance]:
+        """The activations as they were: shared, read them, never change them."""
+        return self._instances
+
+    def state(self) -> ExecutionState:
+        """The `ExecutionState` this stands for (a new one each call)."""
+        instances = []
+        for live in self._instances:
+            inst = Instance(live.id, live.node, live.seq, live.lineage, live.payload)
+            inst.spawned = live.spawned
+            inst.joined = live.joined
+            instances.append(inst)
+        return ExecutionState(
+            self.graph.identity,
+            self.execution_id,
+            self.values,
+            dict(self.versions),
+            self.step,
+            list(self.queue),
+            instances,
+            {},
+            [],
+            [],
+            [],
+            [],
+            None,
+            self.counters,
+            [],
+            [],
+            {},
+        )
