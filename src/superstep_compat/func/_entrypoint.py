@@ -49,6 +49,7 @@ from superstep_compat.pregel._allowlist import graph_allowlist, returned_types
 from superstep_compat.pregel._calls import GraphCall, RunOptions
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._compile import CompiledStateGraph
+from superstep_compat.pregel._lgchannels import entrypoint_channels
 from superstep_compat.pregel._run_setup import INPUT_EVENT
 from superstep_compat.types import CachePolicy, RetryPolicy, Send, StateSnapshot, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
@@ -247,6 +248,17 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         self.output_channels = (END_CHANNEL,)
         self.state_channels = (END_CHANNEL,)
         self.stream_channels = END_CHANNEL
+
+    def _langgraph_channels(self) -> dict[str, Any]:
+        returned = _annotation(self.func, first_parameter=False)
+        if returned is entrypoint.final:
+            value_type: Any = Any  # unparameterised: entrypoint.final[Any, Any]
+            save_type: Any = Any
+        elif typing.get_origin(returned) is entrypoint.final:
+            value_type, save_type = typing.get_args(returned)
+        else:  # ``-> None`` is the annotation as written: None
+            value_type = save_type = None if returned is type(None) else returned
+        return entrypoint_channels(self.InputType, value_type, save_type)
 
     def _compile_engine(self, strategies: dict[str, Any]) -> tuple[EntrypointRunner, CompiledGraph]:
         """The function's runner (its task calls journaled when the graph has a saver) and

@@ -38,6 +38,7 @@ from superstep_compat.pregel._callbacks import (
 )
 from superstep_compat.pregel._calls import GraphCall, RunOptions, signed
 from superstep_compat.pregel._channels import engine_channel
+from superstep_compat.pregel._lgchannels import lowlevel_channels, state_graph_channels
 from superstep_compat.pregel._lowlevel import (
     LowLevelDefinition,
     lowlevel_builder,
@@ -160,7 +161,8 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
             {k: engine_channel(c) for k, c in self.spec.channels.items()}
         )
         self._views()
-        self.channels = dict(self.spec.channels)
+        # LangGraph's attribute (`_lgchannels`); the façade reads ``spec.channels`` instead
+        self.channels: dict[str, Any] = self._langgraph_channels()
         self._serde_allowlist = self._allowlist()  # None unless strict msgpack
         # never in a checkpoint (their writes and a Send's copies of them included)
         self.untracked_channels = frozenset(
@@ -197,6 +199,12 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
             if self.state_channels == (ROOT_KEY,)
             else list(self.state_channels)
         )
+
+    def _langgraph_channels(self) -> dict[str, Any]:
+        """What LangGraph's ``channels`` attribute holds for this graph (`_lgchannels`)."""
+        if self.lowlevel is not None:
+            return lowlevel_channels(self.lowlevel.channels)
+        return state_graph_channels(self.spec)
 
     def _compile_engine(self, strategies: dict[str, Any]) -> tuple[TaskRunner, CompiledGraph]:
         """The task runner and the engine graph (one per compiled graph; a graph kind of its
@@ -239,7 +247,7 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
             return self.lowlevel.output_schema(self.get_name("Output"))
         if self.output_channels == (ROOT_KEY,):
             return cast(type[BaseModel], super().get_output_schema(config))
-        fields = {k: (self.channels[k].ValueType, None) for k in self.output_channels}
+        fields = {k: (self.spec.channels[k].ValueType, None) for k in self.output_channels}
         return create_model(self.get_name("Output"), **cast(Any, fields))
 
     def get_input_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
