@@ -303,27 +303,11 @@ class LangGraphDrawing(Graph):
         return drawn
 
 
-# Façade classes defined in another module (or under another name) than LangGraph's.
-_LANGGRAPH_IDS: dict[tuple[str, ...], list[str]] = {
-    ("superstep_compat", "pregel", "_compile", "CompiledStateGraph"): [
-        "langgraph",
-        "graph",
-        "state",
-        "CompiledStateGraph",
-    ],
-    ("superstep_compat", "func", "_entrypoint", "EntrypointGraph"): [
-        "langgraph",
-        "pregel",
-        "main",
-        "Pregel",
-    ],
-}
-
-
 def _langgraph_id(ident: list[str]) -> list[str]:
+    # the façade's classes show their public module (`_internal._names`): LangGraph's path
     if not ident or ident[0] != "superstep_compat":
         return ident
-    return _LANGGRAPH_IDS.get(tuple(ident)) or ["langgraph", *ident[1:]]
+    return ["langgraph", *ident[1:]]
 
 
 def _start_runnable() -> Any:

@@ -24,6 +24,7 @@ from typing_extensions import is_typeddict
 from superstep_compat._internal._config import ensure_config
 from superstep_compat._internal._constants import END, ROOT_KEY, START
 from superstep_compat._internal._merge import merge_configs
+from superstep_compat._internal._names import shown_as
 from superstep_compat.channels.untracked_value import UntrackedValue
 from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
@@ -572,12 +573,12 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         for item in self.get_subgraphs(namespace=namespace, recurse=recurse):
             yield item
 
-    def __repr__(self) -> str:
-        return f"<Pregel {self.name}>"
-
 
 class CompiledStateGraph(Pregel[StateT, ContextT, InputT, OutputT]):
     """A compiled `StateGraph` (a `Pregel` built from a builder's spec)."""
 
-    def __repr__(self) -> str:
-        return f"<CompiledStateGraph {self.name}>"
+
+# LangGraph's modules for them (their default repr names it): ``langgraph.pregel.main`` and
+# ``langgraph.graph.state``
+shown_as(Pregel, "superstep_compat.pregel.main")
+shown_as(CompiledStateGraph, "superstep_compat.graph.state")
