@@ -24,6 +24,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
     node_of,
     pending_activations,
 )
+from superstep_compat.pregel._command_input import check_command_input
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
     PUSH,
@@ -117,6 +118,7 @@ class Continuation:
         """The execution the run drives (loaded, or new) with the input applied, and the
         events it shows first."""
         graph = self.scope.graph
+        check_command_input(self.input, has_saver=self.scope.saver is not None)
         events: list[Event] = []
         requested_id = (self.scope.config.get("configurable") or {}).get("checkpoint_id")
         requested_id = requested_id or self.addressed
