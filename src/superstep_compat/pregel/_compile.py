@@ -213,6 +213,7 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         runner = TaskRunner(self.spec, strategies)
         if self.lowlevel is not None:
             runner.update_chunk = self.lowlevel.update_of
+            runner.lowlevel = True
             return runner, lowlevel_engine_graph(self.lowlevel, runner, self.name or "LangGraph")
         return runner, _engine_graph(self.spec, runner, self.name or "LangGraph")
 

@@ -24,7 +24,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
     node_of,
     pending_activations,
 )
-from superstep_compat.pregel._command_input import check_command_input
+from superstep_compat.pregel._command_input import check_command_input, takes_command
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
     PUSH,
@@ -39,7 +39,7 @@ from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
 from superstep_compat.pregel._output_keys import read_keys
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress
 from superstep_compat.pregel._replay import ReplayState
-from superstep_compat.pregel._resumer import Resumer, as_list, run_again
+from superstep_compat.pregel._resumer import Resumer, run_again
 from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._task_context import (
@@ -51,7 +51,7 @@ from superstep_compat.pregel._task_context import (
     task_uuid,
 )
 from superstep_compat.types import Command, Send
-from superstep_core.node import Activated, External
+from superstep_core.node import External
 from superstep_core.runtime import Execution
 
 INPUT_EVENT = "__input__"
@@ -262,7 +262,7 @@ class Continuation:
             isinstance(inp, Command)
             and record is not None
             and requested_id is not None
-            and _takes_command(ex, record)
+            and takes_command(ex, record)
             and (record.source not in ("update", "fork") or not self._is_latest(record))
         ):
             # time travel with a Command (a finished thread's newest checkpoint named by id
@@ -282,7 +282,7 @@ class Continuation:
                 values=self.values.of(ex.values),
             )
             self.fork_values = self.values.of(ex.values)
-        elif isinstance(inp, Command) and record is not None and _takes_command(ex, record):
+        elif isinstance(inp, Command) and record is not None and takes_command(ex, record):
             # LangGraph writes a Command's update and goto onto the checkpoint as writes of
             # no task: the goto's nodes run in the step of the tasks already due, not after
             # them (a START activation would share their superstep and route one too late);
@@ -292,12 +292,7 @@ class Continuation:
             if delta is not None:
                 delta.edited(written)  # saved onto the checkpoint (`apply_command`)
             applied = True
-        elif (
-            isinstance(inp, Command)
-            and record is None
-            and self.fresh_resume_starts
-            and graph.lowlevel is None
-        ):
+        elif isinstance(inp, Command) and record is None and self.fresh_resume_starts:
             events.extend(self._first_command(ex, inp))
         elif isinstance(inp, Command) and not as_value:
             ex.send(External(INPUT_EVENT, inp))
@@ -490,10 +485,18 @@ class Continuation:
         the triggers it did not write), saves the input checkpoint (step -1, ``__start__``
         holding the Command) and runs START with the Command as its input: the ``update``
         is written a second time (a reducer sees it twice), and START writes the ``goto``
-        and follows its own edges (`StartCommand`)."""
-        written = node_writes(Command(update=command.update), self.scope.graph.runner.channel_keys)
+        and follows its own edges (`StartCommand`). A low-level `Pregel` drops the tasks the
+        update triggered, warns of its gotos (no such channels) and takes the Command itself
+        as its input value."""
+        runner = self.scope.graph.runner
+        written = node_writes(Command(update=command.update), runner.channel_keys)
         if written.writes:
             ex.edit(written.writes, writer=START)
+        if self.scope.graph.lowlevel is not None:
+            ex.abandon_pending()
+            gotos = node_writes(Command(goto=command.goto), runner.channel_keys).goto
+            runner._gotos(gotos, TaskOutcome(), INPUT_WRITER, RunContext(config={}))
+            return self._lowlevel_input(ex, command)
         events = self.recorder.checkpoint(
             ex, "input", next_=(START,), values=self.values.of(ex.values), start=command
         )
@@ -508,7 +511,7 @@ class Continuation:
         )
         routed = TaskOutcome(writes=written.writes)
         self.scope.graph.runner._gotos(
-            written.goto, routed, START, RunContext(config=dict(self.scope.config))
+            written.goto, routed, INPUT_WRITER, RunContext(config=dict(self.scope.config))
         )
         ex.edit(
             written.writes,
@@ -570,21 +573,6 @@ def _unsent_input(ex: Execution, record: CheckpointRecord) -> Any:
     if any(node_of(aid) == START for aid, _ in ex.queue):
         return _NO_INPUT
     return record.triggers[START_CHANNEL]
-
-
-def _stopped(ex: Execution) -> bool:
-    """Whether a task waits on its subgraph's breakpoint (no interrupt of its own)."""
-    return any(not as_list(value) for _, value in ex.interrupts)
-
-
-def _takes_command(ex: Execution, record: CheckpointRecord) -> bool:
-    """Whether a `Command` goes onto (or forks) the checkpoint: nodes' activations wait to
-    run, a task waits on its subgraph's breakpoint (`_stopped`), or nothing is left to run
-    (a finished thread: its goto's nodes run in that checkpoint's step, as LangGraph's)."""
-    if not record.next and not ex.queue and not ex.interrupts and not ex.held:
-        return True
-    due = (isinstance(event, Activated) and node_of(aid) != START for aid, event in ex.queue)
-    return any(due) or _stopped(ex)
 
 
 def _seen_on_resume(record: CheckpointRecord) -> None:

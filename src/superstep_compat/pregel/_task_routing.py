@@ -72,6 +72,9 @@ class TaskRouting:
         self.state_keys = self._keys_of(spec.state_schema)
         # a task's ``updates`` chunk from its writes (a low-level `Pregel` sets its own)
         self.update_chunk: Callable[[Sequence[tuple[str, Any]]], Any] = _update_chunk
+        # a low-level `Pregel`'s: its nodes are triggered by its own channels only (no
+        # ``branch:to:<node>`` channel a goto could write), and its input is written as given
+        self.lowlevel = False
         # when the first attempt of a task that may be retried started, by its namespace
         # (``node:<task id>``): its later attempts' `ExecutionInfo.node_first_attempt_time`
         # (the engine starts an attempt afresh); dropped once the task no longer retries
@@ -186,7 +189,7 @@ class TaskRouting:
                         kept.append(goto)
                 else:
                     logger.warning(f"Ignoring unknown node name {goto.node} in pending sends")
-            elif goto in self.node_names:
+            elif goto in self.node_names and not self.lowlevel:
                 out.gotos.append(goto)
                 if kept is not None:
                     kept.append(goto)
@@ -417,5 +420,7 @@ class TaskRouting:
         keys = set(info.channels) if info is not None else set(self.spec.channels)
         if info is not None and info.kind == "root":
             return [(next(iter(keys)), value)]
+        if self.lowlevel and not isinstance(value, dict):  # LangGraph's check of its input
+            raise TypeError(f"Expected chunk to be a dict, got {type(value).__name__}")
         written = node_writes(value, self.channel_keys)
         return [(k, v) for k, v in written.writes if k in keys]
