@@ -496,6 +496,8 @@ class Continuation:
             ex.abandon_pending()
             gotos = node_writes(Command(goto=command.goto), runner.channel_keys).goto
             runner._gotos(gotos, TaskOutcome(), INPUT_WRITER, RunContext(config={}))
+        runner.warn_unknown(written.dropped, INPUT_WRITER, RunContext(config={}))
+        if self.scope.graph.lowlevel is not None:
             return self._lowlevel_input(ex, command)
         events = self.recorder.checkpoint(
             ex, "input", next_=(START,), values=self.values.of(ex.values), start=command
@@ -510,9 +512,9 @@ class Continuation:
             Command(update=command.update, goto=command.goto), self.scope.graph.runner.channel_keys
         )
         routed = TaskOutcome(writes=written.writes)
-        self.scope.graph.runner._gotos(
-            written.goto, routed, INPUT_WRITER, RunContext(config=dict(self.scope.config))
-        )
+        run = RunContext(config=dict(self.scope.config))
+        self.scope.graph.runner._gotos(written.goto, routed, INPUT_WRITER, run)
+        self.scope.graph.runner.warn_unknown(written.dropped, INPUT_WRITER, run)
         ex.edit(
             written.writes,
             writer=START,
@@ -526,6 +528,7 @@ class Continuation:
         thread is at (writes of no task) before the step goes on, so the resumed task and
         every later view of that checkpoint see it."""
         written = node_writes(Command(update=update), self.scope.graph.runner.channel_keys)
+        self.scope.graph.runner.warn_unknown(written.dropped, INPUT_WRITER, RunContext(config={}))
         ex.edit(written.writes, writer=START)
         if record is None or self.scope.saver is None:
             return

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from superstep_compat._internal._constants import END, PULL, START, TAG_HIDDEN
+from superstep_compat._internal._constants import END, INPUT, PULL, START, TAG_HIDDEN
 from superstep_compat._internal._policies import TimeoutPolicy
 from superstep_compat.channels.delta import DeltaChannel
 from superstep_compat.errors import InvalidUpdateError
@@ -200,6 +200,16 @@ class TaskRouting:
                 )
         if kept:
             out.commanded = kept
+
+    def warn_unknown(self, keys: Sequence[str], name: str, run: RunContext) -> None:
+        """LangGraph's warning for writes of no task (an input `Command`'s, which it applies
+        unfiltered) to keys that are no channels: it ignores them. A node's own writes are
+        filtered to the channels silently."""
+        for key in keys:
+            logger.warning(
+                f"Task {name} with path {task_path(name, run.push)} wrote to unknown "
+                f"channel {key}, ignoring it."
+            )
 
     def _branch(
         self,
@@ -397,6 +407,7 @@ class TaskRouting:
                 written = node_writes(Command(update=arg.update, goto=arg.goto), self.channel_keys)
                 out.writes = written.writes
                 self._gotos(written.goto, out, START, run, commanded=True)
+                self.warn_unknown(written.dropped, INPUT, run)
                 return out
             writes = self.input_writes(arg)
             if self._delta:
