@@ -521,12 +521,13 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
 
     def clear_cache(self, nodes: Sequence[str] | None = None) -> None:
         """Forget cached node results (of ``nodes``, or of every node)."""
-        from superstep_compat.pregel._task_support import CACHE_NS
+        from superstep_compat.pregel._task_support import node_cache_namespace
 
         if self.cache is None:
             raise ValueError("No cache is set for this graph. Cannot clear cache.")
-        names = list(self.spec.nodes) if nodes is None else list(nodes)
-        self.cache.clear([(CACHE_NS, name) for name in names])
+        names = list(self.spec.nodes) if not nodes else list(nodes)
+        known = self.spec.nodes
+        self.cache.clear([node_cache_namespace(known[n]) for n in names if n in known])
 
     async def aclear_cache(self, nodes: Sequence[str] | None = None) -> None:
         self.clear_cache(nodes)
