@@ -112,12 +112,14 @@ def install(real: Sequence[str] | None = None) -> None:
         chosen = REAL_SUBPACKAGES if real is None else tuple(real)
         sys.meta_path.insert(0, LangGraphAliasFinder(chosen))
         _name_errors(on="errors" not in chosen)
+        _name_classes(on=True)
 
 
 def uninstall() -> None:
     """Remove the finder and forget the ``langgraph`` aliases already imported."""
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, LangGraphAliasFinder)]
     _name_errors(on=False)
+    _name_classes(on=False)
     for name in [n for n in sys.modules if n == _SOURCE or n.startswith(_SOURCE + ".")]:
         module = sys.modules[name]
         spec = getattr(module, "__spec__", None)
@@ -125,6 +127,14 @@ def uninstall() -> None:
             getattr(spec, "loader_state", None) == _TARGET
         ):
             del sys.modules[name]
+
+
+def _name_classes(*, on: bool) -> None:
+    """Compiled graphs' classes show LangGraph's module while the shim is on (see
+    `superstep_compat._internal._names`); not imported yet, they do so when they are."""
+    names = sys.modules.get(f"{_TARGET}._internal._names")
+    if names is not None:
+        names.name_all(on)
 
 
 def _name_errors(*, on: bool) -> None:

@@ -99,3 +99,37 @@ def test_python_m_runs_script(tmp_path: Path) -> None:
         check=True,
     )
     assert result.stdout.strip() == "__start__"
+
+
+def test_compiled_graph_classes_name_the_facade_module_without_the_shim() -> None:
+    """Without the shim a compiled graph's class names the public façade module holding it
+    (LangGraph's path under ``superstep_compat``); the shim names LangGraph's, imported
+    before or after it is installed; uninstalling it names the façade's again."""
+    show = (
+        "def show():\n"
+        "    from superstep_compat.func import entrypoint\n"
+        "    from superstep_compat.graph.state import CompiledStateGraph\n"
+        "    from superstep_compat.pregel import Pregel\n"
+        "    ep = entrypoint()(lambda x: x)\n"
+        "    print(CompiledStateGraph.__module__, Pregel.__module__, type(ep).__module__,"
+        " type(ep).__name__)\n"
+    )
+    before = run_python(
+        show + "show()\n"
+        "from superstep_compat.shim import install, uninstall\n"
+        "install(); show(); uninstall(); show()"
+    )
+    assert before.splitlines() == [
+        "superstep_compat.graph.state superstep_compat.pregel.main "
+        "superstep_compat.pregel.main Pregel",
+        "langgraph.graph.state langgraph.pregel.main langgraph.pregel.main Pregel",
+        "superstep_compat.graph.state superstep_compat.pregel.main "
+        "superstep_compat.pregel.main Pregel",
+    ]
+    after = run_python("from superstep_compat.shim import install; install()\n" + show + "show()")
+    assert after == "langgraph.graph.state langgraph.pregel.main langgraph.pregel.main Pregel"
+    import_main = run_python(
+        "import superstep_compat.pregel.main as m, superstep_compat.pregel as p\n"
+        "print(m.Pregel is p.Pregel, m.NodeBuilder is p.NodeBuilder)"
+    )
+    assert import_main == "True True"

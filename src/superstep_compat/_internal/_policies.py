@@ -5,7 +5,7 @@ with `default_cache_key`, `TimeoutPolicy`, `TracePolicy`.
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, Generic, Literal, NamedTuple, TypeVar
@@ -85,17 +85,26 @@ class RetryPolicy(NamedTuple):
     )
 
 
-def _freeze(value: Any) -> Any:
-    if isinstance(value, dict):
-        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
+def _freeze(value: Any, depth: int = 10) -> Any:
+    """LangGraph's hashable form of a cache key's argument (so the two compute the same
+    key for one input): hashable values as they are (and anything past ``depth`` levels),
+    a mapping as its items sorted by key, another sequence as a tuple, an array (anything
+    with ``tobytes``) as (its class name, its bytes, its shape)."""
+    if isinstance(value, Hashable) or depth <= 0:
+        return value
+    if isinstance(value, Mapping):
+        return tuple(sorted((k, _freeze(v, depth - 1)) for k, v in value.items()))
+    if isinstance(value, Sequence):
+        return tuple(_freeze(v, depth - 1) for v in value)
+    if hasattr(value, "tobytes"):
+        return (type(value).__name__, value.tobytes(), getattr(value, "shape", None))
     return value
 
 
 def default_cache_key(*args: Any, **kwargs: Any) -> str | bytes:
-    """Pickle of the positional arguments and the (frozen, sorted) keyword arguments."""
-    return pickle.dumps((args, _freeze(kwargs)), protocol=5, fix_imports=False)
+    """LangGraph's: the pickle (protocol 5) of the frozen positional and keyword arguments,
+    so a cache LangGraph filled answers the same inputs here."""
+    return pickle.dumps((_freeze(args), _freeze(kwargs)), protocol=5, fix_imports=False)
 
 
 KeyFuncT = TypeVar("KeyFuncT", bound=Callable[..., "str | bytes"])

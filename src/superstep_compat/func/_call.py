@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import hashlib
 import logging
 import time
 from collections.abc import Callable, Generator, Sequence
@@ -19,12 +18,18 @@ from contextvars import copy_context
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from superstep_compat._internal._constants import RETURN
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.func._scope import CallScope, RootScope, interrupts_of, scope_var
 from superstep_compat.func._trace import TaskCallRun
 from superstep_compat.pregel._node import engine_retry
-from superstep_compat.pregel._task_support import first_matching, note_task
+from superstep_compat.pregel._task_support import (
+    cache_digest,
+    first_matching,
+    note_task,
+    task_cache_namespace,
+)
 from superstep_compat.types import CachePolicy, RetryPolicy
 from superstep_core.host import AttemptObserver, NestedEffect
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
@@ -159,9 +164,18 @@ def _enter(scope: CallScope) -> None:
 
 
 def _cache_key(task: TaskFunction[Any, Any], policy: CachePolicy[Any], args: Any, kw: Any) -> Any:
-    raw = policy.key_func(*args, **kw)
-    key = raw if isinstance(raw, str) else hashlib.sha1(raw).hexdigest()
-    return (("__pregel_ns_writes", task.name), key)
+    """LangGraph's key of a task call's cache entry: namespace ``("__pregel_ns_writes",
+    <module>.<qualname> of its function)``, the digest of ``key_func(*args, **kwargs)``."""
+    return (task_cache_namespace(task.func), cache_digest(policy.key_func(*args, **kw)))
+
+
+def _returned(entry: Any) -> list[Any]:
+    """The result a task call's cache entry holds (its ``__return__`` write), as a list of
+    one; empty when there is no entry, or it holds none."""
+    for write in entry or ():
+        if isinstance(write, list | tuple) and len(write) == 2 and write[0] == RETURN:
+            return [write[1]]
+    return []
 
 
 def _result_event(
@@ -201,9 +215,10 @@ def _attempt(
     cache_key = _cached_key(root, task, args, kwargs)
     if cache_key is not None:
         found = yield Block(root.cache.get, root.cache.aget, ([cache_key],))
-        if cache_key in found:
+        returned = _returned(found.get(cache_key))
+        if returned:
             hit.append(True)
-            return found[cache_key]
+            return returned[0]
     traced = TaskCallRun.open(task.name, task.func, args, kwargs, index=_index(scope))
     call = partial(task.func, *args, **kwargs)
     try:
@@ -217,7 +232,8 @@ def _attempt(
         traced.end(result)
     if cache_key is not None:
         assert task.cache_policy is not None
-        entry = {cache_key: (result, task.cache_policy.ttl)}
+        # LangGraph's entry: the call's writes, its one ``__return__`` write
+        entry = {cache_key: ([(RETURN, result)], task.cache_policy.ttl)}
         yield Block(root.cache.set, root.cache.aset, (entry,))
     return result
 

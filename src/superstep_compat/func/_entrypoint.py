@@ -28,6 +28,7 @@ from pydantic import BaseModel
 
 from superstep_compat._internal._constants import END, START
 from superstep_compat._internal._deprecation import deprecated_kwarg
+from superstep_compat._internal._names import shown_as
 from superstep_compat._internal._policies import coerce_timeout_policy, sync_timeout_unsupported
 from superstep_compat.channels.last_value import LastValue
 from superstep_compat.func._entrypoint_run import EntrypointCall
@@ -48,7 +49,8 @@ from superstep_compat.graph._spec import (
 from superstep_compat.pregel._allowlist import graph_allowlist, returned_types
 from superstep_compat.pregel._calls import GraphCall, RunOptions
 from superstep_compat.pregel._channels import engine_channel
-from superstep_compat.pregel._compile import CompiledStateGraph
+from superstep_compat.pregel._compile import Pregel
+from superstep_compat.pregel._lgchannels import entrypoint_channels
 from superstep_compat.pregel._run_input import INPUT_EVENT
 from superstep_compat.types import CachePolicy, RetryPolicy, Send, StateSnapshot, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
@@ -203,8 +205,10 @@ def _engine(spec: GraphSpec, runner: EntrypointRunner, name: str) -> CompiledGra
     return g.compile()
 
 
-class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
-    """The `Pregel` an `@entrypoint` returns: invoke / stream / get_state over one node."""
+class EntrypointGraph(Pregel[Any, Any, Any, Any]):
+    """The `Pregel` an `@entrypoint` returns: invoke / stream / get_state over one node.
+    LangGraph's is a plain ``Pregel`` (not a ``CompiledStateGraph``), and this class shows
+    itself by that name and module."""
 
     runner: EntrypointRunner
 
@@ -247,6 +251,17 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         self.output_channels = (END_CHANNEL,)
         self.state_channels = (END_CHANNEL,)
         self.stream_channels = END_CHANNEL
+
+    def _langgraph_channels(self) -> dict[str, Any]:
+        returned = _annotation(self.func, first_parameter=False)
+        if returned is entrypoint.final:
+            value_type: Any = Any  # unparameterised: entrypoint.final[Any, Any]
+            save_type: Any = Any
+        elif typing.get_origin(returned) is entrypoint.final:
+            value_type, save_type = typing.get_args(returned)
+        else:  # ``-> None`` is the annotation as written: None
+            value_type = save_type = None if returned is type(None) else returned
+        return entrypoint_channels(self.InputType, value_type, save_type)
 
     def _compile_engine(self, strategies: dict[str, Any]) -> tuple[EntrypointRunner, CompiledGraph]:
         """The function's runner (its task calls journaled when the graph has a saver) and
@@ -331,5 +346,5 @@ class EntrypointGraph(CompiledStateGraph[Any, Any, Any, Any]):
         base = name or self.name or "LangGraph"
         return f"{base}{suffix}" if suffix else base
 
-    def __repr__(self) -> str:
-        return f"<EntrypointGraph {self.node_name}>"
+
+shown_as(EntrypointGraph, "superstep_compat.pregel.main", "Pregel")

@@ -17,7 +17,7 @@ from superstep_compat.errors import NodeTimeoutError
 from superstep_compat.func._call import SyncAsyncFuture, retry_for, start_call
 from superstep_compat.func._scope import current_scope
 from superstep_compat.graph._spec import is_async
-from superstep_compat.pregel._task_support import as_seconds
+from superstep_compat.pregel._task_support import as_seconds, task_cache_namespace
 from superstep_compat.types import CachePolicy, RetryPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV05
 from superstep_core.host import DeadlineExceeded
@@ -85,11 +85,14 @@ class TaskFunction(Generic[P, T]):
         return retry_for(self.retry_policy, failure)
 
     def clear_cache(self, cache: Any) -> None:
-        """Drop this task's cached results from ``cache``."""
-        cache.clear([("__pregel_ns_writes", self.name)])
+        """Drop this task's cached results from ``cache`` (a task without a cache policy
+        has none, and clears nothing, as LangGraph's)."""
+        if self.cache_policy is not None:
+            cache.clear([task_cache_namespace(self.func)])
 
     async def aclear_cache(self, cache: Any) -> None:
-        await cache.aclear([("__pregel_ns_writes", self.name)])
+        if self.cache_policy is not None:
+            await cache.aclear([task_cache_namespace(self.func)])
 
     def __repr__(self) -> str:
         return f"<task {self.name}>"

@@ -303,37 +303,21 @@ class LangGraphDrawing(Graph):
         return drawn
 
 
-# Façade classes defined in another module (or under another name) than LangGraph's.
+# Façade classes LangGraph has under another name: the prebuilt agent's model nodes, which
+# LangGraph adds as `RunnableCallable`s.
 _LANGGRAPH_IDS: dict[tuple[str, ...], list[str]] = {
-    ("superstep_compat", "pregel", "_compile", "CompiledStateGraph"): [
-        "langgraph",
-        "graph",
-        "state",
-        "CompiledStateGraph",
-    ],
-    ("superstep_compat", "func", "_entrypoint", "EntrypointGraph"): [
-        "langgraph",
-        "pregel",
-        "main",
-        "Pregel",
-    ],
-    # the prebuilt agent's model nodes: LangGraph adds them as `RunnableCallable`s
-    ("superstep_compat", "prebuilt", "_agent_nodes", "CallModel"): [
+    ("superstep_compat", "prebuilt", "_agent_nodes", name): [
         "langgraph",
         "_internal",
         "_runnable",
         "RunnableCallable",
-    ],
-    ("superstep_compat", "prebuilt", "_agent_nodes", "GenerateStructuredResponse"): [
-        "langgraph",
-        "_internal",
-        "_runnable",
-        "RunnableCallable",
-    ],
+    ]
+    for name in ("CallModel", "GenerateStructuredResponse")
 }
 
 
 def _langgraph_id(ident: list[str]) -> list[str]:
+    # the façade's classes show their public module (`_internal._names`): LangGraph's path
     if not ident or ident[0] != "superstep_compat":
         return ident
     return _LANGGRAPH_IDS.get(tuple(ident)) or ["langgraph", *ident[1:]]

@@ -24,6 +24,7 @@ from typing_extensions import is_typeddict
 from superstep_compat._internal._config import ensure_config
 from superstep_compat._internal._constants import END, ROOT_KEY, START
 from superstep_compat._internal._merge import merge_configs
+from superstep_compat._internal._names import shown_as
 from superstep_compat.channels.untracked_value import UntrackedValue
 from superstep_compat.graph._schema import json_schema_of
 from superstep_compat.graph._spec import GraphSpec
@@ -38,6 +39,7 @@ from superstep_compat.pregel._callbacks import (
 )
 from superstep_compat.pregel._calls import GraphCall, RunOptions, signed
 from superstep_compat.pregel._channels import engine_channel
+from superstep_compat.pregel._lgchannels import lowlevel_channels, state_graph_channels
 from superstep_compat.pregel._lowlevel import (
     LowLevelDefinition,
     lowlevel_builder,
@@ -160,7 +162,8 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
             {k: engine_channel(c) for k, c in self.spec.channels.items()}
         )
         self._views()
-        self.channels = dict(self.spec.channels)
+        # LangGraph's attribute (`_lgchannels`); the façade reads ``spec.channels`` instead
+        self.channels: dict[str, Any] = self._langgraph_channels()
         self._serde_allowlist = self._allowlist()  # None unless strict msgpack
         # never in a checkpoint (their writes and a Send's copies of them included)
         self.untracked_channels = frozenset(
@@ -198,12 +201,19 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
             else list(self.state_channels)
         )
 
+    def _langgraph_channels(self) -> dict[str, Any]:
+        """What LangGraph's ``channels`` attribute holds for this graph (`_lgchannels`)."""
+        if self.lowlevel is not None:
+            return lowlevel_channels(self.lowlevel.channels)
+        return state_graph_channels(self.spec)
+
     def _compile_engine(self, strategies: dict[str, Any]) -> tuple[TaskRunner, CompiledGraph]:
         """The task runner and the engine graph (one per compiled graph; a graph kind of its
         own, as `@entrypoint`'s, builds its own instead)."""
         runner = TaskRunner(self.spec, strategies)
         if self.lowlevel is not None:
             runner.update_chunk = self.lowlevel.update_of
+            runner.lowlevel = True
             return runner, lowlevel_engine_graph(self.lowlevel, runner, self.name or "LangGraph")
         return runner, _engine_graph(self.spec, runner, self.name or "LangGraph")
 
@@ -239,7 +249,7 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
             return self.lowlevel.output_schema(self.get_name("Output"))
         if self.output_channels == (ROOT_KEY,):
             return cast(type[BaseModel], super().get_output_schema(config))
-        fields = {k: (self.channels[k].ValueType, None) for k in self.output_channels}
+        fields = {k: (self.spec.channels[k].ValueType, None) for k in self.output_channels}
         return create_model(self.get_name("Output"), **cast(Any, fields))
 
     def get_input_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
@@ -511,12 +521,13 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
 
     def clear_cache(self, nodes: Sequence[str] | None = None) -> None:
         """Forget cached node results (of ``nodes``, or of every node)."""
-        from superstep_compat.pregel._task_support import CACHE_NS
+        from superstep_compat.pregel._task_support import node_cache_namespace
 
         if self.cache is None:
             raise ValueError("No cache is set for this graph. Cannot clear cache.")
-        names = list(self.spec.nodes) if nodes is None else list(nodes)
-        self.cache.clear([(CACHE_NS, name) for name in names])
+        names = list(self.spec.nodes) if not nodes else list(nodes)
+        known = self.spec.nodes
+        self.cache.clear([node_cache_namespace(known[n]) for n in names if n in known])
 
     async def aclear_cache(self, nodes: Sequence[str] | None = None) -> None:
         self.clear_cache(nodes)
@@ -564,12 +575,12 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         for item in self.get_subgraphs(namespace=namespace, recurse=recurse):
             yield item
 
-    def __repr__(self) -> str:
-        return f"<Pregel {self.name}>"
-
 
 class CompiledStateGraph(Pregel[StateT, ContextT, InputT, OutputT]):
     """A compiled `StateGraph` (a `Pregel` built from a builder's spec)."""
 
-    def __repr__(self) -> str:
-        return f"<CompiledStateGraph {self.name}>"
+
+# LangGraph's modules for them (their default repr names it): ``langgraph.pregel.main`` and
+# ``langgraph.graph.state``
+shown_as(Pregel, "superstep_compat.pregel.main")
+shown_as(CompiledStateGraph, "superstep_compat.graph.state")

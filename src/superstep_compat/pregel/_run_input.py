@@ -70,11 +70,21 @@ class InputWrites:
         the triggers it did not write), saves the input checkpoint (step -1, ``__start__``
         holding the Command) and runs START with the Command as its input: the ``update``
         is written a second time (a reducer sees it twice), and START writes the ``goto``
-        and follows its own edges (`StartCommand`)."""
-        keys = self.scope.graph.runner.channel_keys
+        and follows its own edges (`StartCommand`). A low-level `Pregel` drops the tasks the
+        update triggered, warns of its gotos (no such channels) and takes the Command itself
+        as its input value."""
+        runner = self.scope.graph.runner
+        keys = runner.channel_keys
         written = node_writes(Command(update=command.update), keys)
         if written.writes:
             ex.edit(written.writes, writer=START)
+        if self.scope.graph.lowlevel is not None:
+            ex.abandon_pending()
+            gotos = node_writes(Command(goto=command.goto), keys).goto
+            runner._gotos(gotos, TaskOutcome(), INPUT_WRITER, RunContext(config={}))
+        runner.warn_unknown(written.dropped, INPUT_WRITER, RunContext(config={}))
+        if self.scope.graph.lowlevel is not None:
+            return self.lowlevel(ex, command)
         values = self.values.of(ex.values)
         # LangGraph applies them at one version, then its input step consumes the goto's
         # and Sends' triggers and writes ``__start__`` at the next
@@ -98,9 +108,9 @@ class InputWrites:
             Command(update=command.update, goto=command.goto), self.scope.graph.runner.channel_keys
         )
         routed = TaskOutcome(writes=written.writes)
-        self.scope.graph.runner._gotos(
-            written.goto, routed, START, RunContext(config=dict(self.scope.config))
-        )
+        run = RunContext(config=dict(self.scope.config))
+        self.scope.graph.runner._gotos(written.goto, routed, INPUT_WRITER, run)
+        self.scope.graph.runner.warn_unknown(written.dropped, INPUT_WRITER, run)
         ex.edit(
             written.writes,
             writer=START,
@@ -115,6 +125,7 @@ class InputWrites:
         that checkpoint see it): saved there as writes of no task, the checkpoint itself
         not stored again (see `_lgnull`)."""
         written = node_writes(Command(update=update), self.scope.graph.runner.channel_keys)
+        self.scope.graph.runner.warn_unknown(written.dropped, INPUT_WRITER, RunContext(config={}))
         ex.edit(written.writes, writer=START)
         if record is None or self.scope.saver is None or record.checkpoint is None:
             return

@@ -23,6 +23,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
     node_of,
     pending_activations,
 )
+from superstep_compat.pregel._command_input import check_command_input
 from superstep_compat.pregel._lgcheckpoint import (
     PUSH,
     get_tuple,
@@ -120,6 +121,7 @@ class Continuation:
         events it shows first."""
         graph = self.scope.graph
         writes = InputWrites(self.scope, self.recorder, self.values)
+        check_command_input(self.input, has_saver=self.scope.saver is not None)
         events: list[Event] = []
         requested_id = (self.scope.config.get("configurable") or {}).get("checkpoint_id")
         requested_id = requested_id or self.addressed
@@ -302,12 +304,7 @@ class Continuation:
             writes.onto_pending(ex, inp)
             self.command_writes = command_writes(inp, graph.runner.channel_keys)
             applied = True
-        elif (
-            isinstance(inp, Command)
-            and record is None
-            and self.fresh_resume_starts
-            and graph.lowlevel is None
-        ):
+        elif isinstance(inp, Command) and record is None and self.fresh_resume_starts:
             events.extend(writes.first_command(ex, inp))
         elif isinstance(inp, Command) and not as_value:
             ex.send(External(INPUT_EVENT, inp))

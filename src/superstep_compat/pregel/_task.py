@@ -235,7 +235,9 @@ class TaskRunner(TaskRouting):
         if hit is not None:
             # its writes and its routing, as the call made them; announced above first, as
             # LangGraph announces a step's tasks before it matches their cached writes
-            return from_cache_entry(hit)
+            cached = from_cache_entry(hit, self.edge_writes(node.name))
+            if cached is not None:
+                return cached
         if go is not None:
             # held until the consumer pulled the step's starts (a thread waits: a plain
             # function's task runs on a worker, never the loop's, see `blocks`); raises
@@ -420,7 +422,8 @@ class TaskRunner(TaskRouting):
                 hook.handler.emit_returned(value)
         if hook.cache_key is not None and outcome.error is None and not outcome.interrupts:
             ttl = node.cache_policy.ttl if node.cache_policy is not None else None
-            run.cache.set({hook.cache_key: (cache_entry(outcome), ttl)})
+            entry = cache_entry(outcome, self.edge_writes(node.name))
+            run.cache.set({hook.cache_key: (entry, ttl)})
         if run.timed_attempt is not None:
             run.timed_attempt.finish(outcome.error)
         return outcome

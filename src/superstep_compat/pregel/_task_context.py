@@ -19,7 +19,7 @@ from typing import Any
 
 from langchain_core.runnables.config import _set_config_context, var_child_runnable_config
 
-from superstep_compat._internal._constants import PRIVATE, PULL, PUSH
+from superstep_compat._internal._constants import INPUT, PRIVATE, PULL, PUSH
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import GraphInterrupt, ParentCommand
 from superstep_compat.pregel._callbacks import TaskRun
@@ -275,7 +275,10 @@ READ_STATE_KEY = PRIVATE["CONFIG_KEY_READ_STATE"]
 
 def task_path(name: str, push: int | None) -> tuple[str | int | bool, ...]:
     """LangGraph's path of a task: ``(PULL, name)`` for a node an edge (or a goto)
-    triggered, ``(PUSH, index, False)`` for the ``index``-th `Send` task of its step."""
+    triggered, ``(PUSH, index, False)`` for the ``index``-th `Send` task of its step; none
+    for ``__input__``, the writer of an input `Command`'s writes (no task)."""
+    if name == INPUT:
+        return ()
     return (PULL, name) if push is None else (PUSH, push, False)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from superstep_compat._internal._constants import END, PULL, START, TAG_HIDDEN
+from superstep_compat._internal._constants import END, INPUT, PULL, START, TAG_HIDDEN
 from superstep_compat._internal._policies import TimeoutPolicy
 from superstep_compat.channels.delta import DeltaChannel
 from superstep_compat.errors import InvalidUpdateError
@@ -72,6 +72,9 @@ class TaskRouting:
         self.state_keys = self._keys_of(spec.state_schema)
         # a task's ``updates`` chunk from its writes (a low-level `Pregel` sets its own)
         self.update_chunk: Callable[[Sequence[tuple[str, Any]]], Any] = _update_chunk
+        # a low-level `Pregel`'s: its nodes are triggered by its own channels only (no
+        # ``branch:to:<node>`` channel a goto could write), and its input is written as given
+        self.lowlevel = False
         # when the first attempt of a task that may be retried started, by its namespace
         # (``node:<task id>``): its later attempts' `ExecutionInfo.node_first_attempt_time`
         # (the engine starts an attempt afresh); dropped once the task no longer retries
@@ -186,7 +189,7 @@ class TaskRouting:
                         kept.append(goto)
                 else:
                     logger.warning(f"Ignoring unknown node name {goto.node} in pending sends")
-            elif goto in self.node_names:
+            elif goto in self.node_names and not self.lowlevel:
                 out.gotos.append(goto)
                 if kept is not None:
                     kept.append(goto)
@@ -197,6 +200,16 @@ class TaskRouting:
                 )
         if kept:
             out.commanded = kept
+
+    def warn_unknown(self, keys: Sequence[str], name: str, run: RunContext) -> None:
+        """LangGraph's warning for writes of no task (an input `Command`'s, which it applies
+        unfiltered) to keys that are no channels: it ignores them. A node's own writes are
+        filtered to the channels silently."""
+        for key in keys:
+            logger.warning(
+                f"Task {name} with path {task_path(name, run.push)} wrote to unknown "
+                f"channel {key}, ignoring it."
+            )
 
     def _branch(
         self,
@@ -394,6 +407,7 @@ class TaskRouting:
                 written = node_writes(Command(update=arg.update, goto=arg.goto), self.channel_keys)
                 out.writes = written.writes
                 self._gotos(written.goto, out, START, run, commanded=True)
+                self.warn_unknown(written.dropped, INPUT, run)
                 return out
             writes = self.input_writes(arg)
             if self._delta:
@@ -417,5 +431,7 @@ class TaskRouting:
         keys = set(info.channels) if info is not None else set(self.spec.channels)
         if info is not None and info.kind == "root":
             return [(next(iter(keys)), value)]
+        if self.lowlevel and not isinstance(value, dict):  # LangGraph's check of its input
+            raise TypeError(f"Expected chunk to be a dict, got {type(value).__name__}")
         written = node_writes(value, self.channel_keys)
         return [(k, v) for k, v in written.writes if k in keys]

@@ -5,7 +5,6 @@ matching, the task's `Runtime`, callback-run closing, progress heartbeats, the u
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import inspect
 import logging
 import time
@@ -19,14 +18,22 @@ from langchain_core.callbacks import BaseCallbackHandler, BaseCallbackManager
 from langchain_core.runnables import Runnable, RunnableSequence
 from langchain_core.runnables.config import patch_config
 from langchain_core.tracers._streaming import _StreamingCallbackHandler
+from xxhash import xxh3_128_hexdigest
 
-from superstep_compat._internal._constants import CONFIG_KEY_ATTEMPT_OBSERVER, ROOT_KEY
+from superstep_compat._internal._constants import (
+    CACHE_NS_WRITES,
+    CONFIG_KEY_ATTEMPT_OBSERVER,
+    ROOT_KEY,
+)
+from superstep_compat._internal._runnable import RunnableCallable
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeCancelledError
 from superstep_compat.graph._spec import NodeSpec
 from superstep_compat.pregel._callbacks import TaskRun
+from superstep_compat.pregel._checkpoint_tasks import outcome_writes, saved_outcome
+from superstep_compat.pregel._lgcheckpoint import NO_WRITES
 from superstep_compat.pregel._retry import _should_retry_on
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, task_uuid
-from superstep_compat.types import RetryPolicy, Send
+from superstep_compat.types import RetryPolicy
 from superstep_core.host import heartbeat as _heartbeat
 
 log = logging.getLogger(__name__)
@@ -47,17 +54,43 @@ def _is_runnable(action: Any) -> bool:
 _RUNNABLE_TYPES: dict[type, bool] = {}
 
 
-CACHE_NS = "__superstep_cache"
+def identifier(obj: Any) -> str | None:
+    """LangGraph's name of a node's or a task's function in its cache namespaces:
+    ``<module>.<qualname>`` of the function (a `RunnableCallable`'s own), None when it has
+    no such name (an object, a Runnable: LangGraph's ``__dynamic__``)."""
+    if isinstance(obj, RunnableCallable):
+        obj = obj.func
+    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
+    module = getattr(obj, "__module__", None)
+    if name is None or module is None:
+        return None
+    return f"{module}.{name}"
+
+
+def node_cache_namespace(node: NodeSpec) -> tuple[str, str, str]:
+    """Where LangGraph caches a node's results (and what ``clear_cache`` clears):
+    ``("__pregel_ns_writes", identifier(node's function) or "__dynamic__", node name)``."""
+    return (CACHE_NS_WRITES, identifier(node.action) or "__dynamic__", node.name)
+
+
+def task_cache_namespace(func: Any) -> tuple[str, str]:
+    """Where LangGraph caches a `@task`'s calls (and what the task's ``clear_cache`` clears):
+    ``("__pregel_ns_writes", identifier(func) or "__dynamic__")``."""
+    return (CACHE_NS_WRITES, identifier(func) or "__dynamic__")
+
+
+def cache_digest(key: str | bytes) -> str:
+    """LangGraph's key of a cache entry: the xxh3-128 hex digest of ``key_func``'s result."""
+    return xxh3_128_hexdigest(key.encode() if isinstance(key, str) else key)
 
 
 def _cache_key(node: NodeSpec, state: Any) -> tuple[tuple[str, ...], str] | None:
-    """The cache key of a node with a `CachePolicy`: (namespace, digest of key_func(input))."""
+    """The cache key of a node with a `CachePolicy`, LangGraph's: (`node_cache_namespace`,
+    `cache_digest` of ``key_func(input)``)."""
     policy = node.cache_policy
     if policy is None:
         return None
-    key = policy.key_func(state)
-    raw = key if isinstance(key, bytes) else str(key).encode()
-    return ((CACHE_NS, node.name), hashlib.sha256(raw).hexdigest())
+    return (node_cache_namespace(node), cache_digest(policy.key_func(state)))
 
 
 def no_sync_function(name: str) -> TypeError:
@@ -212,28 +245,22 @@ def _close(
         trace.end(result, streamed=streamed)
 
 
-ROUTE_KEY = "__superstep_route__"
-"""The entry of a cached task's writes that holds where the task routed (its gotos and its
-`Send`s as ``[node, arg]`` pairs): LangGraph caches a task's branch writes with its state
-writes, so a cache hit routes as the call did, without calling the routers again."""
+def cache_entry(outcome: TaskOutcome, edges: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """What the node cache keeps of a finished task, as LangGraph keeps it: the task's
+    writes with LangGraph's channel names for its routing (``branch:to:<node>``, ``join:...``
+    and ``__pregel_tasks`` writes; ``edges``: its node's static edge writes), so a cache one
+    of them filled answers the other, and a hit routes as the call did."""
+    return [w for w in outcome_writes(outcome, edges) if w[0] != NO_WRITES]
 
 
-def cache_entry(outcome: TaskOutcome) -> list[tuple[str, Any]]:
-    """What the node cache keeps of a finished task: its writes, then its routing."""
-    route = {"goto": list(outcome.gotos), "send": [[s.node, s.arg] for s in outcome.sends]}
-    return [*outcome.writes, (ROUTE_KEY, route)]
-
-
-def from_cache_entry(entry: Sequence[Sequence[Any]]) -> TaskOutcome:
-    """The outcome a cache hit stands for (an entry of `cache_entry`)."""
-    out = TaskOutcome(cached=True)
-    for key, value in entry:
-        if key == ROUTE_KEY:
-            out.gotos = list(value["goto"])
-            out.sends = [Send(node, arg) for node, arg in value["send"]]
-        else:
-            out.writes.append((key, value))
-    out.update = _update_chunk(out.writes)
+def from_cache_entry(
+    entry: Sequence[Sequence[Any]], edges: Sequence[tuple[str, Any]]
+) -> TaskOutcome | None:
+    """The outcome a cache hit stands for (an entry of `cache_entry`, or LangGraph's); None
+    for an entry of an unfinished task (LangGraph caches none)."""
+    out = saved_outcome([(w[0], w[1]) for w in entry], edges)
+    if out is not None:
+        out.update = _update_chunk(out.writes)
     return out
 
 
