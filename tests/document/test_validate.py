@@ -152,6 +152,19 @@ def test_a_condition_that_does_not_parse_names_the_rule() -> None:
     )
 
 
+def test_a_condition_nested_too_deep_is_one_short_problem_naming_the_rule() -> None:
+    deep = "(" * 3000 + "state.text == 'y'" + ")" * 3000
+    raw = document(
+        [_cond("c", [("yes", deep)], "no")],
+        [edge("start", "c"), edge("c", "end", "yes"), edge("c", "end", "no")],
+    )
+    problem = _one(raw)
+    assert problem.startswith("node 'c' rule 1 ('yes'): condition '((((")
+    assert "nested more than 64 levels deep" in problem
+    # the condition is quoted by its start, not all 6,000 characters of it
+    assert len(problem) < 300
+
+
 def test_an_unknown_provider_is_named() -> None:
     raw = document([llm("a", "x", "out", model="acme:m1")], [edge("start", "a")])
     assert _one(raw).startswith("node 'a' data.model: unknown provider 'acme' in 'acme:m1'")
