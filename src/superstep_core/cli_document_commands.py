@@ -52,6 +52,7 @@ from superstep_core.document.versions import (
     VersionStore,
 )
 from superstep_core.host.durable import DurableRunner
+from superstep_core.plan import is_plan_document
 
 __all__ = [
     "cmd_schema",
@@ -68,7 +69,9 @@ _DOCUMENT_KEYS = frozenset({"name", "state", "nodes", "edges"})
 _FAILED = ("error", "expired", "timeout", "cancelled")
 
 
-def _load(path: str) -> Document:
+def _load(path: str, command: str = "superstep run") -> Document:
+    """The workflow document at ``path``; a `UsageError` naming what is wrong with it (a plan
+    given to ``command``, which takes workflow documents only, is named as a plan)."""
     file = Path(path)
     if not file.is_file():
         raise UsageError(f"no file {path!r}")
@@ -76,6 +79,11 @@ def _load(path: str) -> Document:
         raw = json.loads(file.read_bytes())
     except ValueError as e:
         raise UsageError(f"{path}: not valid JSON: {e}") from e
+    if is_plan_document(raw):
+        raise UsageError(
+            f"{path} is a plan document, not a workflow document (an object with name, "
+            f"state, nodes and edges): {command} takes workflow documents only"
+        )
     if not isinstance(raw, dict) or not raw.keys() >= _DOCUMENT_KEYS:
         keys = ", ".join(sorted(raw)) if isinstance(raw, dict) else type(raw).__name__
         raise UsageError(
@@ -369,7 +377,7 @@ def replay_document_thread(args: argparse.Namespace, db: CliDatabase) -> int:
 
 def graph_json_target(args: argparse.Namespace) -> int:
     """``superstep graph flow.json``: the document as a diagram."""
-    doc = _load(args.target)
+    doc = _load(args.target, "superstep graph")
     try:
         compile_document(doc)
     except DocumentError as e:
@@ -385,7 +393,7 @@ def cmd_schema(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_workflow_save(args: argparse.Namespace, console: Console) -> int:
-    doc = _load(args.file)
+    doc = _load(args.file, "superstep workflow save")
     try:
         compile_document(doc)
     except DocumentError as e:

@@ -274,3 +274,27 @@ def test_python_tools_come_from_tools_and_a_failed_call_is_retried(
         capsys, "resume", "--thread", "p", "--db", db, "--tools", spec, "--retry", "--json"
     )
     assert code == 0 and json.loads(out)["values"] == {"found": {"order": "A-1"}}
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (["graph", "{plan}", "--format", "mermaid"], "superstep graph"),
+        (["workflow", "save", "{plan}"], "superstep workflow save"),
+    ],
+)
+def test_a_plan_given_where_a_workflow_document_is_wanted_is_named_a_plan(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], command: str
+) -> None:
+    # It said the file was "not a plan document (an object with only "steps")" while
+    # listing its only key, "steps".
+    plan = str(EXAMPLES.parent / "plans" / "invoice.json")
+    args = [a.replace("{plan}", plan) for a in argv] + ["--db", str(tmp_path / "s.db")] * (
+        argv[0] == "workflow"
+    )
+    code, out, err = _run(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.strip() == (
+        f"superstep: error: {plan} is a plan document, not a workflow document (an object "
+        f"with name, state, nodes and edges): {command} takes workflow documents only"
+    )
