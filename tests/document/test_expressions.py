@@ -57,6 +57,9 @@ def test_input_fields_are_read_through_input() -> None:
 def test_ordering_values_of_different_kinds_is_an_error_naming_them() -> None:
     with pytest.raises(ExpressionError, match='cannot order string "high" and number 3'):
         holds("state.priority > 3")
+    # a missing field is null, said once (not "null null")
+    with pytest.raises(ExpressionError, match="cannot order null and number 3 with '<'"):
+        holds("state.missing < 3")
 
 
 @pytest.mark.parametrize(

@@ -418,6 +418,8 @@ def _equal(a: Any, b: Any) -> bool:
 
 
 def _shown_value(value: Any) -> str:
+    if value is None:  # its kind is its whole value (a missing field reads as null)
+        return "null"
     return f"{_kind(value)} {json.dumps(value, default=str)[:40]}"
 
 
