@@ -215,6 +215,26 @@ def _cancellable() -> Iterator[threading.Event]:
         signal.signal(signal.SIGINT, previous)
 
 
+def _after_failure(result: RunResult, node_id: str, db: str) -> str:
+    """What to do about a failed run: ``resume --retry`` once the cause is fixed when the
+    failure was a model or tool call (the only ones a retry performs again); any other node
+    fails the same way on the same state, so `resume --retry` refuses it."""
+    try:
+        node_type: str | None = result.version.document.node(node_id).type
+    except KeyError:
+        node_type = None
+    if node_type in ("llm", "tool"):
+        return (
+            f"the run keeps its last checkpoint; once the cause is fixed: superstep resume "
+            f"--thread {result.run_id}{db} --retry"
+        )
+    kind = f"{node_type} node" if node_type else "node"
+    return (
+        f"the run keeps its last checkpoint; {kind} {node_id!r} fails the same way on the "
+        f"same state (only a failed model or tool call can be retried): start a new run"
+    )
+
+
 def _report(result: RunResult, args: argparse.Namespace, console: Console) -> int:
     version = result.version
     console.print(
@@ -252,11 +272,7 @@ def _report(result: RunResult, args: argparse.Namespace, console: Console) -> in
         )
         if result.status == "error":
             console.print(
-                f"the run keeps its last checkpoint; once the cause is fixed: superstep resume "
-                f"--thread {result.run_id}{db} --retry",
-                highlight=False,
-                markup=False,
-                soft_wrap=True,
+                _after_failure(result, e.node, db), highlight=False, markup=False, soft_wrap=True
             )
     if args.json:
         sys.stdout.buffer.write(to_json(_as_json(result)) + b"\n")
