@@ -52,6 +52,7 @@ from superstep_core.document.versions import (
     VersionStore,
 )
 from superstep_core.host.durable import DurableRunner
+from superstep_core.plan import is_plan_document
 
 __all__ = [
     "cmd_schema",
@@ -68,7 +69,9 @@ _DOCUMENT_KEYS = frozenset({"name", "state", "nodes", "edges"})
 _FAILED = ("error", "expired", "timeout", "cancelled")
 
 
-def _load(path: str) -> Document:
+def _load(path: str, command: str = "superstep run") -> Document:
+    """The workflow document at ``path``; a `UsageError` naming what is wrong with it (a plan
+    given to ``command``, which takes workflow documents only, is named as a plan)."""
     file = Path(path)
     if not file.is_file():
         raise UsageError(f"no file {path!r}")
@@ -76,6 +79,11 @@ def _load(path: str) -> Document:
         raw = json.loads(file.read_bytes())
     except ValueError as e:
         raise UsageError(f"{path}: not valid JSON: {e}") from e
+    if is_plan_document(raw):
+        raise UsageError(
+            f"{path} is a plan document, not a workflow document (an object with name, "
+            f"state, nodes and edges): {command} takes workflow documents only"
+        )
     if not isinstance(raw, dict) or not raw.keys() >= _DOCUMENT_KEYS:
         keys = ", ".join(sorted(raw)) if isinstance(raw, dict) else type(raw).__name__
         raise UsageError(
@@ -207,6 +215,26 @@ def _cancellable() -> Iterator[threading.Event]:
         signal.signal(signal.SIGINT, previous)
 
 
+def _after_failure(result: RunResult, node_id: str, db: str) -> str:
+    """What to do about a failed run: ``resume --retry`` once the cause is fixed when the
+    failure was a model or tool call (the only ones a retry performs again); any other node
+    fails the same way on the same state, so `resume --retry` refuses it."""
+    try:
+        node_type: str | None = result.version.document.node(node_id).type
+    except KeyError:
+        node_type = None
+    if node_type in ("llm", "tool"):
+        return (
+            f"the run keeps its last checkpoint; once the cause is fixed: superstep resume "
+            f"--thread {result.run_id}{db} --retry"
+        )
+    kind = f"{node_type} node" if node_type else "node"
+    return (
+        f"the run keeps its last checkpoint; {kind} {node_id!r} fails the same way on the "
+        f"same state (only a failed model or tool call can be retried): start a new run"
+    )
+
+
 def _report(result: RunResult, args: argparse.Namespace, console: Console) -> int:
     version = result.version
     console.print(
@@ -244,11 +272,7 @@ def _report(result: RunResult, args: argparse.Namespace, console: Console) -> in
         )
         if result.status == "error":
             console.print(
-                f"the run keeps its last checkpoint; once the cause is fixed: superstep resume "
-                f"--thread {result.run_id}{db} --retry",
-                highlight=False,
-                markup=False,
-                soft_wrap=True,
+                _after_failure(result, e.node, db), highlight=False, markup=False, soft_wrap=True
             )
     if args.json:
         sys.stdout.buffer.write(to_json(_as_json(result)) + b"\n")
@@ -369,7 +393,7 @@ def replay_document_thread(args: argparse.Namespace, db: CliDatabase) -> int:
 
 def graph_json_target(args: argparse.Namespace) -> int:
     """``superstep graph flow.json``: the document as a diagram."""
-    doc = _load(args.target)
+    doc = _load(args.target, "superstep graph")
     try:
         compile_document(doc)
     except DocumentError as e:
@@ -385,7 +409,7 @@ def cmd_schema(args: argparse.Namespace, console: Console) -> int:
 
 
 def cmd_workflow_save(args: argparse.Namespace, console: Console) -> int:
-    doc = _load(args.file)
+    doc = _load(args.file, "superstep workflow save")
     try:
         compile_document(doc)
     except DocumentError as e:

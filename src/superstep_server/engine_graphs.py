@@ -28,10 +28,11 @@ How engine runs look through the API:
   only pending interrupt, ``Command(resume={id: value, ...})`` answers them by id.
 - A node that fails ends the run with `EngineRunError` (the run's and the thread's ``error``);
   the execution keeps its last checkpoint.
-- A thread's snapshot: ``next`` names the suspended activations' nodes, the queued ones, and
-  what the kind says is left (a blocked plan's steps that can never run): a thread whose
-  execution stopped short of its end without an error is ``interrupted``, as the reference
-  shows a thread stopped at a breakpoint, never ``idle``.
+- A thread's snapshot: ``next`` names the suspended activations' nodes, the queued ones, the
+  other live ones (awaiting effects, a retry, or listening), and what the kind says is left
+  (a blocked plan's steps that can never run): a thread whose execution stopped short of its
+  end without an error (a cancelled run's too) is ``interrupted``, as the reference shows a
+  thread stopped at a breakpoint, never ``idle``.
 - A run given a ``control`` (`StopRequest`) stops after the superstep in progress when it
   is requested, raising ``GraphDrained`` (the server's graceful shutdown); the next run on
   the thread with no input continues it.
@@ -479,10 +480,15 @@ class EngineGraph:
             error = EngineRunError(f"{f.error_type}: {f.message}")
             tasks.append(PregelTask(f"failed:{f.node}", f.node, (), error))
         queued = [n for n, _ in state.queue if n in self.nodes]
-        left = () if state.queue or suspended else self.kind.left(state.values)
+        # activations still live: awaiting their effects' results, a retry's backoff, or
+        # listening; a run stopped (cancelled, drained) between their supersteps left them
+        asking = {i.id for i in suspended}
+        live = [i.node for i in sorted(state.instances, key=lambda i: i.seq) if i.id not in asking]
+        unfinished = state.queue or suspended or live
+        left = () if unfinished else self.kind.left(state.values)
         return StateSnapshot(
             self.kind.values(state.values),
-            tuple(dict.fromkeys([*(i.node for i in suspended), *queued, *left])),
+            tuple(dict.fromkeys([*(i.node for i in suspended), *queued, *live, *left])),
             _config(thread_id, step.checkpoint_id),
             {**step.metadata, "step": step.step},
             ts,

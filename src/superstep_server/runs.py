@@ -106,7 +106,7 @@ class Runs:
                 current_meta = serde.loads(found[0]["metadata"]) or {}
             inflight = tx.execute(
                 "SELECT run_id, status FROM server_runs WHERE thread_id = ? "
-                "AND status IN ('pending', 'running') ORDER BY created_at",
+                "AND status IN ('pending', 'running') ORDER BY created_at" + self._for_update,
                 (thread_id,),
             )
             if inflight:
@@ -209,7 +209,8 @@ class Runs:
         with self.db.transaction() as tx:
             for run_id in run_ids:
                 rows = tx.execute(
-                    "SELECT status, thread_id FROM server_runs WHERE run_id = ?", (run_id,)
+                    "SELECT status, thread_id FROM server_runs WHERE run_id = ?" + self._for_update,
+                    (run_id,),
                 )
                 if not rows or rows[0]["status"] not in INFLIGHT:
                     continue
@@ -221,6 +222,16 @@ class Runs:
         for thread_id, ids in removed.items():
             self._forget_checkpoints(thread_id, ids)
         return running
+
+    @property
+    def _for_update(self) -> str:
+        """Lock the runs a cancel reads (PostgreSQL). A worker's claim updates a pending run
+        to running under its own row lock: unlocked, the cancel could read the run as
+        pending while that claim was not yet committed, then delete it (``rollback``) or
+        end it ``interrupted`` once it was running, so the worker ran it on with no cancel
+        flag and a rolled-back run's checkpoints stayed. Locked, the cancel waits for the
+        claim and reads the run as running. SQLite's transactions never overlap."""
+        return " FOR UPDATE" if self.db.kind == "postgres" else ""
 
     def _cancel_in(self, tx: Tx, run_id: str, status: str, action: str, at: str) -> None:
         if status == "running":

@@ -269,8 +269,50 @@ def test_python_tools_come_from_tools_and_a_failed_call_is_retried(
     spec = f"{tools}:tools"
     code, _, err = _run(capsys, "run", str(flow), "--tools", spec, "--thread", "p", "--db", db)
     assert code == 1 and "backend down" in err
+    assert f"once the cause is fixed: superstep resume --thread p --db {db} --retry" in err
     marker.unlink()
     code, out, _ = _run(
         capsys, "resume", "--thread", "p", "--db", db, "--tools", spec, "--retry", "--json"
     )
     assert code == 0 and json.loads(out)["values"] == {"found": {"order": "A-1"}}
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (["graph", "{plan}", "--format", "mermaid"], "superstep graph"),
+        (["workflow", "save", "{plan}"], "superstep workflow save"),
+    ],
+)
+def test_a_plan_given_where_a_workflow_document_is_wanted_is_named_a_plan(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: list[str], command: str
+) -> None:
+    # It said the file was "not a plan document (an object with only "steps")" while
+    # listing its only key, "steps".
+    plan = str(EXAMPLES.parent / "plans" / "invoice.json")
+    args = [a.replace("{plan}", plan) for a in argv] + ["--db", str(tmp_path / "s.db")] * (
+        argv[0] == "workflow"
+    )
+    code, out, err = _run(capsys, *args)
+    assert code == 2 and out == ""
+    assert err.strip() == (
+        f"superstep: error: {plan} is a plan document, not a workflow document (an object "
+        f"with name, state, nodes and edges): {command} takes workflow documents only"
+    )
+
+
+def test_a_failure_retry_cannot_help_is_not_reported_with_the_retry_hint(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # A condition failing on the run's state fails the same way when retried, and `resume
+    # --retry` refuses it: the report suggested exactly that command.
+    db = str(tmp_path / "s.db")
+    code, _, err = _run(capsys, "run", APPROVAL, "--input", "{}", "--thread", "c", "--db", db)
+    assert code == 1 and "ConditionError" in err
+    assert "--retry" not in err
+    assert (
+        "the run keeps its last checkpoint; condition node 'check' fails the same way on the "
+        "same state (only a failed model or tool call can be retried): start a new run"
+    ) in " ".join(err.split())
+    code, _, err = _run(capsys, "resume", "--thread", "c", "--db", db, "--retry")
+    assert code == 2 and "only a failed model or tool call can be retried" in err

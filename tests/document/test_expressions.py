@@ -57,6 +57,9 @@ def test_input_fields_are_read_through_input() -> None:
 def test_ordering_values_of_different_kinds_is_an_error_naming_them() -> None:
     with pytest.raises(ExpressionError, match='cannot order string "high" and number 3'):
         holds("state.priority > 3")
+    # a missing field is null, said once (not "null null")
+    with pytest.raises(ExpressionError, match="cannot order null and number 3 with '<'"):
+        holds("state.missing < 3")
 
 
 @pytest.mark.parametrize(
@@ -91,3 +94,25 @@ def test_comparisons_agree_with_python_on_numbers(a: int, b: int) -> None:
     for op in ("==", "!=", "<", "<=", ">", ">="):
         expected = {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}
         assert evaluate(f"state.a {op} state.b", state, {}) is expected[op]
+
+
+@pytest.mark.parametrize(
+    ("text", "column"),
+    [
+        ("(" * 5000 + "state.x == 1" + ")" * 5000, 65),
+        ("not " * 5000 + "state.x", 257),
+    ],
+)
+def test_a_condition_nested_too_deep_is_an_expression_error_not_a_recursion_error(
+    text: str, column: int
+) -> None:
+    # A document is user input: a condition nested thousands deep must fail validation in one
+    # line naming where, not crash the validator with Python's RecursionError.
+    with pytest.raises(ExpressionError, match="nested more than 64 levels") as caught:
+        parse(text)
+    assert caught.value.column == column
+
+
+def test_a_condition_nested_within_the_limit_parses_and_evaluates() -> None:
+    assert evaluate("(" * 60 + "state.x == 1" + ")" * 60, {"x": 1}, {}) is True
+    assert evaluate("not " * 60 + "state.x", {"x": True}, {}) is True

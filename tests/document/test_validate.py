@@ -3,6 +3,7 @@ what to do."""
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -150,6 +151,19 @@ def test_a_condition_that_does_not_parse_names_the_rule() -> None:
     assert _one(raw).startswith(
         "node 'c' rule 1 ('yes'): condition \"state.text = 'y'\" does not parse"
     )
+
+
+def test_a_condition_nested_too_deep_is_one_short_problem_naming_the_rule() -> None:
+    deep = "(" * 3000 + "state.text == 'y'" + ")" * 3000
+    raw = document(
+        [_cond("c", [("yes", deep)], "no")],
+        [edge("start", "c"), edge("c", "end", "yes"), edge("c", "end", "no")],
+    )
+    problem = _one(raw)
+    assert problem.startswith("node 'c' rule 1 ('yes'): condition '((((")
+    assert "nested more than 64 levels deep" in problem
+    # the condition is quoted by its start, not all 6,000 characters of it
+    assert len(problem) < 300
 
 
 def test_an_unknown_provider_is_named() -> None:
@@ -330,3 +344,22 @@ def test_a_join_both_condition_labels_fork_into_is_accepted() -> None:
         ],
     )
     assert _problems(raw) == []
+
+
+def _chain(count: int, *, back_to_first: bool) -> dict[str, Any]:
+    ids = [f"n{i}" for i in range(count)]
+    edges = [edge("start", ids[0])] + [edge(a, b) for a, b in itertools.pairwise(ids)]
+    edges.append(edge(ids[-1], ids[0] if back_to_first else "end"))
+    return document([llm(i, "x", "out") for i in ids], edges)
+
+
+def test_a_chain_of_thousands_of_nodes_validates_without_recursion_error() -> None:
+    # The loop check walked the graph recursively: 3,000 nodes in a row raised
+    # RecursionError from validation (and so from run, graph and workflow save).
+    assert _problems(_chain(3000, back_to_first=False)) == []
+
+
+def test_a_loop_of_thousands_of_nodes_without_a_condition_is_named() -> None:
+    problem = _one(_chain(3000, back_to_first=True))
+    assert problem.startswith("node 'n0': is on a loop with no condition (n0 -> n1 -> n2")
+    assert problem.endswith("n2999 -> n0): a loop must pass a condition node that can leave it")

@@ -29,6 +29,7 @@ from superstep_core.channel import MISSING
 from superstep_core.persistence import (
     Codec,
     DecodeError,
+    TooDeepError,
     TypeRegistry,
     UnsupportedTypeError,
     default_registry,
@@ -69,6 +70,42 @@ def test_refusal_path_spells_dict_keys_and_model_fields(codec: Codec) -> None:
 def test_refusal_without_where_roots_the_path_at_value(codec: Codec) -> None:
     with pytest.raises(UnsupportedTypeError, match=re.escape("at value[0]")):
         codec.dumps([object()])
+
+
+def _nested(depth: int, make: Any) -> Any:
+    value: Any = 1
+    for _ in range(depth):
+        value = make(value)
+    return value
+
+
+@pytest.mark.parametrize(
+    ("make", "depth"),
+    [
+        pytest.param(lambda v: {"a": v}, 300, id="dict-300"),
+        pytest.param(lambda v: [v], 300, id="list-300"),
+        pytest.param(lambda v: {"a": v}, 5000, id="dict-5000"),
+        pytest.param(lambda v: [v], 5000, id="list-5000"),
+        pytest.param(lambda v: (v,), 5000, id="tuple-5000"),
+        pytest.param(lambda v: {("k",): v}, 5000, id="dict-with-tuple-key-5000"),
+    ],
+)
+def test_a_value_nested_too_deep_is_refused_naming_where(
+    codec: Codec, make: Any, depth: int
+) -> None:
+    # msgpack stops at 255 levels (ormsgpack's "Recursion limit reached" TypeError) and
+    # deeper still Python's recursion limit did (a RecursionError traceback): one error of
+    # the codec's instead, naming the channel.
+    with pytest.raises(TooDeepError) as info:
+        codec.dumps(_nested(depth, make), where="job")
+    assert str(info.value).startswith(
+        "channel 'job': cannot serialise a value nested more than 255 levels deep"
+    )
+    assert info.value.where == "job" and isinstance(info.value, ValueError)
+
+
+def test_a_value_nested_within_the_limit_round_trips(codec: Codec) -> None:
+    round_trip(codec, _nested(120, lambda v: {"a": [v]}))  # 240 levels
 
 
 def test_subclass_of_a_supported_type_is_refused(codec: Codec) -> None:

@@ -31,7 +31,7 @@ from superstep_core import (
 )
 from superstep_core.graph import CompiledGraph
 from superstep_core.node import Event, External
-from superstep_core.persistence import Codec, DecodeError, UnsupportedTypeError
+from superstep_core.persistence import Codec, DecodeError, TooDeepError, UnsupportedTypeError
 from superstep_core.persistence.execution import (
     ENGINE_TYPES,
     decode_execution,
@@ -236,6 +236,32 @@ def test_an_unwritable_channel_value_is_refused_naming_the_channel() -> None:
         encode_execution(state)
     assert caught.value.where == "docs"
     assert caught.value.path == "docs[0]"
+
+
+def test_a_channel_value_nested_too_deep_is_refused_naming_the_channel() -> None:
+    deep: object = 1
+    for _ in range(300):
+        deep = [deep]
+    state = ExecutionState(
+        graph="g@1",
+        execution_id="e",
+        values={"ok": 1, "tree": deep},
+        versions={},
+        step=0,
+        queue=[],
+        instances=[],
+        awaited={},
+        timers=[],
+        barriers=[],
+        outputs=[],
+        deferred=[],
+        failure=None,
+        counters=(0, 0, 0),
+        ephemeral_live=[],
+    )
+    with pytest.raises(TooDeepError) as caught:
+        encode_execution(state)
+    assert caught.value.where == "tree"
 
 
 def test_decoding_anything_but_an_execution_state_is_refused() -> None:

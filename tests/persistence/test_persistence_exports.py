@@ -15,6 +15,7 @@ def test_persistence_exports_exactly_the_documented_names() -> None:
             "register",
             "CodecError",
             "DecodeError",
+            "TooDeepError",
             "UnsupportedTypeError",
         ]
     )

@@ -380,6 +380,10 @@ async def test_a_cancelled_run_stops_between_supersteps_and_a_later_run_continue
     await client.runs.join(tid, run["run_id"])
     assert (await client.runs.get(tid, run["run_id"]))["status"] == "interrupted"
     assert "second" not in PERFORMED
+    # stopped while step "first" awaited its effect: not done, so not idle (it said idle,
+    # with no next node, as if the plan had ended)
+    assert (await client.threads.get(tid))["status"] == "interrupted"
+    assert (await client.threads.get_state(tid))["next"] == ["first"]
     out = await client.runs.wait(tid, "slow", input=None)
     assert out["status"] == "succeeded" and out["succeeded"] == ["first", "second"]
     assert PERFORMED.count("first") == 1  # its result was checkpointed, never performed again

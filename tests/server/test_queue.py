@@ -156,3 +156,55 @@ def test_a_pool_takes_its_own_runs_first_and_others_after_a_grace(db: Database) 
     own = runs.claim("w1", origin="pool-1")
     assert own is not None and own["run_id"] == first  # before the older run of no pool
     assert runs.claim("w1", origin="pool-1")["run_id"] == other  # type: ignore[index]
+
+
+def _claiming(db: Database, run_id: str) -> tuple[threading.Thread, threading.Event]:
+    """A worker's claim of ``run_id`` caught mid-transaction: the row is updated to
+    ``running`` (and locked) but not committed until the returned event is set."""
+    updated, commit = threading.Event(), threading.Event()
+
+    def claim() -> None:
+        with db.transaction() as tx:
+            tx.execute(
+                "UPDATE server_runs SET status = 'running', worker = 'w', attempt = 1 "
+                "WHERE run_id = ?",
+                (run_id,),
+            )
+            updated.set()
+            commit.wait(10)
+
+    claimer = threading.Thread(target=claim)
+    claimer.start()
+    assert updated.wait(10)
+    return claimer, commit
+
+
+@pytest.mark.parametrize("how", ["cancel", "multitask"])
+def test_a_cancel_racing_a_claim_flags_the_run_the_worker_took(db: Database, how: str) -> None:
+    # The cancel read the run as pending while a worker's claim of it was not yet
+    # committed; it then deleted (rollback) or ended (interrupt) a row that had become
+    # running, so the worker ran the run on without a cancel flag, and a rolled-back run's
+    # checkpoints stayed. A cancel must see the claim through and flag the running run.
+    run_id = _queue(db, "t-race")
+    if db.kind == "sqlite":  # one writer at a time: the claim commits first
+        pytest.skip("SQLite's transactions do not overlap (BEGIN IMMEDIATE)")
+    claimer, commit = _claiming(db, run_id)
+    flagged: list[str] = []
+
+    def cancel() -> None:
+        if how == "cancel":
+            flagged.extend(Runs(db).request_cancel([run_id], "interrupt"))
+        else:
+            _queue(db, "t-race", strategy="interrupt")
+
+    canceller = threading.Thread(target=cancel)
+    canceller.start()
+    canceller.join(0.5)  # it reads the run, then waits for the claim's lock
+    commit.set()
+    claimer.join(10)
+    canceller.join(10)
+    row = Runs(db).row(run_id)
+    assert row is not None and row["status"] == "running" and row["worker"] == "w"
+    assert Runs(db).cancel_requested(run_id) == "interrupt"
+    if how == "cancel":
+        assert flagged == [run_id]

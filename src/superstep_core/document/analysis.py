@@ -78,28 +78,27 @@ class Shape:
             for n, ts in self.successors.items()
             if n not in self.conditions and n != START
         }
+        # depth-first with an explicit stack (a chain of thousands of nodes is a valid
+        # document): grey nodes are on the current path, black ones are done
         colour: dict[str, int] = {}
-        stack: list[str] = []
-
-        def visit(n: str) -> list[str] | None:
-            colour[n] = 1
-            stack.append(n)
-            for t in plain.get(n, ()):
-                if colour.get(t) == 1:
-                    return [*stack[stack.index(t) :], t]
-                if t not in colour:
-                    found = visit(t)
-                    if found:
-                        return found
-            stack.pop()
-            colour[n] = 2
-            return None
-
-        for n in sorted(plain):
-            if n not in colour:
-                found = visit(n)
-                if found:
-                    return found
+        for root in sorted(plain):
+            if root in colour:
+                continue
+            colour[root] = 1
+            path = [root]
+            pending = [iter(plain.get(root, ()))]
+            while pending:
+                for t in pending[-1]:
+                    if colour.get(t) == 1:
+                        return [*path[path.index(t) :], t]
+                    if t not in colour:
+                        colour[t] = 1
+                        path.append(t)
+                        pending.append(iter(plain.get(t, ())))
+                        break
+                else:
+                    colour[path.pop()] = 2
+                    pending.pop()
         return None
 
 

@@ -177,10 +177,26 @@ def _unquote(raw: str, column: int) -> str:
 # --- the parser ----------------------------------------------------------------------------
 
 
+# How deep parentheses and ``not`` may nest: far beyond any condition a person writes, and
+# well within Python's recursion limit for the parser, `paths` and evaluation, which all
+# recurse once per level (a document is untrusted input).
+_MAX_NESTING = 64
+
+
 class _Parser:
     def __init__(self, text: str) -> None:
         self.tokens = _tokens(text)
         self.i = 0
+        self.depth = 0
+
+    def enter(self, tok: _Token) -> None:
+        self.depth += 1
+        if self.depth > _MAX_NESTING:
+            raise ExpressionError(
+                f"the condition is nested more than {_MAX_NESTING} levels deep "
+                "(parentheses and 'not'): simplify it",
+                tok.column,
+            )
 
     @property
     def tok(self) -> _Token:
@@ -226,8 +242,10 @@ class _Parser:
 
     def not_(self) -> Expr:
         if self.at("not"):
-            self.take()
-            return Not(self.not_())
+            self.enter(self.take())
+            operand = self.not_()
+            self.depth -= 1
+            return Not(operand)
         return self.comparison()
 
     def comparison(self) -> Expr:
@@ -255,9 +273,10 @@ class _Parser:
             self.take()
             return Literal(_unquote(tok.text, tok.column))
         if tok.kind == "op" and tok.text == "(":
-            self.take()
+            self.enter(self.take())
             inner = self.or_()
             self.expect(")", "')'")
+            self.depth -= 1
             return inner
         if tok.kind == "op" and tok.text == "{{":
             self.take()
@@ -399,6 +418,8 @@ def _equal(a: Any, b: Any) -> bool:
 
 
 def _shown_value(value: Any) -> str:
+    if value is None:  # its kind is its whole value (a missing field reads as null)
+        return "null"
     return f"{_kind(value)} {json.dumps(value, default=str)[:40]}"
 
 

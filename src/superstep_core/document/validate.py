@@ -91,6 +91,14 @@ def _close(name: str, names: Iterable[str]) -> str:
     return f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close else ""
 
 
+def _excerpt(text: str, limit: int = 80) -> str:
+    """``text`` quoted, cut to its first ``limit`` characters when longer (a problem is one
+    line, also for a condition thousands of characters long)."""
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}... ({len(text)} characters)"
+
+
 def _check(doc: Document, tools: Collection[str] | None) -> tuple[list[Problem], Shape]:
     out: list[Problem] = []
     fields = {f.name: f for f in doc.state}
@@ -205,7 +213,8 @@ def _check_node(
             try:
                 tree = parse(rule["when"])
             except ExpressionError as e:
-                out.append(Problem(rwhere, f"condition {rule['when']!r} does not parse: {e}"))
+                shown = _excerpt(rule["when"])
+                out.append(Problem(rwhere, f"condition {shown} does not parse: {e}"))
                 continue
             for path in paths(tree):
                 _check_path(rwhere, path, fields, out)

@@ -6,7 +6,12 @@ Must never import: the runtime, the host, the llm layer, compat, or superstep_co
 """
 
 from superstep_core.persistence.codec import Codec, ForeignSerializer
-from superstep_core.persistence.errors import CodecError, DecodeError, UnsupportedTypeError
+from superstep_core.persistence.errors import (
+    CodecError,
+    DecodeError,
+    TooDeepError,
+    UnsupportedTypeError,
+)
 from superstep_core.persistence.registry import TypeRegistry, default_registry, register
 
 __all__ = [  # noqa: RUF022 - grouped by concept
@@ -19,5 +24,6 @@ __all__ = [  # noqa: RUF022 - grouped by concept
     # errors
     "CodecError",
     "DecodeError",
+    "TooDeepError",
     "UnsupportedTypeError",
 ]

@@ -35,7 +35,7 @@ import ormsgpack
 
 from superstep_core.channel import MISSING
 from superstep_core.persistence import temporal
-from superstep_core.persistence.errors import DecodeError, UnsupportedTypeError
+from superstep_core.persistence.errors import DecodeError, TooDeepError, UnsupportedTypeError
 from superstep_core.persistence.objects import Fields, Parts
 from superstep_core.persistence.registry import TypeRegistry, default_registry, type_name
 
@@ -66,6 +66,10 @@ _FOREIGN = 15  # [type, bytes] of a `ForeignSerializer`
 
 # Types `Codec._lower` returns unchanged (ints are not: a big one becomes an extension).
 _AS_IS = frozenset({str, float, bool, type(None), bytes})
+
+# ormsgpack refuses lists and dicts nested deeper than this, with this TypeError
+_MAX_DEPTH = 255
+_MSGPACK_TOO_DEEP = "Recursion limit reached"
 
 _MIN_INT = -(2**63)
 _MAX_INT = 2**64 - 1
@@ -157,10 +161,19 @@ class Codec:
         ``where`` names what is being written (a channel name, usually) and roots the error
         path; ``kind`` says what ``where`` is (``"channel"`` by default). Raises
         `UnsupportedTypeError` for a value (at any depth) of a type the codec may not write,
-        e.g. ``channel 'docs': cannot serialise value of type 'foo.Bar' at docs[3].x``.
+        e.g. ``channel 'docs': cannot serialise value of type 'foo.Bar' at docs[3].x``, and
+        `TooDeepError` for one nested more than 255 levels deep.
         """
         try:
             return _packb(self._lower(value))
+        except RecursionError:
+            # deeper than Python's stack allows `_lower` to walk (a tuple is a nested
+            # extension, not a msgpack level, so only this catches tuples in tuples)
+            raise TooDeepError(where=where, kind=kind, limit=_MAX_DEPTH) from None
+        except TypeError as exc:
+            if str(exc) != _MSGPACK_TOO_DEEP:
+                raise
+            raise TooDeepError(where=where, kind=kind, limit=_MAX_DEPTH) from None
         except _Refused as refused:
             path = (where if where is not None else "value") + "".join(reversed(refused.segments))
             raise UnsupportedTypeError(

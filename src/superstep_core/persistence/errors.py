@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from superstep_core.errors import SuperstepError
 
-__all__ = ["CodecError", "DecodeError", "UnsupportedTypeError"]
+__all__ = ["CodecError", "DecodeError", "TooDeepError", "UnsupportedTypeError"]
 
 
 class CodecError(SuperstepError):
@@ -31,6 +31,22 @@ class UnsupportedTypeError(CodecError, TypeError):
         self.type_name = type_name
         prefix = f"{kind} {where!r}: " if where is not None else ""
         super().__init__(f"{prefix}cannot serialise value of type {type_name!r} at {path}; {hint}")
+
+
+class TooDeepError(CodecError, ValueError):
+    """A value nested deeper than the codec writes (msgpack's limit: 255 levels of lists and
+    dicts) was offered for writing. ``where`` and ``kind`` as for `UnsupportedTypeError`;
+    ``limit``: the number of levels."""
+
+    def __init__(self, *, where: str | None, kind: str, limit: int) -> None:
+        self.where = where
+        self.kind = kind
+        self.limit = limit
+        prefix = f"{kind} {where!r}: " if where is not None else ""
+        super().__init__(
+            f"{prefix}cannot serialise a value nested more than {limit} levels deep (lists, "
+            "dicts and tuples inside each other): flatten it"
+        )
 
 
 class DecodeError(CodecError, ValueError):

@@ -31,7 +31,7 @@ from superstep_core.node import (
     TimerElapsed,
 )
 from superstep_core.persistence.codec import Codec
-from superstep_core.persistence.errors import DecodeError, UnsupportedTypeError
+from superstep_core.persistence.errors import DecodeError, TooDeepError, UnsupportedTypeError
 from superstep_core.persistence.registry import TypeRegistry, default_registry
 from superstep_core.runtime.records import (
     Barrier,
@@ -91,13 +91,14 @@ _CODEC = Codec()
 def encode_execution(state: ExecutionState, codec: Codec | None = None) -> bytes:
     """``state`` as codec bytes. ``codec`` defaults to a codec on `default_registry`; a codec
     with another registry must have been given `engine_registry(its_registry)`. Raises
-    `UnsupportedTypeError` naming the channel when a value cannot be written."""
+    `UnsupportedTypeError` (a type it cannot write) or `TooDeepError` (nested too deep)
+    naming the channel when a value cannot be written."""
     if type(state) is not ExecutionState:
         raise TypeError(f"expected an ExecutionState, got {type(state).__name__}")
     use = codec if codec is not None else _CODEC
     try:
         return use.dumps(state, "execution", kind="execution state")
-    except UnsupportedTypeError:
+    except (UnsupportedTypeError, TooDeepError):
         # say which channel holds the value, when it is a channel value
         for channel, value in state.values.items():
             use.dumps(value, channel)
