@@ -18,7 +18,9 @@ on from their checkpoints in a continued run's first step (w16), LangGraph's war
 ``durability`` given to a graph without a checkpointer (w17), failed Send branches running
 subgraphs and an entrypoint calling one, continued (w18), ``update_state`` with a `Command`
 and no ``as_node`` on a paused thread (w19: written as START, its goto still routes),
-``Command(resume=..., goto=...)`` (w20: the goto's nodes run in the resumed step). Each
+``Command(resume=..., goto=...)`` (w20: the goto's nodes run in the resumed step), a
+``checkpointer=True`` subgraph when its parent is replayed or forked at a past checkpoint
+(w21: it starts on that checkpoint's state, not told it resumes). Each
 runs under real LangGraph and under the façade; the two results must be equal."""
 
 from __future__ import annotations

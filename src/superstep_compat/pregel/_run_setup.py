@@ -213,7 +213,10 @@ class Continuation:
             # interrupt() takes an answer the task's own did not (LangGraph's null resume)
             self.spare_answers = spare_answers_of(self.scope.link) or None
         continuing = record is not None and (inp is None or isinstance(inp, Command))
-        self.resuming = continuing if self.scope.link is None else self.scope.link.resuming
+        # a root run tells its first step's subgraphs they resume, unless it replays a past
+        # checkpoint: its subgraphs then load their state as of that checkpoint (`_replay`)
+        root_resumes = continuing and requested_id is None
+        self.resuming = root_resumes if self.scope.link is None else self.scope.link.resuming
         delta = self.recorder.writer.delta
         if delta is not None:
             delta.resuming = continuing and requested_id is None
