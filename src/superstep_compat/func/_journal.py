@@ -42,11 +42,8 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
-from superstep_compat.pregel._lgcheckpoint import (
-    pending_writes,
-    put_task_writes,
-    task_writes_args,
-)
+from superstep_compat.pregel._lgcheckpoint import put_task_writes, task_writes_args
+from superstep_compat.pregel._lgread import pending_writes
 from superstep_compat.pregel._saver_bridge import bound_here, sync_here, twin_off_loop
 from superstep_core.host import OrderedWrites
 from superstep_core.persistence import UnsupportedTypeError

@@ -48,12 +48,12 @@ from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
     PUSH,
     build_checkpoint,
-    pending_writes,
     restorable,
     written_lean,
 )
 from superstep_compat.pregel._lgdelta import delta_channels
 from superstep_compat.pregel._lgdelta_write import DeltaWrites
+from superstep_compat.pregel._lgread import pending_writes
 from superstep_compat.pregel._record import (
     CheckpointRecord,
     PendingWrite,

@@ -47,10 +47,10 @@ from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
     RESUME,
     TASKS,
-    apply_pending,
     build_checkpoint,
 )
 from superstep_compat.pregel._lgdelta import delta_channels
+from superstep_compat.pregel._lgread import apply_pending
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite
 from superstep_compat.types import Command, Send
 from superstep_core.runtime import Execution

@@ -37,11 +37,11 @@ from superstep_compat.pregel._lgcheckpoint import (
     RESUME,
     START_CHANNEL,
     TASKS,
-    apply_pending,
     triggers_of,
 )
 from superstep_compat.pregel._lgdelta import hydrate_delta_channels
 from superstep_compat.pregel._lgnull import null_writes, split
+from superstep_compat.pregel._lgread import apply_pending
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite
 from superstep_compat.types import Send, interrupt_id_from_ns
 from superstep_core.node import External

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from superstep_compat._internal._constants import NS_END
-from superstep_compat.pregel._lgcheckpoint import list_records, load_record
+from superstep_compat.pregel._lgread import list_records, load_record
 from superstep_compat.pregel._record import CheckpointRecord
 
 __all__ = ["ReplayState"]

@@ -15,7 +15,8 @@ from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_
 from superstep_compat._internal._constants import START
 from superstep_compat.pregel._checkpoint_tasks import node_of, task_id_for
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
-from superstep_compat.pregel._lgcheckpoint import INTERRUPT, RESUME, graph_versions, pending_writes
+from superstep_compat.pregel._lgcheckpoint import INTERRUPT, RESUME, graph_versions
+from superstep_compat.pregel._lgread import pending_writes
 from superstep_compat.pregel._lgrestore import NO_ANSWER, resume_answers, resume_map
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._task_context import RUN_AGAIN

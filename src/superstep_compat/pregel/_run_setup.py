@@ -24,16 +24,13 @@ from superstep_compat.pregel._checkpoint_tasks import (
     pending_activations,
 )
 from superstep_compat.pregel._command_input import check_command_input
-from superstep_compat.pregel._lgcheckpoint import (
-    PUSH,
-    get_tuple,
-    load_record,
-)
+from superstep_compat.pregel._lgcheckpoint import PUSH
 from superstep_compat.pregel._lgdelta import hydrate_delta_channels
 from superstep_compat.pregel._lgnull import (
     command_writes,
     go_on_from,
 )
+from superstep_compat.pregel._lgread import get_tuple, load_record
 from superstep_compat.pregel._lgrestore import NO_ANSWER, rebuild
 from superstep_compat.pregel._output_keys import read_keys
 from superstep_compat.pregel._record import CheckpointRecord, config_of, step_in_progress

@@ -22,12 +22,9 @@ from superstep_compat._internal._constants import (
     ROOT_KEY,
 )
 from superstep_compat._internal._merge import merge_configs
-from superstep_compat.pregel._lgcheckpoint import (
-    list_records,
-    load_record,
-)
 from superstep_compat.pregel._lgdelta import delta_channels, hydrate_delta_channels
 from superstep_compat.pregel._lgnull import with_null_values
+from superstep_compat.pregel._lgread import list_records, load_record
 from superstep_compat.pregel._lgrestore import rebuild
 from superstep_compat.pregel._record import (
     CheckpointRecord,

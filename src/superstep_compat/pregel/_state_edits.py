@@ -35,13 +35,12 @@ from superstep_compat.pregel._lgcheckpoint import (
     START_CHANNEL,
     build_checkpoint,
     checkpoint_put,
-    get_tuple,
-    load_record,
     put_task_writes,
     write_checkpoint,
 )
 from superstep_compat.pregel._lgdelta import delta_channels, hydrate_delta_channels
 from superstep_compat.pregel._lgdelta_write import DeltaWrites
+from superstep_compat.pregel._lgread import get_tuple, load_record
 from superstep_compat.pregel._lgrestore import rebuild
 from superstep_compat.pregel._record import (
     CheckpointRecord,
