@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from typing import Any
 
 import httpx
@@ -49,6 +50,32 @@ async def test_an_interrupt_is_answered_with_run_respond(client: Any) -> None:
         out = await asyncio.wait_for(session.output, 30)
     assert out["text"] == "essay (drafted) -> yes"
     assert out["log"] == ["draft", "review", "publish"]
+
+
+async def test_an_answer_sent_before_its_run_ended_waits_for_the_run(
+    client: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the interrupt's event streams before the run ends and the thread records it; an
+    # answer sent in between used to be refused with no_such_interrupt
+    from superstep_server.runs import Runs
+
+    finish = Runs.finish
+
+    def slow_finish(self: Runs, *args: Any, **kwargs: Any) -> Any:
+        time.sleep(1.0)
+        return finish(self, *args, **kwargs)
+
+    monkeypatch.setattr(Runs, "finish", slow_finish)
+    async with client.threads.stream(assistant_id="review") as session:
+        await session.run.start(input={"text": "late", "log": []})
+        for _ in range(500):
+            if session.interrupted:
+                break
+            await asyncio.sleep(0.02)
+        assert session.interrupted
+        await session.run.respond("yes")
+        out = await asyncio.wait_for(session.output, 30)
+    assert out["text"] == "late (drafted) -> yes"
 
 
 async def test_a_failing_run_fails_the_output_with_its_error(client: Any) -> None:
