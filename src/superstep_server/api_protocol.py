@@ -220,29 +220,31 @@ RUN_END_WAIT_SECONDS = 30.0
 """How long an answer waits for the thread's runs to end before its interrupt ids are checked."""
 
 
-async def _unanswered(server: Any, thread_id: str, resume: dict[str, Any]) -> list[str]:
-    """The interrupt ids of ``resume`` the thread has no pending interrupt for. A run's
-    ``input.requested`` event streams before the run ends, and the thread records its
-    interrupts only when the run ends: an answer that comes in between waits (at most
+async def _unanswered(
+    server: Any, thread_id: str, resume: dict[str, Any]
+) -> tuple[dict[str, Any], list[str]]:
+    """The thread's row and the interrupt ids of ``resume`` it has no pending interrupt for.
+    A run's ``input.requested`` event streams before the run ends, and the thread records
+    its interrupts only when the run ends: an answer that comes in between waits (at most
     `RUN_END_WAIT_SECONDS`) for the thread's in-flight runs to end, then is checked."""
 
-    async def unknown() -> list[str]:
+    async def read() -> tuple[dict[str, Any], list[str]]:
         thread = await blocking(server.threads.get, thread_id)
         waits = (thread.get("interrupts") or {}).values()
-        return sorted(set(resume) - {i.get("id") for asked in waits for i in asked})
+        return thread, sorted(set(resume) - {i.get("id") for asked in waits for i in asked})
 
-    missing = await unknown()
+    thread, missing = await read()
     if not missing:
-        return missing
+        return thread, missing
     inflight = await blocking(server.runs.inflight, thread_id)
     if not inflight:
-        return missing
+        return thread, missing
     ends = [_wait_for_end(server, run["run_id"], missing_ok=True) for run in inflight]
     try:
         await asyncio.wait_for(asyncio.gather(*ends), RUN_END_WAIT_SECONDS)
     except TimeoutError:
-        return missing
-    return await unknown()
+        return thread, missing
+    return await read()
 
 
 async def _respond(
@@ -256,14 +258,13 @@ async def _respond(
         if not isinstance(entry, dict) or not isinstance(entry.get("interrupt_id"), str):
             return _error(command_id, "invalid_argument", "interrupt_id: the interrupt answered")
         resume[entry["interrupt_id"]] = entry.get("response")
-    unknown = await _unanswered(server, thread_id, resume)
+    thread, unknown = await _unanswered(server, thread_id, resume)
     if unknown:
         return _error(
             command_id,
             "no_such_interrupt",
             f"thread {thread_id!r} has no pending interrupt {unknown[0]!r}",
         )
-    thread = await blocking(server.threads.get, thread_id)
     assistant = (thread.get("metadata") or {}).get("assistant_id")
     command: dict[str, Any] = {"resume": resume}
     for key in ("update", "goto"):
