@@ -17,11 +17,12 @@ import asyncio
 import sqlite3
 import subprocess
 import sys
+import threading
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 import orjson
 import pytest
@@ -213,6 +214,46 @@ async def test_a_plain_call_on_the_loop_an_async_only_saver_is_bound_to_names_th
         await dx.send(External("say", "hi"))
     # and from another thread the plain lane waits on that (free) loop
     assert await asyncio.to_thread(lambda: runner.replay(graph, "t").matched)
+
+
+class _ThreadRecordingSaver(AsyncOnlySaver):
+    """`AsyncOnlySaver` bound to no loop, noting the thread each of its coroutines runs on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.threads: set[str] = set()
+
+    async def aget_tuple(self, config: Any) -> Any:
+        self.threads.add(threading.current_thread().name)
+        return await super().aget_tuple(config)
+
+    async def aput(self, *args: Any, **kw: Any) -> Any:
+        self.threads.add(threading.current_thread().name)
+        return await super().aput(*args, **kw)
+
+
+def test_the_engine_and_the_facade_reach_an_async_only_saver_through_one_loop() -> None:
+    """One mechanism (`superstep_core.host.saver_io`) for both: a loop-less async-only saver's
+    coroutines run on the one private saver loop thread whether a durable engine thread or a
+    façade graph's async run calls it (two loops would split its async client in two)."""
+    from superstep_compat.graph import END, START, StateGraph
+
+    saver = _ThreadRecordingSaver()
+    with _runner(saver).start(graph, "engine") as dx:
+        dx.send(External("say", "hi"))
+
+    class State(TypedDict):
+        n: int
+
+    builder = StateGraph(State)
+    builder.add_node("bump", lambda state: {"n": state["n"] + 1})
+    builder.add_edge(START, "bump")
+    builder.add_edge("bump", END)
+    app = builder.compile(checkpointer=saver)
+    config = {"configurable": {"thread_id": "facade"}}
+    assert asyncio.run(app.ainvoke({"n": 1}, config)) == {"n": 2}
+    assert asyncio.run(app.aget_state(config)).values == {"n": 2}
+    assert saver.threads == {"superstep-saver-loop"}
 
 
 class _RefusesEverything(InMemorySaver):

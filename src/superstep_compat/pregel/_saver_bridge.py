@@ -1,5 +1,7 @@
-"""Calling a `BaseCheckpointSaver` from the façade's synchronous driver core, whatever the
-saver.
+"""The façade's policy for calling a `BaseCheckpointSaver` from its synchronous driver core,
+whatever the saver: which half of the protocol a call takes, and on which thread or loop. The
+mechanism (a missing half stood in for by the other, a saver's loop, the private loop thread)
+is the engine's, `superstep_core.host.saver_io`, which the durable host uses too.
 
 The official async savers (``AsyncSqliteSaver``, ``AsyncPostgresSaver``) are bound to the
 event loop they were made on (their ``loop``): an `asyncio.Lock` guards their connection, and
@@ -15,7 +17,7 @@ call consults the pending writes the run read (`TaskJournal.attach`).
 A synchronous run, or a graph's synchronous state method, on the thread of the saver's loop
 calls its synchronous methods, which refuse with the saver's own error (LangGraph's
 behaviour: `sync_caller`). A saver with no ``loop`` that changes only its async methods runs
-them on a private loop thread when an async run's core calls it in place; so does an
+them on the private loop thread when an async run's core calls it in place; so does an
 async-only saver, whose synchronous methods raise `NotImplementedError` (the plain-Redis
 community saver's ``AsyncRedisSaver``): LangGraph's async runs never call them, and its
 synchronous runs get that error, as ours do (`sync_caller`)."""
@@ -25,15 +27,22 @@ from __future__ import annotations
 import asyncio
 import functools
 import inspect
-import threading
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
+from superstep_core.host.saver_io import (
+    call_plain,
+    found_async_only,
+    home_loop,
+    list_plain,
+    private_loop,
+    wait_on,
+)
+
 __all__ = [
     "bound_here",
-    "home_loop",
     "off_loop_iter_twin",
     "off_loop_twin",
     "off_saver_loop",
@@ -55,10 +64,6 @@ class _SaverUser(Protocol):
 
 
 _G = TypeVar("_G", bound=_SaverUser)
-
-_bridge_loop: asyncio.AbstractEventLoop | None = None
-_bridge_lock = threading.Lock()
-
 
 _sync_caller: ContextVar[bool] = ContextVar("superstep_sync_saver_caller", default=False)
 
@@ -105,30 +110,6 @@ def _iterated_as_sync(items: Iterator[_T]) -> Iterator[_T]:
 
 def _body(method: Callable[..., Any]) -> Callable[..., Any]:
     return getattr(method, "_sync_body", method)  # type: ignore[no-any-return]
-
-
-def _private_loop() -> asyncio.AbstractEventLoop:
-    """The private event loop thread (started on first use)."""
-    global _bridge_loop
-    with _bridge_lock:
-        if _bridge_loop is None:
-            _bridge_loop = asyncio.new_event_loop()
-            threading.Thread(
-                target=_bridge_loop.run_forever, name="superstep-saver-bridge", daemon=True
-            ).start()
-        return _bridge_loop
-
-
-def home_loop(saver: Any) -> asyncio.AbstractEventLoop:
-    """Where ``saver``'s coroutines run when a thread that is not an event loop's awaits
-    them: the loop the saver is bound to, else the private loop."""
-    loop = getattr(saver, "loop", None)
-    return loop if isinstance(loop, asyncio.AbstractEventLoop) else _private_loop()
-
-
-def _run_elsewhere(coro: Coroutine[Any, Any, _R], loop: asyncio.AbstractEventLoop) -> _R:
-    """Run ``coro`` to completion on ``loop`` (another thread's) and wait for it."""
-    return asyncio.run_coroutine_threadsafe(coro, loop).result()
 
 
 def bound_here(saver: Any) -> bool:
@@ -215,42 +196,18 @@ def _name(twin: Any, method: Callable[..., Any]) -> None:
 
 
 def saver_call(saver: Any, method: str, *args: Any, **kwargs: Any) -> Any:
-    """``saver.<method>(*args)``. The official async savers refuse their synchronous twins
-    on the thread of the event loop they were made on (the driver's core is synchronous,
-    so an async run calls from there): their async twin then runs on a private loop
-    thread while this one waits, as the sync twin would have on theirs. So does the async
-    twin of a saver class that defines it below its sync twin (a subclass that changes
-    only ``aput``), or of an async-only saver (`_async_only`): an async run of LangGraph
-    calls the async twins."""
+    """``saver.<method>(*args)``, through the core's mechanism (`call_plain`) with the
+    façade's policy. The official async savers refuse their synchronous twins on the thread
+    of the event loop they were made on (the driver's core is synchronous, so an async run
+    calls from there): their async twin then runs on the private loop thread while this one
+    waits, as the sync twin would have on theirs. So does the async twin of a saver class
+    that defines it below its sync twin (a subclass that changes only ``aput``): an async run
+    of LangGraph calls the async twins. An async-only saver's twins stand in for its
+    synchronous methods, except for a synchronous caller (`sync_caller`), which gets the
+    saver's own `NotImplementedError`, as LangGraph's synchronous runs do."""
     if _async_twin(saver, method):
-        return _run_elsewhere(getattr(saver, "a" + method)(*args, **kwargs), _private_loop())
-    if type(saver) in _ASYNC_ONLY and not _sync_caller.get():  # off a loop: the writer's
-        return _run_elsewhere(getattr(saver, "a" + method)(*args, **kwargs), home_loop(saver))
-    try:
-        return getattr(saver, method)(*args, **kwargs)
-    except NotImplementedError:
-        if not _async_only(saver, method):
-            raise
-    return _run_elsewhere(getattr(saver, "a" + method)(*args, **kwargs), home_loop(saver))
-
-
-_ASYNC_ONLY: set[type] = set()
-"""Saver classes found to be async-only (`_async_only`)."""
-
-
-def _async_only(saver: Any, method: str) -> bool:
-    """After ``saver.<method>`` raised `NotImplementedError` (nothing done: a stub): whether
-    its class is async-only, so that the async twins stand in for every synchronous method
-    from now on. Not for a synchronous caller (LangGraph's sync runs raise it too), nor for
-    a class whose ``a<method>`` is `BaseCheckpointSaver`'s own (nothing to stand in)."""
-    from langgraph.checkpoint.base import BaseCheckpointSaver
-
-    cls = type(saver)
-    twin = "a" + method
-    if _sync_caller.get() or getattr(cls, twin) is getattr(BaseCheckpointSaver, twin):
-        return False
-    _ASYNC_ONLY.add(cls)
-    return True
+        return wait_on(private_loop(), getattr(saver, "a" + method)(*args, **kwargs), saver)
+    return call_plain(saver, method, args, kwargs, stand_in=not _sync_caller.get())
 
 
 def twin_off_loop(saver: Any, method: str, *args: Any) -> Any:
@@ -259,7 +216,7 @@ def twin_off_loop(saver: Any, method: str, *args: Any) -> Any:
     not block that loop: on the saver's own loop (`home_loop`), which the run keeps free
     meanwhile (it awaits these calls, never blocks on them), so that the saver's
     coroutines never run on two loops."""
-    return _run_elsewhere(getattr(saver, "a" + method)(*args), home_loop(saver))
+    return wait_on(home_loop(saver), getattr(saver, "a" + method)(*args), saver)
 
 
 def sync_here(saver: Any, *methods: str) -> bool:
@@ -281,9 +238,9 @@ def _async_twin(saver: Any, method: str) -> bool:
     loop = getattr(saver, "loop", None)
     if loop is not None:
         return running is loop
-    cls = type(saver)
-    if cls in _ASYNC_ONLY:
+    if found_async_only(saver):
         return True
+    cls = type(saver)
     key = (cls, method)
     known = _OWN_ASYNC.get(key)
     if known is None:
@@ -302,19 +259,12 @@ def _defined_below(cls: type, name: str, other: str) -> bool:
     return False
 
 
-async def _collect(items: Any) -> list[Any]:
-    return [item async for item in items]
-
-
 def saver_list(saver: Any, config: Any, **kw: Any) -> Iterator[Any]:
     """``saver.list(config, **kw)``, or its async twin as `saver_call` chooses it."""
     if _async_twin(saver, "list"):
-        return iter(_run_elsewhere(_collect(saver.alist(config, **kw)), _private_loop()))
-    if type(saver) in _ASYNC_ONLY and not _sync_caller.get():
-        return iter(_run_elsewhere(_collect(saver.alist(config, **kw)), home_loop(saver)))
-    try:
-        return iter(saver.list(config, **kw))
-    except NotImplementedError:  # raised when called, before a first item (a stub)
-        if not _async_only(saver, "list"):
-            raise
-    return iter(_run_elsewhere(_collect(saver.alist(config, **kw)), home_loop(saver)))
+        return iter(wait_on(private_loop(), _collect(saver.alist(config, **kw)), saver))
+    return list_plain(saver, (config,), kw, stand_in=not _sync_caller.get())
+
+
+async def _collect(items: Any) -> list[Any]:
+    return [item async for item in items]

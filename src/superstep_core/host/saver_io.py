@@ -1,17 +1,18 @@
-"""The calls a durable execution makes on a LangGraph `BaseCheckpointSaver`, as twin blocks
-(`superstep_core.twin`): one core drives them either way, and each lane reaches the saver
-through whichever of the protocol's two spellings it implements.
+"""Reaching a LangGraph `BaseCheckpointSaver` through whichever half of the protocol it
+implements: the one mechanism both the engine's durable host and the LangGraph façade call a
+saver with (the façade adds only its policy of which half a call of its takes,
+`superstep_compat.pregel._saver_bridge`).
 
 The protocol has a synchronous and an asynchronous spelling of every call (``put``/``aput``,
-``put_writes``/``aput_writes``, ``get_tuple``/``aget_tuple``, ``list``/``alist``), and
+``put_writes``/``aput_writes``, ``get_tuple``/``aget_tuple``, ``list``/``alist``, ...), and
 `BaseCheckpointSaver`'s own versions of both raise `NotImplementedError`, so a saver may
 implement one half only:
 
 - async-only savers (the plain-Redis community saver's ``AsyncRedisSaver``, a class that
-  refuses its synchronous methods with `NotImplementedError`): the plain lane awaits their
-  async twin on the saver's own event loop (its ``loop``, as the official async savers
-  keep it) or else on a private loop thread, and waits for it. On the thread that runs the
-  saver's loop that wait would never end: `SaverLoopError` names the async runner instead.
+  refuses its synchronous methods with `NotImplementedError`): a plain call (`call_plain`,
+  `list_plain`) awaits their async twin on the saver's own event loop (its ``loop``, as the
+  official async savers keep it) or else on the private loop thread (`home_loop`), and waits
+  for it. On the thread that runs that loop the wait would never end: `SaverLoopError`.
 - sync-only savers (LangGraph's ``SqliteSaver``, whose async methods raise
   `NotImplementedError`): the async lane runs the synchronous method in a worker thread.
 - the official async savers (``AsyncSqliteSaver``, ``AsyncPostgresSaver``) implement both:
@@ -20,7 +21,11 @@ implement one half only:
 
 A half counts as missing only when calling it raised `NotImplementedError` and the saver's
 class defines the other half below `BaseCheckpointSaver` (so a saver that implements
-neither still raises its own error); the finding is kept per class and method.
+neither still raises its own error), and the other half then answers. A class found missing
+its synchronous half once is async-only from then on (`found_async_only`: every synchronous
+call it defines an async twin for goes to that twin at once, with no failed call first); a
+missing async half is kept per class and method. `saver_call` packs both lanes of one call
+as a twin block (`superstep_core.twin`) for the durable host's cores.
 
 Must never import: the llm layer, compat.
 """
@@ -28,24 +33,36 @@ Must never import: the llm layer, compat.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine, Iterator, Mapping
 from typing import Any, Final
 
 from langgraph.checkpoint.base import BaseCheckpointSaver
 
 from superstep_core.twin import Block
 
-__all__ = ["METHODS", "SaverLoopError", "saver_call"]
+__all__ = [
+    "METHODS",
+    "SaverLoopError",
+    "call_plain",
+    "found_async_only",
+    "home_loop",
+    "list_plain",
+    "private_loop",
+    "saver_call",
+    "wait_on",
+]
 
 METHODS: Final = frozenset({"put", "put_writes", "get_tuple", "list"})
-"""The protocol calls `saver_call` makes (``list`` comes back as a list, not an iterator)."""
+"""The protocol calls the durable host makes with `saver_call` (``list`` comes back as a
+list, not an iterator)."""
 
 
 class SaverLoopError(RuntimeError):
-    """A plain (synchronous) call of a saver that implements only its async methods, made on
-    the thread of the event loop the saver is bound to: it could only block that loop for
-    good. Use the durable runner's async methods (``astart``, ``arecover``, ...) there."""
+    """A plain (synchronous) call that would have to wait, on the thread of an event loop, for
+    a coroutine of a saver bound to that very loop: it could only block the loop for good.
+    Use the async methods there (the durable runner's ``astart``, ``arecover``, ...)."""
 
 
 def saver_call(saver: BaseCheckpointSaver[Any], method: str, *args: Any) -> Block:
@@ -55,8 +72,15 @@ def saver_call(saver: BaseCheckpointSaver[Any], method: str, *args: Any) -> Bloc
     return Block(_plain, _awaited, (saver, method, args))
 
 
-_NO_SYNC: set[tuple[type, str]] = set()
-"""(saver class, method) whose synchronous spelling raised `NotImplementedError`."""
+def _plain(saver: BaseCheckpointSaver[Any], method: str, args: tuple[Any, ...]) -> Any:
+    if method == "list":
+        return list(list_plain(saver, args))
+    return call_plain(saver, method, args)
+
+
+_ASYNC_ONLY: set[type] = set()
+"""Saver classes whose synchronous spelling of a call raised `NotImplementedError` while the
+async one answered."""
 _NO_ASYNC: set[tuple[type, str]] = set()
 """(saver class, method) whose async spelling raised `NotImplementedError`."""
 
@@ -66,26 +90,83 @@ def _defines(cls: type, name: str) -> bool:
     return getattr(cls, name, None) is not getattr(BaseCheckpointSaver, name, None)
 
 
-def _plain(saver: BaseCheckpointSaver[Any], method: str, args: tuple[Any, ...]) -> Any:
-    key = (type(saver), method)
-    if key in _NO_SYNC:
-        return _on_saver_loop(saver, lambda: _collected(saver, method, args))
+def found_async_only(saver: Any) -> bool:
+    """Whether ``saver``'s class was found to implement only the async half (see the module
+    docstring): its synchronous calls are made through their async twins."""
+    return type(saver) in _ASYNC_ONLY
+
+
+def _stands_in(cls: type, method: str) -> bool:
+    return cls in _ASYNC_ONLY and _defines(cls, "a" + method)
+
+
+def call_plain(
+    saver: Any,
+    method: str,
+    args: tuple[Any, ...] = (),
+    kwargs: Mapping[str, Any] | None = None,
+    *,
+    stand_in: bool = True,
+) -> Any:
+    """``saver.<method>(*args, **kwargs)`` made synchronously: the synchronous method, or,
+    for a saver found to implement only the async half (``stand_in``; see the module
+    docstring), the async twin awaited on `home_loop` while this thread waits. Without
+    ``stand_in`` the synchronous method is called whatever it raises (a caller that must see
+    the saver's own refusal, as LangGraph's synchronous API does)."""
+    kw = kwargs or {}
+    if not stand_in:
+        return getattr(saver, method)(*args, **kw)
+    cls = type(saver)
+    if _stands_in(cls, method):
+        return wait_on(home_loop(saver), getattr(saver, "a" + method)(*args, **kw), saver)
     try:
-        found = getattr(saver, method)(*args)
-        # a ``list`` may be a generator that raises only when first read
-        return list(found) if method == "list" else found
+        return getattr(saver, method)(*args, **kw)
     except NotImplementedError as error:
-        if not _defines(key[0], "a" + method):
+        if not _defines(cls, "a" + method):
             raise
         refused = error
     # the half is missing only if the other one answers (a NotImplementedError from deeper
     # down, a serde's say, comes back from it too: then the lane's own error is raised)
     try:
-        result = _on_saver_loop(saver, lambda: _collected(saver, method, args))
+        result = wait_on(home_loop(saver), getattr(saver, "a" + method)(*args, **kw), saver)
     except NotImplementedError:
         raise refused from None
-    _NO_SYNC.add(key)
+    _ASYNC_ONLY.add(cls)
     return result
+
+
+def list_plain(
+    saver: Any,
+    args: tuple[Any, ...] = (),
+    kwargs: Mapping[str, Any] | None = None,
+    *,
+    stand_in: bool = True,
+) -> Iterator[Any]:
+    """`call_plain` for ``list``: the synchronous method's items as it yields them (read
+    lazily past the first, which is read here: a ``list`` may be a generator that raises
+    `NotImplementedError` only when first read), or the async twin's, read whole."""
+    kw = kwargs or {}
+    cls = type(saver)
+    if stand_in and _stands_in(cls, "list"):
+        return iter(wait_on(home_loop(saver), _collect(saver, args, kw), saver))
+    try:
+        items = iter(saver.list(*args, **kw))
+        first = next(items, _NONE)
+    except NotImplementedError as error:
+        if not stand_in or not _defines(cls, "alist"):
+            raise
+        refused = error
+    else:
+        return items if first is _NONE else itertools.chain((first,), items)
+    try:
+        result = wait_on(home_loop(saver), _collect(saver, args, kw), saver)
+    except NotImplementedError:
+        raise refused from None
+    _ASYNC_ONLY.add(cls)
+    return iter(result)
+
+
+_NONE: Final = object()
 
 
 async def _awaited(saver: BaseCheckpointSaver[Any], method: str, args: tuple[Any, ...]) -> Any:
@@ -93,7 +174,9 @@ async def _awaited(saver: BaseCheckpointSaver[Any], method: str, args: tuple[Any
     if key in _NO_ASYNC:
         return await _in_thread(saver, method, args)
     try:
-        return await _collected(saver, method, args)
+        if method == "list":
+            return await _collect(saver, args, {})
+        return await getattr(saver, "a" + method)(*args)
     except NotImplementedError as error:
         if not _defines(key[0], method):
             raise
@@ -114,18 +197,16 @@ async def _in_thread(saver: BaseCheckpointSaver[Any], method: str, args: tuple[A
     return await asyncio.to_thread(call, *args)
 
 
-async def _collected(saver: BaseCheckpointSaver[Any], method: str, args: tuple[Any, ...]) -> Any:
-    """The async spelling's result (``alist`` read to its end)."""
-    if method == "list":
-        return [item async for item in saver.alist(*args)]
-    return await getattr(saver, "a" + method)(*args)
+async def _collect(saver: Any, args: tuple[Any, ...], kwargs: Mapping[str, Any]) -> list[Any]:
+    """``alist``'s items, read to its end."""
+    return [item async for item in saver.alist(*args, **kwargs)]
 
 
 _private: asyncio.AbstractEventLoop | None = None
 _private_lock = threading.Lock()
 
 
-def _private_loop() -> asyncio.AbstractEventLoop:
+def private_loop() -> asyncio.AbstractEventLoop:
     """The loop thread that runs the async methods of savers bound to no loop (started on
     first use; one for the process, so a saver's async client always sees the same loop)."""
     global _private
@@ -139,18 +220,22 @@ def _private_loop() -> asyncio.AbstractEventLoop:
         return _private
 
 
-def _on_saver_loop(
-    saver: BaseCheckpointSaver[Any], make: Callable[[], Coroutine[Any, Any, Any]]
-) -> Any:
-    """Run the coroutine ``make`` builds on ``saver``'s loop (the private one when it keeps
-    none) and wait for its result; `SaverLoopError` on that loop's own thread."""
+def home_loop(saver: Any) -> asyncio.AbstractEventLoop:
+    """Where ``saver``'s coroutines run for a caller that waits for them: the event loop the
+    saver is bound to (its ``loop``, as the official async savers keep it), else
+    `private_loop`, so that one saver's coroutines never run on two loops."""
     loop = getattr(saver, "loop", None)
-    if not isinstance(loop, asyncio.AbstractEventLoop):
-        loop = _private_loop()
+    return loop if isinstance(loop, asyncio.AbstractEventLoop) else private_loop()
+
+
+def wait_on(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any], saver: Any) -> Any:
+    """Run ``coro`` (a call of ``saver``'s) on ``loop``, another thread's, and wait for its
+    result; `SaverLoopError` (``coro`` closed unrun) on ``loop``'s own thread."""
     if asyncio._get_running_loop() is loop:
+        coro.close()
         raise SaverLoopError(
-            f"{type(saver).__name__} implements only the async checkpoint methods and is bound "
-            f"to the event loop running on this thread: a synchronous call would block that "
-            f"loop for good; use the durable runner's async methods (astart, arecover, ...)"
+            f"{type(saver).__name__}'s call must run on the event loop of this thread, which "
+            f"a synchronous call here would block for good: use the async methods there "
+            f"(the durable runner's astart, arecover, ...; a graph's ainvoke, aget_state, ...)"
         )
-    return asyncio.run_coroutine_threadsafe(make(), loop).result()
+    return asyncio.run_coroutine_threadsafe(coro, loop).result()
