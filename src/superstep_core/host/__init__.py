@@ -87,6 +87,7 @@ __all__ = [
     "UnknownThreadError",
     "VirtualClock",
     "WallClock",
+    "aresume_from_saver",
     "classify",
     "current_heartbeat",
     "deadline_stop",
@@ -103,6 +104,7 @@ _DURABLE = {
     "DurableRunner",
     "RecoveryError",
     "UnknownThreadError",
+    "aresume_from_saver",
     "resume_from_saver",
 }
 

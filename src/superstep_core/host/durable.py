@@ -46,8 +46,7 @@ Must never import: the llm layer, compat.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -99,6 +98,7 @@ __all__ = [
     "SaverLoopError",
     "StoreLedger",
     "UnknownThreadError",
+    "aresume_from_saver",
     "resume_from_saver",
 ]
 
@@ -201,16 +201,28 @@ class DurableRunner:
         updates: Mapping[str, Any] | None,
         metadata: Mapping[str, Any] | None,
     ) -> Twin[DX]:
-        with self._leased(thread_id) as lease:
-            if (yield from self._taken(thread_id)):
-                raise ValueError(
-                    f"thread {thread_id!r} already exists: recover it or pick a new id"
-                )
-            ex = Execution.start(graph, thread_id, payload=payload, updates=updates)
-            writer = ChannelWriter(graph.channels, self.codec)
-            dx = lane(self, ex, thread_id, writer=writer, metadata=metadata, lease=lease)
-            yield from dx._checkpoint("input", written=tuple(updates or ()))
-            return dx
+        dx: DX = yield from self._leased(
+            thread_id, self._started, lane, graph, thread_id, payload, updates, metadata
+        )
+        return dx
+
+    def _started(
+        self,
+        lease: HeldLease | None,
+        lane: type[DX],
+        graph: CompiledGraph,
+        thread_id: str,
+        payload: Any,
+        updates: Mapping[str, Any] | None,
+        metadata: Mapping[str, Any] | None,
+    ) -> Twin[DX]:
+        if (yield from self._taken(thread_id)):
+            raise ValueError(f"thread {thread_id!r} already exists: recover it or pick a new id")
+        ex = Execution.start(graph, thread_id, payload=payload, updates=updates)
+        writer = ChannelWriter(graph.channels, self.codec)
+        dx = lane(self, ex, thread_id, writer=writer, metadata=metadata, lease=lease)
+        yield from dx._checkpoint("input", written=tuple(updates or ()))
+        return dx
 
     def recover(self, graph: CompiledGraph, thread_id: str) -> DurableExecution:
         """The thread's execution as its process left it: the latest checkpoint, plus the
@@ -224,11 +236,11 @@ class DurableRunner:
         return await adrive(self._recover(AsyncDurableExecution, graph, thread_id))
 
     def _recover(self, lane: type[DX], graph: CompiledGraph, thread_id: str) -> Twin[DX]:
-        with self._leased(thread_id) as lease:
-            return (yield from self._recovered(lane, graph, thread_id, lease))
+        dx: DX = yield from self._leased(thread_id, self._recovered, lane, graph, thread_id)
+        return dx
 
     def _recovered(
-        self, lane: type[DX], graph: CompiledGraph, thread_id: str, lease: HeldLease | None
+        self, lease: HeldLease | None, lane: type[DX], graph: CompiledGraph, thread_id: str
     ) -> Twin[DX]:
         loaded = yield from self._load(thread_id)
         header, state = self._state(loaded)
@@ -307,22 +319,27 @@ class DurableRunner:
         new_thread_id: str,
         metadata: Mapping[str, Any] | None,
     ) -> Twin[DX]:
-        with self._leased(new_thread_id) as lease:
-            return (
-                yield from self._forked(
-                    lane, graph, thread_id, checkpoint_id, new_thread_id, metadata, lease
-                )
-            )
+        dx: DX = yield from self._leased(
+            new_thread_id,
+            self._forked,
+            lane,
+            graph,
+            thread_id,
+            checkpoint_id,
+            new_thread_id,
+            metadata,
+        )
+        return dx
 
     def _forked(
         self,
+        lease: HeldLease | None,
         lane: type[DX],
         graph: CompiledGraph,
         thread_id: str,
         checkpoint_id: str,
         new_thread_id: str,
         metadata: Mapping[str, Any] | None,
-        lease: HeldLease | None,
     ) -> Twin[DX]:
         if (yield from self._taken(new_thread_id)):
             raise ValueError(f"thread {new_thread_id!r} already exists: pick a new id")
@@ -437,18 +454,22 @@ class DurableRunner:
 
     # --- loading ---------------------------------------------------------------------------
 
-    @contextmanager
-    def _leased(self, thread_id: str) -> Iterator[HeldLease | None]:
-        """The thread's lease for the execution being built; released if building fails
-        (on success the execution owns it until `DurableExecution.close`)."""
+    def _leased(self, thread_id: str, build: Callable[..., Twin[DX]], *args: Any) -> Twin[DX]:
+        """``build(lease, *args)``, the core that builds an execution, under the thread's
+        lease (None without ``leases``): on success the execution owns the lease until
+        `DurableExecution.close`; if building fails it is released. Taken and released
+        through the lease's own core, so the async lane never blocks its loop on them."""
         if self.leases is None:
-            yield None
-            return
-        held = HeldLease(self.leases, thread_id, self.owner, self.lease_ttl).__enter__()
+            return (yield from build(None, *args))
+        held = HeldLease(self.leases, thread_id, self.owner, self.lease_ttl)
+        yield from held._enter()
         try:
-            yield held
+            return (yield from build(held, *args))
+        except GeneratorExit:  # closed unfinished (no driver does that): release in place
+            drive(held._exit())
+            raise
         except BaseException:
-            held.__exit__(None, None, None)
+            yield from held._exit()
             raise
 
     def _load(self, thread_id: str, checkpoint_id: str | None = None) -> Twin[StoredStep]:
@@ -513,7 +534,36 @@ def resume_from_saver(
     handlers: Mapping[str, Handler] | None = None,
     **options: Any,
 ) -> Execution:
-    """Recover ``thread_id`` from ``saver`` and run it on (see `DurableRunner.recover`)."""
+    """Recover ``thread_id`` from ``saver`` and run it on (see `DurableRunner.recover`); the
+    execution is closed (its lease released) however the run ends. ``options``: the
+    `DurableRunner`'s."""
+    return drive(_resumed(DurableExecution, graph, saver, thread_id, handlers, options))
+
+
+async def aresume_from_saver(
+    graph: CompiledGraph,
+    saver: BaseCheckpointSaver[Any],
+    thread_id: str,
+    handlers: Mapping[str, Handler] | None = None,
+    **options: Any,
+) -> Execution:
+    """`resume_from_saver` on asyncio: recovered with `DurableRunner.arecover` and run as an
+    `AsyncDurableExecution` (the saver's async methods awaited, effects on this loop)."""
+    return await adrive(_resumed(AsyncDurableExecution, graph, saver, thread_id, handlers, options))
+
+
+def _resumed(
+    lane: type[DX],
+    graph: CompiledGraph,
+    saver: BaseCheckpointSaver[Any],
+    thread_id: str,
+    handlers: Mapping[str, Handler] | None,
+    options: Mapping[str, Any],
+) -> Twin[Execution]:
+    """The core of `resume_from_saver` and `aresume_from_saver`."""
     runner = DurableRunner(saver, handlers, **options)
-    with runner.recover(graph, thread_id) as dx:
-        return dx.run()
+    dx = yield from runner._recover(lane, graph, thread_id)
+    try:
+        return (yield from dx._run())
+    finally:
+        yield from dx._close()

@@ -180,11 +180,16 @@ class DurableCore:
         yield from self._checkpoint("edit", written=written, audit=audit)
         return written
 
-    def _release(self) -> None:
-        """Release the thread's lease (idempotent)."""
+    def _close(self) -> Twin[None]:
+        """Close the execution: shut the lane's host down (`_close_host`) and release the
+        thread's lease (idempotent); the async lane releases it off its loop."""
+        self._close_host()
         if self.lease is not None:
             lease, self.lease = self.lease, None
-            lease.__exit__(None, None, None)
+            yield from lease._exit()
+
+    def _close_host(self) -> None:
+        """Shut the lane's host down (the threaded host's pool; nothing for the asyncio one)."""
 
     def _check_lease(self) -> None:
         if self.lease is not None:
@@ -389,10 +394,10 @@ class DurableExecution(DurableCore):
     retry_failed = plain_of(DurableCore._retry_failed)
     edit = plain_of(DurableCore._edit)
 
-    def close(self) -> None:
-        """Shut the host's pool down and release the thread's lease (idempotent)."""
+    def _close_host(self) -> None:
         self._host.close()
-        self._release()
+
+    close = plain_of(DurableCore._close)
 
     def __enter__(self) -> DurableExecution:
         return self
@@ -427,9 +432,7 @@ class AsyncDurableExecution(DurableCore):
     retry_failed = async_of(DurableCore._retry_failed)
     edit = async_of(DurableCore._edit)
 
-    async def close(self) -> None:
-        """Release the thread's lease (idempotent)."""
-        self._release()
+    close = async_of(DurableCore._close)
 
     async def __aenter__(self) -> AsyncDurableExecution:
         return self

@@ -7,6 +7,10 @@ thread and the owner before it performs anything. The owner renews the lease whi
 died is free once it expires, or at once when the owner was a process on this machine that no
 longer runs (a ``kill -9`` must not lock a thread for the lease's lifetime).
 
+A `HeldLease` is taken and given back either way (``with`` or ``async with``, one core,
+`superstep_core.twin`): in the async lane each store call (a database statement) and the wait
+for the renewing thread run in a worker thread, never blocking the event loop.
+
 This module holds the protocol, the shared acquire/renew/release logic and the in-memory store;
 `superstep_core.host.lease_sql` holds the SQLite and PostgreSQL stores. Leases live in a table
 of their own (``superstep_leases``), independent of how checkpoints are stored, so the same
@@ -17,6 +21,8 @@ Must never import: the runtime, the llm layer, compat.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import logging
 import os
 import secrets
@@ -29,6 +35,7 @@ from datetime import UTC, datetime
 from typing import Protocol
 
 from superstep_core.errors import SuperstepError
+from superstep_core.twin import Block, Twin, adrive, drive
 
 __all__ = [
     "DEFAULT_TTL",
@@ -275,13 +282,21 @@ class HeldLease:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
-    def __enter__(self) -> HeldLease:
-        self.lease = self.store.acquire(self.key, self.owner, self.ttl)
+    def _enter(self) -> Twin[HeldLease]:
+        """Acquire (`LeaseHeldError` when another owner holds the key), then renew in the
+        background; the core of ``__enter__`` and ``__aenter__``."""
+        self.lease = yield _blocking(self.store.acquire, self.key, self.owner, self.ttl)
         self._thread = threading.Thread(
             target=self._renew_loop, name=f"lease:{self.key}", daemon=True
         )
         self._thread.start()
         return self
+
+    def __enter__(self) -> HeldLease:
+        return drive(self._enter())
+
+    async def __aenter__(self) -> HeldLease:
+        return await adrive(self._enter())
 
     def _renew_loop(self) -> None:
         while not self._stop.wait(self.ttl / 3) and self.renew():
@@ -314,13 +329,27 @@ class HeldLease:
         if self._lost is not None:
             raise self._lost
 
-    def __exit__(self, *exc: object) -> None:
+    def _exit(self) -> Twin[None]:
+        """Stop renewing and release the lease (the core of ``__exit__`` and ``__aexit__``);
+        a failed release is logged: the lease then expires on its own."""
         self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
+        if self._thread is not None:  # a renewal in flight finishes first
+            yield _blocking(self._thread.join)
         if self.lease is not None and self._lost is None:
             try:
-                self.store.release(self.lease)
+                yield _blocking(self.store.release, self.lease)
             except Exception as e:  # it expires on its own
                 _log.warning("thread %r: releasing the lease failed: %s", self.key, e)
         self.lease = None
+
+    def __exit__(self, *exc: object) -> None:
+        drive(self._exit())
+
+    async def __aexit__(self, *exc: object) -> None:
+        await adrive(self._exit())
+
+
+def _blocking(call: Callable[..., object], *args: object) -> Block:
+    """``call(*args)`` (a store's statement, a thread's join): in place in the plain lane, in a
+    worker thread in the async one (a `LeaseStore` is synchronous)."""
+    return Block(call, functools.partial(asyncio.to_thread, call), args)
