@@ -8,7 +8,8 @@ saver's ``AsyncRedisSaver``, a class whose sync methods raise `NotImplementedErr
 ``arecover``, ``afork``, ``areplay``, ``ahistory``: an `AsyncDurableExecution` on an
 `AsyncHost`) holds a thread on each of them, and on a sync-only saver (LangGraph's
 ``SqliteSaver``) too; its plain lane holds one on an async-only saver, awaiting the async
-methods on another thread's loop. A process killed mid-superstep on an async saver resumes
+methods on another thread's loop. A process killed mid-superstep on one of LangGraph's
+official savers (the async lane on the async ones, the plain lane on the sync ones) resumes
 to the uninterrupted result, each effect performed once."""
 
 from __future__ import annotations
@@ -299,7 +300,9 @@ async def test_both_lanes_continue_each_others_threads() -> None:
         assert (await runner.areplay(graph, "t")).matched
 
 
-# --- kill and resume on an async saver ------------------------------------------------------
+# --- kill and resume on LangGraph's official savers, either lane ---------------------------
+# (the async lane on AsyncSqliteSaver / AsyncPostgresSaver, the plain lane on SqliteSaver /
+# PostgresSaver; a killed thread is continued by aresume_from_saver / resume_from_saver)
 
 
 def _argv(backend: str, where: str, thread: str, payload: str | None) -> list[str]:
@@ -312,10 +315,18 @@ def _argv(backend: str, where: str, thread: str, payload: str | None) -> list[st
         ("sqlite", ["read_file:17"]),
         ("sqlite", ["read_file:9", "store_document:3"]),
         ("postgres", ["store_document:2", "query_index:1"]),
+        ("sqlite-sync", ["read_file:9", "store_document:3"]),
+        ("postgres-sync", ["store_document:2", "query_index:1"]),
     ],
-    ids=["sqlite-mid-reads", "sqlite-killed-twice", "postgres-killed-twice"],
+    ids=[
+        "sqlite-mid-reads",
+        "sqlite-killed-twice",
+        "postgres-killed-twice",
+        "sync-sqlite-killed-twice",
+        "sync-postgres-killed-twice",
+    ],
 )
-def test_a_killed_async_lane_resumes_on_an_async_saver_performing_each_effect_once(
+def test_a_killed_thread_resumes_on_an_official_saver_performing_each_effect_once(
     backend: str,
     kill_points: list[str],
     documents: Path,
@@ -363,9 +374,10 @@ def test_a_killed_async_lane_resumes_on_an_async_saver_performing_each_effect_on
 def _async_store(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> Iterator[tuple[str, BaseCheckpointSaver[Any]]]:
-    """``(where, reader)``: what the process opens its async saver on, and a sync LangGraph
-    saver on the same store for the test to read the thread with."""
-    if backend == "sqlite":
+    """``(where, reader)``: what the process opens its saver on (``BACKEND`` of
+    ``async_saver_process.py``), and a sync LangGraph saver on the same store for the test to
+    read the thread with."""
+    if backend.startswith("sqlite"):
         path = tmp_path / "async.db"
         conn = sqlite3.connect(path, check_same_thread=False)
         try:
