@@ -58,7 +58,7 @@ def v2_mappers(graph: Any) -> tuple[Mapper | None, Mapper | None]:
         return None, None
     spec = graph.spec
     return (
-        _mapper(spec.output_schema, graph.output_channels),
+        _mapper(spec.output_schema, graph.output_names),
         _mapper(spec.state_schema, graph.state_channels),
     )
 
@@ -133,7 +133,7 @@ def _ended_by(error: BaseException) -> BaseException:
 
 def _output_values(run: GraphRun) -> dict[str, Any]:
     last = run.values.last or {}
-    return {k: last[k] for k in run.graph.output_channels if k in last}
+    return {k: last[k] for k in run.graph.output_names if k in last}
 
 
 def _final_values(runs: list[GraphRun]) -> Any:
@@ -177,7 +177,7 @@ def _output(run: GraphRun, version: str, output_keys: Any = None) -> Any:
     if keys is not None and keys != ROOT_KEY:
         return _keyed_output(run, keys, interrupts, version)
     values = _output_values(run)
-    if run.graph.output_channels == (ROOT_KEY,):
+    if run.graph.output_names == (ROOT_KEY,):
         # A root state is returned bare; when interrupted LangGraph shows only the interrupts.
         if interrupts:
             return (

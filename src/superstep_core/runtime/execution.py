@@ -1605,11 +1605,14 @@ class Execution:
         committed = self.values
         changed: dict[str, Any] = {}
         name = ""
+        emptied = False
         try:
             for name in sorted(writes) if len(writes) > 1 else writes:
-                changed[name] = channels[name].combine(
+                value = changed[name] = channels[name].combine(
                     name, committed.get(name, MISSING), writes[name]
                 )
+                if value is MISSING:  # a strategy's writes left no value (an emptied topic)
+                    emptied = True
         except SuperstepError:
             raise  # a conflict or a failed `Reducer` already names the channel and writers
         except Exception as e:  # another strategy raised: name its channel and writers
@@ -1619,6 +1622,9 @@ class Execution:
         if changed or cleared:
             values = dict(committed)  # a new dict: snapshots handed out earlier stay intact
             values.update(changed)
+            if emptied:
+                for name in [n for n, v in changed.items() if v is MISSING]:
+                    del values[name]
             versions = self.versions
             for name in cleared:
                 values.pop(name, None)
@@ -1628,6 +1634,8 @@ class Execution:
             for name in changed:
                 versions[name] = versions.get(name, 0) + 1
             self.values = values
+        if emptied:  # written, but no value to trigger or show (LangGraph's updated channels)
+            return tuple(n for n, v in changed.items() if v is not MISSING)
         return tuple(changed)
 
     def _commit_input(self, updates: Mapping[str, Any]) -> tuple[str, ...]:
