@@ -547,18 +547,10 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
     def get_graph(self, config: RunnableConfig | None = None, *, xray: Any = False) -> Any:
         """The drawable graph; with ``xray`` (``True``, or a depth) each subgraph drawn in
         place of its node (`superstep_compat.pregel._subgraphs`)."""
-        from superstep_compat.graph._draw import draw_graph
+        from superstep_compat.pregel._lowlevel_draw import drawing_of
         from superstep_compat.pregel._subgraphs import child_xray, expand_subgraphs
 
-        b = self.builder
-        graph = draw_graph(
-            b.nodes,
-            b.edges,
-            b.waiting_edges,
-            b.branches,
-            interrupt_before=sorted(self.interrupt_before_nodes),
-            interrupt_after=sorted(self.interrupt_after_nodes),
-        )
+        graph = drawing_of(self)
         if not xray:
             return graph
         depth = child_xray(xray)
