@@ -168,6 +168,8 @@ def _output(run: GraphRun, version: str, output_keys: Any = None) -> Any:
         value = lowlevel.output_of(run.values.last or {}, keys) if run.values.shown else None
         if interrupts and isinstance(keys, str):
             value = {}  # an interrupt's values chunk shows no value of one channel
+        elif interrupts:  # LangGraph reads its output channels as the interrupt stops it
+            value = lowlevel.output_of(run.values.last or {}, keys)
         if version == "v2":
             return GraphOutput(value, tuple(interrupts))
         return {**(value or {}), INTERRUPT: interrupts} if interrupts else value

@@ -526,6 +526,16 @@ class Execution:
             dict(self.kept),
         )
 
+    def expire_ephemeral(self) -> None:
+        """Treat every ephemeral channel holding a value as written by the last superstep:
+        the next superstep that does not write it clears it. For a host that put back
+        values its snapshot's step had cleared (a step stopped by an interrupt, whose
+        checkpoint shows the state from before it)."""
+        channels = self.graph.channels
+        self._ephemeral_live = {
+            name for name in self.values if name in channels and channels[name].ephemeral
+        }
+
     def quiet_snapshot(self) -> QuietSnapshot | None:
         """`snapshot`, deferred, when the execution is quiet (see `QuietSnapshot`: nothing
         in flight, every activation pristine); else None (take a `snapshot`). Copies the
