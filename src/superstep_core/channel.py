@@ -86,7 +86,9 @@ class Channel:
     """A combining strategy. Subclasses override `combine` (and `initial` when a channel has a
     value before any write). ``ephemeral`` channels are cleared one superstep after their
     last write. ``untracked`` channels hold their value while the execution runs but are left
-    out of its `snapshot` (so never checkpointed: a restored execution starts them empty)."""
+    out of its `snapshot` (so never checkpointed: a restored execution starts them empty).
+    A `combine` returning `MISSING` leaves the channel without a value (its version still
+    moves: it was written)."""
 
     ephemeral: bool = False
     untracked: bool = False

@@ -9,7 +9,8 @@ import pytest
 
 from superstep_compat.channels.last_value import LastValue
 from superstep_compat.graph import START, StateGraph
-from superstep_compat.pregel import CompiledStateGraph, NodeBuilder, Pregel
+from superstep_compat.graph.state import CompiledStateGraph
+from superstep_compat.pregel import NodeBuilder, Pregel
 
 
 def _add_one(x: int) -> int:

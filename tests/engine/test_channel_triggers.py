@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from superstep_core import (
+    MISSING,
     CompleteActivation,
     Event,
     Graph,
@@ -92,3 +93,34 @@ def test_an_edit_does_not_queue_a_coalescing_node_that_is_already_queued() -> No
     assert [aid.split(":")[0] for aid, _ in ex.queue] == ["one"]
     drain(ex)
     assert ex.values == {"a": 5, "b": 6}
+
+
+class _Emptying(LastValue):
+    """A channel that a write of None leaves without a value (as a topic emptied)."""
+
+    def combine(self, channel: str, current: object, writes: object) -> object:
+        value = super().combine(channel, current, writes)  # type: ignore[arg-type]
+        return MISSING if value is None else value
+
+
+def test_a_write_that_leaves_no_value_removes_it_and_triggers_no_subscriber() -> None:
+    runs: list[tuple[str, int]] = []
+
+    def node(name: str, updates: dict[str, object]) -> object:
+        def react(ctx: NodeContext, event: Event) -> Reaction:
+            runs.append((name, ctx.step))
+            return Reaction(
+                updates=updates if ctx.step < 3 else {}, disposition=CompleteActivation()
+            )
+
+        return react
+
+    g = Graph("g").with_channels(a=_Emptying(), b=LastValue())
+    g.add_node("listen", node("listen", {"b": 1}), triggers=["a"])  # type: ignore[arg-type]
+    g.add_node("hush", node("hush", {"a": None}), triggers=["b"])  # type: ignore[arg-type]
+    ex = drain(Execution.start(g.compile(), "run", updates={"a": 1}))
+    # hush emptied ``a`` in step 2: written (its version moved) but without a value, so
+    # its subscriber does not run again and the state has no ``a``
+    assert runs == [("listen", 1), ("hush", 2)]
+    assert ex.values == {"b": 1}
+    assert ex.versions["a"] == 2

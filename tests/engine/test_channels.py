@@ -146,6 +146,38 @@ def test_ephemeral_is_visible_in_the_next_superstep_then_cleared() -> None:
     assert seen == ["hi", MISSING]
 
 
+def test_expire_ephemeral_clears_a_restored_value_at_the_next_superstep() -> None:
+    """A host that put back an ephemeral value its snapshot did not record as written (an
+    interrupted step's checkpoint) has the next superstep clear it, as one written last."""
+    seen: list[object] = []
+
+    def read(ctx: NodeContext, event: Event) -> Reaction:
+        seen.append(ctx.state.get("flash", MISSING))
+        return Reaction()
+
+    g = (
+        Graph("g")
+        .with_channels(flash=Ephemeral(), kept=LastValue())
+        .add_node("b", read)
+        .add_node("c", read)
+        .start_at("b")
+        .connect("b", "c")
+    )
+    compiled = g.compile()
+    snap = Execution.start(compiled, "run").snapshot()
+    kept = Execution.restore(compiled, snap)
+    kept.values = {**kept.values, "flash": "hi", "kept": 1}
+    drain(kept)
+    assert seen == ["hi", "hi"]  # never recorded as written: never cleared
+    expired = Execution.restore(compiled, snap)
+    expired.values = {**expired.values, "flash": "hi", "kept": 1}
+    expired.expire_ephemeral()
+    seen.clear()
+    drain(expired)
+    assert seen == ["hi", MISSING]
+    assert expired.values == {"kept": 1}
+
+
 class _Untracked(LastValue):
     untracked = True
 

@@ -33,12 +33,18 @@ class Topic(BaseChannel[Any, Any]):
         return bool(self.value)
 
     def update(self, values: Sequence[Any]) -> bool:
+        """True when anything was written, or a topic without ``accumulate`` that held
+        values was emptied (LangGraph's: a write of the same values is a change too)."""
         before = list(self.value) if self.value is not MISSING else []
-        current = before if self.accumulate else []
+        updated = False
+        if not self.accumulate:
+            updated, before = bool(before), []
         for item in values:
-            current.extend(item if isinstance(item, list) else [item])
-        self.value = current
-        return current != before
+            written = item if isinstance(item, list) else [item]
+            updated = updated or bool(written)
+            before.extend(written)
+        self.value = before
+        return updated
 
     def _spec_key(self) -> tuple[Any, ...]:
         return (self.typ, self.accumulate)

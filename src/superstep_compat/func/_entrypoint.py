@@ -248,7 +248,8 @@ class EntrypointGraph(Pregel[Any, Any, Any, Any]):
         the return value is what the output, the state and ``values`` chunks show."""
         self.nodes = dict(self.spec.nodes)
         self.node_order = {name: i for i, name in enumerate((START, *self.spec.nodes))}
-        self.output_channels = (END_CHANNEL,)
+        self.output_names = (END_CHANNEL,)
+        self.output_channels = END_CHANNEL
         self.state_channels = (END_CHANNEL,)
         self.stream_channels = END_CHANNEL
 

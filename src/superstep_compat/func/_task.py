@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Generic, ParamSpec, TypeVar, overload
 
 from superstep_compat._internal._deprecation import deprecated_kwarg
+from superstep_compat._internal._names import shown_as
 from superstep_compat._internal._policies import coerce_timeout_policy, sync_timeout_unsupported
 from superstep_compat.errors import NodeTimeoutError
 from superstep_compat.func._call import SyncAsyncFuture, retry_for, start_call
@@ -154,3 +155,7 @@ def task(
     if __func_or_none__ is not None:
         return decorate(__func_or_none__)
     return decorate
+
+
+# LangGraph's class of a decorated task is ``langgraph.func._TaskFunction``
+shown_as(TaskFunction, "superstep_compat.func", "_TaskFunction")

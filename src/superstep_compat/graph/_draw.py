@@ -6,7 +6,7 @@ another (a static edge always writes, a conditional edge or a `Command` node dec
 targets it may write, once, the first time the node runs). What that dry run reaches,
 which edges come out solid or dotted, the label each one carries and the order they are
 listed in all follow from it, so drawings (and the snapshot tests and viewers that compare
-them) only match when the same dry run is made. `_DryRun` makes it over the builder's
+them) only match when the same dry run is made. `DryRun` makes it over the builder's
 plain spec: one trigger channel per node (``branch:to:<node>``, held until the run is idle
 for a deferred node) and one barrier per join, with LangGraph's versioning rules. Nothing
 runs: no node function, router or engine is called.
@@ -21,14 +21,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 from langchain_core.runnables.graph import Graph
 
 from superstep_compat._internal._constants import END, START
 from superstep_compat.graph._spec import BranchSpec, NodeSpec
 
-__all__ = ["LangGraphDrawing", "draw_graph"]
+__all__ = ["DryRun", "LangGraphDrawing", "assemble", "draw_graph"]
 
 _STEP_LIMIT = 250
 """LangGraph's bound on the dry run: a loop stops being followed after this many steps."""
@@ -118,63 +118,93 @@ class _Writer:
     """What a node writes when it runs: ``always`` on every run (static edges, joins) and
     ``declared`` (conditional targets as (channel, label)) on its first run only."""
 
-    always: list[tuple[str, str | None]] = field(default_factory=list)
+    always: list[tuple[str, Any]] = field(default_factory=list)
     declared: list[tuple[str, str | None]] = field(default_factory=list)
 
 
-class _DryRun:
+class DryChannel(Protocol):
+    """What the dry run does with a channel (LangGraph's `BaseChannel` calls it makes)."""
+
+    def available(self) -> bool: ...
+
+    def update(self, values: Sequence[Any]) -> bool: ...
+
+    def consume(self) -> bool: ...
+
+    def finish(self) -> bool: ...
+
+
+class DryRun:
+    """LangGraph's dry run over ``channels``, the ``triggers`` of each node (in LangGraph's
+    node order) and what each node writes (``writers``); `reads` says whether a triggered
+    node has its input (LangGraph drops the task otherwise)."""
+
     def __init__(
         self,
+        channels: dict[str, DryChannel],
+        triggers: dict[str, list[str]],
+        writers: Mapping[str, _Writer],
+    ) -> None:
+        self.channels = channels
+        self.triggers = triggers
+        self.writers = writers
+        self.trigger_to_nodes: dict[str, list[str]] = defaultdict(list)
+        for name, channels_of in self.triggers.items():
+            for channel in channels_of:
+                self.trigger_to_nodes[channel].append(name)
+        self.versions: dict[str, int] = {}
+        self.seen: dict[str, dict[str, int]] = defaultdict(dict)
+
+    def reads(self, name: str) -> bool:
+        return True
+
+    @classmethod
+    def of_builder(
+        cls,
         nodes: Mapping[str, NodeSpec],
         edges: Iterable[tuple[str, str]],
         waiting_edges: Iterable[tuple[tuple[str, ...], str]],
         branches: Mapping[str, Mapping[str, BranchSpec]],
         *,
         start_node: bool,
-    ) -> None:
+    ) -> DryRun:
+        """The dry run of a builder's plain spec (see the module docstring)."""
         edges = list(edges)
-        self.channels: dict[str, _Channel] = {START: _Channel()}
-        self.triggers: dict[str, list[str]] = {START: [START]} if start_node else {}
+        channels: dict[str, DryChannel] = {START: _Channel()}
+        triggers: dict[str, list[str]] = {START: [START]} if start_node else {}
         for name, spec in nodes.items():
-            self.channels[_to(name)] = _Channel(after_finish=spec.defer)
-            self.triggers[name] = [_to(name)]
+            channels[_to(name)] = _Channel(after_finish=spec.defer)
+            triggers[name] = [_to(name)]
         if not start_node:  # the input triggers the first nodes itself
             for target in sorted(e for s, e in edges if s == START):
-                self.triggers[target].append(START)
+                triggers[target].append(START)
             edges = [(s, e) for s, e in edges if s != START]
-        self.writers: dict[str, _Writer] = defaultdict(_Writer)
+        writers: dict[str, _Writer] = defaultdict(_Writer)
         for name, spec in nodes.items():
             ends = (
                 spec.ends.items()
                 if isinstance(spec.ends, Mapping)
                 else ((e, None) for e in spec.ends)
             )
-            self.writers[name].declared += [(e if e == END else _to(e), label) for e, label in ends]
+            writers[name].declared += [(e if e == END else _to(e), label) for e, label in ends]
         for start, end in edges:
             if end != END:
-                self.writers[start].always.append((_to(end), None))
+                writers[start].always.append((_to(end), None))
         for starts, end in waiting_edges:
             if end != END:
                 join = f"join:{'+'.join(starts)}:{end}"
-                self.channels[join] = _Channel(frozenset(starts), after_finish=nodes[end].defer)
-                self.triggers[end].append(join)
+                channels[join] = _Channel(frozenset(starts), after_finish=nodes[end].defer)
+                triggers[end].append(join)
                 for start in starts:
-                    self.writers[start].always.append((join, start))
+                    writers[start].always.append((join, start))
         for start, by_name in branches.items():
             for branch in by_name.values():
                 for key, target in (branch.ends or {}).items():
                     channel = target if target == END else _to(target)
-                    self.writers[start].declared.append((channel, str(key)))
-        self.trigger_to_nodes: dict[str, list[str]] = defaultdict(list)
-        for name, channels in self.triggers.items():
-            for channel in channels:
-                self.trigger_to_nodes[channel].append(name)
-        self.versions: dict[str, int] = {}
-        self.seen: dict[str, dict[str, int]] = defaultdict(dict)
+                    writers[start].declared.append((channel, str(key)))
+        return cls(channels, triggers, writers)
 
-    def _apply(
-        self, tasks: Mapping[str, list[tuple[str, str | None]]], *, step: bool = True
-    ) -> set[str]:
+    def _apply(self, tasks: Mapping[str, list[tuple[str, Any]]], *, step: bool = True) -> set[str]:
         """Apply one step's writes (``step=False``: the input's, which ends no step)."""
         for task in tasks if step else ():
             for channel in self.triggers[task]:
@@ -184,7 +214,7 @@ class _DryRun:
         for channel in {c for task in tasks if step for c in self.triggers[task]}:
             if self.channels[channel].consume():
                 self.versions[channel] = version
-        by_channel: dict[str, list[str | None]] = defaultdict(list)
+        by_channel: dict[str, list[Any]] = defaultdict(list)
         for writes in tasks.values():
             for channel, value in writes:
                 by_channel[channel].append(value)
@@ -223,21 +253,24 @@ class _DryRun:
                 self.channels[c].available() and self.versions.get(c, 0) > self.seen[name].get(c, 0)
                 for c in self.triggers[name]
             )
+            and self.reads(name)
         ]
 
-    def run(self) -> tuple[list[str], set[_Edge], dict[str, set[_Trigger]]]:
-        """The nodes the input triggered, the edges the dry run found, and what the nodes
-        of its last step wrote."""
+    def run(
+        self, inputs: Sequence[tuple[str, Any]] = ((START, None),)
+    ) -> tuple[list[str], set[_Edge], dict[str, set[_Trigger]]]:
+        """The nodes the input (its writes: ``inputs``) triggered, the edges the dry run
+        found, and what the nodes of its last step wrote."""
         edges: set[_Edge] = set()
         declared_once: set[str] = set()
         declared: dict[str, set[_Trigger]] = defaultdict(set)
         sources: dict[str, set[_Trigger]] = {}
         step_sources: dict[str, set[_Trigger]] = {}
-        tasks = first = self._next(self._apply({START: [(START, None)]}, step=False))
+        tasks = first = self._next(self._apply({START: list(inputs)}, step=False))
         for _ in range(-1, _STEP_LIMIT):
             if not tasks:
                 break
-            writes: dict[str, list[tuple[str, str | None]]] = {}
+            writes: dict[str, list[tuple[str, Any]]] = {}
             conditionals: dict[tuple[str, str], str | None] = {}
             for task in tasks:
                 writer = self.writers.get(task, _Writer())
@@ -361,24 +394,42 @@ def draw_graph(
 
     ``start_node=False`` draws a graph whose input triggers its first nodes directly (a
     `Pregel` such as an ``@entrypoint``): START is drawn after the nodes, as a plain node."""
-    run = _DryRun(nodes, edges, waiting_edges, branches, start_node=start_node)
-    first, found, last_step = run.run()
-    deferred = {name for name, spec in nodes.items() if spec.defer}
+    run = DryRun.of_builder(nodes, edges, waiting_edges, branches, start_node=start_node)
+    drawn = [(name, spec.bound, spec.metadata, spec.defer) for name, spec in nodes.items()]
+    return assemble(
+        run.run(),
+        drawn,
+        interrupt_before=interrupt_before,
+        interrupt_after=interrupt_after,
+        start_node=start_node,
+    )
 
+
+def assemble(
+    found_by_run: tuple[list[str], set[_Edge], dict[str, set[_Trigger]]],
+    nodes: Sequence[tuple[str, Any, Mapping[str, Any] | None, bool]],
+    *,
+    interrupt_before: Sequence[str] | str = (),
+    interrupt_after: Sequence[str] | str = (),
+    start_node: bool = True,
+) -> LangGraphDrawing:
+    """The drawing of what a `DryRun` found (``found_by_run``: its `run`'s result), with
+    ``nodes`` as ``(name, runnable, metadata, deferred)`` in LangGraph's node order."""
+    first, found, last_step = found_by_run
     graph = LangGraphDrawing()
     if start_node:
         graph.add_node(_start_runnable(), START)
-    for name, spec in nodes.items():
-        metadata: dict[str, Any] = dict(spec.metadata or {})
-        if name in deferred:
+    for name, bound, node_metadata, deferred in nodes:
+        metadata: dict[str, Any] = dict(node_metadata or {})
+        if deferred:
             metadata["defer"] = True
         stops = _interrupt_label(name, interrupt_before or (), interrupt_after or ())
         if stops:
             metadata["__interrupt"] = stops
-        tools = getattr(spec.bound, "tools_by_name", None)
+        tools = getattr(bound, "tools_by_name", None)
         if isinstance(tools, Mapping) and tools:
             metadata["__tools"] = list(tools)
-        graph.add_node(spec.bound, name, metadata=metadata or None)
+        graph.add_node(bound, name, metadata=metadata or None)
     if not start_node:
         graph.add_node(None, START)
         for name in first:

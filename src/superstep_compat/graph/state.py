@@ -564,10 +564,10 @@ def _retry_tuple(
 
 
 def __getattr__(name: str) -> Any:
-    # The compiled graph class belongs to the compiler; resolve it lazily so this module
-    # imports before the compiler exists.
-    if name == "CompiledStateGraph":
+    # The compiled graph classes belong to the compiler; resolve them lazily so this module
+    # imports before the compiler exists. LangGraph's module holds ``Pregel`` too (its base).
+    if name in ("CompiledStateGraph", "Pregel"):
         from superstep_compat.pregel import _compile  # type: ignore[import-not-found]
 
-        return _compile.CompiledStateGraph
+        return getattr(_compile, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

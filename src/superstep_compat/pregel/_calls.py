@@ -138,7 +138,7 @@ def _run_keys(graph: Pregel[Any, Any, Any, Any], given: Any, *, invoke: bool) ->
         # values, so a run that wrote none returns None)
         keys = output_keys(graph.lowlevel.output_channels, channels)
     elif invoke:
-        out = graph.output_channels
+        out = graph.output_names
         keys = ROOT_KEY if out == (ROOT_KEY,) else out
     else:
         return None

@@ -7,7 +7,7 @@ and `BinaryOperatorAggregate`) get direct strategies that skip the copy.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from superstep_compat.channels.base import MISSING as FACADE_MISSING
@@ -15,6 +15,7 @@ from superstep_compat.channels.base import BaseChannel
 from superstep_compat.channels.binop import BinaryOperatorAggregate
 from superstep_compat.channels.ephemeral_value import EphemeralValue
 from superstep_compat.channels.last_value import LastValue
+from superstep_compat.channels.topic import Topic
 from superstep_compat.channels.untracked_value import UntrackedValue
 from superstep_compat.errors import (
     ErrorCode,
@@ -25,7 +26,7 @@ from superstep_compat.errors import (
 from superstep_compat.types import Overwrite
 from superstep_core.channel import MISSING, Channel, Write
 
-__all__ = ["engine_channel"]
+__all__ = ["engine_channel", "without_empty"]
 
 
 def _concurrent_update(key: str) -> InvalidUpdateError:
@@ -86,16 +87,24 @@ class SpecStrategy(Channel):
         self.spec = spec
         self.ephemeral = isinstance(spec, EphemeralValue)
         self.untracked = isinstance(spec, UntrackedValue)  # never checkpointed, as LangGraph
+        self.topic = isinstance(spec, Topic)
 
     def initial(self) -> Any:
         value = self.spec.initial()
-        return MISSING if value is FACADE_MISSING else value
+        return MISSING if value is FACADE_MISSING or self.empty(value) else value
 
     def combine(self, channel: str, current: Any, writes: Sequence[Write]) -> Any:
         clone = self.spec.copy()
         clone.value = FACADE_MISSING if current is MISSING else current
         clone.update([v for _, v in writes])
-        return MISSING if clone.value is FACADE_MISSING else clone.value
+        value = clone.value
+        return MISSING if value is FACADE_MISSING or self.empty(value) else value
+
+    def empty(self, value: Any) -> bool:
+        """Whether ``value`` is no value, as LangGraph's channel is unavailable then: a
+        `Topic` holding nothing (LangGraph's raises `EmptyChannelError` on ``get``, so
+        state views, chunks and node inputs leave it out)."""
+        return self.topic and not value
 
 
 def engine_channel(spec: BaseChannel[Any, Any]) -> Channel:
@@ -105,3 +114,14 @@ def engine_channel(spec: BaseChannel[Any, Any]) -> Channel:
     if type(spec) is BinaryOperatorAggregate:
         return ReducerStrategy(spec)
     return SpecStrategy(spec)
+
+
+def without_empty(channels: Mapping[str, Channel], values: Mapping[str, Any]) -> dict[str, Any]:
+    """``values`` (a checkpoint's, LangGraph's layout) less those that are no value in the
+    engine's ``channels``: LangGraph saves an emptied `Topic` as ``[]``, which it shows as no
+    value (`SpecStrategy.empty`)."""
+    return {
+        k: v
+        for k, v in values.items()
+        if not (isinstance(c := channels.get(k), SpecStrategy) and c.empty(v))
+    }

@@ -181,8 +181,18 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
             self.nodes = dict(self.spec.nodes)
         self.node_order: dict[str, int] = {name: i for i, name in enumerate(self.nodes)}
         out_info = self.spec.schemas.get(self.spec.output_schema)
-        self.output_channels: tuple[str, ...] = (
+        # the output's channel names, as the run reads them
+        self.output_names: tuple[str, ...] = (
             tuple(out_info.channels) if out_info is not None else tuple(self.spec.channels)
+        )
+        # LangGraph's attribute: a low-level Pregel's is what it was given; a StateGraph's
+        # the output schema's keys (a list), or the root key alone (a str)
+        self.output_channels: str | Sequence[str] = (
+            self.lowlevel.output_channels
+            if self.lowlevel is not None
+            else ROOT_KEY
+            if self.output_names == (ROOT_KEY,)
+            else list(self.output_names)
         )
         self.state_channels: tuple[str, ...] = tuple(self.spec.channels)
         # LangGraph's attribute: a StateGraph's input is written to its START channel; a
@@ -233,7 +243,7 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
     def OutputType(self) -> Any:
         if self.lowlevel is not None:
             return self.lowlevel.output_type
-        if self.output_channels == (ROOT_KEY,):
+        if self.output_names == (ROOT_KEY,):
             return self.spec.output_schema
         return None  # LangGraph's, for an output of several channels
 
@@ -247,9 +257,9 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         the output schema itself (that is `get_output_jsonschema`'s); a root value's type."""
         if self.lowlevel is not None:
             return self.lowlevel.output_schema(self.get_name("Output"))
-        if self.output_channels == (ROOT_KEY,):
+        if self.output_names == (ROOT_KEY,):
             return cast(type[BaseModel], super().get_output_schema(config))
-        fields = {k: (self.spec.channels[k].ValueType, None) for k in self.output_channels}
+        fields = {k: (self.spec.channels[k].ValueType, None) for k in self.output_names}
         return create_model(self.get_name("Output"), **cast(Any, fields))
 
     def get_input_jsonschema(self, config: RunnableConfig | None = None) -> dict[str, Any]:
@@ -537,18 +547,10 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
     def get_graph(self, config: RunnableConfig | None = None, *, xray: Any = False) -> Any:
         """The drawable graph; with ``xray`` (``True``, or a depth) each subgraph drawn in
         place of its node (`superstep_compat.pregel._subgraphs`)."""
-        from superstep_compat.graph._draw import draw_graph
+        from superstep_compat.pregel._lowlevel_draw import drawing_of
         from superstep_compat.pregel._subgraphs import child_xray, expand_subgraphs
 
-        b = self.builder
-        graph = draw_graph(
-            b.nodes,
-            b.edges,
-            b.waiting_edges,
-            b.branches,
-            interrupt_before=sorted(self.interrupt_before_nodes),
-            interrupt_after=sorted(self.interrupt_after_nodes),
-        )
+        graph = drawing_of(self)
         if not xray:
             return graph
         depth = child_xray(xray)

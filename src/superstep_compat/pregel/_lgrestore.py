@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from superstep_compat._internal._constants import START
+from superstep_compat.pregel._channels import without_empty
 from superstep_compat.pregel._checkpoint_tasks import (
     edge_writes,
     node_triggers,
@@ -80,6 +81,7 @@ def rebuild(
     nodes and `Send`s are among its tasks, their pending writes theirs)."""
     _migrate(graph, record)
     hydrate_delta_channels(graph, record, saver, edit=edit)
+    record.values = without_empty(graph.engine.channels, record.values)
     checkpoint = record.checkpoint or {}
     all_values: Mapping[str, Any] = checkpoint.get("channel_values", {})
     versions: Mapping[str, Any] = checkpoint.get("channel_versions", {})

@@ -24,7 +24,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from pydantic import BaseModel, create_model
 from typing_extensions import TypedDict
 
-from superstep_compat._internal._constants import START
+from superstep_compat._internal._constants import PRIVATE, START, TASKS
 from superstep_compat._internal._policies import (
     coerce_timeout_policy,
     runnable_has_native_async,
@@ -32,18 +32,21 @@ from superstep_compat._internal._policies import (
 )
 from superstep_compat._internal._runnable import RunnableCallable
 from superstep_compat.channels.base import BaseChannel
+from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._schema import SchemaInfo
 from superstep_compat.graph._spec import GraphSpec, NodeSpec
 from superstep_compat.managed.base import ManagedValueSpec
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._output_keys import OutputKeys, shows, update_of
 from superstep_compat.pregel._subgraphs import subgraphs_for
-from superstep_compat.types import CachePolicy, Command, RetryPolicy, Send, TimeoutPolicy
+from superstep_compat.types import CachePolicy, Command, RetryPolicy, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._task import TaskRunner
+
+READ_STATE_KEY = PRIVATE["CONFIG_KEY_READ_STATE"]  # (`_task_context`'s name for it)
 
 __all__ = [
     "PASSTHROUGH",
@@ -239,23 +242,19 @@ class NodeTask(Runnable[Any, Any]):
 
     def _writes(self, output: Any) -> Command[Any] | None:
         pairs: list[tuple[str, Any]] = []
-        sends: list[Send] = []
+        if any(entry.channel == TASKS for entry in self.node.writers):
+            raise InvalidUpdateError("Cannot write to the reserved channel TASKS")  # LangGraph's
         for entry in self.node.writers:
             value = output if entry.value is PASSTHROUGH else entry.value
             if entry.mapper is not None:
                 value = entry.mapper(value)
             if entry.skip_none and value is None:
                 continue
-            if isinstance(value, Send):
-                sends.append(value)
-            else:
-                pairs.append((entry.channel, value))
-        if not pairs and not sends:
-            return None
-        return Command(update=pairs, goto=sends)
+            pairs.append((entry.channel, value))  # a `Send` too: a value, as LangGraph's
+        return Command(update=pairs) if pairs else None
 
     def invoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        value = self._input(input)
+        value = input if _pushed(config) else self._input(input)
         if value is _SKIP:
             return None
         bound = self.node.bound
@@ -263,7 +262,7 @@ class NodeTask(Runnable[Any, Any]):
         return self._writes(output)
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
-        value = self._input(input)
+        value = input if _pushed(config) else self._input(input)
         if value is _SKIP:
             return None
         bound = self.node.bound
@@ -277,6 +276,13 @@ class NodeTask(Runnable[Any, Any]):
         if self.node.metadata:
             config["metadata"] = {**(config.get("metadata") or {}), **self.node.metadata}
         return config
+
+
+def _pushed(config: RunnableConfig | None) -> bool:
+    """Whether the task is a `Send`'s: its input is the Send's argument, given to the bound
+    runnable as is (LangGraph reads no channel for it). A Send task's config carries the
+    reader of the state an edge would have given (`_task.TaskRunner`), and no other does."""
+    return READ_STATE_KEY in ((config or {}).get("configurable") or {})
 
 
 def _names(value: str | Sequence[str] | None) -> list[str]:
@@ -337,7 +343,8 @@ class LowLevelDefinition:
                 if channel not in self.channels:
                     raise ValueError(f"Node {name} reads channel '{channel}' not in known channels")
             for entry in node.writers:
-                if entry.channel not in self.channels:
+                # (LangGraph's own, refused when the node writes it: `NodeTask._writes`)
+                if entry.channel not in self.channels and entry.channel != TASKS:
                     raise ValueError(
                         f"Node {name} writes channel '{entry.channel}' not in known channels"
                     )
@@ -355,8 +362,18 @@ class LowLevelDefinition:
 
     @property
     def stream_channels_asis(self) -> str | Sequence[str]:
-        """The channels the ``values`` and ``updates`` streams show (default: all)."""
-        return self.stream_channels or list(self.channels)
+        """The channels the ``values`` and ``updates`` streams show (default: all, LangGraph's
+        ``__pregel_tasks`` last: it shows the `Send`s an input `Command` adds)."""
+        return self.stream_channels or [*self.channels, TASKS]
+
+    def with_sends(self, chunk: Any, writes: Sequence[tuple[str, Any]]) -> Any:
+        """The ``values`` chunk of an input `Command`'s ``writes`` applied to a thread:
+        LangGraph's shows its `Send`s in ``__pregel_tasks`` when that is a stream channel."""
+        sends = [v for c, v in writes if c == TASKS]
+        shown = self.stream_channels_asis
+        if not sends or not isinstance(chunk, dict) or isinstance(shown, str) or TASKS not in shown:
+            return chunk
+        return {**chunk, TASKS: sends}
 
     def spec(self) -> GraphSpec:
         channels = dict(self.channels)

@@ -58,7 +58,7 @@ def v2_mappers(graph: Any) -> tuple[Mapper | None, Mapper | None]:
         return None, None
     spec = graph.spec
     return (
-        _mapper(spec.output_schema, graph.output_channels),
+        _mapper(spec.output_schema, graph.output_names),
         _mapper(spec.state_schema, graph.state_channels),
     )
 
@@ -133,7 +133,7 @@ def _ended_by(error: BaseException) -> BaseException:
 
 def _output_values(run: GraphRun) -> dict[str, Any]:
     last = run.values.last or {}
-    return {k: last[k] for k in run.graph.output_channels if k in last}
+    return {k: last[k] for k in run.graph.output_names if k in last}
 
 
 def _final_values(runs: list[GraphRun]) -> Any:
@@ -168,6 +168,8 @@ def _output(run: GraphRun, version: str, output_keys: Any = None) -> Any:
         value = lowlevel.output_of(run.values.last or {}, keys) if run.values.shown else None
         if interrupts and isinstance(keys, str):
             value = {}  # an interrupt's values chunk shows no value of one channel
+        elif interrupts:  # LangGraph reads its output channels as the interrupt stops it
+            value = lowlevel.output_of(run.values.last or {}, keys)
         if version == "v2":
             return GraphOutput(value, tuple(interrupts))
         return {**(value or {}), INTERRUPT: interrupts} if interrupts else value
@@ -177,7 +179,7 @@ def _output(run: GraphRun, version: str, output_keys: Any = None) -> Any:
     if keys is not None and keys != ROOT_KEY:
         return _keyed_output(run, keys, interrupts, version)
     values = _output_values(run)
-    if run.graph.output_channels == (ROOT_KEY,):
+    if run.graph.output_names == (ROOT_KEY,):
         # A root state is returned bare; when interrupted LangGraph shows only the interrupts.
         if interrupts:
             return (

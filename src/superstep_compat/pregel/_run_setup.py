@@ -228,6 +228,8 @@ class Continuation:
                 # answering a past interrupt again (time travel): LangGraph keeps the
                 # answers saved for it since, and the new one comes after them
                 self.resumer.answer_rebuilt(ex, record, answer)
+        first_answer: tuple[Any, ...] = ()  # a low-level new thread's resume answer
+        first_input: Command[Any] | None = None
         # an entrypoint's new thread takes a Command as its input value, as LangGraph's
         # (the function is called with it; a resume has nothing to answer yet)
         as_value = (
@@ -250,7 +252,11 @@ class Continuation:
             if record is None and self.fresh_resume_starts:
                 # A thread with no checkpoint has no interrupt to answer: LangGraph starts
                 # the graph from START (the Command as its input, `InputWrites.first_command`) and
-                # the answer is dropped, so the first interrupt() asks again.
+                # the answer is dropped, so the first interrupt() asks again. A low-level
+                # graph takes the whole Command as its input value, and its first task due
+                # takes the answer (LangGraph's null-task resume: no START task runs first).
+                if graph.lowlevel is not None:
+                    first_answer, first_input = (inp.resume,), inp
                 inp = Command(update=inp.update, goto=inp.goto)
         if isinstance(inp, Command) and inp.resume is not None and not as_value:
             update = inp.update
@@ -305,7 +311,9 @@ class Continuation:
             self.command_writes = command_writes(inp, graph.runner.channel_keys)
             applied = True
         elif isinstance(inp, Command) and record is None and self.fresh_resume_starts:
-            events.extend(writes.first_command(ex, inp))
+            events.extend(writes.first_command(ex, first_input or inp))
+            if first_answer:
+                self.resumer.answer(ex, None, first_answer[0])
         elif isinstance(inp, Command) and not as_value:
             ex.send(External(INPUT_EVENT, inp))
             self.command_input = record is not None
@@ -364,6 +372,10 @@ class Continuation:
             # updated: its pull tasks in the order the nodes were added, not by name
             self.first_step_order.update(self.scope.graph.node_order)
         if continuing and record is not None:
+            # LangGraph's next step empties an ephemeral channel it does not write, whatever
+            # step wrote it (an interrupted step's checkpoint shows the values from before
+            # it); a Command's writes of no task, made above, are no step and empty nothing
+            ex.expire_ephemeral()
             self.command_input = self.command_input or applied
             seen_on_resume(record)
             events = self._continue(ex, record, forked)

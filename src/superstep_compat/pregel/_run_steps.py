@@ -222,7 +222,11 @@ class RunSteps:
         self.values.commit(ex.values)
         self.values.shown = True
         if "values" in self.modes:
-            yield ((), "values", self.values.chunk)
+            lowlevel = self.graph.lowlevel
+            chunk = self.values.chunk
+            if lowlevel is not None:
+                chunk = lowlevel.with_sends(chunk, self.continuation.command_writes)
+            yield ((), "values", chunk)
         record = self.recorder.record
         if record is None or self.saver is None:
             return

@@ -168,7 +168,7 @@ class StateViews:
         whole output as a str, as LangGraph names a root state's or an entrypoint's), and
         whether the state is one root value."""
         graph = self.graph
-        output: str | Sequence[str] = graph.output_channels
+        output: str | Sequence[str] = graph.output_names
         if len(output) == 1 and output[0] in (ROOT_KEY, END):
             output = output[0]
         return {"output": output, "root": graph.state_channels == (ROOT_KEY,)}

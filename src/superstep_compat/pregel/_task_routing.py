@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
-from superstep_compat._internal._constants import END, INPUT, PULL, START, TAG_HIDDEN
+from superstep_compat._internal._constants import END, INPUT, PULL, START, TAG_HIDDEN, TASKS
 from superstep_compat._internal._policies import TimeoutPolicy
 from superstep_compat.channels.delta import DeltaChannel
 from superstep_compat.errors import InvalidUpdateError
@@ -164,6 +164,10 @@ class TaskRouting:
         out.update = self.update_chunk(writes)
         if written.goto:
             self._gotos(written.goto, out, node.name, run, commanded=True)
+        if pushed:  # `Send`s written to ``__pregel_tasks`` through the task's send entry
+            sent = [v for k, v in pushed if k == TASKS and isinstance(v, Send)]
+            if sent:
+                self._gotos(sent, out, node.name, run)
         branches = self.spec.branches.get(node.name)
         if branches:
             self._branch(branches, values, out, run, result)

@@ -526,6 +526,16 @@ class Execution:
             dict(self.kept),
         )
 
+    def expire_ephemeral(self) -> None:
+        """Treat every ephemeral channel holding a value as written by the last superstep:
+        the next superstep that does not write it clears it. For a host that put back
+        values its snapshot's step had cleared (a step stopped by an interrupt, whose
+        checkpoint shows the state from before it)."""
+        channels = self.graph.channels
+        self._ephemeral_live = {
+            name for name in self.values if name in channels and channels[name].ephemeral
+        }
+
     def quiet_snapshot(self) -> QuietSnapshot | None:
         """`snapshot`, deferred, when the execution is quiet (see `QuietSnapshot`: nothing
         in flight, every activation pristine); else None (take a `snapshot`). Copies the
@@ -1605,11 +1615,14 @@ class Execution:
         committed = self.values
         changed: dict[str, Any] = {}
         name = ""
+        emptied = False
         try:
             for name in sorted(writes) if len(writes) > 1 else writes:
-                changed[name] = channels[name].combine(
+                value = changed[name] = channels[name].combine(
                     name, committed.get(name, MISSING), writes[name]
                 )
+                if value is MISSING:  # a strategy's writes left no value (an emptied topic)
+                    emptied = True
         except SuperstepError:
             raise  # a conflict or a failed `Reducer` already names the channel and writers
         except Exception as e:  # another strategy raised: name its channel and writers
@@ -1619,6 +1632,9 @@ class Execution:
         if changed or cleared:
             values = dict(committed)  # a new dict: snapshots handed out earlier stay intact
             values.update(changed)
+            if emptied:
+                for name in [n for n, v in changed.items() if v is MISSING]:
+                    del values[name]
             versions = self.versions
             for name in cleared:
                 values.pop(name, None)
@@ -1628,6 +1644,8 @@ class Execution:
             for name in changed:
                 versions[name] = versions.get(name, 0) + 1
             self.values = values
+        if emptied:  # written, but no value to trigger or show (LangGraph's updated channels)
+            return tuple(n for n, v in changed.items() if v is not MISSING)
         return tuple(changed)
 
     def _commit_input(self, updates: Mapping[str, Any]) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ import time
 from typing import Annotated, Any, TypedDict
 
 from langgraph.channels.delta import DeltaChannel
+from langgraph.channels.topic import Topic
 from langgraph.func import entrypoint, task
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, Overwrite, Send, interrupt
@@ -475,6 +476,42 @@ def subgraph_two_interrupts_proceed(graph: Any) -> Any:
     return graph.invoke(Command(resume="two"), CFG)
 
 
+# --- a Topic emptied by a write of nothing -------------------------------------------------
+
+
+class TopicState(TypedDict):
+    log: Annotated[list[str], operator.add]
+    heard: Annotated[list[str], Topic(str)]
+
+
+def _heard(name: str, said: list[str]) -> Any:
+    def run(state: TopicState) -> dict[str, Any]:
+        RAN.append(name)
+        # what the node sees of the Topic: LangGraph leaves an emptied one out of its input
+        return {"log": [f"{name}:{sorted(state)}"], "heard": said}
+
+    return run
+
+
+def emptied_topic(saver: Any) -> Any:
+    g = StateGraph(TopicState)
+    g.add_node("say", _heard("say", ["hi"]))
+    g.add_node("hush", _heard("hush", []))
+    g.add_node("look", _heard("look", []))
+    g.add_edge(START, "say")
+    g.add_edge("say", "hush")
+    g.add_edge("hush", "look")
+    return g.compile(checkpointer=saver)
+
+
+def emptied_topic_start(graph: Any) -> Any:
+    return graph.invoke({"log": []}, CFG)
+
+
+def emptied_topic_proceed(graph: Any) -> Any:
+    return [graph.get_state(CFG).values, graph.invoke({"log": ["more"]}, CFG)]
+
+
 SCENARIOS = [
     "finished",
     "one_interrupt",
@@ -490,4 +527,5 @@ SCENARIOS = [
     "delta_edits",
     "plain_commands",
     "plain_command_failed",
+    "emptied_topic",
 ]
