@@ -30,6 +30,7 @@ from superstep_server import (
 )
 from superstep_server.assistants import Assistants
 from superstep_server.auth import ApiKeyMiddleware
+from superstep_server.body_limit import DEFAULT_MAX_BODY_BYTES, BodyLimitMiddleware
 from superstep_server.crons import Crons
 from superstep_server.db import Database, open_database
 from superstep_server.errors import ApiError
@@ -169,6 +170,7 @@ def create_app(
     api_key: str | None = None,
     store_index: Mapping[str, Any] | None = None,
     store_ttl: Mapping[str, Any] | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
 ) -> Starlette:
     """The server app: ``targets`` (graph id -> ``file.py:attr``, as in ``langgraph.json``)
     and/or ``graphs`` (graph id -> compiled graph) served with their threads in
@@ -179,7 +181,8 @@ def create_app(
     (`superstep_server.auth`). ``store_index``: the ``store.index`` of ``langgraph.json``
     (`superstep_server.store_index`; raises `ValueError` naming a bad key), for semantic
     store search; ``store_ttl``: its ``store.ttl`` (``default_ttl`` minutes,
-    ``refresh_on_read``)."""
+    ``refresh_on_read``). A request body over ``max_body_bytes`` is answered 413
+    (`superstep_server.body_limit`)."""
     server = Server(
         database=database,
         targets=targets,
@@ -213,7 +216,9 @@ def create_app(
         *openapi.routes(),
         *viewer.routes(),
     ]
+    # the key is checked first: a caller without it learns nothing of the limit
     middleware = [Middleware(ApiKeyMiddleware, api_key=api_key)] if api_key else []
+    middleware.append(Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes))
     return Starlette(
         routes=routes,
         lifespan=lifespan,
