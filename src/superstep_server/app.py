@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Route
 
 from superstep_server import (
     api_assistants,
@@ -38,6 +39,7 @@ from superstep_server.executor import RunContext
 from superstep_server.graph_store import DatabaseStore
 from superstep_server.graphs import GraphRegistry
 from superstep_server.http import json_response
+from superstep_server.ids import PATH_IDS, with_checked_path_ids
 from superstep_server.runs import Runs
 from superstep_server.saver import open_saver
 from superstep_server.state import StateViews
@@ -216,6 +218,9 @@ def create_app(
         *openapi.routes(),
         *viewer.routes(),
     ]
+    for route in routes:  # thread, run and cron ids in paths are UUIDs (422 before anything)
+        if isinstance(route, Route) and set(route.param_convertors) & set(PATH_IDS):
+            route.app = with_checked_path_ids(route.app)
     # the key is checked first: a caller without it learns nothing of the limit
     middleware = [Middleware(ApiKeyMiddleware, api_key=api_key)] if api_key else []
     middleware.append(Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes))

@@ -10,6 +10,7 @@ from superstep_server import serde
 from superstep_server.db import Database
 from superstep_server.errors import ApiError, conflict, not_found
 from superstep_server.graphs import GraphRegistry, system_assistant_id
+from superstep_server.ids import require_assistant_id, require_uuid
 from superstep_server.rows import contains, now, page, paging, sort_rows
 
 __all__ = ["Assistants"]
@@ -97,7 +98,9 @@ class Assistants:
         return self.get(assistant_id)
 
     def resolve_id(self, assistant_id: str) -> str:
-        """An assistant id, or a graph id standing for its system assistant."""
+        """An assistant id, or a graph id standing for its system assistant; `ApiError` 422
+        when it is neither a UUID nor a served graph's id (`superstep_server.ids`)."""
+        require_assistant_id(assistant_id, self.graphs.ids())
         if assistant_id in self.graphs:
             return system_assistant_id(assistant_id)
         return assistant_id
@@ -118,6 +121,8 @@ class Assistants:
         return graph_id
 
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        if body.get("assistant_id"):  # a new assistant's own id: a UUID, never a graph id
+            require_uuid(body["assistant_id"], "assistant")
         graph_id = self._check_graph(body.get("graph_id"))
         assistant_id = str(body.get("assistant_id") or uuid.uuid4())
         existing = self.db.execute(

@@ -12,6 +12,7 @@ from typing import Any
 from superstep_server.bodies import RunCreate, check, check_command
 from superstep_server.errors import ApiError
 from superstep_server.executor import SUPPORTED_MODES
+from superstep_server.ids import is_uuid
 
 __all__ = ["KNOWN_MODES", "check_run_body", "create_run_from_body"]
 
@@ -91,6 +92,8 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
     checkpoint_id = body.get("checkpoint_id")
     if checkpoint_id is not None and not isinstance(checkpoint_id, str):
         raise ApiError(422, "checkpoint_id: must be a string")
+    if checkpoint_id and not is_uuid(checkpoint_id):
+        raise ApiError(422, "Invalid checkpoint ID")  # the reference's words
     if stateless and (checkpoint_id or body.get("checkpoint")):
         raise ApiError(422, "checkpoint_id: a stateless run has no thread to fork")
     kwargs = {

@@ -81,9 +81,10 @@ async def test_create_update_versions_delete(client: Any) -> None:
 
 
 async def test_bad_requests_name_the_problem(client: Any, live: LiveServer) -> None:
+    missing_id = "00000000-0000-4000-8000-00000000abcd"  # a UUID no assistant has
     with pytest.raises(NotFoundError) as missing:
-        await client.assistants.get("no-such-assistant")
-    assert "no-such-assistant" in str(missing.value)
+        await client.assistants.get(missing_id)
+    assert missing_id in str(missing.value)
     with pytest.raises(NotFoundError) as no_graph:
         await client.assistants.create("no-such-graph")
     assert "no-such-graph" in str(no_graph.value)

@@ -65,8 +65,10 @@ async def test_bad_cron_requests(client: Any) -> None:
     with pytest.raises(UnprocessableEntityError) as zone:
         await client.crons.create("two", schedule="* * * * *", timezone="Mars/Olympus")
     assert "timezone" in str(zone.value)
-    with pytest.raises(NotFoundError):
+    with pytest.raises(UnprocessableEntityError, match="Invalid assistant: 'no-such-graph'"):
         await client.crons.create("no-such-graph", schedule="* * * * *")
+    with pytest.raises(NotFoundError):  # a UUID no assistant has
+        await client.crons.create("00000000-0000-4000-8000-00000000abcd", schedule="* * * * *")
     with pytest.raises(UnprocessableEntityError) as mode:
         await client.crons.create("two", schedule="* * * * *", stream_mode="all")  # type: ignore[arg-type]
     assert "'all' is not a stream mode" in str(mode.value)

@@ -187,25 +187,26 @@ async def test_a_fork_from_a_missing_checkpoint_is_a_404(client: Any) -> None:
     tid = (await client.threads.create())["thread_id"]
     await client.runs.wait(tid, "two", input={"x": 1})
     runs = client.runs
+    nope = "1f000000-0000-6000-8000-00000000beef"  # a UUID, as checkpoint ids are
     for forked in (
-        lambda: runs.wait(tid, "two", input=None, checkpoint_id="nope"),
-        lambda: runs.create(tid, "two", input=None, checkpoint_id="nope"),
-        lambda: _events(runs.stream(tid, "two", input=None, checkpoint_id="nope")),
-        lambda: runs.wait(tid, "two", input=None, checkpoint={"checkpoint_id": "nope"}),
+        lambda: runs.wait(tid, "two", input=None, checkpoint_id=nope),
+        lambda: runs.create(tid, "two", input=None, checkpoint_id=nope),
+        lambda: _events(runs.stream(tid, "two", input=None, checkpoint_id=nope)),
+        lambda: runs.wait(tid, "two", input=None, checkpoint={"checkpoint_id": nope}),
     ):
         # the client's stream does not map statuses to its own errors: httpx's it is
-        with pytest.raises((NotFoundError, httpx.HTTPStatusError), match="nope") as missing:
+        with pytest.raises((NotFoundError, httpx.HTTPStatusError), match=nope) as missing:
             await forked()
         assert missing.value.response.status_code == 404
-    with pytest.raises(NotFoundError, match="nope"):
-        await client.threads.update_state(tid, {"x": 5}, checkpoint_id="nope")
-    with pytest.raises(NotFoundError, match="nope"):
-        await client.threads.update_state(tid, {"x": 5}, checkpoint={"checkpoint_id": "nope"})
+    with pytest.raises(NotFoundError, match=nope):
+        await client.threads.update_state(tid, {"x": 5}, checkpoint_id=nope)
+    with pytest.raises(NotFoundError, match=nope):
+        await client.threads.update_state(tid, {"x": 5}, checkpoint={"checkpoint_id": nope})
     assert len(await client.runs.list(tid)) == 1
     assert (await client.threads.get_state(tid))["values"] == {"x": 4}
     fresh = (await client.threads.create())["thread_id"]
-    with pytest.raises((NotFoundError, httpx.HTTPStatusError), match="nope"):
-        await client.runs.wait(fresh, "two", input={"x": 1}, checkpoint_id="nope")
+    with pytest.raises((NotFoundError, httpx.HTTPStatusError), match=nope):
+        await client.runs.wait(fresh, "two", input={"x": 1}, checkpoint_id=nope)
 
 
 async def test_interrupt_before_and_after(client: Any) -> None:
@@ -364,7 +365,10 @@ async def test_bad_run_requests(client: Any, live: LiveServer) -> None:
     tid = thread["thread_id"]
     with pytest.raises(httpx.HTTPStatusError) as no_graph:  # runs.wait raises httpx's error
         await client.runs.wait(tid, "no-such-graph", input={})
-    assert no_graph.value.response.status_code == 404
+    assert no_graph.value.response.status_code == 422  # neither a UUID nor a graph id
+    with pytest.raises(httpx.HTTPStatusError) as no_assistant:
+        await client.runs.wait(tid, "00000000-0000-4000-8000-00000000abcd", input={})
+    assert no_assistant.value.response.status_code == 404
     with pytest.raises(UnprocessableEntityError) as unknown_mode:
         await client.runs.create(tid, "two", input={"x": 1}, stream_mode="everything")  # type: ignore[arg-type]
     assert "'everything' is not a stream mode" in str(unknown_mode.value)
