@@ -64,7 +64,8 @@ def _breakpoints(body: dict[str, Any], key: str, server: Any, graph_id: str) -> 
 
 
 def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dict[str, Any]:
-    """The run's checked settings; raises `ApiError` 422 (or 404 for the assistant)."""
+    """The run's checked settings; raises `ApiError` 422 (or 404 for the assistant; 400 for a
+    resume on a stateless run, as the reference)."""
     check(RunCreate, body)
     check_command(body.get("command"))
     assistant_id = body.get("assistant_id")
@@ -96,6 +97,10 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
         raise ApiError(422, "Invalid checkpoint ID")  # the reference's words
     if stateless and (checkpoint_id or body.get("checkpoint")):
         raise ApiError(422, "checkpoint_id: a stateless run has no thread to fork")
+    if stateless and command.get("resume"):
+        # the reference's check and words (a falsy resume passes there too): a stateless
+        # run's thread is new, there is no interrupt on it to answer
+        raise ApiError(400, "You must provide a thread_id when resuming.")
     kwargs = {
         "input": body.get("input"),
         "command": command or None,
