@@ -119,7 +119,9 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
         "assistant": assistant,
         "kwargs": kwargs,
         "metadata": body.get("metadata") or {},
-        "multitask_strategy": _choice(body, "multitask_strategy", STRATEGIES, "reject"),
+        # the reference's default (langgraph-api's assign_defaults): a run asked for while
+        # the thread is busy waits its turn
+        "multitask_strategy": _choice(body, "multitask_strategy", STRATEGIES, "enqueue"),
         "if_not_exists": _choice(body, "if_not_exists", ("create", "reject"), "reject"),
         "on_completion": _choice(body, "on_completion", ("delete", "keep"), "delete"),
         "on_disconnect": _choice(body, "on_disconnect", ("cancel", "continue"), "continue"),

@@ -300,9 +300,11 @@ async def test_multitask_reject_enqueue_interrupt(client: Any, gate: Any) -> Non
     first = await client.runs.create(tid, "gated", input={"x": 1})
     await asyncio.to_thread(gate.entered.wait, 30)
     with pytest.raises(ConflictError) as rejected:
-        await client.runs.create(tid, "two", input={"x": 1})
+        await client.runs.create(tid, "two", input={"x": 1}, multitask_strategy="reject")
     assert "already running" in str(rejected.value)
-    queued = await client.runs.create(tid, "gated", input={"x": 10}, multitask_strategy="enqueue")
+    # enqueue is the default, as the reference's
+    queued = await client.runs.create(tid, "gated", input={"x": 10})
+    assert queued["multitask_strategy"] == "enqueue"
     assert (await client.runs.get(tid, queued["run_id"]))["status"] == "pending"
     gate.opened.set()
     assert await client.runs.join(tid, first["run_id"]) == {"x": 204}
