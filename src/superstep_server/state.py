@@ -79,6 +79,18 @@ def checkpoint_of(config: Mapping[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
+def update_answer(config: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``POST /threads/{id}/state`` answers, as the reference: the new checkpoint's
+    config (``thread_id``, ``checkpoint_ns``, ``checkpoint_id``) as ``checkpoint`` and as
+    ``configurable``, and its ``checkpoint_id``."""
+    configurable = dict(config.get("configurable") or {})
+    return {
+        "checkpoint": configurable,
+        "configurable": configurable,
+        "checkpoint_id": configurable.get("checkpoint_id"),
+    }
+
+
 def _interrupt(i: Any) -> dict[str, Any]:
     return {"value": serde.jsonable(i.value), "id": i.id}
 
@@ -224,7 +236,7 @@ class StateViews:
             except _REFUSED as e:
                 raise ApiError(422, f"cannot update thread {thread_id!r}: {e}") from e
             self._record_state(graph, thread_id)
-            return {"checkpoint": checkpoint_of(config)}
+            return update_answer(config)
 
     def apply_supersteps(self, thread_id: str, supersteps: list[Any]) -> None:
         """Seed a new thread: each superstep's updates become one checkpoint (the graph's

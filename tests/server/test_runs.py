@@ -177,6 +177,10 @@ async def test_fork_from_an_older_checkpoint(client: Any) -> None:
     edited = await client.threads.update_state(
         tid, {"x": 50}, as_node="a", checkpoint_id=middle["checkpoint"]["checkpoint_id"]
     )
+    # the reference's answer: the new checkpoint's config, twice, and its id
+    new_id = edited["checkpoint_id"]
+    at = {"thread_id": tid, "checkpoint_ns": "", "checkpoint_id": new_id}
+    assert edited == {"checkpoint": at, "configurable": at, "checkpoint_id": new_id}
     again = await client.runs.wait(
         tid, "two", input=None, checkpoint_id=edited["checkpoint"]["checkpoint_id"]
     )
