@@ -7,6 +7,7 @@ import uuid
 from typing import Any
 
 from superstep_server import serde
+from superstep_server.context_config import mirrored, mirrored_patch
 from superstep_server.db import Database
 from superstep_server.errors import ApiError, conflict, not_found
 from superstep_server.graphs import GraphRegistry, system_assistant_id
@@ -123,6 +124,7 @@ class Assistants:
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
         if body.get("assistant_id"):  # a new assistant's own id: a UUID, never a graph id
             require_uuid(body["assistant_id"], "assistant")
+        config, context = mirrored(body.get("config"), body.get("context"))
         graph_id = self._check_graph(body.get("graph_id"))
         assistant_id = str(body.get("assistant_id") or uuid.uuid4())
         existing = self.db.execute(
@@ -137,8 +139,8 @@ class Assistants:
             graph_id,
             name=body.get("name") or "Untitled",
             description=body.get("description"),
-            config=body.get("config") or {},
-            context=body.get("context") or {},
+            config=config,
+            context=context,
             metadata=body.get("metadata") or {},
         )
 
@@ -146,6 +148,7 @@ class Assistants:
         current = self.get(assistant_id)
         if "graph_id" in body:
             self._check_graph(body["graph_id"])
+        body = {**body, **mirrored_patch(body.get("config"), body.get("context"))}
         merged = {k: current[k] for k in _FIELDS}
         for key in _FIELDS:
             if key in body and body[key] is not None:

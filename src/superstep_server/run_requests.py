@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from superstep_server.bodies import RunCreate, check, check_command
+from superstep_server.context_config import refuse_both
 from superstep_server.errors import ApiError
 from superstep_server.executor import SUPPORTED_MODES
 from superstep_server.ids import is_uuid
@@ -73,6 +74,7 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
         raise ApiError(422, "assistant_id: field required (an assistant id or a graph id)")
     for key in ("config", "context", "metadata", "command", "checkpoint"):
         _object(body, key)
+    refuse_both(body.get("config"), body.get("context"))
     if body.get("input") is not None and body.get("command") is not None:
         raise ApiError(422, "input and command: give one of them, not both")
     command = body.get("command") or {}

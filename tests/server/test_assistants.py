@@ -176,3 +176,28 @@ async def test_subgraphs_give_each_subgraph_its_state_schema(client: Any) -> Non
     assert set(inner["state_schema"]["properties"]) == {"x", "scratch"}
     assert set(inner["output_schema"]["properties"]) == {"x"}
     assert set(inner["input_schema"]["properties"]) == {"x", "scratch"}
+
+
+async def test_an_assistants_configurable_and_context_are_one_mapping(
+    client: Any, live: LiveServer
+) -> None:
+    # as the reference keeps them (langgraph-api 0.16.7, probed): one sets the other
+    by_config = await client.assistants.create("two", config={"configurable": {"k": 1}})
+    assert by_config["context"] == {"k": 1}
+    by_context = await client.assistants.create("two", context={"k": 2})
+    assert by_context["config"] == {"configurable": {"k": 2}}
+    patched = await client.assistants.update(
+        by_config["assistant_id"], config={"configurable": {"k": 5}}
+    )
+    assert (patched["config"], patched["context"]) == ({"configurable": {"k": 5}}, {"k": 5})
+    renamed = await client.assistants.update(by_context["assistant_id"], name="kept")
+    assert (renamed["config"], renamed["context"]) == ({"configurable": {"k": 2}}, {"k": 2})
+    both = {"config": {"configurable": {"k": 1}}, "context": {"k": 2}}
+    for method, path, body in (
+        ("POST", "/assistants", {"graph_id": "two", **both}),
+        ("PATCH", f"/assistants/{by_config['assistant_id']}", both),
+        ("POST", "/runs/wait", {"assistant_id": "two", "input": {"x": 1}, **both}),
+    ):
+        answer = httpx.request(method, live.url + path, json=body)
+        assert answer.status_code == 400, (path, answer.text)
+        assert answer.json()["detail"].startswith("Cannot specify both configurable and context.")
