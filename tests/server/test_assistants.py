@@ -42,6 +42,9 @@ async def test_system_assistants_by_id_and_by_graph_name(client: Any) -> None:
 
 async def test_graph_and_schemas(client: Any) -> None:
     drawing = await client.assistants.get_graph("two")
+    # as the reference draws it: a node's data is its name, no class path of its runnable
+    assert {"id": "a", "type": "runnable", "data": {"name": "a"}} in drawing["nodes"]
+    assert all("id" not in n.get("data", {}) for n in drawing["nodes"])
     ids = {n["id"] for n in drawing["nodes"]}
     assert {"__start__", "a", "b", "__end__"} <= ids
     assert {"source": "a", "target": "b"}.items() <= drawing["edges"][1].items() or any(
