@@ -35,6 +35,7 @@ from superstep_compat.errors import GraphDrained
 from superstep_compat.runtime import RunControl
 from superstep_server import serde
 from superstep_server.checkpoints import delete_for_runs
+from superstep_server.context_config import fitted_context, run_context
 from superstep_server.state import (
     checkpoint_of,
     command_from_json,
@@ -351,10 +352,11 @@ def _execute(
         publish(run_id, "metadata", serde.dumps({"run_id": run_id, "attempt": row["attempt"]}))
         assistant = ctx.assistants.get(row["assistant_id"])
         config = _config(assistant, kwargs, row)
-        context = kwargs.get("context") or assistant.get("context") or None
+        context = run_context(assistant.get("context"), kwargs.get("context"))
         graph = scope.enter_context(
             ctx.graphs.open(assistant["graph_id"], "threads.create_run", config, context)
         )
+        context = fitted_context(graph, context)
         if _continues(graph, row):
             payload: Any = None
         elif kwargs.get("command"):
@@ -369,8 +371,7 @@ def _execute(
         for key in ("interrupt_before", "interrupt_after", "durability"):
             if kwargs.get(key) is not None:
                 options[key] = kwargs[key]
-        if context is not None:
-            options["context"] = context
+        options["context"] = context  # {} too: a context schema's defaults, as LangGraph's
         if _takes_control(graph):
             options["control"] = control
         protocol = kwargs.get("stream_protocol") == "v3"

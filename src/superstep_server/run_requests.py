@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from superstep_server.bodies import RunCreate, check, check_command
-from superstep_server.context_config import refuse_both
+from superstep_server.context_config import refuse_both, requested_context
 from superstep_server.errors import ApiError
 from superstep_server.executor import SUPPORTED_MODES
 from superstep_server.ids import is_uuid
@@ -107,7 +107,8 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
         "input": body.get("input"),
         "command": command or None,
         "config": body.get("config") or {},
-        "context": body.get("context"),
+        # as the reference: the request's context, else its config.configurable
+        "context": requested_context(body.get("config"), body.get("context")),
         "stream_mode": _modes(body),
         "subgraphs": bool(body.get("stream_subgraphs")),
         "resumable": bool(body.get("stream_resumable")),

@@ -204,3 +204,19 @@ async def test_an_assistants_configurable_and_context_are_one_mapping(
         answer = httpx.request(method, live.url + path, json=body)
         assert answer.status_code == 400, (path, answer.text)
         assert answer.json()["detail"].startswith("Cannot specify both configurable and context.")
+
+
+async def test_a_runs_context_is_built_as_the_references(client: Any) -> None:
+    # probed on langgraph-api 0.16.7: the request's context, else its config.configurable,
+    # over the assistant's; only the keys the context schema declares; {} gives its defaults
+    async def said(assistant: str, **kw: Any) -> str:
+        return str((await client.runs.wait(None, assistant, input={}, **kw))["said"])
+
+    assert await said("contextual") == "Caller(user='nobody')"
+    assert await said("contextual", context={"user": "ann"}) == "Caller(user='ann')"
+    by_config = {"configurable": {"user": "bob", "model": "not in the schema"}}
+    assert await said("contextual", config=by_config) == "Caller(user='bob')"
+    mine = await client.assistants.create("contextual", context={"user": "cy"})
+    assert await said(mine["assistant_id"]) == "Caller(user='cy')"
+    over = {"configurable": {"user": "dee"}}
+    assert await said(mine["assistant_id"], config=over) == "Caller(user='dee')"
