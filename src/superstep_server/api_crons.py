@@ -91,6 +91,11 @@ async def patch(request: Request) -> Response:
     return json_response(await blocking(_patch, _server(request), cron_id, body))
 
 
+async def get(request: Request) -> Response:
+    cron_id = str(request.path_params["cron_id"])
+    return json_response(await blocking(_server(request).crons.get, cron_id))
+
+
 async def delete(request: Request) -> Response:
     await blocking(_server(request).crons.delete, str(request.path_params["cron_id"]))
     return Response(status_code=204)
@@ -121,6 +126,7 @@ def routes() -> list[Route]:
         Route("/runs/crons", create_stateless, methods=["POST"]),
         Route("/runs/crons/search", search, methods=["POST"]),
         Route("/runs/crons/count", count, methods=["POST"]),
+        Route("/runs/crons/{cron_id}", get, methods=["GET"]),
         Route("/runs/crons/{cron_id}", patch, methods=["PATCH"]),
         Route("/runs/crons/{cron_id}", delete, methods=["DELETE"]),
         Route("/threads/{thread_id}/runs/crons", create_for_thread, methods=["POST"]),

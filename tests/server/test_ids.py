@@ -38,6 +38,7 @@ PATHS = [
     ("GET", f"/threads/{T}/runs/xyz/join", None, BAD_RUN),
     ("GET", f"/threads/{T}/runs/xyz/stream", None, BAD_RUN),
     ("POST", f"/threads/{T}/runs/xyz/cancel", None, BAD_RUN),
+    ("GET", "/runs/crons/not-a-uuid", None, BAD_CRON),
     ("PATCH", "/runs/crons/not-a-uuid", {}, BAD_CRON),
     ("DELETE", "/runs/crons/not-a-uuid", None, BAD_CRON),
     (
