@@ -31,6 +31,8 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from langchain_core.messages import message_chunk_to_message
+
 from superstep_compat.errors import GraphDrained
 from superstep_compat.runtime import RunControl
 from superstep_server import serde
@@ -263,7 +265,8 @@ class _MessageAccumulator:
     """The ``messages`` stream mode as the reference writes it, from LangGraph's
     ``(message, metadata)`` pairs: ``messages/metadata`` (``{id: {"metadata": ...}}``) the
     first time a message id is seen, then ``messages/partial`` with the message so far for
-    a streamed chunk, or ``messages/complete`` for a whole message."""
+    a streamed chunk, or ``messages/complete`` for a whole message; the message so far shown
+    as a whole message (``"type": "ai"``, not a chunk's fields), as the reference shows it."""
 
     def __init__(self) -> None:
         self.seen: dict[str, Any] = {}
@@ -283,7 +286,7 @@ class _MessageAccumulator:
         else:
             self.seen[message_id] = message
         name = "messages/partial" if is_chunk else "messages/complete"
-        out.append((name, [self.seen[message_id]]))
+        out.append((name, [message_chunk_to_message(self.seen[message_id])]))
         return out
 
 

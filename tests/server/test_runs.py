@@ -463,6 +463,9 @@ async def test_messages_mode_partial_and_metadata(client: Any) -> None:
     assert only_id == "ai-1" and meta["metadata"]["langgraph_node"] == "respond"
     partials = [d[0]["content"] for e, d in events if e == "messages/partial"]
     assert partials[-1] == "hello there"  # the message so far, growing
+    # shown as a whole message, as the reference shows it: no chunk's type or fields
+    shown = [d[0] for e, d in events if e == "messages/partial"]
+    assert all(m["type"] == "ai" and "tool_call_chunks" not in m for m in shown)
     assert all(b.startswith(a) for a, b in itertools.pairwise(partials))
 
 
