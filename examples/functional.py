@@ -28,6 +28,9 @@ from superstep_compat.func import entrypoint, task
 from superstep_compat.types import interrupt
 
 STATE_DIR = Path(".superstep")
+PROJECT = Path(__file__).resolve().parent.parent
+"""This repository (the example's default input is its README and pyproject, found from
+any working directory)."""
 
 
 @task
@@ -85,4 +88,4 @@ def workflow(inputs: dict[str, Any]) -> dict[str, Any]:
 
 def default_input() -> dict[str, Any]:
     """What `superstep run` uses without --input: this project's README and pyproject."""
-    return {"paths": ["README.md", "pyproject.toml"]}
+    return {"paths": [str(PROJECT / "README.md"), str(PROJECT / "pyproject.toml")]}

@@ -135,9 +135,14 @@ def _drawn(request: Request, graph: Any, assistant: dict[str, Any]) -> Any:
     else:
         raise ApiError(422, f"xray: {raw!r} is not a boolean or a depth")
     try:
-        return graph.get_graph(assistant.get("config") or None, xray=xray).to_json()
+        drawn = graph.get_graph(assistant.get("config") or None, xray=xray).to_json()
     except Exception as e:  # a graph that cannot be drawn is the request's problem
         raise ApiError(422, f"cannot draw graph {assistant['graph_id']!r}: {e}") from e
+    for node in drawn.get("nodes", []):
+        # as the reference: a node's data names it, without the class path of its runnable
+        if isinstance(node.get("data"), dict):
+            node["data"].pop("id", None)
+    return drawn
 
 
 async def drawing(request: Request) -> Response:

@@ -13,6 +13,7 @@ from starlette.routing import Route
 from superstep_server.bodies import CronCreate, CronPatch, CronSearch, check
 from superstep_server.errors import ApiError
 from superstep_server.http import blocking, json_body, json_response
+from superstep_server.ids import require_uuid
 from superstep_server.run_requests import check_run_body, create_run_from_body
 
 __all__ = ["fire_due_crons", "routes"]
@@ -53,14 +54,26 @@ async def create_for_thread(request: Request) -> Response:
     return json_response(await blocking(_create, _server(request), thread_id, body))
 
 
+def _search_body(server: Any, body: dict[str, Any]) -> dict[str, Any]:
+    """A cron search's body with its ids checked, a graph id standing for its system
+    assistant (`Assistants.resolve_id`)."""
+    if body.get("thread_id"):
+        require_uuid(body["thread_id"], "thread")
+    if body.get("assistant_id"):
+        body = {**body, "assistant_id": server.assistants.resolve_id(body["assistant_id"])}
+    return body
+
+
 async def search(request: Request) -> Response:
-    body = check(CronSearch, await json_body(request))
-    return json_response(await blocking(_server(request).crons.search, body))
+    server = _server(request)
+    body = _search_body(server, check(CronSearch, await json_body(request)))
+    return json_response(await blocking(server.crons.search, body))
 
 
 async def count(request: Request) -> Response:
-    body = check(CronSearch, await json_body(request))
-    return json_response(await blocking(_server(request).crons.count, body))
+    server = _server(request)
+    body = _search_body(server, check(CronSearch, await json_body(request)))
+    return json_response(await blocking(server.crons.count, body))
 
 
 def _patch(server: Any, cron_id: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -76,6 +89,11 @@ async def patch(request: Request) -> Response:
     body = check(CronPatch, await json_body(request))
     cron_id = str(request.path_params["cron_id"])
     return json_response(await blocking(_patch, _server(request), cron_id, body))
+
+
+async def get(request: Request) -> Response:
+    cron_id = str(request.path_params["cron_id"])
+    return json_response(await blocking(_server(request).crons.get, cron_id))
 
 
 async def delete(request: Request) -> Response:
@@ -108,6 +126,7 @@ def routes() -> list[Route]:
         Route("/runs/crons", create_stateless, methods=["POST"]),
         Route("/runs/crons/search", search, methods=["POST"]),
         Route("/runs/crons/count", count, methods=["POST"]),
+        Route("/runs/crons/{cron_id}", get, methods=["GET"]),
         Route("/runs/crons/{cron_id}", patch, methods=["PATCH"]),
         Route("/runs/crons/{cron_id}", delete, methods=["DELETE"]),
         Route("/threads/{thread_id}/runs/crons", create_for_thread, methods=["POST"]),

@@ -27,6 +27,7 @@ from superstep_server.http import (
     query_int,
     sse_frame,
 )
+from superstep_server.ids import require_uuid, require_uuids
 from superstep_server.run_requests import create_run_from_body
 from superstep_server.streams import RunEvent
 
@@ -360,6 +361,9 @@ async def cancel_many(request: Request) -> Response:
     status = body.get("status")
     if status is not None and status not in ("pending", "running", "all"):
         raise ApiError(422, f"status: {status!r} is not one of pending, running, all")
+    if body.get("thread_id"):
+        require_uuid(body["thread_id"], "thread")
+    require_uuids(body.get("run_ids") or [], "run")
     run_ids = [str(r) for r in body.get("run_ids") or []]
     if body.get("thread_id"):
         rows = await blocking(server.runs.inflight, str(body["thread_id"]))

@@ -34,7 +34,9 @@ async def get_item(request: Request) -> Response:
     refresh: bool | None = None
     if "refresh_ttl" in request.query_params:
         refresh = query_bool(request, "refresh_ttl")
-    return json_response(await blocking(_store(request).get, namespace, key, refresh))
+    # no such item (or an expired one) is a 200 ``null``, as the reference answers it: the
+    # SDK's get_item then returns None
+    return json_response(await blocking(_store(request).find, namespace, key, refresh))
 
 
 async def delete_item(request: Request) -> Response:

@@ -21,6 +21,7 @@ from superstep_server.bodies import (
 )
 from superstep_server.errors import ApiError
 from superstep_server.http import blocking, json_body, json_response, query_bool, query_int
+from superstep_server.ids import is_uuid, require_uuid, require_uuids
 
 __all__ = ["routes"]
 
@@ -52,11 +53,16 @@ def _create(server: Any, body: dict[str, Any]) -> dict[str, Any]:
 
 async def create(request: Request) -> Response:
     body = check(ThreadCreate, await json_body(request))
+    if body.get("thread_id"):
+        require_uuid(body["thread_id"], "thread")
     return json_response(await blocking(_create, _server(request), body))
 
 
 async def search(request: Request) -> Response:
     body = check(ThreadSearch, await json_body(request))
+    for thread_id in body.get("ids") or ():
+        if not is_uuid(thread_id):  # the reference's status and words for a searched id
+            raise ApiError(400, f"Invalid thread ID {thread_id}")
     return json_response(await blocking(_server(request).threads.search, body))
 
 
@@ -101,6 +107,7 @@ async def prune(request: Request) -> Response:
     strategy = body.get("strategy") or "delete"
     server = _server(request)
     ids = [str(t) for t in body["thread_ids"]]
+    require_uuids(ids, "thread")
     if strategy == "delete":
         return json_response(await blocking(_prune, server, ids))
     if strategy == "keep_latest":

@@ -15,6 +15,7 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import Route
 
 from superstep_server import (
     api_assistants,
@@ -30,6 +31,7 @@ from superstep_server import (
 )
 from superstep_server.assistants import Assistants
 from superstep_server.auth import ApiKeyMiddleware
+from superstep_server.body_limit import DEFAULT_MAX_BODY_BYTES, BodyLimitMiddleware
 from superstep_server.crons import Crons
 from superstep_server.db import Database, open_database
 from superstep_server.errors import ApiError
@@ -37,6 +39,7 @@ from superstep_server.executor import RunContext
 from superstep_server.graph_store import DatabaseStore
 from superstep_server.graphs import GraphRegistry
 from superstep_server.http import json_response
+from superstep_server.ids import PATH_IDS, with_checked_path_ids
 from superstep_server.runs import Runs
 from superstep_server.saver import open_saver
 from superstep_server.state import StateViews
@@ -169,6 +172,7 @@ def create_app(
     api_key: str | None = None,
     store_index: Mapping[str, Any] | None = None,
     store_ttl: Mapping[str, Any] | None = None,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
 ) -> Starlette:
     """The server app: ``targets`` (graph id -> ``file.py:attr``, as in ``langgraph.json``)
     and/or ``graphs`` (graph id -> compiled graph) served with their threads in
@@ -179,7 +183,8 @@ def create_app(
     (`superstep_server.auth`). ``store_index``: the ``store.index`` of ``langgraph.json``
     (`superstep_server.store_index`; raises `ValueError` naming a bad key), for semantic
     store search; ``store_ttl``: its ``store.ttl`` (``default_ttl`` minutes,
-    ``refresh_on_read``)."""
+    ``refresh_on_read``). A request body over ``max_body_bytes`` is answered 413
+    (`superstep_server.body_limit`)."""
     server = Server(
         database=database,
         targets=targets,
@@ -213,7 +218,12 @@ def create_app(
         *openapi.routes(),
         *viewer.routes(),
     ]
+    for route in routes:  # thread, run and cron ids in paths are UUIDs (422 before anything)
+        if isinstance(route, Route) and set(route.param_convertors) & set(PATH_IDS):
+            route.app = with_checked_path_ids(route.app)
+    # the key is checked first: a caller without it learns nothing of the limit
     middleware = [Middleware(ApiKeyMiddleware, api_key=api_key)] if api_key else []
+    middleware.append(Middleware(BodyLimitMiddleware, max_bytes=max_body_bytes))
     return Starlette(
         routes=routes,
         lifespan=lifespan,

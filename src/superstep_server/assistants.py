@@ -7,9 +7,11 @@ import uuid
 from typing import Any
 
 from superstep_server import serde
+from superstep_server.context_config import mirrored, mirrored_patch
 from superstep_server.db import Database
 from superstep_server.errors import ApiError, conflict, not_found
 from superstep_server.graphs import GraphRegistry, system_assistant_id
+from superstep_server.ids import require_assistant_id, require_uuid
 from superstep_server.rows import contains, now, page, paging, sort_rows
 
 __all__ = ["Assistants"]
@@ -97,7 +99,9 @@ class Assistants:
         return self.get(assistant_id)
 
     def resolve_id(self, assistant_id: str) -> str:
-        """An assistant id, or a graph id standing for its system assistant."""
+        """An assistant id, or a graph id standing for its system assistant; `ApiError` 422
+        when it is neither a UUID nor a served graph's id (`superstep_server.ids`)."""
+        require_assistant_id(assistant_id, self.graphs.ids())
         if assistant_id in self.graphs:
             return system_assistant_id(assistant_id)
         return assistant_id
@@ -118,6 +122,9 @@ class Assistants:
         return graph_id
 
     def create(self, body: dict[str, Any]) -> dict[str, Any]:
+        if body.get("assistant_id"):  # a new assistant's own id: a UUID, never a graph id
+            require_uuid(body["assistant_id"], "assistant")
+        config, context = mirrored(body.get("config"), body.get("context"))
         graph_id = self._check_graph(body.get("graph_id"))
         assistant_id = str(body.get("assistant_id") or uuid.uuid4())
         existing = self.db.execute(
@@ -132,8 +139,8 @@ class Assistants:
             graph_id,
             name=body.get("name") or "Untitled",
             description=body.get("description"),
-            config=body.get("config") or {},
-            context=body.get("context") or {},
+            config=config,
+            context=context,
             metadata=body.get("metadata") or {},
         )
 
@@ -141,6 +148,7 @@ class Assistants:
         current = self.get(assistant_id)
         if "graph_id" in body:
             self._check_graph(body["graph_id"])
+        body = {**body, **mirrored_patch(body.get("config"), body.get("context"))}
         merged = {k: current[k] for k in _FIELDS}
         for key in _FIELDS:
             if key in body and body[key] is not None:

@@ -3,17 +3,17 @@
 
     superstep serve [--config langgraph.json] [--host 127.0.0.1] [--port 2024]
                     [--db PATH|postgresql://...] [--workers N] [--lease SECONDS]
-                    [--drain SECONDS]
+                    [--drain SECONDS] [--max-body-bytes SIZE]
     superstep worker [--config langgraph.json] --db postgresql://... [--workers N]
                      [--lease SECONDS] [--drain SECONDS]
 
 Serves the graphs of ``langgraph.json`` (default: the one in the working directory) with
 the LangGraph server API on uvicorn (with ``SUPERSTEP_API_KEY`` set, requests must carry that
-key in ``x-api-key``); threads, runs and the store are kept in ``--db``
-(SQLite by default, ``.superstep/superstep.db``: everything survives a restart; or a
-PostgreSQL URL). Binds 127.0.0.1 unless ``--host`` says otherwise. ``superstep worker`` runs
-the queued runs of servers on the same PostgreSQL database, without HTTP (``serve --workers
-0`` then serves the API only).
+key in ``x-api-key``; a request body over ``--max-body-bytes`` is answered 413); threads,
+runs and the store are kept in ``--db`` (SQLite by default, ``.superstep/superstep.db``:
+everything survives a restart; or a PostgreSQL URL). Binds 127.0.0.1 unless ``--host`` says
+otherwise. ``superstep worker`` runs the queued runs of servers on the same PostgreSQL
+database, without HTTP (``serve --workers 0`` then serves the API only).
 """
 
 from __future__ import annotations
@@ -68,6 +68,15 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _size(text: str) -> int:
+    from superstep_server.body_limit import parse_size
+
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _add_parser(sub: Any) -> None:
     serve = sub.add_parser("serve", help="serve langgraph.json's graphs over the LangGraph API")
     serve.add_argument(
@@ -93,6 +102,14 @@ def _add_parser(sub: Any) -> None:
         default=30.0,
         help="on SIGTERM/SIGINT, seconds running runs get to reach their next step boundary "
         "(they are then queued again, continued from that checkpoint; default 30)",
+    )
+    serve.add_argument(
+        "--max-body-bytes",
+        type=_size,
+        default=None,
+        metavar="SIZE",
+        help="largest request body accepted, e.g. 64M (larger: 413); default "
+        "$SUPERSTEP_MAX_BODY_BYTES, else $HTTP_MAX_REQUEST_BODY_BYTES, else 32M",
     )
     serve.set_defaults(handler=cmd_serve)
 
@@ -226,6 +243,14 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             "--workers 0 serves the API only: its runs need `superstep worker` processes on "
             "the same PostgreSQL database (--db postgresql://...)"
         )
+    max_body_bytes = args.max_body_bytes
+    if max_body_bytes is None:
+        from superstep_server.body_limit import max_body_bytes_from_env
+
+        try:
+            max_body_bytes = max_body_bytes_from_env()
+        except ValueError as e:
+            raise UsageError(str(e)) from e
     graphs, store_index, store_ttl = _load_all(args)
     api_key = os.environ.get("SUPERSTEP_API_KEY") or None
     try:
@@ -238,6 +263,7 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
             drain_seconds=args.drain,
             store_index=store_index,
             store_ttl=store_ttl,
+            max_body_bytes=max_body_bytes,
         )
     except ValueError as e:  # a bad store.index
         raise UsageError(str(e)) from e

@@ -31,10 +31,13 @@ import threading
 from collections.abc import Mapping
 from typing import Any
 
+from langchain_core.messages import message_chunk_to_message
+
 from superstep_compat.errors import GraphDrained
 from superstep_compat.runtime import RunControl
 from superstep_server import serde
 from superstep_server.checkpoints import delete_for_runs
+from superstep_server.context_config import fitted_context, run_context
 from superstep_server.state import (
     checkpoint_of,
     command_from_json,
@@ -262,7 +265,8 @@ class _MessageAccumulator:
     """The ``messages`` stream mode as the reference writes it, from LangGraph's
     ``(message, metadata)`` pairs: ``messages/metadata`` (``{id: {"metadata": ...}}``) the
     first time a message id is seen, then ``messages/partial`` with the message so far for
-    a streamed chunk, or ``messages/complete`` for a whole message."""
+    a streamed chunk, or ``messages/complete`` for a whole message; the message so far shown
+    as a whole message (``"type": "ai"``, not a chunk's fields), as the reference shows it."""
 
     def __init__(self) -> None:
         self.seen: dict[str, Any] = {}
@@ -282,7 +286,7 @@ class _MessageAccumulator:
         else:
             self.seen[message_id] = message
         name = "messages/partial" if is_chunk else "messages/complete"
-        out.append((name, [self.seen[message_id]]))
+        out.append((name, [message_chunk_to_message(self.seen[message_id])]))
         return out
 
 
@@ -351,10 +355,11 @@ def _execute(
         publish(run_id, "metadata", serde.dumps({"run_id": run_id, "attempt": row["attempt"]}))
         assistant = ctx.assistants.get(row["assistant_id"])
         config = _config(assistant, kwargs, row)
-        context = kwargs.get("context") or assistant.get("context") or None
+        context = run_context(assistant.get("context"), kwargs.get("context"))
         graph = scope.enter_context(
             ctx.graphs.open(assistant["graph_id"], "threads.create_run", config, context)
         )
+        context = fitted_context(graph, context)
         if _continues(graph, row):
             payload: Any = None
         elif kwargs.get("command"):
@@ -369,8 +374,7 @@ def _execute(
         for key in ("interrupt_before", "interrupt_after", "durability"):
             if kwargs.get(key) is not None:
                 options[key] = kwargs[key]
-        if context is not None:
-            options["context"] = context
+        options["context"] = context  # {} too: a context schema's defaults, as LangGraph's
         if _takes_control(graph):
             options["control"] = control
         protocol = kwargs.get("stream_protocol") == "v3"

@@ -10,8 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from superstep_server.bodies import RunCreate, check, check_command
+from superstep_server.context_config import refuse_both, requested_context
 from superstep_server.errors import ApiError
 from superstep_server.executor import SUPPORTED_MODES
+from superstep_server.ids import is_uuid
 
 __all__ = ["KNOWN_MODES", "check_run_body", "create_run_from_body"]
 
@@ -63,7 +65,8 @@ def _breakpoints(body: dict[str, Any], key: str, server: Any, graph_id: str) -> 
 
 
 def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dict[str, Any]:
-    """The run's checked settings; raises `ApiError` 422 (or 404 for the assistant)."""
+    """The run's checked settings; raises `ApiError` 422 (or 404 for the assistant; 400 for a
+    resume on a stateless run, as the reference)."""
     check(RunCreate, body)
     check_command(body.get("command"))
     assistant_id = body.get("assistant_id")
@@ -71,6 +74,7 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
         raise ApiError(422, "assistant_id: field required (an assistant id or a graph id)")
     for key in ("config", "context", "metadata", "command", "checkpoint"):
         _object(body, key)
+    refuse_both(body.get("config"), body.get("context"))
     if body.get("input") is not None and body.get("command") is not None:
         raise ApiError(422, "input and command: give one of them, not both")
     command = body.get("command") or {}
@@ -91,13 +95,20 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
     checkpoint_id = body.get("checkpoint_id")
     if checkpoint_id is not None and not isinstance(checkpoint_id, str):
         raise ApiError(422, "checkpoint_id: must be a string")
+    if checkpoint_id and not is_uuid(checkpoint_id):
+        raise ApiError(422, "Invalid checkpoint ID")  # the reference's words
     if stateless and (checkpoint_id or body.get("checkpoint")):
         raise ApiError(422, "checkpoint_id: a stateless run has no thread to fork")
+    if stateless and command.get("resume"):
+        # the reference's check and words (a falsy resume passes there too): a stateless
+        # run's thread is new, there is no interrupt on it to answer
+        raise ApiError(400, "You must provide a thread_id when resuming.")
     kwargs = {
         "input": body.get("input"),
         "command": command or None,
         "config": body.get("config") or {},
-        "context": body.get("context"),
+        # as the reference: the request's context, else its config.configurable
+        "context": requested_context(body.get("config"), body.get("context")),
         "stream_mode": _modes(body),
         "subgraphs": bool(body.get("stream_subgraphs")),
         "resumable": bool(body.get("stream_resumable")),
@@ -111,7 +122,9 @@ def check_run_body(server: Any, body: dict[str, Any], *, stateless: bool) -> dic
         "assistant": assistant,
         "kwargs": kwargs,
         "metadata": body.get("metadata") or {},
-        "multitask_strategy": _choice(body, "multitask_strategy", STRATEGIES, "reject"),
+        # the reference's default (langgraph-api's assign_defaults): a run asked for while
+        # the thread is busy waits its turn
+        "multitask_strategy": _choice(body, "multitask_strategy", STRATEGIES, "enqueue"),
         "if_not_exists": _choice(body, "if_not_exists", ("create", "reject"), "reject"),
         "on_completion": _choice(body, "on_completion", ("delete", "keep"), "delete"),
         "on_disconnect": _choice(body, "on_disconnect", ("cancel", "continue"), "continue"),

@@ -10,10 +10,10 @@ two workers racing for two runs of one thread cannot both win. A run whose lease
 last checkpoint.
 
 ``multitask_strategy`` when the thread already has a pending or running run: ``reject``
-answers 409, ``enqueue`` queues behind it, ``interrupt`` cancels it (pending runs at once,
-a running one at its next step) and queues the new run; ``rollback`` cancels it as
-``interrupt`` does, then deletes it and the checkpoints it wrote (a pending run here, a
-running one by its worker, `superstep_server.executor`).
+answers 409, ``enqueue`` (the default, as the reference's) queues behind it, ``interrupt``
+cancels it (pending runs at once, a running one at its next step) and queues the new run;
+``rollback`` cancels it as ``interrupt`` does, then deletes it and the checkpoints it wrote
+(a pending run here, a running one by its worker, `superstep_server.executor`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ public methods (``get_state``, ``update_state``, ``get_state_history``).
 Shapes (``langgraph_sdk.schema.ThreadState``): ``values``, ``next``, ``tasks`` (``id``,
 ``name``, ``path``, ``error``, ``interrupts``, ``checkpoint``, ``state``, ``result``),
 ``metadata``, ``created_at``, ``checkpoint`` and ``parent_checkpoint`` (``thread_id``,
-``checkpoint_ns``, ``checkpoint_id``, ``checkpoint_map``), ``interrupts``.
+``checkpoint_ns``, ``checkpoint_id``, and ``checkpoint_map`` when the config has one, as the
+reference shows them), ``interrupts``.
 """
 
 from __future__ import annotations
@@ -71,11 +72,25 @@ def checkpoint_of(config: Mapping[str, Any] | None) -> dict[str, Any] | None:
     c = config.get("configurable", {})
     if "thread_id" not in c:
         return None
-    return {
+    shown = {
         "thread_id": c.get("thread_id"),
         "checkpoint_ns": c.get("checkpoint_ns", ""),
         "checkpoint_id": c.get("checkpoint_id"),
-        "checkpoint_map": c.get("checkpoint_map"),
+    }
+    if c.get("checkpoint_map") is not None:  # a subgraph's: the reference omits a root's
+        shown["checkpoint_map"] = c["checkpoint_map"]
+    return shown
+
+
+def update_answer(config: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``POST /threads/{id}/state`` answers, as the reference: the new checkpoint's
+    config (``thread_id``, ``checkpoint_ns``, ``checkpoint_id``) as ``checkpoint`` and as
+    ``configurable``, and its ``checkpoint_id``."""
+    configurable = dict(config.get("configurable") or {})
+    return {
+        "checkpoint": configurable,
+        "configurable": configurable,
+        "checkpoint_id": configurable.get("checkpoint_id"),
     }
 
 
@@ -118,6 +133,21 @@ def state_json(snapshot: Any, *, values: bool = True) -> dict[str, Any]:
     }
 
 
+EMPTY_STATE: Mapping[str, Any] = {
+    "values": {},
+    "next": [],
+    "tasks": [],
+    "metadata": None,
+    "created_at": None,
+    "checkpoint": None,
+    "parent_checkpoint": None,
+    "interrupts": [],
+    "checkpoint_id": None,
+    "parent_checkpoint_id": None,
+}
+"""The state of a thread no run has given a graph, as the reference answers it."""
+
+
 def interrupts_by_task(snapshot: Any) -> dict[str, list[dict[str, Any]]]:
     """The pending interrupts of a snapshot, by task id (the thread's ``interrupts``)."""
     return {t.id: [_interrupt(i) for i in t.interrupts] for t in snapshot.tasks if t.interrupts}
@@ -134,19 +164,28 @@ class StateViews:
         self.graphs = graphs
         self.threads = threads
 
-    @contextlib.contextmanager
-    def graph_of(self, thread_id: str, access: Access = "threads.read") -> Iterator[Any]:
+    def graph_id_of(self, thread_id: str) -> str | None:
         """The graph a thread runs: its ``graph_id`` metadata (set by its first run or at
-        creation), else the only served graph (a factory's, built for ``access`` with the
-        thread's config)."""
-        thread = self.threads.get(thread_id)
-        graph_id = thread["metadata"].get("graph_id")
+        creation), else the only served graph; ``None`` for a thread no run has given one."""
+        graph_id = self.threads.get(thread_id)["metadata"].get("graph_id")
         if graph_id is None and len(self.graphs.ids()) == 1:
             graph_id = self.graphs.ids()[0]
+        return None if graph_id is None else str(graph_id)
+
+    @contextlib.contextmanager
+    def graph_of(self, thread_id: str, access: Access = "threads.read") -> Iterator[Any]:
+        """The graph thread ``thread_id`` runs (`graph_id_of`; a factory's, built for
+        ``access`` with the thread's config); `ApiError` 400 for a thread with none yet,
+        with the reference's words."""
+        graph_id = self.graph_id_of(thread_id)
         if graph_id is None:
             raise ApiError(
-                409,
-                f"Thread {thread_id!r} has no graph yet: run it once, or create it with graph_id",
+                400,
+                f"Thread '{thread_id}' has no assigned graph ID. This usually occurs when no "
+                f"runs have been made on this particular thread. This operation requires a "
+                f"graph ID. Please ensure a run has been made for the thread or manually "
+                f"update the thread metadata (by setting the 'graph_id' field) before running "
+                f"this operation.",
             )
         if graph_id not in self.graphs:
             raise not_found(f"Thread {thread_id!r} runs graph {graph_id!r}, not served here")
@@ -160,6 +199,8 @@ class StateViews:
         for a thread of any other graph."""
         from superstep_server.engine_graphs import EngineGraph
 
+        if self.graph_id_of(thread_id) is None:
+            return None
         with self.graph_of(thread_id) as graph:
             return graph.workflow(thread_id) if isinstance(graph, EngineGraph) else None
 
@@ -201,6 +242,8 @@ class StateViews:
     def get(
         self, thread_id: str, checkpoint: Mapping[str, Any] | None = None, subgraphs: bool = False
     ) -> dict[str, Any]:
+        if self.graph_id_of(thread_id) is None:  # no run yet: the reference's empty state
+            return dict(EMPTY_STATE)
         with self.graph_of(thread_id) as graph, deferred_models():
             snapshot = self._require(graph, thread_id, checkpoint, subgraphs)
             return state_json(snapshot)
@@ -224,7 +267,7 @@ class StateViews:
             except _REFUSED as e:
                 raise ApiError(422, f"cannot update thread {thread_id!r}: {e}") from e
             self._record_state(graph, thread_id)
-            return {"checkpoint": checkpoint_of(config)}
+            return update_answer(config)
 
     def apply_supersteps(self, thread_id: str, supersteps: list[Any]) -> None:
         """Seed a new thread: each superstep's updates become one checkpoint (the graph's
@@ -273,7 +316,10 @@ class StateViews:
     ) -> list[dict[str, Any]]:
         """``POST /threads/{id}/history``; without each state's ``values`` (``None``) for
         the viewer's ``/history/steps``. Models in the checkpoints are decoded only as far as
-        they are written (`superstep_server.deferred`): not at all without ``values``."""
+        they are written (`superstep_server.deferred`): not at all without ``values``. A
+        thread no run has given a graph has no history (``[]``, as the reference)."""
+        if self.graph_id_of(thread_id) is None:
+            return []
         with self.graph_of(thread_id, "threads.read") as graph, deferred_models():
             limit = count_field(body, "limit", 10, least=1)
             before = body.get("before")

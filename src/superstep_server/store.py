@@ -19,7 +19,7 @@ from typing import Any
 
 from superstep_server import serde
 from superstep_server.db import Database
-from superstep_server.errors import ApiError, not_found
+from superstep_server.errors import ApiError
 from superstep_server.json_filters import store_filter, store_matches
 from superstep_server.rows import count_field, now, paging
 from superstep_server.store_index import StoreIndex, cosine
@@ -175,14 +175,6 @@ class Store:
             return None
         item = _item(rows[0])
         self._refresh([item], refresh_ttl)
-        return item
-
-    def get(
-        self, namespace: Sequence[str], key: str, refresh_ttl: bool | None = None
-    ) -> dict[str, Any]:
-        item = self.find(namespace, key, refresh_ttl)
-        if item is None:
-            raise not_found(f"Item {key!r} not found in namespace {list(namespace)!r}")
         return item
 
     def delete(self, body: dict[str, Any]) -> None:

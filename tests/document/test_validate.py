@@ -49,6 +49,39 @@ def test_a_reference_that_is_not_state_or_input_is_refused() -> None:
     assert "{{user}} is not a reference" in _one(raw)
 
 
+@pytest.mark.parametrize(
+    ("prompt", "opening"),
+    [
+        ("Hi {{state.text", "{{state.text"),
+        ("{{state.text}} and {{ state.text", "{{ state.text"),
+        ("{{state.text}} {{", "{{"),
+    ],
+)
+def test_a_reference_never_closed_names_the_node_and_the_field(prompt: str, opening: str) -> None:
+    raw = document([llm("a", prompt, "out")], [edge("start", "a")])
+    assert _one(raw) == (
+        f"node 'a' data.prompt: {opening!r} opens a reference that is never closed: end it "
+        f"with }}}}"
+    )
+
+
+def test_an_unclosed_reference_in_a_json_body_is_named() -> None:
+    tool = {
+        "id": "t",
+        "type": "tool",
+        "data": {
+            "url": "https://example.test/x",
+            "body": {"q": ["{{input.q"]},
+            "output_field": "out",
+        },
+    }
+    raw = document([tool], [edge("start", "t")])
+    assert any(
+        p.startswith("node 't' data.body: '{{input.q' opens a reference that is never closed")
+        for p in _problems(raw)
+    )
+
+
 def test_an_output_field_not_in_state_is_named() -> None:
     raw = document([llm("a", "x", "answer")], [edge("start", "a")])
     assert _one(raw).startswith("node 'a' data.output_field: 'answer' is not a state field")

@@ -56,3 +56,17 @@ def test_a_thread_id_never_leaves_the_published_directory(tmp_path: Path) -> Non
     published = list((tmp_path / ".superstep" / "published").iterdir())
     assert [p.name.startswith("______escaped-") for p in published] == [True]
     assert not (tmp_path / "escaped.md").exists()  # where "../../escaped.md" led before
+
+
+def test_superstep_run_without_input_works_from_any_working_directory(tmp_path: Path) -> None:
+    superstep = Path(sys.executable).parent / "superstep"
+    done = subprocess.run(
+        [str(superstep), "run", f"{EXAMPLES / 'functional.py'}:workflow", "--thread", "any"],
+        cwd=tmp_path,  # no README.md here: the default input names the project's own
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    said = done.stdout + done.stderr  # the interrupt is reported on stderr
+    assert "README.md: " in said and "pyproject.toml: " in said

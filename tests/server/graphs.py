@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import operator
 import threading
+from dataclasses import dataclass
 from typing import Annotated, Any, TypedDict
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
@@ -14,6 +15,7 @@ from superstep_compat.config import get_store, get_stream_writer
 from superstep_compat.errors import NodeTimeoutError
 from superstep_compat.func import entrypoint, task
 from superstep_compat.graph import START, MessagesState, StateGraph
+from superstep_compat.runtime import Runtime
 from superstep_compat.types import Command, RetryPolicy, TimeoutPolicy, interrupt
 
 
@@ -334,6 +336,27 @@ def timed() -> Any:
     return builder.compile()
 
 
+@dataclass
+class Caller:
+    user: str = "nobody"
+
+
+class Said(TypedDict, total=False):
+    said: str
+
+
+def contextual() -> Any:
+    """One node saying the run's context (a ``Caller`` dataclass) as LangGraph hands it."""
+
+    def say(state: Said, runtime: Runtime[Caller]) -> dict[str, str]:
+        return {"said": repr(runtime.context)}
+
+    builder = StateGraph(Said, context_schema=Caller)
+    builder.add_node("say", say)
+    builder.add_edge(START, "say")
+    return builder.compile()
+
+
 def all_graphs() -> dict[str, Any]:
     return {
         "two": two_nodes(),
@@ -350,4 +373,5 @@ def all_graphs() -> dict[str, Any]:
         "timed": timed(),
         "node_calls": node_calls(),
         "timed_call": timed_call(),
+        "contextual": contextual(),
     }

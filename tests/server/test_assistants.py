@@ -42,6 +42,9 @@ async def test_system_assistants_by_id_and_by_graph_name(client: Any) -> None:
 
 async def test_graph_and_schemas(client: Any) -> None:
     drawing = await client.assistants.get_graph("two")
+    # as the reference draws it: a node's data is its name, no class path of its runnable
+    assert {"id": "a", "type": "runnable", "data": {"name": "a"}} in drawing["nodes"]
+    assert all("id" not in n.get("data", {}) for n in drawing["nodes"])
     ids = {n["id"] for n in drawing["nodes"]}
     assert {"__start__", "a", "b", "__end__"} <= ids
     assert {"source": "a", "target": "b"}.items() <= drawing["edges"][1].items() or any(
@@ -81,9 +84,10 @@ async def test_create_update_versions_delete(client: Any) -> None:
 
 
 async def test_bad_requests_name_the_problem(client: Any, live: LiveServer) -> None:
+    missing_id = "00000000-0000-4000-8000-00000000abcd"  # a UUID no assistant has
     with pytest.raises(NotFoundError) as missing:
-        await client.assistants.get("no-such-assistant")
-    assert "no-such-assistant" in str(missing.value)
+        await client.assistants.get(missing_id)
+    assert missing_id in str(missing.value)
     with pytest.raises(NotFoundError) as no_graph:
         await client.assistants.create("no-such-graph")
     assert "no-such-graph" in str(no_graph.value)
@@ -175,3 +179,44 @@ async def test_subgraphs_give_each_subgraph_its_state_schema(client: Any) -> Non
     assert set(inner["state_schema"]["properties"]) == {"x", "scratch"}
     assert set(inner["output_schema"]["properties"]) == {"x"}
     assert set(inner["input_schema"]["properties"]) == {"x", "scratch"}
+
+
+async def test_an_assistants_configurable_and_context_are_one_mapping(
+    client: Any, live: LiveServer
+) -> None:
+    # as the reference keeps them (langgraph-api 0.16.7, probed): one sets the other
+    by_config = await client.assistants.create("two", config={"configurable": {"k": 1}})
+    assert by_config["context"] == {"k": 1}
+    by_context = await client.assistants.create("two", context={"k": 2})
+    assert by_context["config"] == {"configurable": {"k": 2}}
+    patched = await client.assistants.update(
+        by_config["assistant_id"], config={"configurable": {"k": 5}}
+    )
+    assert (patched["config"], patched["context"]) == ({"configurable": {"k": 5}}, {"k": 5})
+    renamed = await client.assistants.update(by_context["assistant_id"], name="kept")
+    assert (renamed["config"], renamed["context"]) == ({"configurable": {"k": 2}}, {"k": 2})
+    both = {"config": {"configurable": {"k": 1}}, "context": {"k": 2}}
+    for method, path, body in (
+        ("POST", "/assistants", {"graph_id": "two", **both}),
+        ("PATCH", f"/assistants/{by_config['assistant_id']}", both),
+        ("POST", "/runs/wait", {"assistant_id": "two", "input": {"x": 1}, **both}),
+    ):
+        answer = httpx.request(method, live.url + path, json=body)
+        assert answer.status_code == 400, (path, answer.text)
+        assert answer.json()["detail"].startswith("Cannot specify both configurable and context.")
+
+
+async def test_a_runs_context_is_built_as_the_references(client: Any) -> None:
+    # probed on langgraph-api 0.16.7: the request's context, else its config.configurable,
+    # over the assistant's; only the keys the context schema declares; {} gives its defaults
+    async def said(assistant: str, **kw: Any) -> str:
+        return str((await client.runs.wait(None, assistant, input={}, **kw))["said"])
+
+    assert await said("contextual") == "Caller(user='nobody')"
+    assert await said("contextual", context={"user": "ann"}) == "Caller(user='ann')"
+    by_config = {"configurable": {"user": "bob", "model": "not in the schema"}}
+    assert await said("contextual", config=by_config) == "Caller(user='bob')"
+    mine = await client.assistants.create("contextual", context={"user": "cy"})
+    assert await said(mine["assistant_id"]) == "Caller(user='cy')"
+    over = {"configurable": {"user": "dee"}}
+    assert await said(mine["assistant_id"], config=over) == "Caller(user='dee')"

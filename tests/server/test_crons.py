@@ -49,6 +49,8 @@ async def test_create_search_update_delete(client: Any) -> None:
     found = await client.crons.search(metadata={"owner": "crons-test"})
     assert {c["cron_id"] for c in found} == {cron["cron_id"], stateless["cron_id"]}
     assert await client.crons.count(thread_id=thread["thread_id"]) == 1
+    # GET /runs/crons/{id}, as the reference serves it (this SDK has no crons.get)
+    assert await client.http.get(f"/runs/crons/{cron['cron_id']}") == cron
     updated = await client.crons.update(cron["cron_id"], schedule="0 0 1 1 *", enabled=False)
     assert updated["schedule"] == "0 0 1 1 *" and updated["enabled"] is False
     assert await client.crons.search(enabled=False, metadata={"owner": "crons-test"}) == [updated]
@@ -56,6 +58,8 @@ async def test_create_search_update_delete(client: Any) -> None:
     await client.crons.delete(stateless["cron_id"])
     with pytest.raises(NotFoundError):
         await client.crons.delete(cron["cron_id"])
+    with pytest.raises(NotFoundError):
+        await client.http.get(f"/runs/crons/{cron['cron_id']}")
 
 
 async def test_bad_cron_requests(client: Any) -> None:
@@ -65,8 +69,10 @@ async def test_bad_cron_requests(client: Any) -> None:
     with pytest.raises(UnprocessableEntityError) as zone:
         await client.crons.create("two", schedule="* * * * *", timezone="Mars/Olympus")
     assert "timezone" in str(zone.value)
-    with pytest.raises(NotFoundError):
+    with pytest.raises(UnprocessableEntityError, match="Invalid assistant: 'no-such-graph'"):
         await client.crons.create("no-such-graph", schedule="* * * * *")
+    with pytest.raises(NotFoundError):  # a UUID no assistant has
+        await client.crons.create("00000000-0000-4000-8000-00000000abcd", schedule="* * * * *")
     with pytest.raises(UnprocessableEntityError) as mode:
         await client.crons.create("two", schedule="* * * * *", stream_mode="all")  # type: ignore[arg-type]
     assert "'all' is not a stream mode" in str(mode.value)

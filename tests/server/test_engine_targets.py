@@ -23,6 +23,8 @@ from superstep_server.engine_kinds import load_served
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 APPROVAL = EXAMPLES / "workflows" / "approval.json"
 
+THREAD = "00000000-0000-4000-8000-0000000000a1"  # thread ids are UUIDs in the API
+
 PERFORMED: list[str] = []
 
 
@@ -434,10 +436,10 @@ async def test_a_dead_workers_plan_run_continues_and_no_step_is_performed_twice(
     where = str(tmp_path / "recover.db")
     db = open_database(where)
     with db.transaction() as tx:
-        Threads(db, saver=None).insert(tx, "t-1", {})
+        Threads(db, saver=None).insert(tx, THREAD, {})
     assistant = {"assistant_id": system_assistant_id("good"), "graph_id": "good"}
     run, _ = Runs(db).create(
-        thread_id="t-1",
+        thread_id=THREAD,
         assistant=assistant,
         kwargs={"input": None, "stream_mode": ["values"]},
         metadata={},
@@ -452,7 +454,7 @@ async def test_a_dead_workers_plan_run_continues_and_no_step_is_performed_twice(
     with open_saver(where) as saver:
         first = load_served(plan, own)
         first.checkpointer = saver
-        config = {"configurable": {"thread_id": "t-1"}, "metadata": {"run_id": run["run_id"]}}
+        config = {"configurable": {"thread_id": THREAD}, "metadata": {"run_id": run["run_id"]}}
         chunks = first.stream(None, config, stream_mode="values")
         for values in chunks:
             if "a" in values["outcomes"]:
@@ -464,8 +466,8 @@ async def test_a_dead_workers_plan_run_continues_and_no_step_is_performed_twice(
     app = create_app(database=where, graphs={"good": load_served(plan, own)}, workers=1)
     with LiveServer(app) as live:  # its worker sweeps the expired lease and runs it again
         client = get_client(url=live.url, api_key=None)
-        out = await client.runs.join("t-1", run["run_id"])
-        again = await client.runs.get("t-1", run["run_id"])
+        out = await client.runs.join(THREAD, run["run_id"])
+        again = await client.runs.get(THREAD, run["run_id"])
     assert out["status"] == "succeeded" and again["status"] == "success"
     assert PERFORMED == ["a", "b"]
 

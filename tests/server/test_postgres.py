@@ -69,7 +69,7 @@ async def test_reject_on_postgres(pg_live: tuple[LiveServer, LiveServer], gate: 
     run = await client.runs.create(tid, "gated", input={"x": 1})
     await asyncio.to_thread(gate.entered.wait, 30)
     with pytest.raises(ConflictError):
-        await client.runs.create(tid, "gated", input={"x": 1})
+        await client.runs.create(tid, "gated", input={"x": 1}, multitask_strategy="reject")
     gate.opened.set()
     assert await client.runs.join(tid, run["run_id"]) == {"x": 204}
 

@@ -17,6 +17,8 @@ from superstep_server.runs import Runs
 from superstep_server.saver import open_saver
 from superstep_server.threads import Threads
 
+THREAD = "00000000-0000-4000-8000-0000000000a1"  # thread ids are UUIDs in the API
+
 CALLS: Counter[str] = Counter()
 
 
@@ -48,12 +50,12 @@ async def test_a_dead_workers_run_continues_from_its_last_checkpoint(tmp_path: P
     db = open_database(where)
     threads = Threads(db, saver=None)
     with db.transaction() as tx:
-        threads.insert(tx, "t-1", {})
+        threads.insert(tx, THREAD, {})
     from superstep_server.graphs import system_assistant_id
 
     assistant = {"assistant_id": system_assistant_id("counted"), "graph_id": "counted"}
     run, _ = Runs(db).create(
-        thread_id="t-1",
+        thread_id=THREAD,
         assistant=assistant,
         kwargs={"input": {"trail": ""}, "stream_mode": ["values"]},
         metadata={},
@@ -68,7 +70,7 @@ async def test_a_dead_workers_run_continues_from_its_last_checkpoint(tmp_path: P
     with open_saver(where) as saver:
         first = counted()
         first.checkpointer = saver
-        config = {"configurable": {"thread_id": "t-1"}, "metadata": {"run_id": run["run_id"]}}
+        config = {"configurable": {"thread_id": THREAD}, "metadata": {"run_id": run["run_id"]}}
         first.invoke({"trail": ""}, config, interrupt_before=["c"])
     db.close()
     assert CALLS == {"a": 1, "b": 1}
@@ -76,7 +78,7 @@ async def test_a_dead_workers_run_continues_from_its_last_checkpoint(tmp_path: P
     app = create_app(database=where, graphs={"counted": counted()}, workers=1)
     with LiveServer(app) as live:  # its workers sweep the expired lease and run it again
         client = get_client(url=live.url, api_key=None)
-        assert await client.runs.join("t-1", run["run_id"]) == {"trail": "abc"}
-        again = await client.runs.get("t-1", run["run_id"])
+        assert await client.runs.join(THREAD, run["run_id"]) == {"trail": "abc"}
+        again = await client.runs.get(THREAD, run["run_id"])
     assert again["status"] == "success"
     assert CALLS == {"a": 1, "b": 1, "c": 1}

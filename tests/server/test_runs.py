@@ -177,6 +177,10 @@ async def test_fork_from_an_older_checkpoint(client: Any) -> None:
     edited = await client.threads.update_state(
         tid, {"x": 50}, as_node="a", checkpoint_id=middle["checkpoint"]["checkpoint_id"]
     )
+    # the reference's answer: the new checkpoint's config, twice, and its id
+    new_id = edited["checkpoint_id"]
+    at = {"thread_id": tid, "checkpoint_ns": "", "checkpoint_id": new_id}
+    assert edited == {"checkpoint": at, "configurable": at, "checkpoint_id": new_id}
     again = await client.runs.wait(
         tid, "two", input=None, checkpoint_id=edited["checkpoint"]["checkpoint_id"]
     )
@@ -187,25 +191,26 @@ async def test_a_fork_from_a_missing_checkpoint_is_a_404(client: Any) -> None:
     tid = (await client.threads.create())["thread_id"]
     await client.runs.wait(tid, "two", input={"x": 1})
     runs = client.runs
+    nope = "1f000000-0000-6000-8000-00000000beef"  # a UUID, as checkpoint ids are
     for forked in (
-        lambda: runs.wait(tid, "two", input=None, checkpoint_id="nope"),
-        lambda: runs.create(tid, "two", input=None, checkpoint_id="nope"),
-        lambda: _events(runs.stream(tid, "two", input=None, checkpoint_id="nope")),
-        lambda: runs.wait(tid, "two", input=None, checkpoint={"checkpoint_id": "nope"}),
+        lambda: runs.wait(tid, "two", input=None, checkpoint_id=nope),
+        lambda: runs.create(tid, "two", input=None, checkpoint_id=nope),
+        lambda: _events(runs.stream(tid, "two", input=None, checkpoint_id=nope)),
+        lambda: runs.wait(tid, "two", input=None, checkpoint={"checkpoint_id": nope}),
     ):
         # the client's stream does not map statuses to its own errors: httpx's it is
-        with pytest.raises((NotFoundError, httpx.HTTPStatusError), match="nope") as missing:
+        with pytest.raises((NotFoundError, httpx.HTTPStatusError), match=nope) as missing:
             await forked()
         assert missing.value.response.status_code == 404
-    with pytest.raises(NotFoundError, match="nope"):
-        await client.threads.update_state(tid, {"x": 5}, checkpoint_id="nope")
-    with pytest.raises(NotFoundError, match="nope"):
-        await client.threads.update_state(tid, {"x": 5}, checkpoint={"checkpoint_id": "nope"})
+    with pytest.raises(NotFoundError, match=nope):
+        await client.threads.update_state(tid, {"x": 5}, checkpoint_id=nope)
+    with pytest.raises(NotFoundError, match=nope):
+        await client.threads.update_state(tid, {"x": 5}, checkpoint={"checkpoint_id": nope})
     assert len(await client.runs.list(tid)) == 1
     assert (await client.threads.get_state(tid))["values"] == {"x": 4}
     fresh = (await client.threads.create())["thread_id"]
-    with pytest.raises((NotFoundError, httpx.HTTPStatusError), match="nope"):
-        await client.runs.wait(fresh, "two", input={"x": 1}, checkpoint_id="nope")
+    with pytest.raises((NotFoundError, httpx.HTTPStatusError), match=nope):
+        await client.runs.wait(fresh, "two", input={"x": 1}, checkpoint_id=nope)
 
 
 async def test_interrupt_before_and_after(client: Any) -> None:
@@ -299,9 +304,11 @@ async def test_multitask_reject_enqueue_interrupt(client: Any, gate: Any) -> Non
     first = await client.runs.create(tid, "gated", input={"x": 1})
     await asyncio.to_thread(gate.entered.wait, 30)
     with pytest.raises(ConflictError) as rejected:
-        await client.runs.create(tid, "two", input={"x": 1})
+        await client.runs.create(tid, "two", input={"x": 1}, multitask_strategy="reject")
     assert "already running" in str(rejected.value)
-    queued = await client.runs.create(tid, "gated", input={"x": 10}, multitask_strategy="enqueue")
+    # enqueue is the default, as the reference's
+    queued = await client.runs.create(tid, "gated", input={"x": 10})
+    assert queued["multitask_strategy"] == "enqueue"
     assert (await client.runs.get(tid, queued["run_id"]))["status"] == "pending"
     gate.opened.set()
     assert await client.runs.join(tid, first["run_id"]) == {"x": 204}
@@ -364,7 +371,10 @@ async def test_bad_run_requests(client: Any, live: LiveServer) -> None:
     tid = thread["thread_id"]
     with pytest.raises(httpx.HTTPStatusError) as no_graph:  # runs.wait raises httpx's error
         await client.runs.wait(tid, "no-such-graph", input={})
-    assert no_graph.value.response.status_code == 404
+    assert no_graph.value.response.status_code == 422  # neither a UUID nor a graph id
+    with pytest.raises(httpx.HTTPStatusError) as no_assistant:
+        await client.runs.wait(tid, "00000000-0000-4000-8000-00000000abcd", input={})
+    assert no_assistant.value.response.status_code == 404
     with pytest.raises(UnprocessableEntityError) as unknown_mode:
         await client.runs.create(tid, "two", input={"x": 1}, stream_mode="everything")  # type: ignore[arg-type]
     assert "'everything' is not a stream mode" in str(unknown_mode.value)
@@ -453,6 +463,9 @@ async def test_messages_mode_partial_and_metadata(client: Any) -> None:
     assert only_id == "ai-1" and meta["metadata"]["langgraph_node"] == "respond"
     partials = [d[0]["content"] for e, d in events if e == "messages/partial"]
     assert partials[-1] == "hello there"  # the message so far, growing
+    # shown as a whole message, as the reference shows it: no chunk's type or fields
+    shown = [d[0] for e, d in events if e == "messages/partial"]
+    assert all(m["type"] == "ai" and "tool_call_chunks" not in m for m in shown)
     assert all(b.startswith(a) for a, b in itertools.pairwise(partials))
 
 

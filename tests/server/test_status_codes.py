@@ -13,6 +13,8 @@ import httpx
 import pytest
 from langgraph_sdk.errors import NotFoundError, UnprocessableEntityError
 
+from server.conftest import LiveServer
+
 MALFORMED_COMMANDS = [
     ({"goto": 5}, "command.goto"),
     ({"goto": [{"input": {}}]}, "command.goto"),
@@ -100,3 +102,16 @@ async def test_an_interrupted_run_ends_success_and_its_thread_interrupted(client
     await client.runs.join(tid, resumed["run_id"])
     assert (await client.runs.get(tid, resumed["run_id"]))["status"] == "success"
     assert (await client.threads.get(tid))["status"] == "idle"
+
+
+@pytest.mark.parametrize("path", ["/runs", "/runs/wait", "/runs/stream", "/runs/batch"])
+def test_a_resume_on_a_stateless_run_is_a_400_and_starts_nothing(
+    live: LiveServer, path: str
+) -> None:
+    # the reference's status and words: a stateless run's thread is new, nothing to answer
+    run = {"assistant_id": "review", "command": {"resume": "ok"}}
+    before = httpx.post(f"{live.url}/threads/count", json={}).json()
+    answer = httpx.post(live.url + path, json=[run] if path == "/runs/batch" else run)
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": "You must provide a thread_id when resuming."}
+    assert httpx.post(f"{live.url}/threads/count", json={}).json() == before

@@ -205,3 +205,18 @@ async def test_a_seeding_superstep_may_be_a_command(client: Any) -> None:
             supersteps=[{"updates": [{"values": None, "command": "jump", "as_node": "draft"}]}],
         )
     assert "command" in str(bad.value)
+
+
+async def test_a_thread_no_run_has_given_a_graph_reads_empty(client: Any) -> None:
+    # as the reference answers a new thread (a chat front-end loads one before its first run)
+    tid = (await client.threads.create())["thread_id"]
+    state = await client.threads.get_state(tid)
+    assert state["values"] == {} and state["next"] == [] and state["checkpoint"] is None
+    assert await client.threads.get_history(tid) == []
+    from langgraph_sdk.errors import BadRequestError
+
+    with pytest.raises(BadRequestError, match="has no assigned graph ID"):
+        await client.threads.update_state(tid, {"x": 1})
+    # its first run gives it one
+    assert await client.runs.wait(tid, "two", input={"x": 1}) == {"x": 4}
+    assert (await client.threads.get_state(tid))["values"] == {"x": 4}

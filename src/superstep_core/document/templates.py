@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 from superstep_core.document.expressions import Path, evaluate_path
 
-__all__ = ["Reference", "references", "render", "render_json", "render_url"]
+__all__ = ["Reference", "references", "render", "render_json", "render_url", "unclosed"]
 
 _BRACES = re.compile(r"\{\{(.*?)\}\}", re.DOTALL)
 _PATH = re.compile(
@@ -70,6 +70,25 @@ def references(template: Any) -> Iterator[Reference]:
     elif isinstance(template, list):
         for item in template:
             yield from references(item)
+
+
+def unclosed(template: Any) -> Iterator[str]:
+    """The start of every ``{{`` in ``template`` (a string, or JSON whose strings are
+    templates) that no ``}}`` closes: ``"{{state.x"``, as far as the next 24 characters.
+    Rendering would leave such text as it is, so the validator names it instead."""
+    if isinstance(template, str):
+        rest = _BRACES.sub(lambda m: " " * len(m.group(0)), template)  # keep the offsets
+        start = rest.find("{{")
+        while start != -1:
+            yield template[start : start + 24]
+            start = rest.find("{{", start + 2)
+    elif isinstance(template, Mapping):
+        for key, value in template.items():
+            yield from unclosed(key)
+            yield from unclosed(value)
+    elif isinstance(template, list):
+        for item in template:
+            yield from unclosed(item)
 
 
 def _text(value: Any) -> str:

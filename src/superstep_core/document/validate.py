@@ -26,7 +26,7 @@ from superstep_core.document.analysis import Shape, describe_path, shape
 from superstep_core.document.errors import DocumentError, Problem
 from superstep_core.document.expressions import ExpressionError, Path, parse, paths
 from superstep_core.document.model import END, START, UNSET, Document, Node, StateField
-from superstep_core.document.templates import references
+from superstep_core.document.templates import references, unclosed
 from superstep_core.llm.errors import UnknownProviderError, UnsupportedModelError
 from superstep_core.llm.providers import PROVIDERS
 from superstep_core.llm.registry import parse_model
@@ -155,6 +155,10 @@ def _check_refs(
             )
         else:
             _check_path(where, ref.path, fields, out)
+    for opening in unclosed(template):
+        out.append(
+            Problem(where, f"{opening!r} opens a reference that is never closed: end it with }}}}")
+        )
 
 
 def _check_path(where: str, path: Path, fields: dict[str, StateField], out: list[Problem]) -> None:
