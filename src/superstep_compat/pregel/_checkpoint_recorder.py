@@ -265,6 +265,7 @@ class CheckpointRecorder:
             triggers_of=self.policy.triggers_of,
             top=top,
             engine_versions=ex.versions,
+            listed=source != "fork",
         )
         if delta is not None:
             if delta.held_back and source == "loop":

@@ -136,6 +136,7 @@ def build_checkpoint(
     triggers_of: Callable[[str], Sequence[str]] = lambda name: (BRANCH_PREFIX + name,),
     top: Any = None,
     engine_versions: Mapping[str, Any] | None = None,
+    listed: bool = True,
 ) -> dict[str, Any]:
     """The LangGraph checkpoint of ``record``, following ``base`` (the checkpoint its step
     started from; None for a thread's first), kept as ``record.checkpoint`` (without the
@@ -149,7 +150,11 @@ def build_checkpoint(
     looked up (not every channel the engine has: that grows with the nodes a run reached).
 
     A channel that was there and is gone (a consumed trigger) gets the new version but is
-    not in ``updated_channels``, which names only channels that can trigger a task."""
+    not in ``updated_channels``, which names only channels that can trigger a task.
+    ``listed``: False for a checkpoint LangGraph writes outside its loop's steps (an
+    ``update_state``/``bulk_update_state`` edit, a fork): its ``updated_channels`` is None
+    there (LangGraph 1.2 `create_checkpoint` called without them), the versions move all
+    the same."""
     prev_values: Mapping[str, Any] = base["channel_values"] if base else {}
     versions: dict[str, Any] = dict(base["channel_versions"]) if base else {}
     # A node's entry is replaced when it runs, never changed in place: the entries of nodes
@@ -208,7 +213,7 @@ def build_checkpoint(
         "channel_values": values,
         "channel_versions": versions,
         "versions_seen": seen,
-        "updated_channels": updated,
+        "updated_channels": updated if listed else None,
     }
     record.checkpoint = checkpoint
     return checkpoint

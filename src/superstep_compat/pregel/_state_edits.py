@@ -133,6 +133,7 @@ class StateEditor:
         parent_id = None if record is None else record.checkpoint_id
         source = "update"
         start: Any = _NO_START
+        keys_written: set[str] = set()  # the state keys the edit's updates write
         if COPY in special:
             # a sibling of the checkpoint: its values and tasks, its parent, nothing done
             if record is None:
@@ -157,6 +158,7 @@ class StateEditor:
                 # ``__start__`` channel is consumed by any step), so it never arrives
                 ex.abandon_pending()
             moved, results = self._edit(ex, config, record, updates)
+            keys_written.update(k for _, outcome in results for k, _ in outcome.writes)
             if delta is not None:
                 written = [w for _, outcome in results for w in outcome.writes]
                 delta.force_overwritten(written)
@@ -209,6 +211,7 @@ class StateEditor:
             base,
             ran=[n for n in moved if n in self.graph.nodes],
             triggers_of=lambda name: node_triggers(self.graph.spec, name),
+            listed=False,
         )
         held = None if base is None else base["channel_versions"]
         if delta is None:
@@ -223,6 +226,7 @@ class StateEditor:
                     saver,
                     held,
                     fresh_edit=record is None,
+                    updated=keys_written,
                 )
             args, _ = checkpoint_put(saver, new, held)
             saver_call(saver, "put", *delta.stored(args))
