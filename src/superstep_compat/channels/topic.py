@@ -33,12 +33,18 @@ class Topic(BaseChannel[Any, Any]):
         return bool(self.value)
 
     def update(self, values: Sequence[Any]) -> bool:
+        """True, as LangGraph's, when the step held values it clears (not accumulating) or
+        adds any: a write equal to what the topic held still updates it, writes of empty
+        lists alone do not."""
         before = list(self.value) if self.value is not MISSING else []
+        updated = not self.accumulate and bool(before)
         current = before if self.accumulate else []
         for item in values:
-            current.extend(item if isinstance(item, list) else [item])
+            items = item if isinstance(item, list) else [item]
+            updated = updated or bool(items)
+            current.extend(items)
         self.value = current
-        return current != before
+        return updated
 
     def _spec_key(self) -> tuple[Any, ...]:
         return (self.typ, self.accumulate)
