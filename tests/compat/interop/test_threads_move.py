@@ -35,6 +35,8 @@ SCENARIOS = [
     "delta_edits",
     "plain_commands",
     "plain_command_failed",
+    "answer_then_failed",
+    "answer_before_ask",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {
