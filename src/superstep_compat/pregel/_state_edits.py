@@ -219,10 +219,11 @@ class StateEditor:
             saver,
             new,
             base,
-            ran=[n for n in moved if n in self.graph.nodes],
-            triggers_of=lambda name: node_triggers(self.graph.spec, name),
+            # no node ran: LangGraph's edit writes as its nodes under the trigger
+            # ``__interrupt__``, which has no version, so ``versions_seen`` stays as it was
             listed=False,
             written=touched,
+            engine_versions=ex.versions,
         )
         held = None if base is None else base["channel_versions"]
         if delta is None:
