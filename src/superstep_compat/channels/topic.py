@@ -33,17 +33,17 @@ class Topic(BaseChannel[Any, Any]):
         return bool(self.value)
 
     def update(self, values: Sequence[Any]) -> bool:
-        """True when anything was written, or a topic without ``accumulate`` that held
-        values was emptied (LangGraph's: a write of the same values is a change too)."""
+        """True, as LangGraph's, when the step held values it clears (not accumulating) or
+        adds any: a write equal to what the topic held still updates it, writes of empty
+        lists alone do not."""
         before = list(self.value) if self.value is not MISSING else []
-        updated = False
-        if not self.accumulate:
-            updated, before = bool(before), []
+        updated = not self.accumulate and bool(before)
+        current = before if self.accumulate else []
         for item in values:
-            written = item if isinstance(item, list) else [item]
-            updated = updated or bool(written)
-            before.extend(written)
-        self.value = before
+            items = item if isinstance(item, list) else [item]
+            updated = updated or bool(items)
+            current.extend(items)
+        self.value = current
         return updated
 
     def _spec_key(self) -> tuple[Any, ...]:

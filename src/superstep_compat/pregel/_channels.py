@@ -96,7 +96,11 @@ class SpecStrategy(Channel):
     def combine(self, channel: str, current: Any, writes: Sequence[Write]) -> Any:
         clone = self.spec.copy()
         clone.value = FACADE_MISSING if current is MISSING else current
-        clone.update([v for _, v in writes])
+        if not clone.update([v for _, v in writes]):
+            # not updated (a topic written only empty lists, a barrier names it had): the
+            # value it held, the same object, so its checkpoint channel keeps its version
+            # (`build_checkpoint` tells a changed channel by the object), as LangGraph's
+            return current
         value = clone.value
         return MISSING if value is FACADE_MISSING or self.empty(value) else value
 

@@ -10,14 +10,29 @@ Never imports the run, the host or the engine's persistence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from superstep_compat.channels.any_value import AnyValue
+from superstep_compat.channels.binop import BinaryOperatorAggregate
+from superstep_compat.channels.delta import DeltaChannel
+from superstep_compat.channels.ephemeral_value import EphemeralValue
+from superstep_compat.channels.last_value import LastValue, LastValueAfterFinish
 from superstep_compat.pregel._checkpoint_tasks import _MISSING, node_triggers, trigger_channels
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_core.runtime import Execution
 
-__all__ = ["CheckpointPolicy"]
+__all__ = ["CheckpointPolicy", "always_updated"]
+
+# LangGraph's channels whose ``update`` returns True for any write
+_ALWAYS_UPDATED = (
+    LastValue,
+    LastValueAfterFinish,
+    BinaryOperatorAggregate,
+    AnyValue,
+    EphemeralValue,
+    DeltaChannel,
+)
 
 
 class CheckpointPolicy:
@@ -34,6 +49,18 @@ class CheckpointPolicy:
         # by node: asked for every task of every checkpoint, and a graph's edges are fixed
         self._triggers: dict[str, tuple[str, ...]] = {}
         self._known = triggers
+        self._always: frozenset[str] | None = None
+
+    def always_updated(self) -> frozenset[str]:
+        """The state keys whose LangGraph channel is updated by any write, one equal to its
+        value (the same object) too (its ``update`` returns True for any value), so each
+        write moves its version on. The others (a `Topic`, a barrier, a channel class of
+        the program's own) are updated when their value changes: their engine strategy
+        keeps the object when not (see `SpecStrategy`)."""
+        found = self._always
+        if found is None:
+            found = self._always = always_updated(getattr(self.spec, "channels", None) or {})
+        return found
 
     def triggers_of(self, name: str) -> tuple[str, ...]:
         """The channels whose new versions trigger node ``name`` (LangGraph's triggers)."""
@@ -63,3 +90,9 @@ class CheckpointPolicy:
     def stopped(self, record: CheckpointRecord | None, channel: str, value: Any) -> None:
         """Called as a step stops (``channel``: ``__interrupt__`` with the run's interrupts,
         or ``__error__`` with the error's repr), before ``record`` notes it."""
+
+
+def always_updated(channels: Mapping[str, Any]) -> frozenset[str]:
+    """Of a graph's state ``channels`` (key to channel spec), the keys whose channel any write
+    updates (see `CheckpointPolicy.always_updated`)."""
+    return frozenset(k for k, ch in channels.items() if isinstance(ch, _ALWAYS_UPDATED))

@@ -257,6 +257,8 @@ class CheckpointRecorder:
         pulled.update(seen_by)
         known = self._top_version
         top = known[1] if known is not None and known[0] is parent is not None else None
+        always = self.policy.always_updated()
+        written = {k for _, r in ran for k, _ in r.writes if k in always} if always else ()
         built = build_checkpoint(
             self.scope.saver,
             record,
@@ -265,6 +267,8 @@ class CheckpointRecorder:
             triggers_of=self.policy.triggers_of,
             top=top,
             engine_versions=ex.versions,
+            listed=source != "fork",
+            written=written,
         )
         if delta is not None:
             if delta.held_back and source == "loop":

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import binascii
 import inspect
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from hashlib import sha1
 from typing import Any
@@ -43,6 +43,7 @@ from superstep_core.node import Activated
 from superstep_core.runtime import QuietSnapshot
 
 __all__ = [
+    "BRANCH_PREFIX",
     "CURRENT_FORMAT",
     "ENGINE_CHANNEL",
     "ERROR",
@@ -136,6 +137,8 @@ def build_checkpoint(
     triggers_of: Callable[[str], Sequence[str]] = lambda name: (BRANCH_PREFIX + name,),
     top: Any = None,
     engine_versions: Mapping[str, Any] | None = None,
+    listed: bool = True,
+    written: Collection[str] = (),
 ) -> dict[str, Any]:
     """The LangGraph checkpoint of ``record``, following ``base`` (the checkpoint its step
     started from; None for a thread's first), kept as ``record.checkpoint`` (without the
@@ -149,7 +152,14 @@ def build_checkpoint(
     looked up (not every channel the engine has: that grows with the nodes a run reached).
 
     A channel that was there and is gone (a consumed trigger) gets the new version but is
-    not in ``updated_channels``, which names only channels that can trigger a task."""
+    not in ``updated_channels``, which names only channels that can trigger a task.
+    ``listed``: False for a checkpoint LangGraph writes outside its loop's steps (an
+    ``update_state``/``bulk_update_state`` edit, a fork): its ``updated_channels`` is None
+    there (LangGraph 1.2 `create_checkpoint` called without them), the versions move all
+    the same. ``written``: channels the step wrote whose LangGraph channel is updated by
+    any write (`CheckpointPolicy.always_updated`): each gets the new version even when its
+    value is the object ``base`` held (LangGraph's channel ``update`` returned True);
+    any other channel is updated when its object changed."""
     prev_values: Mapping[str, Any] = base["channel_values"] if base else {}
     versions: dict[str, Any] = dict(base["channel_versions"]) if base else {}
     # A node's entry is replaced when it runs, never changed in place: the entries of nodes
@@ -162,6 +172,11 @@ def build_checkpoint(
     # new since ``base``, or another object than ``base`` held (one pass: the channels new
     # since ``base`` are among these, so the never-written ones are looked for here only)
     updated = [k for k, v in values.items() if prev_values.get(k, missing) is not v]
+    if written:
+        # written again with the object it held (``prev_values`` has them: not new)
+        updated.extend(
+            k for k in written if k in values and prev_values.get(k, missing) is values[k]
+        )
     if engine_versions:
         unwritten = [
             k for k in updated if k not in prev_values and not engine_versions.get(k, missing)
@@ -208,7 +223,7 @@ def build_checkpoint(
         "channel_values": values,
         "channel_versions": versions,
         "versions_seen": seen,
-        "updated_channels": updated,
+        "updated_channels": updated if listed else None,
     }
     record.checkpoint = checkpoint
     return checkpoint

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -125,12 +125,15 @@ class DeltaWrites:
         saved_versions: Mapping[str, Any] | None,
         *,
         fresh_edit: bool = False,
+        updated: Collection[str] | None = None,
     ) -> None:
         """Decide the snapshots of ``record`` (its checkpoint just built, its dicts its own):
         sets its metadata's counters, bumps the versions a snapshot needs. ``prev_metadata``:
         the metadata of the checkpoint it follows (its counters); ``saved_versions``: the
         channel versions the saver holds; ``fresh_edit``: an edit of a thread with no
-        checkpoint (LangGraph then snapshots every key it wrote and keeps no counters)."""
+        checkpoint (LangGraph then snapshots every key it wrote and keeps no counters);
+        ``updated``: the keys the step wrote, when its checkpoint does not list them (an
+        edit's ``updated_channels`` is None: LangGraph counts the keys its updates wrote)."""
         if self.first and self.held_back and prev_metadata is None:
             self.anchor_id = new_checkpoint_id(-2)
         self.first = False
@@ -142,11 +145,11 @@ class DeltaWrites:
             counters: dict[str, tuple[int, int]] = {}
         else:
             prev = (prev_metadata or {}).get(COUNTERS) or {}
-            updated = set(checkpoint.get("updated_channels") or ())
+            wrote = set((checkpoint.get("updated_channels") or ()) if updated is None else updated)
             counters = {}
             for k in self.channels:
                 u, s = prev.get(k, (0, 0))
-                counters[k] = (u + 1 if k in updated else u, s + 1)
+                counters[k] = (u + 1 if k in wrote else u, s + 1)
             if self.held_back:  # nothing saved yet: the counters go on (see `exit_calls`)
                 _set_counters(record, counters)
                 return

@@ -22,9 +22,10 @@ applies only the others, while views and edits rebuild it from the stored channe
 LangGraph reads it. `DeltaChannel` keys are left to `_lgdelta`, which reads them through the
 same rule.
 
-Not mirrored: LangGraph also saves a plain ``Command(resume=...)``'s answer as a write of no
-task (``__resume__``), which its later interrupts without an answer may take; the façade
-gives the answer to its task only.
+A plain ``Command(resume=...)``'s answer (no map by interrupt id) is kept the same way, as
+the ``__resume__`` write of no task, after the others (`InputWrites.keep_answer`); should
+the step run again, its first interrupt without an answer of its own takes it
+(`_resumer.give_kept_answer`).
 
 Never imports the host or the engine's persistence.
 """

@@ -9,21 +9,30 @@ Reads and writes only the saver's pending writes and the `Execution` it is given
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from typing import Any
 
+from superstep_compat._internal._constants import NULL_TASK_ID, START
 from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_KEY
-from superstep_compat._internal._constants import START
 from superstep_compat.pregel._checkpoint_tasks import node_of, task_id_for
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import INTERRUPT, RESUME, graph_versions
 from superstep_compat.pregel._lgread import pending_writes
 from superstep_compat.pregel._lgrestore import NO_ANSWER, resume_answers, resume_map
-from superstep_compat.pregel._record import CheckpointRecord
+from superstep_compat.pregel._record import CheckpointRecord, PendingWrite
 from superstep_compat.pregel._task_context import RUN_AGAIN
 from superstep_core.node import Activated
 from superstep_core.runtime import Execution
 
-__all__ = ["Resumer", "as_list", "run_again", "seen_on_resume", "takes_command"]
+__all__ = [
+    "Resumer",
+    "as_list",
+    "give_kept_answer",
+    "kept_answer",
+    "run_again",
+    "seen_on_resume",
+    "takes_command",
+]
 
 
 class Resumer:
@@ -76,12 +85,19 @@ class Resumer:
     def answer_rebuilt(self, ex: Execution, record: CheckpointRecord, answer: Any) -> None:
         """Give the interrupted tasks of a thread rebuilt from LangGraph's checkpoint their
         answers: those saved for them since they interrupted, then ``answer`` (the new
-        answers saved first, as LangGraph's ``__resume__`` writes)."""
+        answers saved first, as LangGraph's ``__resume__`` writes). Continued without one,
+        an answer the checkpoint keeps for no task goes to the first task without answers
+        of its own (see `give_kept_answer`)."""
         answers = resume_answers(ex, record, record.pending, answer)
         if not answers and answer is not NO_ANSWER and resume_map(answer) is None:
             # no task of the checkpoint waits (the interrupts saved under an older
             # layout's task ids match none): the first task due takes the answer
             _answer_first_due(ex, answer)
+        if answer is NO_ANSWER:
+            kept = kept_answer(record.pending)
+            if kept is not NO_ANSWER:
+                answered = {t.key for t in record.tasks if t.id in answers}
+                give_kept_answer(ex, kept, answered)
         if self.saver is None or answer is NO_ANSWER:
             return
         for task_id, given in answers.items():
@@ -109,7 +125,7 @@ class Resumer:
         interrupted tasks take the answers saved for them there since first (LangGraph keeps
         a checkpoint's ``__resume__`` writes when the run resumes), the new answer after
         those: an interrupt already answered gets its saved answer again."""
-        for aid, answers in self._saved(ex, record).items():
+        for aid, answers in self._saved(ex, record)[0].items():
             inst = ex.instances.get(aid)
             if inst is not None and len(answers) > len(inst.memory.get("resume", ())):
                 inst.memory["resume"] = list(answers)
@@ -126,12 +142,19 @@ class Resumer:
                 inst.memory["resume"] = answers[:-1]
                 ex.resume(answers[-1], aid)
 
-    def _saved(self, ex: Execution, record: CheckpointRecord) -> dict[str, list[Any]]:
+    def _saved(
+        self, ex: Execution, record: CheckpointRecord, *, due: bool = False
+    ) -> tuple[dict[str, list[Any]], Any]:
         """The answers saved on ``record`` (``__resume__`` writes) for each activation that
-        waits on an interrupt, by activation id (the last write of each task)."""
-        if self.saver is None or not ex.interrupts:
-            return {}
+        waits on an interrupt (``due``: or is due to run), by activation id (the last write
+        of each task), and the answer it keeps for no task (`NO_ANSWER`: none)."""
+        if self.saver is None:
+            return {}, NO_ANSWER
         waiting = {aid for aid, _ in ex.interrupts}
+        if due:
+            waiting.update(aid for aid, ev in ex.queue if isinstance(ev, Activated))
+        if not waiting:
+            return {}, NO_ANSWER
         by_id = {t.id: t.key for t in record.tasks if t.key}
         by_id.update((task_id_for(record.checkpoint_id, aid), aid) for aid in waiting)
         writes = pending_writes(
@@ -142,15 +165,52 @@ class Resumer:
             aid = by_id.get(task_id)
             if channel == RESUME and aid in waiting and isinstance(answers, list) and answers:
                 out[aid] = answers
-        return out
+        return out, kept_answer(writes)
 
     def saved_answers(self, ex: Execution, record: CheckpointRecord) -> None:
         """Apply the answers given to ``record``'s interrupts by a run that then died (or
-        failed) before the answered task finished (see `answer_one`)."""
-        for aid, answers in self._saved(ex, record).items():
+        failed) before the answered task finished (see `answer_one`): a task still waiting
+        gets its newest, one whose step failed after it was answered runs again with them
+        all (LangGraph's task reads its ``__resume__`` write); an answer kept for no task
+        goes to the first task without answers of its own (`give_kept_answer`)."""
+        saved, kept = self._saved(ex, record, due=True)
+        suspended = {aid for aid, _ in ex.interrupts}
+        for aid, answers in saved.items():
             inst = ex.instances.get(aid)
-            if inst is not None and len(inst.memory.get("resume", ())) == len(answers) - 1:
-                ex.resume(answers[-1], aid)
+            if inst is None:
+                continue
+            had = len(inst.memory.get("resume", ()))
+            if aid in suspended:
+                if had == len(answers) - 1:
+                    ex.resume(answers[-1], aid)
+            elif had < len(answers):
+                inst.memory["resume"] = list(answers)
+        if kept is not NO_ANSWER:
+            give_kept_answer(ex, kept, set(saved))
+
+
+def kept_answer(pending: Iterable[PendingWrite]) -> Any:
+    """The answer a checkpoint keeps for no task (LangGraph's ``__resume__`` write of
+    ``NULL_TASK_ID``: a plain ``Command(resume=...)`` given there); `NO_ANSWER`: none."""
+    for task_id, channel, value in pending:
+        if task_id == NULL_TASK_ID and channel == RESUME:
+            return value
+    return NO_ANSWER
+
+
+def give_kept_answer(ex: Execution, value: Any, answered: Collection[str]) -> None:
+    """As LangGraph's first ``interrupt()`` of the step that has no answer of its own takes
+    the answer the checkpoint keeps for no task: the first activation waiting on an
+    interrupt without saved answers (not in ``answered``), else the first due to run."""
+    for aid, _ in ex.interrupts:
+        inst = ex.instances.get(aid)
+        if aid not in answered and inst is not None and not inst.memory.get("resume"):
+            ex.resume(value, aid)
+            return
+    due = [aid for aid, ev in ex.queue if isinstance(ev, Activated) and aid not in answered]
+    inst = ex.instances.get(due[0]) if due else None
+    if inst is not None and node_of(inst.id) != START and not inst.memory.get("resume"):
+        inst.memory["resume"] = [value]
 
 
 def _answer_first_due(ex: Execution, value: Any) -> None:

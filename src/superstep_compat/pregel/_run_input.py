@@ -15,8 +15,15 @@ from superstep_compat._internal._constants import NULL_TASK_ID, START
 from superstep_compat.graph._writes import node_writes
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import Event, node_of, pending_activations
-from superstep_compat.pregel._lgcheckpoint import START_CHANNEL
-from superstep_compat.pregel._lgnull import first_writes, run_view, take_command
+from superstep_compat.pregel._lgcheckpoint import RESUME, START_CHANNEL
+from superstep_compat.pregel._lgnull import (
+    accumulated,
+    first_writes,
+    run_view,
+    take_command,
+    with_command,
+)
+from superstep_compat.pregel._lgrestore import resume_map
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_values import RunValues
@@ -100,6 +107,25 @@ class InputWrites:
         )
         ex.send(External(INPUT_EVENT, StartCommand(command)))
         return events
+
+    def keep_answer(self, record: CheckpointRecord | None, answer: Any) -> None:
+        """A plain ``Command(resume=answer)`` (not a map by interrupt id) given at
+        ``record``, kept as LangGraph keeps it: the checkpoint's ``__resume__`` write of no
+        task, in one list after the writes of no task it holds (`accumulated`), replacing
+        an answer kept before; should the step run again, its first interrupt without an
+        answer of its own takes it (`give_kept_answer`). Not saved under durability
+        "exit" (LangGraph saves no pending writes then)."""
+        if (
+            record is None
+            or self.scope.saver is None
+            or not self.scope.durable
+            or resume_map(answer) is not None
+        ):
+            return
+        pending = [w for w in record.pending if not (w[0] == NULL_TASK_ID and w[1] == RESUME)]
+        saved = accumulated(pending, [(RESUME, answer)])
+        record.pending = with_command(pending, saved)
+        self.recorder.writer.put_writes(record, NULL_TASK_ID, saved)
 
     def onto_pending(self, ex: Execution, command: Command[Any]) -> list[tuple[str, Any]]:
         """Commit a `Command`'s ``update`` as an edit of no node; its ``goto`` nodes and

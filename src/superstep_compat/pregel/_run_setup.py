@@ -263,6 +263,8 @@ class Continuation:
             if update is not None:
                 writes.onto_checkpoint(ex, record, update)  # before the answer: it reads the update
                 update = None
+            if self.scope.link is None:  # (a subgraph's answer comes through its task)
+                writes.keep_answer(record, inp.resume)
             if not rebuilt:
                 past = record if requested_id is not None else None  # resumed at a past one
                 if past is not None:

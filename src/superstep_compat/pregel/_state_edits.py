@@ -18,6 +18,7 @@ from langgraph.checkpoint.serde.types import _DeltaSnapshot
 from superstep_compat._internal._constants import END, INPUT, START
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._writes import node_writes
+from superstep_compat.pregel._checkpoint_policy import always_updated
 from superstep_compat.pregel._checkpoint_tasks import (
     NO_WRITES,
     edge_writes,
@@ -32,6 +33,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
     trigger_channels,
 )
 from superstep_compat.pregel._lgcheckpoint import (
+    BRANCH_PREFIX,
     START_CHANNEL,
     build_checkpoint,
     checkpoint_put,
@@ -133,6 +135,8 @@ class StateEditor:
         parent_id = None if record is None else record.checkpoint_id
         source = "update"
         start: Any = _NO_START
+        keys_written: set[str] = set()  # the state keys the edit's updates write
+        touched: set[str] = set()  # the channels they update (`build_checkpoint`'s written)
         if COPY in special:
             # a sibling of the checkpoint: its values and tasks, its parent, nothing done
             if record is None:
@@ -157,6 +161,14 @@ class StateEditor:
                 # ``__start__`` channel is consumed by any step), so it never arrives
                 ex.abandon_pending()
             moved, results = self._edit(ex, config, record, updates)
+            keys_written.update(k for _, outcome in results for k, _ in outcome.writes)
+            always = always_updated(self.graph.spec.channels)
+            for as_node, outcome in results:
+                # as LangGraph applies them: a key or trigger written again with the value
+                # it held is updated all the same (a new version)
+                for k, _ in outcome_writes(outcome, edge_writes(self.graph.spec, as_node)):
+                    if k in always or k.startswith(BRANCH_PREFIX):
+                        touched.add(k)
             if delta is not None:
                 written = [w for _, outcome in results for w in outcome.writes]
                 delta.force_overwritten(written)
@@ -207,8 +219,11 @@ class StateEditor:
             saver,
             new,
             base,
-            ran=[n for n in moved if n in self.graph.nodes],
-            triggers_of=lambda name: node_triggers(self.graph.spec, name),
+            # no node ran: LangGraph's edit writes as its nodes under the trigger
+            # ``__interrupt__``, which has no version, so ``versions_seen`` stays as it was
+            listed=False,
+            written=touched,
+            engine_versions=ex.versions,
         )
         held = None if base is None else base["channel_versions"]
         if delta is None:
@@ -223,6 +238,7 @@ class StateEditor:
                     saver,
                     held,
                     fresh_edit=record is None,
+                    updated=keys_written,
                 )
             args, _ = checkpoint_put(saver, new, held)
             saver_call(saver, "put", *delta.stored(args))

@@ -365,6 +365,81 @@ def plain_command_failed_proceed(graph: Any) -> Any:
     return graph.invoke(None, CFG)
 
 
+# --- an answer given, then its step failed: the answer waits on the checkpoint ---------------
+
+
+def _ask_then_flaky(state: State) -> dict[str, Any]:
+    RAN.append("ask")
+    answer = interrupt("ok?")
+    if not os.path.exists(os.environ["INTEROP_FLAG"]):
+        raise RuntimeError("ask fails after its answer until the flag exists")
+    return {"log": [f"ask={answer}"]}
+
+
+def answer_then_failed(saver: Any) -> Any:
+    g = StateGraph(State)
+    g.add_node("ask", _ask_then_flaky)
+    g.add_node("b", _node("b"))
+    g.add_edge(START, "ask")
+    g.add_edge("ask", "b")
+    return g.compile(checkpointer=saver)
+
+
+def answer_then_failed_start(graph: Any) -> Any:
+    graph.invoke({"log": []}, CFG)
+    try:
+        # a plain answer (no interrupt id): saved as the checkpoint's write of no task
+        graph.invoke(Command(resume="yes"), CFG)
+    except RuntimeError as exc:
+        return {"raised": str(exc)}
+    return {"raised": None}
+
+
+def answer_then_failed_proceed(graph: Any) -> Any:
+    with open(os.environ["INTEROP_FLAG"], "w"):
+        pass
+    # the step runs again: its interrupt reads the answer the checkpoint holds
+    return graph.invoke(None, CFG)
+
+
+# --- an answer given before its node asks, the node failed: it waits on the checkpoint ------
+
+
+def _flaky_then_ask(state: State) -> dict[str, Any]:
+    RAN.append("ask")
+    if not os.path.exists(os.environ["INTEROP_FLAG"]):
+        raise RuntimeError("ask fails before it asks until the flag exists")
+    return {"log": [f"ask={interrupt('ok?')}"]}
+
+
+def answer_before_ask(saver: Any) -> Any:
+    g = StateGraph(State)
+    g.add_node("a", _node("a"))
+    g.add_node("ask", _flaky_then_ask)
+    g.add_node("b", _node("b"))
+    g.add_edge(START, "a")
+    g.add_edge("a", "ask")
+    g.add_edge("ask", "b")
+    return g.compile(checkpointer=saver, interrupt_before=["ask"])
+
+
+def answer_before_ask_start(graph: Any) -> Any:
+    graph.invoke({"log": []}, CFG)  # stops before ``ask``: no interrupt waits
+    try:
+        # LangGraph keeps the answer as the checkpoint's write of no task
+        graph.invoke(Command(resume="early"), CFG)
+    except RuntimeError as exc:
+        return {"raised": str(exc)}
+    return {"raised": None}
+
+
+def answer_before_ask_proceed(graph: Any) -> Any:
+    with open(os.environ["INTEROP_FLAG"], "w"):
+        pass
+    # the step runs again: the interrupt ``ask`` raises now takes the answer kept
+    return graph.invoke(None, CFG)
+
+
 # --- the functional API: tasks, one of which asks ----------------------------------------------
 
 
@@ -528,4 +603,6 @@ SCENARIOS = [
     "plain_commands",
     "plain_command_failed",
     "emptied_topic",
+    "answer_then_failed",
+    "answer_before_ask",
 ]

@@ -36,6 +36,8 @@ SCENARIOS = [
     "plain_commands",
     "plain_command_failed",
     "emptied_topic",
+    "answer_then_failed",
+    "answer_before_ask",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {
