@@ -102,6 +102,14 @@ class RootScope(_TaskContext):
         # told each attempt of each task call (`CONFIG_KEY_ATTEMPT_OBSERVER`), if the run has one
         self.attempt_observer = attempt_observer(run)
 
+    def end(self) -> None:
+        """Let go of the body scope (whose link back to this one makes a reference cycle),
+        so that the scopes, their futures and results are freed by reference counting, not
+        left for the collector: once the function and its task calls have ended, or at once
+        where the caller keeps the body itself (a graph node's calls, `_adopt`). Reading
+        ``body`` or calling `interrupt` afterwards is an AttributeError."""
+        del self.body
+
     # --- interrupts ----------------------------------------------------------------------
 
     def interrupt(self, value: Any, response_schema: Any) -> Any:
@@ -316,8 +324,8 @@ def current_scope() -> CallScope:
 
 
 def _adopt(hook: _TaskContext) -> CallScope:
-    root: RootScope | None = getattr(hook, "_functional_root", None)
-    if root is None:
+    body: CallScope | None = getattr(hook, "_functional_body", None)
+    if body is None:
         run = hook.run
         # Calls made from a graph node are saved as they finish too (against the checkpoint
         # the step runs from), so a node that fails or dies after them does not redo them.
@@ -331,8 +339,12 @@ def _adopt(hook: _TaskContext) -> CallScope:
             hook.resume, hook.ns, run, hook.node, None, durable=journal is not None, journal=journal
         )
         root.memo = hook.memo  # share: the node task persists its own memo
-        hook._functional_root = root  # type: ignore[attr-defined]
-    return root.body
+        # the node's own context stays its interrupt hook: the task keeps the body scope
+        # alone, whose link to the root is then the only one (no cycle left to collect)
+        body = root.body
+        root.end()
+        hook._functional_body = body  # type: ignore[attr-defined]
+    return body
 
 
 def interrupts_of(error: GraphInterrupt) -> Iterator[Interrupt[Any]]:
