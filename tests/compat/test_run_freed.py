@@ -186,3 +186,21 @@ def _settled_alive(expected: dict[str, int]) -> dict[str, int]:
         time.sleep(0.01)
         alive = _alive()
     return alive
+
+
+def test_finished_calls_are_freed_while_the_function_runs(no_collector: None) -> None:
+    """A long run keeps only its unfinished calls' futures (for its end, which waits for
+    them): the finished ones are freed with their results as the function goes on, not all
+    kept until it ends (young collections of the collector within one run)."""
+    seen: list[int] = []
+
+    @entrypoint()
+    def chain(n: int) -> int:
+        x = 0
+        for _ in range(n):
+            x = _inc(x).result()
+        seen.append(sum(1 for o in gc.get_objects() if type(o).__name__ == "SyncAsyncFuture"))
+        return x
+
+    assert chain.invoke(200) == 200
+    assert seen[0] < 100, f"{seen[0]} futures alive after 200 awaited calls"

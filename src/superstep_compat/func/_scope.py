@@ -65,6 +65,7 @@ OUTSIDE_RUN_MESSAGE = "Called get_config outside of a runnable context"
 SLOTS_KEY = "__interrupt_slots__"
 _codec = Codec()
 _ABSENT = object()
+_PRUNE_AT = 32
 
 
 class RootScope(_TaskContext):
@@ -95,6 +96,7 @@ class RootScope(_TaskContext):
         self.nested = run.nested or NestedEffects(run.clock, run.rng)
         self.lock = threading.Lock()
         self.futures: list[concurrent.futures.Future[Any]] = []
+        self._prune_at = _PRUNE_AT  # `track`: the length at which finished ones are dropped
         self.raised: dict[str, str] = {}
         self.body = CallScope(self, "")
         modes = run.stream_modes
@@ -205,8 +207,16 @@ class RootScope(_TaskContext):
             error.add_note(f"saving how task {name!r} ended also failed: {failure!r}")
 
     def track(self, future: concurrent.futures.Future[Any]) -> None:
+        """Keep ``future`` for `wait`, which needs only the unfinished ones: the finished
+        are dropped as the list grows (each threshold twice the unfinished left, so each
+        call is looked at a bounded number of times), and freed with their results as their
+        callers let go of them, not kept (about eleven objects each) until the run ends."""
         with self.lock:
-            self.futures.append(future)
+            futures = self.futures
+            if len(futures) >= self._prune_at:
+                futures[:] = [f for f in futures if not f.done()]
+                self._prune_at = max(_PRUNE_AT, 2 * len(futures))
+            futures.append(future)
 
     def wait(self) -> None:
         """Block until every task call started in this scope (nested ones too) settled, and
