@@ -99,7 +99,9 @@ def start_call(
         )
         pending = root.nested.schedule(effect, (root,), loop=loop, context=ctx, consulted=True)
         # cancelling the caller's future cancels the call (LangGraph's rule)
-        future.add_done_callback(lambda f: pending.cancel() if f.cancelled() else None)
+        cancels = _CancelsCall(pending)
+        future.add_done_callback(cancels)
+        pending.add_done_callback(cancels.release)
         pending.add_done_callback(partial(_settle_task, future, partial(_once_saved, root, settle)))
     else:
         effect = NestedEffect(
@@ -246,6 +248,26 @@ def _attempt_sync(attempt: Callable[[], Twin[Any]]) -> Any:
 async def _attempt_async(attempt: Callable[[], Twin[Any]]) -> Any:
     """An async call's attempt: a fresh `_attempt` driven on the running loop."""
     return await adrive(attempt())
+
+
+class _CancelsCall:
+    """The caller's future's done callback that cancels the host's task of an async call
+    when the future was cancelled. It lets go of the task once that ended (`release`): a
+    concurrent future keeps its callbacks, and the ended task holds its context (the call
+    scopes, whose root holds the future): a reference cycle left for the collector."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self, pending: asyncio.Future[Any]) -> None:
+        self.pending: asyncio.Future[Any] | None = pending
+
+    def __call__(self, future: concurrent.futures.Future[Any]) -> None:
+        pending = self.pending
+        if pending is not None and future.cancelled():
+            pending.cancel()
+
+    def release(self, _ended: asyncio.Future[Any]) -> None:
+        self.pending = None
 
 
 def _cached_key(root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs: Any) -> Any:

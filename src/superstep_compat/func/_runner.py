@@ -172,25 +172,28 @@ class EntrypointRunner(TaskRunner):
         and an async one (`adrive`n on the loop), in the task's own context: bind the
         task's scope, call the function, wait for the `@task` calls it left running."""
         root = self._scope(call, journal)
-        go = self._started(root, call.arg, call.task_id)
-        if go is not None:  # a root stream's consumer pulls the start before the body runs
-            yield Block(go.wait, go.until)
-        # the function's callback run opens once its start is out, as LangGraph launches
-        # (and so calls back) a task only after its start chunk was pulled
-        kwargs = self._bind(root, call)
-        result: Any = None
         try:
-            result = self.node.action(call.arg, **kwargs)
-            result = yield Block(_as_is, _awaited, (result,))
-            outcome = self._returned(result)
-        except BaseException as e:
-            note_task(e, f"{self.node.name}:{task_uuid(root.run, call.task_id)}")
-            outcome = self._failure(self.node, e)
-        streamed = self._stream(root, outcome, result)
-        yield Block(root.wait, root.await_all)
-        if streamed:
-            yield Block(_nothing, _loop_turns)
-        return self._settle(root, outcome, result, streamed=streamed)
+            go = self._started(root, call.arg, call.task_id)
+            if go is not None:  # a root stream's consumer pulls the start before the body runs
+                yield Block(go.wait, go.until)
+            # the function's callback run opens once its start is out, as LangGraph launches
+            # (and so calls back) a task only after its start chunk was pulled
+            kwargs = self._bind(root, call)
+            result: Any = None
+            try:
+                result = self.node.action(call.arg, **kwargs)
+                result = yield Block(_as_is, _awaited, (result,))
+                outcome = self._returned(result)
+            except BaseException as e:
+                note_task(e, f"{self.node.name}:{task_uuid(root.run, call.task_id)}")
+                outcome = self._failure(self.node, e)
+            streamed = self._stream(root, outcome, result)
+            yield Block(root.wait, root.await_all)
+            if streamed:
+                yield Block(_nothing, _loop_turns)
+            return self._settle(root, outcome, result, streamed=streamed)
+        finally:
+            root.end()
 
     def _started(self, root: RootScope, arg: Any, task_id: str) -> Any:
         """Announce the task's start (through the run's `StartGate` when it orders them);

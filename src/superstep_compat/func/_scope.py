@@ -65,6 +65,7 @@ OUTSIDE_RUN_MESSAGE = "Called get_config outside of a runnable context"
 SLOTS_KEY = "__interrupt_slots__"
 _codec = Codec()
 _ABSENT = object()
+_PRUNE_AT = 32
 
 
 class RootScope(_TaskContext):
@@ -95,12 +96,21 @@ class RootScope(_TaskContext):
         self.nested = run.nested or NestedEffects(run.clock, run.rng)
         self.lock = threading.Lock()
         self.futures: list[concurrent.futures.Future[Any]] = []
+        self._prune_at = _PRUNE_AT  # `track`: the length at which finished ones are dropped
         self.raised: dict[str, str] = {}
         self.body = CallScope(self, "")
         modes = run.stream_modes
         self.streams_tasks = run.emit is not None and ("tasks" in modes or "debug" in modes)
         # told each attempt of each task call (`CONFIG_KEY_ATTEMPT_OBSERVER`), if the run has one
         self.attempt_observer = attempt_observer(run)
+
+    def end(self) -> None:
+        """Let go of the body scope (whose link back to this one makes a reference cycle),
+        so that the scopes, their futures and results are freed by reference counting, not
+        left for the collector: once the function and its task calls have ended, or at once
+        where the caller keeps the body itself (a graph node's calls, `_adopt`). Reading
+        ``body`` or calling `interrupt` afterwards is an AttributeError."""
+        del self.body
 
     # --- interrupts ----------------------------------------------------------------------
 
@@ -197,8 +207,16 @@ class RootScope(_TaskContext):
             error.add_note(f"saving how task {name!r} ended also failed: {failure!r}")
 
     def track(self, future: concurrent.futures.Future[Any]) -> None:
+        """Keep ``future`` for `wait`, which needs only the unfinished ones: the finished
+        are dropped as the list grows (each threshold twice the unfinished left, so each
+        call is looked at a bounded number of times), and freed with their results as their
+        callers let go of them, not kept (about eleven objects each) until the run ends."""
         with self.lock:
-            self.futures.append(future)
+            futures = self.futures
+            if len(futures) >= self._prune_at:
+                futures[:] = [f for f in futures if not f.done()]
+                self._prune_at = max(_PRUNE_AT, 2 * len(futures))
+            futures.append(future)
 
     def wait(self) -> None:
         """Block until every task call started in this scope (nested ones too) settled, and
@@ -316,8 +334,8 @@ def current_scope() -> CallScope:
 
 
 def _adopt(hook: _TaskContext) -> CallScope:
-    root: RootScope | None = getattr(hook, "_functional_root", None)
-    if root is None:
+    body: CallScope | None = getattr(hook, "_functional_body", None)
+    if body is None:
         run = hook.run
         # Calls made from a graph node are saved as they finish too (against the checkpoint
         # the step runs from), so a node that fails or dies after them does not redo them.
@@ -331,8 +349,12 @@ def _adopt(hook: _TaskContext) -> CallScope:
             hook.resume, hook.ns, run, hook.node, None, durable=journal is not None, journal=journal
         )
         root.memo = hook.memo  # share: the node task persists its own memo
-        hook._functional_root = root  # type: ignore[attr-defined]
-    return root.body
+        # the node's own context stays its interrupt hook: the task keeps the body scope
+        # alone, whose link to the root is then the only one (no cycle left to collect)
+        body = root.body
+        root.end()
+        hook._functional_body = body  # type: ignore[attr-defined]
+    return body
 
 
 def interrupts_of(error: GraphInterrupt) -> Iterator[Interrupt[Any]]:

@@ -534,9 +534,11 @@ class GraphRun:
 
     def _unlink(self) -> None:
         """Cut what refers back into the ended run (the continuation's operations, the
-        watch's host): a cycle only the collector would free, ~100 objects a run (BENCH.md)."""
+        watch's host, a kind of run that owns this one): a cycle only the collector would
+        free, ~100 objects a run (BENCH.md)."""
         self.continuation.apply_command = self.continuation.run_context = _ended
         self.watch.release()
+        self.kind = None  # (the run has sent its last event through it)
 
     def performer(self) -> TaskPerformer:
         """What performs this run's tasks (the handler of `TASK_KIND` its host registers):

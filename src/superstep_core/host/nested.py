@@ -277,6 +277,9 @@ class _ElasticPool:
                         return
                 continue
             job()  # jobs report through the future they complete; they never raise
+            # not kept while the thread waits for the next one: what the job refers to
+            # (the caller's scope, its futures) is freed with the run that made it
+            del job
             with self._lock:
                 self._idle += 1
 

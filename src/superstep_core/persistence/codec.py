@@ -190,20 +190,12 @@ class Codec:
         Raises `DecodeError` when the bytes are not valid, or name a type tag the registry may
         not read (not registered, module not allowed).
         """
-        failures: list[BaseException] = []
-
-        def hook(code: int, payload: bytes) -> Any:
-            try:
-                return self._raise_ext(code, payload, hook)
-            except BaseException as exc:
-                failures.append(exc)
-                raise
-
+        hook = _ExtHook(self)
         try:
             return _unpackb(data, ext_hook=hook)
         except (ValueError, TypeError) as exc:
-            if failures:
-                first = failures[0]
+            if hook.failures:
+                first = hook.failures[0]
                 if isinstance(first, DecodeError):
                     raise first from None
                 raise DecodeError(f"cannot decode codec bytes: {first!r}") from first
@@ -360,3 +352,23 @@ def _hint(cls: type) -> str:
         f"model or Enum; add encode=/decode= for any other class) or allow its module with "
         f"TypeRegistry(allow_modules=[{cls.__module__.partition('.')[0]!r}])"
     )
+
+
+class _ExtHook:
+    """`Codec.loads`'s ext hook for msgpack, which also decodes nested extensions (it
+    passes itself on), keeping the errors it raised (msgpack replaces them with its own).
+    An object, not a closure: a closure that refers to itself is a reference cycle, left
+    for the collector after every decode."""
+
+    __slots__ = ("codec", "failures")
+
+    def __init__(self, codec: Codec) -> None:
+        self.codec = codec
+        self.failures: list[BaseException] = []
+
+    def __call__(self, code: int, payload: bytes) -> Any:
+        try:
+            return self.codec._raise_ext(code, payload, self)
+        except BaseException as exc:
+            self.failures.append(exc)
+            raise
