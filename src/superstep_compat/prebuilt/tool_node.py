@@ -266,15 +266,31 @@ class ToolNode(PrebuiltNode):
             status="error",
         )
 
+    def _inject_tool_args(
+        self,
+        tool_call: ToolCall,
+        tool_runtime: ToolRuntime[Any, Any],
+        tool: BaseTool | None = None,
+    ) -> ToolCall:
+        """A copy of ``tool_call`` whose args hold what its tool has injected (state, store,
+        runtime, all from ``tool_runtime``), values the model gave for those dropped.
+        ``tool`` is analysed for a tool this node was not built with; a call of an unknown
+        tool, and no ``tool``, is returned as is. Raises ``ValueError`` for a store
+        parameter and no store, ``KeyError``/``AttributeError`` for a missing state key.
+
+        Private in LangGraph's `ToolNode` too, but called from outside: langgraph-bigtool's
+        router fills its calls with it before sending them to the node."""
+        injected = self._injected.get(tool_call["name"])
+        if injected is None and tool is not None:
+            injected = injected_args_of(tool)
+        if injected is None:
+            return tool_call
+        filled = inject_args(dict(tool_call), injected, tool_runtime, self._messages_key)
+        return cast(ToolCall, filled)
+
     def _prepared_call(self, request: ToolCallRequest) -> dict[str, Any]:
-        call = request.tool_call
-        injected = self._injected.get(call["name"])
-        if injected is None and request.tool is not None:
-            injected = injected_args_of(request.tool)
-        args = inject_args(
-            dict(call), injected or InjectedArgs(), request.runtime, self._messages_key
-        )
-        return {**args, "type": "tool_call"}
+        filled = self._inject_tool_args(request.tool_call, request.runtime, request.tool)
+        return {**filled, "type": "tool_call"}
 
     def _bad_arguments(self, call: ToolCall, error: ValidationError) -> ToolInvocationError:
         injected = self._injected.get(call["name"]) or InjectedArgs()

@@ -1,0 +1,16 @@
+"""Differential programs ``pt*`` (programs/), from a porting pass that ran the test suites
+of libraries built on LangGraph (trustcall, langmem, langgraph-bigtool; `make compat-suites`)
+and realistic programs of its own: `ToolNode._inject_tool_args` called from a router as
+langgraph-bigtool does (pt01). Each runs under real LangGraph and under the façade; the two
+results must be equal."""
+
+from __future__ import annotations
+
+from compat.langgraph_venv import differential_program_tests
+
+(
+    PROGRAMS,
+    results,
+    test_program_runs_under_langgraph,
+    test_program_matches_langgraph,
+) = differential_program_tests("pt[0-9]*.py")
