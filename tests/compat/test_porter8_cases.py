@@ -1,7 +1,8 @@
 """Differential programs ``pt*`` (programs/), from a porting pass that ran the test suites
 of libraries built on LangGraph (trustcall, langmem, langgraph-bigtool; `make compat-suites`)
 and realistic programs of its own: `ToolNode._inject_tool_args` called from a router as
-langgraph-bigtool does (pt01). Each runs under real LangGraph and under the façade; the two
+langgraph-bigtool does (pt01); `set_node_defaults` applied when compiling, to nodes added
+before it too, and node specs kept as given and changeable before compiling (pt02). Each runs under real LangGraph and under the façade; the two
 results must be equal."""
 
 from __future__ import annotations

@@ -452,7 +452,7 @@ class TaskRunner(TaskRouting):
         now = run.clock.now()
         if attempt == 1:
             first = now
-            if node.retry_policy:
+            if node.retry_policies:
                 self.first_attempts[f"{node.name}:{uid}"] = now
         else:
             first = self.first_attempts.get(f"{node.name}:{uid}", now)
@@ -510,7 +510,7 @@ class TaskRunner(TaskRouting):
         if not isinstance(error, Exception):
             raise error
         try:
-            policy = first_matching(node.retry_policy or (), error)
+            policy = first_matching(node.retry_policies, error)
         except Exception as e:  # a bad `retry_on` fails the task with its TypeError (LangGraph)
             return TaskOutcome(error=e)
         return TaskOutcome(error=error, retry=policy)
