@@ -23,6 +23,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import get_config_list, get_executor_for_config
 from langchain_core.tools import BaseTool
 from langchain_core.tools import tool as as_tool
+from langchain_core.tools.base import TOOL_MESSAGE_BLOCK_TYPES
 from pydantic import ValidationError
 
 from superstep_compat.errors import GraphBubbleUp, is_invalid_resume
@@ -31,6 +32,8 @@ from superstep_compat.prebuilt._commands import msg_content_output
 from superstep_compat.prebuilt._errors import (
     INVALID_TOOL_NAME_ERROR_TEMPLATE,
     TOOL_CALL_ERROR_TEMPLATE,
+    TOOL_EXECUTION_ERROR_TEMPLATE,
+    TOOL_INVOCATION_ERROR_TEMPLATE,
     HandleToolErrors,
     ToolInvocationError,
     _annotated_exceptions,
@@ -51,8 +54,14 @@ from superstep_compat.prebuilt._node import PrebuiltNode, RunRuntime
 from superstep_compat.types import Command
 from superstep_core.twin import Block, Twin, adrive, drive
 
+# The templates and content-block types are imported from here by applications (to match
+# or build the texts of error `ToolMessage`s), as from LangGraph's module.
 __all__ = [
+    "INVALID_TOOL_NAME_ERROR_TEMPLATE",
     "TOOL_CALL_ERROR_TEMPLATE",
+    "TOOL_EXECUTION_ERROR_TEMPLATE",
+    "TOOL_INVOCATION_ERROR_TEMPLATE",
+    "TOOL_MESSAGE_BLOCK_TYPES",
     "InjectedState",
     "InjectedStore",
     "ToolCallRequest",
