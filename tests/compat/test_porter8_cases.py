@@ -5,7 +5,8 @@ langgraph-bigtool does (pt01); `set_node_defaults` applied when compiling, to no
 before it too, and node specs kept as given and changeable before compiling (pt02); a
 compiled graph used as a langchain-core Runnable (batch, composition, as_tool, per-call
 options, v2 stream parts; pt03); the error-message templates and content-block types
-applications import from ``langgraph.prebuilt.tool_node`` (pt04). Each runs under real
+applications import from ``langgraph.prebuilt.tool_node`` (pt04); the typing names they
+import from ``langgraph.types`` and ``langgraph.typing`` (pt05). Each runs under real
 LangGraph and under the façade; the two results must be equal."""
 
 from __future__ import annotations
