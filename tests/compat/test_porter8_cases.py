@@ -8,7 +8,8 @@ options, v2 stream parts; pt03); the error-message templates and content-block t
 applications import from ``langgraph.prebuilt.tool_node`` (pt04); the typing names they
 import from ``langgraph.types`` and ``langgraph.typing`` (pt05); generative-UI messages
 (``langgraph.graph.ui``: pushed, merged, deleted; pt06); a node polling
-``runtime.drain_requested`` to stop early when its run drains (pt07). Each runs under real
+``runtime.drain_requested`` to stop early when its run drains (pt07); a `@task` called
+from a graph node that interrupts, resumed (pt08). Each runs under real
 LangGraph and under the façade; the two results must be equal."""
 
 from __future__ import annotations
