@@ -9,7 +9,9 @@ applications import from ``langgraph.prebuilt.tool_node`` (pt04); the typing nam
 import from ``langgraph.types`` and ``langgraph.typing`` (pt05); generative-UI messages
 (``langgraph.graph.ui``: pushed, merged, deleted; pt06); a node polling
 ``runtime.drain_requested`` to stop early when its run drains (pt07); a `@task` called
-from a graph node that interrupts, resumed (pt08). Each runs under real
+from a graph node that interrupts, resumed (pt08); the ``messages`` stream of functional-API
+apps: tokens from an entrypoint's body and its tasks, its returned messages (pt09). Each
+runs under real
 LangGraph and under the façade; the two results must be equal."""
 
 from __future__ import annotations
