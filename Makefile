@@ -124,7 +124,9 @@ bench-micro: $(DEVSTAMP)
 # Other projects' suites on real LangGraph and on Superstep side by side (not part of `make
 # test`: it builds venvs and takes long). LANGGRAPH_GIT_DIR: a git dir of LangGraph's public
 # repository (bare is fine) for the langgraph suite, DEEPAGENTS_GIT_DIR one of deepagents' for
-# the deepagents suite; SUITE=langchain|langgraph|deepagents|supervisor|swarm|all.
+# the deepagents suite (trustcall, langmem and bigtool take theirs from the mirror, or
+# COMPAT_ARGS='--git-dir NAME=DIR'); SUITE=langchain|langgraph|deepagents|supervisor|swarm|
+# trustcall|langmem|bigtool|all.
 SUITE ?= all
 LANGGRAPH_GIT_DIR ?= /work/.mirror/langchain-ai+langgraph/repo
 DEEPAGENTS_GIT_DIR ?= /work/.mirror/langchain-ai+deepagents/repo

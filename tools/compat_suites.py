@@ -18,6 +18,14 @@ Suites (test files are exported into the scratch folder, never into the reposito
   pytest settings (warnings are errors) and ``--disable-socket`` as its Makefile does.
 - ``supervisor`` and ``swarm``: the ``tests`` folders of the sdists of langgraph-supervisor
   (`SUPERVISOR`) and langgraph-swarm (`SWARM`) on the package index.
+- ``trustcall``, ``langmem`` and ``bigtool``: the offline unit tests of trustcall, langmem
+  (``tests/short_term``; its docstring examples call a model provider and a server) and
+  langgraph-bigtool, exported with ``git archive`` at the commit of the release in
+  `GIT_SUITES` from a git dir of each public repository (``--git-dir NAME=DIR``); the
+  reference is that release from the package index, on the langchain suite's pins. Their
+  async tests carry no marker (trustcall's and langmem's run under anyio, bigtool's under
+  pytest-asyncio's auto mode), so the sessions use ``asyncio_mode=auto`` as bigtool's
+  settings do.
 
 Each suite gets one virtualenv (the pinned packages, the test dependencies and this project,
 editable) and runs twice in it: once as is (the reference, real LangGraph) and once with
@@ -116,7 +124,57 @@ MULTI_AGENT_PACKAGES = [
     f"langgraph-swarm=={SWARM}",
 ]
 MULTI_AGENT_TEST_DEPS = ["pytest>=9,<10", "pytest-socket", "pytest-xdist", "pytest-timeout"]
-SUITES = ["langchain", "langgraph", "deepagents", "supervisor", "swarm"]
+
+
+@dataclass(frozen=True)
+class GitSuite:
+    """A library built on LangGraph whose tests come from its public repository."""
+
+    # The release on the package index (the reference code under test), or "" to install
+    # the repository at `rev` instead (a fix not released yet).
+    package: str
+    rev: str  # the commit or tag of that release in the repository
+    tests: str  # the test folder, relative to the repository root
+    # What is exported: the tests and the conftest/package files above them. Not the package
+    # beside them (the installed release is what is tested), nor the recorded model calls of
+    # the evaluations, which the mirrors may not hold.
+    export: tuple[str, ...]
+    default_git_dir: str  # the repository's mirror on the developers' machines
+
+
+MIRRORS = "/work/.mirror"
+GIT_SUITES = {
+    # 0.0.39 is not tagged; this commit's pyproject.toml names it.
+    "trustcall": GitSuite(
+        "trustcall==0.0.39",
+        "8c7312b591542cf9349ce00d2811e890ea6eef91",
+        "tests/unit_tests",
+        ("tests/conftest.py", "tests/unit_tests"),
+        f"{MIRRORS}/hinthornw+trustcall/repo",
+    ),
+    # 0.0.30 is not tagged either.
+    "langmem": GitSuite(
+        "langmem==0.0.30",
+        "b5dbe4aa34055face022cb4a6db153edd5826377",
+        "tests/short_term",
+        ("tests/__init__.py", "tests/conftest.py", "tests/short_term"),
+        f"{MIRRORS}/langchain-ai+langmem/repo",
+    ),
+    # 0.0.3, its last release, calls `ToolNode.inject_tool_args`, which LangGraph 1.x renamed:
+    # every test fails on LangGraph too. This later commit (same version number) has the fix.
+    "bigtool": GitSuite(
+        "",
+        "79fbe9cf60050dff18ee7bd7b6836c3267d3036f",
+        "tests/unit_tests",
+        ("tests/__init__.py", "tests/unit_tests"),
+        f"{MIRRORS}/langchain-ai+langgraph-bigtool/repo",
+    ),
+}
+GIT_SUITE_TEST_DEPS = [
+    *("pytest>=9,<10", "pytest-asyncio>=1.3,<2", "anyio>=4.7", "pytest-socket"),
+    *("pytest-timeout", "numpy>=1", "langchain-openai"),
+]
+SUITES = ["langchain", "langgraph", "deepagents", "supervisor", "swarm", *GIT_SUITES]
 LANGGRAPH_FILES = [
     *("test_time_travel.py", "test_time_travel_async.py", "test_messages_state.py"),
     *("test_subgraph_persistence.py", "test_subgraph_persistence_async.py"),
@@ -290,9 +348,20 @@ def _multi_agent_sessions(scratch: Path, python: Path, requirement: str) -> list
     return [Session("", project, ["tests"], options)]
 
 
-def _git_export(git_dir: Path, tag: str, path: str, where: Path, strip: int) -> None:
+def _git_export(
+    git_dir: Path, tag: str, paths: str | Sequence[str], where: Path, strip: int
+) -> None:
+    """The files under ``paths`` at ``tag`` of ``git_dir``, into ``where``."""
     archive = subprocess.run(
-        ["git", f"--git-dir={git_dir}", "archive", tag, path], check=True, capture_output=True
+        [
+            "git",
+            f"--git-dir={git_dir}",
+            "archive",
+            tag,
+            *([paths] if isinstance(paths, str) else paths),
+        ],
+        check=True,
+        capture_output=True,
     ).stdout
     where.mkdir(parents=True)
     cmd = ["tar", "-x", f"--strip-components={strip}"]
@@ -307,6 +376,33 @@ def _deepagents_sessions(scratch: Path, git_dir: Path) -> list[Session]:
     # pyproject.toml stays: its [tool.pytest.ini_options] are deepagents' settings.
     options = ["--timeout=120", "--disable-socket", "--allow-unix-socket", "--benchmark-disable"]
     return [Session("", project, ["tests/unit_tests"], options)]
+
+
+def _git_suite_packages(scratch: Path, git_dirs: dict[str, Path]) -> list[str]:
+    """The pins of the git suites' venv: the langchain suite's, each library's release, and
+    the source tree of each library tested at a commit (exported under ``scratch``)."""
+    packages = list(LANGCHAIN_PACKAGES)
+    for name, suite in GIT_SUITES.items():
+        if suite.package:
+            packages.append(suite.package)
+            continue
+        source = scratch / f"{name}-source"
+        shutil.rmtree(source, ignore_errors=True)
+        _git_export(git_dirs[name], suite.rev, [], source, 0)
+        packages.append(str(source))
+    return packages + GIT_SUITE_TEST_DEPS
+
+
+def _git_suite_sessions(scratch: Path, name: str, git_dir: Path) -> list[Session]:
+    suite = GIT_SUITES[name]
+    project = scratch / f"{name}-tests"
+    shutil.rmtree(project, ignore_errors=True)
+    _git_export(git_dir, suite.rev, suite.export, project, 0)
+    # Their own settings are verbosity and strictness; the async tests need a runner (see
+    # the module docstring).
+    (project / "pytest.ini").write_text("[pytest]\naddopts =\nasyncio_mode = auto\n")
+    options = ["--timeout=120", "--disable-socket", "--allow-unix-socket"]
+    return [Session("", project, [suite.tests], options)]
 
 
 def _langgraph_sessions(scratch: Path, git_dir: Path, files: list[str]) -> list[Session]:
@@ -360,6 +456,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--scratch", type=Path, default=Path(tempfile.gettempdir()) / "superstep-compat-suites"
     )
+    parser.add_argument(
+        "--git-dir",
+        action="append",
+        default=[],
+        metavar="NAME=DIR",
+        help=f"git dir of a library's repository ({', '.join(GIT_SUITES)}; default: the mirror)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="pytest-xdist workers (1: none)")
     parser.add_argument("--files", help="LangGraph suite files (default: the public-API subset)")
     parser.add_argument(
@@ -373,6 +476,12 @@ def main(argv: list[str] | None = None) -> int:
     for suite in ("langgraph", "deepagents"):
         if suite in suites and getattr(args, f"{suite}_git_dir") is None:
             parser.error(f"--{suite}-git-dir is needed for the {suite} suite")
+    git_dirs = {name: Path(suite.default_git_dir) for name, suite in GIT_SUITES.items()}
+    for item in args.git_dir:
+        name, _, where = item.partition("=")
+        if name not in GIT_SUITES or not where:
+            parser.error(f"--git-dir {item!r}: expected NAME=DIR, NAME one of {list(GIT_SUITES)}")
+        git_dirs[name] = Path(where)
     args.scratch.mkdir(parents=True, exist_ok=True)
     extra = list(args.pytest_args) + (["-n", str(args.workers)] if args.workers > 1 else [])
     report: list[str] = []
@@ -389,6 +498,10 @@ def main(argv: list[str] | None = None) -> int:
         elif suite == "deepagents":
             python = _venv(venv, DEEPAGENTS_PACKAGES + DEEPAGENTS_TEST_DEPS, args.keep_venvs)
             sessions = _deepagents_sessions(args.scratch, args.deepagents_git_dir)
+        elif suite in GIT_SUITES:
+            packages = _git_suite_packages(args.scratch, git_dirs)
+            python = _venv(args.scratch / "venv-git-suites", packages, args.keep_venvs)
+            sessions = _git_suite_sessions(args.scratch, suite, git_dirs[suite])
         else:
             packages = MULTI_AGENT_PACKAGES + MULTI_AGENT_TEST_DEPS
             python = _venv(args.scratch / "venv-multi-agent", packages, args.keep_venvs)

@@ -128,6 +128,20 @@ class Runtime(Generic[ContextT]):
     server_info: Any = None
     control: Any = None
 
+    @property
+    def drain_requested(self) -> bool:
+        """Whether the run's `RunControl` was asked to drain (False without a control): a
+        node polls it to stop long work early, as with LangGraph's runtime."""
+        control = self.control
+        return bool(control.drain_requested) if control is not None else False
+
+    @property
+    def drain_reason(self) -> str | None:
+        """The reason the run's `RunControl` was given to drain; None when it was not (or
+        there is no control)."""
+        control = self.control
+        return control.drain_reason if control is not None else None
+
     def override(self, **changes: Any) -> Runtime[ContextT]:
         """A copy with ``changes`` (field names) replaced; TypeError for a name that is not
         a field, as `dataclasses.replace` gives."""

@@ -24,6 +24,7 @@ from typing import (
 )
 
 from langchain_core.messages.tool import ToolOutputMixin
+from typing_extensions import TypeVar as TypeVar_
 from xxhash import xxh3_128_hexdigest
 
 from superstep_compat._internal._constants import INTERRUPT, NS_SEP, OVERWRITE, ROOT_KEY
@@ -113,7 +114,12 @@ Checkpointer: TypeAlias = Any
 """``None`` (inherit), ``True`` (own memory as a subgraph), ``False`` or a checkpoint saver."""
 
 N = TypeVar("N", bound=str)
+# LangGraph's module has type variables of its own (unbounded, unlike `langgraph.typing`'s),
+# which applications import from here
+StateT = TypeVar("StateT")
 OutputT = TypeVar("OutputT")
+ResponseT = TypeVar_("ResponseT", default=Any)
+KeyFuncT = TypeVar("KeyFuncT", bound=Callable[..., str | bytes])
 
 _DEFAULT_INTERRUPT_ID = "placeholder-id"
 
@@ -324,6 +330,15 @@ class GraphOutput(Generic[OutputT]):
         if isinstance(self.value, dict):
             return key in self.value
         return isinstance(key, str) and hasattr(self.value, key)
+
+
+class CacheKey(NamedTuple):
+    """Where a cached task result lives: its namespace, its key, and its time to live in
+    seconds (None: for ever). LangGraph's shape, for applications that build or read one."""
+
+    ns: tuple[str, ...]
+    key: str
+    ttl: int | None
 
 
 class PregelTask(NamedTuple):

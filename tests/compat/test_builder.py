@@ -40,11 +40,13 @@ def test_add_node_takes_name_from_function() -> None:
 
 
 def test_add_node_options_are_recorded() -> None:
+    # the retry policy as given (one policy, not a tuple of one), as LangGraph's node spec
     policy = RetryPolicy(max_attempts=2)
     spec = (
         graph().add_node("a", noop, defer=True, retry_policy=policy, metadata={"k": 1}).nodes["a"]
     )
-    assert (spec.defer, spec.retry_policy, spec.metadata) == (True, (policy,), {"k": 1})
+    assert (spec.defer, spec.retry_policy, spec.metadata) == (True, policy, {"k": 1})
+    assert spec.retry_policies == (policy,)
 
 
 def test_command_return_hint_gives_ends() -> None:

@@ -19,12 +19,14 @@ from typing import Any
 
 from langchain_core.runnables.config import var_child_runnable_config
 
+from superstep_compat._internal._constants import CONFIG_KEY_STREAM_MESSAGES_V2
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.func._journal import TaskJournal
 from superstep_compat.func._scope import RootScope, scope_var
 from superstep_compat.graph._spec import GraphSpec
 from superstep_compat.pregel._callbacks import TaskRun
+from superstep_compat.pregel._messages import MessagesHandler, MessagesHandlerV2, attach
 from superstep_compat.pregel._node import outcome_of, settle, task_effect
 from superstep_compat.pregel._task import TaskCall, TaskRunner
 from superstep_compat.pregel._task_context import (
@@ -131,6 +133,16 @@ class EntrypointRunner(TaskRunner):
         config = self._task_config(node, run, task_id, resume)
         # the input triggers the function directly (LangGraph's entrypoint node)
         config["metadata"] = {**config["metadata"], "langgraph_triggers": (START_CHANNEL,)}
+        if run.emit is not None and "messages" in run.stream_modes:
+            # the chat models the function and its task calls run stream their tokens, as a
+            # graph node's do (its task calls' configs are made from this one)
+            v2 = (run.config.get("configurable") or {}).get(CONFIG_KEY_STREAM_MESSAGES_V2)
+            handler = (MessagesHandlerV2 if v2 else MessagesHandler)(
+                run.emit, config, run.subgraphs
+            )
+            handler.see(arg)
+            config = attach(config, handler)
+            root.handler = handler
         if config.get("callbacks"):
             # the function is a callback run of the graph's, as a node is (`_call_*` end it)
             run.trace, config = TaskRun.start(config, node.name, arg, run.step)
@@ -231,6 +243,9 @@ class EntrypointRunner(TaskRunner):
         interrupts: Sequence[Interrupt[Any]] = outcome.interrupts
         if interrupts:
             root.surfaced(interrupts)
+        elif outcome.error is None and root.handler is not None:
+            for _, value in outcome.writes:  # the messages it returned, as a node's
+                root.handler.emit_returned(value)
         if root.run.trace is not None:
             close_run(root.run.trace, result, outcome, streamed=streamed)
         outcome.memo = root.memo or None

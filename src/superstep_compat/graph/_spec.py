@@ -10,7 +10,7 @@ import dataclasses
 import functools
 import inspect
 import warnings
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
@@ -111,9 +111,12 @@ def is_async(action: Any) -> bool:
     )
 
 
-@dataclass(frozen=True)
+@dataclass
 class NodeSpec:
-    """One node as declared with ``add_node``.
+    """One node as declared with ``add_node``: the builder's ``nodes[name]``, mutable as
+    LangGraph's ``StateNodeSpec`` (``builder.nodes["x"].retry_policy = ...`` before compiling
+    holds; `StateGraph.compile` snapshots the nodes, so a change after it does not reach the
+    compiled graph).
 
     ``action`` is what the user gave (function, async function, Runnable, compiled graph);
     ``input_schema`` the schema whose keys the node reads (explicit, from the first
@@ -129,7 +132,8 @@ class NodeSpec:
     action: Any
     input_schema: Any
     metadata: dict[str, Any] | None = None
-    retry_policy: tuple[RetryPolicy, ...] | None = None
+    # as given (one policy or several), LangGraph's; `retry_policies` is the tuple
+    retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None
     cache_policy: CachePolicy[Any] | None = None
     defer: bool = False
     ends: tuple[str, ...] | Mapping[str, str] = ()
@@ -140,6 +144,16 @@ class NodeSpec:
     accepts: frozenset[str] = frozenset()
     error_handler_node: str | None = None
     is_error_handler: bool = False
+
+    @property
+    def retry_policies(self) -> tuple[RetryPolicy, ...]:
+        """`retry_policy` as a tuple, in the order they are tried (empty: no retries)."""
+        policy = self.retry_policy
+        if policy is None:
+            return ()
+        if isinstance(policy, RetryPolicy):  # a NamedTuple: iterating it gives its fields
+            return (policy,)
+        return tuple(policy)
 
     # As LangGraph's ``compiled.nodes[name]`` (a PregelNode): the node's action as a runnable
     # that can be called on its own, with the node's metadata merged into the config.

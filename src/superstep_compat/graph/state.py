@@ -177,7 +177,7 @@ class _NodeDefaults:
     """Options applied to nodes that do not set their own (`set_node_defaults`)."""
 
     def __init__(self) -> None:
-        self.retry_policy: tuple[RetryPolicy, ...] | None = None
+        self.retry_policy: RetryPolicy | Sequence[RetryPolicy] | None = None
         self.cache_policy: CachePolicy[Any] | None = None
         self.error_handler: Any | None = None
         self.timeout: TimeoutPolicy | None = None
@@ -277,11 +277,18 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         error_handler: Any | None = None,
         timeout: float | timedelta | TimeoutPolicy | None = None,
     ) -> Self:
-        """Options for every node that does not set its own."""
-        self._node_defaults.retry_policy = _retry_tuple(retry_policy)
-        self._node_defaults.cache_policy = cache_policy
-        self._node_defaults.error_handler = error_handler
-        self._node_defaults.timeout = coerce_timeout_policy(timeout)
+        """Options for every node that does not set its own, applied when the graph is
+        compiled (to the nodes added before this call too); each option given replaces the
+        one set before, an option left out keeps it (LangGraph's)."""
+        defaults = self._node_defaults
+        if retry_policy is not None:
+            defaults.retry_policy = retry_policy
+        if cache_policy is not None:
+            defaults.cache_policy = cache_policy
+        if error_handler is not None:
+            defaults.error_handler = error_handler
+        if timeout is not None:
+            defaults.timeout = coerce_timeout_policy(timeout)
         return self
 
     def add_node(
@@ -334,7 +341,6 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             ends = dict(destinations) if isinstance(destinations, dict) else tuple(destinations)
         else:
             ends = _command_ends(action)
-        defaults = self._node_defaults
         resolved_input = input_schema if input_schema is not None else self.state_schema
         handler_name: str | None = None
         if error_handler is not None:
@@ -351,11 +357,11 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             action=action,
             input_schema=resolved_input,
             metadata=metadata,
-            retry_policy=_retry_tuple(retry_policy) or defaults.retry_policy,
-            cache_policy=cache_policy if cache_policy is not None else defaults.cache_policy,
+            retry_policy=retry_policy,
+            cache_policy=cache_policy,
             defer=defer,
             ends=ends,
-            timeout=coerce_timeout_policy(timeout) or defaults.timeout,
+            timeout=coerce_timeout_policy(timeout),
             error_handler=error_handler,
             trace_policy=trace_policy,
             is_async=is_async(action),
@@ -469,26 +475,35 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
         validate_graph(self.nodes, self.edges, self.waiting_edges, self.branches, interrupt)
         return self
 
-    def _add_default_handler(self) -> None:
-        """Add the default error handler (`set_node_defaults(error_handler=)`) as a node of
-        its own that every regular node without a handler of its own hands its failures to.
-        As in LangGraph this happens at compile time, to the builder's nodes (so compiling
-        twice finds the name taken). Raises ValueError when a node already has the name."""
+    def _apply_node_defaults(self) -> None:
+        """Give the builder's nodes the `set_node_defaults` options they did not set, as
+        LangGraph does when compiling (to the builder's nodes, in place): the default error
+        handler becomes a node of its own that every regular node without a handler hands
+        its failures to (compiling twice finds its name taken: ValueError, as when a node
+        already has the name); the retry policy and the timeout go to every node, handlers
+        included; the cache policy to regular nodes only (a handler's input may differ
+        between failures of the same key)."""
         nodes = self.nodes
-        default = self._node_defaults.error_handler
-        if default is None:
-            return
-        if DEFAULT_ERROR_HANDLER in nodes:
-            raise ValueError(
-                f"Auto-generated default error handler node `{DEFAULT_ERROR_HANDLER}` "
-                "already exists."
+        defaults = self._node_defaults
+        if defaults.error_handler is not None:
+            if DEFAULT_ERROR_HANDLER in nodes:
+                raise ValueError(
+                    f"Auto-generated default error handler node `{DEFAULT_ERROR_HANDLER}` "
+                    "already exists."
+                )
+            nodes[DEFAULT_ERROR_HANDLER] = _handler_spec(
+                DEFAULT_ERROR_HANDLER, defaults.error_handler, self.state_schema
             )
-        for key, node in nodes.items():
-            if not node.is_error_handler and node.error_handler_node is None:
-                nodes[key] = node.copy({"error_handler_node": DEFAULT_ERROR_HANDLER})
-        nodes[DEFAULT_ERROR_HANDLER] = _handler_spec(
-            DEFAULT_ERROR_HANDLER, default, self.state_schema
-        )
+        for node in nodes.values():
+            if not node.is_error_handler:
+                if defaults.error_handler is not None and node.error_handler_node is None:
+                    node.error_handler_node = DEFAULT_ERROR_HANDLER
+                if defaults.cache_policy is not None and node.cache_policy is None:
+                    node.cache_policy = defaults.cache_policy
+            if defaults.retry_policy is not None and node.retry_policy is None:
+                node.retry_policy = defaults.retry_policy
+            if defaults.timeout is not None and node.timeout is None:
+                node.timeout = defaults.timeout
 
     def spec(self) -> GraphSpec:
         """A snapshot of the builder for the compiler (see `GraphSpec`)."""
@@ -500,7 +515,8 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             channels=dict(self.channels),
             managed=dict(self.managed),
             schemas=dict(self._schema_info),
-            nodes=dict(self.nodes),
+            # copies: a node changed on the builder after compiling keeps out of the graph
+            nodes={name: node.copy() for name, node in self.nodes.items()},
             edges=frozenset(self.edges),
             waiting_edges=frozenset(self.waiting_edges),
             branches={k: dict(v) for k, v in self.branches.items()},
@@ -531,10 +547,10 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
                 (list(before) if before != "*" else []) + (list(after) if after != "*" else [])
             )
         )
+        self._apply_node_defaults()
         for node in self.nodes.values():
             if node.timeout is not None and not supports_timeout(node.action, node.is_async):
                 raise sync_timeout_unsupported(node.name)
-        self._add_default_handler()
         self.compiled = True
         from superstep_compat.pregel._compile import (  # type: ignore[import-not-found]
             compile_state_graph,
@@ -551,16 +567,6 @@ class StateGraph(Generic[StateT, ContextT, InputT, OutputT]):
             name=name,
             transformers=transformers,
         )
-
-
-def _retry_tuple(
-    policy: RetryPolicy | Sequence[RetryPolicy] | None,
-) -> tuple[RetryPolicy, ...] | None:
-    if policy is None:
-        return None
-    if isinstance(policy, RetryPolicy):
-        return (policy,)
-    return tuple(policy)
 
 
 def __getattr__(name: str) -> Any:

@@ -23,6 +23,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.runnables.config import get_config_list, get_executor_for_config
 from langchain_core.tools import BaseTool
 from langchain_core.tools import tool as as_tool
+from langchain_core.tools.base import TOOL_MESSAGE_BLOCK_TYPES
 from pydantic import ValidationError
 
 from superstep_compat.errors import GraphBubbleUp, is_invalid_resume
@@ -31,6 +32,8 @@ from superstep_compat.prebuilt._commands import msg_content_output
 from superstep_compat.prebuilt._errors import (
     INVALID_TOOL_NAME_ERROR_TEMPLATE,
     TOOL_CALL_ERROR_TEMPLATE,
+    TOOL_EXECUTION_ERROR_TEMPLATE,
+    TOOL_INVOCATION_ERROR_TEMPLATE,
     HandleToolErrors,
     ToolInvocationError,
     _annotated_exceptions,
@@ -51,8 +54,14 @@ from superstep_compat.prebuilt._node import PrebuiltNode, RunRuntime
 from superstep_compat.types import Command
 from superstep_core.twin import Block, Twin, adrive, drive
 
+# The templates and content-block types are imported from here by applications (to match
+# or build the texts of error `ToolMessage`s), as from LangGraph's module.
 __all__ = [
+    "INVALID_TOOL_NAME_ERROR_TEMPLATE",
     "TOOL_CALL_ERROR_TEMPLATE",
+    "TOOL_EXECUTION_ERROR_TEMPLATE",
+    "TOOL_INVOCATION_ERROR_TEMPLATE",
+    "TOOL_MESSAGE_BLOCK_TYPES",
     "InjectedState",
     "InjectedStore",
     "ToolCallRequest",
@@ -266,15 +275,31 @@ class ToolNode(PrebuiltNode):
             status="error",
         )
 
+    def _inject_tool_args(
+        self,
+        tool_call: ToolCall,
+        tool_runtime: ToolRuntime[Any, Any],
+        tool: BaseTool | None = None,
+    ) -> ToolCall:
+        """A copy of ``tool_call`` whose args hold what its tool has injected (state, store,
+        runtime, all from ``tool_runtime``), values the model gave for those dropped.
+        ``tool`` is analysed for a tool this node was not built with; a call of an unknown
+        tool, and no ``tool``, is returned as is. Raises ``ValueError`` for a store
+        parameter and no store, ``KeyError``/``AttributeError`` for a missing state key.
+
+        Private in LangGraph's `ToolNode` too, but called from outside: langgraph-bigtool's
+        router fills its calls with it before sending them to the node."""
+        injected = self._injected.get(tool_call["name"])
+        if injected is None and tool is not None:
+            injected = injected_args_of(tool)
+        if injected is None:
+            return tool_call
+        filled = inject_args(dict(tool_call), injected, tool_runtime, self._messages_key)
+        return cast(ToolCall, filled)
+
     def _prepared_call(self, request: ToolCallRequest) -> dict[str, Any]:
-        call = request.tool_call
-        injected = self._injected.get(call["name"])
-        if injected is None and request.tool is not None:
-            injected = injected_args_of(request.tool)
-        args = inject_args(
-            dict(call), injected or InjectedArgs(), request.runtime, self._messages_key
-        )
-        return {**args, "type": "tool_call"}
+        filled = self._inject_tool_args(request.tool_call, request.runtime, request.tool)
+        return {**filled, "type": "tool_call"}
 
     def _bad_arguments(self, call: ToolCall, error: ValidationError) -> ToolInvocationError:
         injected = self._injected.get(call["name"]) or InjectedArgs()

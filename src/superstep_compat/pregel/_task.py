@@ -407,6 +407,13 @@ class TaskRunner(TaskRouting):
             finished = base.finished
             if finished is not None:
                 finished(node.name)
+        if outcome.interrupts:
+            functional = getattr(hook, "_functional_root", None)
+            if functional is not None:
+                # a `@task` the node called asked: its interrupt gets its answer slot in the
+                # node's memo, as an entrypoint's runner gives it, so the node's next run
+                # hands the call the resume answer instead of asking again
+                functional.surfaced(outcome.interrupts)
         outcome.memo = hook.memo or None
         if self.first_attempts and (outcome.retry is None or outcome.error is None):
             self.first_attempts.pop(hook.ns, None)
@@ -452,7 +459,7 @@ class TaskRunner(TaskRouting):
         now = run.clock.now()
         if attempt == 1:
             first = now
-            if node.retry_policy:
+            if node.retry_policies:
                 self.first_attempts[f"{node.name}:{uid}"] = now
         else:
             first = self.first_attempts.get(f"{node.name}:{uid}", now)
@@ -510,7 +517,7 @@ class TaskRunner(TaskRouting):
         if not isinstance(error, Exception):
             raise error
         try:
-            policy = first_matching(node.retry_policy or (), error)
+            policy = first_matching(node.retry_policies, error)
         except Exception as e:  # a bad `retry_on` fails the task with its TypeError (LangGraph)
             return TaskOutcome(error=e)
         return TaskOutcome(error=error, retry=policy)
