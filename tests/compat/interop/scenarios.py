@@ -475,6 +475,30 @@ def subgraph_two_interrupts_proceed(graph: Any) -> Any:
     return graph.invoke(Command(resume="two"), CFG)
 
 
+# --- a join's target due, the thread paused before it --------------------------------------------
+
+
+def join_due(saver: Any) -> Any:
+    g = StateGraph(State)
+    g.add_node("a", _node("a"))
+    g.add_node("b", _node("b"))
+    g.add_node("z", _node("z"))
+    g.add_edge(START, "a")
+    g.add_edge(START, "b")
+    g.add_edge(["a", "b"], "z")
+    return g.compile(checkpointer=saver, interrupt_before=["z"])
+
+
+def join_due_start(graph: Any) -> Any:
+    return graph.invoke({"log": []}, CFG)
+
+
+def join_due_proceed(graph: Any) -> Any:
+    # an edit keeps the join's target due (its barrier is complete), then it runs
+    graph.update_state(CFG, {"log": ["edit"]}, as_node="a")
+    return graph.invoke(None, CFG)
+
+
 SCENARIOS = [
     "finished",
     "one_interrupt",
@@ -490,4 +514,5 @@ SCENARIOS = [
     "delta_edits",
     "plain_commands",
     "plain_command_failed",
+    "join_due",
 ]

@@ -35,6 +35,7 @@ SCENARIOS = [
     "delta_edits",
     "plain_commands",
     "plain_command_failed",
+    "join_due",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {
