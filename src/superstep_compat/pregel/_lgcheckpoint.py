@@ -39,6 +39,7 @@ from xxhash import xxh3_128_hexdigest
 from superstep_compat.pregel._lgblob import engine_blob, engine_codec
 from superstep_compat.pregel._record import CheckpointRecord, config_of
 from superstep_compat.pregel._saver_bridge import saver_call as _call
+from superstep_compat.types import Send
 from superstep_core.node import Activated
 from superstep_core.runtime import QuietSnapshot
 
@@ -239,8 +240,8 @@ def restorable(
 ) -> bool:
     """Whether rebuilding ``record``'s engine state from LangGraph's own fields (what
     `_lgrestore.rebuild` does for a checkpoint LangGraph wrote) gives the same run: a step
-    of the root graph whose pending tasks are plain pull tasks (fresh activations, a join's
-    target its complete barrier started among them; nothing in flight: no effects, timers,
+    of the root graph whose pending tasks are plain pull or `Send` tasks (fresh activations,
+    a join's target its complete barrier started among them; nothing in flight: no effects, timers,
     partial joins, deferred nodes, failures or outcomes kept from a step that stopped
     part-way) and whose engine values are the state values. A task may
     wait on the interrupts it raised on its first attempt, with no answers yet and no work
@@ -264,7 +265,7 @@ def restorable(
             return False
         # nothing in flight, every activation on its first attempt and active (`quiet`)
         for inst in quiet.instances:
-            if inst.spawned or not _rebuilt_payload(inst):
+            if not _rebuilt_payload(inst):
                 return False
         return _same_values(record, quiet.values, quiet.queue) and _tasks_restorable(
             record, outcomes_saved, 0
@@ -289,7 +290,6 @@ def restorable(
             # a suspended task issued its one task effect, whose answer was the interrupt
             or inst.effects_issued > (1 if inst.state == "suspended" else 0)
             or inst.pending_effects
-            or inst.spawned
             or inst.holding
             or not _rebuilt_payload(inst)
         ):
@@ -316,7 +316,7 @@ def _same_values(
             return False
     for _, event in queue:
         if type(event) is not Activated or not (
-            event.payload is None or _join_payload(event.payload)
+            event.payload is None or type(event.payload) is Send or _join_payload(event.payload)
         ):
             return False
     return True
@@ -329,8 +329,11 @@ def _join_payload(payload: Any) -> bool:
 
 
 def _rebuilt_payload(inst: Any) -> bool:
-    """Whether a rebuild gives activation ``inst`` its payload: none, or, when its join's
-    complete barrier started it, the join's (`_lgrestore` fires the join again)."""
+    """Whether a rebuild gives activation ``inst`` its payload and start: none; when its
+    join's complete barrier started it, the join's (`_lgrestore` fires the join again); when
+    a `Send` spawned it, that packet (saved in ``__pregel_tasks``, spawned again)."""
+    if inst.spawned:
+        return type(inst.payload) is Send
     return inst.payload is None or (inst.joined is not None and _join_payload(inst.payload))
 
 
@@ -341,7 +344,7 @@ def _tasks_restorable(record: CheckpointRecord, outcomes_saved: bool, waiting: i
     raised = 0  # the interrupts of all tasks (counted here: no second pass over the tasks)
     for task in record.tasks:
         if (
-            task.path[:1] != (PULL,)
+            task.path[:1] not in ((PULL,), (PUSH,))
             or (not outcomes_saved and (task.error is not None or task.result is not None))
             or task.state_ns
         ):

@@ -142,6 +142,24 @@ def send_paused_proceed(graph: Any) -> Any:
     return graph.invoke(Command(resume="fine"), CFG)
 
 
+def send_due(saver: Any) -> Any:
+    g = StateGraph(Items)
+    g.add_node("w", _work)
+    g.add_node("done", lambda s: {"out": ["done"]})
+    g.add_conditional_edges(START, lambda s: [Send("w", i) for i in s["items"]])
+    g.add_edge("w", "done")
+    return g.compile(checkpointer=saver, interrupt_before=["w"])
+
+
+def send_due_start(graph: Any) -> Any:
+    # paused before the fan-out: its packets are due, none ran (item 2 would ask)
+    return graph.invoke({"items": [3, 1], "out": []}, CFG)
+
+
+def send_due_proceed(graph: Any) -> Any:
+    return graph.invoke(None, CFG)
+
+
 # --- a parallel step that failed ----------------------------------------------------------------
 
 
@@ -515,4 +533,5 @@ SCENARIOS = [
     "plain_commands",
     "plain_command_failed",
     "join_due",
+    "send_due",
 ]

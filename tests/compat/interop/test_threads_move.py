@@ -36,6 +36,7 @@ SCENARIOS = [
     "plain_commands",
     "plain_command_failed",
     "join_due",
+    "send_due",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {
