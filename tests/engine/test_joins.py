@@ -25,6 +25,7 @@ from superstep_core import (
     Status,
     WaitForAllThenFail,
 )
+from superstep_core.errors import UndeclaredChannelError
 from superstep_core.runtime import Execution
 
 from .support import completes, drain, ok, reaction
@@ -371,3 +372,55 @@ def test_an_edit_as_a_source_of_a_fired_join_does_not_start_a_second_round() -> 
     drain(ex)
     assert ex.values["got"] == ({"a": "A", "b": "B"},)
     assert ex.barriers == {}
+
+
+def _fire_graph() -> Any:
+    """start -> a, b; join_all(a, b) -> t (collects its payload)."""
+    return (
+        Graph("g")
+        .with_channels(got=Append(), note=Append())
+        .add_node("start", completes("go"))
+        .add_node("a", completes("A"))
+        .add_node("b", completes("B"))
+        .add_node("t", collect, coalesce=True)
+        .start_at("start")
+        .connect("start", "a")
+        .connect("start", "b")
+        .join_all("both", ["a", "b"], "t")
+        .compile()
+    )
+
+
+def test_an_edit_fires_a_join_as_its_complete_barrier_would() -> None:
+    # what a restore does when a saved checkpoint shows the join complete and its target due
+    graph = _fire_graph()
+    ex = Execution(graph, "run")
+    initial = ex.snapshot()
+    ex.edit({"note": "restored"}, writer="restore", fire=[("both", {"a": "A", "b": "B"})])
+    (aid, event), *rest = ex.queue
+    assert not rest and isinstance(event, Activated)
+    inst = ex.instances[aid]
+    assert (inst.node, inst.joined, inst.payload) == ("t", "both", {"a": "A", "b": "B"})
+    assert ex.barriers == {}
+    # as the barrier's own activation: an edit cancelling pending work keeps it
+    ex.edit({"note": "edited"}, writer="human", cancel_pending=True)
+    assert [ex.instances[a].node for a, _ in ex.queue] == ["t"]
+    drain(ex)
+    assert ex.values["got"] == ({"a": "A", "b": "B"},)
+    # the same ordered inputs rebuild the same execution
+    from superstep_core.persistence.replay import replay
+
+    again = replay(graph, ex.input_log, "run", state=initial)
+    assert again.values == ex.values and again.values["note"] == ("restored", "edited")
+
+
+def test_an_edit_firing_an_unknown_join_is_refused_and_changes_nothing() -> None:
+    ex = Execution(_fire_graph(), "run")
+    before = (ex.step, dict(ex.values))
+    try:
+        ex.edit({"note": "x"}, writer="restore", fire=[("nope", {})])
+    except UndeclaredChannelError as e:
+        assert "nope" in str(e)
+    else:
+        raise AssertionError("an unknown join was fired")
+    assert (ex.step, dict(ex.values), list(ex.queue)) == (*before, [])

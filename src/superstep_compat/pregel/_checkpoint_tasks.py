@@ -211,7 +211,9 @@ def trigger_channels(
 ) -> dict[str, Any]:
     """LangGraph's channels that trigger the pending (node, key) tasks: ``__start__`` (the
     input, ``start``), ``branch:to:<node>`` for a pull task, ``__pregel_tasks`` (the `Send`
-    packets of push tasks) and ``join:<sources>:<target>`` (the sources a join has seen)."""
+    packets of push tasks) and ``join:<sources>:<target>`` (the sources a join has seen; every
+    source for a task its join's complete barrier started, which LangGraph triggers by that
+    channel alone)."""
     out: dict[str, Any] = {}
     sends: list[Any] = []
     for name, key in pending:
@@ -222,6 +224,8 @@ def trigger_channels(
         inst = ex.instances.get(key)
         if inst is not None and inst.spawned and isinstance(inst.payload, Send):
             sends.append(inst.payload)
+        elif inst is not None and inst.joined is not None:
+            out[inst.joined] = set(ex.graph.joins_by_name[inst.joined].sources)
         else:
             out[BRANCH_PREFIX + name] = None
     if sends:

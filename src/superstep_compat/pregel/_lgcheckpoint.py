@@ -39,6 +39,7 @@ from xxhash import xxh3_128_hexdigest
 from superstep_compat.pregel._lgblob import engine_blob, engine_codec
 from superstep_compat.pregel._record import CheckpointRecord, config_of
 from superstep_compat.pregel._saver_bridge import saver_call as _call
+from superstep_compat.types import Send
 from superstep_core.node import Activated
 from superstep_core.runtime import QuietSnapshot
 
@@ -152,7 +153,8 @@ def build_checkpoint(
     looked up (not every channel the engine has: that grows with the nodes a run reached).
 
     A channel that was there and is gone (a consumed trigger) gets the new version but is
-    not in ``updated_channels``, which names only channels that can trigger a task.
+    not in ``updated_channels``, which names only channels that can trigger a task; a
+    consumed ``__pregel_tasks`` or ``join:...`` channel stays, empty, as in LangGraph's.
     ``listed``: False for a checkpoint LangGraph writes outside its loop's steps (an
     ``update_state``/``bulk_update_state`` edit, a fork): its ``updated_channels`` is None
     there (LangGraph 1.2 `create_checkpoint` called without them), the versions move all
@@ -177,6 +179,12 @@ def build_checkpoint(
         updated.extend(
             k for k in written if k in values and prev_values.get(k, missing) is values[k]
         )
+    if updated and prev_values:
+        # a join's channel is a new set each time: updated when its sources changed
+        for k in [k for k in updated if k.startswith(JOIN_PREFIX) and k in prev_values]:
+            if values[k] == prev_values[k]:
+                values[k] = prev_values[k]
+                updated.remove(k)
     if engine_versions:
         unwritten = [
             k for k in updated if k not in prev_values and not engine_versions.get(k, missing)
@@ -199,7 +207,20 @@ def build_checkpoint(
         if trigger in values and trigger not in updated:
             updated.append(trigger)
     updated.sort()
-    gone = [k for k in prev_values if k not in values and k not in _LG_PRIVATE]
+    gone = []
+    emptied = []
+    for k in prev_values:
+        if k in values or k in _LG_PRIVATE:
+            continue
+        if k.startswith(JOIN_PREFIX):
+            # LangGraph's join channel, once written, stays in its checkpoints: consumed (its
+            # target ran) as an empty set, a new version when it held sources, not updated
+            values[k] = set()
+            if not prev_values[k]:
+                continue
+            emptied.append(k)
+        gone.append(k)
+    record.emptied = tuple(emptied)
     if consumed:
         # computed before the consumed list went in: never among ``updated``
         gone.append(TASKS)
@@ -234,9 +255,10 @@ def restorable(
 ) -> bool:
     """Whether rebuilding ``record``'s engine state from LangGraph's own fields (what
     `_lgrestore.rebuild` does for a checkpoint LangGraph wrote) gives the same run: a step
-    of the root graph whose pending tasks are plain pull tasks (fresh activations, nothing
-    in flight: no effects, timers, joins, deferred nodes, failures or outcomes kept from a
-    step that stopped part-way) and whose engine values are the state values. A task may
+    of the root graph whose pending tasks are plain pull or `Send` tasks (fresh activations,
+    a join's target its complete barrier started among them; nothing in flight: no effects, timers,
+    partial joins, deferred nodes, failures or outcomes kept from a step that stopped
+    part-way) and whose engine values are the state values. A task may
     wait on the interrupts it raised on its first attempt, with no answers yet and no work
     of its own kept (its ``__interrupt__`` pending write is all a rebuild needs: the task
     runs afresh with its answer, as LangGraph runs it). Such a checkpoint is written
@@ -258,7 +280,7 @@ def restorable(
             return False
         # nothing in flight, every activation on its first attempt and active (`quiet`)
         for inst in quiet.instances:
-            if inst.spawned or inst.payload is not None:
+            if not _rebuilt_payload(inst):
                 return False
         return _same_values(record, quiet.values, quiet.queue) and _tasks_restorable(
             record, outcomes_saved, 0
@@ -283,9 +305,8 @@ def restorable(
             # a suspended task issued its one task effect, whose answer was the interrupt
             or inst.effects_issued > (1 if inst.state == "suspended" else 0)
             or inst.pending_effects
-            or inst.spawned
             or inst.holding
-            or inst.payload is not None
+            or not _rebuilt_payload(inst)
         ):
             return False
         if inst.state == "suspended":
@@ -309,9 +330,26 @@ def _same_values(
         if values.get(key, missing) is not value:
             return False
     for _, event in queue:
-        if type(event) is not Activated or event.payload is not None:
+        if type(event) is not Activated or not (
+            event.payload is None or type(event.payload) is Send or _join_payload(event.payload)
+        ):
             return False
     return True
+
+
+def _join_payload(payload: Any) -> bool:
+    """Whether ``payload`` is what a join's complete barrier starts a façade node with: each
+    source's output, None (a façade task's outcome goes to channels, never to the barrier)."""
+    return type(payload) is dict and all(v is None for v in payload.values())
+
+
+def _rebuilt_payload(inst: Any) -> bool:
+    """Whether a rebuild gives activation ``inst`` its payload and start: none; when its
+    join's complete barrier started it, the join's (`_lgrestore` fires the join again); when
+    a `Send` spawned it, that packet (saved in ``__pregel_tasks``, spawned again)."""
+    if inst.spawned:
+        return type(inst.payload) is Send
+    return inst.payload is None or (inst.joined is not None and _join_payload(inst.payload))
 
 
 def _tasks_restorable(record: CheckpointRecord, outcomes_saved: bool, waiting: int) -> bool:
@@ -321,7 +359,7 @@ def _tasks_restorable(record: CheckpointRecord, outcomes_saved: bool, waiting: i
     raised = 0  # the interrupts of all tasks (counted here: no second pass over the tasks)
     for task in record.tasks:
         if (
-            task.path[:1] != (PULL,)
+            task.path[:1] not in ((PULL,), (PUSH,))
             or (not outcomes_saved and (task.error is not None or task.result is not None))
             or task.state_ns
         ):
@@ -421,6 +459,8 @@ def checkpoint_put(
             and (not changed or versions.get(TASKS) == versions.get(changed[0]))
         ):
             new_versions[TASKS] = versions[TASKS]
+        for k in record.emptied:
+            new_versions[k] = versions[k]
         if blob:
             new_versions[ENGINE_CHANNEL] = versions[ENGINE_CHANNEL]
     else:

@@ -6,7 +6,8 @@ decides what runs next.
 - pull tasks: each node with a trigger channel (``__start__``, ``branch:to:<node>``, a
   complete ``join:...``) present and newer than the node's ``versions_seen``;
 - push tasks: the `Send` packets in ``__pregel_tasks``;
-- partial joins: the sources a ``join:...`` channel has seen credit the engine's barrier;
+- partial joins: the sources a ``join:...`` channel has seen credit the engine's barrier; a
+  complete one (and no other trigger) starts its target as the join's barrier would;
 - pending writes: a task with its writes saved finished (its outcome is handed back rather
   than run again), one with ``__interrupt__`` waits for an answer, ``__resume__`` holds the
   answers it has (`resume_answers`), ``__error__`` marks the task that failed.
@@ -97,15 +98,21 @@ def rebuild(
         for sources, target in getattr(spec, "waiting_edges", ())
     }
 
+    # node -> the complete join that makes it due (its barrier fired: the task is the join's)
+    fired: dict[str, str] = {}
+
     def due(name: str) -> bool:
+        found = False
         for channel in node_triggers(spec, name):
             if channel not in all_values or channel not in versions:
                 continue
             if channel in joins and set(all_values[channel] or ()) != set(joins[channel][0]):
                 continue
             if _newer(versions[channel], seen.get(name, {}).get(channel)):
-                return True
-        return False
+                found = True
+                if channel in joins:  # (a request from a join is kept when merged)
+                    fired.setdefault(name, channel)
+        return found
 
     pulls = [name for name in graph.node_order if name != START and due(name)]
     sends = [s for s in all_values.get(TASKS) or () if isinstance(s, Send)]
@@ -120,7 +127,19 @@ def rebuild(
     if starting:  # the input is delivered when the run goes on, as a new input is
         ex.send(External(INPUT_EVENT, all_values[START_CHANNEL]))
     if pulls or sends:
-        ex.edit((), writer="__restore__", activate=pulls, spawn=[(s.node, s) for s in sends])
+        # a join's target as its barrier starts it (payload: its sources' outputs, None for
+        # a façade node), so that an edit keeps it due and it is saved as the join's again
+        ex.edit(
+            (),
+            writer="__restore__",
+            activate=[name for name in pulls if name not in fired],
+            spawn=[(s.node, s) for s in sends],
+            fire=[
+                (channel, dict.fromkeys(joins[channel][0]))
+                for name, channel in fired.items()
+                if name in pulls
+            ],
+        )
     for channel, (sources, target) in joins.items():
         got = all_values.get(channel)
         if got and target not in pulls and set(got) != set(sources):

@@ -82,6 +82,7 @@ def apply_input(ex: Execution, entry: tuple[Any, ...]) -> StepOutcome | None:
             activate=targets,
             cancel_pending=cancel_pending,
             spawn=rest[0] if rest else (),
+            fire=rest[1] if len(rest) > 1 else (),
         )
     elif kind == "retry_failed":
         ex.retry_failed()

@@ -348,6 +348,7 @@ class Execution:
         activate: Iterable[str] = (),
         cancel_pending: bool = False,
         spawn: Iterable[tuple[str, Any]] = (),
+        fire: Iterable[tuple[str, Mapping[str, Any]]] = (),
     ) -> tuple[str, ...]:
         """Commit ``updates`` as one superstep written from outside any node (a human edit,
         LangGraph's ``update_state``), through the channels' strategies. With ``as_node``
@@ -355,15 +356,31 @@ class Execution:
         ``activate`` adds activations (except of a coalescing node with a suspended
         activation, which is already its pending run); ``spawn`` adds ``(node, payload)``
         activations as a node's `Spawn`s would (never merged, after the others, in order);
+        ``fire`` gives ``(join name, outputs)`` of joins whose barrier is complete: each
+        join's target is activated as its barrier starts it (payload: ``outputs``, the
+        sources' by name; the activation notes its join, see `Instance.joined`), after the
+        ``activate`` ones, merged with them as a join's request is (a restore rebuilding a
+        due join target from a saved checkpoint; no barrier is kept);
         ``cancel_pending`` first ends every activation that is queued but has not run, except
         a deferred node's. Returns the channels written. Raises
-        `UndeclaredChannelError` / `ChannelConflictError` and then changes nothing."""
+        `UndeclaredChannelError` / `ChannelConflictError` (an unknown channel, node or join)
+        and then changes nothing."""
         pairs = _pairs(updates)
         for channel, _ in pairs:
             if channel not in self.graph.channels:
                 raise UndeclaredChannelError(writer, channel, list(self.graph.channels))
         if as_node is not None and as_node not in self.graph.nodes:
             raise UndeclaredChannelError(writer, as_node, list(self.graph.nodes))
+        targets = tuple(activate)
+        spawns = tuple(spawn)
+        for node, _ in spawns:
+            if node not in self.graph.nodes:
+                raise UndeclaredChannelError(writer, node, list(self.graph.nodes))
+        fired = tuple((name, dict(outputs)) for name, outputs in fire)
+        joins = self.graph.joins_by_name
+        for name, _ in fired:
+            if name not in joins:
+                raise UndeclaredChannelError(writer, name, list(joins))
         grouped: dict[str, list[Write]] = {}
         for channel, value in pairs:
             grouped.setdefault(channel, []).append((writer, value))
@@ -374,14 +391,12 @@ class Execution:
             # note names the channel
             e.error.add_note(str(e))
             raise e.error from None
-        targets = tuple(activate)
-        spawns = tuple(spawn)
-        for node, _ in spawns:
-            if node not in self.graph.nodes:
-                raise UndeclaredChannelError(writer, node, list(self.graph.nodes))
         entry: tuple[Any, ...] = ("edit", pairs, writer, as_node, targets, cancel_pending)
         if self.log_inputs:
-            self.input_log.append((*entry, spawns) if spawns else entry)
+            if fired:
+                self.input_log.append((*entry, spawns, fired))
+            else:
+                self.input_log.append((*entry, spawns) if spawns else entry)
         if cancel_pending:
             # a deferred node's activation waited for the graph to go quiet: that wait is
             # over, and an edit does not undo it (LangGraph keeps such a task due)
@@ -408,6 +423,8 @@ class Execution:
         pending: list[tuple[str, tuple[int, ...], Any, int, str]] = [
             (t, (), None, 0, writer) for t in targets
         ]
+        # the join's name as the request's source: the activation notes it (`_join_of`)
+        pending.extend((joins[name].target, (), outputs, 0, name) for name, outputs in fired)
         if as_node is not None:
             ghost = Instance(f"{writer}:edit", as_node, 0, (), None)
             # a join whose target is still due from its barrier is complete: crediting it

@@ -143,6 +143,24 @@ def send_paused_proceed(graph: Any) -> Any:
     return graph.invoke(Command(resume="fine"), CFG)
 
 
+def send_due(saver: Any) -> Any:
+    g = StateGraph(Items)
+    g.add_node("w", _work)
+    g.add_node("done", lambda s: {"out": ["done"]})
+    g.add_conditional_edges(START, lambda s: [Send("w", i) for i in s["items"]])
+    g.add_edge("w", "done")
+    return g.compile(checkpointer=saver, interrupt_before=["w"])
+
+
+def send_due_start(graph: Any) -> Any:
+    # paused before the fan-out: its packets are due, none ran (item 2 would ask)
+    return graph.invoke({"items": [3, 1], "out": []}, CFG)
+
+
+def send_due_proceed(graph: Any) -> Any:
+    return graph.invoke(None, CFG)
+
+
 # --- a parallel step that failed ----------------------------------------------------------------
 
 
@@ -585,6 +603,28 @@ def emptied_topic_start(graph: Any) -> Any:
 
 def emptied_topic_proceed(graph: Any) -> Any:
     return [graph.get_state(CFG).values, graph.invoke({"log": ["more"]}, CFG)]
+# --- a join's target due, the thread paused before it --------------------------------------------
+
+
+def join_due(saver: Any) -> Any:
+    g = StateGraph(State)
+    g.add_node("a", _node("a"))
+    g.add_node("b", _node("b"))
+    g.add_node("z", _node("z"))
+    g.add_edge(START, "a")
+    g.add_edge(START, "b")
+    g.add_edge(["a", "b"], "z")
+    return g.compile(checkpointer=saver, interrupt_before=["z"])
+
+
+def join_due_start(graph: Any) -> Any:
+    return graph.invoke({"log": []}, CFG)
+
+
+def join_due_proceed(graph: Any) -> Any:
+    # an edit keeps the join's target due (its barrier is complete), then it runs
+    graph.update_state(CFG, {"log": ["edit"]}, as_node="a")
+    return graph.invoke(None, CFG)
 
 
 SCENARIOS = [
@@ -605,4 +645,6 @@ SCENARIOS = [
     "emptied_topic",
     "answer_then_failed",
     "answer_before_ask",
+    "join_due",
+    "send_due",
 ]

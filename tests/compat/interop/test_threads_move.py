@@ -38,6 +38,8 @@ SCENARIOS = [
     "emptied_topic",
     "answer_then_failed",
     "answer_before_ask",
+    "join_due",
+    "send_due",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {
