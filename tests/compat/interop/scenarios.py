@@ -603,6 +603,8 @@ def emptied_topic_start(graph: Any) -> Any:
 
 def emptied_topic_proceed(graph: Any) -> Any:
     return [graph.get_state(CFG).values, graph.invoke({"log": ["more"]}, CFG)]
+
+
 # --- a join's target due, the thread paused before it --------------------------------------------
 
 
