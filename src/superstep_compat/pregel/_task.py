@@ -408,12 +408,13 @@ class TaskRunner(TaskRouting):
             if finished is not None:
                 finished(node.name)
         if outcome.interrupts:
-            functional = getattr(hook, "_functional_root", None)
+            # the body scope of the node's `@task` calls (`func._scope._adopt`), if it made any
+            functional = getattr(hook, "_functional_body", None)
             if functional is not None:
                 # a `@task` the node called asked: its interrupt gets its answer slot in the
                 # node's memo, as an entrypoint's runner gives it, so the node's next run
                 # hands the call the resume answer instead of asking again
-                functional.surfaced(outcome.interrupts)
+                functional.root.surfaced(outcome.interrupts)
         outcome.memo = hook.memo or None
         if self.first_attempts and (outcome.retry is None or outcome.error is None):
             self.first_attempts.pop(hook.ns, None)
