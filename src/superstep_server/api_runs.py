@@ -28,7 +28,7 @@ from superstep_server.http import (
     sse_frame,
 )
 from superstep_server.ids import require_uuid, require_uuids
-from superstep_server.run_requests import create_run_from_body
+from superstep_server.run_requests import check_run_body, create_run_from_body
 from superstep_server.streams import RunEvent
 
 __all__ = ["routes", "run_events"]
@@ -83,11 +83,14 @@ async def batch(request: Request) -> Response:
     body = await json_body(request, allow_list=True)
     if not isinstance(body, list):
         raise ApiError(422, "request body must be a list of runs")
-    runs = []
+    # as the reference, which validates the whole list before it creates a run: a bad item
+    # refuses the batch, none of the items before it is queued
     for i, item in enumerate(body):
         if not isinstance(item, dict):
             raise ApiError(422, f"[{i}]: must be a JSON object")
-        runs.append((await _start(request, item, stateless=True))["run"])
+        # the item's own status and words, as the reference answers a single run
+        await blocking(check_run_body, _server(request), item, stateless=True)
+    runs = [(await _start(request, item, stateless=True))["run"] for item in body]
     return json_response(runs)
 
 

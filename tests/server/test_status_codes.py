@@ -115,3 +115,16 @@ def test_a_resume_on_a_stateless_run_is_a_400_and_starts_nothing(
     assert answer.status_code == 400
     assert answer.json() == {"detail": "You must provide a thread_id when resuming."}
     assert httpx.post(f"{live.url}/threads/count", json={}).json() == before
+
+
+def test_a_batch_with_a_bad_item_queues_none_of_its_items(live: LiveServer) -> None:
+    # the reference validates the whole list before it creates any run: the good item
+    # before the bad one is not queued either
+    good = {"assistant_id": "two", "input": {"x": 1}, "on_completion": "keep"}
+    bad = {"assistant_id": "two", "input": {"x": 1}, "durability": "never"}
+    before = httpx.post(f"{live.url}/threads/count", json={}).json()
+    answer = httpx.post(f"{live.url}/runs/batch", json=[good, bad])
+    assert answer.status_code == 422
+    assert "durability" in answer.json()["detail"]
+    # a queued good item (kept on completion) would have made its thread with its run
+    assert httpx.post(f"{live.url}/threads/count", json={}).json() == before
