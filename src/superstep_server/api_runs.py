@@ -288,14 +288,27 @@ async def join_stream(request: Request) -> Response:
     server = _server(request)
     thread_id, run_id = request.path_params["thread_id"], request.path_params["run_id"]
     run = await blocking(server.runs.get, thread_id, run_id)
+    after = _last_event_id(request)
+    resumable = bool(run["kwargs"].get("resumable"))
+    headers = {"Content-Location": f"/threads/{thread_id}/runs/{run['run_id']}"}
+    if not resumable and run["status"] not in ("pending", "running"):
+        # as the reference: only a resumable run's events are kept for a later reader; a
+        # finished run that was not resumable has nothing left to send
+        return _streaming(_no_frames(), headers)
     frames = _sse(
         server,
         run_id,
-        after=_last_event_id(request),
-        with_ids=True,
+        after=after,
+        # as the reference: event ids only where a reader can resume from them
+        with_ids=resumable,
         cancel_on_disconnect=query_bool(request, "cancel_on_disconnect"),
     )
-    return _streaming(frames, {"Content-Location": f"/threads/{thread_id}/runs/{run['run_id']}"})
+    return _streaming(frames, headers)
+
+
+async def _no_frames() -> AsyncIterator[bytes]:
+    return
+    yield b""  # makes this an async generator
 
 
 async def join(request: Request) -> Response:

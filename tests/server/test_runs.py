@@ -352,6 +352,17 @@ async def test_resumable_stream_rejoined_with_last_event_id(client: Any) -> None
     assert len(everything) == 4
 
 
+async def test_joining_a_finished_run_that_was_not_resumable_sends_nothing(client: Any) -> None:
+    # the reference keeps only a resumable run's events: rejoining a finished run that was
+    # not resumable gives an empty stream, with or without Last-Event-ID
+    tid = (await client.threads.create())["thread_id"]
+    parts = [p async for p in client.runs.stream(tid, "two", input={"x": 1})]
+    assert [p.id for p in parts] == [None, None, None, None]
+    run_id = parts[0].data["run_id"]
+    assert [p async for p in client.runs.join_stream(tid, run_id)] == []
+    assert [p async for p in client.runs.join_stream(tid, run_id, last_event_id="-1")] == []
+
+
 async def test_a_resumable_stream_outlives_the_servers_memory(
     client: Any, live: LiveServer
 ) -> None:
