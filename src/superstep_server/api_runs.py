@@ -9,7 +9,9 @@ URL that rejoins it (its stream, or ``/join`` for ``/wait``).
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
+from datetime import datetime
 from typing import Any
 
 from starlette.requests import Request
@@ -181,10 +183,22 @@ def run_events(server: Any, run_id: str, after: int) -> AsyncIterator[RunEvent |
     return events()
 
 
+def _event_id_base(run: dict[str, Any]) -> str:
+    """The first half of the run's event ids: its creation time in Unix milliseconds.
+
+    The reference numbers a resumable stream's events as Redis stream ids do,
+    ``<ms>-<seq>`` (langgraph-api's stream manager); clients only send them back as
+    ``Last-Event-ID``. Here the ``<ms>`` is the run's creation and ``<seq>`` the event's
+    number in the run (the same in this process's memory and in the relayed rows), so the
+    ids rise through the run and name one event whichever process answers."""
+    return str(int(datetime.fromisoformat(run["created_at"]).timestamp() * 1000))
+
+
 def _sse(
-    server: Any, run_id: str, *, after: int, with_ids: bool, cancel_on_disconnect: bool
+    server: Any, run_id: str, *, after: int, id_base: str | None, cancel_on_disconnect: bool
 ) -> AsyncIterator[bytes]:
-    """The run's events (`run_events`) as SSE frames; heartbeat comments while idle."""
+    """The run's events (`run_events`) as SSE frames, with ids ``<id_base>-<seq>`` when
+    ``id_base`` is given (`_event_id_base`); heartbeat comments while idle."""
 
     async def frames() -> AsyncIterator[bytes]:
         finished = False
@@ -193,7 +207,8 @@ def _sse(
                 if event is None:
                     yield b": heartbeat\r\n\r\n"
                 else:
-                    yield sse_frame(event.event, event.data, event.id if with_ids else None)
+                    event_id = None if id_base is None else f"{id_base}-{event.id}"
+                    yield sse_frame(event.event, event.data, event_id)
             finished = True
         finally:
             if not finished and cancel_on_disconnect:
@@ -260,7 +275,7 @@ async def _stream(request: Request, stateless: bool) -> Response:
         server,
         run["run_id"],
         after=-1,
-        with_ids=bool(run["kwargs"].get("resumable")),
+        id_base=_event_id_base(run) if run["kwargs"].get("resumable") else None,
         cancel_on_disconnect=created["on_disconnect"] == "cancel",
     )
     return _streaming(frames, _locations(run, stateless, "/stream"))
@@ -274,14 +289,20 @@ async def stream_stateless(request: Request) -> Response:
     return await _stream(request, stateless=True)
 
 
+_EVENT_ID = re.compile(r"(?:\d+-)?(\d+)")
+"""An event id as sent (``<ms>-<seq>``, `_event_id_base`) or as this server sent it
+before (``<seq>``); ``-1`` asks for every event."""
+
+
 def _last_event_id(request: Request) -> int:
+    """The ``seq`` of the event named by the ``Last-Event-ID`` header; -1 without one."""
     raw = request.headers.get("last-event-id")
     if raw is None or raw == "-1":
         return -1
-    try:
-        return int(raw)
-    except ValueError:
-        raise ApiError(422, f"Last-Event-ID: {raw!r} is not an event id of this server") from None
+    match = _EVENT_ID.fullmatch(raw.strip())
+    if match is None:
+        raise ApiError(422, f"Last-Event-ID: {raw!r} is not an event id of this server")
+    return int(match.group(1))
 
 
 async def join_stream(request: Request) -> Response:
@@ -300,7 +321,7 @@ async def join_stream(request: Request) -> Response:
         run_id,
         after=after,
         # as the reference: event ids only where a reader can resume from them
-        with_ids=resumable,
+        id_base=_event_id_base(run) if resumable else None,
         cancel_on_disconnect=query_bool(request, "cancel_on_disconnect"),
     )
     return _streaming(frames, headers)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from datetime import datetime
 from typing import Any
 
 import httpx
@@ -342,14 +343,19 @@ async def test_resumable_stream_rejoined_with_last_event_id(client: Any) -> None
     thread = await client.threads.create()
     tid = thread["thread_id"]
     parts = [p async for p in client.runs.stream(tid, "two", input={"x": 1}, stream_resumable=True)]
-    assert [p.id for p in parts] == ["0", "1", "2", "3"]
+    # the reference's Redis-stream form <ms>-<seq>: here the run's creation, then the number
     run_id = parts[0].data["run_id"]
-    missed = [
-        (p.event, p.data) async for p in client.runs.join_stream(tid, run_id, last_event_id="1")
-    ]
-    assert missed == [("values", {"x": 2}), ("values", {"x": 4})]
+    created = (await client.runs.get(tid, run_id))["created_at"]
+    ms = int(datetime.fromisoformat(created).timestamp() * 1000)
+    assert [p.id for p in parts] == [f"{ms}-{seq}" for seq in range(4)]
+    for last in (f"{ms}-1", "1"):  # the ids sent, and the plain numbers sent before
+        missed = [
+            (p.event, p.data)
+            async for p in client.runs.join_stream(tid, run_id, last_event_id=last)
+        ]
+        assert missed == [("values", {"x": 2}), ("values", {"x": 4})]
     everything = [p async for p in client.runs.join_stream(tid, run_id, last_event_id="-1")]
-    assert len(everything) == 4
+    assert [p.id for p in everything] == [p.id for p in parts]
 
 
 async def test_joining_a_finished_run_that_was_not_resumable_sends_nothing(client: Any) -> None:
@@ -374,7 +380,8 @@ async def test_a_resumable_stream_outlives_the_servers_memory(
         (p.id, p.event, p.data)
         async for p in client.runs.join_stream(tid, run_id, last_event_id="1")
     ]
-    assert missed == [("2", "values", {"x": 2}), ("3", "values", {"x": 4})]
+    base = parts[0].id.split("-")[0]
+    assert missed == [(f"{base}-2", "values", {"x": 2}), (f"{base}-3", "values", {"x": 4})]
 
 
 async def test_bad_run_requests(client: Any, live: LiveServer) -> None:
