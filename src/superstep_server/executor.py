@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import inspect
 import logging
+import os
 import threading
 from collections.abc import Mapping
 from typing import Any
@@ -35,6 +36,7 @@ from langchain_core.messages import message_chunk_to_message
 
 from superstep_compat.errors import GraphDrained
 from superstep_compat.runtime import RunControl
+from superstep_compat.version import __version__ as langgraph_version
 from superstep_server import serde
 from superstep_server.checkpoints import delete_for_runs
 from superstep_server.context_config import fitted_context, run_context
@@ -158,6 +160,15 @@ def _config(
         "graph_id": assistant["graph_id"],
         "assistant_id": assistant["assistant_id"],
         "run_attempt": row["attempt"],
+        # as the reference's run metadata (langgraph-api's stream.py): the LangGraph release
+        # the graph runs on (the façade's, `superstep_compat.version`), where it is hosted
+        # (always one's own servers here) and the API URL its LANGGRAPH_API_URL names (a
+        # checkpoint's metadata keeps no None: unset, it is absent there as in the
+        # reference's). Left out: langgraph_api_version (no langgraph-api here; /info has
+        # Superstep's version) and langgraph_plan (a LangSmith licence tier)
+        "langgraph_version": langgraph_version,
+        "langgraph_host": "self-hosted",
+        "langgraph_api_url": os.environ.get("LANGGRAPH_API_URL"),
     }
     return config
 

@@ -555,3 +555,16 @@ async def test_tools_mode(client: Any) -> None:
     assert tools[1]["event"] == "tool-finished" and tools[1]["tool_call_id"] == "call-1"
     assert tools[1]["output"]["content"] == "3" and tools[1]["output"]["type"] == "tool"
     assert len(tools) == 2
+
+
+async def test_a_runs_checkpoints_carry_the_references_run_metadata(client: Any) -> None:
+    # langgraph-api puts these in a run's config metadata, so every checkpoint the run
+    # writes has them beside the run's own ids
+    thread = await client.threads.create()
+    run = await client.runs.create(thread["thread_id"], "two", input={"x": 1})
+    await client.runs.join(thread["thread_id"], run["run_id"])
+    metadata = (await client.threads.get_history(thread["thread_id"]))[0]["metadata"]
+    assert metadata["run_id"] == run["run_id"] and metadata["run_attempt"] == 1
+    assert metadata["graph_id"] == "two" and metadata["assistant_id"] == run["assistant_id"]
+    assert metadata["langgraph_version"].startswith("1.2.")
+    assert metadata["langgraph_host"] == "self-hosted"
