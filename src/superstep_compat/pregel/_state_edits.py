@@ -98,11 +98,14 @@ class StateEditor:
             if delta is not None and record is not None and record.checkpoint is not None
             else set()
         )
+        if record is not None:
+            # as LangGraph: an edit of a checkpoint the thread moved past saves no pending
+            # writes there (its other children would read them)
+            superseded = bool(conf.get("checkpoint_id")) and _superseded(saver, record)
         if delta is not None and record is not None:
             # as LangGraph: the edit's first checkpoint snapshots the delta keys that the
             # pending writes of the checkpoint it edits touch (a child's, or a paused step's)
             delta.force_pending(record.pending)
-            superseded = bool(conf.get("checkpoint_id")) and _superseded(saver, record)
         saved_writes: list[Any] = []
         if record is not None and step_in_progress(record):
             # an edit starts a new checkpoint: its step's tasks run afresh, without the
@@ -178,8 +181,8 @@ class StateEditor:
                     delta.force(k for k, _ in written)
             if record is not None and not superseded:
                 self._record_results(saver, record, results, paths=delta is not None)
-                if _clears(updates) and saved_writes:
-                    moved += self._keep_finished(ex, record, saved_writes)
+            if record is not None and _clears(updates) and saved_writes:
+                moved += self._keep_finished(ex, record, saved_writes)
         pending = pending_activations(ex, self.graph.node_order)
         if start is not _NO_START and not any(name == START for name, _ in pending):
             pending.insert(0, (START, START))  # the input waits for it (keyed by name)
