@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
+from uuid import UUID, uuid5
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
@@ -154,6 +155,17 @@ class StateEditor:
                 # LangGraph writes the whole value to __start__: only None writes nothing
                 raise InvalidUpdateError(f"Received no input writes for {START}")
             ex.send(External(INPUT_EVENT, start))
+            if record is not None and not superseded:
+                # LangGraph saves the input as a pending write of the checkpoint it starts
+                # from, as the task ``uuid5(<that checkpoint's id>, "__input__")``
+                put_task_writes(
+                    saver,
+                    thread,
+                    ns,
+                    record.checkpoint_id,
+                    str(uuid5(UUID(record.checkpoint_id), INPUT)),
+                    _input_writes(self.graph.input_channels, start),
+                )
             source, moved = "input", []
             if record is None:
                 step = -1
@@ -443,6 +455,17 @@ def _metadata(
     thread's own keys."""
     base = {"source": source, "step": step, "parents": parents or {}}
     return dict(get_checkpoint_metadata(cast(RunnableConfig, config), cast(Any, base)))
+
+
+def _input_writes(channels: str | Sequence[str], values: Any) -> list[tuple[str, Any]]:
+    """The writes of ``values`` as input to ``channels`` (LangGraph's ``map_input``): the
+    whole value to a single channel, else each of a mapping's keys that is an input
+    channel."""
+    if isinstance(channels, str):
+        return [(channels, values)]
+    if not isinstance(values, Mapping):
+        raise TypeError(f"Expected input to be a dict, got {type(values).__name__}")
+    return [(k, v) for k, v in values.items() if k in channels]
 
 
 def _clears(updates: Sequence[StateUpdate]) -> bool:
