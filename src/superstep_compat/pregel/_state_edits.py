@@ -291,19 +291,38 @@ class StateEditor:
             if as_node != END:
                 results.append((as_node, TaskOutcome(writes=written, gotos=goto, sends=sent)))
         moved = [n for n in names if n != END]
+        if self.graph.lowlevel is not None:
+            # LangGraph's edit is a step (its writes' task has a trigger), so the ephemeral
+            # channels it does not write are emptied; a low-level node stays due only while
+            # a channel it subscribes to still holds a value (LangGraph's pull task needs an
+            # available trigger), and is activated again as such
+            ex.expire_ephemeral()
+            gotos = [*gotos, *self._still_due(ex, {k for k, _ in writes})]
         ex.edit(
             writes,
             writer="__update__",
             as_node=moved[0] if moved else None,
             activate=gotos,
-            # a low-level node still due (a channel it subscribes to changed since it ran)
-            # stays due, as its task in LangGraph
-            cancel_pending=self.graph.lowlevel is None,
+            cancel_pending=True,
             spawn=[(send.node, send) for send in sends],
         )
         for as_node in moved[1:]:
             ex.edit((), writer="__update__", as_node=as_node)
         return moved, results
+
+    def _still_due(self, ex: Execution, written: set[str]) -> list[str]:
+        """The low-level nodes queued in ``ex`` that stay due after an edit writing
+        ``written``: one of their triggers holds a value that is written or not ephemeral
+        (the edit empties the ephemeral channels it does not write)."""
+        engine = self.graph.engine
+        channels = engine.channels
+        held = written | {k for k in ex.values if k in channels and not channels[k].ephemeral}
+        queued = dict.fromkeys(
+            node
+            for node, key in pending_activations(ex, self.graph.node_order)
+            if key not in ex.instances or ex.instances[key].state == "active"
+        )
+        return [n for n in queued if n in engine.nodes and held & set(engine.nodes[n].triggers)]
 
     def _keep_finished(
         self, ex: Execution, record: CheckpointRecord, pending: Sequence[Any]
@@ -396,8 +415,11 @@ class StateEditor:
             )  # LangGraph: a graph of one node is written as it
         if as_node is None:
             ran = record.ran if record is not None else ()
-            as_node = ran[-1] if len(ran) == 1 else (START if record is None else None)
-            if as_node is None and ran:
+            low = self.graph.lowlevel is not None
+            as_node = ran[-1] if len(ran) == 1 else (START if record is None and not low else None)
+            if as_node is None and (ran or low):
+                # (LangGraph writes a fresh thread's update as its input channel when that
+                # is a node: a StateGraph's START; a low-level graph's input is a channel)
                 raise InvalidUpdateError("Ambiguous update, specify as_node")
             if as_node is None:
                 return [END]  # nothing ran yet: a plain write, no edges to follow
