@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
+from uuid import UUID, uuid5
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
@@ -98,11 +99,14 @@ class StateEditor:
             if delta is not None and record is not None and record.checkpoint is not None
             else set()
         )
+        if record is not None:
+            # as LangGraph: an edit of a checkpoint the thread moved past saves no pending
+            # writes there (its other children would read them)
+            superseded = bool(conf.get("checkpoint_id")) and _superseded(saver, record)
         if delta is not None and record is not None:
             # as LangGraph: the edit's first checkpoint snapshots the delta keys that the
             # pending writes of the checkpoint it edits touch (a child's, or a paused step's)
             delta.force_pending(record.pending)
-            superseded = bool(conf.get("checkpoint_id")) and _superseded(saver, record)
         saved_writes: list[Any] = []
         if record is not None and step_in_progress(record):
             # an edit starts a new checkpoint: its step's tasks run afresh, without the
@@ -151,6 +155,17 @@ class StateEditor:
                 # LangGraph writes the whole value to __start__: only None writes nothing
                 raise InvalidUpdateError(f"Received no input writes for {START}")
             ex.send(External(INPUT_EVENT, start))
+            if record is not None and not superseded:
+                # LangGraph saves the input as a pending write of the checkpoint it starts
+                # from, as the task ``uuid5(<that checkpoint's id>, "__input__")``
+                put_task_writes(
+                    saver,
+                    thread,
+                    ns,
+                    record.checkpoint_id,
+                    str(uuid5(UUID(record.checkpoint_id), INPUT)),
+                    _input_writes(self.graph.input_channels, start),
+                )
             source, moved = "input", []
             if record is None:
                 step = -1
@@ -178,8 +193,8 @@ class StateEditor:
                     delta.force(k for k, _ in written)
             if record is not None and not superseded:
                 self._record_results(saver, record, results, paths=delta is not None)
-                if _clears(updates) and saved_writes:
-                    moved += self._keep_finished(ex, record, saved_writes)
+            if record is not None and _clears(updates) and saved_writes:
+                moved += self._keep_finished(ex, record, saved_writes)
         pending = pending_activations(ex, self.graph.node_order)
         if start is not _NO_START and not any(name == START for name, _ in pending):
             pending.insert(0, (START, START))  # the input waits for it (keyed by name)
@@ -276,19 +291,38 @@ class StateEditor:
             if as_node != END:
                 results.append((as_node, TaskOutcome(writes=written, gotos=goto, sends=sent)))
         moved = [n for n in names if n != END]
+        if self.graph.lowlevel is not None:
+            # LangGraph's edit is a step (its writes' task has a trigger), so the ephemeral
+            # channels it does not write are emptied; a low-level node stays due only while
+            # a channel it subscribes to still holds a value (LangGraph's pull task needs an
+            # available trigger), and is activated again as such
+            ex.expire_ephemeral()
+            gotos = [*gotos, *self._still_due(ex, {k for k, _ in writes})]
         ex.edit(
             writes,
             writer="__update__",
             as_node=moved[0] if moved else None,
             activate=gotos,
-            # a low-level node still due (a channel it subscribes to changed since it ran)
-            # stays due, as its task in LangGraph
-            cancel_pending=self.graph.lowlevel is None,
+            cancel_pending=True,
             spawn=[(send.node, send) for send in sends],
         )
         for as_node in moved[1:]:
             ex.edit((), writer="__update__", as_node=as_node)
         return moved, results
+
+    def _still_due(self, ex: Execution, written: set[str]) -> list[str]:
+        """The low-level nodes queued in ``ex`` that stay due after an edit writing
+        ``written``: one of their triggers holds a value that is written or not ephemeral
+        (the edit empties the ephemeral channels it does not write)."""
+        engine = self.graph.engine
+        channels = engine.channels
+        held = written | {k for k in ex.values if k in channels and not channels[k].ephemeral}
+        queued = dict.fromkeys(
+            node
+            for node, key in pending_activations(ex, self.graph.node_order)
+            if key not in ex.instances or ex.instances[key].state == "active"
+        )
+        return [n for n in queued if n in engine.nodes and held & set(engine.nodes[n].triggers)]
 
     def _keep_finished(
         self, ex: Execution, record: CheckpointRecord, pending: Sequence[Any]
@@ -381,8 +415,11 @@ class StateEditor:
             )  # LangGraph: a graph of one node is written as it
         if as_node is None:
             ran = record.ran if record is not None else ()
-            as_node = ran[-1] if len(ran) == 1 else (START if record is None else None)
-            if as_node is None and ran:
+            low = self.graph.lowlevel is not None
+            as_node = ran[-1] if len(ran) == 1 else (START if record is None and not low else None)
+            if as_node is None and (ran or low):
+                # (LangGraph writes a fresh thread's update as its input channel when that
+                # is a node: a StateGraph's START; a low-level graph's input is a channel)
                 raise InvalidUpdateError("Ambiguous update, specify as_node")
             if as_node is None:
                 return [END]  # nothing ran yet: a plain write, no edges to follow
@@ -440,6 +477,17 @@ def _metadata(
     thread's own keys."""
     base = {"source": source, "step": step, "parents": parents or {}}
     return dict(get_checkpoint_metadata(cast(RunnableConfig, config), cast(Any, base)))
+
+
+def _input_writes(channels: str | Sequence[str], values: Any) -> list[tuple[str, Any]]:
+    """The writes of ``values`` as input to ``channels`` (LangGraph's ``map_input``): the
+    whole value to a single channel, else each of a mapping's keys that is an input
+    channel."""
+    if isinstance(channels, str):
+        return [(channels, values)]
+    if not isinstance(values, Mapping):
+        raise TypeError(f"Expected input to be a dict, got {type(values).__name__}")
+    return [(k, v) for k, v in values.items() if k in channels]
 
 
 def _clears(updates: Sequence[StateUpdate]) -> bool:
