@@ -116,7 +116,7 @@ class EntrypointRunner(TaskRunner):
         run = dataclasses.replace(run, previous=None if previous is MISSING else previous)
         return RootScope(
             _answers(resume),  # not the "run again" resumptions: no interrupt takes those
-            f"{self.node.name}:{task_id}",
+            f"{self.node.name}:{task_uuid(run, task_id)}",  # LangGraph's task namespace
             run,
             self.node.name,
             memo,
