@@ -130,7 +130,8 @@ class EntrypointRunner(TaskRunner):
         variables; returns the injectables it declares."""
         run, arg, task_id, resume = root.run, call.arg, call.task_id, call.resume
         node = self.node
-        config = self._task_config(node, run, task_id, resume)
+        # the function's namespace names its LangGraph task id, as its interrupts' do
+        config = self._task_config(node, run, task_uuid(run, task_id), resume)
         # the input triggers the function directly (LangGraph's entrypoint node)
         config["metadata"] = {**config["metadata"], "langgraph_triggers": (START_CHANNEL,)}
         if run.emit is not None and "messages" in run.stream_modes:
