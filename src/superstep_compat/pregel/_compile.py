@@ -39,7 +39,7 @@ from superstep_compat.pregel._callbacks import (
 )
 from superstep_compat.pregel._calls import GraphCall, RunOptions, signed
 from superstep_compat.pregel._channels import engine_channel
-from superstep_compat.pregel._graph_attrs import retry_tuple, state_graph_triggers
+from superstep_compat.pregel._graph_attrs import graph_attributes, trigger_index
 from superstep_compat.pregel._lgchannels import lowlevel_channels, state_graph_channels
 from superstep_compat.pregel._lowlevel import (
     LowLevelDefinition,
@@ -155,21 +155,16 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         self.debug = bool(debug)
         self.name = name or "LangGraph"
         self.stream_mode = "updates"  # stream()'s default; invoke() defaults to "values"
-        # LangGraph's attributes keep what was given (a StateGraph's default is a list, a
-        # low-level Pregel's a tuple); runs read them through `breakpoints`
-        self.interrupt_before_nodes: Any = interrupt_before or []
-        self.interrupt_after_nodes: Any = interrupt_after or []
-        # LangGraph's graph-wide policies (a StateGraph's: none, its nodes carry theirs)
-        self.retry_policy: Any = ()
-        self.cache_policy: Any = None
-        self.stream_eager = False
         if self.lowlevel is not None:
             self.stream_mode = "values"  # LangGraph's Pregel default
-            self.interrupt_before_nodes = interrupt_before or ()
-            self.interrupt_after_nodes = interrupt_after or ()
-            self.retry_policy = retry_tuple(options.get("retry_policy"))
-            self.cache_policy = options.get("cache_policy")
-            self.stream_eager = bool(options.get("stream_eager", False))
+        # LangGraph's attributes as given (runs read the breakpoints through `breakpoints`)
+        (
+            self.interrupt_before_nodes,
+            self.interrupt_after_nodes,
+            self.retry_policy,
+            self.cache_policy,
+            self.stream_eager,
+        ) = graph_attributes(self.lowlevel is not None, options, interrupt_before, interrupt_after)
         self.runner, self.engine = self._compile_engine(
             {k: engine_channel(c) for k, c in self.spec.channels.items()}
         )
@@ -177,7 +172,7 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         # LangGraph's attribute (`_lgchannels`); the façade reads ``spec.channels`` instead
         self.channels: dict[str, Any] = self._langgraph_channels()
         # LangGraph's index of the nodes each channel triggers
-        self.trigger_to_nodes: dict[str, list[str]] = self._triggers()
+        self.trigger_to_nodes = trigger_index(self.lowlevel, list(self.nodes), self.channels)
         self._serde_allowlist = self._allowlist()  # None unless strict msgpack
         # never in a checkpoint (their writes and a Send's copies of them included)
         self.untracked_channels = frozenset(
@@ -230,17 +225,6 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         if self.lowlevel is not None:
             return lowlevel_channels(self.lowlevel.channels)
         return state_graph_channels(self.spec)
-
-    def _triggers(self) -> dict[str, list[str]]:
-        """LangGraph's ``trigger_to_nodes``: a low-level Pregel's from its nodes' triggers,
-        a StateGraph's from its branch and join channels (`_graph_attrs`)."""
-        if self.lowlevel is None:
-            return state_graph_triggers(list(self.nodes), self.channels)
-        out: dict[str, list[str]] = {}
-        for name, node in self.lowlevel.nodes.items():
-            for trigger in node.triggers:
-                out.setdefault(trigger, []).append(name)
-        return out
 
     def _compile_engine(self, strategies: dict[str, Any]) -> tuple[TaskRunner, CompiledGraph]:
         """The task runner and the engine graph (one per compiled graph; a graph kind of its

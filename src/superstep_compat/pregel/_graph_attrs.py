@@ -14,7 +14,14 @@ from typing import Any
 from superstep_compat._internal._constants import START
 from superstep_compat.types import RetryPolicy
 
-__all__ = ["breakpoints", "retry_tuple", "state_graph_triggers"]
+__all__ = [
+    "breakpoints",
+    "graph_attributes",
+    "lowlevel_triggers",
+    "retry_tuple",
+    "state_graph_triggers",
+    "trigger_index",
+]
 
 
 def retry_tuple(policy: Any) -> Any:
@@ -23,6 +30,33 @@ def retry_tuple(policy: Any) -> Any:
     if isinstance(policy, RetryPolicy):
         return (policy,)
     return policy or ()
+
+
+def graph_attributes(
+    lowlevel: bool, options: Mapping[str, Any], before: Any, after: Any
+) -> tuple[Any, Any, Any, Any, bool]:
+    """``(interrupt_before_nodes, interrupt_after_nodes, retry_policy, cache_policy,
+    stream_eager)`` of a compiled graph: the breakpoints as given (none: a StateGraph's
+    ``[]``, a low-level Pregel's ``()``); the graph-wide policies and eager streaming of a
+    low-level Pregel's ``options`` (a StateGraph has none: its nodes carry their policies)."""
+    none: Any = () if lowlevel else []
+    return (
+        before or none,
+        after or none,
+        retry_tuple(options.get("retry_policy")),
+        options.get("cache_policy"),
+        bool(options.get("stream_eager", False)),
+    )
+
+
+def lowlevel_triggers(nodes: Mapping[str, Any]) -> dict[str, list[str]]:
+    """LangGraph's ``trigger_to_nodes`` of a low-level Pregel: each channel a node
+    subscribes to, with the nodes it triggers in node order."""
+    out: dict[str, list[str]] = {}
+    for name, node in nodes.items():
+        for trigger in node.triggers:
+            out.setdefault(trigger, []).append(name)
+    return out
 
 
 def breakpoints(value: Any) -> frozenset[str]:
@@ -49,3 +83,14 @@ def state_graph_triggers(nodes: Sequence[str], channels: Mapping[str, Any]) -> d
             if join.rsplit(":", 1)[1] == name:
                 out[join] = [name]
     return out
+
+
+def trigger_index(
+    lowlevel: Any, nodes: Sequence[str], channels: Mapping[str, Any]
+) -> dict[str, list[str]]:
+    """LangGraph's ``trigger_to_nodes`` of a compiled graph: a low-level Pregel's (its
+    definition ``lowlevel``) from its nodes' triggers, else a StateGraph's from ``nodes``
+    and its LangGraph ``channels``."""
+    if lowlevel is not None:
+        return lowlevel_triggers(lowlevel.nodes)
+    return state_graph_triggers(nodes, channels)
