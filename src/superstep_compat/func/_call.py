@@ -221,7 +221,8 @@ def _attempt(
         if returned:
             hit.append(True)
             return returned[0]
-    traced = TaskCallRun.open(task.name, task.func, args, kwargs, index=_index(scope))
+    ns = f"{root.ns}|{task.name}:{root.task_id(scope.key)}"  # LangGraph's push task's
+    traced = TaskCallRun.open(task.name, task.func, args, kwargs, index=_index(scope), ns=ns)
     call = partial(task.func, *args, **kwargs)
     try:
         result = yield Block(call, call)

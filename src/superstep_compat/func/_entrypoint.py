@@ -50,6 +50,7 @@ from superstep_compat.pregel._allowlist import graph_allowlist, returned_types
 from superstep_compat.pregel._calls import GraphCall, RunOptions
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._compile import Pregel
+from superstep_compat.pregel._graph_attrs import retry_tuple
 from superstep_compat.pregel._lgchannels import entrypoint_channels
 from superstep_compat.pregel._run_input import INPUT_EVENT
 from superstep_compat.types import CachePolicy, RetryPolicy, Send, StateSnapshot, TimeoutPolicy
@@ -242,6 +243,13 @@ class EntrypointGraph(Pregel[Any, Any, Any, Any]):
         self._context_schema = context_schema
         super().__init__(builder, checkpointer=checkpointer, cache=cache, store=store)
         self.input_channels = START_CHANNEL
+        # LangGraph's entrypoint Pregel: its policies as given, eager streaming, no
+        # breakpoints (tuples, the low-level default), the function triggered by START
+        self.retry_policy = retry_tuple(retry_policy)
+        self.cache_policy = cache_policy
+        self.stream_eager = True
+        self.interrupt_before_nodes = self.interrupt_after_nodes = ()
+        self.trigger_to_nodes = {START_CHANNEL: [name]}
 
     def _views(self) -> None:
         """The function is the only node (ordered after ``__start__``, which it has not);

@@ -116,7 +116,7 @@ class EntrypointRunner(TaskRunner):
         run = dataclasses.replace(run, previous=None if previous is MISSING else previous)
         return RootScope(
             _answers(resume),  # not the "run again" resumptions: no interrupt takes those
-            f"{self.node.name}:{task_id}",
+            f"{self.node.name}:{task_uuid(run, task_id)}",  # LangGraph's task namespace
             run,
             self.node.name,
             memo,
@@ -130,7 +130,8 @@ class EntrypointRunner(TaskRunner):
         variables; returns the injectables it declares."""
         run, arg, task_id, resume = root.run, call.arg, call.task_id, call.resume
         node = self.node
-        config = self._task_config(node, run, task_id, resume)
+        # the function's namespace names its LangGraph task id, as its interrupts' do
+        config = self._task_config(node, run, task_uuid(run, task_id), resume)
         # the input triggers the function directly (LangGraph's entrypoint node)
         config["metadata"] = {**config["metadata"], "langgraph_triggers": (START_CHANNEL,)}
         if run.emit is not None and "messages" in run.stream_modes:

@@ -39,6 +39,7 @@ from superstep_compat.pregel._callbacks import (
 )
 from superstep_compat.pregel._calls import GraphCall, RunOptions, signed
 from superstep_compat.pregel._channels import engine_channel
+from superstep_compat.pregel._graph_attrs import graph_attributes, trigger_index
 from superstep_compat.pregel._lgchannels import lowlevel_channels, state_graph_channels
 from superstep_compat.pregel._lowlevel import (
     LowLevelDefinition,
@@ -47,7 +48,6 @@ from superstep_compat.pregel._lowlevel import (
 )
 from superstep_compat.pregel._migrate import migrate_pending_sends, migrate_trigger_channels
 from superstep_compat.pregel._node import task_node
-from superstep_compat.pregel._output import _breakpoints
 from superstep_compat.pregel._run_input import INPUT_EVENT
 from superstep_compat.pregel._run_options import DEFAULT_RECURSION_LIMIT
 from superstep_compat.pregel._saver_bridge import off_loop_iter_twin, off_loop_twin, sync_entry
@@ -136,6 +136,7 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         **lowlevel: Any,
     ) -> None:
         self.lowlevel: LowLevelDefinition | None = None
+        options: dict[str, Any] = {}
         if builder is None:
             builder, options = lowlevel_builder(lowlevel)
             self.lowlevel = builder
@@ -154,16 +155,24 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
         self.debug = bool(debug)
         self.name = name or "LangGraph"
         self.stream_mode = "updates"  # stream()'s default; invoke() defaults to "values"
-        self.interrupt_before_nodes = _breakpoints(interrupt_before)
-        self.interrupt_after_nodes = _breakpoints(interrupt_after)
         if self.lowlevel is not None:
             self.stream_mode = "values"  # LangGraph's Pregel default
+        # LangGraph's attributes as given (runs read the breakpoints through `breakpoints`)
+        (
+            self.interrupt_before_nodes,
+            self.interrupt_after_nodes,
+            self.retry_policy,
+            self.cache_policy,
+            self.stream_eager,
+        ) = graph_attributes(self.lowlevel is not None, options, interrupt_before, interrupt_after)
         self.runner, self.engine = self._compile_engine(
             {k: engine_channel(c) for k, c in self.spec.channels.items()}
         )
         self._views()
         # LangGraph's attribute (`_lgchannels`); the façade reads ``spec.channels`` instead
         self.channels: dict[str, Any] = self._langgraph_channels()
+        # LangGraph's index of the nodes each channel triggers
+        self.trigger_to_nodes = trigger_index(self.lowlevel, list(self.nodes), self.channels)
         self._serde_allowlist = self._allowlist()  # None unless strict msgpack
         # never in a checkpoint (their writes and a Send's copies of them included)
         self.untracked_channels = frozenset(

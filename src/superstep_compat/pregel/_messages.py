@@ -47,12 +47,21 @@ class MessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
         self.emit = emit
         self.config_metadata: dict[str, Any] = config["metadata"]
         self.ns = self.config_metadata["langgraph_checkpoint_ns"]
+        # the namespaces of the task's `@task` calls (`adopt_namespace`): their models are
+        # the task's to stream, as LangGraph's push tasks' are
+        self.calls: set[str] = set()
         # A node's own messages carry its run's metadata, which LangGraph's graph run marks
         # as its integration.
         self.metadata = {"ls_integration": "langgraph", **self.config_metadata}
         self.runs: dict[UUID, dict[str, Any]] = {}
         outer = _handler_in(config.get("callbacks")) if subgraphs else None
         self.seen: set[str] = outer.seen if outer is not None else set()
+
+    def adopt_namespace(self, caller: str | None, ns: str) -> None:
+        """Stream the models of the `@task` call at ``ns`` made by the task at ``caller``
+        (this task's, or a call's it adopted: calls made inside calls)."""
+        if caller == self.ns or caller in self.calls:
+            self.calls.add(ns)
 
     def see(self, state: Any) -> None:
         """Count the messages of the task's input as seen (they are never streamed)."""
@@ -80,7 +89,8 @@ class MessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
     ) -> Any:
         if not metadata or (tags and TAG_NOSTREAM in tags):
             return
-        if metadata.get("langgraph_checkpoint_ns") != self.ns:
+        ns = metadata.get("langgraph_checkpoint_ns")
+        if ns != self.ns and ns not in self.calls:
             return  # a model of a subgraph's task: that task's handler streams it
         meta = dict(metadata)
         user_tags = [t for t in tags or () if not t.startswith("seq:step")]

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from superstep_compat.pregel._run import GraphRun
 
 __all__ = [
-    "_breakpoints",
     "_ended_by",
     "_final_values",
     "_modes",
@@ -30,14 +29,6 @@ __all__ = [
     "_shape",
     "v2_mappers",
 ]
-
-
-def _breakpoints(value: Any) -> frozenset[str]:
-    if value is None:
-        return frozenset()
-    if value == "*":
-        return frozenset({"*"})
-    return frozenset(value)
 
 
 def _modes(stream_mode: Any) -> tuple[list[str], bool]:

@@ -42,6 +42,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
     pending_tasks,
 )
 from superstep_compat.pregel._emitted import EmittedEvents
+from superstep_compat.pregel._graph_attrs import breakpoints
 from superstep_compat.pregel._live import AsyncLiveStep, advance_live
 from superstep_compat.pregel._output_keys import OutputKeys
 from superstep_compat.pregel._record import CheckpointRecord
@@ -126,8 +127,8 @@ class GraphRun:
         self.context, self.store = given.context, given.store
         self.control: RunControl = given.control
         self._drain_stopped = False  # the host stopped it between steps (`drained`)
-        self.before = names(interrupt_before, graph.interrupt_before_nodes)
-        self.after = names(interrupt_after, graph.interrupt_after_nodes)
+        self.before = names(interrupt_before, breakpoints(graph.interrupt_before_nodes))
+        self.after = names(interrupt_after, breakpoints(graph.interrupt_after_nodes))
         place = place_run(graph, self.config, self.link)
         self.thread_id: str | None = place.thread_id
         self.ns: str = place.ns
