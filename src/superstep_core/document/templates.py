@@ -58,37 +58,36 @@ def _parse(inner: str) -> Path | None:
     return Path(m.group("root"), tuple(steps))
 
 
-def references(template: Any) -> Iterator[Reference]:
-    """Every reference in ``template`` (a string, or JSON whose strings are templates)."""
+def _strings(template: Any) -> Iterator[str]:
+    """Every string of ``template`` (a string, or JSON: its keys and values, in order)."""
     if isinstance(template, str):
-        for m in _BRACES.finditer(template):
-            yield Reference(m.group(1).strip(), _parse(m.group(1)))
+        yield template
     elif isinstance(template, Mapping):
         for key, value in template.items():
-            yield from references(key)
-            yield from references(value)
+            yield from _strings(key)
+            yield from _strings(value)
     elif isinstance(template, list):
         for item in template:
-            yield from references(item)
+            yield from _strings(item)
+
+
+def references(template: Any) -> Iterator[Reference]:
+    """Every reference in ``template`` (a string, or JSON whose strings are templates)."""
+    for text in _strings(template):
+        for m in _BRACES.finditer(text):
+            yield Reference(m.group(1).strip(), _parse(m.group(1)))
 
 
 def unclosed(template: Any) -> Iterator[str]:
     """The start of every ``{{`` in ``template`` (a string, or JSON whose strings are
     templates) that no ``}}`` closes: ``"{{state.x"``, as far as the next 24 characters.
     Rendering would leave such text as it is, so the validator names it instead."""
-    if isinstance(template, str):
-        rest = _BRACES.sub(lambda m: " " * len(m.group(0)), template)  # keep the offsets
+    for text in _strings(template):
+        rest = _BRACES.sub(lambda m: " " * len(m.group(0)), text)  # keep the offsets
         start = rest.find("{{")
         while start != -1:
-            yield template[start : start + 24]
+            yield text[start : start + 24]
             start = rest.find("{{", start + 2)
-    elif isinstance(template, Mapping):
-        for key, value in template.items():
-            yield from unclosed(key)
-            yield from unclosed(value)
-    elif isinstance(template, list):
-        for item in template:
-            yield from unclosed(item)
 
 
 def _text(value: Any) -> str:
