@@ -221,7 +221,10 @@ def _attempt(
         if returned:
             hit.append(True)
             return returned[0]
-    ns = f"{root.ns}|{task.name}:{root.task_id(scope.key)}"  # LangGraph's push task's
+
+    def ns() -> str:  # LangGraph's push task's namespace, asked for only if the call is traced
+        return f"{root.ns}|{task.name}:{root.task_id(scope.key)}"
+
     traced = TaskCallRun.open(task.name, task.func, args, kwargs, index=_index(scope), ns=ns)
     call = partial(task.func, *args, **kwargs)
     try:

@@ -55,16 +55,17 @@ class TaskCallRun:
         kwargs: Mapping[str, Any],
         *,
         index: int,
-        ns: str,
+        ns: Callable[[], str],
     ) -> TaskCallRun | None:
-        """Start the run of call number ``index`` of the caller, the call's namespace
-        ``ns`` (``<caller's>|<task>:<call's task id>``, LangGraph's push task's) in its
+        """Start the run of call number ``index`` of the caller, the call's namespace (``ns()``:
+        ``<caller's>|<task>:<call's task id>``, LangGraph's push task's) in its
         metadata; sets the ambient config (in the caller's context copy the call runs in) to
         the run's child config."""
         config = var_child_runnable_config.get()
         if not config or not config.get("callbacks"):
             return None
         caller = dict(config.get("metadata") or {})
+        call_ns = ns()  # a task id's hash: made only for a traced call
         node = caller.get("langgraph_node")
         path = (PUSH, tuple(caller.get("langgraph_path") or (node,)), index, True)
         metadata = {
@@ -72,16 +73,16 @@ class TaskCallRun:
             "langgraph_node": name,
             "langgraph_triggers": (PUSH,),
             "langgraph_path": path,
-            "langgraph_checkpoint_ns": ns,
+            "langgraph_checkpoint_ns": call_ns,
             # what langchain-core would copy from the caller's configurable otherwise
-            "checkpoint_ns": ns,
+            "checkpoint_ns": call_ns,
         }
         manager = get_callback_manager_for_config({**config, "metadata": metadata})
         for handler in manager.handlers:
             # the caller's ``messages`` handler streams the call's models as its own
             adopt = getattr(handler, "adopt_namespace", None)
             if adopt is not None:
-                adopt(caller.get("langgraph_checkpoint_ns"), ns)
+                adopt(caller.get("langgraph_checkpoint_ns"), call_ns)
         run = manager.on_chain_start(None, _inputs(func, args, kwargs), name=name)
         child = {**config, "metadata": metadata, "callbacks": run.get_child()}
         return cls(run, var_child_runnable_config.set(child))  # type: ignore[arg-type]
