@@ -393,10 +393,9 @@ class Execution:
             raise e.error from None
         entry: tuple[Any, ...] = ("edit", pairs, writer, as_node, targets, cancel_pending)
         if self.log_inputs:
-            if fired:
-                self.input_log.append((*entry, spawns, fired))
-            else:
-                self.input_log.append((*entry, spawns) if spawns else entry)
+            # trailing fields only when used: older logs replay unchanged (`replay.py`)
+            extra = (spawns, fired) if fired else (spawns,) if spawns else ()
+            self.input_log.append((*entry, *extra))
         if cancel_pending:
             # a deferred node's activation waited for the graph to go quiet: that wait is
             # over, and an edit does not undo it (LangGraph keeps such a task due)
