@@ -353,10 +353,10 @@ class GraphRun:
         stops, drains or the host is done; then the run's last events. A step past the
         graph's ``step_timeout`` raises `TimeoutError` (``timeout``: its args)."""
         try:
-            while True:
+            stop = yield from self.steps.before_first_step(ex)
+            while not stop:
                 outcome = yield from asked()
-                if outcome is None or (yield from self._stepped(ex, outcome)):
-                    break
+                stop = outcome is None or (yield from self._stepped(ex, outcome))
         except RunStopped:
             self._stopped_by_drain()
         except StepTimeoutError:

@@ -112,6 +112,10 @@ class Continuation:
     fork_values: dict[str, Any] | None = None
     """The values of the fork a `Command` made (time travel): the state the run starts
     from, and shows first, rather than the forked checkpoint's."""
+    input_step: bool = False
+    """Whether a low-level graph's input was written as its input step (step -1): the
+    nodes it triggers are due before any superstep runs, so the run checks its
+    ``interrupt_before`` breakpoints first (LangGraph's first tick does)."""
 
     def prepare(self) -> tuple[Execution, list[Event]]:
         """The execution the run drives (loaded, or new) with the input applied, and the
@@ -314,6 +318,7 @@ class Continuation:
             applied = True
         elif isinstance(inp, Command) and record is None and self.fresh_resume_starts:
             events.extend(writes.first_command(ex, first_input or inp))
+            self.input_step = graph.lowlevel is not None
             if first_answer:
                 self.resumer.answer(ex, None, first_answer[0])
         elif isinstance(inp, Command) and not as_value:
@@ -358,6 +363,7 @@ class Continuation:
                 ex.abandon_pending()  # new input: LangGraph drops the tasks a run left
             if graph.lowlevel is not None:
                 events.extend(writes.lowlevel(ex, inp))
+                self.input_step = True
             else:
                 events.extend(
                     self.recorder.checkpoint(

@@ -162,11 +162,7 @@ class RunSteps:
             names_ran = {node_of(aid) for aid, _ in completed}
             after = bool(_hit(names_ran, self.after) and next_)
             if after or _hit(set(next_), self.before):
-                # a subgraph's breakpoint stops its parent's task: the parent reports it
-                if "updates" in modes and self.link is None:
-                    yield ((), "updates", {"__interrupt__": ()})
-                self.stopped = True
-                self.breakpoint = "interrupt_after" if after else "interrupt_before"
+                yield from self._break("interrupt_after" if after else "interrupt_before")
                 return True
         # LangGraph checks the budget before looking for tasks (`stop`, one property less)
         if self.recorder.step >= self.contexts.stop:
@@ -181,6 +177,27 @@ class RunSteps:
                 )
             )
         return False
+
+    def before_first_step(self, ex: Execution) -> Generator[Event, None, bool]:
+        """A low-level graph's input step made its first step's tasks due without a
+        superstep: a breakpoint before one of them stops the run before any runs, as
+        LangGraph's first tick checks ``interrupt_before`` on what the input triggered
+        (a resumed thread's first step does not stop: LangGraph marks every channel seen
+        by the breakpoints when it resumes). Returns True (the generator's value) to stop."""
+        if not self.before or not self.continuation.input_step:
+            return False
+        if not _hit(set(self._next(ex)), self.before):
+            return False
+        yield from self._break("interrupt_before")
+        return True
+
+    def _break(self, status: str) -> Iterator[Event]:
+        """The run stops at a breakpoint (``status``: LangGraph's loop status then)."""
+        # a subgraph's breakpoint stops its parent's task: the parent reports it
+        if "updates" in self.modes and self.link is None:
+            yield ((), "updates", {"__interrupt__": ()})
+        self.stopped = True
+        self.breakpoint = status
 
     def interrupted(
         self, ex: Execution, results: Sequence[tuple[str, TaskOutcome]]
