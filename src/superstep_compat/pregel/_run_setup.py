@@ -24,7 +24,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
     pending_activations,
 )
 from superstep_compat.pregel._command_input import check_command_input
-from superstep_compat.pregel._lgcheckpoint import PUSH
+from superstep_compat.pregel._lgcheckpoint import INTERRUPT, PUSH, RESUME
 from superstep_compat.pregel._lgdelta import hydrate_delta_channels
 from superstep_compat.pregel._lgnull import (
     command_writes,
@@ -151,18 +151,15 @@ class Continuation:
         execution_id = self.scope.thread_id or "run"
         if (
             record is not None
-            and record.engine is not None
-            and self.input is None
             and requested_id is not None
-            and step_in_progress(record)
-            and not self._is_latest(record)
+            and (
+                step_in_progress(record)
+                if record.engine is not None
+                # a checkpoint in LangGraph's format: its tasks' saved writes tell it
+                else self.scope.link is None and any(w[0] != NULL_TASK_ID for w in record.pending)
+            )
         ):
-            # Time travel to a step that went on after the checkpoint (interrupted, or
-            # partly finished): LangGraph runs its tasks afresh, without the answers and
-            # writes saved since, so the state is the checkpoint's own fields.
-            record.engine = None
-            # (a `Command`'s writes of no task are the checkpoint's own: they stay)
-            record.pending = [w for w in record.pending if w[0] == NULL_TASK_ID]
+            self._rerun_addressed_step(record)
         rebuilt = record is not None and record.engine is None
         if record is not None and rebuilt:
             # a checkpoint LangGraph wrote
@@ -343,7 +340,12 @@ class Continuation:
             # An input checkpoint holds its input in ``__start__``, not yet in the engine
             # (saved before the input was sent): continuing from it sends the input.
             start = unsent_input(ex, record)
-            if requested_id is not None and replaying and (record.next or ex.queue):
+            # LangGraph's root forks whatever the checkpoint's step left (time travel
+            # starts a branch even at the latest), except from an edit's own fork
+            root_forks = self.scope.link is None and record.source not in ("update", "fork")
+            if requested_id is not None and (
+                (replaying and (record.next or ex.queue)) or root_forks
+            ):
                 # the fork's tasks are the checkpoint's (an input checkpoint's START has no
                 # activation yet: it is keyed by name)
                 pending = pending_activations(ex, graph.node_order)
@@ -495,6 +497,33 @@ class Continuation:
             else self.recorder.policy.triggers_of(name),
         }
         return partial(self._emit_start, ctx.step, start)
+
+    def _rerun_addressed_step(self, record: CheckpointRecord) -> None:
+        """``record``, addressed by id, is a step part-way done (interrupted, failed, or
+        partly finished): what LangGraph runs of it again. Time travel (no input, or a
+        `Command` without ``resume``; a subgraph's only once its thread went on) runs its
+        tasks afresh, without the answers and writes saved since: the state is the
+        checkpoint's own fields, even at the thread's latest checkpoint. A resume at a
+        checkpoint the thread went past runs its finished tasks again too, but keeps the
+        answers saved there (they come first) and which tasks wait on interrupts. A resume
+        at the latest hands the finished tasks' writes back, as without an id."""
+        inp = self.input
+        resumes = isinstance(inp, Command) and inp.resume is not None
+        root = self.scope.link is None
+        kept: tuple[str, ...] | None = None  # the channels of the task writes that stay
+        if not resumes and (inp is None or (root and isinstance(inp, Command))):
+            if root or not self._is_latest(record):
+                kept = ()  # (a `Command`'s writes of no task are the checkpoint's own)
+        elif resumes and root and not self._is_latest(record):
+            kept = (RESUME, INTERRUPT)
+        if kept is None:
+            return
+        dropped = [w for w in record.pending if w[0] != NULL_TASK_ID and w[1] not in kept]
+        delta = self.recorder.writer.delta
+        if delta is not None:  # LangGraph's branch snapshots the delta keys they touch
+            delta.force_pending(dropped)
+        record.engine = None
+        record.pending = [w for w in record.pending if w[0] == NULL_TASK_ID or w[1] in kept]
 
     def _is_latest(self, record: CheckpointRecord) -> bool:
         """Whether ``record`` is the newest checkpoint of its thread and namespace."""
