@@ -79,12 +79,18 @@ def start_call(
     root.track(future)
     ctx = copy_context()
     hit: list[bool] = []  # set when the result came from the cache
+    # LangGraph matches a call's cached writes as it accepts the call: its cached
+    # ``updates`` chunk follows its start, before the caller's next call starts
+    known = _cache_lookup(root, task, args, kwargs)
+    if known:
+        hit.append(True)
+        root.emit_update(task.name, known[0], cached=True)
     # the effect id: the call's key under the node task's namespace (unique per thread
     # and step, deterministic); `RootScope.recorded` reads the key back from it
     effect_id = f"{root.ns}/{key}"
     observe = _attempts_told(root, task, key)
-    attempt = partial(_attempt, scope, task, args, kwargs, hit)
-    settle = partial(_settle, future, root, task, key, hit)
+    attempt = partial(_attempt, scope, task, args, kwargs, hit, known)
+    settle = partial(_settle, future, root, task, key, hit, announced=bool(known))
     if task.is_async:
         assert loop is not None
         # the host enforces the task's timeouts on each attempt, on its clock
@@ -207,15 +213,19 @@ def _attempt(
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
     hit: list[bool],
+    known: list[Any] | None,
 ) -> Twin[Any]:
     """One attempt of a call, written once for a sync task (`drive`n on a host worker
     thread) and an async one (`adrive`n on the caller's loop; the host stops it at the
     task's `TimeoutPolicy`), in the task's context: the cached result, else the function's
-    (then cached)."""
+    (then cached). ``known``: what the call found in the cache as it started (`_cache_lookup`;
+    None when it could not look), so that the attempt does not look again."""
     _enter(scope)
     root = scope.root
+    if known:
+        return known[0]
     cache_key = _cached_key(root, task, args, kwargs)
-    if cache_key is not None:
+    if cache_key is not None and known is None:
         found = yield Block(root.cache.get, root.cache.aget, ([cache_key],))
         returned = _returned(found.get(cache_key))
         if returned:
@@ -272,6 +282,22 @@ class _CancelsCall:
 
     def release(self, _ended: asyncio.Future[Any]) -> None:
         self.pending = None
+
+
+def _cache_lookup(
+    root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs: Any
+) -> list[Any] | None:
+    """The result a call finds in the run's cache as it starts, as a list of one (empty:
+    none); None when it has no cache key, or the cache answers only asynchronously (an
+    async-only cache: the call's attempt looks, on the caller's loop)."""
+    cache_key = _cached_key(root, task, args, kwargs)
+    if cache_key is None or root.cache is None:
+        return None
+    try:
+        found = root.cache.get([cache_key])
+    except NotImplementedError:
+        return None
+    return _returned(found.get(cache_key))
 
 
 def _cached_key(root: RootScope, task: TaskFunction[Any, Any], args: Any, kwargs: Any) -> Any:
@@ -335,9 +361,12 @@ def _settle(
     hit: list[bool],
     value: Any,
     error: BaseException | None,
+    *,
+    announced: bool = False,
 ) -> None:
     """Hand a performed call's outcome to its caller's future, after its stream events (and,
-    for a failure, after saving how it ended). A future its caller cancelled takes nothing."""
+    for a failure, after saving how it ended; a cache hit's ``updates`` chunk was
+    ``announced`` as the call started). A future its caller cancelled takes nothing."""
     if future.cancelled():
         return
     if error is not None:
@@ -345,7 +374,8 @@ def _settle(
         _result_event(root, task, key, error)
         future.set_exception(error)
         return
-    root.emit_update(task.name, value, cached=bool(hit))
+    if not announced:
+        root.emit_update(task.name, value, cached=bool(hit))
     # a cache hit has a start but no result event: LangGraph matches cached writes after
     # announcing the task and never runs it
     if root.streams_tasks and not hit:
