@@ -39,7 +39,7 @@ from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.func._journal import TaskJournal
 from superstep_compat.pregel._task_context import RunContext, _now, _TaskContext, task_uuid
 from superstep_compat.pregel._task_support import attempt_observer
-from superstep_compat.types import Interrupt
+from superstep_compat.types import Interrupt, interrupt_id_from_ns
 from superstep_core.host import NestedEffects
 from superstep_core.node import EffectCompleted
 from superstep_core.persistence import Codec
@@ -117,6 +117,21 @@ class RootScope(_TaskContext):
     def interrupt(self, value: Any, response_schema: Any) -> Any:
         return self.body.interrupt(value, response_schema)
 
+    def _interrupt_ns(self, slot: str) -> str:
+        """What LangGraph derives the id of the interrupt at ``slot`` (``<call key>#<n>``)
+        from: the namespace of the task that asks (the entrypoint's task, under the graph's
+        namespace; a `@task` call's is its caller's with ``|<name>:<call's task id>``),
+        suffixed by how many answers that task already has (``n``; none for the first)."""
+        key, _, nth = slot.rpartition("#")
+        graph_ns = self.run.checkpoint_ns
+        parts = [graph_ns, self.ns] if graph_ns else [self.ns]
+        if key:
+            steps = key.split("/")
+            for depth, step in enumerate(steps, 1):  # each call nests under its caller
+                parts.append(f"{step.split(':', 1)[1]}:{self.task_id('/'.join(steps[:depth]))}")
+        ns = "|".join(parts)
+        return f"{ns}|{nth}" if nth != "0" else ns
+
     def answer(self, slot: str) -> tuple[bool, Any]:
         """(True, answer) when ``slot`` was surfaced before and has been answered."""
         with self.lock:
@@ -128,7 +143,7 @@ class RootScope(_TaskContext):
         return False, None
 
     def raise_interrupt(self, slot: str, value: Any) -> GraphInterrupt:
-        interrupt = Interrupt.from_ns(value, f"{self.ns}|{slot}")
+        interrupt: Interrupt[Any] = Interrupt(value, interrupt_id_from_ns(self._interrupt_ns(slot)))
         with self.lock:
             self.raised[interrupt.id] = slot
         return GraphInterrupt((interrupt,))
