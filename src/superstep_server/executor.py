@@ -399,6 +399,10 @@ def _execute(
         config["configurable"][CONFIG_KEY_ATTEMPT_OBSERVER] = relay.clock.attempt
         if protocol:  # chat models report v3 protocol events, as in LangGraph's v3 runs
             config["configurable"][CONFIG_KEY_STREAM_MESSAGES_V2] = True
+            if _takes_v3_messages(graph):
+                # the call's own "messages" are v3's events (a call asking for v1 chunks
+                # drops the flag, as a graph streamed from a node of a v3 run does)
+                options["v3_messages"] = True
         if "events" in user_modes:
             asyncio.run(_with_events(graph, payload, config, modes, options, relay, cancel))
         else:
@@ -435,6 +439,14 @@ def _execute(
         except Exception:  # the timings are for the viewer: never the run's failure
             log.exception("run %s: cannot keep its task times", run_id)
     _settle(ctx, row, worker, graph, status, output, failure)
+
+
+def _takes_v3_messages(graph: Any) -> bool:
+    """Whether the graph's ``stream`` takes the façade's private ``v3_messages`` option (its
+    compiled graphs do: `superstep_compat.pregel._calls.RunOptions`)."""
+    from superstep_compat.pregel import Pregel
+
+    return isinstance(graph, Pregel)
 
 
 def _takes_control(graph: Any) -> bool:

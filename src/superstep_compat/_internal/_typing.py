@@ -3,12 +3,27 @@ built on it (langgraph-supervisor, langgraph-swarm)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from typing_extensions import TypedDict
 
 __all__ = ["EMPTY_SEQ", "MISSING", "DeprecatedKwargs"]
 
-MISSING = object()
-"""The "not given" sentinel (distinct from ``None``)."""
+
+class _Missing:
+    """Marker for "no value" (distinct from ``None``)."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = _Missing()
+"""The "not given" sentinel (distinct from ``None``). One object for the whole façade, as in
+LangGraph: a channel's ``from_checkpoint(MISSING)`` / ``checkpoint()`` speak the same sentinel
+that code importing it from here (custom channels, LangGraph's own tests) holds."""
 
 EMPTY_SEQ: tuple[str, ...] = ()
 """An empty sequence of strings."""

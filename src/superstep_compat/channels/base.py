@@ -10,25 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Generic, Self, TypeVar
 
+from superstep_compat._internal._typing import MISSING
 from superstep_compat.errors import EmptyChannelError
 
 __all__ = ["MISSING", "BaseChannel"]
 
 Value = TypeVar("Value")
 Update = TypeVar("Update")
-
-
-class _Missing:
-    """Marker for "no value" (distinct from ``None``)."""
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-MISSING: Any = _Missing()
 
 
 class BaseChannel(Generic[Value, Update]):
@@ -83,9 +71,10 @@ class BaseChannel(Generic[Value, Update]):
         return self.value
 
     def from_checkpoint(self, checkpoint: Any) -> Self:
-        """A copy restored from a persisted value."""
+        """A copy restored from a persisted value; from MISSING (nothing persisted) it holds
+        its initial value, as LangGraph's channels (a reducer channel its ``typ()``)."""
         clone = self.copy()
-        clone.value = checkpoint
+        clone.value = self.initial() if checkpoint is MISSING else checkpoint
         return clone
 
     def update(self, values: Sequence[Update]) -> bool:

@@ -7,6 +7,7 @@ import typing
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from superstep_compat._internal._constants import OVERWRITE
 from superstep_compat.channels.base import MISSING, BaseChannel
 from superstep_compat.errors import one_overwrite_error
 
@@ -84,11 +85,24 @@ class BinaryOperatorAggregate(BaseChannel[Any, Any]):
         return f"BinaryOperatorAggregate({self.typ!r}, {name})"
 
 
-def _overwrite_value(item: Any) -> Any:
+def _get_overwrite(value: Any) -> tuple[bool, Any]:
+    """``(True, the value to write)`` when ``value`` is an overwrite, else ``(False, None)``
+    (LangGraph's). Three forms: an `Overwrite`; the ``{"__overwrite__": value}`` dict; and
+    ``{"type": "__overwrite__", "value": ...}``, an `Overwrite` whose dataclass was erased
+    by JSON (a state update sent to the server), so the overwrite survives that trip."""
     from superstep_compat.types import Overwrite
 
-    if isinstance(item, Overwrite):
-        return item.value
-    if isinstance(item, dict) and len(item) == 1 and "__overwrite__" in item:
-        return item["__overwrite__"]
-    return MISSING
+    if isinstance(value, Overwrite):
+        return True, value.value
+    if isinstance(value, dict):
+        if len(value) == 1 and OVERWRITE in value:
+            return True, value[OVERWRITE]
+        if value.get("type") == OVERWRITE and "value" in value:
+            return True, value["value"]
+    return False, None
+
+
+def _overwrite_value(item: Any) -> Any:
+    """The value an overwrite writes (`_get_overwrite`), or MISSING for any other write."""
+    is_overwrite, value = _get_overwrite(item)
+    return value if is_overwrite else MISSING

@@ -19,6 +19,16 @@ class Topic(BaseChannel[Any, Any]):
         self.accumulate = accumulate
         self.value = []
 
+    @property
+    def ValueType(self) -> Any:
+        """A sequence of ``typ`` (LangGraph's: low-level graphs' schemas show an array)."""
+        return Sequence[self.typ]  # type: ignore[name-defined]
+
+    @property
+    def UpdateType(self) -> Any:
+        """One item or a list of them."""
+        return self.typ | list[self.typ]  # type: ignore[name-defined]
+
     def initial(self) -> Any:
         return []
 

@@ -17,8 +17,11 @@ from superstep_compat.pregel._calls import (
     SKIP,
     GraphCall,
     RunOptions,
+    keeps_v1_messages,
     legacy_durability,
+    messages_config,
     printed_modes,
+    streams_v3_messages,
     warn_unsaved_durability,
 )
 from superstep_compat.pregel._live import streams_live
@@ -255,6 +258,7 @@ class EntrypointCall(GraphCall):
         # the warning names the line that called stream/invoke (through `Pregel._call`)
         self.durability = legacy_durability(options.get("durability"), options, stacklevel=5)
         self.version = options.get("version", "v1")
+        self.v3_messages = streams_v3_messages(options)
         self.subgraphs = bool(options.get("subgraphs", False))
         self.latest = _Latest()
         self.multiplexer = None
@@ -273,7 +277,8 @@ class EntrypointCall(GraphCall):
 
     def start(self, config: dict[str, Any], *, task_updates: bool | None = None) -> EntrypointRun:
         """The run (a stream's, live: its tasks report their updates as they finish)."""
-        merged = self.graph._config(config)  # type: ignore[arg-type]
+        given = self.graph._config(config)  # type: ignore[arg-type]
+        merged = messages_config(given, self.modes, self.v3_messages)
         run = EntrypointRun(
             self.graph,
             self.input,
@@ -283,6 +288,8 @@ class EntrypointCall(GraphCall):
             durability=self.durability,
             control=self.control,
         )
+        if keeps_v1_messages(given, merged):
+            run.run.forward_modes = run.run.forward_modes - {"messages"}
         warn_unsaved_durability(self.durability, run.run.saver)
         run.run.live = task_updates is not None and streams_live(
             self.modes, subgraphs=False, task_updates=True

@@ -8,6 +8,7 @@ named by `RemoveMessage`, and clears everything before a `REMOVE_ALL_MESSAGES` m
 from __future__ import annotations
 
 import os
+import uuid
 import warnings
 from collections.abc import Callable
 from functools import partial
@@ -68,10 +69,17 @@ _id_of = attrgetter("id")
 _VARIANT = {d: "89ab"[int(d, 16) & 3] for d in "0123456789abcdef"}
 
 
+_STDLIB_UUID4 = uuid.uuid4
+
+
 def _uuid4() -> str:
     """``str(uuid.uuid4())`` (the same 122 random bits from ``os.urandom``, version 4, RFC
     4122 variant) without building a `uuid.UUID`: every new message gets one, and the
-    object was most of the cost."""
+    object was most of the cost. LangGraph's reducer looks ``uuid.uuid4`` up on each call, so
+    a patched one (tests pinning message ids, e.g. ``mocker.patch("uuid.uuid4")``) is
+    called instead, once per message given an id, as there."""
+    if uuid.uuid4 is not _STDLIB_UUID4:
+        return str(uuid.uuid4())
     h = os.urandom(16).hex()
     # hex digit 12 is the version; digit 16's two high bits the variant (10)
     return f"{h[:8]}-{h[8:12]}-4{h[13:16]}-{_VARIANT[h[16]]}{h[17:20]}-{h[20:32]}"

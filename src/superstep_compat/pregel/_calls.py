@@ -16,9 +16,10 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterator, M
 from contextlib import aclosing
 from typing import TYPE_CHECKING, Any, Final, TypedDict, TypeVar
 
-from superstep_compat._internal._constants import ROOT_KEY
+from superstep_compat._internal._constants import CONFIG_KEY_STREAM_MESSAGES_V2, ROOT_KEY
 from superstep_compat.pregel._lifecycle import lifecycle_of
 from superstep_compat.pregel._live import streams_live
+from superstep_compat.pregel._messages import without_v2_handlers
 from superstep_compat.pregel._output import (
     _ended_by,
     _final_values,
@@ -51,7 +52,9 @@ class RunOptions(TypedDict, total=False):
     an invoke). ``multiplexer`` and ``control`` are Superstep extensions (see `Pregel.stream`
     and `RunControl`); ``output_keys`` narrows the ``values`` and ``updates`` chunks and
     ``invoke``'s result (`_output_keys`); ``print_mode`` (``debug``: "updates" and
-    "values") prints its modes' chunks to stdout as LangGraph does, streamed or not."""
+    "values") prints its modes' chunks to stdout as LangGraph does, streamed or not.
+    ``v3_messages`` (private, set by ``stream_events(version="v3")``, whose own call is made
+    with v1 chunks): the call streams "messages" as v3's message events (`messages_config`)."""
 
     context: Any
     stream_mode: Any
@@ -66,6 +69,7 @@ class RunOptions(TypedDict, total=False):
     version: str
     multiplexer: StreamMultiplexer | None
     control: RunControl | None
+    v3_messages: bool
 
 
 def _stream_parameters(
@@ -117,6 +121,38 @@ def signed(*, invoke: bool, returns: str) -> Callable[[F], F]:
     return sign
 
 
+def streams_v3_messages(options: RunOptions) -> bool:
+    """Whether a call that asks for "messages" streams them as v3's message events: LangGraph
+    picks that handler only for ``version="v2"`` calls (v3 streaming's own among them)."""
+    return options.get("version") == "v2" or bool(options.get("v3_messages"))
+
+
+def keeps_v1_messages(given: Mapping[str, Any], config: Mapping[str, Any]) -> bool:
+    """Whether `messages_config` took a v3 run's flag off ``given``: the call's tokens are
+    its own then (its caller's v1 stream), not passed on to the v3 run above, as in
+    LangGraph, where only the v3 run's own handler (dropped here) would hear them."""
+    before = (given.get("configurable") or {}).get(CONFIG_KEY_STREAM_MESSAGES_V2)
+    return bool(before) and not (config.get("configurable") or {}).get(
+        CONFIG_KEY_STREAM_MESSAGES_V2
+    )
+
+
+def messages_config(config: dict[str, Any], modes: Any, v3_messages: bool) -> dict[str, Any]:
+    """``config`` for a call's runs: a call asking for "messages" itself but not as v3's
+    events drops the v3 flag and v3's messages handlers it inherited (a graph streamed from
+    a node of a v3 streaming run, with that node's config), so it and the graphs it runs
+    stream v1 chunks, to this call only, as LangGraph's. A call not asking for them keeps
+    both: its tokens go to the v3 run above."""
+    if v3_messages or "messages" not in modes:
+        return config
+    config = without_v2_handlers(config)
+    configurable = config.get("configurable") or {}
+    if not configurable.get(CONFIG_KEY_STREAM_MESSAGES_V2):
+        return config
+    configurable = {k: v for k, v in configurable.items() if k != CONFIG_KEY_STREAM_MESSAGES_V2}
+    return {**config, "configurable": configurable}
+
+
 def printed_modes(graph: Any, options: RunOptions) -> frozenset[str]:
     """The modes a call prints as they come (LangGraph's ``print_mode``; ``debug``, the
     call's or the graph's: "updates" and "values"), run whether streamed or not."""
@@ -163,6 +199,7 @@ class GraphCall:
         self.interrupt_after = options.get("interrupt_after")
         self.control = options.get("control")
         self.version = options.get("version", "v1")
+        self.v3_messages = streams_v3_messages(options)
         self.output_keys = options.get("output_keys")
         self.keys = _run_keys(graph, self.output_keys, invoke=invoke)
         # the warning names the line that called stream/invoke (through `Pregel._call`)
@@ -204,10 +241,11 @@ class GraphCall:
     def start(self, config: dict[str, Any], *, task_updates: bool | None = None) -> Any:
         """The run of one callback run. ``task_updates`` (streams only): whether the run
         reports each task's update as the task ends (`streams_live`); None: not live."""
+        own_config = messages_config(config, self.modes, self.v3_messages)
         run = GraphRun(
             self.graph,
             self.input,
-            config,
+            own_config,
             modes=self.run_modes,
             context=self.context,
             interrupt_before=self.interrupt_before,
@@ -217,6 +255,8 @@ class GraphCall:
             control=self.control,
             output_keys=self.keys,
         )
+        if keeps_v1_messages(config, own_config):
+            run.forward_modes = run.forward_modes - {"messages"}
         if not self.runs:  # (a call's later runs are its own again)
             warn_unsaved_durability(self.durability, run.saver)
         if task_updates is not None:

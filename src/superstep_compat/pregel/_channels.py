@@ -12,7 +12,7 @@ from typing import Any
 
 from superstep_compat.channels.base import MISSING as FACADE_MISSING
 from superstep_compat.channels.base import BaseChannel
-from superstep_compat.channels.binop import BinaryOperatorAggregate
+from superstep_compat.channels.binop import BinaryOperatorAggregate, _get_overwrite
 from superstep_compat.channels.ephemeral_value import EphemeralValue
 from superstep_compat.channels.last_value import LastValue
 from superstep_compat.channels.topic import Topic
@@ -66,14 +66,14 @@ class ReducerStrategy(Channel):
         value = current
         overwritten = False
         for _, item in writes:
-            if isinstance(item, Overwrite) or (
-                isinstance(item, dict) and item.get("__overwrite__") is not None and len(item) == 1
-            ):
-                if overwritten:
-                    raise one_overwrite_error()
-                overwritten = True
-                value = item.value if isinstance(item, Overwrite) else item["__overwrite__"]
-                continue
+            if isinstance(item, Overwrite | dict):
+                is_overwrite, replacement = _get_overwrite(item)
+                if is_overwrite:
+                    if overwritten:
+                        raise one_overwrite_error()
+                    overwritten = True
+                    value = replacement
+                    continue
             if overwritten:
                 continue  # LangGraph: an Overwrite in a step also drops the writes after it
             value = item if value is MISSING else self.operator(value, item)

@@ -27,7 +27,7 @@ from pydantic import BaseModel
 
 from superstep_compat.constants import TAG_NOSTREAM
 
-__all__ = ["MessagesHandler", "MessagesHandlerV2", "attach", "messages_in"]
+__all__ = ["MessagesHandler", "MessagesHandlerV2", "attach", "messages_in", "without_v2_handlers"]
 
 
 class MessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
@@ -222,6 +222,28 @@ def _handler_in(callbacks: Any) -> MessagesHandler | None:
     if not isinstance(callbacks, list):
         return None
     return next((h for h in reversed(callbacks) if isinstance(h, MessagesHandler)), None)
+
+
+def without_v2_handlers(config: dict[str, Any]) -> dict[str, Any]:
+    """``config`` without the `MessagesHandlerV2`s its callbacks inherited (LangGraph drops
+    them for a call streaming "messages" as v1 chunks: with one attached, a chat model
+    would stream through v3's event protocol); v1 handlers stay, so an outer v1 stream of
+    subgraphs still sees the tokens."""
+    callbacks = config.get("callbacks")
+    if isinstance(callbacks, list):
+        if any(isinstance(h, MessagesHandlerV2) for h in callbacks):
+            kept = [h for h in callbacks if not isinstance(h, MessagesHandlerV2)]
+            return {**config, "callbacks": kept}
+    elif isinstance(callbacks, BaseCallbackManager) and any(
+        isinstance(h, MessagesHandlerV2) for h in callbacks.handlers
+    ):
+        callbacks = callbacks.copy()
+        callbacks.handlers = [h for h in callbacks.handlers if not isinstance(h, MessagesHandlerV2)]
+        callbacks.inheritable_handlers = [
+            h for h in callbacks.inheritable_handlers if not isinstance(h, MessagesHandlerV2)
+        ]
+        return {**config, "callbacks": callbacks}
+    return config
 
 
 def attach(config: dict[str, Any], handler: BaseCallbackHandler) -> dict[str, Any]:

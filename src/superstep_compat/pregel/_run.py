@@ -123,6 +123,8 @@ class GraphRun:
         self.link: ChildLink | None = configurable.get(CHILD_KEY)
         self.subgraphs = subgraphs or (self.link is not None and self.link.subgraphs)
         self.modes = frozenset(modes) | (self.link.modes if self.link is not None else frozenset())
+        # the modes of its events it passes on to its parent's stream (`_forward`)
+        self.forward_modes = self.link.modes if self.link is not None else frozenset()
         given = inherited(graph, configurable, context, control)
         self.context, self.store = given.context, given.store
         self.control: RunControl = given.control
@@ -465,7 +467,7 @@ class GraphRun:
             return
         kind = self.kind
         for ns, mode, data in (event,) if kind is None else kind.forwarded(event):
-            if mode in link.modes:
+            if mode in self.forward_modes:
                 link.emit(mode, data, ns or tuple(self.task_ns.split(NS_SEP)))  # type: ignore[call-arg]
 
     async def _aevents(self) -> AsyncGenerator[Event, None]:

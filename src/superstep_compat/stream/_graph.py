@@ -140,7 +140,9 @@ def stream_events_v3(
     a `GraphRunStream` over the run (``kwargs`` go to ``graph.stream``: ``context``,
     ``interrupt_before``, ``durability``, ...; ``stream_mode``/``subgraphs`` are a TypeError)."""
     mux, run_config, modes = _prepare(graph, config, transformers, kwargs, is_async=False)
-    chunks = graph.stream(input, run_config, stream_mode=modes, subgraphs=True, **kwargs)
+    chunks = graph.stream(
+        input, run_config, stream_mode=modes, subgraphs=True, v3_messages=True, **kwargs
+    )
     return GraphRunStream(_closing(_events(iter(chunks)), chunks), mux)
 
 
@@ -154,7 +156,9 @@ async def astream_events_v3(
 ) -> AsyncGraphRunStream:
     """``await graph.astream_events(input, config, version="v3", ...)``: the async twin."""
     mux, run_config, modes = _prepare(graph, config, transformers, kwargs, is_async=True)
-    chunks = graph.astream(input, run_config, stream_mode=modes, subgraphs=True, **kwargs)
+    chunks = graph.astream(
+        input, run_config, stream_mode=modes, subgraphs=True, v3_messages=True, **kwargs
+    )
     return AsyncGraphRunStream(_aclosing(_aevents(aiter(chunks)), chunks), mux)
 
 
