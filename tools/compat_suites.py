@@ -18,13 +18,13 @@ Suites (test files are exported into the scratch folder, never into the reposito
   pytest settings (warnings are errors) and ``--disable-socket`` as its Makefile does.
 - ``supervisor`` and ``swarm``: the ``tests`` folders of the sdists of langgraph-supervisor
   (`SUPERVISOR`) and langgraph-swarm (`SWARM`) on the package index.
-- ``trustcall``, ``langmem`` and ``bigtool``: the offline unit tests of trustcall, langmem
-  (``tests/short_term``; its docstring examples call a model provider and a server) and
-  langgraph-bigtool, exported with ``git archive`` at the commit of the release in
+- ``trustcall``, ``langmem``, ``bigtool`` and ``agui``: the offline unit tests of trustcall,
+  langmem (``tests/short_term``; its docstring examples call a model provider and a server),
+  langgraph-bigtool and ag-ui-langgraph (the AG-UI protocol's LangGraph agent), exported with ``git archive`` at the commit of the release in
   `GIT_SUITES` from a git dir of each public repository (``--git-dir NAME=DIR``); the
   reference is that release from the package index, on the langchain suite's pins. Their
   async tests carry no marker (trustcall's and langmem's run under anyio, bigtool's under
-  pytest-asyncio's auto mode), so the sessions use ``asyncio_mode=auto`` as bigtool's
+  pytest-asyncio's auto mode; ag-ui's are mostly unittest cases), so the sessions use ``asyncio_mode=auto`` as bigtool's
   settings do.
 
 Each suite gets one virtualenv (the pinned packages, the test dependencies and this project,
@@ -168,6 +168,22 @@ GIT_SUITES = {
         "tests/unit_tests",
         ("tests/__init__.py", "tests/unit_tests"),
         f"{MIRRORS}/langchain-ai+langgraph-bigtool/repo",
+    ),
+    # The AG-UI protocol's LangGraph agent (CopilotKit's): streams a graph's events, reads and
+    # edits its state, resumes interrupts. Its tests sit in a monorepo; they import
+    # `tests._helpers`, which resolves from the exported folder (tests/ is a package). One test
+    # file loads the state-streaming middleware by its path beside the tests: that file alone
+    # is exported (the same as the release's; `import ag_ui_langgraph` still finds the release,
+    # a folder without __init__.py being only a namespace portion).
+    "agui": GitSuite(
+        "ag-ui-langgraph[fastapi]==0.0.43",
+        "ag-ui-langgraph@0.0.43",
+        "integrations/langgraph/python/tests",
+        (
+            "integrations/langgraph/python/tests",
+            "integrations/langgraph/python/ag_ui_langgraph/middlewares/state_streaming.py",
+        ),
+        f"{MIRRORS}/ag-ui-protocol+ag-ui/repo",
     ),
 }
 GIT_SUITE_TEST_DEPS = [
