@@ -16,16 +16,20 @@ Suites (test files are exported into the scratch folder, never into the reposito
   git dir of its public repository; the reference is that release from the package index,
   on the langchain suite's pins. Needs ``--deepagents-git-dir``. Run with deepagents' own
   pytest settings (warnings are errors) and ``--disable-socket`` as its Makefile does.
+  With them (files under ``acp/``), the tests of deepagents-acp (`DEEPAGENTS_ACP`, its Agent
+  Client Protocol server: sessions, tool approvals through interrupts, resumes) from the
+  same repository at its release tag, on its own settings.
 - ``supervisor`` and ``swarm``: the ``tests`` folders of the sdists of langgraph-supervisor
   (`SUPERVISOR`) and langgraph-swarm (`SWARM`) on the package index.
 - ``trustcall``, ``langmem``, ``bigtool`` and ``agui``: the offline unit tests of trustcall,
   langmem (``tests/short_term``; its docstring examples call a model provider and a server),
-  langgraph-bigtool and ag-ui-langgraph (the AG-UI protocol's LangGraph agent), exported with ``git archive`` at the commit of the release in
-  `GIT_SUITES` from a git dir of each public repository (``--git-dir NAME=DIR``); the
-  reference is that release from the package index, on the langchain suite's pins. Their
-  async tests carry no marker (trustcall's and langmem's run under anyio, bigtool's under
-  pytest-asyncio's auto mode; ag-ui's are mostly unittest cases), so the sessions use ``asyncio_mode=auto`` as bigtool's
-  settings do.
+  langgraph-bigtool and ag-ui-langgraph (the AG-UI protocol's LangGraph agent), exported
+  with ``git archive`` at the commit of the release in `GIT_SUITES` from a git dir of each
+  public repository (``--git-dir NAME=DIR``); the reference is that release from the
+  package index, on the langchain suite's pins. Their async tests carry no marker
+  (trustcall's and langmem's run under anyio, bigtool's under pytest-asyncio's auto mode;
+  ag-ui's are mostly unittest cases), so the sessions use ``asyncio_mode=auto`` as
+  bigtool's settings do.
 
 Each suite gets one virtualenv (the pinned packages, the test dependencies and this project,
 editable) and runs twice in it: once as is (the reference, real LangGraph) and once with
@@ -104,8 +108,10 @@ LANGGRAPH_TEST_DEPS = [
     "httpx",
 ]
 DEEPAGENTS = "0.7.8"
+DEEPAGENTS_ACP = "0.0.10"  # its last release in the mirror; it accepts deepagents 0.7.8
 DEEPAGENTS_PACKAGES = [
     f"deepagents=={DEEPAGENTS}",
+    f"deepagents-acp=={DEEPAGENTS_ACP}",
     *LANGCHAIN_PACKAGES,
     *("langchain-anthropic==1.7.10", "langchain-google-genai==4.4.3", "wcmatch==11.0"),
 ]
@@ -391,7 +397,17 @@ def _deepagents_sessions(scratch: Path, git_dir: Path) -> list[Session]:
     shutil.rmtree(project / "deepagents")  # test the installed release
     # pyproject.toml stays: its [tool.pytest.ini_options] are deepagents' settings.
     options = ["--timeout=120", "--disable-socket", "--allow-unix-socket", "--benchmark-disable"]
-    return [Session("", project, ["tests/unit_tests"], options)]
+    acp = scratch / "deepagents-acp-tests"
+    shutil.rmtree(acp, ignore_errors=True)
+    # Only the tests and the settings: the package's folder also holds images the mirrors
+    # may not have.
+    paths = ["libs/acp/tests", "libs/acp/pyproject.toml"]
+    _git_export(git_dir, f"deepagents-acp=={DEEPAGENTS_ACP}", paths, acp, 2)
+    acp_options = ["--timeout=120", "--disable-socket", "--allow-unix-socket"]
+    return [
+        Session("", project, ["tests/unit_tests"], options),
+        Session("acp/", acp, ["tests"], acp_options),
+    ]
 
 
 def _git_suite_packages(scratch: Path, git_dirs: dict[str, Path]) -> list[str]:
