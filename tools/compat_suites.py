@@ -21,15 +21,15 @@ Suites (test files are exported into the scratch folder, never into the reposito
   same repository at its release tag, on its own settings.
 - ``supervisor`` and ``swarm``: the ``tests`` folders of the sdists of langgraph-supervisor
   (`SUPERVISOR`) and langgraph-swarm (`SWARM`) on the package index.
-- ``trustcall``, ``langmem``, ``bigtool`` and ``agui``: the offline unit tests of trustcall,
-  langmem (``tests/short_term``; its docstring examples call a model provider and a server),
-  langgraph-bigtool and ag-ui-langgraph (the AG-UI protocol's LangGraph agent), exported
-  with ``git archive`` at the commit of the release in `GIT_SUITES` from a git dir of each
-  public repository (``--git-dir NAME=DIR``); the reference is that release from the
-  package index, on the langchain suite's pins. Their async tests carry no marker
-  (trustcall's and langmem's run under anyio, bigtool's under pytest-asyncio's auto mode;
-  ag-ui's are mostly unittest cases), so the sessions use ``asyncio_mode=auto`` as
-  bigtool's settings do.
+- ``trustcall``, ``langmem``, ``bigtool``, ``agui`` and ``copilotkit``: the offline unit
+  tests of trustcall, langmem (``tests/short_term``; its docstring examples call a model
+  provider and a server), langgraph-bigtool, ag-ui-langgraph (the AG-UI protocol's
+  LangGraph agent) and CopilotKit's Python SDK, exported with ``git archive`` at the commit
+  of the release in `GIT_SUITES` from a git dir of each public repository (``--git-dir
+  NAME=DIR``); the reference is that release from the package index, on the langchain
+  suite's pins. Most of their async tests carry no marker (trustcall's and langmem's run
+  under anyio, bigtool's under pytest-asyncio's auto mode), so the sessions use
+  ``asyncio_mode=auto`` as bigtool's settings do.
 
 Each suite gets one virtualenv (the pinned packages, the test dependencies and this project,
 editable) and runs twice in it: once as is (the reference, real LangGraph) and once with
@@ -190,6 +190,16 @@ GIT_SUITES = {
             "integrations/langgraph/python/ag_ui_langgraph/middlewares/state_streaming.py",
         ),
         f"{MIRRORS}/ag-ui-protocol+ag-ui/repo",
+    ),
+    # CopilotKit's Python SDK: its LangGraph middleware and AG-UI agent (on ag-ui-langgraph,
+    # which the agui suite pins) over real graphs: interrupts and resumes, emitted state and
+    # tool calls, subgraph context. Its crewai tests skip (crewai is an extra, not installed).
+    "copilotkit": GitSuite(
+        "copilotkit==0.1.95",
+        "python-sdk/v0.1.95",
+        "sdk-python/tests",
+        ("sdk-python/tests",),
+        f"{MIRRORS}/CopilotKit+CopilotKit/repo",
     ),
 }
 GIT_SUITE_TEST_DEPS = [
