@@ -10,22 +10,29 @@ Suites (test files are exported into the scratch folder, never into the reposito
 - ``langgraph``: LangGraph's public-API tests (``libs/langgraph/tests`` and
   ``libs/prebuilt/tests``, the files in `LANGGRAPH_FILES`) exported with ``git archive`` from
   a git dir of LangGraph's public repository at tag `LANGGRAPH_TAG`; the reference is the
-  wheel of that release. Needs ``--langgraph-git-dir``.
+  wheel of that release. Needs ``--langgraph-git-dir``. ``test_pregel.py`` and
+  ``test_pregel_async.py`` import LangGraph's private loop module (``langgraph.pregel._loop``)
+  at the top, which the façade has no counterpart of: under the shim they do not collect
+  (their 767 tests count as failed); `tools/lg-suite.sh` runs them with its import stubs.
 - ``deepagents``: ``libs/deepagents/tests/unit_tests`` of deepagents at tag
   ``deepagents==DEEPAGENTS`` (its sdist ships no tests), exported with ``git archive`` from a
   git dir of its public repository; the reference is that release from the package index,
   on the langchain suite's pins. Needs ``--deepagents-git-dir``. Run with deepagents' own
   pytest settings (warnings are errors) and ``--disable-socket`` as its Makefile does.
+  With them (files under ``acp/``), the tests of deepagents-acp (`DEEPAGENTS_ACP`, its Agent
+  Client Protocol server: sessions, tool approvals through interrupts, resumes) from the
+  same repository at its release tag, on its own settings.
 - ``supervisor`` and ``swarm``: the ``tests`` folders of the sdists of langgraph-supervisor
   (`SUPERVISOR`) and langgraph-swarm (`SWARM`) on the package index.
-- ``trustcall``, ``langmem`` and ``bigtool``: the offline unit tests of trustcall, langmem
-  (``tests/short_term``; its docstring examples call a model provider and a server) and
-  langgraph-bigtool, exported with ``git archive`` at the commit of the release in
-  `GIT_SUITES` from a git dir of each public repository (``--git-dir NAME=DIR``); the
-  reference is that release from the package index, on the langchain suite's pins. Their
-  async tests carry no marker (trustcall's and langmem's run under anyio, bigtool's under
-  pytest-asyncio's auto mode), so the sessions use ``asyncio_mode=auto`` as bigtool's
-  settings do.
+- ``trustcall``, ``langmem``, ``bigtool``, ``agui`` and ``copilotkit``: the offline unit
+  tests of trustcall, langmem (``tests/short_term``; its docstring examples call a model
+  provider and a server), langgraph-bigtool, ag-ui-langgraph (the AG-UI protocol's
+  LangGraph agent) and CopilotKit's Python SDK, exported with ``git archive`` at the commit
+  of the release in `GIT_SUITES` from a git dir of each public repository (``--git-dir
+  NAME=DIR``); the reference is that release from the package index, on the langchain
+  suite's pins. Most of their async tests carry no marker (trustcall's and langmem's run
+  under anyio, bigtool's under pytest-asyncio's auto mode), so the sessions use
+  ``asyncio_mode=auto`` as bigtool's settings do.
 
 Each suite gets one virtualenv (the pinned packages, the test dependencies and this project,
 editable) and runs twice in it: once as is (the reference, real LangGraph) and once with
@@ -104,8 +111,10 @@ LANGGRAPH_TEST_DEPS = [
     "httpx",
 ]
 DEEPAGENTS = "0.7.8"
+DEEPAGENTS_ACP = "0.0.10"  # its last release in the mirror; it accepts deepagents 0.7.8
 DEEPAGENTS_PACKAGES = [
     f"deepagents=={DEEPAGENTS}",
+    f"deepagents-acp=={DEEPAGENTS_ACP}",
     *LANGCHAIN_PACKAGES,
     *("langchain-anthropic==1.7.10", "langchain-google-genai==4.4.3", "wcmatch==11.0"),
 ]
@@ -168,6 +177,32 @@ GIT_SUITES = {
         "tests/unit_tests",
         ("tests/__init__.py", "tests/unit_tests"),
         f"{MIRRORS}/langchain-ai+langgraph-bigtool/repo",
+    ),
+    # The AG-UI protocol's LangGraph agent (CopilotKit's): streams a graph's events, reads and
+    # edits its state, resumes interrupts. Its tests sit in a monorepo; they import
+    # `tests._helpers`, which resolves from the exported folder (tests/ is a package). One test
+    # file loads the state-streaming middleware by its path beside the tests: that file alone
+    # is exported (the same as the release's; `import ag_ui_langgraph` still finds the release,
+    # a folder without __init__.py being only a namespace portion).
+    "agui": GitSuite(
+        "ag-ui-langgraph[fastapi]==0.0.43",
+        "ag-ui-langgraph@0.0.43",
+        "integrations/langgraph/python/tests",
+        (
+            "integrations/langgraph/python/tests",
+            "integrations/langgraph/python/ag_ui_langgraph/middlewares/state_streaming.py",
+        ),
+        f"{MIRRORS}/ag-ui-protocol+ag-ui/repo",
+    ),
+    # CopilotKit's Python SDK: its LangGraph middleware and AG-UI agent (on ag-ui-langgraph,
+    # which the agui suite pins) over real graphs: interrupts and resumes, emitted state and
+    # tool calls, subgraph context. Its crewai tests skip (crewai is an extra, not installed).
+    "copilotkit": GitSuite(
+        "copilotkit==0.1.95",
+        "python-sdk/v0.1.95",
+        "sdk-python/tests",
+        ("sdk-python/tests",),
+        f"{MIRRORS}/CopilotKit+CopilotKit/repo",
     ),
 }
 GIT_SUITE_TEST_DEPS = [
@@ -375,7 +410,17 @@ def _deepagents_sessions(scratch: Path, git_dir: Path) -> list[Session]:
     shutil.rmtree(project / "deepagents")  # test the installed release
     # pyproject.toml stays: its [tool.pytest.ini_options] are deepagents' settings.
     options = ["--timeout=120", "--disable-socket", "--allow-unix-socket", "--benchmark-disable"]
-    return [Session("", project, ["tests/unit_tests"], options)]
+    acp = scratch / "deepagents-acp-tests"
+    shutil.rmtree(acp, ignore_errors=True)
+    # Only the tests and the settings: the package's folder also holds images the mirrors
+    # may not have.
+    paths = ["libs/acp/tests", "libs/acp/pyproject.toml"]
+    _git_export(git_dir, f"deepagents-acp=={DEEPAGENTS_ACP}", paths, acp, 2)
+    acp_options = ["--timeout=120", "--disable-socket", "--allow-unix-socket"]
+    return [
+        Session("", project, ["tests/unit_tests"], options),
+        Session("acp/", acp, ["tests"], acp_options),
+    ]
 
 
 def _git_suite_packages(scratch: Path, git_dirs: dict[str, Path]) -> list[str]:

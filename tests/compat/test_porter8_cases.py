@@ -10,8 +10,10 @@ import from ``langgraph.types`` and ``langgraph.typing`` (pt05); generative-UI m
 (``langgraph.graph.ui``: pushed, merged, deleted; pt06); a node polling
 ``runtime.drain_requested`` to stop early when its run drains (pt07); a `@task` called
 from a graph node that interrupts, resumed (pt08); the ``messages`` stream of functional-API
-apps: tokens from an entrypoint's body and its tasks, its returned messages (pt09). Each
-runs under real
+apps: tokens from an entrypoint's body and its tasks, its returned messages (pt09); what a
+streamed run reads of a state whose output schema leaves keys out (a graph's callback run
+ends with every state channel when streamed; a subgraph node under ``astream_events`` keeps
+its private keys; found driving agents through ag-ui-langgraph; pt10). Each runs under real
 LangGraph and under the façade; the two results must be equal."""
 
 from __future__ import annotations

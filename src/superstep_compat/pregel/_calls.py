@@ -28,7 +28,7 @@ from superstep_compat.pregel._output import (
     _shape,
     v2_mappers,
 )
-from superstep_compat.pregel._output_keys import OutputKeys, output_keys
+from superstep_compat.pregel._output_keys import OutputKeys, output_keys, read_keys
 from superstep_compat.pregel._run import Event, GraphRun
 from superstep_compat.runtime import RunControl
 from superstep_compat.types import GraphOutput
@@ -205,6 +205,7 @@ class GraphCall:
         # the warning names the line that called stream/invoke (through `Pregel._call`)
         self.durability = legacy_durability(options.get("durability"), options, stacklevel=5)
         self.runs: list[GraphRun] = []
+        self.invoke = invoke
         if invoke:
             stream_mode = options.get("stream_mode", "values")
             # invoke's chunks (other modes than "values") are the root graph's only
@@ -314,7 +315,15 @@ class GraphCall:
         return result
 
     def final(self) -> Any:
-        """What the graph's callback run ends with."""
+        """What the graph's callback run ends with: LangGraph's loop output, the channels the
+        call reads: the keys it was given, else an invoke's output schema, a stream's every
+        state channel (private ones too: `astream_events` shows a create_agent run ending
+        with its middleware's private keys). A low-level graph's keep the output
+        channels."""
+        given = self.output_keys is not None
+        if self.runs and (given or not self.invoke) and self.graph.lowlevel is None:
+            last = self.runs[-1].values.last or {}
+            return dict(last) if self.keys is None else read_keys(last, self.keys)
         return _final_values(self.runs)
 
     def stream_options(self) -> RunOptions:

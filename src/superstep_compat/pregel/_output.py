@@ -167,6 +167,9 @@ def _output(run: GraphRun, version: str, output_keys: Any = None) -> Any:
     if not run.values.shown and not interrupts:
         return GraphOutput(None, ()) if version == "v2" else None
     keys = run.keys
+    if keys is None and output_keys is not None:
+        # (given every state channel: the run reads them all, not the output schema's)
+        keys = run.graph.state_channels
     if keys is not None and keys != ROOT_KEY:
         return _keyed_output(run, keys, interrupts, version)
     values = _output_values(run)

@@ -365,9 +365,28 @@ def acall_runnable(
     sequence's, `sequence_steps`): streamed when the run's callbacks have a streaming
     handler (`astream_events`, `astream_log`), as LangGraph's async runner then streams
     each node, else invoked."""
-    if _streams_nodes(config) and not _is_graph(action):
-        return astream_steps(steps or (action,), value, config)
+    if _streams_nodes(config):
+        if not _is_graph(action):
+            return astream_steps(steps or (action,), value, config)
+        if not steps and _reads_every_channel_streamed(action):
+            return _streamed_graph_call(action, value, config)
     return ainvoke_steps(steps, value, config) if steps else action.ainvoke(value, config)
+
+
+def _reads_every_channel_streamed(graph: Any) -> bool:
+    """Whether ``graph`` streamed reads more than invoked: a `StateGraph`'s state of
+    several keys (a root state is one value either way; a low-level graph's stream
+    channels are its own)."""
+    return graph.lowlevel is None and graph.state_channels != (ROOT_KEY,)
+
+
+def _streamed_graph_call(graph: Any, value: Any, config: dict[str, Any]) -> Any:
+    """A subgraph node's run under a streaming handler. LangGraph's runner streams it then,
+    and a graph streamed as a node ends with every state channel's value (private ones too,
+    as its ``values`` and ``updates`` chunks then show them) where ``ainvoke`` narrows them
+    to the output schema; it yields nothing of its own before (its chunks reach the
+    parent's stream). So its run is ``ainvoke``'s, reading every state channel."""
+    return graph.ainvoke(value, config, output_keys=list(graph.state_channels))
 
 
 def _is_graph(action: Any) -> bool:
