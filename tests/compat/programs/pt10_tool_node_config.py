@@ -30,7 +30,8 @@ def _plain(config: RunnableConfig, limit: bool = True) -> dict[str, Any]:
         "metadata": {
             k: v
             for k, v in metadata.items()
-            if isinstance(v, str | int | bool) and k not in ("langgraph_checkpoint_ns",)
+            if isinstance(v, str | int | bool)
+            and k not in ("langgraph_checkpoint_ns",)
             and not k.startswith("checkpoint_ns")
         },
         "configurable": sorted(
