@@ -86,3 +86,37 @@ def test_one_missing_side_raises() -> None:
 def test_unknown_format_raises() -> None:
     with pytest.raises(ValueError, match="Unrecognized format='bogus'"):
         add_messages([], [], format="bogus")
+
+
+def test_merges_onto_a_produced_history_as_onto_any_list() -> None:
+    """A history `add_messages` returned is merged onto without a scan of its ids (they are
+    kept with it): every kind of right side still merges as onto an equal fresh list."""
+    history = add_messages([], [HumanMessage("q", id="h")])
+    history = add_messages(history, [AIMessage("a", id="a1")])
+    history = add_messages(history, AIMessage("fresh"))  # one message, no id: gets one
+    assert isinstance(history, list)
+    fresh_id = history[-1].id
+    assert fresh_id is not None and len(fresh_id) == 36
+    cases = [
+        [AIMessage("A", id="a1")],  # an id already there: replaced in place
+        [AIMessage("x", id="n1"), AIMessage("y", id="n1")],  # given twice: the last kept
+        [AIMessage("z", id=fresh_id)],  # the id a merge gave: replaced too
+        [RemoveMessage(id="h")],
+        [AIMessageChunk("c", id="ch")],
+        [("user", "tuple")],
+        [AIMessage("new", id="n2"), HumanMessage("more")],
+    ]
+    for right in cases:
+        onto_produced = add_messages(
+            history, [m.model_copy() if hasattr(m, "model_copy") else m for m in right]
+        )
+        onto_copy = add_messages(list(history), right)
+        assert [(type(m), m.content) for m in onto_produced] == [  # type: ignore[union-attr]
+            (type(m), m.content)
+            for m in onto_copy  # type: ignore[union-attr]
+        ]
+        assert [m.id for m in onto_produced][:-1] == [m.id for m in onto_copy][:-1]  # type: ignore[union-attr]
+    # and the chain goes on: a history made by the quick path knows its ids too
+    longer = add_messages(history, [AIMessage("b", id="b1")])
+    assert pairs(add_messages(longer, [AIMessage("B", id="b1")]))[-1] == ("B", "b1")
+    assert pairs(add_messages(longer, [AIMessage("Q", id="h")]))[0] == ("Q", "h")

@@ -16,10 +16,14 @@ from operator import attrgetter
 from typing import Annotated, Any, TypeAlias, cast
 
 from langchain_core.messages import (
+    AIMessage,
     AnyMessage,
     BaseMessage,
     BaseMessageChunk,
+    HumanMessage,
     RemoveMessage,
+    SystemMessage,
+    ToolMessage,
     convert_to_messages,
     convert_to_openai_messages,
     message_chunk_to_message,
@@ -145,23 +149,70 @@ def add_messages(
             f"Must specify non-null arguments for both 'left' and 'right'. Only received: "
             f"'{given}'."
         )
+    if not kwargs:
+        # the usual merge: the history this reducer made last, and new plain messages
+        seen = _produced.get(id(left))
+        if seen is not None and seen[0] is left and seen[1] == len(left):
+            appended = _appended(left, seen[2], right)
+            if appended is not None:
+                return _remember(*appended)
     fmt = kwargs.get("format")
     if fmt not in _FORMATS:
         raise ValueError(f"Unrecognized format={fmt!r}. Expected one of 'langchain-openai', None.")
     merged = _merge(_own(left), *_coerce(right))
     if fmt == "langchain-openai":
         return convert_to_messages(convert_to_openai_messages(merged))
-    _produced[id(merged)] = (merged, len(merged))
+    return _remember(merged)
+
+
+def _remember(merged: list[BaseMessage], ids: frozenset[Any] | None = None) -> list[BaseMessage]:
+    _produced[id(merged)] = (merged, len(merged), ids)
     if len(_produced) > _PRODUCED_KEPT:  # tolerant of another thread trimming at once
         _produced.pop(next(iter(_produced), 0), None)
     return merged
 
 
-# The last lists `add_messages` returned, by identity, with their length then. A channel's
-# committed value is usually the previous merge's result: recognising it spares re-coercing
-# the whole history on every step (LangGraph pays that O(len) per merge). The length guards
-# against a node appending to the state's list in place; any other list is coerced in full.
-_produced: dict[int, tuple[list[BaseMessage], int]] = {}
+_PLAIN = frozenset({AIMessage, HumanMessage, SystemMessage, ToolMessage})
+"""Message classes `_coerce` keeps as they are (no chunk, no `RemoveMessage`), by exact type."""
+
+
+def _appended(
+    left: list[BaseMessage], left_ids: frozenset[Any] | None, right: Messages
+) -> tuple[list[BaseMessage], frozenset[Any] | None] | None:
+    """`_merge`'s result when it only appends, with its messages' ids: ``right`` (a list, or
+    one item) made of messages of the `_PLAIN` classes whose ids, where given, are distinct
+    and none among ``left_ids`` (``left``'s, worked out here when not known); a message
+    without an id gets a fresh one, as `_coerce` gives it. None for the general merge
+    (nothing changed). A node's write of its new messages, every step: the ids kept with
+    each merged history spare a scan of the whole history per merge."""
+    items = right if isinstance(right, list) else [right]
+    given = 0
+    for message in items:
+        if type(message) not in _PLAIN:
+            return None
+        if message.id is not None:
+            given += 1
+    if given:
+        ids = {m.id for m in items if m.id is not None}
+        if left_ids is None:
+            left_ids = frozenset(map(_id_of, left))
+        if len(ids) != given or not left_ids.isdisjoint(ids):
+            return None
+    if given != len(items):
+        for message in items:
+            if message.id is None:
+                message.id = _uuid4()
+    merged = [*left, *items]
+    return merged, None if left_ids is None else left_ids.union(map(_id_of, items))
+
+
+# The last lists `add_messages` returned, by identity, with their length then and, when
+# known, their messages' ids. A channel's committed value is usually the previous merge's
+# result: recognising it spares re-coercing the whole history on every step (LangGraph pays
+# that O(len) per merge). The length guards against a node appending to the state's list in
+# place; any other list is coerced in full. (The ids are those of the messages when the list
+# was made: a message of the state whose id a node reassigns in place is not seen anew.)
+_produced: dict[int, tuple[list[BaseMessage], int, frozenset[Any] | None]] = {}
 _PRODUCED_KEPT = 32
 
 

@@ -12,10 +12,14 @@ from __future__ import annotations
 
 import importlib
 from abc import abstractmethod
-from typing import Any
+from typing import Any, ClassVar
 
 from langchain_core.runnables import Runnable, RunnableConfig
-from langchain_core.runnables.config import ensure_config, run_in_executor
+from langchain_core.runnables.config import (
+    ensure_config,
+    run_in_executor,
+    var_child_runnable_config,
+)
 
 from superstep_compat._internal._runnable import RunnableCallable
 
@@ -71,6 +75,10 @@ class PrebuiltNode(Runnable[Any, Any]):
     show as a ``seq:step:1`` run under their task's); the work is given the caller's config
     (what it calls is a sibling of that run, as in LangGraph), the run's config is ambient."""
 
+    _reads_config: ClassVar[bool] = False
+    """Whether the node only reads its config and hands copies of it on (`ToolNode`: one
+    `get_config_list` copy per tool call), so the run's own config needs no copy first."""
+
     def __init__(self, name: str, tags: list[str] | None = None, *, trace: bool = False) -> None:
         self.name = name
         self.tags = tags
@@ -94,8 +102,20 @@ class PrebuiltNode(Runnable[Any, Any]):
         return self.ainvoke
 
     def _prepare(self, config: RunnableConfig | None) -> tuple[RunnableConfig, RunRuntime]:
-        config = ensure_config(config)
-        if self.tags:
+        traced = self._traced is not None
+        # A task's own config (the one the run made current for the node) is complete
+        # already: `ensure_config` of it is an equal copy, and a node that only reads it
+        # spares that copy (every tool round's). Anything else is completed as before.
+        if (
+            config is None
+            or not self._reads_config
+            or traced
+            or config is not var_child_runnable_config.get()
+        ):
+            config = ensure_config(config)
+        if self.tags and traced:
+            # (an untraced node's tags are its own attribute only, as LangGraph's untraced
+            # `RunnableCallable`s keep them: a ToolNode's tools never see them)
             config["tags"] = [*config.get("tags", []), *self.tags]
         raw = find_runtime(config)
         if raw is None:

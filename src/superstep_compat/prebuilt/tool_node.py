@@ -96,6 +96,16 @@ class ToolCallRequest:
     state: Any
     runtime: ToolRuntime[Any, Any]
 
+    @classmethod
+    def _new(
+        cls, tool_call: ToolCall, tool: BaseTool | None, state: Any, runtime: ToolRuntime[Any, Any]
+    ) -> ToolCallRequest:
+        """The generated ``__init__``'s instance, its fields set without a pass through
+        `__setattr__`'s deprecation check each (none of them is set yet): one per tool call."""
+        request = object.__new__(cls)
+        request.__dict__.update(tool_call=tool_call, tool=tool, state=state, runtime=runtime)
+        return request
+
     def __setattr__(self, name: str, value: Any) -> None:
         # As LangGraph: assigning a field after construction works but is deprecated.
         if name in self.__dataclass_fields__ and name in self.__dict__:
@@ -148,6 +158,8 @@ class ToolNode(PrebuiltNode):
     tools returned. ``handle_tool_errors`` decides which exceptions become error
     `ToolMessage`s; by default only invalid arguments do, and anything else is raised.
     """
+
+    _reads_config = True  # (its calls' configs are `get_config_list`'s copies)
 
     def __init__(
         self,
@@ -223,11 +235,8 @@ class ToolNode(PrebuiltNode):
                 execution_info=runtime.execution_info,
                 server_info=runtime.server_info,
             )
-            request = ToolCallRequest(
-                tool_call=call,
-                tool=self._tools_by_name.get(call["name"]),
-                state=tool_runtime.state,
-                runtime=tool_runtime,
+            request = ToolCallRequest._new(
+                call, self._tools_by_name.get(call["name"]), tool_runtime.state, tool_runtime
             )
             requests.append(request)
         return requests, configs, kind
