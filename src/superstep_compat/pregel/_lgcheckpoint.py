@@ -273,7 +273,7 @@ def restorable(
     recorder takes the snapshot only when it is read: `CheckpointRecorder.engine_of`)."""
     engine = record.engine
     settled = not outcomes_saved and (record.finished or record.current_values is not None)
-    if record.checkpoint_ns or settled:
+    if settled:
         return False
     if engine is None:
         if quiet is None:
