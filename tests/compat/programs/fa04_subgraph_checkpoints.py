@@ -79,9 +79,9 @@ def _graph(saver: Any, sub: Any) -> Any:
 
 def _held(saver: Any, config: Any, waiting: tuple[str, ...]) -> list[Any]:
     """Every checkpoint of every namespace (task ids left out). Those of the ``waiting``
-    namespaces are shown without the façade's blob: a graph whose task waits on its
-    subgraph, or whose step kept a finished task's writes beside interrupts, still has it
-    saved (issue 13's remainder); the others must hold LangGraph's channels only."""
+    namespaces are shown without the façade's blob: a step that kept a finished task's
+    writes beside interrupts still has it saved (issue 13's remainder); the others must
+    hold LangGraph's channels only."""
     rows = []
     for t in saver.list(config):
         ns = re.sub(r":[0-9a-f-]{36}", "", t.config["configurable"]["checkpoint_ns"])
@@ -146,11 +146,11 @@ def run() -> dict[str, Any]:
     with sqlite3.connect(":memory:", check_same_thread=False) as conn:
         for label, saver in (("memory", InMemorySaver()), ("sqlite", SqliteSaver(conn))):
             out[f"{label} parallel"] = _case(
-                saver, f"parallel-{label}", _parallel, "by id", ("", "sub")
+                saver, f"parallel-{label}", _parallel, "by id", ("sub",)
             )
-            out[f"{label} nested"] = _case(saver, f"nested-{label}", _nested, "by id", ("", "sub"))
+            out[f"{label} nested"] = _case(saver, f"nested-{label}", _nested, "by id", ())
             out[f"{label} nested plain"] = _case(
-                saver, f"nested-plain-{label}", _nested, Command(resume="yes"), ("", "sub")
+                saver, f"nested-plain-{label}", _nested, Command(resume="yes"), ()
             )
-            out[f"{label} breakpoint"] = _case(saver, f"stop-{label}", _stopping, None, ("",))
+            out[f"{label} breakpoint"] = _case(saver, f"stop-{label}", _stopping, None, ())
     return out
