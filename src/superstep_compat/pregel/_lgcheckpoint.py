@@ -273,7 +273,7 @@ def restorable(
     recorder takes the snapshot only when it is read: `CheckpointRecorder.engine_of`)."""
     engine = record.engine
     settled = not outcomes_saved and (record.finished or record.current_values is not None)
-    if record.checkpoint_ns or settled:
+    if settled:
         return False
     if engine is None:
         if quiet is None:
@@ -299,6 +299,7 @@ def restorable(
     if not _same_values(record, engine.values, engine.queue):
         return False
     waiting = 0
+    stopped: set[str] = set()
     for inst in engine.instances:
         if (
             inst.attempt != 1
@@ -313,10 +314,13 @@ def restorable(
             # raised on its first run, holding nothing but the (empty) answers it was given
             if inst.interrupt is None or not _fresh_memory(inst.memory):
                 return False
-            waiting += 1
+            if inst.interrupt:
+                waiting += 1
+            else:  # no interrupt of its own: its subgraph stopped at a breakpoint
+                stopped.add(inst.id)
         elif inst.state != "active" or inst.memory or inst.interrupt is not None:
             return False
-    return _tasks_restorable(record, outcomes_saved, waiting)
+    return _tasks_restorable(record, outcomes_saved, waiting, stopped)
 
 
 def _same_values(
@@ -352,23 +356,38 @@ def _rebuilt_payload(inst: Any) -> bool:
     return inst.payload is None or (inst.joined is not None and _join_payload(inst.payload))
 
 
-def _tasks_restorable(record: CheckpointRecord, outcomes_saved: bool, waiting: int) -> bool:
+def _tasks_restorable(
+    record: CheckpointRecord, outcomes_saved: bool, waiting: int, stopped: Collection[str] = ()
+) -> bool:
     """`restorable`'s test of ``record``'s tasks, ``waiting`` of its activations suspended
-    on interrupts."""
+    on interrupts, ``stopped`` on their subgraph's breakpoint. A task waiting on its
+    subgraph (its interrupts, or its breakpoint) is rebuilt as LangGraph runs it again: due,
+    with the subgraph's interrupts as its ``__interrupt__`` write; the subgraph goes on from
+    its own checkpoint."""
     asked = 0
     raised = 0  # the interrupts of all tasks (counted here: no second pass over the tasks)
+    found = 0
+    parent = record.checkpoint_ns
     for task in record.tasks:
-        if (
-            task.path[:1] not in ((PULL,), (PUSH,))
-            or (not outcomes_saved and (task.error is not None or task.result is not None))
-            or task.state_ns
+        if task.path[:1] not in ((PULL,), (PUSH,)) or (
+            not outcomes_saved and (task.error is not None or task.result is not None)
         ):
+            return False
+        if task.state_ns and task.state_ns != (
+            f"{parent}|{task.name}:{task.id}" if parent else f"{task.name}:{task.id}"
+        ):
+            # a subgraph saved under a namespace of its own (``checkpointer=True``: no task
+            # id), which a rebuild does not find from the task
             return False
         if task.interrupts:
             asked += 1
             raised += len(task.interrupts)
-    # every interrupt is a task's own (none from a subgraph, none without its task)
-    return waiting == asked and len(record.interrupts) == raised
+        elif task.key in stopped:
+            if not task.state_ns:
+                return False
+            found += 1
+    # every interrupt is a task's (none without its task)
+    return waiting == asked and found == len(stopped) and len(record.interrupts) == raised
 
 
 def _fresh_memory(memory: Mapping[str, Any]) -> bool:

@@ -265,6 +265,18 @@ def resume_answers(
                     given.append(answers_by_id[nth])
                 elif first in answers_by_id:
                     given.append(answers_by_id[first])
+                else:
+                    # the interrupts of the task's subgraph (their ids are its tasks'): as
+                    # LangGraph hands the map down, its run takes their answers (several:
+                    # by id), each saved by the subgraph's task that takes it, not here
+                    mine = {
+                        i.id: answers_by_id[i.id] for i in task.interrupts if i.id in answers_by_id
+                    }
+                    inst = ex.instances.get(task.key)
+                    if mine and inst is not None:
+                        one = next(iter(mine.values()))
+                        inst.memory["resume"] = [*given, mine if len(task.interrupts) > 1 else one]
+                    continue
             else:
                 given.append(resume)
         inst = ex.instances.get(task.key)

@@ -296,6 +296,8 @@ class TaskRunner(TaskRouting):
             node.name,
             dict(memo) if memo else {},
         )
+        if run.checkpoint_ns:
+            hook.parent_ns = run.checkpoint_ns
         if memo and SPARE_KEY in hook.memo:  # answers it took from a parent's spare ones
             hook.resume = with_spare_answers(hook.resume, hook.memo)
         hook.child = config["configurable"][CHILD_KEY]

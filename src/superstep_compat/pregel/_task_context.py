@@ -151,6 +151,9 @@ class _TaskContext:
     child: ChildLink | None = None  # the link a subgraph run in this task takes
     handler: MessagesHandler | None = None
     cache_key: tuple[tuple[str, ...], str] | None = None
+    # the namespace of the graph the task runs in ("" at the root): LangGraph names an
+    # interrupt by the task's whole namespace, "<parent ns>|<node>:<task id>"
+    parent_ns = ""
 
     def __init__(
         self,
@@ -185,7 +188,8 @@ class _TaskContext:
         # LangGraph's id: the task's namespace (its task id differs per thread and checkpoint),
         # suffixed by the answers it already has
         schema = response_schema if adapter is None else adapter.json_schema()
-        ns = f"{self.ns}|{i}" if i else self.ns
+        ns = f"{self.parent_ns}|{self.ns}" if self.parent_ns else self.ns
+        ns = f"{ns}|{i}" if i else ns
         raise GraphInterrupt((Interrupt(value, interrupt_id_from_ns(ns), response_schema=schema),))
 
     def push_message(self, message: Any, state_key: str | None) -> None:

@@ -629,6 +629,138 @@ def join_due_proceed(graph: Any) -> Any:
     return graph.invoke(None, CFG)
 
 
+# --- subgraphs, their checkpoints moving with the parent's ------------------------------------
+
+
+def _sub_view(graph: Any) -> Any:
+    """The paused subgraphs' states as the continuing side reads them (their own
+    checkpoints, down to the deepest), before it goes on."""
+    out = []
+    tasks = list(graph.get_state(CFG, subgraphs=True).tasks)
+    while tasks:
+        task = tasks.pop(0)
+        if task.state is not None and hasattr(task.state, "values"):
+            out.append([task.name, task.state.values, list(task.state.next)])
+            tasks.extend(task.state.tasks)
+    return out
+
+
+def nested_subgraph_interrupt(saver: Any) -> Any:
+    inner = StateGraph(State)
+    inner.add_node("in_a", _node("in_a"))
+    inner.add_node("in_ask", _asking("in_ask"))
+    inner.add_edge(START, "in_a")
+    inner.add_edge("in_a", "in_ask")
+    middle = StateGraph(State)
+    middle.add_node("mid_a", _node("mid_a"))
+    middle.add_node("deep", inner.compile())
+    middle.add_node("mid_b", _node("mid_b"))
+    middle.add_edge(START, "mid_a")
+    middle.add_edge("mid_a", "deep")
+    middle.add_edge("deep", "mid_b")
+    g = StateGraph(State)
+    g.add_node("before", _node("before"))
+    g.add_node("middle", middle.compile())
+    g.add_node("after", _node("after"))
+    g.add_edge(START, "before")
+    g.add_edge("before", "middle")
+    g.add_edge("middle", "after")
+    return g.compile(checkpointer=saver)
+
+
+def nested_subgraph_interrupt_start(graph: Any) -> Any:
+    return graph.invoke({"log": []}, CFG)
+
+
+def nested_subgraph_interrupt_proceed(graph: Any) -> Any:
+    return [_sub_view(graph), graph.invoke(Command(resume="deep"), CFG)]
+
+
+def subgraph_parallel_interrupts(saver: Any) -> Any:
+    inner = StateGraph(State)
+    inner.add_node("p", _asking("p"))
+    inner.add_node("q", _asking("q"))
+    inner.add_node("r", _node("r"))
+    inner.add_node("s", _node("s"))
+    inner.add_edge(START, "p")
+    inner.add_edge(START, "q")
+    inner.add_edge(START, "r")
+    inner.add_edge(["p", "q", "r"], "s")
+    g = StateGraph(State)
+    g.add_node("inner", inner.compile())
+    g.add_node("after", _node("after"))
+    g.add_edge(START, "inner")
+    g.add_edge("inner", "after")
+    return g.compile(checkpointer=saver)
+
+
+def subgraph_parallel_interrupts_start(graph: Any) -> Any:
+    return graph.invoke({"log": []}, CFG)
+
+
+def subgraph_parallel_interrupts_proceed(graph: Any) -> Any:
+    pending = graph.get_state(CFG).interrupts
+    answers = {i.id: f"ok-{i.value}" for i in pending}
+    return [_sub_view(graph), graph.invoke(Command(resume=answers), CFG)]
+
+
+def subgraph_breakpoint(saver: Any) -> Any:
+    inner = StateGraph(State)
+    inner.add_node("sub_a", _node("sub_a"))
+    inner.add_node("sub_b", _node("sub_b"))
+    inner.add_edge(START, "sub_a")
+    inner.add_edge("sub_a", "sub_b")
+    g = StateGraph(State)
+    g.add_node("before", _node("before"))
+    g.add_node("inner", inner.compile(interrupt_before=["sub_b"]))
+    g.add_node("after", _node("after"))
+    g.add_edge(START, "before")
+    g.add_edge("before", "inner")
+    g.add_edge("inner", "after")
+    return g.compile(checkpointer=saver)
+
+
+def subgraph_breakpoint_start(graph: Any) -> Any:
+    return graph.invoke({"log": []}, CFG)
+
+
+def subgraph_breakpoint_proceed(graph: Any) -> Any:
+    return [_sub_view(graph), graph.invoke(None, CFG)]
+
+
+def _flaky_alone(state: State) -> dict[str, Any]:
+    RAN.append("flaky")
+    if not os.path.exists(os.environ["INTEROP_FLAG"]):
+        raise RuntimeError("flaky is broken until the flag exists")
+    return {"log": ["flaky"]}
+
+
+def subgraph_failed(saver: Any) -> Any:
+    inner = StateGraph(State)
+    inner.add_node("sub_a", _node("sub_a"))
+    inner.add_node("flaky", _flaky_alone)
+    inner.add_node("sub_c", _node("sub_c"))
+    inner.add_edge(START, "sub_a")
+    inner.add_edge("sub_a", "flaky")
+    inner.add_edge("flaky", "sub_c")
+    g = StateGraph(State)
+    g.add_node("inner", inner.compile())
+    g.add_node("after", _node("after"))
+    g.add_edge(START, "inner")
+    g.add_edge("inner", "after")
+    return g.compile(checkpointer=saver)
+
+
+def subgraph_failed_start(graph: Any) -> Any:
+    return graph.invoke({"log": []}, CFG)
+
+
+def subgraph_failed_proceed(graph: Any) -> Any:
+    with open(os.environ["INTEROP_FLAG"], "w"):
+        pass
+    return [_sub_view(graph), graph.invoke(None, CFG)]
+
+
 SCENARIOS = [
     "finished",
     "one_interrupt",
@@ -649,4 +781,8 @@ SCENARIOS = [
     "answer_before_ask",
     "join_due",
     "send_due",
+    "nested_subgraph_interrupt",
+    "subgraph_parallel_interrupts",
+    "subgraph_breakpoint",
+    "subgraph_failed",
 ]

@@ -40,6 +40,10 @@ SCENARIOS = [
     "answer_before_ask",
     "join_due",
     "send_due",
+    "nested_subgraph_interrupt",
+    "subgraph_parallel_interrupts",
+    "subgraph_breakpoint",
+    "subgraph_failed",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {
