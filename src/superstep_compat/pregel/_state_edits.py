@@ -241,8 +241,9 @@ class StateEditor:
             engine_versions=ex.versions,
         )
         held = None if base is None else base["channel_versions"]
+        lean = self.graph.lean_edits  # without the blob when restorable, as LangGraph
         if delta is None:
-            write_checkpoint(saver, new, held)
+            write_checkpoint(saver, new, held, lean=lean)
         else:
             if COPY in special and record is not None:
                 delta.copied(new, stored_whole, record.metadata)
@@ -255,7 +256,7 @@ class StateEditor:
                     fresh_edit=record is None,
                     updated=keys_written,
                 )
-            args, _ = checkpoint_put(saver, new, held)
+            args, _ = checkpoint_put(saver, new, held, lean=lean)
             saver_call(saver, "put", *delta.stored(args))
         copied = record_config(new, checkpoint_id)
         values = updates[0].values

@@ -40,6 +40,10 @@ SCENARIOS = [
     "answer_before_ask",
     "join_due",
     "send_due",
+    "edits_paused",
+    "edits_forked",
+    "input_edit",
+    "replay_fork",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {
