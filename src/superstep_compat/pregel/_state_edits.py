@@ -151,10 +151,20 @@ class StateEditor:
         elif INPUT in special:
             # the values as a new input of the thread: ``__start__`` is due with them
             start = updates[0].values
-            if start is None:
+            if self.graph.lowlevel is not None:
+                # a low-level graph has no START node: LangGraph writes the input straight
+                # to its input channels, and the nodes they trigger are due
+                written = _input_writes(self.graph.input_channels, start)
+                if not written:
+                    raise InvalidUpdateError(
+                        f"Received no input writes for {self.graph.input_channels}"
+                    )
+                ex.edit(written, writer=INPUT)
+            elif start is None:
                 # LangGraph writes the whole value to __start__: only None writes nothing
                 raise InvalidUpdateError(f"Received no input writes for {START}")
-            ex.send(External(INPUT_EVENT, start))
+            else:
+                ex.send(External(INPUT_EVENT, start))
             if record is not None and not superseded:
                 # LangGraph saves the input as a pending write of the checkpoint it starts
                 # from, as the task ``uuid5(<that checkpoint's id>, "__input__")``
@@ -169,6 +179,8 @@ class StateEditor:
             source, moved = "input", []
             if record is None:
                 step = -1
+            if self.graph.lowlevel is not None:
+                start = _NO_START  # nothing waits in ``__start__``
         else:
             if record is not None and record.next == (START,) and ex.queue:
                 # an input checkpoint rebuilt from LangGraph's fields has its input queued:
