@@ -272,6 +272,7 @@ class CheckpointRecorder:
             engine_versions=ex.versions,
             listed=source != "fork",
             written=written,
+            topics=self.policy.topics(),
         )
         if delta is not None:
             if delta.held_back and source == "loop":

@@ -19,7 +19,7 @@ from langgraph.checkpoint.serde.types import _DeltaSnapshot
 from superstep_compat._internal._constants import END, INPUT, START
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._writes import node_writes
-from superstep_compat.pregel._checkpoint_policy import always_updated
+from superstep_compat.pregel._checkpoint_policy import always_updated, topic_keys
 from superstep_compat.pregel._checkpoint_tasks import (
     NO_WRITES,
     edge_writes,
@@ -251,6 +251,7 @@ class StateEditor:
             listed=False,
             written=touched,
             engine_versions=ex.versions,
+            topics=topic_keys(self.graph.spec.channels),
         )
         held = None if base is None else base["channel_versions"]
         lean = self.graph.lean_edits  # without the blob when restorable, as LangGraph
@@ -304,12 +305,13 @@ class StateEditor:
             if as_node != END:
                 results.append((as_node, TaskOutcome(writes=written, gotos=goto, sends=sent)))
         moved = [n for n in names if n != END]
+        # LangGraph's edit is a step (its writes' task has a trigger), so the ephemeral
+        # channels it does not write (a non-accumulating `Topic` too) are emptied
+        ex.expire_ephemeral()
         if self.graph.lowlevel is not None:
-            # LangGraph's edit is a step (its writes' task has a trigger), so the ephemeral
-            # channels it does not write are emptied; a low-level node stays due only while
-            # a channel it subscribes to still holds a value (LangGraph's pull task needs an
-            # available trigger), and is activated again as such
-            ex.expire_ephemeral()
+            # a low-level node stays due only while a channel it subscribes to still holds a
+            # value (LangGraph's pull task needs an available trigger), and is activated again
+            # as such
             gotos = [*gotos, *self._still_due(ex, {k for k, _ in writes})]
         ex.edit(
             writes,
