@@ -1,8 +1,9 @@
 """Differential tests of state edits and continued threads: each `programs/s*.py` (one
 reported case per program: partial resume by interrupt id, subgraph update_state,
 update_state with a Command, context coercion, continued streams, bulk_update_state,
-recursion budget on a continued thread, durability, update_state as END) and each
-`programs/i*.py` (interrupts, breakpoints, commanding a stopped thread) runs under real
+recursion budget on a continued thread, durability, update_state as END), each
+`programs/i*.py` (interrupts, breakpoints, commanding a stopped thread) and each
+`programs/ue*.py` (update_state as ``__input__``, edits of low-level graphs) runs under real
 LangGraph and under the façade, and the results must be equal.
 
 Both run in one subprocess each (`programs/_driver.py`), at the same time; results are the
@@ -24,7 +25,7 @@ from superstep_compat.graph import START, StateGraph
 from superstep_compat.types import Send
 
 PROGRAMS, results, test_program_runs_under_langgraph, test_program_matches_langgraph = (
-    differential_program_tests("s[0-9]*.py", "i[0-9]*.py")
+    differential_program_tests("s[0-9]*.py", "i[0-9]*.py", "ue[0-9]*.py")
 )
 
 

@@ -1,12 +1,13 @@
 """`Execution.quiet_snapshot`: the snapshot of a quiet execution, taken without copying its
 activations, stays the state of the moment it was taken, even after later supersteps change
 those activations in place (a retry counts its attempt on its instance); an execution with
-anything in flight has none."""
+anything in flight has none. It notes the ephemeral channels the last superstep wrote."""
 
 from __future__ import annotations
 
 from superstep_core import (
     CompleteActivation,
+    Ephemeral,
     Event,
     FailActivation,
     Graph,
@@ -75,3 +76,22 @@ def test_an_execution_with_work_in_flight_has_no_quiet_snapshot() -> None:
     failing.run_superstep()
     failing.instances[next(iter(failing.instances))].attempt = 2  # a retried activation
     assert failing.quiet_snapshot() is None
+
+
+def test_a_quiet_snapshot_keeps_the_live_ephemeral_channels() -> None:
+    def writes(ctx: NodeContext, event: Event) -> Reaction:
+        return Reaction(updates={"flash": 1}, disposition=CompleteActivation())
+
+    def reads(ctx: NodeContext, event: Event) -> Reaction:
+        return Reaction(disposition=CompleteActivation())
+
+    g = Graph("flash").with_channels(flash=Ephemeral())
+    g.add_node("w", writes)
+    g.add_node("r", reads)
+    g.connect("w", "r")
+    ex = Execution.start(g.start_at("w").compile(), "t")
+    ex.run_superstep()  # flash written: cleared by the next superstep unless written again
+    quiet = ex.quiet_snapshot()
+    assert quiet is not None
+    assert quiet.state() == ex.snapshot()
+    assert quiet.state().ephemeral_live == ["flash"]

@@ -212,6 +212,7 @@ class EntrypointGraph(Pregel[Any, Any, Any, Any]):
     itself by that name and module."""
 
     runner: EntrypointRunner
+    lean_edits = False  # its journal (the @task results) rides in the blob
 
     def __init__(
         self,

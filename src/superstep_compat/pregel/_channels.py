@@ -85,7 +85,11 @@ class SpecStrategy(Channel):
 
     def __init__(self, spec: BaseChannel[Any, Any]) -> None:
         self.spec = spec
-        self.ephemeral = isinstance(spec, EphemeralValue)
+        # LangGraph empties a non-accumulating `Topic` in every step that does not write
+        # it, as an `EphemeralValue` (its ``update`` of no writes clears it)
+        self.ephemeral = isinstance(spec, EphemeralValue) or (
+            isinstance(spec, Topic) and not spec.accumulate
+        )
         self.untracked = isinstance(spec, UntrackedValue)  # never checkpointed, as LangGraph
         self.topic = isinstance(spec, Topic)
 

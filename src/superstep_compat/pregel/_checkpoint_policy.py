@@ -18,11 +18,12 @@ from superstep_compat.channels.binop import BinaryOperatorAggregate
 from superstep_compat.channels.delta import DeltaChannel
 from superstep_compat.channels.ephemeral_value import EphemeralValue
 from superstep_compat.channels.last_value import LastValue, LastValueAfterFinish
+from superstep_compat.channels.topic import Topic
 from superstep_compat.pregel._checkpoint_tasks import _MISSING, node_triggers, trigger_channels
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_core.runtime import Execution
 
-__all__ = ["CheckpointPolicy", "always_updated"]
+__all__ = ["CheckpointPolicy", "always_updated", "topic_keys"]
 
 # LangGraph's channels whose ``update`` returns True for any write
 _ALWAYS_UPDATED = (
@@ -50,6 +51,7 @@ class CheckpointPolicy:
         self._triggers: dict[str, tuple[str, ...]] = {}
         self._known = triggers
         self._always: frozenset[str] | None = None
+        self._topics: frozenset[str] | None = None
 
     def always_updated(self) -> frozenset[str]:
         """The state keys whose LangGraph channel is updated by any write, one equal to its
@@ -60,6 +62,13 @@ class CheckpointPolicy:
         found = self._always
         if found is None:
             found = self._always = always_updated(getattr(self.spec, "channels", None) or {})
+        return found
+
+    def topics(self) -> frozenset[str]:
+        """The state keys whose channel is a `Topic` (`topic_keys`)."""
+        found = self._topics
+        if found is None:
+            found = self._topics = topic_keys(getattr(self.spec, "channels", None) or {})
         return found
 
     def triggers_of(self, name: str) -> tuple[str, ...]:
@@ -96,3 +105,9 @@ def always_updated(channels: Mapping[str, Any]) -> frozenset[str]:
     """Of a graph's state ``channels`` (key to channel spec), the keys whose channel any write
     updates (see `CheckpointPolicy.always_updated`)."""
     return frozenset(k for k, ch in channels.items() if isinstance(ch, _ALWAYS_UPDATED))
+
+
+def topic_keys(channels: Mapping[str, Any]) -> frozenset[str]:
+    """Of a graph's state ``channels`` (key to channel spec), the keys whose channel is a
+    `Topic`: LangGraph saves an emptied one as ``[]`` (`build_checkpoint`'s ``topics``)."""
+    return frozenset(k for k, ch in channels.items() if isinstance(ch, Topic))

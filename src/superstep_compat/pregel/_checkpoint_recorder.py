@@ -48,6 +48,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
     PUSH,
     build_checkpoint,
+    graph_versions,
     restorable,
     written_lean,
 )
@@ -179,7 +180,9 @@ class CheckpointRecorder:
                 self.writer.put_writes(parent, task_id, task_writes)
         delta = self.writer.delta
         held: list[tuple[str, str, list[tuple[str, Any]]]] = []  # "exit": for `delta`
-        if parent is not None and (ran or parent.finished):
+        # a fork runs its source's step afresh: the tasks that finished there did not run in
+        # it (their triggers are not consumed, as LangGraph's fork copies the channels)
+        if parent is not None and source != "fork" and (ran or parent.finished):
             keep = self.step_writes  # durability "exit" keeps no writes of a finished step
             for aid, result in ran:
                 task = find_task(parent, aid)
@@ -269,6 +272,7 @@ class CheckpointRecorder:
             engine_versions=ex.versions,
             listed=source != "fork",
             written=written,
+            topics=self.policy.topics(),
         )
         if delta is not None:
             if delta.held_back and source == "loop":
@@ -286,6 +290,10 @@ class CheckpointRecorder:
                 self.scope.saver,
                 self.writer.saved_versions,
             )
+        if source == "fork":
+            # LangGraph's run going on from a past checkpoint has seen every channel version
+            # before it saves the fork, which carries them under ``__interrupt__``
+            built["versions_seen"][INTERRUPT] = graph_versions(built["channel_versions"])
         updated = built["updated_channels"]
         if updated:
             top = built["channel_versions"][updated[0]]  # every updated channel has the new one

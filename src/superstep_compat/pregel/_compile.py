@@ -112,6 +112,7 @@ class Pregel(Runnable[Any, Any], Generic[StateT, ContextT, InputT, OutputT]):
     (see `_lowlevel`)."""
 
     is_superstep_graph = True  # lets a parent graph's task recognise a subgraph
+    lean_edits = True  # a restorable edit's checkpoint is saved blob-less (`StateEditor`)
 
     config: RunnableConfig | None = None
     """The config `with_config` bound (runs and `get_state` merge theirs over it)."""

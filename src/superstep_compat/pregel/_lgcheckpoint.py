@@ -140,6 +140,7 @@ def build_checkpoint(
     engine_versions: Mapping[str, Any] | None = None,
     listed: bool = True,
     written: Collection[str] = (),
+    topics: Collection[str] = (),
 ) -> dict[str, Any]:
     """The LangGraph checkpoint of ``record``, following ``base`` (the checkpoint its step
     started from; None for a thread's first), kept as ``record.checkpoint`` (without the
@@ -161,7 +162,9 @@ def build_checkpoint(
     the same. ``written``: channels the step wrote whose LangGraph channel is updated by
     any write (`CheckpointPolicy.always_updated`): each gets the new version even when its
     value is the object ``base`` held (LangGraph's channel ``update`` returned True);
-    any other channel is updated when its object changed."""
+    any other channel is updated when its object changed. ``topics``: the state keys whose
+    channel is a `Topic`, which LangGraph saves emptied as ``[]`` (a new version when it
+    held values), where the engine holds no value."""
     prev_values: Mapping[str, Any] = base["channel_values"] if base else {}
     versions: dict[str, Any] = dict(base["channel_versions"]) if base else {}
     # A node's entry is replaced when it runs, never changed in place: the entries of nodes
@@ -212,10 +215,11 @@ def build_checkpoint(
     for k in prev_values:
         if k in values or k in _LG_PRIVATE:
             continue
-        if k.startswith(JOIN_PREFIX):
+        if k in topics or k.startswith(JOIN_PREFIX):
             # LangGraph's join channel, once written, stays in its checkpoints: consumed (its
-            # target ran) as an empty set, a new version when it held sources, not updated
-            values[k] = set()
+            # target ran) as an empty set, a new version when it held sources, not updated;
+            # an emptied `Topic` stays as an empty list the same way
+            values[k] = [] if k in topics else set()
             if not prev_values[k]:
                 continue
             emptied.append(k)
@@ -262,7 +266,9 @@ def restorable(
     wait on the interrupts it raised on its first attempt, with no answers yet and no work
     of its own kept (its ``__interrupt__`` pending write is all a rebuild needs: the task
     runs afresh with its answer, as LangGraph runs it). Such a checkpoint is written
-    without the engine's blob, as LangGraph writes it.
+    without the engine's blob, as LangGraph writes it. Live ephemeral channels (written by
+    the step: an `EphemeralValue`, a non-accumulating `Topic`) do not matter: whoever goes
+    on from a checkpoint (a run, an edit) empties those its next step does not write.
 
     ``outcomes_saved``: the record's step failed after it was written, its engine state is
     the one from before the step, and what the step's tasks did (finished tasks' writes,
@@ -292,7 +298,6 @@ def restorable(
         or engine.outputs
         or engine.deferred
         or engine.failure is not None
-        or engine.ephemeral_live
         or engine.held
     ):
         return False

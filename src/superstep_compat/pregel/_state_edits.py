@@ -19,7 +19,7 @@ from langgraph.checkpoint.serde.types import _DeltaSnapshot
 from superstep_compat._internal._constants import END, INPUT, START
 from superstep_compat.errors import InvalidUpdateError
 from superstep_compat.graph._writes import node_writes
-from superstep_compat.pregel._checkpoint_policy import always_updated
+from superstep_compat.pregel._checkpoint_policy import always_updated, topic_keys
 from superstep_compat.pregel._checkpoint_tasks import (
     NO_WRITES,
     edge_writes,
@@ -151,10 +151,20 @@ class StateEditor:
         elif INPUT in special:
             # the values as a new input of the thread: ``__start__`` is due with them
             start = updates[0].values
-            if start is None:
+            if self.graph.lowlevel is not None:
+                # a low-level graph has no START node: LangGraph writes the input straight
+                # to its input channels, and the nodes they trigger are due
+                written = _input_writes(self.graph.input_channels, start)
+                if not written:
+                    raise InvalidUpdateError(
+                        f"Received no input writes for {self.graph.input_channels}"
+                    )
+                ex.edit(written, writer=INPUT)
+            elif start is None:
                 # LangGraph writes the whole value to __start__: only None writes nothing
                 raise InvalidUpdateError(f"Received no input writes for {START}")
-            ex.send(External(INPUT_EVENT, start))
+            else:
+                ex.send(External(INPUT_EVENT, start))
             if record is not None and not superseded:
                 # LangGraph saves the input as a pending write of the checkpoint it starts
                 # from, as the task ``uuid5(<that checkpoint's id>, "__input__")``
@@ -169,6 +179,8 @@ class StateEditor:
             source, moved = "input", []
             if record is None:
                 step = -1
+            if self.graph.lowlevel is not None:
+                start = _NO_START  # nothing waits in ``__start__``
         else:
             if record is not None and record.next == (START,) and ex.queue:
                 # an input checkpoint rebuilt from LangGraph's fields has its input queued:
@@ -239,10 +251,12 @@ class StateEditor:
             listed=False,
             written=touched,
             engine_versions=ex.versions,
+            topics=topic_keys(self.graph.spec.channels),
         )
         held = None if base is None else base["channel_versions"]
+        lean = self.graph.lean_edits  # without the blob when restorable, as LangGraph
         if delta is None:
-            write_checkpoint(saver, new, held)
+            write_checkpoint(saver, new, held, lean=lean)
         else:
             if COPY in special and record is not None:
                 delta.copied(new, stored_whole, record.metadata)
@@ -255,7 +269,7 @@ class StateEditor:
                     fresh_edit=record is None,
                     updated=keys_written,
                 )
-            args, _ = checkpoint_put(saver, new, held)
+            args, _ = checkpoint_put(saver, new, held, lean=lean)
             saver_call(saver, "put", *delta.stored(args))
         copied = record_config(new, checkpoint_id)
         values = updates[0].values
@@ -291,12 +305,13 @@ class StateEditor:
             if as_node != END:
                 results.append((as_node, TaskOutcome(writes=written, gotos=goto, sends=sent)))
         moved = [n for n in names if n != END]
+        # LangGraph's edit is a step (its writes' task has a trigger), so the ephemeral
+        # channels it does not write (a non-accumulating `Topic` too) are emptied
+        ex.expire_ephemeral()
         if self.graph.lowlevel is not None:
-            # LangGraph's edit is a step (its writes' task has a trigger), so the ephemeral
-            # channels it does not write are emptied; a low-level node stays due only while
-            # a channel it subscribes to still holds a value (LangGraph's pull task needs an
-            # available trigger), and is activated again as such
-            ex.expire_ephemeral()
+            # a low-level node stays due only while a channel it subscribes to still holds a
+            # value (LangGraph's pull task needs an available trigger), and is activated again
+            # as such
             gotos = [*gotos, *self._still_due(ex, {k for k, _ in writes})]
         ex.edit(
             writes,

@@ -565,7 +565,6 @@ class Execution:
             or self.deferred
             or self.held
             or self.kept
-            or self._ephemeral_live
         ):
             return None
         instances = list(self.instances.values())
@@ -589,6 +588,7 @@ class Execution:
             list(self.queue),
             instances,
             (self._seq, self._lineages, self._timer_generation),
+            tuple(sorted(self._ephemeral_live)),
         )
 
     def _tracked_values(self) -> dict[str, Any]:

@@ -168,8 +168,8 @@ class QuietSnapshot:
     (and reads it only then) pays for the copies only when it reads one.
 
     Quiet: nothing in flight (no awaited effects, timers, barriers, outputs, deferred or
-    held events, kept results, live ephemeral channels or failure) and every activation
-    pristine (first attempt, active, never suspended, no memory, no effect issued, not
+    held events, kept results or failure; the live ephemeral channels are noted) and every
+    activation pristine (first attempt, active, never suspended, no memory, no effect issued, not
     holding). A later superstep changes activations in place (a retry counts its attempt on
     its instance), but a pristine one is given by what is set when it is created (id, node,
     seq, lineage, payload, spawned, joined), read here from the live instances; the other
@@ -178,6 +178,7 @@ class QuietSnapshot:
     __slots__ = (
         "_instances",
         "counters",
+        "ephemeral_live",
         "execution_id",
         "graph",
         "queue",
@@ -196,8 +197,10 @@ class QuietSnapshot:
         queue: list[tuple[str, Any]],
         instances: list[Instance],
         counters: tuple[int, int, int],
+        ephemeral_live: tuple[str, ...] = (),
     ) -> None:
         self.graph = graph
+        self.ephemeral_live = ephemeral_live
         self.execution_id = execution_id
         self.values = values
         self.versions = versions
@@ -234,7 +237,7 @@ class QuietSnapshot:
             [],
             None,
             self.counters,
-            [],
+            list(self.ephemeral_live),
             [],
             {},
         )

@@ -14,7 +14,7 @@ from langgraph.channels.delta import DeltaChannel
 from langgraph.channels.topic import Topic
 from langgraph.func import entrypoint, task
 from langgraph.graph import END, START, StateGraph
-from langgraph.types import Command, Overwrite, Send, interrupt
+from langgraph.types import Command, Overwrite, Send, StateUpdate, interrupt
 
 RAN: list[str] = []
 CFG = {"configurable": {"thread_id": "moving"}}
@@ -761,6 +761,94 @@ def subgraph_failed_proceed(graph: Any) -> Any:
     return [_sub_view(graph), graph.invoke(None, CFG)]
 
 
+# --- state edits: update_state / bulk_update_state / as_node on a paused thread -----------------
+
+
+def _chain(saver: Any, **compiled: Any) -> Any:
+    g = StateGraph(State)
+    g.add_node("a", _node("a"))
+    g.add_node("b", _node("b"))
+    g.add_node("c", _node("c"))
+    g.add_edge(START, "a")
+    g.add_edge("a", "b")
+    g.add_edge("b", "c")
+    return g.compile(checkpointer=saver, **compiled)
+
+
+def edits_paused(saver: Any) -> Any:
+    return _chain(saver, interrupt_before=["b", "c"])
+
+
+def edits_paused_start(graph: Any) -> Any:
+    graph.invoke({"log": []}, CFG)
+    graph.update_state(CFG, {"log": ["as-a"]}, as_node="a")  # b stays due
+    graph.update_state(CFG, {"log": ["inferred"]})  # written as the node that ran last
+    # two supersteps: as a (b due), then as b (c due instead)
+    graph.bulk_update_state(
+        CFG, [[StateUpdate({"log": ["bulk-a"]}, "a")], [StateUpdate({"log": ["bulk-b"]}, "b")]]
+    )
+    return graph.get_state(CFG).next
+
+
+def edits_paused_proceed(graph: Any) -> Any:
+    return graph.invoke(None, CFG)  # c runs from the edited checkpoint
+
+
+# --- an edit of a past checkpoint, and a copy of one (forks) ------------------------------------
+
+
+def edits_forked(saver: Any) -> Any:
+    return _chain(saver)
+
+
+def edits_forked_start(graph: Any) -> Any:
+    graph.invoke({"log": []}, CFG)
+    after_a = _at(graph, "loop", oldest=True)  # the step after START: a due
+    edited = graph.update_state(after_a, {"log": ["edit"]}, as_node="a")  # b due on it
+    copied = graph.update_state(edited, None, as_node="__copy__")
+    return graph.get_state(copied).values
+
+
+def edits_forked_proceed(graph: Any) -> Any:
+    return graph.invoke(None, CFG)  # the copy of the edit is the thread's latest: b, c run
+
+
+# --- update_state as the input ------------------------------------------------------------------
+
+
+def input_edit(saver: Any) -> Any:
+    return _chain(saver)
+
+
+def input_edit_start(graph: Any) -> Any:
+    graph.invoke({"log": []}, CFG)
+    graph.update_state(CFG, {"log": ["again"]}, as_node="__input__")
+    return graph.get_state(CFG).next
+
+
+def input_edit_proceed(graph: Any) -> Any:
+    return graph.invoke(None, CFG)
+
+
+# --- a replayed past checkpoint (time travel): its fork paused, then continued ------------------
+
+
+def replay_fork(saver: Any) -> Any:
+    return _chain(saver, interrupt_before=["c"])
+
+
+def replay_fork_start(graph: Any) -> Any:
+    graph.invoke({"log": []}, CFG)
+    graph.invoke(None, CFG)  # c runs: the thread finished
+    # replayed from the step after a: b runs again on a fork, paused before c again
+    past = next(s.config for s in graph.get_state_history(CFG) if s.next == ("b",))
+    return graph.invoke(None, past)
+
+
+def replay_fork_proceed(graph: Any) -> Any:
+    return graph.invoke(None, CFG)
+
+
 SCENARIOS = [
     "finished",
     "one_interrupt",
@@ -785,4 +873,8 @@ SCENARIOS = [
     "subgraph_parallel_interrupts",
     "subgraph_breakpoint",
     "subgraph_failed",
+    "edits_paused",
+    "edits_forked",
+    "input_edit",
+    "replay_fork",
 ]

@@ -44,6 +44,10 @@ SCENARIOS = [
     "subgraph_parallel_interrupts",
     "subgraph_breakpoint",
     "subgraph_failed",
+    "edits_paused",
+    "edits_forked",
+    "input_edit",
+    "replay_fork",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {
