@@ -48,6 +48,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
     PUSH,
     build_checkpoint,
+    quiet_restorable,
     restorable,
     written_lean,
 )
@@ -292,13 +293,18 @@ class CheckpointRecorder:
         else:  # perhaps only channels that are gone moved on: found again when next needed
             top = None
         self._top_version = None if top is None else (record, top)
-        self.writer.built_on = (record, None if base is None else base["channel_versions"])
-        if quiet is not None and not restorable(record, quiet=quiet):
+        base_versions = None if base is None else base["channel_versions"]
+        if quiet is not None and not quiet_restorable(record, quiet):
             record.engine = quiet.state()  # saved with its blob: the state is read now
             quiet = None
-        self._quiet = None if quiet is None else (record, quiet)
-        if self.scope.durable:
-            self.writer.save(record, known_restorable=quiet is not None)
+        if quiet is None:
+            self._quiet = None
+            self.writer.built_on = (record, base_versions)
+            if self.scope.durable:
+                self.writer.save(record)
+        else:  # (durable: a quiet snapshot is taken for a durable run only)
+            self._quiet = (record, quiet)
+            self.writer.save_step(record, base_versions)
         self.record = record
         self.policy.checkpointed(record)
         last = self.writer.last_saved

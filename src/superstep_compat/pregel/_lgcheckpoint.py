@@ -60,7 +60,9 @@ __all__ = [
     "is_state_channel",
     "lg_task_id",
     "put_task_writes",
+    "quiet_restorable",
     "restorable",
+    "step_new_versions",
     "task_writes_args",
     "triggers_of",
     "write_checkpoint",
@@ -173,12 +175,13 @@ def build_checkpoint(
     missing = object()
     # new since ``base``, or another object than ``base`` held (one pass: the channels new
     # since ``base`` are among these, so the never-written ones are looked for here only)
-    updated = [k for k, v in values.items() if prev_values.get(k, missing) is not v]
     if written:
-        # written again with the object it held (``prev_values`` has them: not new)
-        updated.extend(
-            k for k in written if k in values and prev_values.get(k, missing) is values[k]
-        )
+        # or written again with the object it held (one pass, not a second one for them)
+        updated = [
+            k for k, v in values.items() if k in written or prev_values.get(k, missing) is not v
+        ]
+    else:
+        updated = [k for k, v in values.items() if prev_values.get(k, missing) is not v]
     if updated and prev_values:
         # a join's channel is a new set each time: updated when its sources changed
         for k in [k for k in updated if k.startswith(JOIN_PREFIX) and k in prev_values]:
@@ -250,9 +253,7 @@ def build_checkpoint(
     return checkpoint
 
 
-def restorable(
-    record: CheckpointRecord, *, outcomes_saved: bool = False, quiet: QuietSnapshot | None = None
-) -> bool:
+def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> bool:
     """Whether rebuilding ``record``'s engine state from LangGraph's own fields (what
     `_lgrestore.rebuild` does for a checkpoint LangGraph wrote) gives the same run: a step
     of the root graph whose pending tasks are plain pull or `Send` tasks (fresh activations,
@@ -267,24 +268,11 @@ def restorable(
     ``outcomes_saved``: the record's step failed after it was written, its engine state is
     the one from before the step, and what the step's tasks did (finished tasks' writes,
     the failed task's ``__error__``) is saved as pending writes, from which a rebuild takes
-    it; so finished tasks, results and errors do not make the record unrestorable.
-
-    ``quiet``: the engine state of a record whose ``engine`` is not filled in yet (the
-    recorder takes the snapshot only when it is read: `CheckpointRecorder.engine_of`)."""
+    it; so finished tasks, results and errors do not make the record unrestorable."""
     engine = record.engine
     settled = not outcomes_saved and (record.finished or record.current_values is not None)
-    if record.checkpoint_ns or settled:
+    if record.checkpoint_ns or settled or engine is None:
         return False
-    if engine is None:
-        if quiet is None:
-            return False
-        # nothing in flight, every activation on its first attempt and active (`quiet`)
-        for inst in quiet.instances:
-            if not _rebuilt_payload(inst):
-                return False
-        return _same_values(record, quiet.values, quiet.queue) and _tasks_restorable(
-            record, outcomes_saved, 0
-        )
     if (
         engine.awaited
         or engine.timers
@@ -317,6 +305,21 @@ def restorable(
         elif inst.state != "active" or inst.memory or inst.interrupt is not None:
             return False
     return _tasks_restorable(record, outcomes_saved, waiting)
+
+
+def quiet_restorable(record: CheckpointRecord, quiet: QuietSnapshot) -> bool:
+    """`restorable` of a record of the root graph whose ``engine`` is not filled in yet
+    (`CheckpointRecorder` takes it only when it is read, see `CheckpointRecorder.engine_of`),
+    as the recorder has just made it for a step: ``quiet`` its engine state; its tasks are
+    fresh pull or `Send` tasks (no error, result, interrupt or subgraph yet), nothing of it
+    finished and no interrupt noted, so of `restorable`'s tests only those of the engine
+    state are left to make: nothing in flight and every activation on its first attempt
+    and active (what makes ``quiet``), each given its payload again by a rebuild, the
+    values the state values."""
+    for inst in quiet.instances:
+        if not _rebuilt_payload(inst):
+            return False
+    return _same_values(record, quiet.values, quiet.queue)
 
 
 def _same_values(
@@ -449,18 +452,7 @@ def checkpoint_put(
         checkpoint = {**built, "channel_values": values, "channel_versions": versions}
         record.checkpoint = {**built, "channel_versions": versions}
     if changed is not None:
-        new_versions = {k: versions[k] for k in changed if k in versions}
-        # the Send channel's value (an empty list) under the version it got when its Sends
-        # were consumed: not an updated channel, written all the same (LangGraph hands it
-        # over once; again under the same version is the same blob)
-        if (
-            TASKS in values
-            and TASKS not in new_versions
-            and (not changed or versions.get(TASKS) == versions.get(changed[0]))
-        ):
-            new_versions[TASKS] = versions[TASKS]
-        for k in record.emptied:
-            new_versions[k] = versions[k]
+        new_versions = step_new_versions(record, versions, values, changed)
         if blob:
             new_versions[ENGINE_CHANNEL] = versions[ENGINE_CHANNEL]
     else:
@@ -476,6 +468,30 @@ def checkpoint_put(
         new_versions,
     )
     return args, versions
+
+
+def step_new_versions(
+    record: CheckpointRecord,
+    versions: Mapping[str, Any],
+    values: Mapping[str, Any],
+    changed: Sequence[str],
+) -> dict[str, Any]:
+    """``put``'s ``new_versions`` of ``record``'s checkpoint (``versions``, ``values``, the
+    engine's blob aside) written on the versions it was built on: its updated channels
+    (``changed``) and those it holds at the step's version without their being updated."""
+    new_versions = {k: versions[k] for k in changed if k in versions}
+    # the Send channel's value (an empty list) under the version it got when its Sends
+    # were consumed: not an updated channel, written all the same (LangGraph hands it
+    # over once; again under the same version is the same blob)
+    if (
+        TASKS in values
+        and TASKS not in new_versions
+        and (not changed or versions.get(TASKS) == versions.get(changed[0]))
+    ):
+        new_versions[TASKS] = versions[TASKS]
+    for k in record.emptied:
+        new_versions[k] = versions[k]
+    return new_versions
 
 
 def _stored_put(
