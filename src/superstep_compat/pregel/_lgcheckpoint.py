@@ -141,7 +141,7 @@ def build_checkpoint(
     top: Any = None,
     engine_versions: Mapping[str, Any] | None = None,
     listed: bool = True,
-    written: Collection[str] = (),
+    written: Collection[str] | Callable[[], Collection[str]] = (),
 ) -> dict[str, Any]:
     """The LangGraph checkpoint of ``record``, following ``base`` (the checkpoint its step
     started from; None for a thread's first), kept as ``record.checkpoint`` (without the
@@ -163,7 +163,8 @@ def build_checkpoint(
     the same. ``written``: channels the step wrote whose LangGraph channel is updated by
     any write (`CheckpointPolicy.always_updated`): each gets the new version even when its
     value is the object ``base`` held (LangGraph's channel ``update`` returned True);
-    any other channel is updated when its object changed."""
+    any other channel is updated when its object changed. ``written`` may be a function
+    giving them: called only when some channel holds the object ``base`` held."""
     prev_values: Mapping[str, Any] = base["channel_values"] if base else {}
     versions: dict[str, Any] = dict(base["channel_versions"]) if base else {}
     # A node's entry is replaced when it runs, never changed in place: the entries of nodes
@@ -175,13 +176,13 @@ def build_checkpoint(
     missing = object()
     # new since ``base``, or another object than ``base`` held (one pass: the channels new
     # since ``base`` are among these, so the never-written ones are looked for here only)
-    if written:
-        # or written again with the object it held (one pass, not a second one for them)
-        updated = [
-            k for k, v in values.items() if k in written or prev_values.get(k, missing) is not v
-        ]
-    else:
-        updated = [k for k, v in values.items() if prev_values.get(k, missing) is not v]
+    updated = [k for k, v in values.items() if prev_values.get(k, missing) is not v]
+    if len(updated) < len(values):  # some channel holds the object it held: written again?
+        rewritten = written() if callable(written) else written
+        if rewritten:
+            updated.extend(
+                k for k in rewritten if k in values and prev_values.get(k, missing) is values[k]
+            )
     if updated and prev_values:
         # a join's channel is a new set each time: updated when its sources changed
         for k in [k for k in updated if k.startswith(JOIN_PREFIX) and k in prev_values]:
