@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from superstep_compat._internal._constants import PULL
 from superstep_compat.channels.any_value import AnyValue
 from superstep_compat.channels.binop import BinaryOperatorAggregate
 from superstep_compat.channels.delta import DeltaChannel
@@ -43,15 +44,31 @@ class CheckpointPolicy:
     """Whether a checkpoint the engine's state can be rebuilt from is saved without its blob
     (see `write_checkpoint`)."""
 
-    def __init__(self, spec: Any, triggers: Callable[[str], tuple[str, ...]] | None = None) -> None:
+    def __init__(
+        self,
+        spec: Any,
+        triggers: Callable[[str], tuple[str, ...]] | None = None,
+        pull_parts: Callable[[str], tuple[str, ...]] | None = None,
+    ) -> None:
         """``triggers``: the compiled graph's `TaskRouting.triggers` of ``spec`` (known once
-        per graph, so a run does not find each node's again); None: found per policy."""
+        per graph, so a run does not find each node's again); None: found per policy;
+        ``pull_parts``: its `TaskRouting.pull_parts`, with ``triggers``."""
         self.spec = spec
         # by node: asked for every task of every checkpoint, and a graph's edges are fixed
         self._triggers: dict[str, tuple[str, ...]] = {}
         self._known = triggers
         self._always: frozenset[str] | None = None
         self._topics: frozenset[str] | None = None
+        self._parts: dict[str, tuple[str, ...]] = {}
+        self.parts_of: Callable[[str], tuple[str, ...]] = pull_parts or self._own_parts
+        """What a pull task of a node adds to its LangGraph task id's bytes: ``__pregel_pull``
+        and its triggers (`triggers_of`) sorted (see `task_records`)."""
+
+    def _own_parts(self, name: str) -> tuple[str, ...]:
+        found = self._parts.get(name)
+        if found is None:
+            found = self._parts[name] = (PULL, *sorted(self.triggers_of(name)))
+        return found
 
     def always_updated(self) -> frozenset[str]:
         """The state keys whose LangGraph channel is updated by any write, one equal to its

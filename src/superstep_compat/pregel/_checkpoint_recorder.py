@@ -49,6 +49,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     PUSH,
     build_checkpoint,
     graph_versions,
+    quiet_restorable,
     restorable,
     written_lean,
 )
@@ -111,7 +112,7 @@ class CheckpointRecorder:
 
     def __post_init__(self) -> None:
         graph = self.scope.graph
-        self.policy = CheckpointPolicy(graph.spec, graph.runner.triggers)
+        self.policy = CheckpointPolicy(graph.spec, graph.runner.triggers, graph.runner.pull_parts)
         self.step_writes = self.scope.durable
         self.writer = CheckpointWriter(
             self.scope.saver,
@@ -165,20 +166,24 @@ class CheckpointRecorder:
         channels its first checkpoint follows though none was saved, and ``seen_by``: the
         nodes whose triggers there it consumed (a `Command` as a thread's first input: its
         writes of no task, see `Continuation._first_command`)."""
+        policy = self.policy
         if source == "input":
-            next_, values = self.policy.input_checkpoint(next_, values, start)
+            next_, values = policy.input_checkpoint(next_, values, start)
         if source in ("input", "fork"):
             self.step += 1
-        if self.scope.saver is None or self.scope.thread_id is None:
-            self.policy.checkpointed(self.record)
+        scope = self.scope
+        if scope.saver is None or scope.thread_id is None:
+            policy.checkpointed(self.record)
             return []
+        writer = self.writer
+        step = self.step  # (each read below a local, not an attribute)
         parent = self.record
         ran_names: set[str] = set()
         pulled: set[str] = set()
         if parent is not None and handed_over:
             for task_id, task_writes in self._note_handed_over(parent, handed_over):
-                self.writer.put_writes(parent, task_id, task_writes)
-        delta = self.writer.delta
+                writer.put_writes(parent, task_id, task_writes)
+        delta = writer.delta
         held: list[tuple[str, str, list[tuple[str, Any]]]] = []  # "exit": for `delta`
         # a fork runs its source's step afresh: the tasks that finished there did not run in
         # it (their triggers are not consumed, as LangGraph's fork copies the channels)
@@ -197,7 +202,7 @@ class CheckpointRecorder:
                 if task.path[:1] == ("__pregel_pull",):
                     pulled.add(task.name)
                 if keep and task.id not in parent.finished:
-                    self.writer.put_writes(parent, task.id, self.outcome_writes(task.name, result))
+                    writer.put_writes(parent, task.id, self.outcome_writes(task.name, result))
                 elif delta is not None and task.id not in parent.finished:
                     path = delta.task_path(parent, task.id)
                     held.append((task.id, path, self.outcome_writes(task.name, result)))
@@ -209,47 +214,43 @@ class CheckpointRecorder:
                             pulled.add(t.name)
         else:
             ran_names.update(node_of(aid) for aid, _ in ran)
-        checkpoint_id = new_checkpoint_id(self.step)
+        checkpoint_id = new_checkpoint_id(step)
         # As the saver's ``put`` merges the run config into what LangGraph hands it: the
         # run's metadata and configurable scalars, minus the thread's own keys.
         metadata: dict[str, Any] = {
             "source": source,
-            "step": self.step,
+            "step": step,
             "parents": dict(self.parents),
-            **self.writer.config_metadata(self.scope.config),
+            **writer.config_metadata(scope.config),
         }
         if pending is None:
             pending = list(zip(next_, next_ if keys is None else keys))
         # A checkpoint saved at once and lean (LangGraph's fields only) keeps the engine
         # state only for a step that stops part-way after it (failed, stopped): taken then
         # (`engine_of`), from a snapshot deferred here, not copied on every step.
-        quiet = (
-            ex.quiet_snapshot()
-            if self.writer.lean and self.scope.durable and not self.scope.ns
-            else None
-        )
+        quiet = ex.quiet_snapshot() if writer.lean and scope.durable and not scope.ns else None
         record = CheckpointRecord(
-            thread_id=self.scope.thread_id,
-            checkpoint_ns=self.scope.ns,
+            thread_id=scope.thread_id,
+            checkpoint_ns=scope.ns,
             checkpoint_id=checkpoint_id,
             parent_id=None if parent is None else parent.checkpoint_id,
-            step=self.step,
+            step=step,
             source=source,
             values=dict(values),
             next=next_,
             tasks=task_records(
                 checkpoint_id,
                 pending,
-                step=self.step,
-                ns=self.scope.ns,
-                triggers_of=self.policy.triggers_of,
+                step=step,
+                ns=scope.ns,
+                parts_of=policy.parts_of,
                 pushes=push_indexes(ex, pending),
             ),
             metadata=metadata,
             created_at=_now(),
             engine=ex.snapshot() if quiet is None else None,
             ran=tuple(sorted(ran_names)),
-            triggers=self.policy.pending_triggers(ex, pending, start),
+            triggers=policy.pending_triggers(ex, pending, start),
         )
         if source == "fork" and parent is not None and parent.triggers:
             # a fork copies its source's channels: a trigger keeps the value written to it
@@ -260,23 +261,26 @@ class CheckpointRecorder:
         pulled.update(seen_by)
         known = self._top_version
         top = known[1] if known is not None and known[0] is parent is not None else None
-        always = self.policy.always_updated()
-        written = {k for _, r in ran for k, _ in r.writes if k in always} if always else ()
+
+        def written() -> set[str]:  # (found only when some channel kept its object)
+            always = policy.always_updated()
+            return {k for _, r in ran for k, _ in r.writes if k in always}
+
         built = build_checkpoint(
-            self.scope.saver,
+            scope.saver,
             record,
             base,
             ran=sorted(pulled),
-            triggers_of=self.policy.triggers_of,
+            triggers_of=policy.triggers_of,
             top=top,
             engine_versions=ex.versions,
             listed=source != "fork",
             written=written,
-            topics=self.policy.topics(),
+            topics=policy.topics(),
         )
         if delta is not None:
             if delta.held_back and source == "loop":
-                delta.held_writes(self.step, held)
+                delta.held_writes(step, held)
             if delta.first and parent is not None:
                 # a run going on from a loaded checkpoint: its pending writes that the run
                 # does not hand back (all of them on a fork: they are the old child's)
@@ -287,8 +291,8 @@ class CheckpointRecorder:
             delta.built(
                 record,
                 None if parent is None else parent.metadata,
-                self.scope.saver,
-                self.writer.saved_versions,
+                scope.saver,
+                writer.saved_versions,
             )
         if source == "fork":
             # LangGraph's run going on from a past checkpoint has seen every channel version
@@ -300,18 +304,23 @@ class CheckpointRecorder:
         else:  # perhaps only channels that are gone moved on: found again when next needed
             top = None
         self._top_version = None if top is None else (record, top)
-        self.writer.built_on = (record, None if base is None else base["channel_versions"])
-        if quiet is not None and not restorable(record, quiet=quiet):
+        base_versions = None if base is None else base["channel_versions"]
+        if quiet is not None and not quiet_restorable(record, quiet):
             record.engine = quiet.state()  # saved with its blob: the state is read now
             quiet = None
-        self._quiet = None if quiet is None else (record, quiet)
-        if self.scope.durable:
-            self.writer.save(record, known_restorable=quiet is not None)
+        if quiet is None:
+            self._quiet = None
+            writer.built_on = (record, base_versions)
+            if scope.durable:
+                writer.save(record)
+        else:  # (durable: a quiet snapshot is taken for a durable run only)
+            self._quiet = (record, quiet)
+            writer.save_step(record, base_versions)
         self.record = record
-        self.policy.checkpointed(record)
-        last = self.writer.last_saved
+        policy.checkpointed(record)
+        last = writer.last_saved
         parent_id = (
-            record.parent_id if self.scope.durable else None if last is None else last.checkpoint_id
+            record.parent_id if scope.durable else None if last is None else last.checkpoint_id
         )
         return self.checkpoint_events(record, parent_id)
 

@@ -245,11 +245,13 @@ def task_records(
     triggers_of: Callable[[str], Sequence[str]] | None = None,
     pushes: Mapping[str, int] | None = None,
     format: int = CURRENT_FORMAT,
+    parts_of: Callable[[str], tuple[str, ...]] | None = None,
 ) -> list[TaskRecord]:
     """The `TaskRecord`s of a checkpoint's pending (node, key) tasks, with LangGraph's task
     ids and paths when the checkpoint's ``step`` and the nodes' triggers are given (push
     tasks: their index in ``pushes``; ``format``: the checkpoint's layout, see
-    `lg_task_id`)."""
+    `lg_task_id`); ``parts_of``: instead of sorting ``triggers_of``'s, a pull task's id
+    parts, ``PULL`` and its node's sorted triggers (`CheckpointPolicy.parts_of`)."""
     out: list[TaskRecord] = []
     for name, key in pending:
         index = pushes.get(key) if pushes else None  # (no empty dict made per task)
@@ -258,7 +260,10 @@ def task_records(
             parts: tuple[str, ...] = (PUSH, str(index))
         else:
             path = (PULL, name)
-            parts = (PULL, *sorted(triggers_of(name))) if triggers_of is not None else ()
+            if parts_of is not None:
+                parts = parts_of(name)
+            else:
+                parts = (PULL, *sorted(triggers_of(name))) if triggers_of is not None else ()
         if step is None or not parts:
             task_id = task_id_for(checkpoint_id, key)
         else:

@@ -24,7 +24,12 @@ from typing import Any
 
 from langgraph.checkpoint.base import BaseCheckpointSaver, get_checkpoint_metadata
 
-from superstep_compat.pregel._lgcheckpoint import checkpoint_put, task_writes_args
+from superstep_compat.pregel._lgcheckpoint import (
+    ENGINE_CHANNEL,
+    checkpoint_put,
+    step_new_versions,
+    task_writes_args,
+)
 from superstep_compat.pregel._lgdelta_write import DeltaWrites
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._saver_bridge import (
@@ -82,7 +87,7 @@ class CheckpointWriter:
         """The channel versions the saver holds values for (the last checkpoint it got)."""
         self.built_on: tuple[CheckpointRecord, Mapping[str, Any] | None] | None = None
         """The record the run built last and the channel versions it was built on."""
-        self._metadata_of: tuple[tuple[Any, Any], dict[str, Any]] | None = None
+        self._metadata_of: tuple[Any, Any, dict[str, Any]] | None = None
         self.background: OrderedWrites | None = None
         """Where ``put``/``put_writes`` go while the run lasts (None: called in place)."""
         self._twins = False  # the background calls the saver's async twins (`write_behind`)
@@ -193,6 +198,43 @@ class CheckpointWriter:
             ),
         )
 
+    def save_step(self, record: CheckpointRecord, base: Mapping[str, Any] | None) -> None:
+        """`save` of a step's checkpoint as `build_checkpoint` just built it on ``base`` (the
+        channel versions of the checkpoint it follows), found `restorable`. When the saver
+        holds ``base`` and the checkpoint goes as built (lean, no untracked or delta
+        channels, no blob), its ``put`` is made here from the step's own updated channels
+        (what `checkpoint_put` hands over then, without its tests of the other cases)."""
+        self.built_on = (record, base)
+        built = record.checkpoint
+        if (
+            base is None
+            or base is not self.saved_versions
+            or built is None
+            or not self.lean
+            or self.untracked
+            or self.delta is not None
+            or record.stored is not None
+        ):
+            self.save(record, known_restorable=True)
+            return
+        versions = built["channel_versions"]
+        values = built["channel_values"]
+        if ENGINE_CHANNEL in versions or ENGINE_CHANNEL in values:
+            self.save(record, known_restorable=True)
+            return
+        configurable = {"thread_id": record.thread_id, "checkpoint_ns": record.checkpoint_ns}
+        if record.parent_id is not None:
+            configurable["checkpoint_id"] = record.parent_id
+        args = (
+            {"configurable": configurable},
+            built,
+            dict(record.metadata),
+            step_new_versions(record, versions, values, built["updated_channels"]),
+        )
+        self.saved_versions = versions
+        self.last_saved = record
+        self._call("put", args)
+
     async def asave(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> None:
         """`save` through the saver's ``aput`` (an async run's, on the caller's loop)."""
         saver = self.saver
@@ -252,14 +294,15 @@ class CheckpointWriter:
         as LangGraph's `get_checkpoint_metadata` does (the run's metadata and configurable
         scalars, minus the thread's own keys and ``source``/``step``/``parents``); worked
         out once per config, not per step."""
-        key = (config.get("metadata"), config.get("configurable"))
+        metadata = config.get("metadata")
+        configurable = config.get("configurable")
         cached = self._metadata_of
-        if cached is not None and cached[0][0] is key[0] and cached[0][1] is key[1]:
-            return cached[1]
+        if cached is not None and cached[0] is metadata and cached[1] is configurable:
+            return cached[2]
         own = {"source": None, "step": None, "parents": None}
         merged = get_checkpoint_metadata(config, own)  # type: ignore[arg-type]
         extra = {k: v for k, v in merged.items() if k not in own}
-        self._metadata_of = (key, extra)
+        self._metadata_of = (metadata, configurable, extra)
         return extra
 
     def save_final(self, record: CheckpointRecord | None) -> None:
@@ -306,6 +349,16 @@ class CheckpointWriter:
         if untracked:
             writes = without_untracked(writes, untracked)
         if not writes:
+            return
+        if self.delta is None:
+            # no task path (only a `DeltaChannel`'s replay needs one): `task_writes_args`'s
+            # arguments made here, one call fewer per task
+            configurable = {
+                "thread_id": record.thread_id,
+                "checkpoint_ns": record.checkpoint_ns,
+                "checkpoint_id": record.checkpoint_id,
+            }
+            self._call("put_writes", ({"configurable": configurable}, list(writes), task_id))
             return
         args = task_writes_args(
             self.saver,

@@ -60,7 +60,9 @@ __all__ = [
     "is_state_channel",
     "lg_task_id",
     "put_task_writes",
+    "quiet_restorable",
     "restorable",
+    "step_new_versions",
     "task_writes_args",
     "triggers_of",
     "write_checkpoint",
@@ -139,7 +141,7 @@ def build_checkpoint(
     top: Any = None,
     engine_versions: Mapping[str, Any] | None = None,
     listed: bool = True,
-    written: Collection[str] = (),
+    written: Collection[str] | Callable[[], Collection[str]] = (),
     topics: Collection[str] = (),
 ) -> dict[str, Any]:
     """The LangGraph checkpoint of ``record``, following ``base`` (the checkpoint its step
@@ -162,9 +164,10 @@ def build_checkpoint(
     the same. ``written``: channels the step wrote whose LangGraph channel is updated by
     any write (`CheckpointPolicy.always_updated`): each gets the new version even when its
     value is the object ``base`` held (LangGraph's channel ``update`` returned True);
-    any other channel is updated when its object changed. ``topics``: the state keys whose
-    channel is a `Topic`, which LangGraph saves emptied as ``[]`` (a new version when it
-    held values), where the engine holds no value."""
+    any other channel is updated when its object changed. ``written`` may be a function
+    giving them: called only when some channel holds the object ``base`` held. ``topics``:
+    the state keys whose channel is a `Topic`, which LangGraph saves emptied as ``[]`` (a
+    new version when it held values), where the engine holds no value."""
     prev_values: Mapping[str, Any] = base["channel_values"] if base else {}
     versions: dict[str, Any] = dict(base["channel_versions"]) if base else {}
     # A node's entry is replaced when it runs, never changed in place: the entries of nodes
@@ -177,11 +180,12 @@ def build_checkpoint(
     # new since ``base``, or another object than ``base`` held (one pass: the channels new
     # since ``base`` are among these, so the never-written ones are looked for here only)
     updated = [k for k, v in values.items() if prev_values.get(k, missing) is not v]
-    if written:
-        # written again with the object it held (``prev_values`` has them: not new)
-        updated.extend(
-            k for k in written if k in values and prev_values.get(k, missing) is values[k]
-        )
+    if len(updated) < len(values):  # some channel holds the object it held: written again?
+        rewritten = written() if callable(written) else written
+        if rewritten:
+            updated.extend(
+                k for k in rewritten if k in values and prev_values.get(k, missing) is values[k]
+            )
     if updated and prev_values:
         # a join's channel is a new set each time: updated when its sources changed
         for k in [k for k in updated if k.startswith(JOIN_PREFIX) and k in prev_values]:
@@ -254,9 +258,7 @@ def build_checkpoint(
     return checkpoint
 
 
-def restorable(
-    record: CheckpointRecord, *, outcomes_saved: bool = False, quiet: QuietSnapshot | None = None
-) -> bool:
+def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> bool:
     """Whether rebuilding ``record``'s engine state from LangGraph's own fields (what
     `_lgrestore.rebuild` does for a checkpoint LangGraph wrote) gives the same run: a step
     of the root graph whose pending tasks are plain pull or `Send` tasks (fresh activations,
@@ -273,24 +275,11 @@ def restorable(
     ``outcomes_saved``: the record's step failed after it was written, its engine state is
     the one from before the step, and what the step's tasks did (finished tasks' writes,
     the failed task's ``__error__``) is saved as pending writes, from which a rebuild takes
-    it; so finished tasks, results and errors do not make the record unrestorable.
-
-    ``quiet``: the engine state of a record whose ``engine`` is not filled in yet (the
-    recorder takes the snapshot only when it is read: `CheckpointRecorder.engine_of`)."""
+    it; so finished tasks, results and errors do not make the record unrestorable."""
     engine = record.engine
     settled = not outcomes_saved and (record.finished or record.current_values is not None)
-    if settled:
+    if settled or engine is None:
         return False
-    if engine is None:
-        if quiet is None:
-            return False
-        # nothing in flight, every activation on its first attempt and active (`quiet`)
-        for inst in quiet.instances:
-            if not _rebuilt_payload(inst):
-                return False
-        return _same_values(record, quiet.values, quiet.queue) and _tasks_restorable(
-            record, outcomes_saved, 0
-        )
     if (
         engine.awaited
         or engine.timers
@@ -326,6 +315,21 @@ def restorable(
         elif inst.state != "active" or inst.memory or inst.interrupt is not None:
             return False
     return _tasks_restorable(record, outcomes_saved, waiting, stopped)
+
+
+def quiet_restorable(record: CheckpointRecord, quiet: QuietSnapshot) -> bool:
+    """`restorable` of a record of the root graph whose ``engine`` is not filled in yet
+    (`CheckpointRecorder` takes it only when it is read, see `CheckpointRecorder.engine_of`),
+    as the recorder has just made it for a step: ``quiet`` its engine state; its tasks are
+    fresh pull or `Send` tasks (no error, result, interrupt or subgraph yet), nothing of it
+    finished and no interrupt noted, so of `restorable`'s tests only those of the engine
+    state are left to make: nothing in flight and every activation on its first attempt
+    and active (what makes ``quiet``), each given its payload again by a rebuild, the
+    values the state values."""
+    for inst in quiet.instances:
+        if not _rebuilt_payload(inst):
+            return False
+    return _same_values(record, quiet.values, quiet.queue)
 
 
 def _same_values(
@@ -473,18 +477,7 @@ def checkpoint_put(
         checkpoint = {**built, "channel_values": values, "channel_versions": versions}
         record.checkpoint = {**built, "channel_versions": versions}
     if changed is not None:
-        new_versions = {k: versions[k] for k in changed if k in versions}
-        # the Send channel's value (an empty list) under the version it got when its Sends
-        # were consumed: not an updated channel, written all the same (LangGraph hands it
-        # over once; again under the same version is the same blob)
-        if (
-            TASKS in values
-            and TASKS not in new_versions
-            and (not changed or versions.get(TASKS) == versions.get(changed[0]))
-        ):
-            new_versions[TASKS] = versions[TASKS]
-        for k in record.emptied:
-            new_versions[k] = versions[k]
+        new_versions = step_new_versions(record, versions, values, changed)
         if blob:
             new_versions[ENGINE_CHANNEL] = versions[ENGINE_CHANNEL]
     else:
@@ -500,6 +493,30 @@ def checkpoint_put(
         new_versions,
     )
     return args, versions
+
+
+def step_new_versions(
+    record: CheckpointRecord,
+    versions: Mapping[str, Any],
+    values: Mapping[str, Any],
+    changed: Sequence[str],
+) -> dict[str, Any]:
+    """``put``'s ``new_versions`` of ``record``'s checkpoint (``versions``, ``values``, the
+    engine's blob aside) written on the versions it was built on: its updated channels
+    (``changed``) and those it holds at the step's version without their being updated."""
+    new_versions = {k: versions[k] for k in changed if k in versions}
+    # the Send channel's value (an empty list) under the version it got when its Sends
+    # were consumed: not an updated channel, written all the same (LangGraph hands it
+    # over once; again under the same version is the same blob)
+    if (
+        TASKS in values
+        and TASKS not in new_versions
+        and (not changed or versions.get(TASKS) == versions.get(changed[0]))
+    ):
+        new_versions[TASKS] = versions[TASKS]
+    for k in record.emptied:
+        new_versions[k] = versions[k]
+    return new_versions
 
 
 def _stored_put(

@@ -66,6 +66,7 @@ class TaskRouting:
         # for every task, fixed once the graph is compiled
         self._keys: dict[Any, tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]] = {}
         self._triggers: dict[str, tuple[str, ...]] = {}
+        self._pull_parts: dict[str, tuple[str, ...]] = {}
         # a node's static edge writes (`edge_writes`), read by every checkpoint a task of it
         # ends in: fixed once compiled, so found once per graph, not once per run
         self._edges: dict[str, list[tuple[str, Any]]] = {}
@@ -103,6 +104,15 @@ class TaskRouting:
         found = self._triggers.get(name)
         if found is None:
             found = self._triggers[name] = node_triggers(self.spec, name)
+        return found
+
+    def pull_parts(self, name: str) -> tuple[str, ...]:
+        """What a pull task of node ``name`` adds to the bytes of its LangGraph task id
+        (`lg_task_id`): ``__pregel_pull`` and the node's triggers sorted, once per node
+        (every checkpoint names the tasks due next)."""
+        found = self._pull_parts.get(name)
+        if found is None:
+            found = self._pull_parts[name] = (PULL, *sorted(self.triggers(name)))
         return found
 
     def edge_writes(self, name: str) -> list[tuple[str, Any]]:
