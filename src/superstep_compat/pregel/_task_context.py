@@ -182,10 +182,12 @@ class _TaskContext:
         if i < len(self.resume):
             answer = self.resume[i]
             return answer if adapter is None else validated_resume(adapter, answer)
-        # LangGraph's id: the task's namespace (its task id differs per thread and checkpoint),
-        # suffixed by the answers it already has
+        # LangGraph's id: the task's whole checkpoint namespace (a subgraph's task's under
+        # its parent task's; its task id differs per thread and checkpoint), suffixed by
+        # the answers it already has
         schema = response_schema if adapter is None else adapter.json_schema()
-        ns = f"{self.ns}|{i}" if i else self.ns
+        own = _join_ns(self.run.checkpoint_ns, self.ns)
+        ns = f"{own}|{i}" if i else own
         raise GraphInterrupt((Interrupt(value, interrupt_id_from_ns(ns), response_schema=schema),))
 
     def push_message(self, message: Any, state_key: str | None) -> None:
