@@ -185,8 +185,9 @@ class _TaskContext:
         if i < len(self.resume):
             answer = self.resume[i]
             return answer if adapter is None else validated_resume(adapter, answer)
-        # LangGraph's id: the task's namespace (its task id differs per thread and checkpoint),
-        # suffixed by the answers it already has
+        # LangGraph's id: the task's whole checkpoint namespace (a subgraph's task's under
+        # its parent task's; its task id differs per thread and checkpoint), suffixed by
+        # the answers it already has
         schema = response_schema if adapter is None else adapter.json_schema()
         ns = f"{self.parent_ns}|{self.ns}" if self.parent_ns else self.ns
         ns = f"{ns}|{i}" if i else ns

@@ -3,7 +3,9 @@ differ per checkpoint, so the program compares the derivation): the xxh3-128 of 
 task's namespace, the entrypoint's ``<name>:<task id>`` for its body, its caller's
 namespace with ``|<name>:<call's task id>`` for a `@task` call (nested calls nest), with
 ``|<n>`` appended when the task already has ``n`` answers. Task ids are read from the
-``tasks`` stream. With and without a checkpointer, and a graph node's for comparison."""
+``tasks`` stream. With and without a checkpointer, and a graph node's for comparison: its
+namespace is its whole checkpoint namespace, a subgraph's node's under its parent task's
+(a resume by that id reaches it)."""
 
 from typing import Any
 
@@ -80,6 +82,14 @@ def ask_node(s: S) -> S:
     return {"x": [interrupt("n1"), interrupt("n2")]}
 
 
+class T(TypedDict, total=False):
+    y: str
+
+
+def ask_twice(s: T) -> T:
+    return {"y": f"{interrupt('s1')},{interrupt('s2')}"}
+
+
 def run() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name, fn in (("body", body_twice), ("call", one_call), ("nested", nested_call)):
@@ -102,4 +112,24 @@ def run() -> dict[str, Any]:
             list(compiled.stream(Command(resume="A"), config, stream_mode=MODES, subgraphs=True))
         ),
     ]
+    sub = StateGraph(T).add_node("ask", ask_twice).add_edge(START, "ask").compile()
+    outer = StateGraph(T).add_node("sub", sub).add_edge(START, "sub")
+    nested = outer.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "s"}}
+    first = list(nested.stream({"y": ""}, config, stream_mode=MODES, subgraphs=True))
+    asked = [i for _, m, d in first if m == "updates" for i in d.get("__interrupt__", ())]
+    by_id = {asked[0].id: "A"} if asked else {}
+    second = list(nested.stream(Command(resume=by_id), config, stream_mode=MODES, subgraphs=True))
+    last = nested.invoke(Command(resume="B"), config)
+    out["subgraph"] = [derived(first), derived(second), last]
+    sub = StateGraph(T).add_node("ask", ask_twice).add_edge(START, "ask").compile()
+    outer = StateGraph(T).add_node("sub", sub).add_edge(START, "sub")
+    nested = outer.compile(checkpointer=InMemorySaver())
+    config = {"configurable": {"thread_id": "s"}}
+    first = list(nested.stream({"y": ""}, config, stream_mode=MODES, subgraphs=True))
+    asked = [i for _, m, d in first if m == "updates" for i in d.get("__interrupt__", ())]
+    by_id = {asked[0].id: "A"} if asked else {}
+    second = list(nested.stream(Command(resume=by_id), config, stream_mode=MODES, subgraphs=True))
+    last = nested.invoke(Command(resume="B"), config)
+    out["subgraph"] = [derived(first), derived(second), last]
     return out
