@@ -9,21 +9,11 @@ from typing_extensions import TypedDict
 
 __all__ = ["EMPTY_SEQ", "MISSING", "DeprecatedKwargs"]
 
-
-class _Missing:
-    """Marker for "no value" (distinct from ``None``)."""
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-MISSING: Any = _Missing()
-"""The "not given" sentinel (distinct from ``None``). One object for the whole façade, as in
-LangGraph: a channel's ``from_checkpoint(MISSING)`` / ``checkpoint()`` speak the same sentinel
-that code importing it from here (custom channels, LangGraph's own tests) holds."""
+MISSING: Any = object()
+"""The "not given" sentinel (distinct from ``None``), a plain object as LangGraph's (compared
+by identity only). One object for the whole façade, as in LangGraph: a channel's
+``from_checkpoint(MISSING)`` / ``checkpoint()`` speak the same sentinel that code importing
+it from here (custom channels, LangGraph's own tests) holds."""
 
 EMPTY_SEQ: tuple[str, ...] = ()
 """An empty sequence of strings."""
