@@ -276,7 +276,8 @@ def resume_answers(
                     if mine and inst is not None:
                         one = next(iter(mine.values()))
                         inst.memory["resume"] = [*given, mine if len(task.interrupts) > 1 else one]
-                    continue
+                        continue
+                    # a task the map does not answer keeps the answers saved for it
             else:
                 given.append(resume)
         inst = ex.instances.get(task.key)
