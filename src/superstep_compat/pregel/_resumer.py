@@ -20,7 +20,7 @@ from superstep_compat.pregel._lgcheckpoint import INTERRUPT, RESUME, graph_versi
 from superstep_compat.pregel._lgread import pending_writes
 from superstep_compat.pregel._lgrestore import NO_ANSWER, resume_answers, resume_map
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite
-from superstep_compat.pregel._task_context import RUN_AGAIN
+from superstep_compat.pregel._task_context import RUN_AGAIN, _answers
 from superstep_core.node import Activated
 from superstep_core.runtime import Execution
 
@@ -112,7 +112,10 @@ class Resumer:
         durability "exit" nothing is saved before the run ends (as LangGraph)."""
         if self.saver is not None and record is not None and self.durable:
             inst = ex.instances.get(activation_id)
-            given = list(inst.memory.get("resume", ())) if inst is not None else []
+            # the "run again" resumptions are the engine's, not answers: LangGraph's
+            # ``__resume__`` holds only the interrupts' answers (a LangGraph run continuing
+            # the thread hands them to its interrupts in order)
+            given = _answers(inst.memory.get("resume", ())) if inst is not None else []
             task = next((t for t in record.tasks if t.key == activation_id), None)
             task_id = (
                 task.id if task is not None else task_id_for(record.checkpoint_id, activation_id)
