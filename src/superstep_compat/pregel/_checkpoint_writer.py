@@ -31,7 +31,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     task_writes_args,
 )
 from superstep_compat.pregel._lgdelta_write import DeltaWrites
-from superstep_compat.pregel._record import CheckpointRecord
+from superstep_compat.pregel._record import CheckpointRecord, config_of
 from superstep_compat.pregel._saver_bridge import (
     bound_here,
     saver_call,
@@ -222,11 +222,8 @@ class CheckpointWriter:
         if ENGINE_CHANNEL in versions or ENGINE_CHANNEL in values:
             self.save(record, known_restorable=True)
             return
-        configurable = {"thread_id": record.thread_id, "checkpoint_ns": record.checkpoint_ns}
-        if record.parent_id is not None:
-            configurable["checkpoint_id"] = record.parent_id
         args = (
-            {"configurable": configurable},
+            config_of(record.thread_id, record.checkpoint_ns, record.parent_id),
             built,
             dict(record.metadata),
             step_new_versions(record, versions, values, built["updated_channels"]),
@@ -352,13 +349,9 @@ class CheckpointWriter:
             return
         if self.delta is None:
             # no task path (only a `DeltaChannel`'s replay needs one): `task_writes_args`'s
-            # arguments made here, one call fewer per task
-            configurable = {
-                "thread_id": record.thread_id,
-                "checkpoint_ns": record.checkpoint_ns,
-                "checkpoint_id": record.checkpoint_id,
-            }
-            self._call("put_writes", ({"configurable": configurable}, list(writes), task_id))
+            # arguments made here, without its look at the saver's signature per task
+            config = config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id)
+            self._call("put_writes", (config, list(writes), task_id))
             return
         args = task_writes_args(
             self.saver,
