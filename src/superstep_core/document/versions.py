@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -118,9 +120,83 @@ def _version(row: tuple[Any, ...]) -> Version:
     return Version(str(name), int(seq), str(digest), str(created), load_document(str(text)))
 
 
-class SqliteVersionStore:
+class _SqlVersionStore(ABC):
+    """What the SQLite and PostgreSQL stores share: the queries, written once with the
+    driver's placeholder (``?`` or ``%s``). A subclass opens ``_db`` and says how a save holds
+    its workflow exclusively (`_exclusive`)."""
+
+    _param: str
+    _db: Any
+    _lock: threading.Lock
+    _now: Callable[[], datetime]
+
+    _COLUMNS = "name, seq, content_hash, created_at, document"
+
+    def _create_table(self, *, temporary: bool = False) -> None:
+        kind = "TEMP TABLE" if temporary else "TABLE IF NOT EXISTS"
+        self._db.execute(
+            f"CREATE {kind} {_TABLE} (name TEXT NOT NULL, seq INTEGER NOT NULL, "
+            "content_hash TEXT NOT NULL, created_at TEXT NOT NULL, document TEXT NOT NULL, "
+            "PRIMARY KEY (name, seq))"
+        )
+
+    @abstractmethod
+    def _exclusive(self, name: str) -> AbstractContextManager[None]:
+        """A transaction no other save of workflow ``name`` runs beside (the read of the
+        latest version and the insert of the next must not interleave)."""
+
+    def _select(self, where: str) -> str:
+        return f"SELECT {self._COLUMNS} FROM {_TABLE} WHERE {where.format(p=self._param)}"
+
+    def save(self, doc: Document) -> tuple[Version, bool]:
+        digest = doc.content_hash
+        p = self._param
+        with self._lock, self._exclusive(doc.name):
+            row = self._db.execute(
+                self._select("name = {p} ORDER BY seq DESC LIMIT 1"), (doc.name,)
+            ).fetchone()
+            if row is not None and row[2] == digest:
+                return _version(row), False
+            seq = 1 if row is None else int(row[1]) + 1
+            created = self._now().isoformat()
+            self._db.execute(
+                f"INSERT INTO {_TABLE} ({self._COLUMNS}) VALUES ({p}, {p}, {p}, {p}, {p})",
+                (doc.name, seq, digest, created, document_json(doc, indent=None)),
+            )
+        return Version(doc.name, seq, digest, created, doc), True
+
+    def get(self, name: str, seq: int | None = None) -> Version:
+        with self._lock:
+            if seq is None:
+                cur = self._db.execute(
+                    self._select("name = {p} ORDER BY seq DESC LIMIT 1"), (name,)
+                )
+            else:
+                cur = self._db.execute(self._select("name = {p} AND seq = {p}"), (name, seq))
+            row = cur.fetchone()
+        if row is None:
+            raise _missing(name, seq, [v.seq for v in self.versions(name)])
+        return _version(row)
+
+    def versions(self, name: str) -> list[Version]:
+        with self._lock:
+            rows = self._db.execute(self._select("name = {p} ORDER BY seq"), (name,)).fetchall()
+        return [_version(r) for r in rows]
+
+    def names(self) -> list[str]:
+        with self._lock:
+            rows = self._db.execute(f"SELECT DISTINCT name FROM {_TABLE} ORDER BY name").fetchall()
+        return [str(r[0]) for r in rows]
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class SqliteVersionStore(_SqlVersionStore):
     """A `VersionStore` in an SQLite file (may be the checkpoint database). ``read_only``
     opens an existing file without writing to it (saving then raises)."""
+
+    _param = "?"
 
     def __init__(
         self,
@@ -141,80 +217,28 @@ class SqliteVersionStore:
             if not self._db.execute(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (_TABLE,)
             ).fetchone():  # nothing saved yet: an empty table of our own, not in the file
-                self._db.execute(
-                    f"CREATE TEMP TABLE {_TABLE} (name TEXT NOT NULL, seq INTEGER NOT NULL, "
-                    "content_hash TEXT NOT NULL, created_at TEXT NOT NULL, document TEXT NOT "
-                    "NULL, PRIMARY KEY (name, seq))"
-                )
+                self._create_table(temporary=True)
             return
-        self._db.execute(
-            f"CREATE TABLE IF NOT EXISTS {_TABLE} (name TEXT NOT NULL, seq INTEGER NOT NULL, "
-            "content_hash TEXT NOT NULL, created_at TEXT NOT NULL, document TEXT NOT NULL, "
-            "PRIMARY KEY (name, seq))"
-        )
+        self._create_table()
 
-    def save(self, doc: Document) -> tuple[Version, bool]:
-        digest = doc.content_hash
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
-            try:
-                row = self._db.execute(
-                    f"SELECT name, seq, content_hash, created_at, document FROM {_TABLE} "
-                    "WHERE name = ? ORDER BY seq DESC LIMIT 1",
-                    (doc.name,),
-                ).fetchone()
-                if row is not None and row[2] == digest:
-                    self._db.execute("COMMIT")
-                    return _version(row), False
-                seq = 1 if row is None else int(row[1]) + 1
-                created = self._now().isoformat()
-                self._db.execute(
-                    f"INSERT INTO {_TABLE} (name, seq, content_hash, created_at, document) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (doc.name, seq, digest, created, document_json(doc, indent=None)),
-                )
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-        return Version(doc.name, seq, digest, created, doc), True
-
-    def get(self, name: str, seq: int | None = None) -> Version:
-        select = f"SELECT name, seq, content_hash, created_at, document FROM {_TABLE} "
-        with self._lock:
-            if seq is None:
-                row = self._db.execute(
-                    select + "WHERE name = ? ORDER BY seq DESC LIMIT 1", (name,)
-                ).fetchone()
-            else:
-                row = self._db.execute(
-                    select + "WHERE name = ? AND seq = ?", (name, seq)
-                ).fetchone()
-        if row is None:
-            raise _missing(name, seq, [v.seq for v in self.versions(name)])
-        return _version(row)
-
-    def versions(self, name: str) -> list[Version]:
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT name, seq, content_hash, created_at, document FROM {_TABLE} "
-                "WHERE name = ? ORDER BY seq",
-                (name,),
-            ).fetchall()
-        return [_version(r) for r in rows]
-
-    def names(self) -> list[str]:
-        with self._lock:
-            rows = self._db.execute(f"SELECT DISTINCT name FROM {_TABLE} ORDER BY name").fetchall()
-        return [str(r[0]) for r in rows]
-
-    def close(self) -> None:
-        self._db.close()
+    @contextmanager
+    def _exclusive(self, name: str) -> Iterator[None]:
+        # BEGIN IMMEDIATE takes SQLite's write lock at once: no other writer reads the same
+        # latest version meanwhile.
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
 
 
-class PostgresVersionStore:
+class PostgresVersionStore(_SqlVersionStore):
     """A `VersionStore` in PostgreSQL (``url``: ``postgresql://user@host:port/db``). Saves
     of one workflow are serialised with a transaction-scoped advisory lock."""
+
+    _param = "%s"
 
     def __init__(self, url: str, now: Callable[[], datetime] | None = None) -> None:
         import psycopg
@@ -222,61 +246,10 @@ class PostgresVersionStore:
         self._now = now or (lambda: datetime.now(UTC))
         self._db = psycopg.connect(url, autocommit=True)
         self._lock = threading.Lock()
-        self._db.execute(
-            f"CREATE TABLE IF NOT EXISTS {_TABLE} (name TEXT NOT NULL, seq INTEGER NOT NULL, "
-            "content_hash TEXT NOT NULL, created_at TEXT NOT NULL, document TEXT NOT NULL, "
-            "PRIMARY KEY (name, seq))"
-        )
+        self._create_table()
 
-    def save(self, doc: Document) -> tuple[Version, bool]:
-        digest = doc.content_hash
-        with self._lock, self._db.transaction():
-            self._db.execute(
-                "SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{_TABLE}:{doc.name}",)
-            )
-            row = self._db.execute(
-                f"SELECT name, seq, content_hash, created_at, document FROM {_TABLE} "
-                "WHERE name = %s ORDER BY seq DESC LIMIT 1",
-                (doc.name,),
-            ).fetchone()
-            if row is not None and row[2] == digest:
-                return _version(row), False
-            seq = 1 if row is None else int(row[1]) + 1
-            created = self._now().isoformat()
-            self._db.execute(
-                f"INSERT INTO {_TABLE} (name, seq, content_hash, created_at, document) "
-                "VALUES (%s, %s, %s, %s, %s)",
-                (doc.name, seq, digest, created, document_json(doc, indent=None)),
-            )
-        return Version(doc.name, seq, digest, created, doc), True
-
-    def get(self, name: str, seq: int | None = None) -> Version:
-        select = f"SELECT name, seq, content_hash, created_at, document FROM {_TABLE} "
-        with self._lock:
-            if seq is None:
-                cur = self._db.execute(
-                    select + "WHERE name = %s ORDER BY seq DESC LIMIT 1", (name,)
-                )
-            else:
-                cur = self._db.execute(select + "WHERE name = %s AND seq = %s", (name, seq))
-            row = cur.fetchone()
-        if row is None:
-            raise _missing(name, seq, [v.seq for v in self.versions(name)])
-        return _version(row)
-
-    def versions(self, name: str) -> list[Version]:
-        with self._lock:
-            rows = self._db.execute(
-                f"SELECT name, seq, content_hash, created_at, document FROM {_TABLE} "
-                "WHERE name = %s ORDER BY seq",
-                (name,),
-            ).fetchall()
-        return [_version(r) for r in rows]
-
-    def names(self) -> list[str]:
-        with self._lock:
-            rows = self._db.execute(f"SELECT DISTINCT name FROM {_TABLE} ORDER BY name").fetchall()
-        return [str(r[0]) for r in rows]
-
-    def close(self) -> None:
-        self._db.close()
+    @contextmanager
+    def _exclusive(self, name: str) -> Iterator[None]:
+        with self._db.transaction():
+            self._db.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"{_TABLE}:{name}",))
+            yield
