@@ -14,6 +14,7 @@ Must never import the runtime, the host or `superstep_compat`.
 
 from __future__ import annotations
 
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ __all__ = [
     "Codec",
     "Endpoint",
     "ErrorDetails",
+    "JsonSSEStreamDecoder",
     "ResponseFormat",
     "SSEStreamDecoder",
     "StreamDecoder",
@@ -158,6 +160,24 @@ class SSEStreamDecoder(StreamDecoder):
     def on_close(self) -> list[AIMessageChunk]:
         """Chunks to emit when the stream ends."""
         return []
+
+
+class JsonSSEStreamDecoder(SSEStreamDecoder):
+    """An SSE stream whose events each carry one JSON object in ``data``: subclasses implement
+    `on_json`. An event without data carries nothing, nor does ``done_sentinel`` (OpenAI-style
+    streams end with ``data: [DONE]``; ``None`` where the provider sends no such line)."""
+
+    done_sentinel: ClassVar[str | None] = "[DONE]"
+
+    def on_event(self, event: SSEEvent) -> list[AIMessageChunk]:
+        data = event.data.strip()
+        if not data or data == self.done_sentinel:
+            return []
+        return self.on_json(event, json.loads(event.data))
+
+    @abstractmethod
+    def on_json(self, event: SSEEvent, data: Any) -> list[AIMessageChunk]:
+        """Chunks for one event, its ``data`` decoded."""
 
 
 class Codec(ABC):

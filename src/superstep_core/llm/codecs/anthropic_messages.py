@@ -35,7 +35,7 @@ from superstep_core.llm.codec import (
     Codec,
     Endpoint,
     ErrorDetails,
-    SSEStreamDecoder,
+    JsonSSEStreamDecoder,
     StreamDecoder,
     StreamErrorEvent,
 )
@@ -342,17 +342,17 @@ class AnthropicEvents:
         return delta
 
 
-class AnthropicSSEStream(SSEStreamDecoder):
+class AnthropicSSEStream(JsonSSEStreamDecoder):
     """Anthropic SSE: the ``data`` JSON carries the event ``type``."""
 
     def __init__(self) -> None:
         super().__init__()
         self._events = AnthropicEvents()
 
-    def on_event(self, event: SSEEvent) -> list[AIMessageChunk]:
-        if not event.data.strip():
-            return []
-        return self._events.handle(json.loads(event.data))
+    done_sentinel = None  # the stream ends with a message_stop event
+
+    def on_json(self, event: SSEEvent, data: Any) -> list[AIMessageChunk]:
+        return self._events.handle(data)
 
 
 class _BedrockAnthropicStream(StreamDecoder):

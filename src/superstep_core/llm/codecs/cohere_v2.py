@@ -23,7 +23,7 @@ from superstep_core.llm.codec import (
     Codec,
     Endpoint,
     ErrorDetails,
-    SSEStreamDecoder,
+    JsonSSEStreamDecoder,
     StreamDecoder,
     StreamErrorEvent,
 )
@@ -164,13 +164,10 @@ def _usage(raw: Mapping[str, Any]) -> Any:
     return usage(int(tokens.get("input_tokens") or 0), int(tokens.get("output_tokens") or 0))
 
 
-class CohereStream(SSEStreamDecoder):
+class CohereStream(JsonSSEStreamDecoder):
     """Typed stream events (``type`` in each ``data`` JSON); ``[DONE]`` is tolerated."""
 
-    def on_event(self, event: SSEEvent) -> list[AIMessageChunk]:
-        if event.data.strip() in ("", "[DONE]"):
-            return []
-        data = json.loads(event.data)
+    def on_json(self, event: SSEEvent, data: Any) -> list[AIMessageChunk]:
         kind = data.get("type")
         delta = (data.get("delta") or {}).get("message") or {}
         if kind == "message-start":

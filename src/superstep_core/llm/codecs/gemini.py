@@ -24,7 +24,7 @@ from superstep_core.llm.codec import (
     Codec,
     Endpoint,
     ErrorDetails,
-    SSEStreamDecoder,
+    JsonSSEStreamDecoder,
     StreamDecoder,
     StreamErrorEvent,
 )
@@ -263,9 +263,11 @@ def _usage(raw: Mapping[str, Any]) -> Any:
     )
 
 
-class GeminiStream(SSEStreamDecoder):
+class GeminiStream(JsonSSEStreamDecoder):
     """Each SSE payload is a response fragment: text parts append, function calls arrive
     whole; usage may repeat as running totals, so only the last one is emitted (at close)."""
+
+    done_sentinel = None  # Gemini's stream just ends
 
     def __init__(self) -> None:
         super().__init__()
@@ -274,10 +276,7 @@ class GeminiStream(SSEStreamDecoder):
         self._finish: tuple[str, str] | None = None
         self._first = True
 
-    def on_event(self, event: SSEEvent) -> list[AIMessageChunk]:
-        if not event.data.strip():
-            return []
-        data = json.loads(event.data)
+    def on_json(self, event: SSEEvent, data: Any) -> list[AIMessageChunk]:
         if "error" in data:
             raise StreamErrorEvent(_error(data))
         if data.get("usageMetadata"):

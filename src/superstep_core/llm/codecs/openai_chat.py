@@ -28,7 +28,8 @@ from superstep_core.llm.codec import (
     Codec,
     Endpoint,
     ErrorDetails,
-    SSEStreamDecoder,
+    JsonSSEStreamDecoder,
+    ResponseFormat,
     StreamDecoder,
     StreamErrorEvent,
 )
@@ -139,6 +140,17 @@ def function_tools(options: CallOptions) -> list[dict[str, Any]]:
     ]
 
 
+def chat_response_format(fmt: ResponseFormat, *, strict: bool | None) -> dict[str, Any]:
+    """``response_format`` in the Chat Completions form (shared with watsonx); ``strict`` is
+    left out when ``None``."""
+    if fmt.kind == "json_object":
+        return {"type": "json_object"}
+    schema: dict[str, Any] = {"name": fmt.name, "schema": dict(fmt.schema or {})}
+    if strict is not None:
+        schema["strict"] = strict
+    return {"type": "json_schema", "json_schema": schema}
+
+
 def openai_usage(raw: Mapping[str, Any]) -> Any:
     """Usage metadata from ``{prompt_tokens, completion_tokens, total_tokens, …details}``."""
     prompt = raw.get("prompt_tokens_details") or {}
@@ -185,13 +197,8 @@ class OpenAIChatCodec(Codec):
         if options.stop:
             body["stop"] = list(options.stop)
         fmt = options.response_format
-        if fmt is not None and fmt.kind == "json_object":
-            body["response_format"] = {"type": "json_object"}
-        elif fmt is not None:
-            schema: dict[str, Any] = {"name": fmt.name, "schema": dict(fmt.schema or {})}
-            if fmt.strict is not None:
-                schema["strict"] = fmt.strict
-            body["response_format"] = {"type": "json_schema", "json_schema": schema}
+        if fmt is not None:
+            body["response_format"] = chat_response_format(fmt, strict=fmt.strict)
         if options.stream:
             body["stream"] = True
             if flavour != "mistral":
@@ -247,17 +254,14 @@ def openai_error(data: Any) -> ErrorDetails:
     return ErrorDetails(json.dumps(data) if data is not None else "no error body")
 
 
-class OpenAIChatStream(SSEStreamDecoder):
+class OpenAIChatStream(JsonSSEStreamDecoder):
     """``data:`` JSON chunks until ``[DONE]``; usage arrives in a final ``choices: []`` chunk."""
 
     def __init__(self) -> None:
         super().__init__()
         self._started = False
 
-    def on_event(self, event: SSEEvent) -> list[AIMessageChunk]:
-        if event.data.strip() in ("", "[DONE]"):
-            return []
-        data = json.loads(event.data)
+    def on_json(self, event: SSEEvent, data: Any) -> list[AIMessageChunk]:
         if event.event == "error" or "error" in data:
             raise StreamErrorEvent(openai_error(data if "error" in data else {"error": data}))
         return [self.chunk(data)]

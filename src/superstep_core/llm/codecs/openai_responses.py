@@ -22,7 +22,7 @@ from superstep_core.llm.codec import (
     Codec,
     Endpoint,
     ErrorDetails,
-    SSEStreamDecoder,
+    JsonSSEStreamDecoder,
     StreamDecoder,
     StreamErrorEvent,
 )
@@ -190,7 +190,7 @@ class OpenAIResponsesCodec(Codec):
         return openai_error(data)
 
 
-class ResponsesStream(SSEStreamDecoder):
+class ResponsesStream(JsonSSEStreamDecoder):
     """Typed events: text deltas, function-call items and argument deltas (keyed by
     ``output_index``), and the final ``response.completed`` with usage."""
 
@@ -198,10 +198,7 @@ class ResponsesStream(SSEStreamDecoder):
         super().__init__()
         self._calls = False
 
-    def on_event(self, event: SSEEvent) -> list[AIMessageChunk]:
-        if event.data.strip() in ("", "[DONE]"):
-            return []
-        data = json.loads(event.data)
+    def on_json(self, event: SSEEvent, data: Any) -> list[AIMessageChunk]:
         kind = data.get("type") or event.event
         if kind == "response.created":
             response = data.get("response") or {}

@@ -30,6 +30,7 @@ from superstep_core.llm.codecs.openai_chat import (
     OpenAIChatCodec,
     OpenAIChatStream,
     chat_messages,
+    chat_response_format,
     function_tools,
 )
 from superstep_core.llm.http import HttpRequest
@@ -71,15 +72,8 @@ class WatsonxChatCodec(Codec):
         if options.stop:
             body["stop"] = list(options.stop)
         fmt = options.response_format
-        if fmt is not None and fmt.kind == "json_object":
-            body["response_format"] = {"type": "json_object"}
-        elif fmt is not None:
-            schema = {
-                "name": fmt.name,
-                "schema": dict(fmt.schema or {}),
-                "strict": bool(fmt.strict),
-            }
-            body["response_format"] = {"type": "json_schema", "json_schema": schema}
+        if fmt is not None:  # watsonx always states strict
+            body["response_format"] = chat_response_format(fmt, strict=bool(fmt.strict))
         body.update(options.extra_body)
         path = "/ml/v1/text/chat_stream" if options.stream else "/ml/v1/text/chat"
         query = urlencode({"version": endpoint.setting("api_version", API_VERSION)})
@@ -111,10 +105,7 @@ class WatsonxChatCodec(Codec):
 class WatsonxStream(OpenAIChatStream):
     """OpenAI-like chunks; ``event: error`` carries a watsonx error body."""
 
-    def on_event(self, event: SSEEvent) -> list[AIMessageChunk]:
-        if event.data.strip() in ("", "[DONE]"):
-            return []
-        data = json.loads(event.data)
+    def on_json(self, event: SSEEvent, data: Any) -> list[AIMessageChunk]:
         if event.event == "error" or "errors" in data:
             raise StreamErrorEvent(WatsonxChatCodec().error_details(data, 0))
         return [self.chunk(data)]
