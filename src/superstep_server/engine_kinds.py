@@ -35,9 +35,9 @@ import orjson
 
 from superstep_core.graph import CompiledGraph, Graph
 from superstep_core.host import Handler
-from superstep_core.host.durable import DurableExecution, DurableRunner
+from superstep_core.host.durable import DurableRunner
 from superstep_server.engine_graphs import EngineGraph
-from superstep_server.served_kind import ServedKind
+from superstep_server.served_kind import RunStart, ServedKind, release_nothing
 from superstep_server.workflow_runs import document_run, plan_run
 
 __all__ = ["DocumentKind", "PlanKind", "load_served"]
@@ -58,17 +58,9 @@ class DocumentKind(ServedKind):
         handlers = DocumentHandlers(tools=self.tools)
         return handlers.handlers(), handlers.close
 
-    def start(
-        self,
-        runner: DurableRunner,
-        graph: CompiledGraph,
-        thread_id: str,
-        payload: Any,
-        metadata: Mapping[str, Any],
-    ) -> DurableExecution:
+    def run_start(self, graph: CompiledGraph, payload: Any) -> RunStart:
         initial = self.compiled.initial(payload)  # InputError (a ValueError) names each key
-        document = {"document": self.compiled.document.name}
-        return runner.start(graph, thread_id, updates=initial, metadata={**metadata, **document})
+        return RunStart(updates=initial, metadata={"document": self.compiled.document.name})
 
     def answer(self, interrupt: Any, value: Any) -> Any:
         from superstep_core.document.run import checked_answer
@@ -125,19 +117,12 @@ class PlanKind(ServedKind):
         self.path = path  # the plan file, as `langgraph.json` names it
 
     def open(self) -> tuple[Mapping[str, Handler], Callable[[], None]]:
-        return self.plan.handlers, _nothing
+        return self.plan.handlers, release_nothing
 
-    def start(
-        self,
-        runner: DurableRunner,
-        graph: CompiledGraph,
-        thread_id: str,
-        payload: Any,
-        metadata: Mapping[str, Any],
-    ) -> DurableExecution:
+    def run_start(self, graph: CompiledGraph, payload: Any) -> RunStart:
         if payload not in (None, {}):
             raise ValueError("a plan takes no input: its steps carry their own")
-        return runner.start(graph, thread_id, metadata={**metadata, "graph": graph.identity})
+        return RunStart(metadata={"graph": graph.identity})
 
     def values(self, values: Mapping[str, Any]) -> dict[str, Any]:
         from superstep_core.plan.runner import plan_outcomes
@@ -184,10 +169,6 @@ class PlanKind(ServedKind):
         if report.status != "blocked":
             return ()
         return tuple(u.id for u in report.unreachable)
-
-
-def _nothing() -> None:
-    pass
 
 
 _JSON_TYPES = {"list": "array"}  # a document field type -> its JSON Schema type
@@ -265,19 +246,12 @@ class _ModuleKind(ServedKind):
         self.default_input = default_input
 
     def open(self) -> tuple[Mapping[str, Handler], Callable[[], None]]:
-        return self.handlers, _nothing
+        return self.handlers, release_nothing
 
-    def start(
-        self,
-        runner: DurableRunner,
-        graph: CompiledGraph,
-        thread_id: str,
-        payload: Any,
-        metadata: Mapping[str, Any],
-    ) -> DurableExecution:
+    def run_start(self, graph: CompiledGraph, payload: Any) -> RunStart:
         if payload is None and self.default_input is not None:
             payload = self.default_input()
-        return super().start(runner, graph, thread_id, payload, metadata)
+        return super().run_start(graph, payload)
 
 
 def _mapping(spec: Any, what: str, path: str) -> dict[str, Any]:

@@ -11,13 +11,25 @@ Must never be imported by the engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from superstep_core.graph import CompiledGraph
 from superstep_core.host import Handler
 from superstep_core.host.durable import DurableExecution, DurableRunner
 
-__all__ = ["ServedKind"]
+__all__ = ["RunStart", "ServedKind", "release_nothing"]
+
+
+@dataclass(frozen=True)
+class RunStart:
+    """How a run's input starts an execution: the execution's ``payload``, the channel
+    ``updates`` made before its first superstep, and what the kind adds to the run's
+    ``metadata``."""
+
+    payload: Any = None
+    updates: Mapping[str, Any] | None = None
+    metadata: Mapping[str, Any] = field(default_factory=dict)
 
 
 class ServedKind:
@@ -30,7 +42,7 @@ class ServedKind:
     def open(self) -> tuple[Mapping[str, Handler], Callable[[], None]]:
         """The effect handlers of one run (runs of one graph may go on at once on several
         workers, so each gets its own) and what releases them when the run ends."""
-        return {}, _nothing
+        return {}, release_nothing
 
     def start(
         self,
@@ -41,8 +53,21 @@ class ServedKind:
         metadata: Mapping[str, Any],
     ) -> DurableExecution:
         """A new execution of ``graph`` on thread ``thread_id`` for the run input
-        ``payload``. Raises ``ValueError`` for an input the graph cannot take."""
-        return runner.start(graph, thread_id, payload=payload, metadata=metadata)
+        ``payload`` (as `run_start` reads it). Raises ``ValueError`` for an input the graph
+        cannot take."""
+        start = self.run_start(graph, payload)
+        return runner.start(
+            graph,
+            thread_id,
+            payload=start.payload,
+            updates=start.updates,
+            metadata={**metadata, **start.metadata},
+        )
+
+    def run_start(self, graph: CompiledGraph, payload: Any) -> RunStart:
+        """How the run input ``payload`` starts an execution of ``graph``: as its payload,
+        for a plain graph. Raises ``ValueError`` for an input the graph cannot take."""
+        return RunStart(payload=payload)
 
     def answer(self, interrupt: Any, value: Any) -> Any:
         """The value an activation suspended on ``interrupt`` resumes with for the client's
@@ -82,5 +107,5 @@ class ServedKind:
         return None
 
 
-def _nothing() -> None:
-    pass
+def release_nothing() -> None:
+    """What releases the handlers of a kind that holds no resource."""
