@@ -59,6 +59,7 @@ from superstep_server.api_runs import _start, _wait_for_end, run_events
 from superstep_server.errors import ApiError
 from superstep_server.http import blocking, json_body, json_response, sse_frame
 from superstep_server.protocol_namespaces import Namespaces, namespace_matches, parse_filter
+from superstep_server.streams import HEARTBEAT, Heartbeats
 
 __all__ = ["routes"]
 
@@ -66,8 +67,6 @@ Scope = tuple[list[list[str]] | None, int | None]  # a stream's (namespaces, dep
 RUN_SHIFT = 20  # a run's events are numbered below 2**20 within its ordinal's seq range
 RUN_MODES = ["values", "updates", "custom", "tasks", "checkpoints", "tools"]
 CHANNELS = (*RUN_MODES, "messages", "lifecycle", "input")
-IDLE_SECONDS = 0.5
-HEARTBEAT_EVERY = 10
 
 
 def _success(command_id: Any, result: Any, meta: dict[str, Any] | None = None) -> Response:
@@ -329,18 +328,13 @@ def _frames(
     async def frames() -> AsyncIterator[bytes]:
         feed = server.streams.follow_thread(thread_id)
         ordinal, done = start
-        idle = 0
+        beats = Heartbeats()
         try:
             while True:
                 runs = await blocking(_runs, server, thread_id)
                 if ordinal >= len(runs):
-                    changed = feed.changed
-                    try:
-                        await asyncio.wait_for(asyncio.shield(changed.wait()), IDLE_SECONDS)
-                    except TimeoutError:
-                        idle += 1
-                        if idle % HEARTBEAT_EVERY == 0:
-                            yield b": heartbeat\r\n\r\n"
+                    if not await feed.wait() and beats.due():
+                        yield HEARTBEAT
                     continue
                 row = runs[ordinal]
                 async for frame in _run_frames(server, row, ordinal, done, channels, scope):
@@ -382,7 +376,7 @@ async def _run_frames(
 
     async for event in run_events(server, run_id, -1):
         if event is None:
-            yield b": heartbeat\r\n\r\n"
+            yield HEARTBEAT
             continue
         mode, *segments = event.event.split("|")
         data = orjson.loads(event.data)

@@ -31,7 +31,7 @@ from superstep_server.http import (
 )
 from superstep_server.ids import require_uuid, require_uuids
 from superstep_server.run_requests import check_run_body, create_run_from_body
-from superstep_server.streams import RunEvent
+from superstep_server.streams import HEARTBEAT, IDLE_SECONDS, Heartbeats, RunEvent
 
 __all__ = ["routes", "run_events"]
 
@@ -96,13 +96,6 @@ async def batch(request: Request) -> Response:
     return json_response(runs)
 
 
-IDLE_SECONDS = 0.5
-"""How long a follower waits for an event before it looks in the database whether the run
-ended in another process."""
-HEARTBEAT_EVERY = 10
-"""An SSE heartbeat comment after this many idle periods without an event (5 s)."""
-
-
 async def _ended(server: Any, run_id: str) -> tuple[bool, Any]:
     """Whether the run ended (by the database), and its output if so."""
     row = await blocking(server.runs.row, run_id)
@@ -164,14 +157,13 @@ def run_events(server: Any, run_id: str, after: int) -> AsyncIterator[RunEvent |
         stream = server.streams.get(run_id)
         last = after
         if stream is not None:
-            idle = 0
+            beats = Heartbeats()
             async for event in stream.follow(after, idle_seconds=IDLE_SECONDS):
                 if event is not None:
                     last = event.id
                     yield event
                     continue
-                idle += 1
-                if idle % HEARTBEAT_EVERY == 0:
+                if beats.due():
                     yield None
                 if await _run_elsewhere(server, run_id):
                     break  # read what its process relays
@@ -205,7 +197,7 @@ def _sse(
         try:
             async for event in run_events(server, run_id, after):
                 if event is None:
-                    yield b": heartbeat\r\n\r\n"
+                    yield HEARTBEAT
                 else:
                     event_id = None if id_base is None else f"{id_base}-{event.id}"
                     yield sse_frame(event.event, event.data, event_id)

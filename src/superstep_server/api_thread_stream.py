@@ -27,7 +27,6 @@ process is seen through the events that process relays (`superstep_server.execut
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -43,12 +42,11 @@ from superstep_server.api_runs import run_events
 from superstep_server.errors import ApiError
 from superstep_server.http import blocking, sse_frame
 from superstep_server.rows import now
+from superstep_server.streams import HEARTBEAT, Heartbeats
 
 __all__ = ["THREAD_STREAM_MODES", "moment_id", "routes", "run_event_id", "state_updated"]
 
 THREAD_STREAM_MODES = ("run_modes", "lifecycle", "state_update")
-IDLE_SECONDS = 0.5
-HEARTBEAT_EVERY = 10
 KEEP_UPDATES_SECONDS = 600.0  # as long as a resumable run's events
 
 
@@ -168,7 +166,7 @@ def _thread_frames(
         feed = server.streams.follow_thread(thread_id)
         since, updates_after = start.since, start.updates_after
         seen: set[str] = set()
-        idle = 0
+        beats = Heartbeats()
         try:
             while True:
                 rows = await blocking(server.runs.of_thread_since, thread_id, since)
@@ -190,7 +188,7 @@ def _thread_frames(
                     after = start.after if run_id == start.run_id else -1
                     async for event in run_events(server, run_id, after):
                         if event is None:
-                            yield b": heartbeat\r\n\r\n"
+                            yield HEARTBEAT
                         elif _wanted(modes, event.event):
                             event_id = run_event_id(created, event.id)
                             yield sse_frame(event.event, event.data, event_id)
@@ -199,13 +197,8 @@ def _thread_frames(
                         ended = await blocking(_ended_at, server, run_id)
                         yield sse_frame("metadata", done, moment_id(ended))
                     continue
-                changed = feed.changed
-                try:
-                    await asyncio.wait_for(asyncio.shield(changed.wait()), IDLE_SECONDS)
-                except TimeoutError:
-                    idle += 1
-                    if idle % HEARTBEAT_EVERY == 0:
-                        yield b": heartbeat\r\n\r\n"
+                if not await feed.wait() and beats.due():
+                    yield HEARTBEAT
         finally:
             server.streams.unfollow_thread(thread_id)
 

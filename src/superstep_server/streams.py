@@ -16,7 +16,36 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["RunEvent", "RunStream", "RunStreams", "ThreadFeed"]
+__all__ = [
+    "HEARTBEAT",
+    "HEARTBEAT_EVERY",
+    "IDLE_SECONDS",
+    "Heartbeats",
+    "RunEvent",
+    "RunStream",
+    "RunStreams",
+    "ThreadFeed",
+]
+
+IDLE_SECONDS = 0.5
+"""How long a follower waits for an event before it looks in the database (whether the run
+ended in another process, whether the thread has a new run)."""
+HEARTBEAT_EVERY = 10
+"""An SSE heartbeat comment after this many idle periods without an event (5 s)."""
+HEARTBEAT = b": heartbeat\r\n\r\n"
+
+
+@dataclass
+class Heartbeats:
+    """One follower's idle periods, counted to send a heartbeat after every
+    ``HEARTBEAT_EVERY`` of them."""
+
+    idle: int = 0
+
+    def due(self) -> bool:
+        """One more idle period: whether a heartbeat is due now."""
+        self.idle += 1
+        return self.idle % HEARTBEAT_EVERY == 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +110,15 @@ class ThreadFeed:
     def _wake(self) -> None:
         changed, self.changed = self.changed, asyncio.Event()
         changed.set()
+
+    async def wait(self) -> bool:
+        """Wait until the thread changes (True) or ``IDLE_SECONDS`` pass (False)."""
+        changed = self.changed
+        try:
+            await asyncio.wait_for(asyncio.shield(changed.wait()), IDLE_SECONDS)
+        except TimeoutError:
+            return False
+        return True
 
 
 class RunStreams:
