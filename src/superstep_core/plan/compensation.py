@@ -7,13 +7,12 @@ Pure: no I/O, no clock, no randomness, no callbacks.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from superstep_core.plan.document import validate_workflow
-from superstep_core.plan.model import Workflow
+from superstep_core.plan.model import Workflow, smallest_first_order
 from superstep_core.plan.state import PlanState, as_state
 
 __all__ = ["Compensation", "compensation_plan", "undo_order"]
@@ -34,17 +33,8 @@ def undo_order(plan: Workflow) -> tuple[str, ...]:
     """Every forward step id, dependents before what they depend on (a reverse topological
     order over all edges, whatever their ``when``), ties taken by smallest id."""
     pending = {sid: len(plan.dependents[sid]) for sid in plan.forward}
-    heap = [sid for sid, n in pending.items() if n == 0]
-    heapq.heapify(heap)
-    order: list[str] = []
-    while heap:
-        sid = heapq.heappop(heap)
-        order.append(sid)
-        for dep in plan.by_id[sid].depends_on:
-            pending[dep.id] -= 1
-            if pending[dep.id] == 0:
-                heapq.heappush(heap, dep.id)
-    return tuple(order)
+    dependencies = {sid: [d.id for d in plan.by_id[sid].depends_on] for sid in plan.forward}
+    return smallest_first_order(pending, dependencies)
 
 
 def compensation_plan(

@@ -323,13 +323,22 @@ def _topological(steps: tuple[Step, ...]) -> tuple[str, ...]:
     for s in steps:
         for dep in s.depends_on:
             dependents.setdefault(dep.id, []).append(s.id)
+    return smallest_first_order(waiting, dependents)
+
+
+def smallest_first_order(
+    waiting: dict[str, int], released_by: Mapping[str, Iterable[str]]
+) -> tuple[str, ...]:
+    """Every id of ``waiting`` (id -> how many others must come first), each after those it
+    waits on; when several are free, the smallest id first. ``released_by[id]``: the ids
+    that each wait one less once ``id`` is placed. ``waiting`` is consumed."""
     heap = [sid for sid, n in waiting.items() if n == 0]
     heapq.heapify(heap)
     order: list[str] = []
     while heap:
         sid = heapq.heappop(heap)
         order.append(sid)
-        for after in dependents.get(sid, ()):
+        for after in released_by.get(sid, ()):
             waiting[after] -= 1
             if waiting[after] == 0:
                 heapq.heappush(heap, after)
