@@ -20,7 +20,15 @@ from typing import Any
 from rich.console import Console
 
 from superstep_core.cli_db import CliDatabase
-from superstep_core.cli_support import UsageError, asked, redact, summarise, to_json
+from superstep_core.cli_support import (
+    UsageError,
+    asked,
+    failure_json,
+    failure_line,
+    redact,
+    summarise,
+    to_json,
+)
 from superstep_core.errors import StaleResumeError, UnknownInterruptError
 from superstep_core.graph import CompiledGraph
 from superstep_core.host import EffectContext, Handler, Host
@@ -246,7 +254,7 @@ def report(
         sys.stdout.buffer.write(to_json(_result(ex)) + b"\n")
     if ex.failure is not None:
         f = ex.failure
-        _print(console, f"error: node {f.node!r} failed: {f.error_type}: {f.message}")
+        _print(console, failure_line(f))
         if args is not None and args.thread is not None and f.step == ex.step + 1:
             _print(
                 console,
@@ -265,11 +273,5 @@ def _result(ex: Execution) -> dict[str, Any]:
         "values": ex.values,
         "outputs": [{"node": n, "output": o} for n, o in ex.outputs],
         "interrupts": [{"activation": a, "value": v} for a, v in ex.interrupts],
-        "failure": None
-        if ex.failure is None
-        else {
-            "node": ex.failure.node,
-            "type": ex.failure.error_type,
-            "message": ex.failure.message,
-        },
+        "failure": failure_json(ex.failure),
     }

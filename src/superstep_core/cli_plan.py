@@ -37,6 +37,8 @@ from superstep_core.cli_support import (
     DEFAULT_DB,
     UsageError,
     absolute_target,
+    failure_json,
+    failure_line,
     load_target,
     open_db_saver,
     to_json,
@@ -429,19 +431,12 @@ def _report(
             "thread": args.thread,
             "report": report.as_document(),
             "outcomes": outcomes,
-            "failure": None
-            if ex.failure is None
-            else {
-                "node": ex.failure.node,
-                "type": ex.failure.error_type,
-                "message": ex.failure.message,
-            },
+            "failure": failure_json(ex.failure),
         }
         sys.stdout.buffer.write(to_json(result) + b"\n")
     if ex.failure is not None:
-        f = ex.failure
         console.print(
-            f"error: node {f.node!r} failed: {f.error_type}: {f.message}",
+            failure_line(ex.failure),
             highlight=False,
             markup=False,
             soft_wrap=True,

@@ -19,12 +19,15 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from superstep_core.errors import SuperstepError
 from superstep_core.graph import Graph
+
+if TYPE_CHECKING:
+    from superstep_core.runtime import ExecutionFailure
 
 __all__ = [
     "DEFAULT_DB",
@@ -220,6 +223,18 @@ def seconds(text: str) -> float:
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"{text!r}: give a positive number of seconds")
     return value
+
+
+def failure_json(failure: ExecutionFailure | None) -> dict[str, str] | None:
+    """An execution's failure as ``--json`` reports it (``None``: it did not fail)."""
+    if failure is None:
+        return None
+    return {"node": failure.node, "type": failure.error_type, "message": failure.message}
+
+
+def failure_line(failure: ExecutionFailure) -> str:
+    """The closing line of a failed execution: the node, the error type and message."""
+    return f"error: node {failure.node!r} failed: {failure.error_type}: {failure.message}"
 
 
 def asked(value: Any, limit: int = 300) -> str:
