@@ -136,3 +136,22 @@ class PostgresCheckpointSaver(SqlCheckpointSaver):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def connect_with_table(
+    conninfo: str, schema: str, name: str, columns: str, *, connect_timeout: float
+) -> tuple[Any, str]:
+    """A connection of its own (autocommit) and the quoted name of table ``name`` in
+    ``schema``, both created (``columns``: the table's column list) when missing, under the
+    schema's advisory lock so that processes starting together do not race on the DDL."""
+    import psycopg
+
+    conn = psycopg.connect(
+        conninfo, autocommit=True, connect_timeout=max(1, round(connect_timeout))
+    )
+    table = sql.SQL("{}.{}").format(sql.Identifier(schema), sql.Identifier(name))
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"superstep:{schema}",))
+        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+        conn.execute(sql.SQL("CREATE TABLE IF NOT EXISTS {} (" + columns + ")").format(table))
+    return conn, table.as_string(conn)

@@ -117,37 +117,25 @@ class PostgresLeaseStore(LeaseBackend):
         clock: Callable[[], float] | None = None,
         connect_timeout: float = 10.0,
     ) -> None:
-        import psycopg
-        from psycopg import sql
+        from superstep_core.checkpoint.postgres import connect_with_table
 
         self._server_clock = clock is None
         self.clock = clock or self._server_now
         self._lock = threading.Lock()
-        self._conn = psycopg.connect(
-            conninfo, autocommit=True, connect_timeout=max(1, round(connect_timeout))
+        self._conn, t = connect_with_table(
+            conninfo,
+            schema,
+            "superstep_leases",
+            'key TEXT COLLATE "C" PRIMARY KEY, owner TEXT NOT NULL, '
+            "expires_at DOUBLE PRECISION NOT NULL, fence BIGINT NOT NULL",
+            connect_timeout=connect_timeout,
         )
-        table = sql.SQL("{}.{}").format(sql.Identifier(schema), sql.Identifier("superstep_leases"))
-        t = table.as_string(self._conn)
         self._sql = {
             "claim": _CLAIM.format(t=t, p="%s"),
             "extend": _EXTEND.format(t=t, p="%s"),
             "drop": _DROP.format(t=t, p="%s"),
             "holder": _HOLDER.format(t=t, p="%s"),
         }
-        with self._lock, self._conn.transaction():
-            self._conn.execute(
-                "SELECT pg_advisory_xact_lock(hashtext(%s))", (f"superstep:{schema}",)
-            )
-            self._conn.execute(
-                sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema))
-            )
-            self._conn.execute(
-                sql.SQL(
-                    'CREATE TABLE IF NOT EXISTS {} (key TEXT COLLATE "C" PRIMARY KEY, '
-                    "owner TEXT NOT NULL, expires_at DOUBLE PRECISION NOT NULL, "
-                    "fence BIGINT NOT NULL)"
-                ).format(table)
-            )
 
     def _server_now(self) -> float:
         row = self._conn.execute("SELECT EXTRACT(EPOCH FROM clock_timestamp())").fetchone()

@@ -140,29 +140,17 @@ class PostgresRunRecords:
     def __init__(
         self, conninfo: str, *, schema: str = "superstep", connect_timeout: float = 10.0
     ) -> None:
-        import psycopg
-        from psycopg import sql
+        from superstep_core.checkpoint.postgres import connect_with_table
 
         self._lock = threading.Lock()
-        self._conn = psycopg.connect(
-            conninfo, autocommit=True, connect_timeout=max(1, round(connect_timeout))
+        self._conn, self._t = connect_with_table(
+            conninfo,
+            schema,
+            "superstep_runs",
+            'thread_id TEXT COLLATE "C" PRIMARY KEY, target TEXT NOT NULL, source TEXT NOT NULL, '
+            "digest TEXT NOT NULL, input TEXT, created_at DOUBLE PRECISION NOT NULL",
+            connect_timeout=connect_timeout,
         )
-        table = sql.SQL("{}.{}").format(sql.Identifier(schema), sql.Identifier("superstep_runs"))
-        self._t = table.as_string(self._conn)
-        with self._conn.transaction():
-            self._conn.execute(
-                "SELECT pg_advisory_xact_lock(hashtext(%s))", (f"superstep:{schema}",)
-            )
-            self._conn.execute(
-                sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema))
-            )
-            self._conn.execute(
-                sql.SQL(
-                    'CREATE TABLE IF NOT EXISTS {} (thread_id TEXT COLLATE "C" PRIMARY KEY, '
-                    "target TEXT NOT NULL, source TEXT NOT NULL, digest TEXT NOT NULL, input TEXT, "
-                    "created_at DOUBLE PRECISION NOT NULL)"
-                ).format(table)
-            )
 
     def record(self, run: RunRecord) -> RunRecord:
         with self._lock:
