@@ -34,6 +34,7 @@ __all__ = [
     "Part",
     "ai_chunk",
     "ai_message",
+    "append_turn",
     "content_parts",
     "parse_arguments",
     "split_system",
@@ -108,6 +109,16 @@ def split_system(messages: Sequence[BaseMessage]) -> tuple[list[str], list[BaseM
     system = [text_of(m.content) for m in messages if isinstance(m, SystemMessage)]
     rest = [m for m in messages if not isinstance(m, SystemMessage)]
     return system, rest
+
+
+def append_turn(turns: list[dict[str, Any]], role: str, items: list[Any], key: str) -> None:
+    """Add a ``{"role": role, key: items}`` turn to ``turns``, or extend the last turn's
+    ``key`` list when it has the same role (for providers that reject two turns of one role
+    in a row)."""
+    if turns and turns[-1]["role"] == role:
+        turns[-1][key].extend(items)
+    else:
+        turns.append({"role": role, key: items})
 
 
 def tool_result_text(message: ToolMessage) -> str:

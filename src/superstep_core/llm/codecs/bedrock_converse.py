@@ -32,6 +32,7 @@ from superstep_core.llm.messages import (
     ImagePart,
     ai_chunk,
     ai_message,
+    append_turn,
     content_parts,
     split_system,
     text_of,
@@ -99,10 +100,7 @@ def converse_messages(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
             role, blocks = "user", [{"toolResult": result}]
         else:
             raise ValueError(f"unsupported message type {message.type!r} for Bedrock Converse")
-        if turns and turns[-1]["role"] == role:
-            turns[-1]["content"].extend(blocks)
-        else:
-            turns.append({"role": role, "content": blocks})
+        append_turn(turns, role, blocks, "content")
     return turns
 
 

@@ -33,6 +33,7 @@ from superstep_core.llm.messages import (
     ImagePart,
     ai_chunk,
     ai_message,
+    append_turn,
     content_parts,
     split_system,
     text_of,
@@ -118,10 +119,7 @@ def gemini_contents(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
             role, parts = "user", [{"functionResponse": {"name": name, "response": response}}]
         else:
             raise ValueError(f"unsupported message type {message.type!r} for Gemini")
-        if contents and contents[-1]["role"] == role:
-            contents[-1]["parts"].extend(parts)
-        else:
-            contents.append({"role": role, "parts": parts})
+        append_turn(contents, role, parts, "parts")
     return contents
 
 
