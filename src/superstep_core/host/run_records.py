@@ -86,9 +86,44 @@ def _run(row: Any) -> RunRecord | None:
     return RunRecord(str(row[0]), str(row[1]), str(row[2]), str(row[3]), row[4], float(row[5]))
 
 
-class SqliteRunRecords:
+class _SqlRunRecords:
+    """What the SQLite and PostgreSQL records share: one connection behind a lock, and the
+    statements, written once with the driver's placeholder."""
+
+    _conn: Any
+    _lock: threading.Lock
+    _table: str
+    _param: str
+
+    def record(self, run: RunRecord) -> RunRecord:
+        with self._lock:
+            self._conn.execute(
+                _INSERT.format(t=self._table, p=self._param),
+                (run.thread_id, run.target, run.source, run.digest, run.input, run.created_at),
+            )
+        stored = self.get(run.thread_id)
+        assert stored is not None
+        return stored
+
+    def get(self, thread_id: str) -> RunRecord | None:
+        with self._lock:
+            return _run(self._select(thread_id))
+
+    def _select(self, thread_id: str) -> Any:
+        statement = _SELECT.format(t=self._table, p=self._param)
+        return self._conn.execute(statement, (thread_id,)).fetchone()
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+class SqliteRunRecords(_SqlRunRecords):
     """Run records in the SQLite file ``path`` (table created if missing). ``read_only``:
     open the file read-only (it must exist), for commands that only look."""
+
+    _table = "superstep_runs"
+    _param = "?"
 
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self._lock = threading.Lock()
@@ -108,34 +143,20 @@ class SqliteRunRecords:
             )
         self._read_only = read_only
 
-    def record(self, run: RunRecord) -> RunRecord:
-        with self._lock:
-            self._conn.execute(
-                _INSERT.format(t="superstep_runs", p="?"),
-                (run.thread_id, run.target, run.source, run.digest, run.input, run.created_at),
-            )
-        stored = self.get(run.thread_id)
-        assert stored is not None
-        return stored
-
-    def get(self, thread_id: str) -> RunRecord | None:
-        with self._lock:
-            try:
-                cur = self._conn.execute(_SELECT.format(t="superstep_runs", p="?"), (thread_id,))
-            except sqlite3.OperationalError as e:
-                if self._read_only and "no such table" in str(e):
-                    return None  # a file no run was ever recorded in
-                raise
-            return _run(cur.fetchone())
-
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+    def _select(self, thread_id: str) -> Any:
+        try:
+            return super()._select(thread_id)
+        except sqlite3.OperationalError as e:
+            if self._read_only and "no such table" in str(e):
+                return None  # a file no run was ever recorded in
+            raise
 
 
-class PostgresRunRecords:
+class PostgresRunRecords(_SqlRunRecords):
     """Run records in PostgreSQL, table ``superstep_runs`` in ``schema`` (created if missing),
     on one connection of their own."""
+
+    _param = "%s"
 
     def __init__(
         self, conninfo: str, *, schema: str = "superstep", connect_timeout: float = 10.0
@@ -143,7 +164,7 @@ class PostgresRunRecords:
         from superstep_core.checkpoint.postgres import connect_with_table
 
         self._lock = threading.Lock()
-        self._conn, self._t = connect_with_table(
+        self._conn, self._table = connect_with_table(
             conninfo,
             schema,
             "superstep_runs",
@@ -151,22 +172,3 @@ class PostgresRunRecords:
             "digest TEXT NOT NULL, input TEXT, created_at DOUBLE PRECISION NOT NULL",
             connect_timeout=connect_timeout,
         )
-
-    def record(self, run: RunRecord) -> RunRecord:
-        with self._lock:
-            self._conn.execute(
-                _INSERT.format(t=self._t, p="%s"),
-                (run.thread_id, run.target, run.source, run.digest, run.input, run.created_at),
-            )
-        stored = self.get(run.thread_id)
-        assert stored is not None
-        return stored
-
-    def get(self, thread_id: str) -> RunRecord | None:
-        with self._lock:
-            row = self._conn.execute(_SELECT.format(t=self._t, p="%s"), (thread_id,)).fetchone()
-        return _run(row)
-
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()
