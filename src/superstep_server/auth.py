@@ -8,7 +8,7 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from superstep_server import serde
+from superstep_server.http import send_detail
 
 __all__ = ["ApiKeyMiddleware"]
 
@@ -35,15 +35,4 @@ class ApiKeyMiddleware:
             await self.app(scope, receive, send)
             return
         detail = "missing x-api-key header" if given is None else "invalid x-api-key"
-        body = serde.dumps({"detail": f"Unauthorized: {detail}"})
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 401,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await send_detail(send, 401, f"Unauthorized: {detail}")

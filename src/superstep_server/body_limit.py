@@ -12,10 +12,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from superstep_server.errors import ApiError
+from superstep_server.http import send_detail
 
 __all__ = [
     "DEFAULT_MAX_BODY_BYTES",
@@ -115,17 +115,4 @@ class BodyLimitMiddleware:
 
 
 async def _refuse(send: Send, limit: int) -> None:
-    body = orjson.dumps({"detail": BodyTooLarge(limit).detail})
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                # the rest of the body is never read: the client must not reuse the connection
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    await send_detail(send, 413, BodyTooLarge(limit).detail, close=True)

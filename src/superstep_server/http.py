@@ -14,9 +14,29 @@ from starlette.responses import Response
 from superstep_server import serde
 from superstep_server.errors import ApiError
 
-__all__ = ["blocking", "json_body", "json_response", "query_bool", "query_int", "sse_frame"]
+__all__ = [
+    "blocking",
+    "json_body",
+    "json_response",
+    "query_bool",
+    "query_int",
+    "send_detail",
+    "sse_frame",
+]
 
 T = TypeVar("T")
+
+
+async def send_detail(send: Any, status: int, detail: str, *, close: bool = False) -> None:
+    """An error answer ``{"detail": detail}`` sent straight through ASGI ``send``, by a
+    middleware that refuses a request before any route sees it. ``close``: the client must
+    not reuse the connection (the rest of its request is never read)."""
+    body = serde.dumps({"detail": detail})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 async def blocking(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
