@@ -13,8 +13,6 @@ import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from langgraph.checkpoint.serde.types import _DeltaSnapshot
-
 from superstep_compat.channels._message_ids import with_message_ids
 from superstep_compat.channels.base import MISSING, BaseChannel
 from superstep_compat.channels.binop import _overwrite_value, initial_value_of
@@ -106,6 +104,10 @@ class DeltaChannel(BaseChannel[Any, Any]):
         then replays writes, `replay_writes`); a ``_DeltaSnapshot`` holds the whole value;
         any other value is a blob of a channel this key had before (a plain reducer
         channel's value) and is taken as it is."""
+        # imported here: the channels load with the graph package, which must not need the
+        # checkpoint distribution's serde at import (a stand-in one may lack it)
+        from langgraph.checkpoint.serde.types import _DeltaSnapshot
+
         clone = self.copy()
         if checkpoint is MISSING or checkpoint is None:
             clone.value = self._empty()
