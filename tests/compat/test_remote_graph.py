@@ -101,7 +101,7 @@ def _handle(
     sdk: FakeThreadStream, client: FakeSyncClient | None = None, input: Any = None
 ) -> _RemoteGraphRunStream:
     return _RemoteGraphRunStream(
-        client=client or FakeSyncClient(),
+        sync_client=client or FakeSyncClient(),
         sdk_thread=sdk,
         input={"x": 1} if input is None else input,
         config={"configurable": {}},

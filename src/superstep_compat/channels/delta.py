@@ -93,6 +93,36 @@ class DeltaChannel(BaseChannel[Any, Any]):
         rest = list(writes[start:])
         return self.reducer(base, rest) if rest else base
 
+    def checkpoint(self) -> Any:
+        """Always `MISSING`, as LangGraph's: the channel never serialises itself. Where a
+        checkpoint holds the whole value, the checkpoint writer put a ``_DeltaSnapshot`` of
+        it there (`pregel._lgdelta_write`); elsewhere the value is rebuilt from writes."""
+        return MISSING
+
+    def from_checkpoint(self, checkpoint: Any) -> DeltaChannel:
+        """A copy restored from a stored blob: `MISSING` or None start empty (the caller
+        then replays writes, `replay_writes`); a ``_DeltaSnapshot`` holds the whole value;
+        any other value is a blob of a channel this key had before (a plain reducer
+        channel's value) and is taken as it is."""
+        # imported here: the channels load with the graph package, which must not need the
+        # checkpoint distribution's serde at import (a stand-in one may lack it)
+        from langgraph.checkpoint.serde.types import _DeltaSnapshot
+
+        clone = self.copy()
+        if checkpoint is MISSING or checkpoint is None:
+            clone.value = self._empty()
+        elif isinstance(checkpoint, _DeltaSnapshot):
+            clone.value = checkpoint.value
+        else:
+            clone.value = checkpoint
+        return clone
+
+    def replay_writes(self, writes: Sequence[Sequence[Any]]) -> None:
+        """Fold saved writes ``(task_id, channel, value)``, oldest first, into the value in
+        one reducer call (`replayed`, the value held as its seed); none: unchanged."""
+        if writes:
+            self.value = self.replayed(self.value, [w[2] for w in writes])
+
     def in_schema(self, annotation: Any, key: str) -> DeltaChannel:
         """This channel for a schema key annotated ``annotation`` (its value type)."""
         return DeltaChannel(

@@ -29,6 +29,7 @@ from superstep_compat.channels.last_value import LastValue
 from superstep_compat.graph._schema import (
     SchemaInfo,
     _strip_required,
+    channel_for_annotation,
     input_schema_of,
     schema_info,
 )
@@ -90,6 +91,18 @@ def _is_field_channel(typ: Any) -> BaseChannel[Any, Any] | None:
         if isinstance(item, type) and issubclass(item, BaseChannel):
             return item(value_type)  # type: ignore[call-arg]
     return None
+
+
+def _get_channel(
+    name: str, annotation: Any, *, allow_managed: bool = True
+) -> BaseChannel[Any, Any] | ManagedValueSpec:
+    """LangGraph's private helper of this name: the channel spec (or managed value) a
+    schema key ``name`` annotated ``annotation`` gets, as `StateGraph` builds its channels.
+    ``allow_managed=False``: a managed value is a ValueError there."""
+    channel = channel_for_annotation(name, annotation)
+    if not allow_managed and not isinstance(channel, BaseChannel):
+        raise ValueError(f"This {annotation} not allowed in this position")
+    return channel
 
 
 def _branch_name(path: Any) -> str | None:

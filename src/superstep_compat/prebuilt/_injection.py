@@ -22,7 +22,7 @@ from langchain_core.tools import BaseTool, InjectedToolArg
 from langchain_core.tools.base import _DirectlyInjectedToolArg, get_all_basemodel_annotations
 from typing_extensions import TypeVar
 
-from superstep_compat.pregel._tools import tool_call_writer
+from superstep_compat.pregel._tools import _tool_call_writer
 from superstep_compat.store.base import BaseStore
 
 __all__ = [
@@ -74,7 +74,7 @@ class ToolRuntime(_DirectlyInjectedToolArg, Generic[ContextT, StateT]):
     def emit_output_delta(self, delta: Any) -> None:
         """Stream ``delta`` (a partial output) as this call's ``tool-output-delta`` event of
         the ``tools`` stream mode; nothing when the run does not stream ``tools``."""
-        writer = tool_call_writer.get()
+        writer = _tool_call_writer.get()
         if writer is not None:
             writer(delta)
 

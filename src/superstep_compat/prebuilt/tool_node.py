@@ -144,9 +144,17 @@ def _is_tool_call_list(value: Any) -> bool:
 
 def _read_state(config: RunnableConfig) -> Any:
     # A bare list of tool calls carries no state; LangGraph reads the node's state through
-    # this config hook when the executor provides one.
-    read_state = config.get("configurable", {}).get("__pregel_read_state")
-    return read_state() if callable(read_state) else {}
+    # the task's read-state hook (a Send task has one), else through its read hook: every
+    # channel's value, the task's writes so far applied. The read hook is a partial whose
+    # second argument holds the channel names, in LangGraph's pregel as in the façade's.
+    conf = config.get("configurable", {})
+    read_state = conf.get("__pregel_read_state")
+    if read_state is not None:
+        return read_state()
+    read = conf.get("__pregel_read")
+    if read is None:
+        return {}
+    return read(list(read.args[1]), True)
 
 
 class ToolNode(PrebuiltNode):

@@ -8,7 +8,7 @@ When it snapshots (LangGraph's ``_loop._put_checkpoint`` / ``create_checkpoint``
 - every saved checkpoint moves each key's counters ``(updates, supersteps)`` on (``updates``
   only when the key changed in that step); a key with a version snapshots when ``updates``
   reaches its ``snapshot_frequency`` or ``supersteps`` reaches
-  ``LANGGRAPH_DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT`` (5000); its counters then start again.
+  ``DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT`` (`_checkpoint`); its counters then start again.
   The non-zero counters are the metadata's ``counters_since_delta_snapshot``;
 - a key snapshots anyway (forced) when an `Overwrite` set it, and on the first checkpoint a
   run (or edit) builds on one whose pending writes touch it that the run does not hand back
@@ -27,7 +27,7 @@ When it snapshots (LangGraph's ``_loop._put_checkpoint`` / ``create_checkpoint``
   steps not saved, and at the end the run's writes of the keys that do not snapshot are
   saved as pending writes of an anchor: the checkpoint the run started from, or on a new
   thread an empty checkpoint (metadata ``{"step": -2}``) put first as the last one's parent.
-  Their task ids carry the step (`exit_task_id`, `exit_late_task_id`) so that a saver's
+  Their task ids carry the step (`exit_delta_task_id`, `exit_delta_late_task_id`) so a saver's
   order replays them in the order they were made. A run from a checkpoint named by its id
   snapshots every key it wrote instead (that checkpoint may have other children).
 
@@ -38,8 +38,6 @@ a graph without such keys: the hooks exist only when it has some.
 
 from __future__ import annotations
 
-import os
-import uuid
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -49,15 +47,20 @@ from langgraph.checkpoint.serde.types import _DeltaSnapshot
 from superstep_compat.channels.base import MISSING
 from superstep_compat.channels.binop import _overwrite_value
 from superstep_compat.channels.delta import DeltaChannel
+from superstep_compat.pregel._algo import task_path_str
+from superstep_compat.pregel._checkpoint import (
+    delta_channels_to_snapshot,
+    exit_delta_late_task_id,
+    exit_delta_task_id,
+)
 from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id
 from superstep_compat.pregel._lgcheckpoint import CURRENT_FORMAT, task_writes_args
 from superstep_compat.pregel._record import CheckpointRecord, config_of
 
-__all__ = ["COUNTERS", "MAX_SUPERSTEPS", "DeltaWrites"]
+__all__ = ["COUNTERS", "DeltaWrites"]
 
 COUNTERS = "counters_since_delta_snapshot"
 SNAPSHOT_BUMPS = "__snapshot_bumps__"
-MAX_SUPERSTEPS = int(os.getenv("LANGGRAPH_DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT", "5000"))
 # the separators LangGraph builds a bump mark's keys with (a node name holds neither)
 _NS_SEP, _NS_END = "|", ":"
 NULL_TASK_ID = "00000000-0000-0000-0000-000000000000"
@@ -172,13 +175,7 @@ class DeltaWrites:
     ) -> set[str]:
         """The keys to snapshot: due by their counters, or forced (which this consumes)."""
         forced, self._forced = self._forced, set()
-        return forced | {
-            k
-            for k, ch in self.channels.items()
-            if k in versions
-            and k in counters
-            and (counters[k][0] >= ch.snapshot_frequency or counters[k][1] >= MAX_SUPERSTEPS)
-        }
+        return forced | delta_channels_to_snapshot(self.channels, counters, versions)
 
     def _snapshot(
         self,
@@ -279,11 +276,11 @@ class DeltaWrites:
         grouped: dict[tuple[str, str], list[tuple[str, Any]]] = {}
         for step, task_id, path, channel, value in pending:
             if task_id == NULL_TASK_ID:
-                key = (exit_task_id(step, task_id), "")
+                key = (exit_delta_task_id(step, task_id), "")
             elif step == self._exit_first:
-                key = (exit_task_id(step, task_id), path)
+                key = (exit_delta_task_id(step, task_id), path)
             else:
-                key = (exit_late_task_id(step, task_id), f"~~{step:010d}{path}")
+                key = (exit_delta_late_task_id(step, task_id), f"~~{step:010d}{path}")
             grouped.setdefault(key, []).append((channel, value))
         for (task_id, path), task_writes in grouped.items():
             args = task_writes_args(
@@ -305,7 +302,7 @@ class DeltaWrites:
         them in the order the step applied them matters to an order-sensitive reducer."""
         for task in record.tasks:
             if task.id == task_id:
-                return _path_str(task.path)
+                return task_path_str(task.path)
         return ""
 
     def stored(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -335,32 +332,6 @@ def _set_counters(record: CheckpointRecord, counters: Mapping[str, tuple[int, in
     else:
         metadata.pop(COUNTERS, None)
     record.metadata = metadata
-
-
-def exit_task_id(step: int, task_id: str) -> str:
-    """LangGraph's id for held-back writes of the run's first step (or writes of no task):
-    the task's uuid with its first group replaced by the step, zero-padded (never the id
-    of no task, which readers apply as the checkpoint's own)."""
-    parts = str(uuid.UUID(task_id)).split("-")
-    made = f"{step:08d}-{parts[1]}-{parts[2]}-{parts[3]}-{parts[4]}"
-    return f"{step:08d}-0000-0000-0000-000000000001" if made == NULL_TASK_ID else made
-
-
-def exit_late_task_id(step: int, task_id: str) -> str:
-    """LangGraph's id for held-back writes of a later step: sorts after every real task id,
-    the later steps after the earlier ones."""
-    parts = str(uuid.UUID(task_id)).split("-")
-    return f"ffffffff-{step >> 16:04x}-{step & 0xFFFF:04x}-{parts[3]}-{parts[4]}"
-
-
-def _path_str(part: Any) -> str:
-    """LangGraph's ``task_path_str``: a tuple as ``~`` and its parts joined by ", ", an int
-    zero-padded to ten digits (so the order of strings is the order of numbers)."""
-    if isinstance(part, tuple | list):
-        return "~" + ", ".join(_path_str(p) for p in part)
-    if isinstance(part, int) and not isinstance(part, bool):
-        return f"{part:010d}"
-    return str(part)
 
 
 def _mark_bumps_seen(

@@ -105,7 +105,9 @@ class _ProjectionRegistry(Mapping[str, Any]):
 
 class _RunHandle(ABC):
     """What both handles share: the SDK stream, the ``run.start`` arguments, the run id
-    once started, and the projections (read straight from the SDK stream)."""
+    once started, and the projections (read straight from the SDK stream). The async
+    handle is built as this base is (``client=``); the sync one names its client
+    ``sync_client=``, as LangGraph's does."""
 
     def __init__(
         self, *, client: Any, sdk_thread: Any, input: Any, config: Any, metadata: Any
@@ -120,6 +122,16 @@ class _RunHandle(ABC):
         self._run_id: str | None = None
         self._closed = False
         self._events: Any = None  # the one subscription of the raw events, once iterated
+
+    @classmethod
+    def _over(
+        cls, client: Any, sdk_thread: Any, input: Any, config: Any, metadata: Any
+    ) -> _RunHandle:
+        """The handle of ``client``'s lane over ``sdk_thread`` (each handle names its client
+        argument as LangGraph's does)."""
+        return cls(
+            client=client, sdk_thread=sdk_thread, input=input, config=config, metadata=metadata
+        )
 
     @property
     def values(self) -> Any:
@@ -209,6 +221,21 @@ class _RemoteGraphRunStream(_RunHandle):
     enters the SDK stream and starts the run; iterating yields the raw wire events."""
 
     _SDK_ENTER, _SDK_EXIT, _ONE_SIDED = "__enter__", "__exit__", sync_only
+
+    def __init__(
+        self, *, sync_client: Any, sdk_thread: Any, input: Any, config: Any, metadata: Any
+    ) -> None:
+        super().__init__(
+            client=sync_client, sdk_thread=sdk_thread, input=input, config=config, metadata=metadata
+        )
+
+    @classmethod
+    def _over(
+        cls, client: Any, sdk_thread: Any, input: Any, config: Any, metadata: Any
+    ) -> _RemoteGraphRunStream:
+        return cls(
+            sync_client=client, sdk_thread=sdk_thread, input=input, config=config, metadata=metadata
+        )
 
     def __enter__(self) -> _RemoteGraphRunStream:
         drive(self._entering())

@@ -308,7 +308,9 @@ class TaskRunner(TaskRouting):
         # LangGraph's private read/send entries (deepagents' StateBackend uses them): writes
         # sent are the task's own, before its return value's; a fresh read sees them.
         configurable[CONFIG_KEY_SEND] = hook.pushed.extend
-        configurable[CONFIG_KEY_READ] = partial(self.read_local, values, hook.pushed)
+        configurable[CONFIG_KEY_READ] = partial(
+            self.read_local, values, self.spec.channels, hook.pushed
+        )
         # The task's runtime (LangGraph's CONFIG_KEY_RUNTIME): a graph invoked inside the task
         # (from a tool, say) inherits its context and store.
         configurable[CONFIG_KEY_RUNTIME] = runtime

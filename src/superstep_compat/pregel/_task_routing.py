@@ -8,7 +8,7 @@ conditional edges on its local view of the state, and runs the START task (the g
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -307,16 +307,19 @@ class TaskRouting:
     def read_local(
         self,
         values: Mapping[str, Any],
+        channels: Collection[str],
         written: Sequence[tuple[str, Any]],
         select: str | Sequence[str],
         fresh: bool = False,
     ) -> Any:
         """LangGraph's ``CONFIG_KEY_READ``: one channel's value (None when empty) or a dict of
-        the selected channels that have one (KeyError for a key that is no channel);
-        ``fresh`` applies the task's writes so far."""
+        the selected channels that have one (KeyError for a key not among ``channels``, the
+        graph's channels by name, in their order); ``fresh`` applies the task's writes so
+        far. The hook is this bound to the first three arguments: ``channels`` second, where
+        LangGraph's hook has its channels (its prebuilt ToolNode reads the names there)."""
         keys = [select] if isinstance(select, str) else select
         for key in keys:
-            if key not in self.channel_keys:
+            if key not in channels:
                 raise KeyError(key)
         state = self.fresh_state(values, written) if fresh else values
         if isinstance(select, str):

@@ -26,15 +26,16 @@ from langchain_core.tracers._streaming import _StreamingCallbackHandler
 from superstep_compat.constants import TAG_NOSTREAM
 from superstep_compat.errors import GraphInterrupt
 
-__all__ = ["ToolsHandler", "tool_call_writer"]
+__all__ = ["ToolsHandler", "_tool_call_writer"]
 
 ToolCallWriter = Callable[[Any], None]
 
-tool_call_writer: ContextVar[ToolCallWriter | None] = ContextVar(
+_tool_call_writer: ContextVar[ToolCallWriter | None] = ContextVar(
     "superstep_compat_tool_call_writer", default=None
 )
 """The writer of the tool call running in this context (None outside one, or when the run
-does not stream ``tools``): what ``ToolRuntime.emit_output_delta`` calls."""
+does not stream ``tools``): what ``ToolRuntime.emit_output_delta`` calls. LangGraph's name
+for it, which prebuilt tool nodes import."""
 
 
 class ToolsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
@@ -77,7 +78,7 @@ class ToolsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
         def writer(delta: Any) -> None:
             emit("tools", {"event": "tool-output-delta", "tool_call_id": call_id, "delta": delta})
 
-        self.calls[run_id] = (call_id, tool_call_writer.set(writer))
+        self.calls[run_id] = (call_id, _tool_call_writer.set(writer))
         started: dict[str, Any] = {"event": "tool-started", "tool_call_id": call_id}
         started["tool_name"] = name
         if inputs is not None:
@@ -101,5 +102,5 @@ class ToolsHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):
         call_id, token = found
         # ValueError: the tool ended in another context than it started (a worker thread)
         with contextlib.suppress(ValueError):
-            tool_call_writer.reset(token)
+            _tool_call_writer.reset(token)
         return call_id

@@ -383,8 +383,8 @@ class RemoteGraph(PregelProtocol[Any, Any, Any, Any]):
             self.assistant_id, self._merged(config), self._headers(headers)
         )
         client = self._client(lane)
-        return lane.run_stream(
-            client=client,
+        return lane.run_stream._over(
+            client,
             sdk_thread=client.threads.stream(**request),
             input=input,
             config=sanitized,
