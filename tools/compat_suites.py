@@ -22,10 +22,13 @@ Suites (test files are exported into the scratch folder, never into the reposito
   With them (files under ``acp/``), the tests of deepagents-acp (`DEEPAGENTS_ACP`, its Agent
   Client Protocol server: sessions, tool approvals through interrupts, resumes) from the
   same repository at its release tag, on its own settings.
-- ``supervisor``, ``swarm``, ``savers`` and ``mcp`` (`SDIST_SUITES`): the tests in the sdists
-  of langgraph-supervisor, langgraph-swarm, langgraph-checkpoint-sqlite (LangGraph's SQLite
-  saver, some of its tests over graphs compiled with it) and langchain-mcp-adapters (MCP tools
-  in create_agent) on the package index, with the release itself installed.
+- ``supervisor``, ``swarm``, ``savers``, ``plainredis`` and ``mcp`` (`SDIST_SUITES`): the
+  tests in the sdists of langgraph-supervisor, langgraph-swarm, langgraph-checkpoint-sqlite
+  (LangGraph's SQLite saver, some of its tests over graphs compiled with it),
+  langgraph-checkpoint-plainredis (a community saver on plain Redis, at
+  ``SUPERSTEP_REDIS_URL`` when set; its end-to-end tests drive graphs) and
+  langchain-mcp-adapters (MCP tools in create_agent) on the package index, with the release
+  itself installed.
 - ``trustcall``, ``langmem``, ``bigtool``, ``agui`` and ``copilotkit``: the offline unit
   tests of trustcall, langmem (``tests/short_term``; its docstring examples call a model
   provider and a server), langgraph-bigtool, ag-ui-langgraph (the AG-UI protocol's
@@ -101,12 +104,13 @@ class Counts:
 
 @dataclass
 class Session:
-    """One pytest session: where it runs, its files and its options."""
+    """One pytest session: where it runs, its files, its options and environment."""
 
     label: str  # prefix of the files in the report
     cwd: Path
     files: list[str]
     options: list[str]
+    env: dict[str, str] = field(default_factory=dict)  # beside `_environment`'s
 
 
 def _run(cmd: Sequence[str | Path], **kwargs: object) -> None:
@@ -198,6 +202,7 @@ def _pytest(
     log = junit.with_suffix(".log")
     with log.open("w") as out:
         print("compat-suites: $", " ".join(map(str, cmd)), f"> {log}", flush=True)
+        env = {**env, **session.env}
         subprocess.run([str(c) for c in cmd], cwd=session.cwd, env=env, stdout=out, stderr=out)
     tail = log.read_text().strip().splitlines()[-1:] or ["(no output)"]
     print(f"compat-suites: {junit.stem}: {tail[0]}", flush=True)
@@ -262,7 +267,9 @@ def _sdist_suite_sessions(scratch: Path, python: Path, name: str) -> list[Sessio
     project = _sdist(scratch, python, suite.package, suite.source)
     (project / "pytest.ini").write_text(suite.ini)
     (project / "pyproject.toml").unlink()
-    return [Session("", project, [suite.tests], list(suite.options))]
+    redis_url = os.environ.get("SUPERSTEP_REDIS_URL")
+    env = {suite.redis_url_var: redis_url} if suite.redis_url_var and redis_url else {}
+    return [Session("", project, [suite.tests], list(suite.options), env)]
 
 
 def _git_export(

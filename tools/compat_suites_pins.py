@@ -154,6 +154,9 @@ class SdistSuite:
     packages: tuple[str, ...]  # what else the venv has: reference pins, test dependencies
     ini: str  # the pytest settings replacing the sdist's (theirs are mostly verbosity)
     options: tuple[str, ...] = ()
+    # the variable its tests take a Redis URL from: given SUPERSTEP_REDIS_URL's value
+    # when that is set (else the tests' own default)
+    redis_url_var: str = ""
 
 
 MULTI_AGENT_PACKAGES = (
@@ -199,6 +202,25 @@ SDIST_SUITES = {
         ),
         "[pytest]\naddopts =\nasyncio_mode = auto\n",
         ("--timeout=120",),
+    ),
+    # A community saver on plain Redis (no RedisJSON/RediSearch modules): its protocol and
+    # parity tests, and end-to-end ones over a graph compiled with it (sync and async-only
+    # savers). Each test keys under a random prefix and removes its keys. Its settings are
+    # asyncio's auto mode and warnings of its own as errors.
+    "plainredis": SdistSuite(
+        "langgraph-checkpoint-plainredis==0.1.0",
+        "src",
+        "tests",
+        "sdist-suites",
+        (
+            *LANGCHAIN_PACKAGES,
+            *("redis>=5", "pytest>=9,<10", "pytest-asyncio>=1.3,<2", "pytest-timeout"),
+        ),
+        "[pytest]\naddopts =\nasyncio_mode = auto\n"
+        "asyncio_default_fixture_loop_scope = function\n"
+        "filterwarnings =\n    error::DeprecationWarning:langgraph_checkpoint_plainredis.*\n",
+        ("--timeout=120",),
+        "PLAINREDIS_TEST_URL",
     ),
     # MCP tools as LangChain tools, and create_agent calling them with interceptors that
     # return Commands. Its stdio tests start MCP servers with `python` from PATH (the venv's
