@@ -1,10 +1,10 @@
 """An async run awaits an async-only saver's coroutines on the caller's event loop, as
 LangGraph's does: a saver whose client binds to the loop it first connects on (the plain-Redis
 community saver's ``AsyncRedisSaver``, on ``redis.asyncio``) is then still usable by the
-caller on that loop, between and after runs: its own ``aget_tuple``/``alist``, a cleanup with
-its client. Before, the façade ran those coroutines on a private loop thread, and the
-caller's next use of the client failed ("attached to a different loop"). Without
-``SUPERSTEP_REDIS_URL`` both sides say so."""
+caller on that loop, between and after runs (a graph's, an ``@entrypoint``'s): its own
+``aget_tuple``/``alist``, a cleanup with its client. Before, the façade ran those coroutines
+on a private loop thread, and the caller's next use of the client failed ("attached to a
+different loop"). Without ``SUPERSTEP_REDIS_URL`` both sides say so."""
 
 import asyncio
 import operator
@@ -12,6 +12,7 @@ import os
 import uuid
 from typing import Annotated, TypedDict
 
+from langgraph.func import entrypoint, task
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
 
@@ -67,6 +68,25 @@ async def scenario(saver, durability):
     return out
 
 
+async def functional(saver):
+    @task
+    async def double(x):
+        return x * 2
+
+    @entrypoint(checkpointer=saver)
+    async def flow(x):
+        doubled = await double(x)
+        return [doubled, interrupt("ok?")]
+
+    cfg = {"configurable": {"thread_id": "t-functional"}}
+    first = await asyncio.wait_for(flow.ainvoke(3, cfg), T)
+    out = {"paused": [i.value for i in first["__interrupt__"]]}
+    out["direct-paused"] = await direct(saver, cfg)
+    out["done"] = await asyncio.wait_for(flow.ainvoke(Command(resume="yes"), cfg), T)
+    out["direct-done"] = await direct(saver, cfg)
+    return out
+
+
 async def run():
     url = os.environ.get("SUPERSTEP_REDIS_URL")
     if not url:
@@ -75,10 +95,13 @@ async def run():
 
     out = {}
     prefix = f"superstep-pt11-{uuid.uuid4().hex[:10]}"
-    for durability in (None, "sync", "exit"):
+    for durability in (None, "sync", "exit", "functional"):
         saver = AsyncRedisSaver(url=url, prefix=prefix)
         try:
-            out[str(durability)] = await scenario(saver, durability)
+            if durability == "functional":
+                out[durability] = await functional(saver)
+            else:
+                out[str(durability)] = await scenario(saver, durability)
         except Exception as e:
             out[str(durability)] = err(e)
         try:  # the cleanup a test fixture does, with the saver's own client
