@@ -22,13 +22,13 @@ Suites (test files are exported into the scratch folder, never into the reposito
   With them (files under ``acp/``), the tests of deepagents-acp (`DEEPAGENTS_ACP`, its Agent
   Client Protocol server: sessions, tool approvals through interrupts, resumes) from the
   same repository at its release tag, on its own settings.
-- ``supervisor``, ``swarm``, ``savers``, ``plainredis`` and ``mcp`` (`SDIST_SUITES`): the
-  tests in the sdists of langgraph-supervisor, langgraph-swarm, langgraph-checkpoint-sqlite
-  (LangGraph's SQLite saver, some of its tests over graphs compiled with it),
-  langgraph-checkpoint-plainredis (a community saver on plain Redis, at
-  ``SUPERSTEP_REDIS_URL`` when set; its end-to-end tests drive graphs) and
-  langchain-mcp-adapters (MCP tools in create_agent) on the package index, with the release
-  itself installed.
+- ``supervisor``, ``swarm``, ``savers``, ``plainredis``, ``contracts`` and ``mcp``
+  (`SDIST_SUITES`): the tests in the sdists of langgraph-supervisor, langgraph-swarm,
+  langgraph-checkpoint-sqlite (LangGraph's SQLite saver, some of its tests over graphs
+  compiled with it), langgraph-checkpoint-plainredis (a community saver on plain Redis, at
+  ``SUPERSTEP_REDIS_URL`` when set; its end-to-end tests drive graphs), agent-contracts
+  (contract-declared nodes compiled into supervised StateGraphs) and langchain-mcp-adapters
+  (MCP tools in create_agent) on the package index, with the release itself installed.
 - ``trustcall``, ``langmem``, ``bigtool``, ``agui`` and ``copilotkit``: the offline unit
   tests of trustcall, langmem (``tests/short_term``; its docstring examples call a model
   provider and a server), langgraph-bigtool, ag-ui-langgraph (the AG-UI protocol's

@@ -224,6 +224,22 @@ SDIST_SUITES = {
         ("--timeout=120",),
         "PLAINREDIS_TEST_URL",
     ),
+    # agent-contracts: nodes declared by contracts (what they read and write, when they
+    # trigger) compiled into StateGraphs with supervisors that route between them; its tests
+    # build and run those graphs, sync and async. It has no pytest settings; its async tests
+    # carry markers, which auto mode leaves as they are.
+    "contracts": SdistSuite(
+        "agent-contracts==0.6.0",
+        "src",
+        "tests",
+        "sdist-suites",
+        (
+            *LANGCHAIN_PACKAGES,
+            *("pyyaml>=6", "pytest>=9,<10", "pytest-asyncio>=1.3,<2", "pytest-timeout"),
+        ),
+        "[pytest]\naddopts =\nasyncio_mode = auto\n",
+        ("--timeout=120",),
+    ),
     # MCP tools as LangChain tools, and create_agent calling them with interceptors that
     # return Commands. Its stdio tests start MCP servers with `python` from PATH (the venv's
     # bin comes first, as in an activated venv); its HTTP tests enable sockets themselves.
