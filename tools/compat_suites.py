@@ -22,8 +22,13 @@ Suites (test files are exported into the scratch folder, never into the reposito
   With them (files under ``acp/``), the tests of deepagents-acp (`DEEPAGENTS_ACP`, its Agent
   Client Protocol server: sessions, tool approvals through interrupts, resumes) from the
   same repository at its release tag, on its own settings.
-- ``supervisor`` and ``swarm``: the ``tests`` folders of the sdists of langgraph-supervisor
-  (`SUPERVISOR`) and langgraph-swarm (`SWARM`) on the package index.
+- ``supervisor``, ``swarm``, ``savers``, ``plainredis``, ``contracts`` and ``mcp``
+  (`SDIST_SUITES`): the tests in the sdists of langgraph-supervisor, langgraph-swarm,
+  langgraph-checkpoint-sqlite (LangGraph's SQLite saver, some of its tests over graphs
+  compiled with it), langgraph-checkpoint-plainredis (a community saver on plain Redis, at
+  ``SUPERSTEP_REDIS_URL`` when set; its end-to-end tests drive graphs), agent-contracts
+  (contract-declared nodes compiled into supervised StateGraphs) and langchain-mcp-adapters
+  (MCP tools in create_agent) on the package index, with the release itself installed.
 - ``trustcall``, ``langmem``, ``bigtool``, ``agui`` and ``copilotkit``: the offline unit
   tests of trustcall, langmem (``tests/short_term``; its docstring examples call a model
   provider and a server), langgraph-bigtool, ag-ui-langgraph (the AG-UI protocol's
@@ -34,11 +39,13 @@ Suites (test files are exported into the scratch folder, never into the reposito
   under anyio, bigtool's under pytest-asyncio's auto mode), so the sessions use
   ``asyncio_mode=auto`` as bigtool's settings do.
 
-Each suite gets one virtualenv (the pinned packages, the test dependencies and this project,
-editable) and runs twice in it: once as is (the reference, real LangGraph) and once with
-``SUPERSTEP_AS_LANGGRAPH=1``, which makes the project's ``.pth`` file install the import shim
-at interpreter start. ``--real`` leaves those `langgraph` subpackages to the installed real
-distributions in the Superstep run (``SUPERSTEP_LANGGRAPH_REAL``, see `superstep_compat.shim`).
+The pins and sources are in `compat_suites_pins` beside this file. Each suite gets one
+virtualenv (the pinned packages, the test dependencies and this project, editable; its
+``bin`` first on ``PATH`` for the sessions, as when it is activated) and runs twice in it:
+once as is (the reference, real LangGraph) and once with ``SUPERSTEP_AS_LANGGRAPH=1``, which
+makes the project's ``.pth`` file install the import shim at interpreter start. ``--real``
+leaves those `langgraph` subpackages to the installed real distributions in the Superstep
+run (``SUPERSTEP_LANGGRAPH_REAL``, see `superstep_compat.shim`).
 Nothing is fetched from a git remote; packages come from the package index.
 
 The report: per file, passed/failed/skipped on each side and how many of the tests that pass
@@ -63,162 +70,27 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# The pins module sits beside this script, which runs as a file (not from a package).
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from compat_suites_pins import (
+    DEEPAGENTS,
+    DEEPAGENTS_ACP,
+    DEEPAGENTS_PACKAGES,
+    DEEPAGENTS_TEST_DEPS,
+    GIT_SUITE_TEST_DEPS,
+    GIT_SUITES,
+    LANGCHAIN,
+    LANGCHAIN_PACKAGES,
+    LANGCHAIN_TEST_DEPS,
+    LANGGRAPH_FILES,
+    LANGGRAPH_PACKAGES,
+    LANGGRAPH_TAG,
+    LANGGRAPH_TEST_DEPS,
+    SDIST_SUITES,
+    SUITES,
+)
+
 ROOT = Path(__file__).resolve().parents[1]
-
-LANGCHAIN = "1.5.2"
-LANGGRAPH_TAG = "1.2.11"
-# The reference packages of each suite (what the tests were written against), pinned.
-LANGCHAIN_PACKAGES = [
-    f"langchain=={LANGCHAIN}",
-    "langgraph==1.2.24",
-    "langgraph-prebuilt==1.1.3",
-    "langgraph-checkpoint==4.3.2",
-    "langgraph-checkpoint-sqlite==3.1.2",
-    "langchain-core==1.8.3",
-]
-LANGCHAIN_TEST_DEPS = [
-    "pytest>=9.0.3,<10",
-    "pytest-asyncio>=1.3,<2",
-    "pytest-socket>=0.6,<1",
-    "pytest-xdist>=3.6,<4",
-    "pytest-mock",
-    "pytest-timeout",
-    "syrupy>=5,<6",
-    "toml",
-    "blockbuster>=1.5.26,<1.6",
-    "langchain-tests>=1.1.9,<2",
-    "langchain-openai",
-    "fastmcp>=4.0.11,<5",
-]
-LANGGRAPH_PACKAGES = [
-    f"langgraph=={LANGGRAPH_TAG}",
-    "langgraph-prebuilt==1.1.0",
-    "langgraph-checkpoint==4.3.2",
-    "langgraph-checkpoint-sqlite==3.1.2",
-    "langgraph-checkpoint-postgres==3.2.0",
-]
-LANGGRAPH_TEST_DEPS = [
-    "pytest",
-    "pytest-mock",
-    "pytest-asyncio",
-    "pytest-xdist",
-    "pytest-timeout",
-    "syrupy",
-    "redis",
-    "psycopg[binary]",
-    "psycopg-pool",
-    "pycryptodome",
-    "httpx",
-]
-DEEPAGENTS = "0.7.8"
-DEEPAGENTS_ACP = "0.0.10"  # its last release in the mirror; it accepts deepagents 0.7.8
-DEEPAGENTS_PACKAGES = [
-    f"deepagents=={DEEPAGENTS}",
-    f"deepagents-acp=={DEEPAGENTS_ACP}",
-    *LANGCHAIN_PACKAGES,
-    *("langchain-anthropic==1.7.10", "langchain-google-genai==4.4.3", "wcmatch==11.0"),
-]
-# As deepagents' lock file has them: its settings turn warnings into errors, so a newer
-# pytest-asyncio's configuration warning would stop the session.
-DEEPAGENTS_TEST_DEPS = [
-    *("pytest==9.0.3", "pytest-asyncio==1.4.0", "pytest-socket==0.7.0", "pytest-xdist==3.8.0"),
-    *("pytest-timeout==2.4.0", "pytest-benchmark==5.2.3", "pytest-cov==7.0.0", "pytest-mock"),
-    *("langchain-tests==1.1.9", "langchain-openai==1.8.1", "av==18.0.0", "pillow==12.3.0"),
-]
-SUPERVISOR = "0.0.31"
-SWARM = "0.1.0"
-MULTI_AGENT_PACKAGES = [
-    *LANGCHAIN_PACKAGES,
-    f"langgraph-supervisor=={SUPERVISOR}",
-    f"langgraph-swarm=={SWARM}",
-]
-MULTI_AGENT_TEST_DEPS = ["pytest>=9,<10", "pytest-socket", "pytest-xdist", "pytest-timeout"]
-
-
-@dataclass(frozen=True)
-class GitSuite:
-    """A library built on LangGraph whose tests come from its public repository."""
-
-    # The release on the package index (the reference code under test), or "" to install
-    # the repository at `rev` instead (a fix not released yet).
-    package: str
-    rev: str  # the commit or tag of that release in the repository
-    tests: str  # the test folder, relative to the repository root
-    # What is exported: the tests and the conftest/package files above them. Not the package
-    # beside them (the installed release is what is tested), nor the recorded model calls of
-    # the evaluations, which the mirrors may not hold.
-    export: tuple[str, ...]
-    default_git_dir: str  # the repository's mirror on the developers' machines
-
-
-MIRRORS = "/work/.mirror"
-GIT_SUITES = {
-    # 0.0.39 is not tagged; this commit's pyproject.toml names it.
-    "trustcall": GitSuite(
-        "trustcall==0.0.39",
-        "8c7312b591542cf9349ce00d2811e890ea6eef91",
-        "tests/unit_tests",
-        ("tests/conftest.py", "tests/unit_tests"),
-        f"{MIRRORS}/hinthornw+trustcall/repo",
-    ),
-    # 0.0.30 is not tagged either.
-    "langmem": GitSuite(
-        "langmem==0.0.30",
-        "b5dbe4aa34055face022cb4a6db153edd5826377",
-        "tests/short_term",
-        ("tests/__init__.py", "tests/conftest.py", "tests/short_term"),
-        f"{MIRRORS}/langchain-ai+langmem/repo",
-    ),
-    # 0.0.3, its last release, calls `ToolNode.inject_tool_args`, which LangGraph 1.x renamed:
-    # every test fails on LangGraph too. This later commit (same version number) has the fix.
-    "bigtool": GitSuite(
-        "",
-        "79fbe9cf60050dff18ee7bd7b6836c3267d3036f",
-        "tests/unit_tests",
-        ("tests/__init__.py", "tests/unit_tests"),
-        f"{MIRRORS}/langchain-ai+langgraph-bigtool/repo",
-    ),
-    # The AG-UI protocol's LangGraph agent (CopilotKit's): streams a graph's events, reads and
-    # edits its state, resumes interrupts. Its tests sit in a monorepo; they import
-    # `tests._helpers`, which resolves from the exported folder (tests/ is a package). One test
-    # file loads the state-streaming middleware by its path beside the tests: that file alone
-    # is exported (the same as the release's; `import ag_ui_langgraph` still finds the release,
-    # a folder without __init__.py being only a namespace portion).
-    "agui": GitSuite(
-        "ag-ui-langgraph[fastapi]==0.0.43",
-        "ag-ui-langgraph@0.0.43",
-        "integrations/langgraph/python/tests",
-        (
-            "integrations/langgraph/python/tests",
-            "integrations/langgraph/python/ag_ui_langgraph/middlewares/state_streaming.py",
-        ),
-        f"{MIRRORS}/ag-ui-protocol+ag-ui/repo",
-    ),
-    # CopilotKit's Python SDK: its LangGraph middleware and AG-UI agent (on ag-ui-langgraph,
-    # which the agui suite pins) over real graphs: interrupts and resumes, emitted state and
-    # tool calls, subgraph context. Its crewai tests skip (crewai is an extra, not installed).
-    "copilotkit": GitSuite(
-        "copilotkit==0.1.95",
-        "python-sdk/v0.1.95",
-        "sdk-python/tests",
-        ("sdk-python/tests",),
-        f"{MIRRORS}/CopilotKit+CopilotKit/repo",
-    ),
-}
-GIT_SUITE_TEST_DEPS = [
-    *("pytest>=9,<10", "pytest-asyncio>=1.3,<2", "anyio>=4.7", "pytest-socket"),
-    *("pytest-timeout", "numpy>=1", "langchain-openai"),
-]
-SUITES = ["langchain", "langgraph", "deepagents", "supervisor", "swarm", *GIT_SUITES]
-LANGGRAPH_FILES = [
-    *("test_time_travel.py", "test_time_travel_async.py", "test_messages_state.py"),
-    *("test_subgraph_persistence.py", "test_subgraph_persistence_async.py"),
-    *("test_type_checking.py", "test_state.py", "test_pydantic.py", "test_managed_values.py"),
-    *("test_interruption.py", "test_parent_command.py", "test_parent_command_async.py"),
-    *("test_deprecation.py", "test_pregel.py", "test_pregel_async.py", "test_pregel_debug.py"),
-    "test_pregel_stream_events_v3.py",
-    *("prebuilt/test_react_agent.py", "prebuilt/test_tool_node.py"),
-]
 
 
 @dataclass
@@ -232,12 +104,13 @@ class Counts:
 
 @dataclass
 class Session:
-    """One pytest session: where it runs, its files and its options."""
+    """One pytest session: where it runs, its files, its options and environment."""
 
     label: str  # prefix of the files in the report
     cwd: Path
     files: list[str]
     options: list[str]
+    env: dict[str, str] = field(default_factory=dict)  # beside `_environment`'s
 
 
 def _run(cmd: Sequence[str | Path], **kwargs: object) -> None:
@@ -329,15 +202,19 @@ def _pytest(
     log = junit.with_suffix(".log")
     with log.open("w") as out:
         print("compat-suites: $", " ".join(map(str, cmd)), f"> {log}", flush=True)
+        env = {**env, **session.env}
         subprocess.run([str(c) for c in cmd], cwd=session.cwd, env=env, stdout=out, stderr=out)
     tail = log.read_text().strip().splitlines()[-1:] or ["(no output)"]
     print(f"compat-suites: {junit.stem}: {tail[0]}", flush=True)
     return _counts(junit, session.label)
 
 
-def _environment(superstep: bool, real: str) -> dict[str, str]:
+def _environment(python: Path, superstep: bool, real: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
     env.pop("SUPERSTEP_AS_LANGGRAPH", None)
+    # As an activated venv has it: a test starting `python` (an MCP server over stdio) gets
+    # the venv's interpreter and packages.
+    env["PATH"] = os.pathsep.join([str(python.parent), env.get("PATH", os.defpath)])
     env.update(NO_DOCKER="true", LANGGRAPH_TEST_FAST="1", PYTHONDONTWRITEBYTECODE="1")
     if superstep:
         env["SUPERSTEP_AS_LANGGRAPH"] = "1"
@@ -346,8 +223,9 @@ def _environment(superstep: bool, real: str) -> dict[str, str]:
     return env
 
 
-def _sdist(scratch: Path, python: Path, requirement: str) -> Path:
-    """The unpacked sdist of ``requirement`` (``name==version``) under ``scratch``."""
+def _sdist(scratch: Path, python: Path, requirement: str, source: str = "") -> Path:
+    """The unpacked sdist of ``requirement`` (``name==version``) under ``scratch``, less the
+    package's folder ``source`` (default: the name with underscores)."""
     name = requirement.split("==")[0]
     sdist_dir = scratch / f"sdist-{name}"
     shutil.rmtree(sdist_dir, ignore_errors=True)
@@ -359,7 +237,7 @@ def _sdist(scratch: Path, python: Path, requirement: str) -> Path:
         tar.extractall(sdist_dir, filter="data")
     (project,) = (p for p in sdist_dir.iterdir() if p.is_dir())
     # Test the installed package, not the copy beside the tests.
-    shutil.rmtree(project / name.replace("-", "_"), ignore_errors=True)
+    shutil.rmtree(project / (source or name.replace("-", "_")), ignore_errors=True)
     return project
 
 
@@ -374,13 +252,24 @@ def _langchain_sessions(scratch: Path, python: Path) -> list[Session]:
     return [Session("", project, ["tests/unit_tests/agents"], ["--timeout=120"])]
 
 
-def _multi_agent_sessions(scratch: Path, python: Path, requirement: str) -> list[Session]:
-    project = _sdist(scratch, python, requirement)
-    # Their pytest settings are only verbosity (-ra -q -v); the tests are offline.
-    (project / "pytest.ini").write_text("[pytest]\naddopts =\n")
+def _sdist_suite_packages(name: str) -> list[str]:
+    """The pins of the venv of sdist suite ``name``: those of every suite sharing it."""
+    venv = SDIST_SUITES[name].venv
+    packages: dict[str, None] = {}  # ordered and without repeats (pip refuses doubles)
+    for suite in SDIST_SUITES.values():
+        if suite.venv == venv:
+            packages.update(dict.fromkeys([suite.package, *suite.packages]))
+    return list(packages)
+
+
+def _sdist_suite_sessions(scratch: Path, python: Path, name: str) -> list[Session]:
+    suite = SDIST_SUITES[name]
+    project = _sdist(scratch, python, suite.package, suite.source)
+    (project / "pytest.ini").write_text(suite.ini)
     (project / "pyproject.toml").unlink()
-    options = ["--timeout=120", "--disable-socket", "--allow-unix-socket"]
-    return [Session("", project, ["tests"], options)]
+    redis_url = os.environ.get("SUPERSTEP_REDIS_URL")
+    env = {suite.redis_url_var: redis_url} if suite.redis_url_var and redis_url else {}
+    return [Session("", project, [suite.tests], list(suite.options), env)]
 
 
 def _git_export(
@@ -548,13 +437,9 @@ def main(argv: list[str] | None = None) -> int:
             python = _venv(args.scratch / "venv-git-suites", packages, args.keep_venvs)
             sessions = _git_suite_sessions(args.scratch, suite, git_dirs[suite])
         else:
-            packages = MULTI_AGENT_PACKAGES + MULTI_AGENT_TEST_DEPS
-            python = _venv(args.scratch / "venv-multi-agent", packages, args.keep_venvs)
-            requirement = {
-                "supervisor": f"langgraph-supervisor=={SUPERVISOR}",
-                "swarm": f"langgraph-swarm=={SWARM}",
-            }[suite]
-            sessions = _multi_agent_sessions(args.scratch, python, requirement)
+            venv = args.scratch / f"venv-{SDIST_SUITES[suite].venv}"
+            python = _venv(venv, _sdist_suite_packages(suite), args.keep_venvs)
+            sessions = _sdist_suite_sessions(args.scratch, python, suite)
         sides: dict[bool, dict[str, Counts]] = {}
         for superstep in (False, True):
             side: dict[str, Counts] = {}
@@ -563,7 +448,9 @@ def main(argv: list[str] | None = None) -> int:
                 junit = args.scratch / f"{name}.xml"
                 junit.unlink(missing_ok=True)
                 side.update(
-                    _pytest(python, session, _environment(superstep, args.real), junit, extra)
+                    _pytest(
+                        python, session, _environment(python, superstep, args.real), junit, extra
+                    )
                 )
             sides[superstep] = side
         lines, got, missed = _report(suite, sides[False], sides[True])

@@ -13,8 +13,10 @@ from a graph node that interrupts, resumed (pt08); the ``messages`` stream of fu
 apps: tokens from an entrypoint's body and its tasks, its returned messages (pt09); what a
 streamed run reads of a state whose output schema leaves keys out (a graph's callback run
 ends with every state channel when streamed; a subgraph node under ``astream_events`` keeps
-its private keys; found driving agents through ag-ui-langgraph; pt10). Each runs under real
-LangGraph and under the façade; the two results must be equal."""
+its private keys; found driving agents through ag-ui-langgraph; pt10); an async-only saver's
+coroutines awaited on the caller's loop, whose client the caller keeps using there (found
+running langgraph-checkpoint-plainredis's own tests; pt11). Each runs under real LangGraph
+and under the façade; the two results must be equal."""
 
 from __future__ import annotations
 

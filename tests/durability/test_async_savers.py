@@ -233,15 +233,18 @@ class _ThreadRecordingSaver(AsyncOnlySaver):
         return await super().aput(*args, **kw)
 
 
-def test_the_engine_and_the_facade_reach_an_async_only_saver_through_one_loop() -> None:
-    """One mechanism (`superstep_core.host.saver_io`) for both: a loop-less async-only saver's
-    coroutines run on the one private saver loop thread whether a durable engine thread or a
-    façade graph's async run calls it (two loops would split its async client in two)."""
+def test_an_async_only_saver_runs_on_the_async_callers_loop_else_on_the_private_one() -> None:
+    """One mechanism (`superstep_core.host.saver_io`) for the engine and the façade: a
+    loop-less async-only saver's coroutines run on the loop of the async run that uses it, as
+    LangGraph's async runs await them on the caller's loop (the caller may use the saver's
+    client there too: program ``pt11``); a plain call with no such loop running waits for
+    them on the private saver loop thread."""
     from superstep_compat.graph import END, START, StateGraph
 
     saver = _ThreadRecordingSaver()
     with _runner(saver).start(graph, "engine") as dx:
         dx.send(External("say", "hi"))
+    assert saver.threads == {"superstep-saver-loop"}
 
     class State(TypedDict):
         n: int
@@ -252,8 +255,17 @@ def test_the_engine_and_the_facade_reach_an_async_only_saver_through_one_loop() 
     builder.add_edge("bump", END)
     app = builder.compile(checkpointer=saver)
     config = {"configurable": {"thread_id": "facade"}}
-    assert asyncio.run(app.ainvoke({"n": 1}, config)) == {"n": 2}
-    assert asyncio.run(app.aget_state(config)).values == {"n": 2}
+
+    async def facade() -> tuple[Any, Any]:
+        return await app.ainvoke({"n": 1}, config), (await app.aget_state(config)).values
+
+    saver.threads.clear()
+    assert asyncio.run(facade()) == ({"n": 2}, {"n": 2})
+    assert saver.threads == {threading.current_thread().name}
+    # that loop closed, a plain call is back on the private loop
+    saver.threads.clear()
+    with _runner(saver).start(graph, "engine-after") as dx:
+        dx.send(External("say", "hi"))
     assert saver.threads == {"superstep-saver-loop"}
 
 

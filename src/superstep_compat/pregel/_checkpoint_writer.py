@@ -40,6 +40,7 @@ from superstep_compat.pregel._saver_bridge import (
 )
 from superstep_compat.pregel._untracked import record_without_untracked, without_untracked
 from superstep_core.host import OrderedWrites
+from superstep_core.host.saver_io import found_async_only
 
 __all__ = ["CheckpointWriter"]
 
@@ -157,9 +158,11 @@ class CheckpointWriter:
     def _call(self, method: str, args: tuple[Any, ...]) -> None:
         writes = self.background
         if writes is None:
-            if asyncio._get_running_loop() is None:
+            if asyncio._get_running_loop() is None and not found_async_only(self.saver):
                 # off an event loop `saver_call` calls the sync method itself: spelled out
-                # (two calls fewer per saver call, two saver calls per checkpointed step)
+                # (two calls fewer per saver call, two saver calls per checkpointed step);
+                # an async-only saver's twin stands in for it (on the async run's loop,
+                # which reads the thread from a worker thread: `bound_here`)
                 getattr(self.saver, method)(*args)
             else:
                 saver_call(self.saver, method, *args)

@@ -17,10 +17,13 @@ call consults the pending writes the run read (`TaskJournal.attach`).
 A synchronous run, or a graph's synchronous state method, on the thread of the saver's loop
 calls its synchronous methods, which refuse with the saver's own error (LangGraph's
 behaviour: `sync_caller`). A saver with no ``loop`` that changes only its async methods runs
-them on the private loop thread when an async run's core calls it in place; so does an
-async-only saver, whose synchronous methods raise `NotImplementedError` (the plain-Redis
-community saver's ``AsyncRedisSaver``): LangGraph's async runs never call them, and its
-synchronous runs get that error, as ours do (`sync_caller`)."""
+them on the private loop thread when an async run's core calls it in place. An async-only
+saver, whose synchronous methods raise `NotImplementedError` (the plain-Redis community
+saver's ``AsyncRedisSaver``), is bound to the loop of the async run that uses it
+(`bound_here`, `superstep_core.host.saver_io.adopt_loop`), and called as an official async
+saver is on its own loop: LangGraph's async runs await its coroutines on the caller's loop,
+where its client binds and the caller goes on using it. LangGraph's synchronous runs get
+its error, as ours do (`sync_caller`)."""
 
 from __future__ import annotations
 
@@ -33,11 +36,14 @@ from contextvars import ContextVar
 from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from superstep_core.host.saver_io import (
+    adopt_loop,
+    async_only,
     call_plain,
     found_async_only,
     home_loop,
     list_plain,
     private_loop,
+    saver_loop,
     wait_on,
 )
 
@@ -113,12 +119,18 @@ def _body(method: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def bound_here(saver: Any) -> bool:
-    """Whether ``saver`` is an async saver made on the event loop running on this thread:
-    it must not be called in place here (see the module docstring)."""
-    loop = getattr(saver, "loop", None)
-    if loop is None:
+    """Whether ``saver`` is an async saver bound to the event loop running on this thread:
+    it must not be called in place here (see the module docstring). An async-only saver
+    with no ``loop`` of its own is bound to the loop of the async run asking (`adopt_loop`):
+    LangGraph awaits its coroutines on the caller's loop, where its client may have bound."""
+    running = asyncio._get_running_loop()
+    if running is None:
         return False
-    return asyncio._get_running_loop() is loop
+    if getattr(saver, "loop", None) is None:
+        if saver is None or _sync_caller.get() or not async_only(saver):
+            return False
+        adopt_loop(saver, running)
+    return saver_loop(saver) is running
 
 
 async def off_saver_loop(saver: Any, fn: Callable[..., _R], *args: Any, **kw: Any) -> _R:
@@ -161,7 +173,7 @@ def off_loop_iter_twin(
     async def twin(self: _G, /, *args: _P.args, **kwargs: _P.kwargs) -> AsyncIterator[_T]:
         items = iter(body(self, *args, **kwargs))
         saver = self.saver_for(_config_of(method, args, kwargs))
-        if saver is not None and getattr(saver, "loop", None) is not None:
+        if saver is not None and saver_loop(saver) is not None:
             items = iter(await off_saver_loop(saver, list, items))
         for item in items:
             yield item
@@ -235,7 +247,7 @@ def _async_twin(saver: Any, method: str) -> bool:
     running = asyncio._get_running_loop()
     if running is None or _sync_caller.get():
         return False
-    loop = getattr(saver, "loop", None)
+    loop = saver_loop(saver)
     if loop is not None:
         return running is loop
     if found_async_only(saver):

@@ -11,8 +11,9 @@ implement one half only:
 - async-only savers (the plain-Redis community saver's ``AsyncRedisSaver``, a class that
   refuses its synchronous methods with `NotImplementedError`): a plain call (`call_plain`,
   `list_plain`) awaits their async twin on the saver's own event loop (its ``loop``, as the
-  official async savers keep it) or else on the private loop thread (`home_loop`), and waits
-  for it. On the thread that runs that loop the wait would never end: `SaverLoopError`.
+  official async savers keep it; for one without, the loop of the async run that last
+  used it, `adopt_loop`) or else on the private loop thread (`home_loop`), and waits for
+  it. On the thread that runs that loop the wait would never end: `SaverLoopError`.
 - sync-only savers (LangGraph's ``SqliteSaver``, whose async methods raise
   `NotImplementedError`): the async lane runs the synchronous method in a worker thread.
 - the official async savers (``AsyncSqliteSaver``, ``AsyncPostgresSaver``) implement both:
@@ -33,8 +34,10 @@ Must never import: the llm layer, compat.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import threading
+import weakref
 from collections.abc import Coroutine, Iterator, Mapping
 from typing import Any, Final
 
@@ -45,12 +48,15 @@ from superstep_core.twin import Block
 __all__ = [
     "METHODS",
     "SaverLoopError",
+    "adopt_loop",
+    "async_only",
     "call_plain",
     "found_async_only",
     "home_loop",
     "list_plain",
     "private_loop",
     "saver_call",
+    "saver_loop",
     "wait_on",
 ]
 
@@ -94,6 +100,35 @@ def found_async_only(saver: Any) -> bool:
     """Whether ``saver``'s class was found to implement only the async half (see the module
     docstring): its synchronous calls are made through their async twins."""
     return type(saver) in _ASYNC_ONLY
+
+
+_SYNC_ANSWERS: set[type] = set()
+"""Saver classes with async twins of their own whose synchronous ``get_tuple`` did not refuse
+at once (`async_only`)."""
+
+
+def async_only(saver: Any) -> bool:
+    """Whether ``saver``'s class implements only the async half, known before any of its
+    calls is made: found so already, or its synchronous ``get_tuple`` refuses an empty config
+    with `NotImplementedError`. An async-only saver refuses before reading its arguments;
+    any other reads the thread id from the config first and fails there (``KeyError``),
+    before touching its storage. Asked once per class (a class with no async twin of its
+    own is not asked: it is not async-only). Asked through the class, so that a spy set on
+    the instance (a test counting its reads) does not see the question."""
+    cls = type(saver)
+    if cls in _ASYNC_ONLY:
+        return True
+    if cls in _SYNC_ANSWERS or not _defines(cls, "aget_tuple"):
+        return False
+    try:
+        cls.get_tuple(saver, {})
+    except NotImplementedError:
+        _ASYNC_ONLY.add(cls)
+        return True
+    except Exception:  # the empty config's own failure: the half is there
+        pass
+    _SYNC_ANSWERS.add(cls)
+    return False
 
 
 def _stands_in(cls: type, method: str) -> bool:
@@ -220,12 +255,40 @@ def private_loop() -> asyncio.AbstractEventLoop:
         return _private
 
 
+_adopted: weakref.WeakKeyDictionary[Any, asyncio.AbstractEventLoop] = weakref.WeakKeyDictionary()
+"""Savers with no ``loop`` of their own -> the loop of the async run that last used them."""
+
+
+def adopt_loop(saver: Any, loop: asyncio.AbstractEventLoop) -> None:
+    """``saver`` (one with no ``loop`` of its own) is used by an async run on ``loop``: its
+    coroutines run there from now on (`saver_loop`), as LangGraph's async runs await them
+    on the caller's loop. A client that binds to the loop it first connects on (redis's
+    asyncio client) then stays usable by the caller on that loop, between and after runs;
+    run anywhere else, the caller's next use of it fails. A saver that cannot be held by a
+    weak reference keeps the private loop thread."""
+    with contextlib.suppress(TypeError):
+        _adopted[saver] = loop
+
+
+def saver_loop(saver: Any) -> asyncio.AbstractEventLoop | None:
+    """The event loop ``saver`` is bound to: its ``loop``, as the official async savers keep
+    it, else the loop adopted for it (`adopt_loop`) while that loop runs (one stopped would
+    never run a coroutine handed to it); None if neither."""
+    loop = getattr(saver, "loop", None)
+    if isinstance(loop, asyncio.AbstractEventLoop):
+        return loop
+    try:
+        adopted = _adopted.get(saver)
+    except TypeError:
+        return None
+    return adopted if adopted is not None and adopted.is_running() else None
+
+
 def home_loop(saver: Any) -> asyncio.AbstractEventLoop:
     """Where ``saver``'s coroutines run for a caller that waits for them: the event loop the
-    saver is bound to (its ``loop``, as the official async savers keep it), else
-    `private_loop`, so that one saver's coroutines never run on two loops."""
-    loop = getattr(saver, "loop", None)
-    return loop if isinstance(loop, asyncio.AbstractEventLoop) else private_loop()
+    saver is bound to (`saver_loop`), else `private_loop`, so that one saver's coroutines
+    never run on two loops at once."""
+    return saver_loop(saver) or private_loop()
 
 
 def wait_on(loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, Any], saver: Any) -> Any:
