@@ -29,13 +29,9 @@ from superstep_compat.types import Command, Interrupt, RetryPolicy, Send, interr
 from superstep_core.host import Clock, NestedEffects, RandomSource, WallClock
 
 
-@dataclass(init=False)
+@dataclass
 class TaskOutcome:
-    """What one task did. ``update`` is the value of its ``updates`` stream chunk.
-
-    Built by keyword, once per task: the fields given are set on the instance, the others
-    read their defaults from the class (the generated ``__init__`` set all sixteen), but
-    for the three lists, which are the instance's own."""
+    """What one task did. ``update`` is the value of its ``updates`` stream chunk."""
 
     writes: list[tuple[str, Any]] = field(default_factory=list)
     gotos: list[str] = field(default_factory=list)
@@ -59,23 +55,10 @@ class TaskOutcome:
     drained: bool = False
     """The subgraph stopped because its run drained (no breakpoint to report)."""
 
-    def __init__(self, writes: list[tuple[str, Any]] | None = None, **given: Any) -> None:
-        self.writes = [] if writes is None else writes
-        self.gotos = []
-        self.sends = []
-        if given:
-            unknown = given.keys() - _OUTCOME_FIELDS
-            if unknown:
-                raise TypeError(f"TaskOutcome() got unexpected keyword(s) {sorted(unknown)}")
-            self.__dict__.update(given)
-
     @property
     def waiting(self) -> bool:
         """Whether the task did not finish: it interrupted, or its subgraph stopped."""
         return bool(self.interrupts) or self.stopped
-
-
-_OUTCOME_FIELDS = frozenset(TaskOutcome.__dataclass_fields__)
 
 
 @dataclass(frozen=True)
