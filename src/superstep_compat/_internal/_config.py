@@ -79,7 +79,7 @@ def _tracing_metadata(config: Mapping[str, Any]) -> dict[str, Any] | None:
         key: value
         for key, value in (config.get(CONF) or {}).items()
         if not key.startswith("__")
-        and isinstance(value, str | int | float | bool)
+        and isinstance(value, (str, int, float, bool))
         and not any(part in key.casefold() for part in _SECRET_PARTS)
     }
     return picked or None
@@ -126,7 +126,7 @@ def get_async_callback_manager_for_config(
 def _is_not_empty(value: Any) -> bool:
     """Whether ``value`` counts as given (LangGraph's rule): a list, tuple or dict when it
     has items; anything else (``""`` and ``0`` too) when it is not None."""
-    if isinstance(value, list | tuple | dict):
+    if isinstance(value, (list, tuple, dict)):
         return bool(value)
     return value is not None
 

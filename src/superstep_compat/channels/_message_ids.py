@@ -80,7 +80,7 @@ def _full(value: Any) -> Any:
         if isinstance(value, list):
             return _mapped(value, lambda item: _message(item, strict=_is_message_dict(item)))
         return _message(value)
-    if isinstance(inner, list | tuple):
+    if isinstance(inner, (list, tuple)):
         items = _mapped(inner, _message)
         if items is not inner:
             from superstep_compat.types import Overwrite
@@ -99,7 +99,7 @@ def _list_item(item: Any) -> Any:
 def _objects(value: Any) -> Any:
     inner = _overwrite_value(value)
     if inner is not MISSING:
-        if isinstance(inner, list | tuple):
+        if isinstance(inner, (list, tuple)):
             for item in inner:
                 _stamp(item)
         return value

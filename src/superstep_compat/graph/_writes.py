@@ -46,7 +46,7 @@ def invalid_return_error(value: Any) -> InvalidUpdateError:
 
 
 def _goto_list(goto: Any) -> list[str | Send]:
-    if isinstance(goto, Send | str):
+    if isinstance(goto, (Send, str)):
         return [goto]
     return list(goto)
 
@@ -89,7 +89,7 @@ def node_writes(value: Any, channels: Collection[str]) -> NodeWrites:
     items: Sequence[Any]
     if isinstance(value, Command):
         items = [value]
-    elif isinstance(value, list | tuple) and any(isinstance(v, Command) for v in value):
+    elif isinstance(value, (list, tuple)) and any(isinstance(v, Command) for v in value):
         items = value
     else:
         items = [value]

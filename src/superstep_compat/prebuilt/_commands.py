@@ -127,7 +127,7 @@ def normalise(
         response.content = msg_content_output(response.content)
         return response
     if isinstance(response, list):
-        if all(isinstance(r, Command | ToolMessage) for r in response):
+        if all(isinstance(r, (Command, ToolMessage)) for r in response):
             return _check_list(response, call, kind, messages_key)
         raise TypeError(
             f"Tool {call['name']} returned a list with invalid element types: expected all "

@@ -66,7 +66,7 @@ class ReducerStrategy(Channel):
         value = current
         overwritten = False
         for _, item in writes:
-            if isinstance(item, Overwrite | dict):
+            if isinstance(item, (Overwrite, dict)):
                 is_overwrite, replacement = _get_overwrite(item)
                 if is_overwrite:
                     if overwritten:

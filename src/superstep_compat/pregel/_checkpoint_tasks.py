@@ -82,7 +82,7 @@ def pending_activations(ex: Execution, order: Mapping[str, int]) -> list[tuple[s
     two entries. A deferred node waiting for the graph to go quiet is not a task yet (in
     LangGraph its trigger only becomes available when a step leaves no other task)."""
     found = [
-        (node_of(aid), aid) for aid, ev in ex.queue if isinstance(ev, Activated | EffectCompleted)
+        (node_of(aid), aid) for aid, ev in ex.queue if isinstance(ev, (Activated, EffectCompleted))
     ]
     found.extend([(i.node, i.id) for i in ex.instances.values() if i.state != "active"])
     if len(found) > 1:

@@ -198,7 +198,7 @@ def messages_in(value: Any) -> Iterator[BaseMessage]:
     """The messages in a write value (a message, or a list/tuple of them)."""
     if isinstance(value, BaseMessage):
         yield value
-    elif isinstance(value, list | tuple):
+    elif isinstance(value, (list, tuple)):
         for item in value:
             if isinstance(item, BaseMessage):
                 yield item

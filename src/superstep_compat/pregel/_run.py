@@ -52,14 +52,7 @@ from superstep_compat.pregel._run_options import inherited, run_options
 from superstep_compat.pregel._run_place import place_run
 from superstep_compat.pregel._run_scope import RunKind, RunScope, names
 from superstep_compat.pregel._run_setup import Continuation
-from superstep_compat.pregel._run_stepper import (
-    Event,
-    Raised,
-    Stepper,
-    as_is,
-    asked,
-    settled,
-)
+from superstep_compat.pregel._run_stepper import ASK, Event, Raised, Stepper, as_is
 from superstep_compat.pregel._run_steps import RunSteps
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._saver_bridge import bound_here, sync_caller
@@ -81,7 +74,7 @@ from superstep_core.host import (
     RunStopped,
     StepTimeoutError,
 )
-from superstep_core.runtime import Execution, StepOutcome
+from superstep_core.runtime import Execution
 
 if TYPE_CHECKING:
     from superstep_compat.pregel._compile import Pregel
@@ -323,7 +316,10 @@ class GraphRun:
             # LangGraph's TimeoutError on a sync run says "Timed out"
             stepper = Stepper(self._loop(ex, ("Timed out",)))
             while True:
-                yield from forwarded(stepper.until_asked())
+                if forwarding:
+                    yield from forwarded(stepper.until_asked())
+                else:  # (no `as_is` around it: a generator less per superstep)
+                    yield from stepper.until_asked()
                 if stepper.done:
                     break
                 try:
@@ -357,8 +353,24 @@ class GraphRun:
         try:
             stop = yield from self.steps.before_first_step(ex)
             while not stop:
-                outcome = yield from asked()
-                stop = outcome is None or (yield from self._stepped(ex, outcome))
+                outcome = yield ASK  # (`asked`, inline: a generator less per superstep)
+                if type(outcome) is Raised:
+                    raise outcome.error
+                if outcome is None:
+                    break
+                # the events of the superstep the host drove: what its tasks emitted, then
+                # the step's own (inline, for the same reason)
+                yield from self._drain()
+                self.tracker.stepped()  # the step committed (or paused, or failed)
+                # LangGraph hands a step's chunks on only after its checkpoint is put: a
+                # consumer that stops at one of them (breaks, closes the stream) still finds
+                # the step saved
+                made: list[Event] = []
+                try:
+                    stop = self.steps.after_superstep(ex, outcome, made)
+                finally:  # what the step made before it raised goes out first
+                    yield from made
+                self.tracker.next_step()
         except RunStopped:
             self._stopped_by_drain()
         except StepTimeoutError:
@@ -382,17 +394,6 @@ class GraphRun:
         gate = self.tracker.starts
         gate.wake = self.emitted.wake
         return gate
-
-    def _stepped(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
-        """The events of a superstep the host drove (what its tasks emitted, then the step's
-        own); returns whether the run stops there."""
-        yield from self._drain()
-        self.tracker.stepped()  # the step committed (or paused, or failed)
-        # LangGraph hands a step's chunks on only after its checkpoint is put: a consumer
-        # that stops at one of them (breaks, closes the stream) still finds the step saved
-        stop = yield from settled(self.steps.after_superstep(ex, outcome))
-        self.tracker.next_step()
-        return stop
 
     def _ending(self, ex: Execution) -> Iterator[Event]:
         """The last events of a run the host stopped driving; raises the run's failure."""

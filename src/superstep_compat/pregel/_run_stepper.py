@@ -10,16 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Generator, Iterable, Iterator
-from typing import Any, TypeVar
+from typing import Any
 
-from superstep_core.runtime import StepOutcome
-
-__all__ = ["ASK", "Event", "Raised", "Stepper", "as_is", "asked", "settled"]
+__all__ = ["ASK", "Event", "Raised", "Stepper", "as_is"]
 
 Event = tuple[tuple[str, ...], str, Any]
 """(namespace, stream mode, data)."""
 
-R = TypeVar("R")
 
 ASK = object()
 """What `GraphRun._loop` yields to its driver for the host's next superstep."""
@@ -61,32 +58,5 @@ class Raised:
     error: BaseException
 
 
-def asked() -> Generator[object, Any, StepOutcome | None]:
-    """The host's next superstep, as `GraphRun._loop`'s driver answers `ASK`."""
-    answer = yield ASK
-    if isinstance(answer, Raised):
-        raise answer.error
-    return answer  # type: ignore[no-any-return]
-
-
 def as_is(events: Iterable[Event]) -> Generator[Event, None, Any]:
     return (yield from events)
-
-
-def settled(events: Generator[Event, None, R]) -> Generator[Event, None, R]:
-    """``events`` run to their end before the first is handed on; returns their return
-    value. What they raise is raised after those before it were handed on. A superstep's
-    own events go through it: its checkpoint is recorded while they are made, and under
-    LangGraph a consumer that stops at one of the step's chunks finds the step saved (its
-    loop puts the checkpoint before the runner hands the step's chunks out)."""
-    made: list[Event] = []
-    try:
-        while True:
-            made.append(next(events))
-    except StopIteration as done:
-        result: R = done.value
-    except BaseException:
-        yield from made
-        raise
-    yield from made
-    return result

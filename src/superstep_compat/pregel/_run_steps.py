@@ -96,18 +96,22 @@ class RunSteps:
         """The step the run's recursion budget ends at."""
         return self.contexts.stop
 
-    def after_superstep(self, ex: Execution, outcome: StepOutcome) -> Generator[Event, None, bool]:
-        """Observe one committed superstep; returns True (as the generator's value) to stop."""
+    def after_superstep(self, ex: Execution, outcome: StepOutcome, out: list[Event]) -> bool:
+        """Observe one committed superstep, its events appended to ``out``; returns True to
+        stop. A plain call, not a generator: the run hands a step's events on only once
+        all are made (its checkpoint put first, see `GraphRun._stepped`), so they are
+        collected anyway, and the usual step pays for no generator. What it raises leaves
+        the events made before in ``out``."""
         if not outcome.committed:
             # a task that failed for good went on as its node's error handler: LangGraph
             # reports its failure as it happens, in the step the handler runs in
-            yield from self.tasks.events(self.failures.new_handlers(ex))
+            out.extend(self.tasks.events(self.failures.new_handlers(ex)))
             if outcome.paused:
                 # the step paused on interrupts: its finished tasks' results wait in the
                 # engine (`suspend_holds_step`) until every interrupted task has finished
                 results = self._fresh(delivered_outcomes(outcome))
-                yield from self.tasks.events(results)
-                yield from self.interrupted(ex, results)
+                out.extend(self.tasks.events(results))
+                out.extend(self.interrupted(ex, results))
                 self.continuation.reported.update(aid for aid, _ in ex.held)
                 return True
             return False  # a failed superstep: `StepFailures.collect` reports its tasks
@@ -117,13 +121,13 @@ class RunSteps:
         if self.continuation.command_input:
             self.continuation.command_input = False
             if all(node_of(aid) == START for aid, _ in results):
-                yield from self.apply_command(ex)
+                out.extend(self.apply_command(ex))
                 return False
         # the tasks that finished before the step paused were reported then (and the
         # failures error handlers took, as they were handed over)
         handed = self.failures.take_handed_over()
-        yield from self.tasks.events(
-            self._fresh(results) if self.continuation.reported else results
+        out.extend(
+            self.tasks.events(self._fresh(results) if self.continuation.reported else results)
         )
         modes = self.modes
         completed: list[tuple[str, TaskOutcome]] = []
@@ -136,33 +140,35 @@ class RunSteps:
         if self.continuation.held:
             self.continuation.held = bool(ex.interrupts)
         if interrupted or self.continuation.held:
-            yield from self.interrupted(ex, results)
+            out.extend(self.interrupted(ex, results))
             return True
         self.recorder.step += 1
         self.values.commit(ex.values)
         if outcome.written and self.values.shows(outcome.written):
             self.values.shown = True
             if "values" in modes:
-                yield ((), "values", self.values.chunk)
+                out.append(((), "values", self.values.chunk))
         next_: tuple[str, ...] | None = None
         if self.saver is not None:
             pending = pending_activations(ex, self.graph.node_order)
             next_ = tuple([name for name, _ in pending])
-            yield from self.recorder.checkpoint(
-                ex,
-                "loop",
-                next_=next_,
-                pending=pending,
-                values=self.values.last or {},
-                ran=completed,
-                handed_over=handed,
+            out.extend(
+                self.recorder.checkpoint(
+                    ex,
+                    "loop",
+                    next_=next_,
+                    pending=pending,
+                    values=self.values.last or {},
+                    ran=completed,
+                    handed_over=handed,
+                )
             )
         if self.after or self.before:
             next_ = self._next(ex) if next_ is None else next_
             names_ran = {node_of(aid) for aid, _ in completed}
             after = bool(_hit(names_ran, self.after) and next_)
             if after or _hit(set(next_), self.before):
-                yield from self._break("interrupt_after" if after else "interrupt_before")
+                out.extend(self._break("interrupt_after" if after else "interrupt_before"))
                 return True
         # LangGraph checks the budget before looking for tasks (`stop`, one property less)
         if self.recorder.step >= self.contexts.stop:

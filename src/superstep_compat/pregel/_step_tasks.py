@@ -48,9 +48,11 @@ class StepTasks:
     drained: bool = False
     """Whether a task's subgraph drained (so does the run)."""
 
-    def events(self, results: Sequence[tuple[str, TaskOutcome]]) -> Iterator[Event]:
+    def events(self, results: Sequence[tuple[str, TaskOutcome]]) -> list[Event]:
         """Each task's chunks as LangGraph emits them when it finishes: its update (then its
-        result), or its interrupt; tasks whose writes were saved first, as cached."""
+        result), or its interrupt; tasks whose writes were saved first, as cached. A list,
+        not a generator: every caller hands them on together (once per superstep)."""
+        out: list[Event] = []
         tracker = self.tracker
         if tracker.early:  # (`not_early`: only when some chunks went out as tasks ended)
             results = tracker.not_early(results)
@@ -62,7 +64,7 @@ class StepTasks:
                 for name, update in cached:
                     if self.scope.keys is not None and isinstance(update, dict):
                         update = update_of(self.scope.keys, list(update.items()))
-                    yield ((), "updates", {name: update, "__metadata__": {"cached": True}})
+                    out.append(((), "updates", {name: update, "__metadata__": {"cached": True}}))
         # (the order asked only when there is an order to follow)
         ordered = tracker.in_step_order(results) if len(results) > 1 else results
         if self.continuation.saved is not None:  # the outcomes handed back first, as LangGraph
@@ -72,15 +74,14 @@ class StepTasks:
         # LangGraph reports it: once, when the step's other tasks have been
         stopped = False
         for aid, r in ordered:
-            name = node_of(aid)
             if r.drained:  # its subgraph drained: so does this run (no breakpoint to report)
                 self.drained = True
             # (`r.waiting` spelled out: a property call per test, per task per step)
             elif r.stopped and not r.interrupts:  # waiting, without interrupts
                 stopped = True
             elif r.interrupts:  # waiting, on interrupts
-                yield from self.interrupt_events(tuple(r.interrupts))
-            elif r.error is None and updates and name != START:
+                out.extend(self.interrupt_events(tuple(r.interrupts)))
+            elif r.error is None and updates and (name := node_of(aid)) != START:
                 chunk = {
                     name: r.update
                     if self.scope.keys is None
@@ -88,19 +89,20 @@ class StepTasks:
                 }
                 if r.cached:
                     chunk["__metadata__"] = {"cached": True}
-                yield ((), "updates", chunk)
+                out.append(((), "updates", chunk))
             # (a task its subgraph's breakpoint stopped has no result: it did not end, nor
             # has one whose Command(graph=PARENT) ends this graph's run: LangGraph re-raises it)
             if (
                 ctx is not None
                 and not r.cached
-                and name != START
+                and node_of(aid) != START
                 and not (r.stopped and not r.interrupts)
                 and not isinstance(r.error, GraphBubbleUp)
             ):
-                yield from self._task_result(ctx, aid, r)
+                out.extend(self._task_result(ctx, aid, r))
         if stopped and self.root:  # (a subgraph's breakpoint: only the root says so)
-            yield from self.interrupt_events(())
+            out.extend(self.interrupt_events(()))
+        return out
 
     def _task_result(self, ctx: RunContext, aid: str, r: TaskOutcome) -> Iterator[Event]:
         # as LangGraph: the task's writes to the state's channels (and a functional task's

@@ -92,7 +92,11 @@ class StepTracker:
         ex = self.execution
         if ex is not None:
             self.values_before = ex.values
-        if not held and len(requests) == 1:  # one task (a chain's step): no order to work out
+        if not held and len(requests) == 1 and held_start is None:
+            # one task (a chain's step) whose start nobody announces: no order to work out
+            self.launched.append(requests[0].activation_id)
+            return
+        if not held and len(requests) == 1:
             launched = [requests[0].activation_id]
         else:
             tasks: list[Startable] = [*requests, *(HeldTask(aid, node_of(aid)) for aid in held)]

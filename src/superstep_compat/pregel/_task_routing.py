@@ -250,7 +250,7 @@ class TaskRouting:
                 result = trace.route(position, path, state, call)
             else:
                 result = call(path, state)
-            items = result if isinstance(result, list | tuple) else [result]
+            items = result if isinstance(result, (list, tuple)) else [result]
             ends = branch.ends
             dests = [i if ends is None or isinstance(i, Send) else ends[i] for i in items]
             for dest in dests:

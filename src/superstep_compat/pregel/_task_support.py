@@ -106,7 +106,7 @@ async def _await(awaitable: Any) -> Any:
 
 
 def _as_tuple(value: Any) -> tuple[Any, ...]:
-    if isinstance(value, tuple | list):
+    if isinstance(value, (tuple, list)):
         return tuple(value)
     return (value,)
 
@@ -320,7 +320,7 @@ def note_task(error: BaseException, ns: str) -> None:
     as LangGraph does on each failed attempt: a traceback shows the node that failed, and an
     exception crossing a subgraph's node (or a `@task`'s entrypoint) is noted there again.
     Interrupts, commands and cancellations are no failures of the task: not noted."""
-    if isinstance(error, Exception) and not isinstance(error, GraphBubbleUp | NodeCancelledError):
+    if isinstance(error, Exception) and not isinstance(error, (GraphBubbleUp, NodeCancelledError)):
         name, _, uid = ns.rpartition(":")
         error.add_note(f"During task with name '{name}' and id '{uid}'")
 
@@ -409,7 +409,7 @@ def _streams_nodes(config: dict[str, Any]) -> bool:
 
     return any(
         isinstance(h, _StreamingCallbackHandler)
-        and not isinstance(h, MessagesHandler | ToolsHandler)
+        and not isinstance(h, (MessagesHandler, ToolsHandler))
         for h in callbacks.handlers
     )
 

@@ -99,7 +99,9 @@ class TaskWatch:
         """The host's view of a step's tasks before they run: with task starts streamed, the
         starts go out in this order and the results after them all (`StartGate`)."""
         continuation = self.continuation
-        held, continuation.held_starts = continuation.held_starts, []  # finished before
+        held = continuation.held_starts  # finished before (taken once: a new list only then)
+        if held:
+            continuation.held_starts = []
         announce = continuation.held_start if self.contexts.orders_starts else None
         hold = announce is not None and self.holds_starts and self._all_start(requests)
         self.tracker.begin(requests, held, announce, hold)

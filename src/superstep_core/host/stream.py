@@ -136,13 +136,13 @@ MergeFn = Callable[[Any, Any], Any]
 def estimate_size(data: Any) -> int:
     """A cheap size estimate in bytes: the length of str / bytes-like data; for a tuple or list
     the sum over its items (one level deep); 64 for anything else."""
-    if isinstance(data, tuple | list):
+    if isinstance(data, (tuple, list)):
         return sum(_leaf_size(item) for item in data)
     return _leaf_size(data)
 
 
 def _leaf_size(data: Any) -> int:
-    if isinstance(data, str | bytes | bytearray):
+    if isinstance(data, (str, bytes, bytearray)):
         return len(data)
     if isinstance(data, memoryview):
         return data.nbytes

@@ -859,7 +859,8 @@ class Execution:
                         continue
                     self._stage(inst, spec, result, memory, staged, within)
             done.append((k, inst, result))
-            if not isinstance(staged.dispositions[-1][1], RemainActive | SuspendActivation):
+            # (isinstance with a tuple: an `A | B` union is built anew at every evaluation)
+            if not isinstance(staged.dispositions[-1][1], (RemainActive, SuspendActivation)):
                 if staged.ended:
                     staged.ended.add(aid)
                 else:
@@ -1091,7 +1092,7 @@ class Execution:
             return
         control = reaction.control
         for action in control:
-            if isinstance(action, Activate | Spawn) and not self._may_activate(spec, action.node):
+            if isinstance(action, (Activate, Spawn)) and not self._may_activate(spec, action.node):
                 failure = Failure(
                     FailureClass.PERMANENT,
                     f"node {inst.node!r} tried to activate {action.node!r}: "
@@ -1803,7 +1804,7 @@ class Execution:
                 return out
             if isinstance(chosen, str):
                 targets: Sequence[Any] = (chosen,)
-            elif isinstance(chosen, list | tuple):
+            elif isinstance(chosen, (list, tuple)):
                 targets = chosen
             elif chosen is None:
                 targets = ()
@@ -2187,7 +2188,7 @@ def _pairs(updates: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> list[tuple
     # exact types first: an ABC check (`Mapping`) costs several times a plain one, per staging
     if type(updates) is list:
         return updates  # read only by the callers
-    if isinstance(updates, dict | Mapping):
+    if isinstance(updates, (dict, Mapping)):
         return list(updates.items())
     return list(updates)
 
