@@ -72,7 +72,7 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
                     self.on_perform(step.effects)
                 effects = step.effects
                 key = (ex.execution_id, step.step)
-                step.supply(await self._perform_step(ex.execution_id, effects, key))
+                step.supply(await self._perform_step(ex.execution_id, effects, key, step))
                 continue
             if self.on_step is not None:
                 maybe = self.on_step(ex, step)
@@ -88,17 +88,31 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
             yield step
 
     async def perform(
-        self, execution_id: str, requests: list[EffectRequest]
+        self,
+        execution_id: str,
+        requests: list[EffectRequest],
+        step: OpenSuperstep | None = None,
     ) -> list[EffectCompleted]:
         """Perform ``requests`` concurrently (started in `launch_key` order) and return
-        their results in request order."""
+        their results in request order. ``step``: as `Host.perform` (a failed effect it
+        says to retry is retried in its own task, as soon as it fails)."""
         launched, in_request_order = self._launched(requests)
-        return in_request_order(await self._perform(execution_id, launched))
+        return in_request_order(await self._perform(execution_id, launched, step))
 
     async def _perform(
-        self, execution_id: str, requests: list[EffectRequest]
+        self, execution_id: str, requests: list[EffectRequest], step: OpenSuperstep | None
     ) -> list[EffectCompleted]:
         async def one(request: EffectRequest) -> EffectCompleted:
+            result = await attempt(request)
+            if step is not None:
+                # one loop thread: the execution decides one result at a time
+                while (again := step.retry_within(request, result)) is not None:
+                    await self.clock.asleep(self._backoff(again))
+                    request = again.request
+                    result = await attempt(request)
+            return result
+
+        async def attempt(request: EffectRequest) -> EffectCompleted:
             recorded = self.ledger.recorded(request.effect_id) if self.ledger else None
             if recorded is not None:
                 return recorded
@@ -137,13 +151,17 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
         return await _observed(requests, gated, observe)
 
     async def _perform_step(
-        self, execution_id: str, requests: list[EffectRequest], key: tuple[str, int] | None
+        self,
+        execution_id: str,
+        requests: list[EffectRequest],
+        key: tuple[str, int] | None,
+        step: OpenSuperstep | None = None,
     ) -> list[EffectCompleted]:
         """`perform`, under ``step_timeout`` when one is set: counted from the first batch
         of an open superstep ``key`` (its later rounds get what is left), else from now."""
         limit = self.step_timeout
         if limit is None:
-            return await self.perform(execution_id, requests)
+            return await self.perform(execution_id, requests, step)
         now = self.clock.now()
         started = self._step_started(key, now)
         left = started + limit - now
@@ -151,7 +169,7 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
             if left <= 0:
                 raise DeadlineExceeded("run", limit, now - started)
             results: list[EffectCompleted] = await within(
-                self.clock, lambda: self.perform(execution_id, requests), timeout=left
+                self.clock, lambda: self.perform(execution_id, requests, step), timeout=left
             )
         except DeadlineExceeded:
             raise StepTimeoutError(limit, self.clock.now() - started) from None

@@ -90,7 +90,13 @@ from superstep_core.runtime.records import (
     StepOutcome,
     TimerRequest,
 )
-from superstep_core.runtime.within import OpenSuperstep, Rounds, merged, split_within
+from superstep_core.runtime.within import (
+    OpenSuperstep,
+    Rounds,
+    WithinRetry,
+    merged,
+    split_within,
+)
 from superstep_core.trace import TraceRecord
 
 __all__ = ["Execution"]
@@ -164,6 +170,12 @@ class _Pass:
     consumed: list[tuple[Instance, str]] = _NONE
     released = False
     waiting: list[tuple[str, Event]] = _NONE
+    # in-superstep retries (`Execution._retry_within`): the one-shot request behind each
+    # within-step effect id (its latest attempt's); the reaction each result asked about
+    # settled to (result, reaction); the attempt each retried activation reached
+    asked: dict[str, tuple[Instance, _Shot]] = _NO_ERRORS
+    early: dict[str, tuple[EffectCompleted, Any]] = _NO_ERRORS
+    retried: dict[str, tuple[Instance, int]] = _NO_ERRORS
 
     def __init__(self, ex: Execution) -> None:
         batch = list(ex.queue)
@@ -179,6 +191,7 @@ class _Pass:
         self.got: dict[str, tuple[str, EffectCompleted]] = {}
         self.performed: list[EffectCompleted] = []
         self.done: list[tuple[int, Instance, Any]] = []
+        ex._open = self
 
 
 class Execution:
@@ -228,6 +241,7 @@ class Execution:
         self.failed_results: list[tuple[str, EffectCompleted]] = []
         self._seq = 0
         self._lineages = 0
+        self._open: _Pass | None = None  # the superstep being run (`_retry_within` reads it)
         self._timer_generation = 0
         self._ephemeral_live: set[str] = set()
         # whether an activation may be ``holding`` (its superstep can be held with no event
@@ -696,7 +710,7 @@ class Execution:
         the execution before `end_superstep`. Raises as `run_superstep` does."""
         if self.held or self.kept or (self._holding and self._still_holding()):
             # held work first (`_plain`, inlined): the general rounds
-            return OpenSuperstep(self._superstep(True), self.step + 1)
+            return OpenSuperstep(self._superstep(True), self.step + 1, self._retry_within)
         # The usual superstep, without a generator: its events delivered here, and, when
         # all its reactions so far are one-shot requests, their effects asked for directly;
         # the results settle and commit in `supply` (`_shots_answered`).
@@ -711,16 +725,22 @@ class Execution:
             n = inst.effects_issued  # (`_asks`: nothing issued in this pass yet)
             request = EffectRequest(f"{self.execution_id}/{aid}/e{n}", aid, inst.node, shot.effect)
             p.issued[aid] = n + 1
+            p.asked = {request.effect_id: (inst, shot)}
             return OpenSuperstep.asking(
-                p.step, [request], partial(self._shot_answered, p, inst, shot, request)
+                p.step,
+                [request],
+                partial(self._shot_answered, p, inst, shot, request),
+                self._retry_within,
             )
         if all(type(item[2]) is _Shot for item in done):
             out: dict[int, Any] = {}
             shots: dict[int, _Shot] = {}
             asks = self._asks(p, done, out, shots)
             then = partial(self._shots_answered, p, asks, out, shots)
-            return OpenSuperstep.asking(p.step, [request for _, _, request in asks], then)
-        return OpenSuperstep(self._within_then_conclude(p), p.step)
+            return OpenSuperstep.asking(
+                p.step, [request for _, _, request in asks], then, self._retry_within
+            )
+        return OpenSuperstep(self._within_then_conclude(p), p.step, self._retry_within)
 
     def end_superstep(self, step: OpenSuperstep) -> StepOutcome:
         """Commit (or hold, or fail) the superstep ``step`` opened by `begin_superstep`, its
@@ -909,10 +929,7 @@ class Execution:
         p.outcome.delivered.append((aid, result))
         if p.record is not None:
             p.record.delivered.append((aid, "EffectCompleted"))
-        try:  # settled in the context it asked in (its memory is the staged one)
-            after: Any = shot.node.settle(shot.ctx, result)
-        except Exception as e:  # a reducer bug fails its activation
-            after = e
+        after: Any = self._settled(p, eid, shot, result)
         # another round (no effects, the usual settled reaction: no call to find out)
         if isinstance(after, Reaction) and after.effects and _asks_within(after.effects):
             k = p.done[0][0]
@@ -945,6 +962,9 @@ class Execution:
         outcome = p.outcome
         record = p.record
         waiting = p.waiting
+        if p.retried:  # attempts made within this superstep count from here on
+            for inst, attempt in p.retried.values():
+                inst.attempt = attempt
         # the log entry (`_log`, inlined: once per superstep)
         if self.log_inputs:
             self.input_log.append(("superstep", tuple(p.performed)) if within and got else _STEP)
@@ -1293,6 +1313,9 @@ class Execution:
                 eid = f"{self.execution_id}/{inst.id}/e{n}"
                 asks.append((k, inst, EffectRequest(eid, inst.id, inst.node, reaction.effect)))
                 issued[inst.id] = n + 1
+                if type(p.asked) is not dict:
+                    p.asked = {}
+                p.asked[eid] = (inst, reaction)
                 continue
             wanted, rest = split_within(reaction.effects)
             out[k] = merged(out.get(k), reaction, rest)
@@ -1335,11 +1358,8 @@ class Execution:
             shot = shots.pop(k, None)
             if shot is None:
                 after = self._call(inst, result, p.state, p.step, p.staged)
-            else:  # settled in the context it asked in (its memory is the staged one)
-                try:
-                    after = shot.node.settle(shot.ctx, result)
-                except Exception as e:  # a reducer bug fails its activation
-                    after = e
+            else:
+                after = self._settled(p, eid, shot, result)
             if isinstance(after, Reaction) and _asks_within(after.effects):
                 todo.append((k, inst, after))  # another round, merged there
             elif current is _ASKED:  # nothing before it to merge with
@@ -1347,6 +1367,68 @@ class Execution:
             else:
                 out[k] = merged(current, after, getattr(after, "effects", ()))
         return todo
+
+    def _settled(self, p: _Pass, eid: str, shot: _Shot, result: EffectCompleted) -> Any:
+        """A one-shot activation's reaction to its effect's ``result``: the one
+        `_retry_within` settled it to, else settled now, in the context of the attempt that
+        asked (its memory is the staged one); what a reducer bug raises fails it."""
+        early = p.early
+        if early:
+            hit = early.get(eid)
+            if hit is not None and hit[0] is result:
+                return hit[1]
+            if eid in p.asked:  # retried: its latest attempt's context
+                shot = p.asked[eid][1]
+        try:
+            return shot.node.settle(shot.ctx, result)
+        except Exception as e:
+            return e
+
+    def _retry_within(self, request: EffectRequest, result: EffectCompleted) -> WithinRetry | None:
+        """`OpenSuperstep.retry_within` for the superstep being run: settle a one-shot
+        activation's ``result`` now; a retryable failure with an attempt left (per the policy
+        it carries, else its node's) of a node whose retries hold its superstep gives the
+        next attempt (a fresh memory, attempt + 1, its activation's event again) and its
+        backoff. The failed result is logged; the attempt counts once the superstep ends."""
+        p = self._open
+        if p is None or request.effect_id not in p.asked:
+            return None  # not a one-shot request of this superstep: supplied as it is
+        eid = request.effect_id
+        inst, shot = p.asked[eid]
+        try:
+            after: Any = shot.node.settle(shot.ctx, result)
+        except Exception as e:
+            after = e
+        if type(p.early) is not dict:
+            p.early = {}
+        p.early[eid] = (result, after)
+        if not isinstance(after, Reaction) or not isinstance(after.disposition, FailActivation):
+            return None
+        failure = after.disposition.failure
+        spec = self.graph.nodes[inst.node]
+        if not spec.retry_holds_step or failure.failure_class is not FailureClass.RETRYABLE:
+            return None
+        policy = failure.retry or spec.retry
+        attempt = shot.ctx.attempt
+        if policy is None or attempt >= policy.max_attempts:
+            return None
+        memory: dict[str, Any] = {}
+        ctx = NodeContext(inst.node, inst.id, inst.lineage, attempt + 1, p.state, memory, p.step)
+        try:
+            effect = shot.node.request(ctx, Activated(inst.payload))
+        except Exception:
+            return None  # its failure then settles as it is (the held retry asks again)
+        if not isinstance(effect, Effect) or not effect.within_step:
+            return None
+        p.staged.memory[inst.id] = memory
+        p.asked[eid] = (inst, _Shot(shot.node, ctx, effect))
+        del p.early[eid]
+        p.performed.append(result)  # the log keeps every attempt, in order
+        if type(p.retried) is not dict:
+            p.retried = {}
+        p.retried[inst.id] = (inst, attempt + 1)
+        retry = EffectRequest(eid, inst.id, inst.node, effect)
+        return WithinRetry(retry, policy.backoff(attempt), policy.jitter)
 
     def _log(self, within: bool, performed: list[EffectCompleted]) -> None:
         """Log the superstep: one that delivered within-step results with those performed in
