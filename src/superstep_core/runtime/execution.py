@@ -173,7 +173,7 @@ class _Pass:
     # in-superstep retries (`Execution._retry_within`): the one-shot request behind each
     # within-step effect id (its latest attempt's); the reaction each result asked about
     # settled to (result, reaction); the attempt each retried activation reached
-    asked: dict[str, tuple[Instance, _Shot]] = _NO_ERRORS
+    asked: dict[str, tuple[Instance, _Shot | None]] = _NO_ERRORS
     early: dict[str, tuple[EffectCompleted, Any]] = _NO_ERRORS
     retried: dict[str, tuple[Instance, int]] = _NO_ERRORS
 
@@ -792,6 +792,8 @@ class Execution:
                     rest.append(item)
                 p.batch = rest
                 if not rest:
+                    if p.retried:
+                        self._count_attempts(p)
                     self._log(within and bool(p.got), p.performed)
                     for aid, _ in p.waiting:  # delivered again later: the same effect ids
                         staged.issued.pop(aid, None)
@@ -962,9 +964,8 @@ class Execution:
         outcome = p.outcome
         record = p.record
         waiting = p.waiting
-        if p.retried:  # attempts made within this superstep count from here on
-            for inst, attempt in p.retried.values():
-                inst.attempt = attempt
+        if p.retried:
+            self._count_attempts(p)
         # the log entry (`_log`, inlined: once per superstep)
         if self.log_inputs:
             self.input_log.append(("superstep", tuple(p.performed)) if within and got else _STEP)
@@ -1318,6 +1319,7 @@ class Execution:
                 p.asked[eid] = (inst, reaction)
                 continue
             wanted, rest = split_within(reaction.effects)
+            fresh = out.get(k) is None
             out[k] = merged(out.get(k), reaction, rest)
             n = issued.get(inst.id, inst.effects_issued)
             for effect in wanted:
@@ -1325,6 +1327,11 @@ class Execution:
                 asks.append((k, inst, EffectRequest(eid, inst.id, inst.node, effect)))
                 n += 1
             issued[inst.id] = n
+            if fresh and len(wanted) == 1 and _lone_within(reaction) is not None:
+                # the activation's lone work so far: `_retry_within` may retry it
+                if type(p.asked) is not dict:
+                    p.asked = {}
+                p.asked[eid] = (inst, None)
         return asks
 
     def _answered(
@@ -1357,7 +1364,11 @@ class Execution:
                 record.delivered.append((inst.id, "EffectCompleted"))
             shot = shots.pop(k, None)
             if shot is None:
-                after = self._call(inst, result, p.state, p.step, p.staged)
+                early = p.early.get(eid) if p.early else None
+                if early is not None and early[0] is result:  # `_retry_within` settled it
+                    after = early[1]
+                else:
+                    after = self._call(inst, result, p.state, p.step, p.staged)
             else:
                 after = self._settled(p, eid, shot, result)
             if isinstance(after, Reaction) and _asks_within(after.effects):
@@ -1377,51 +1388,62 @@ class Execution:
             hit = early.get(eid)
             if hit is not None and hit[0] is result:
                 return hit[1]
-            if eid in p.asked:  # retried: its latest attempt's context
-                shot = p.asked[eid][1]
+            latest = p.asked[eid][1] if eid in p.asked else None
+            if latest is not None:  # retried: its latest attempt's context
+                shot = latest
         try:
             return shot.node.settle(shot.ctx, result)
         except Exception as e:
             return e
 
     def _retry_within(self, request: EffectRequest, result: EffectCompleted) -> WithinRetry | None:
-        """`OpenSuperstep.retry_within` for the superstep being run: settle a one-shot
-        activation's ``result`` now; a retryable failure with an attempt left (per the policy
-        it carries, else its node's) of a node whose retries hold its superstep gives the
-        next attempt (a fresh memory, attempt + 1, its activation's event again) and its
-        backoff. The failed result is logged; the attempt counts once the superstep ends."""
+        """`OpenSuperstep.retry_within` for the superstep being run. The activation's
+        reaction to ``result`` is found now (and kept for the superstep); when ``request``
+        was the lone work of a fresh activation (a one-shot request, or a reducer's reaction
+        that asked for that effect and nothing else) and the reaction is a retryable failure
+        with an attempt left (per the policy it carries, else its node's) of a node whose
+        retries hold its superstep, the answer is the next attempt, as the held retry would
+        start it (a fresh memory, attempt + 1, the activation's `Activated` event again), if
+        that again asks for one within-step effect and nothing else. The failed result is
+        logged; the attempt counts once the superstep ends."""
         p = self._open
-        if p is None or request.effect_id not in p.asked:
-            return None  # not a one-shot request of this superstep: supplied as it is
         eid = request.effect_id
+        if p is None or eid not in p.asked:
+            return None  # not a lone request of this superstep: supplied as it is
         inst, shot = p.asked[eid]
-        try:
-            after: Any = shot.node.settle(shot.ctx, result)
-        except Exception as e:
-            after = e
+        spec = self.graph.nodes[inst.node]
+        if shot is None:
+            attempt = p.retried[inst.id][1] if inst.id in p.retried else inst.attempt
+            after = self._react(p, inst, attempt, result)
+        else:
+            attempt = shot.ctx.attempt
+            try:
+                after = shot.node.settle(shot.ctx, result)
+            except Exception as e:
+                after = e
         if type(p.early) is not dict:
             p.early = {}
         p.early[eid] = (result, after)
         if not isinstance(after, Reaction) or not isinstance(after.disposition, FailActivation):
             return None
         failure = after.disposition.failure
-        spec = self.graph.nodes[inst.node]
         if not spec.retry_holds_step or failure.failure_class is not FailureClass.RETRYABLE:
             return None
         policy = failure.retry or spec.retry
-        attempt = shot.ctx.attempt
         if policy is None or attempt >= policy.max_attempts:
             return None
         memory: dict[str, Any] = {}
         ctx = NodeContext(inst.node, inst.id, inst.lineage, attempt + 1, p.state, memory, p.step)
+        start = Activated(inst.payload)
         try:
-            effect = shot.node.request(ctx, Activated(inst.payload))
+            asked = spec.fn(ctx, start) if shot is None else shot.node.request(ctx, start)
         except Exception:
-            return None  # its failure then settles as it is (the held retry asks again)
+            return None  # its failure then settles as it is (the held retry meets it again)
+        effect = _lone_within(asked) if shot is None else asked
         if not isinstance(effect, Effect) or not effect.within_step:
             return None
         p.staged.memory[inst.id] = memory
-        p.asked[eid] = (inst, _Shot(shot.node, ctx, effect))
+        p.asked[eid] = (inst, None if shot is None else _Shot(shot.node, ctx, effect))
         del p.early[eid]
         p.performed.append(result)  # the log keeps every attempt, in order
         if type(p.retried) is not dict:
@@ -1429,6 +1451,22 @@ class Execution:
         p.retried[inst.id] = (inst, attempt + 1)
         retry = EffectRequest(eid, inst.id, inst.node, effect)
         return WithinRetry(retry, policy.backoff(attempt), policy.jitter)
+
+    def _react(self, p: _Pass, inst: Instance, attempt: int, event: Event) -> Any:
+        """`_call` for attempt ``attempt`` of ``inst`` in pass ``p``."""
+        memory = dict(p.staged.memory.get(inst.id, inst.memory))
+        p.staged.memory[inst.id] = memory
+        ctx = NodeContext(inst.node, inst.id, inst.lineage, attempt, p.state, memory, p.step)
+        try:
+            return self.graph.nodes[inst.node].fn(ctx, event)
+        except Exception as e:  # a reducer bug fails its activation, never the interpreter
+            return e
+
+    @staticmethod
+    def _count_attempts(p: _Pass) -> None:
+        """The attempts made within pass ``p`` count from here on (its superstep ended)."""
+        for inst, attempt in p.retried.values():
+            inst.attempt = attempt
 
     def _log(self, within: bool, performed: list[EffectCompleted]) -> None:
         """Log the superstep: one that delivered within-step results with those performed in
@@ -2245,6 +2283,18 @@ def _canonical_key(inst: Instance | None, fifo: int) -> tuple[bool, str, int, in
     if inst is None:
         return (False, "", 0, fifo)
     return (inst.spawned, "" if inst.spawned else inst.node, inst.seq, fifo)
+
+
+def _lone_within(reaction: Any) -> Effect | None:
+    """The one within-step effect a reaction asks for when it does nothing else (no
+    update, control or other effect, and waits), else None."""
+    if not isinstance(reaction, Reaction) or not isinstance(reaction.disposition, RemainActive):
+        return None
+    effects = reaction.effects
+    if len(effects) != 1 or reaction.updates or reaction.control:
+        return None
+    effect = effects[0]
+    return effect if effect.within_step else None
 
 
 def _asks_within(effects: Iterable[Effect]) -> bool:
