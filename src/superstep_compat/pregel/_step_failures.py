@@ -21,7 +21,7 @@ from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._task_context import TaskOutcome
 from superstep_compat.types import Command, Send
 from superstep_core.node import Activated, EffectCompleted, NodeFailed
-from superstep_core.runtime import Execution
+from superstep_core.runtime import Execution, StepOutcome
 
 __all__ = ["StepFailures"]
 
@@ -47,14 +47,17 @@ class StepFailures:
         error handler: reported (tasks stream, checkpoint) with their error."""
         self._seen: set[str] = set()  # the error handlers' activations noted
 
-    def new_handlers(self, ex: Execution) -> Outcomes:
+    def new_handlers(self, ex: Execution, outcome: StepOutcome | None = None) -> Outcomes:
         """The tasks that failed for good since the last look and went on as their node's
         error handler (the engine's failure route: an activation with a `NodeFailed`
-        payload), as outcomes with their error; noted for the step's checkpoint."""
+        payload, live, or started and ended within ``outcome``'s superstep), as outcomes
+        with their error; noted for the step's checkpoint."""
         found: Outcomes = []
         seen = self._seen
-        for aid, inst in ex.instances.items():
-            failed = inst.payload
+        routed = [(aid, inst.payload) for aid, inst in ex.instances.items()]
+        if outcome is not None:
+            routed.extend(outcome.handed_over)
+        for aid, failed in routed:
             if isinstance(failed, NodeFailed) and aid not in seen:
                 seen.add(aid)
                 error = failed.cause

@@ -89,6 +89,7 @@ class TaskWatch:
             and isinstance(outcome, TaskOutcome)
             and (self.eager or len(tracker.launched) != 1)
             and self._streams_early(outcome)
+            and not _handles_failure(request)
         ):
             tracker.starts.ended(aid, partial(self._stream_ended, aid, outcome))
         elif tracker.starts.waiting:  # nothing to stream now (it goes out with its step)
@@ -141,6 +142,14 @@ class TaskWatch:
             and not self.continuation.command_input
             and not self.continuation.reported
         )
+
+
+def _handles_failure(request: EffectRequest) -> bool:
+    """Whether ``request`` is an error handler's task that took over from a task failing
+    within the step: its chunks go out with the step's, after the failure's (reported
+    once the step ends, see `StepFailures.new_handlers`), as LangGraph orders them."""
+    task = request.effect.request
+    return getattr(task, "failed", None) is not None
 
 
 def _executor_size() -> int:

@@ -176,6 +176,9 @@ class _Pass:
     asked: dict[str, tuple[Instance, _Shot | None]] = _NO_ERRORS
     early: dict[str, tuple[EffectCompleted, Any]] = _NO_ERRORS
     retried: dict[str, tuple[Instance, int]] = _NO_ERRORS
+    # failures handed over to their node's failure route within this superstep: the
+    # failed request's effect id -> (the failed activation, the route's activation)
+    heirs: dict[str, tuple[Instance, Instance]] = _NO_ERRORS
 
     def __init__(self, ex: Execution) -> None:
         batch = list(ex.queue)
@@ -923,6 +926,8 @@ class Execution:
         ``shot``): the same steps (`_answered`, then `_restage`) without their maps."""
         p.performed.extend(supplied)
         eid = request.effect_id
+        if p.heirs and eid in p.heirs:  # its route's activation answers in its place
+            inst, eid = self._heir_slot(p, p.done[0][0], eid)
         result = supplied[0]  # (`OpenSuperstep.supply` matched it; else look it up)
         if len(supplied) != 1 or result.effect_id != eid:
             result = next(c for c in supplied if c.effect_id == eid)
@@ -966,6 +971,8 @@ class Execution:
         waiting = p.waiting
         if p.retried:
             self._count_attempts(p)
+        if p.heirs:
+            self._install_heirs(p)
         # the log entry (`_log`, inlined: once per superstep)
         if self.log_inputs:
             self.input_log.append(("superstep", tuple(p.performed)) if within and got else _STEP)
@@ -1351,6 +1358,8 @@ class Execution:
         todo: list[tuple[int, Instance, Any]] = []
         for k, inst, request in asks:
             eid = request.effect_id
+            if p.heirs and eid in p.heirs:  # its route's activation answers in its place
+                inst, eid = self._heir_slot(p, k, eid)
             result = kept[eid][1] if eid in kept else answers[eid]
             got[eid] = (inst.id, result)
             current = out[k]
@@ -1427,11 +1436,17 @@ class Execution:
         if not isinstance(after, Reaction) or not isinstance(after.disposition, FailActivation):
             return None
         failure = after.disposition.failure
-        if not spec.retry_holds_step or failure.failure_class is not FailureClass.RETRYABLE:
+        if not spec.retry_holds_step:
             return None
         policy = failure.retry or spec.retry
-        if policy is None or attempt >= policy.max_attempts:
-            return None
+        if (
+            failure.failure_class is not FailureClass.RETRYABLE
+            or policy is None
+            or attempt >= policy.max_attempts
+        ):  # a failure for good: its node's failure route takes over now, if it has one
+            if spec.on_failure is None:
+                return None
+            return self._hand_over_within(p, eid, inst, failure, result)
         memory: dict[str, Any] = {}
         ctx = NodeContext(inst.node, inst.id, inst.lineage, attempt + 1, p.state, memory, p.step)
         start = Activated(inst.payload)
@@ -1451,6 +1466,75 @@ class Execution:
         p.retried[inst.id] = (inst, attempt + 1)
         retry = EffectRequest(eid, inst.id, inst.node, effect)
         return WithinRetry(retry, policy.backoff(attempt), policy.jitter)
+
+    def _hand_over_within(
+        self, p: _Pass, eid: str, inst: Instance, failure: Failure, result: EffectCompleted
+    ) -> WithinRetry | None:
+        """`_hand_over` within the superstep: the activation of ``inst``'s failure route
+        (its id derived from ``inst``'s, so the request's id is known now, whatever order
+        the superstep's effects end in), its lone within-step request performed next in
+        the failed effect's place. It becomes an activation (and ``inst`` ends) when the
+        superstep ends (`_install_heirs`). None when the route's activation asks for
+        anything else (the held hand-over then starts it)."""
+        if any(heir is inst for _, heir in p.heirs.values()):
+            return None  # a route's own activation: its failure is its own
+        route = self.graph.nodes[inst.node].on_failure
+        assert route is not None
+        payload = NodeFailed(
+            inst.node, inst.id, failure.error_type, failure.message, inst.payload, failure.cause
+        )
+        heir = Instance(f"{route}:{inst.seq}", route, inst.seq, inst.lineage, payload)
+        heir.spawned = inst.spawned
+        heir.joined = inst.joined
+        fn = self.graph.nodes[route].fn
+        memory: dict[str, Any] = {}
+        ctx = NodeContext(route, heir.id, heir.lineage, 1, p.state, memory, p.step)
+        start = Activated(payload)
+        one_shot = type(fn) is OneShotEffect
+        try:
+            asked = fn.request(ctx, start) if one_shot else fn(ctx, start)  # type: ignore[attr-defined]
+        except Exception:
+            return None
+        effect = asked if one_shot else _lone_within(asked)
+        if not isinstance(effect, Effect) or not effect.within_step:
+            return None
+        heir_eid = f"{self.execution_id}/{heir.id}/e0"
+        p.staged.memory[heir.id] = memory
+        p.issued[heir.id] = 1
+        p.asked[heir_eid] = (heir, _Shot(fn, ctx, effect) if one_shot else None)  # type: ignore[arg-type]
+        if type(p.heirs) is not dict:
+            p.heirs = {}
+        p.heirs[eid] = (inst, heir)
+        del p.early[eid]
+        p.performed.append(result)  # the log keeps the failure, then the route's result
+        return WithinRetry(EffectRequest(heir_eid, heir.id, route, effect), 0.0)
+
+    def _heir_slot(self, p: _Pass, k: int, eid: str) -> tuple[Instance, str]:
+        """The activation that answers batch index ``k``'s request ``eid`` after a hand-over
+        within the superstep, and its request's id; its place in ``p.done`` is the heir's."""
+        heir = p.heirs[eid][1]
+        for i, item in enumerate(p.done):
+            if item[0] == k:
+                p.done[i] = (k, heir, item[2])
+        return heir, f"{self.execution_id}/{heir.id}/e0"
+
+    def _install_heirs(self, p: _Pass) -> None:
+        """The hand-overs made within pass ``p``'s superstep take effect as it ends: each
+        failed activation ends and its route's activation exists in its place (its event
+        set aside with the superstep's, should it commit nothing), named in the outcome."""
+        outcome = p.outcome
+        queue = self.queue
+        for inst, heir in p.heirs.values():
+            self._end(inst)
+            self.instances[heir.id] = heir
+            event = (heir.id, Activated(heir.payload))
+            # in the failed activation's place: set aside with the others should the
+            # superstep hold, queued again should it fail
+            p.batch = [event if item[0] == inst.id else item for item in p.batch]
+            for i in range(p.queued):
+                if queue[i][0] == inst.id:
+                    queue[i] = event
+            outcome.handed_over.append((heir.id, heir.payload))
 
     def _react(self, p: _Pass, inst: Instance, attempt: int, event: Event) -> Any:
         """`_call` for attempt ``attempt`` of ``inst`` in pass ``p``."""

@@ -86,7 +86,16 @@ class OpenSuperstep:
     `Execution.end_superstep`); ``results``: every result supplied so far, in supply order
     (what the input log records). Raises `RuntimeError` when supplied after it ended."""
 
-    __slots__ = ("_again", "_outcome", "_rounds", "_then", "effects", "results", "step")
+    __slots__ = (
+        "_again",
+        "_outcome",
+        "_rounds",
+        "_stands",
+        "_then",
+        "effects",
+        "results",
+        "step",
+    )
 
     def __init__(self, rounds: Rounds | None, step: int, again: Again | None = None) -> None:
         self.step = step
@@ -94,6 +103,7 @@ class OpenSuperstep:
         self._rounds = rounds
         self._then: Then | None = None
         self._again = again
+        self._stands: dict[str, str] = {}
         self._outcome: StepOutcome | None = None
         self.effects: list[EffectRequest] = []
         if rounds is not None:
@@ -120,6 +130,7 @@ class OpenSuperstep:
         opened._then = then
         opened._outcome = None
         opened._again = again
+        opened._stands = {}
         opened.effects = effects
         return opened
 
@@ -129,7 +140,15 @@ class OpenSuperstep:
         attempt to perform and its wait, else None (supply ``result``). Not thread-safe: a
         host performing effects on several threads asks under one lock."""
         again = self._again
-        return None if again is None else again(request, result)
+        if again is None:
+            return None
+        retry = again(request, result)
+        if retry is not None and retry.request.effect_id != request.effect_id:
+            # another activation's request in its place (a failure route's): its result
+            # is supplied for the request it stands in for
+            eid = request.effect_id
+            self._stands[retry.request.effect_id] = self._stands.get(eid, eid)
+        return retry
 
     def supply(self, results: Sequence[EffectCompleted]) -> None:
         """Hand back the results of `effects` (one per request, matched by effect id).
@@ -154,15 +173,16 @@ class OpenSuperstep:
             self.results.extend(chosen)
             self._advance(chosen)
             return
+        stands = self._stands
         wanted = {r.effect_id for r in effects}
-        given = {r.effect_id for r in results}
+        given = {stands.get(r.effect_id, r.effect_id) for r in results}
         missing = sorted(wanted - given)
         if missing:
             raise ValueError(
                 f"superstep {self.step}: no result supplied for within-step effect(s) "
                 f"{', '.join(missing)}; supply one EffectCompleted per request"
             )
-        chosen = [r for r in results if r.effect_id in wanted]
+        chosen = [r for r in results if stands.get(r.effect_id, r.effect_id) in wanted]
         self.results.extend(chosen)
         self._advance(chosen)
 
