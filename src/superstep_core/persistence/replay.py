@@ -44,10 +44,17 @@ def _within_step(ex: Execution, logged: Iterable[EffectCompleted]) -> StepOutcom
             raise ValueError(f"no logged result for within-step effect(s) {', '.join(missing)}")
         supplied = []
         for request in step.effects:
-            attempts = results[request.effect_id]
-            result = attempts.popleft()
-            # the attempts retried within the superstep, decided again as when recorded
-            while attempts and step.retry_within(request, result) is not None:
+            result = results[request.effect_id].popleft()
+            # what was retried (or handed over) within the superstep, decided again as when
+            # it was recorded: the next attempt's result is the next one logged for its id
+            while (again := step.retry_within(request, result)) is not None:
+                request = again.request
+                attempts = results.get(request.effect_id)
+                if not attempts:
+                    raise ValueError(
+                        f"no logged result for within-step effect {request.effect_id} "
+                        "(retried within its superstep)"
+                    )
                 result = attempts.popleft()
             supplied.append(result)
         step.supply(supplied)
