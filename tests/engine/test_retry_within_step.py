@@ -8,6 +8,7 @@ waited in vain. The log keeps every attempt, and a replay rebuilds the same exec
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -17,6 +18,7 @@ import pytest
 from superstep_core import (
     Activated,
     Append,
+    AsyncHost,
     CompleteActivation,
     Effect,
     EffectCompleted,
@@ -27,6 +29,7 @@ from superstep_core import (
     Failure,
     FailureClass,
     Graph,
+    Host,
     NodeContext,
     NodeFailed,
     OneShotEffect,
@@ -35,6 +38,7 @@ from superstep_core import (
     Spawn,
 )
 from superstep_core.graph import CompiledGraph
+from superstep_core.host.clock import VirtualClock
 from superstep_core.node import EffectFailure, NodeFn
 from superstep_core.persistence.replay import replay
 
@@ -57,6 +61,9 @@ def _worker() -> OneShotEffect:
         return Effect("work", payload, ctx.node, within_step=True)
 
     def settle(ctx: NodeContext, event: EffectCompleted) -> Reaction:
+        if event.result == "try again":  # the effect ran, its outcome asks for a retry
+            failure = Failure(FailureClass.RETRYABLE, "asked to", "Again")
+            return Reaction(disposition=FailActivation(failure))
         if event.error is not None:
             retryable = event.error.type == "TypeError"
             failure = Failure(
@@ -112,6 +119,8 @@ def _work(attempts: list[str]) -> Callable[[Any, EffectContext], Any]:
                 raise TypeError("not yet")
             done.set()
             return "flaky ok"
+        if request == "asks again":
+            return "try again" if attempts.count(request) < 3 else "third time"
         if request == "broken":
             raise ValueError("for good")
         if isinstance(request, str) and request.startswith("handle"):
@@ -189,3 +198,35 @@ def test_the_route_s_activation_is_named_in_the_outcome() -> None:
 
 def _failure(kind: str) -> EffectFailure:
     return EffectFailure(kind, "boom", False)
+
+
+class _Ledger:
+    """Every result recorded by effect id, as a durable execution's ledger keeps them."""
+
+    def __init__(self) -> None:
+        self.results: dict[str, EffectCompleted] = {}
+
+    def recorded(self, effect_id: str) -> EffectCompleted | None:
+        return self.results.get(effect_id)
+
+    def record(self, completed: EffectCompleted) -> None:
+        self.results[completed.effect_id] = completed
+
+
+@pytest.mark.parametrize("kind", ["sync", "async"])
+def test_a_retry_is_performed_though_the_ledger_holds_the_attempt_before(kind: str) -> None:
+    """A retry keeps its effect's id (its idempotency key), and the attempt that ran but
+    asked for a retry was recorded under it: the retry is performed, not answered by the
+    ledger with that attempt's result."""
+    attempts: list[str] = []
+    ledger = _Ledger()
+    handlers = {"work": _work(attempts)}
+    graph = _graph(False)
+    if kind == "sync":
+        with Host(handlers, clock=VirtualClock(), ledger=ledger) as host:
+            ex = host.run_graph(graph, payload=["asks again"])
+    else:
+        ahost = AsyncHost(handlers, clock=VirtualClock(), ledger=ledger)
+        ex = asyncio.run(ahost.run_graph(graph, payload=["asks again"]))
+    assert attempts == ["asks again"] * 3
+    assert list(ex.values["out"]) == [("w", "third time")]

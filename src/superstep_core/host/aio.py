@@ -108,12 +108,15 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
                 # one loop thread: the execution decides one result at a time
                 while (again := step.retry_within(request, result)) is not None:
                     await self.clock.asleep(self._backoff(again))
+                    # a retry keeps its id: performed, not answered by the ledger
+                    retried = again.request.effect_id == request.effect_id
                     request = again.request
-                    result = await attempt(request)
+                    result = await attempt(request, retried)
             return result
 
-        async def attempt(request: EffectRequest) -> EffectCompleted:
-            recorded = self.ledger.recorded(request.effect_id) if self.ledger else None
+        async def attempt(request: EffectRequest, retried: bool = False) -> EffectCompleted:
+            ledger = self.ledger
+            recorded = ledger.recorded(request.effect_id) if ledger and not retried else None
             if recorded is not None:
                 return recorded
             self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1

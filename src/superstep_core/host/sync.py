@@ -125,8 +125,8 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
                     request = pending[0]
                     result = self._call(ex.execution_id, request)
                     while (again := step.retry_within(request, result)) is not None:
+                        result = self._call_again(ex.execution_id, again, request.effect_id)
                         request = again.request
-                        result = self._call_again(ex.execution_id, again)
                     if self.on_result is not None:
                         self.on_result(request, result)
                     step.supply([result])
@@ -177,8 +177,8 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
             result = self._call(execution_id, request)
             if step is not None:
                 while (again := step.retry_within(request, result)) is not None:
+                    result = self._call_again(execution_id, again, request.effect_id)
                     request = again.request
-                    result = self._call_again(execution_id, again)
             if observe is not None:
                 observe(request, result)
             return [result]
@@ -205,8 +205,8 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
                                 again = step.retry_within(request, result)
                             if again is None:
                                 break
+                            result = self._call_again(execution_id, again, request.effect_id)
                             request = again.request
-                            result = self._call_again(execution_id, again)
                     results[i] = result
                     if observe is not None:
                         with lock:  # one observer call at a time, as on the asyncio host
@@ -247,12 +247,19 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
             raise StepTimeoutError(limit, elapsed)
         return results
 
-    def _call(self, execution_id: str, request: EffectRequest) -> EffectCompleted:
+    def _call(
+        self, execution_id: str, request: EffectRequest, retried: bool = False
+    ) -> EffectCompleted:
         """Perform one effect in this thread: its recorded result, else its handler's (then
         recorded). One function from the host's loop to the handler: a subgraph run inside
-        an effect pays each frame here once per nesting level."""
+        an effect pays each frame here once per nesting level. ``retried``: a retry of the
+        result just recorded under its id (a within-step retry keeps the id): performed."""
         ledger = self.ledger
-        if ledger is not None and (recorded := ledger.recorded(request.effect_id)) is not None:
+        if (
+            ledger is not None
+            and not retried
+            and (recorded := ledger.recorded(request.effect_id)) is not None
+        ):
             return recorded
         try:
             call = resolve(self.handlers, request, execution_id, self.nested)
@@ -273,11 +280,12 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
             ledger.record(result)
         return result
 
-    def _call_again(self, execution_id: str, again: WithinRetry) -> EffectCompleted:
+    def _call_again(self, execution_id: str, again: WithinRetry, previous: str) -> EffectCompleted:
         """Perform a within-step retry in this thread after its backoff, slept on the
         host's clock (its jitter drawn from the host's random source)."""
         self.clock.sleep(self._backoff(again))
-        return self._call(execution_id, again.request)
+        request = again.request
+        return self._call(execution_id, request, request.effect_id == previous)
 
     def _executor(self) -> ThreadPoolExecutor:
         if self._pool is None:
