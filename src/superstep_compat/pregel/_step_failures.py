@@ -129,20 +129,23 @@ class StepFailures:
             raise error
         raise RuntimeError(f"{failure.node}: {failure.error_type}: {failure.message}")
 
-    def fails_step(self, result: EffectCompleted, node: str = "") -> bool:
-        """Whether a task of ``node`` that just ended with ``result`` stops its step's other
-        tasks (async runs only). LangGraph cancels them once a task fails for good: not an
-        interrupt or a parent command (bubbling up), not a failure its retry policy runs
-        again. (A sync run lets them finish: a thread cannot be cancelled, and skipping
-        the ones not started yet would make which tasks of a failed step finished depend
-        on thread timing.)"""
+    def fails_step(self, result: EffectCompleted, node: str = "", attempt: int = 1) -> bool:
+        """Whether a task of ``node`` that just ended with ``result`` (its attempt
+        ``attempt``) stops its step's other tasks (async runs only). LangGraph cancels them
+        once a task fails for good: not an interrupt or a parent command (bubbling up), not
+        a failure its retry policy runs again (the host retries it in the task's runner,
+        so an attempt the policy leaves none after is the task's last). (A sync run lets
+        them finish: a thread cannot be cancelled, and skipping the ones not started yet
+        would make which tasks of a failed step finished depend on thread timing.)"""
         outcome = result.result
         if not isinstance(outcome, TaskOutcome) or outcome.error is None:
             return False
         spec = self.graph.spec.nodes.get(node)
         if spec is not None and spec.error_handler_node is not None:
             return False  # its error handler takes over; the others go on
-        return outcome.retry is None and not isinstance(outcome.error, GraphBubbleUp)
+        if isinstance(outcome.error, GraphBubbleUp):
+            return False
+        return outcome.retry is None or attempt >= outcome.retry.max_attempts
 
     def keep_stopped(
         self,

@@ -94,7 +94,10 @@ class TaskWatch:
             tracker.starts.ended(aid, partial(self._stream_ended, aid, outcome))
         elif tracker.starts.waiting:  # nothing to stream now (it goes out with its step)
             tracker.starts.ended(aid, _nothing)
-        return self.stops_siblings and self.failures.fails_step(result, request.node)
+        if not self.stops_siblings:
+            return False
+        attempt = getattr(request.effect.request, "attempt", 1)
+        return self.failures.fails_step(result, request.node, attempt)
 
     def tasks_begin(self, requests: list[EffectRequest]) -> None:
         """The host's view of a step's tasks before they run: with task starts streamed, the

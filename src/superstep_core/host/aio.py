@@ -102,9 +102,14 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
     async def _perform(
         self, execution_id: str, requests: list[EffectRequest], step: OpenSuperstep | None
     ) -> list[EffectCompleted]:
+        # the request a result finally came from, by the effect id it was asked under (a
+        # retry's attempt number, a failure route's activation): what the observer is told
+        last: dict[str, EffectRequest] = {}
+
         async def one(request: EffectRequest) -> EffectCompleted:
             result = await attempt(request)
             if step is not None:
+                asked = request.effect_id
                 # one loop thread: the execution decides one result at a time
                 while (again := step.retry_within(request, result)) is not None:
                     await self.clock.asleep(self._backoff(again))
@@ -112,6 +117,7 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
                     retried = again.request.effect_id == request.effect_id
                     request = again.request
                     result = await attempt(request, retried)
+                    last[asked] = request
             return result
 
         async def attempt(request: EffectRequest, retried: bool = False) -> EffectCompleted:
@@ -151,7 +157,12 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
 
         if observe is None:
             return list(await asyncio.gather(*(gated(r) for r in requests)))
-        return await _observed(requests, gated, observe)
+        told = observe
+
+        def observe_last(request: EffectRequest, result: EffectCompleted) -> bool | None:
+            return told(last.get(request.effect_id, request), result)
+
+        return await _observed(requests, gated, observe_last)
 
     async def _perform_step(
         self,
