@@ -1420,7 +1420,6 @@ class Execution:
         if p is None or eid not in p.asked:
             return None  # not a lone request of this superstep: supplied as it is
         inst, shot = p.asked[eid]
-        spec = self.graph.nodes[inst.node]
         if shot is None:
             attempt = p.retried[inst.id][1] if inst.id in p.retried else inst.attempt
             after = self._react(p, inst, attempt, result)
@@ -1430,12 +1429,14 @@ class Execution:
                 after = shot.node.settle(shot.ctx, result)
             except Exception as e:
                 after = e
-        if type(p.early) is not dict:
-            p.early = {}
-        p.early[eid] = (result, after)
+        early = p.early
+        if type(early) is not dict:
+            early = p.early = {}
+        early[eid] = (result, after)
         if not isinstance(after, Reaction) or not isinstance(after.disposition, FailActivation):
-            return None
+            return None  # (the usual answer: the effect's result settles its activation)
         failure = after.disposition.failure
+        spec = self.graph.nodes[inst.node]
         if not spec.retry_holds_step:
             return None
         policy = failure.retry or spec.retry

@@ -103,7 +103,7 @@ class OpenSuperstep:
         self._rounds = rounds
         self._then: Then | None = None
         self._again = again
-        self._stands: dict[str, str] = {}
+        self._stands: dict[str, str] | None = None  # made by the first stand-in
         self._outcome: StepOutcome | None = None
         self.effects: list[EffectRequest] = []
         if rounds is not None:
@@ -130,7 +130,7 @@ class OpenSuperstep:
         opened._then = then
         opened._outcome = None
         opened._again = again
-        opened._stands = {}
+        opened._stands = None
         opened.effects = effects
         return opened
 
@@ -147,7 +147,10 @@ class OpenSuperstep:
             # another activation's request in its place (a failure route's): its result
             # is supplied for the request it stands in for
             eid = request.effect_id
-            self._stands[retry.request.effect_id] = self._stands.get(eid, eid)
+            stands = self._stands
+            if stands is None:
+                stands = self._stands = {}
+            stands[retry.request.effect_id] = stands.get(eid, eid)
         return retry
 
     def supply(self, results: Sequence[EffectCompleted]) -> None:
@@ -173,7 +176,7 @@ class OpenSuperstep:
             self.results.extend(chosen)
             self._advance(chosen)
             return
-        stands = self._stands
+        stands = self._stands or {}
         wanted = {r.effect_id for r in effects}
         given = {stands.get(r.effect_id, r.effect_id) for r in results}
         missing = sorted(wanted - given)
