@@ -936,7 +936,11 @@ class Execution:
         p.outcome.delivered.append((aid, result))
         if p.record is not None:
             p.record.delivered.append((aid, "EffectCompleted"))
-        after: Any = self._settled(p, eid, shot, result)
+        hit = p.early.get(eid) if p.early else None  # (`_settled`'s usual answer, inlined)
+        if hit is not None and hit[0] is result:
+            after: Any = hit[1]
+        else:
+            after = self._settled(p, eid, shot, result)
         # another round (no effects, the usual settled reaction: no call to find out)
         if isinstance(after, Reaction) and after.effects and _asks_within(after.effects):
             k = p.done[0][0]
