@@ -21,7 +21,7 @@ from superstep_compat.pregel._record import CheckpointRecord
 from superstep_compat.pregel._task_context import TaskOutcome
 from superstep_compat.types import Command, Send
 from superstep_core.node import Activated, EffectCompleted, NodeFailed
-from superstep_core.runtime import Execution
+from superstep_core.runtime import Execution, StepOutcome
 
 __all__ = ["StepFailures"]
 
@@ -47,14 +47,17 @@ class StepFailures:
         error handler: reported (tasks stream, checkpoint) with their error."""
         self._seen: set[str] = set()  # the error handlers' activations noted
 
-    def new_handlers(self, ex: Execution) -> Outcomes:
+    def new_handlers(self, ex: Execution, outcome: StepOutcome | None = None) -> Outcomes:
         """The tasks that failed for good since the last look and went on as their node's
         error handler (the engine's failure route: an activation with a `NodeFailed`
-        payload), as outcomes with their error; noted for the step's checkpoint."""
+        payload, live, or started and ended within ``outcome``'s superstep), as outcomes
+        with their error; noted for the step's checkpoint."""
         found: Outcomes = []
         seen = self._seen
-        for aid, inst in ex.instances.items():
-            failed = inst.payload
+        routed = [(aid, inst.payload) for aid, inst in ex.instances.items()]
+        if outcome is not None:
+            routed.extend(outcome.handed_over)
+        for aid, failed in routed:
             if isinstance(failed, NodeFailed) and aid not in seen:
                 seen.add(aid)
                 error = failed.cause
@@ -126,20 +129,23 @@ class StepFailures:
             raise error
         raise RuntimeError(f"{failure.node}: {failure.error_type}: {failure.message}")
 
-    def fails_step(self, result: EffectCompleted, node: str = "") -> bool:
-        """Whether a task of ``node`` that just ended with ``result`` stops its step's other
-        tasks (async runs only). LangGraph cancels them once a task fails for good: not an
-        interrupt or a parent command (bubbling up), not a failure its retry policy runs
-        again. (A sync run lets them finish: a thread cannot be cancelled, and skipping
-        the ones not started yet would make which tasks of a failed step finished depend
-        on thread timing.)"""
+    def fails_step(self, result: EffectCompleted, node: str = "", attempt: int = 1) -> bool:
+        """Whether a task of ``node`` that just ended with ``result`` (its attempt
+        ``attempt``) stops its step's other tasks (async runs only). LangGraph cancels them
+        once a task fails for good: not an interrupt or a parent command (bubbling up), not
+        a failure its retry policy runs again (the host retries it in the task's runner,
+        so an attempt the policy leaves none after is the task's last). (A sync run lets
+        them finish: a thread cannot be cancelled, and skipping the ones not started yet
+        would make which tasks of a failed step finished depend on thread timing.)"""
         outcome = result.result
         if not isinstance(outcome, TaskOutcome) or outcome.error is None:
             return False
         spec = self.graph.spec.nodes.get(node)
         if spec is not None and spec.error_handler_node is not None:
             return False  # its error handler takes over; the others go on
-        return outcome.retry is None and not isinstance(outcome.error, GraphBubbleUp)
+        if isinstance(outcome.error, GraphBubbleUp):
+            return False
+        return outcome.retry is None or attempt >= outcome.retry.max_attempts
 
     def keep_stopped(
         self,

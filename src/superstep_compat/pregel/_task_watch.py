@@ -89,11 +89,15 @@ class TaskWatch:
             and isinstance(outcome, TaskOutcome)
             and (self.eager or len(tracker.launched) != 1)
             and self._streams_early(outcome)
+            and not _handles_failure(request)
         ):
             tracker.starts.ended(aid, partial(self._stream_ended, aid, outcome))
         elif tracker.starts.waiting:  # nothing to stream now (it goes out with its step)
             tracker.starts.ended(aid, _nothing)
-        return self.stops_siblings and self.failures.fails_step(result, request.node)
+        if not self.stops_siblings:
+            return False
+        attempt = getattr(request.effect.request, "attempt", 1)
+        return self.failures.fails_step(result, request.node, attempt)
 
     def tasks_begin(self, requests: list[EffectRequest]) -> None:
         """The host's view of a step's tasks before they run: with task starts streamed, the
@@ -143,6 +147,14 @@ class TaskWatch:
             and not self.continuation.command_input
             and not self.continuation.reported
         )
+
+
+def _handles_failure(request: EffectRequest) -> bool:
+    """Whether ``request`` is an error handler's task that took over from a task failing
+    within the step: its chunks go out with the step's, after the failure's (reported
+    once the step ends, see `StepFailures.new_handlers`), as LangGraph orders them."""
+    task = request.effect.request
+    return getattr(task, "failed", None) is not None
 
 
 def _executor_size() -> int:

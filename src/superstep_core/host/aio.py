@@ -72,7 +72,7 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
                     self.on_perform(step.effects)
                 effects = step.effects
                 key = (ex.execution_id, step.step)
-                step.supply(await self._perform_step(ex.execution_id, effects, key))
+                step.supply(await self._perform_step(ex.execution_id, effects, key, step))
                 continue
             if self.on_step is not None:
                 maybe = self.on_step(ex, step)
@@ -88,18 +88,41 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
             yield step
 
     async def perform(
-        self, execution_id: str, requests: list[EffectRequest]
+        self,
+        execution_id: str,
+        requests: list[EffectRequest],
+        step: OpenSuperstep | None = None,
     ) -> list[EffectCompleted]:
         """Perform ``requests`` concurrently (started in `launch_key` order) and return
-        their results in request order."""
+        their results in request order. ``step``: as `Host.perform` (a failed effect it
+        says to retry is retried in its own task, as soon as it fails)."""
         launched, in_request_order = self._launched(requests)
-        return in_request_order(await self._perform(execution_id, launched))
+        return in_request_order(await self._perform(execution_id, launched, step))
 
     async def _perform(
-        self, execution_id: str, requests: list[EffectRequest]
+        self, execution_id: str, requests: list[EffectRequest], step: OpenSuperstep | None
     ) -> list[EffectCompleted]:
+        # the request a result finally came from, by the effect id it was asked under (a
+        # retry's attempt number, a failure route's activation): what the observer is told
+        last: dict[str, EffectRequest] = {}
+
         async def one(request: EffectRequest) -> EffectCompleted:
-            recorded = self.ledger.recorded(request.effect_id) if self.ledger else None
+            result = await attempt(request)
+            if step is not None:
+                asked = request.effect_id
+                # one loop thread: the execution decides one result at a time
+                while (again := step.retry_within(request, result)) is not None:
+                    await self.clock.asleep(self._backoff(again))
+                    # a retry keeps its id: performed, not answered by the ledger
+                    retried = again.request.effect_id == request.effect_id
+                    request = again.request
+                    result = await attempt(request, retried)
+                    last[asked] = request
+            return result
+
+        async def attempt(request: EffectRequest, retried: bool = False) -> EffectCompleted:
+            ledger = self.ledger
+            recorded = ledger.recorded(request.effect_id) if ledger and not retried else None
             if recorded is not None:
                 return recorded
             self.performed[request.effect_id] = self.performed.get(request.effect_id, 0) + 1
@@ -134,16 +157,25 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
 
         if observe is None:
             return list(await asyncio.gather(*(gated(r) for r in requests)))
-        return await _observed(requests, gated, observe)
+        told = observe
+
+        def observe_last(request: EffectRequest, result: EffectCompleted) -> bool | None:
+            return told(last.get(request.effect_id, request), result)
+
+        return await _observed(requests, gated, observe_last)
 
     async def _perform_step(
-        self, execution_id: str, requests: list[EffectRequest], key: tuple[str, int] | None
+        self,
+        execution_id: str,
+        requests: list[EffectRequest],
+        key: tuple[str, int] | None,
+        step: OpenSuperstep | None = None,
     ) -> list[EffectCompleted]:
         """`perform`, under ``step_timeout`` when one is set: counted from the first batch
         of an open superstep ``key`` (its later rounds get what is left), else from now."""
         limit = self.step_timeout
         if limit is None:
-            return await self.perform(execution_id, requests)
+            return await self.perform(execution_id, requests, step)
         now = self.clock.now()
         started = self._step_started(key, now)
         left = started + limit - now
@@ -151,7 +183,7 @@ class AsyncHost(HostCore[Coroutine[Any, Any, Execution], AsyncIterator[StepOutco
             if left <= 0:
                 raise DeadlineExceeded("run", limit, now - started)
             results: list[EffectCompleted] = await within(
-                self.clock, lambda: self.perform(execution_id, requests), timeout=left
+                self.clock, lambda: self.perform(execution_id, requests, step), timeout=left
             )
         except DeadlineExceeded:
             raise StepTimeoutError(limit, self.clock.now() - started) from None

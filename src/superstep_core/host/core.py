@@ -35,6 +35,7 @@ from superstep_core.runtime import (
     Status,
     StepOutcome,
     TimerRequest,
+    WithinRetry,
 )
 
 __all__ = [
@@ -147,6 +148,13 @@ class HostCore(Generic[RunT, StepsT]):
         if order is None:
             return requests, _as_is
         return [requests[i] for i in order], partial(_in_request_order, order)
+
+    def _backoff(self, again: WithinRetry) -> float:
+        """Seconds to wait before a within-step retry: its backoff, plus its jitter drawn
+        from the host's random source (as a retry timer's is)."""
+        if again.jitter > 0:
+            return again.delay + self.rng.uniform(0, again.jitter)
+        return again.delay
 
     def _step_started(self, key: tuple[str, int] | None, now: float) -> float:
         """When the superstep whose effects start ``now`` (a clock reading) started, for

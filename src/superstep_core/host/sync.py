@@ -30,7 +30,13 @@ from superstep_core.host.effects import (
 )
 from superstep_core.host.stream import StreamMultiplexer
 from superstep_core.node import EffectCompleted, External
-from superstep_core.runtime import EffectRequest, Execution, OpenSuperstep, StepOutcome
+from superstep_core.runtime import (
+    EffectRequest,
+    Execution,
+    OpenSuperstep,
+    StepOutcome,
+    WithinRetry,
+)
 
 __all__ = [
     "DEFAULT_MAX_SUPERSTEPS",
@@ -114,14 +120,18 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
                     self.on_perform(pending)
                 if self.step_timeout is not None:
                     key = (ex.execution_id, step.step)
-                    step.supply(self._perform_within(ex.execution_id, pending, key))
+                    step.supply(self._perform_within(ex.execution_id, pending, key, step))
                 elif len(pending) == 1:  # one frame less (a subgraph pays it per level)
-                    result = self._call(ex.execution_id, pending[0])
+                    request = pending[0]
+                    result = self._call(ex.execution_id, request)
+                    while (again := step.retry_within(request, result)) is not None:
+                        result = self._call_again(ex.execution_id, again, request.effect_id)
+                        request = again.request
                     if self.on_result is not None:
-                        self.on_result(pending[0], result)
+                        self.on_result(request, result)
                     step.supply([result])
                 else:
-                    step.supply(self.perform(ex.execution_id, pending))
+                    step.supply(self.perform(ex.execution_id, pending, step))
                 continue
             if isinstance(step, float):
                 self.clock.sleep(step)
@@ -144,19 +154,33 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
                         ex.deliver(result)
             yield step
 
-    def perform(self, execution_id: str, requests: list[EffectRequest]) -> list[EffectCompleted]:
+    def perform(
+        self,
+        execution_id: str,
+        requests: list[EffectRequest],
+        step: OpenSuperstep | None = None,
+    ) -> list[EffectCompleted]:
         """Perform ``requests`` (concurrently when several, started in `launch_key` order)
         and return their results in request order. A result in the ledger is returned
-        without performing anything."""
+        without performing anything. ``step``: the open superstep they are the within-step
+        effects of; an effect it says to retry is retried in its worker as soon as it fails
+        (`OpenSuperstep.retry_within`), and its last result is the one returned."""
         launched, in_request_order = self._launched(requests)
-        return in_request_order(self._perform(execution_id, launched))
+        return in_request_order(self._perform(execution_id, launched, step))
 
-    def _perform(self, execution_id: str, requests: list[EffectRequest]) -> list[EffectCompleted]:
+    def _perform(
+        self, execution_id: str, requests: list[EffectRequest], step: OpenSuperstep | None
+    ) -> list[EffectCompleted]:
         observe = self.on_result
         if len(requests) == 1:
-            result = self._call(execution_id, requests[0])
+            request = requests[0]
+            result = self._call(execution_id, request)
+            if step is not None:
+                while (again := step.retry_within(request, result)) is not None:
+                    result = self._call_again(execution_id, again, request.effect_id)
+                    request = again.request
             if observe is not None:
-                observe(requests[0], result)
+                observe(request, result)
             return [result]
         results: list[EffectCompleted | None] = [None] * len(requests)
         if requests:
@@ -174,7 +198,16 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
                     if job is None:
                         return
                     i, request = job
-                    result = results[i] = self._call(execution_id, request)
+                    result = self._call(execution_id, request)
+                    if step is not None:
+                        while True:
+                            with lock:  # the execution decides one result at a time
+                                again = step.retry_within(request, result)
+                            if again is None:
+                                break
+                            result = self._call_again(execution_id, again, request.effect_id)
+                            request = again.request
+                    results[i] = result
                     if observe is not None:
                         with lock:  # one observer call at a time, as on the asyncio host
                             if observe(request, result):
@@ -196,7 +229,11 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
         return [r for r in results if r is not None]
 
     def _perform_within(
-        self, execution_id: str, effects: list[EffectRequest], key: tuple[str, int] | None
+        self,
+        execution_id: str,
+        effects: list[EffectRequest],
+        key: tuple[str, int] | None,
+        step: OpenSuperstep | None = None,
     ) -> list[EffectCompleted]:
         """`perform` under the host's ``step_timeout``, counted from the first batch of an
         open superstep ``key`` (else from now). A thread cannot be cancelled: an overrun is
@@ -204,18 +241,25 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
         limit = self.step_timeout
         assert limit is not None
         started = self._step_started(key, self.clock.now())
-        results = self.perform(execution_id, effects)
+        results = self.perform(execution_id, effects, step)
         elapsed = self.clock.now() - started
         if elapsed > limit:
             raise StepTimeoutError(limit, elapsed)
         return results
 
-    def _call(self, execution_id: str, request: EffectRequest) -> EffectCompleted:
+    def _call(
+        self, execution_id: str, request: EffectRequest, retried: bool = False
+    ) -> EffectCompleted:
         """Perform one effect in this thread: its recorded result, else its handler's (then
         recorded). One function from the host's loop to the handler: a subgraph run inside
-        an effect pays each frame here once per nesting level."""
+        an effect pays each frame here once per nesting level. ``retried``: a retry of the
+        result just recorded under its id (a within-step retry keeps the id): performed."""
         ledger = self.ledger
-        if ledger is not None and (recorded := ledger.recorded(request.effect_id)) is not None:
+        if (
+            ledger is not None
+            and not retried
+            and (recorded := ledger.recorded(request.effect_id)) is not None
+        ):
             return recorded
         try:
             call = resolve(self.handlers, request, execution_id, self.nested)
@@ -235,6 +279,13 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
         if ledger is not None and result.error is None:
             ledger.record(result)
         return result
+
+    def _call_again(self, execution_id: str, again: WithinRetry, previous: str) -> EffectCompleted:
+        """Perform a within-step retry in this thread after its backoff, slept on the
+        host's clock (its jitter drawn from the host's random source)."""
+        self.clock.sleep(self._backoff(again))
+        request = again.request
+        return self._call(execution_id, request, request.effect_id == previous)
 
     def _executor(self) -> ThreadPoolExecutor:
         if self._pool is None:

@@ -12,6 +12,7 @@ Pure: must never import the host, superstep_core.checkpoint, the llm layer or co
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -32,13 +33,31 @@ def _within_step(ex: Execution, logged: Iterable[EffectCompleted]) -> StepOutcom
     """Run a superstep whose within-step effects were performed when it was recorded: each
     request is answered with its logged result. Raises `ValueError` naming a request the log
     has no result for (the log belongs to another graph or was cut)."""
-    results = {r.effect_id: r for r in logged}
+    # every attempt's result, in attempt order, by effect id (a retried effect keeps its id)
+    results: dict[str, deque[EffectCompleted]] = {}
+    for r in logged:
+        results.setdefault(r.effect_id, deque()).append(r)
     step = ex.begin_superstep()
     while step.effects:
-        missing = [r.effect_id for r in step.effects if r.effect_id not in results]
+        missing = [r.effect_id for r in step.effects if not results.get(r.effect_id)]
         if missing:
             raise ValueError(f"no logged result for within-step effect(s) {', '.join(missing)}")
-        step.supply([results[r.effect_id] for r in step.effects])
+        supplied = []
+        for request in step.effects:
+            result = results[request.effect_id].popleft()
+            # what was retried (or handed over) within the superstep, decided again as when
+            # it was recorded: the next attempt's result is the next one logged for its id
+            while (again := step.retry_within(request, result)) is not None:
+                request = again.request
+                attempts = results.get(request.effect_id)
+                if not attempts:
+                    raise ValueError(
+                        f"no logged result for within-step effect {request.effect_id} "
+                        "(retried within its superstep)"
+                    )
+                result = attempts.popleft()
+            supplied.append(result)
+        step.supply(supplied)
     return ex.end_superstep(step)
 
 

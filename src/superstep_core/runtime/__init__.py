@@ -14,7 +14,7 @@ from superstep_core.runtime.records import (
     StepOutcome,
     TimerRequest,
 )
-from superstep_core.runtime.within import OpenSuperstep
+from superstep_core.runtime.within import OpenSuperstep, WithinRetry
 
 __all__ = [
     "EffectRequest",
@@ -27,4 +27,5 @@ __all__ = [
     "Status",
     "StepOutcome",
     "TimerRequest",
+    "WithinRetry",
 ]

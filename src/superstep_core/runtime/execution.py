@@ -90,7 +90,13 @@ from superstep_core.runtime.records import (
     StepOutcome,
     TimerRequest,
 )
-from superstep_core.runtime.within import OpenSuperstep, Rounds, merged, split_within
+from superstep_core.runtime.within import (
+    OpenSuperstep,
+    Rounds,
+    WithinRetry,
+    merged,
+    split_within,
+)
 from superstep_core.trace import TraceRecord
 
 __all__ = ["Execution"]
@@ -164,6 +170,15 @@ class _Pass:
     consumed: list[tuple[Instance, str]] = _NONE
     released = False
     waiting: list[tuple[str, Event]] = _NONE
+    # in-superstep retries (`Execution._retry_within`): the one-shot request behind each
+    # within-step effect id (its latest attempt's); the reaction each result asked about
+    # settled to (result, reaction); the attempt each retried activation reached
+    asked: dict[str, tuple[Instance, _Shot | None]] = _NO_ERRORS
+    early: dict[str, tuple[EffectCompleted, Any]] = _NO_ERRORS
+    retried: dict[str, tuple[Instance, int]] = _NO_ERRORS
+    # failures handed over to their node's failure route within this superstep: the
+    # failed request's effect id -> (the failed activation, the route's activation)
+    heirs: dict[str, tuple[Instance, Instance]] = _NO_ERRORS
 
     def __init__(self, ex: Execution) -> None:
         batch = list(ex.queue)
@@ -179,6 +194,7 @@ class _Pass:
         self.got: dict[str, tuple[str, EffectCompleted]] = {}
         self.performed: list[EffectCompleted] = []
         self.done: list[tuple[int, Instance, Any]] = []
+        ex._open = self
 
 
 class Execution:
@@ -228,6 +244,7 @@ class Execution:
         self.failed_results: list[tuple[str, EffectCompleted]] = []
         self._seq = 0
         self._lineages = 0
+        self._open: _Pass | None = None  # the superstep being run (`_retry_within` reads it)
         self._timer_generation = 0
         self._ephemeral_live: set[str] = set()
         # whether an activation may be ``holding`` (its superstep can be held with no event
@@ -696,7 +713,7 @@ class Execution:
         the execution before `end_superstep`. Raises as `run_superstep` does."""
         if self.held or self.kept or (self._holding and self._still_holding()):
             # held work first (`_plain`, inlined): the general rounds
-            return OpenSuperstep(self._superstep(True), self.step + 1)
+            return OpenSuperstep(self._superstep(True), self.step + 1, self._retry_within)
         # The usual superstep, without a generator: its events delivered here, and, when
         # all its reactions so far are one-shot requests, their effects asked for directly;
         # the results settle and commit in `supply` (`_shots_answered`).
@@ -711,16 +728,22 @@ class Execution:
             n = inst.effects_issued  # (`_asks`: nothing issued in this pass yet)
             request = EffectRequest(f"{self.execution_id}/{aid}/e{n}", aid, inst.node, shot.effect)
             p.issued[aid] = n + 1
+            p.asked = {request.effect_id: (inst, shot)}
             return OpenSuperstep.asking(
-                p.step, [request], partial(self._shot_answered, p, inst, shot, request)
+                p.step,
+                [request],
+                partial(self._shot_answered, p, inst, shot, request),
+                self._retry_within,
             )
         if all(type(item[2]) is _Shot for item in done):
             out: dict[int, Any] = {}
             shots: dict[int, _Shot] = {}
             asks = self._asks(p, done, out, shots)
             then = partial(self._shots_answered, p, asks, out, shots)
-            return OpenSuperstep.asking(p.step, [request for _, _, request in asks], then)
-        return OpenSuperstep(self._within_then_conclude(p), p.step)
+            return OpenSuperstep.asking(
+                p.step, [request for _, _, request in asks], then, self._retry_within
+            )
+        return OpenSuperstep(self._within_then_conclude(p), p.step, self._retry_within)
 
     def end_superstep(self, step: OpenSuperstep) -> StepOutcome:
         """Commit (or hold, or fail) the superstep ``step`` opened by `begin_superstep`, its
@@ -772,6 +795,8 @@ class Execution:
                     rest.append(item)
                 p.batch = rest
                 if not rest:
+                    if p.retried:
+                        self._count_attempts(p)
                     self._log(within and bool(p.got), p.performed)
                     for aid, _ in p.waiting:  # delivered again later: the same effect ids
                         staged.issued.pop(aid, None)
@@ -902,6 +927,8 @@ class Execution:
         ``shot``): the same steps (`_answered`, then `_restage`) without their maps."""
         p.performed.extend(supplied)
         eid = request.effect_id
+        if p.heirs and eid in p.heirs:  # its route's activation answers in its place
+            inst, eid = self._heir_slot(p, p.done[0][0], eid)
         result = supplied[0]  # (`OpenSuperstep.supply` matched it; else look it up)
         if len(supplied) != 1 or result.effect_id != eid:
             result = next(c for c in supplied if c.effect_id == eid)
@@ -910,10 +937,11 @@ class Execution:
         p.outcome.delivered.append((aid, result))
         if p.record is not None:
             p.record.delivered.append((aid, "EffectCompleted"))
-        try:  # settled in the context it asked in (its memory is the staged one)
-            after: Any = shot.node.settle(shot.ctx, result)
-        except Exception as e:  # a reducer bug fails its activation
-            after = e
+        hit = p.early.get(eid) if p.early else None  # (`_settled`'s usual answer, inlined)
+        if hit is not None and hit[0] is result:
+            after: Any = hit[1]
+        else:
+            after = self._settled(p, eid, shot, result)
         # another round (no effects, the usual settled reaction: no call to find out)
         if isinstance(after, Reaction) and after.effects and _asks_within(after.effects):
             k = p.done[0][0]
@@ -946,6 +974,10 @@ class Execution:
         outcome = p.outcome
         record = p.record
         waiting = p.waiting
+        if p.retried:
+            self._count_attempts(p)
+        if p.heirs:
+            self._install_heirs(p)
         # the log entry (`_log`, inlined: once per superstep)
         if self.log_inputs:
             self.input_log.append(("superstep", tuple(p.performed)) if within and got else _STEP)
@@ -1294,8 +1326,12 @@ class Execution:
                 eid = f"{self.execution_id}/{inst.id}/e{n}"
                 asks.append((k, inst, EffectRequest(eid, inst.id, inst.node, reaction.effect)))
                 issued[inst.id] = n + 1
+                if type(p.asked) is not dict:
+                    p.asked = {}
+                p.asked[eid] = (inst, reaction)
                 continue
             wanted, rest = split_within(reaction.effects)
+            fresh = out.get(k) is None
             out[k] = merged(out.get(k), reaction, rest)
             n = issued.get(inst.id, inst.effects_issued)
             for effect in wanted:
@@ -1303,6 +1339,11 @@ class Execution:
                 asks.append((k, inst, EffectRequest(eid, inst.id, inst.node, effect)))
                 n += 1
             issued[inst.id] = n
+            if fresh and len(wanted) == 1 and _lone_within(reaction) is not None:
+                # the activation's lone work so far: `_retry_within` may retry it
+                if type(p.asked) is not dict:
+                    p.asked = {}
+                p.asked[eid] = (inst, None)
         return asks
 
     def _answered(
@@ -1322,6 +1363,8 @@ class Execution:
         todo: list[tuple[int, Instance, Any]] = []
         for k, inst, request in asks:
             eid = request.effect_id
+            if p.heirs and eid in p.heirs:  # its route's activation answers in its place
+                inst, eid = self._heir_slot(p, k, eid)
             result = kept[eid][1] if eid in kept else answers[eid]
             got[eid] = (inst.id, result)
             current = out[k]
@@ -1335,12 +1378,13 @@ class Execution:
                 record.delivered.append((inst.id, "EffectCompleted"))
             shot = shots.pop(k, None)
             if shot is None:
-                after = self._call(inst, result, p.state, p.step, p.staged)
-            else:  # settled in the context it asked in (its memory is the staged one)
-                try:
-                    after = shot.node.settle(shot.ctx, result)
-                except Exception as e:  # a reducer bug fails its activation
-                    after = e
+                early = p.early.get(eid) if p.early else None
+                if early is not None and early[0] is result:  # `_retry_within` settled it
+                    after = early[1]
+                else:
+                    after = self._call(inst, result, p.state, p.step, p.staged)
+            else:
+                after = self._settled(p, eid, shot, result)
             if isinstance(after, Reaction) and _asks_within(after.effects):
                 todo.append((k, inst, after))  # another round, merged there
             elif current is _ASKED:  # nothing before it to merge with
@@ -1348,6 +1392,171 @@ class Execution:
             else:
                 out[k] = merged(current, after, getattr(after, "effects", ()))
         return todo
+
+    def _settled(self, p: _Pass, eid: str, shot: _Shot, result: EffectCompleted) -> Any:
+        """A one-shot activation's reaction to its effect's ``result``: the one
+        `_retry_within` settled it to, else settled now, in the context of the attempt that
+        asked (its memory is the staged one); what a reducer bug raises fails it."""
+        early = p.early
+        if early:
+            hit = early.get(eid)
+            if hit is not None and hit[0] is result:
+                return hit[1]
+            latest = p.asked[eid][1] if eid in p.asked else None
+            if latest is not None:  # retried: its latest attempt's context
+                shot = latest
+        try:
+            return shot.node.settle(shot.ctx, result)
+        except Exception as e:
+            return e
+
+    def _retry_within(self, request: EffectRequest, result: EffectCompleted) -> WithinRetry | None:
+        """`OpenSuperstep.retry_within` for the superstep being run. The activation's
+        reaction to ``result`` is found now (and kept for the superstep); when ``request``
+        was the lone work of a fresh activation (a one-shot request, or a reducer's reaction
+        that asked for that effect and nothing else) and the reaction is a retryable failure
+        with an attempt left (per the policy it carries, else its node's) of a node whose
+        retries hold its superstep, the answer is the next attempt, as the held retry would
+        start it (a fresh memory, attempt + 1, the activation's `Activated` event again), if
+        that again asks for one within-step effect and nothing else. The failed result is
+        logged; the attempt counts once the superstep ends."""
+        p = self._open
+        eid = request.effect_id
+        if p is None or eid not in p.asked:
+            return None  # not a lone request of this superstep: supplied as it is
+        inst, shot = p.asked[eid]
+        if shot is None:
+            attempt = p.retried[inst.id][1] if inst.id in p.retried else inst.attempt
+            after = self._react(p, inst, attempt, result)
+        else:
+            attempt = shot.ctx.attempt
+            try:
+                after = shot.node.settle(shot.ctx, result)
+            except Exception as e:
+                after = e
+        early = p.early
+        if type(early) is not dict:
+            early = p.early = {}
+        early[eid] = (result, after)
+        if not isinstance(after, Reaction) or not isinstance(after.disposition, FailActivation):
+            return None  # (the usual answer: the effect's result settles its activation)
+        failure = after.disposition.failure
+        spec = self.graph.nodes[inst.node]
+        if not spec.retry_holds_step:
+            return None
+        policy = failure.retry or spec.retry
+        if (
+            failure.failure_class is not FailureClass.RETRYABLE
+            or policy is None
+            or attempt >= policy.max_attempts
+        ):  # a failure for good: its node's failure route takes over now, if it has one
+            if spec.on_failure is None:
+                return None
+            return self._hand_over_within(p, eid, inst, failure, result)
+        memory: dict[str, Any] = {}
+        ctx = NodeContext(inst.node, inst.id, inst.lineage, attempt + 1, p.state, memory, p.step)
+        start = Activated(inst.payload)
+        try:
+            asked = spec.fn(ctx, start) if shot is None else shot.node.request(ctx, start)
+        except Exception:
+            return None  # its failure then settles as it is (the held retry meets it again)
+        effect = _lone_within(asked) if shot is None else asked
+        if not isinstance(effect, Effect) or not effect.within_step:
+            return None
+        p.staged.memory[inst.id] = memory
+        p.asked[eid] = (inst, None if shot is None else _Shot(shot.node, ctx, effect))
+        del p.early[eid]
+        p.performed.append(result)  # the log keeps every attempt, in order
+        if type(p.retried) is not dict:
+            p.retried = {}
+        p.retried[inst.id] = (inst, attempt + 1)
+        retry = EffectRequest(eid, inst.id, inst.node, effect)
+        return WithinRetry(retry, policy.backoff(attempt), policy.jitter)
+
+    def _hand_over_within(
+        self, p: _Pass, eid: str, inst: Instance, failure: Failure, result: EffectCompleted
+    ) -> WithinRetry | None:
+        """`_hand_over` within the superstep: the activation of ``inst``'s failure route
+        (its id derived from ``inst``'s, so the request's id is known now, whatever order
+        the superstep's effects end in), its lone within-step request performed next in
+        the failed effect's place. It becomes an activation (and ``inst`` ends) when the
+        superstep ends (`_install_heirs`). None when the route's activation asks for
+        anything else (the held hand-over then starts it)."""
+        if any(heir is inst for _, heir in p.heirs.values()):
+            return None  # a route's own activation: its failure is its own
+        route = self.graph.nodes[inst.node].on_failure
+        assert route is not None
+        payload = NodeFailed(
+            inst.node, inst.id, failure.error_type, failure.message, inst.payload, failure.cause
+        )
+        heir = Instance(f"{route}:{inst.seq}", route, inst.seq, inst.lineage, payload)
+        heir.spawned = inst.spawned
+        heir.joined = inst.joined
+        fn = self.graph.nodes[route].fn
+        memory: dict[str, Any] = {}
+        ctx = NodeContext(route, heir.id, heir.lineage, 1, p.state, memory, p.step)
+        start = Activated(payload)
+        one_shot = type(fn) is OneShotEffect
+        try:
+            asked = fn.request(ctx, start) if one_shot else fn(ctx, start)  # type: ignore[attr-defined]
+        except Exception:
+            return None
+        effect = asked if one_shot else _lone_within(asked)
+        if not isinstance(effect, Effect) or not effect.within_step:
+            return None
+        heir_eid = f"{self.execution_id}/{heir.id}/e0"
+        p.staged.memory[heir.id] = memory
+        p.issued[heir.id] = 1
+        p.asked[heir_eid] = (heir, _Shot(fn, ctx, effect) if one_shot else None)  # type: ignore[arg-type]
+        if type(p.heirs) is not dict:
+            p.heirs = {}
+        p.heirs[eid] = (inst, heir)
+        del p.early[eid]
+        p.performed.append(result)  # the log keeps the failure, then the route's result
+        return WithinRetry(EffectRequest(heir_eid, heir.id, route, effect), 0.0)
+
+    def _heir_slot(self, p: _Pass, k: int, eid: str) -> tuple[Instance, str]:
+        """The activation that answers batch index ``k``'s request ``eid`` after a hand-over
+        within the superstep, and its request's id; its place in ``p.done`` is the heir's."""
+        heir = p.heirs[eid][1]
+        for i, item in enumerate(p.done):
+            if item[0] == k:
+                p.done[i] = (k, heir, item[2])
+        return heir, f"{self.execution_id}/{heir.id}/e0"
+
+    def _install_heirs(self, p: _Pass) -> None:
+        """The hand-overs made within pass ``p``'s superstep take effect as it ends: each
+        failed activation ends and its route's activation exists in its place (its event
+        set aside with the superstep's, should it commit nothing), named in the outcome."""
+        outcome = p.outcome
+        queue = self.queue
+        for inst, heir in p.heirs.values():
+            self._end(inst)
+            self.instances[heir.id] = heir
+            event = (heir.id, Activated(heir.payload))
+            # in the failed activation's place: set aside with the others should the
+            # superstep hold, queued again should it fail
+            p.batch = [event if item[0] == inst.id else item for item in p.batch]
+            for i in range(p.queued):
+                if queue[i][0] == inst.id:
+                    queue[i] = event
+            outcome.handed_over.append((heir.id, heir.payload))
+
+    def _react(self, p: _Pass, inst: Instance, attempt: int, event: Event) -> Any:
+        """`_call` for attempt ``attempt`` of ``inst`` in pass ``p``."""
+        memory = dict(p.staged.memory.get(inst.id, inst.memory))
+        p.staged.memory[inst.id] = memory
+        ctx = NodeContext(inst.node, inst.id, inst.lineage, attempt, p.state, memory, p.step)
+        try:
+            return self.graph.nodes[inst.node].fn(ctx, event)
+        except Exception as e:  # a reducer bug fails its activation, never the interpreter
+            return e
+
+    @staticmethod
+    def _count_attempts(p: _Pass) -> None:
+        """The attempts made within pass ``p`` count from here on (its superstep ended)."""
+        for inst, attempt in p.retried.values():
+            inst.attempt = attempt
 
     def _log(self, within: bool, performed: list[EffectCompleted]) -> None:
         """Log the superstep: one that delivered within-step results with those performed in
@@ -2164,6 +2373,18 @@ def _canonical_key(inst: Instance | None, fifo: int) -> tuple[bool, str, int, in
     if inst is None:
         return (False, "", 0, fifo)
     return (inst.spawned, "" if inst.spawned else inst.node, inst.seq, fifo)
+
+
+def _lone_within(reaction: Any) -> Effect | None:
+    """The one within-step effect a reaction asks for when it does nothing else (no
+    update, control or other effect, and waits), else None."""
+    if not isinstance(reaction, Reaction) or not isinstance(reaction.disposition, RemainActive):
+        return None
+    effects = reaction.effects
+    if len(effects) != 1 or reaction.updates or reaction.control:
+        return None
+    effect = effects[0]
+    return effect if effect.within_step else None
 
 
 def _asks_within(effects: Iterable[Effect]) -> bool:

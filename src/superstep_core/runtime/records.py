@@ -129,6 +129,10 @@ class StepOutcome:
     paused: bool = False
     """Committed nothing because activations of the superstep wait on interrupts
     (``suspend_holds_step``); ``delivered`` says what ran in it."""
+    handed_over: list[tuple[str, Any]] = field(default_factory=list)
+    """(activation id, `NodeFailed` payload) of each failure route's activation started in
+    the superstep in place of an activation that failed in it for good (the failed one's
+    effect retried into the route's, see `superstep_core.runtime.within`)."""
 
 
 @dataclass(slots=True)

@@ -25,6 +25,19 @@ settle on its result: the LangGraph façade's nodes) takes a shorter way through
 rounds: its effect is asked for directly and its settled reaction staged directly, with the
 same effect ids, log entries and kept results as its reducer form would give.
 
+A failed within-step effect is retried inside its superstep, in the runner that performed
+it, while its siblings still run: a host hands each result, as soon as it has it, to
+`OpenSuperstep.retry_within` before supplying it. When the activation's settled reaction to
+that result is a retryable failure with an attempt left (a `OneShotEffect` node whose
+retries hold its superstep, ``retry_holds_step``), the answer is a `WithinRetry`: the next
+attempt's request (the same effect id: an attempt keeps the first one's idempotency key)
+and the backoff to wait first, on the host's clock, plus up to ``jitter`` seconds the host
+draws. The host performs it and asks again with its result; only the last result is
+supplied. Every attempt's result goes into the superstep's log entry (in attempt order), and
+a replay asks `retry_within` in the same order, so it rebuilds the same attempts without
+waiting. A result `retry_within` was asked about is settled there once (the superstep reuses
+that reaction); a host that never asks gets the held retry of ``retry_holds_step`` instead.
+
 `Execution.run_superstep`, for drivers that perform nothing inside a superstep, issues
 within-step effects as ordinary ones (performed after the commit, delivered in a later
 superstep), so every host runs every graph.
@@ -35,12 +48,13 @@ Pure, like the rest of the runtime: must never import the host, persistence, llm
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from superstep_core.node import Effect, EffectCompleted, Reaction
 from superstep_core.runtime.records import EffectRequest, StepOutcome
 
-__all__ = ["OpenSuperstep", "Rounds", "merged", "split_within"]
+__all__ = ["OpenSuperstep", "Rounds", "WithinRetry", "merged", "split_within"]
 
 Rounds = Generator[list[EffectRequest], Sequence[EffectCompleted], StepOutcome]
 """A superstep in progress: yields each round of within-step effects to perform, is sent
@@ -51,6 +65,20 @@ Then = Callable[[Sequence[EffectCompleted]], "StepOutcome | Rounds"]
 the superstep's outcome, or the rounds that remain."""
 
 
+@dataclass(frozen=True, slots=True)
+class WithinRetry:
+    """The next attempt of a within-step effect that failed (`OpenSuperstep.retry_within`):
+    perform ``request`` after ``delay`` seconds plus a random 0..``jitter`` more."""
+
+    request: EffectRequest
+    delay: float
+    jitter: float = 0.0
+
+
+Again = Callable[[EffectRequest, EffectCompleted], WithinRetry | None]
+"""The execution's in-superstep retry decision for one result (see `WithinRetry`)."""
+
+
 class OpenSuperstep:
     """A superstep begun by `Execution.begin_superstep` and not yet ended.
 
@@ -58,13 +86,24 @@ class OpenSuperstep:
     `Execution.end_superstep`); ``results``: every result supplied so far, in supply order
     (what the input log records). Raises `RuntimeError` when supplied after it ended."""
 
-    __slots__ = ("_outcome", "_rounds", "_then", "effects", "results", "step")
+    __slots__ = (
+        "_again",
+        "_outcome",
+        "_rounds",
+        "_stands",
+        "_then",
+        "effects",
+        "results",
+        "step",
+    )
 
-    def __init__(self, rounds: Rounds | None, step: int) -> None:
+    def __init__(self, rounds: Rounds | None, step: int, again: Again | None = None) -> None:
         self.step = step
         self.results: list[EffectCompleted] = []
         self._rounds = rounds
         self._then: Then | None = None
+        self._again = again
+        self._stands: dict[str, str] | None = None  # made by the first stand-in
         self._outcome: StepOutcome | None = None
         self.effects: list[EffectRequest] = []
         if rounds is not None:
@@ -79,7 +118,9 @@ class OpenSuperstep:
         return opened
 
     @classmethod
-    def asking(cls, step: int, effects: list[EffectRequest], then: Then) -> OpenSuperstep:
+    def asking(
+        cls, step: int, effects: list[EffectRequest], then: Then, again: Again | None = None
+    ) -> OpenSuperstep:
         """Superstep ``step`` asking for ``effects`` (its first round) without a generator:
         ``then`` takes their results and gives the outcome, or the rounds that remain."""
         opened = cls.__new__(cls)  # once per superstep: `__init__`'s defaults set directly
@@ -88,8 +129,29 @@ class OpenSuperstep:
         opened._rounds = None
         opened._then = then
         opened._outcome = None
+        opened._again = again
+        opened._stands = None
         opened.effects = effects
         return opened
+
+    def retry_within(self, request: EffectRequest, result: EffectCompleted) -> WithinRetry | None:
+        """Whether ``result`` (of ``request``, one of `effects`, or of a retry this returned)
+        ends its activation's attempt in a failure to retry now, in this superstep: the next
+        attempt to perform and its wait, else None (supply ``result``). Not thread-safe: a
+        host performing effects on several threads asks under one lock."""
+        again = self._again
+        if again is None:
+            return None
+        retry = again(request, result)
+        if retry is not None and retry.request.effect_id != request.effect_id:
+            # another activation's request in its place (a failure route's): its result
+            # is supplied for the request it stands in for
+            eid = request.effect_id
+            stands = self._stands
+            if stands is None:
+                stands = self._stands = {}
+            stands[retry.request.effect_id] = stands.get(eid, eid)
+        return retry
 
     def supply(self, results: Sequence[EffectCompleted]) -> None:
         """Hand back the results of `effects` (one per request, matched by effect id).
@@ -114,15 +176,16 @@ class OpenSuperstep:
             self.results.extend(chosen)
             self._advance(chosen)
             return
+        stands = self._stands or {}
         wanted = {r.effect_id for r in effects}
-        given = {r.effect_id for r in results}
+        given = {stands.get(r.effect_id, r.effect_id) for r in results}
         missing = sorted(wanted - given)
         if missing:
             raise ValueError(
                 f"superstep {self.step}: no result supplied for within-step effect(s) "
                 f"{', '.join(missing)}; supply one EffectCompleted per request"
             )
-        chosen = [r for r in results if r.effect_id in wanted]
+        chosen = [r for r in results if stands.get(r.effect_id, r.effect_id) in wanted]
         self.results.extend(chosen)
         self._advance(chosen)
 
