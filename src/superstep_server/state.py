@@ -130,7 +130,17 @@ def state_json(snapshot: Any, *, values: bool = True) -> dict[str, Any]:
         "checkpoint": checkpoint_of(snapshot.config),
         "parent_checkpoint": checkpoint_of(snapshot.parent_config),
         "interrupts": [_interrupt(i) for i in getattr(snapshot, "interrupts", ())],
+        # the reference still writes these two (deprecated) beside ``checkpoint`` and
+        # ``parent_checkpoint``; older clients read them
+        "checkpoint_id": _checkpoint_id(snapshot.config),
+        "parent_checkpoint_id": _checkpoint_id(snapshot.parent_config),
     }
+
+
+def _checkpoint_id(config: Mapping[str, Any] | None) -> Any:
+    if not config:
+        return None
+    return config.get("configurable", {}).get("checkpoint_id")
 
 
 EMPTY_STATE: Mapping[str, Any] = {

@@ -55,6 +55,10 @@ async def test_state_after_a_run_and_at_a_checkpoint(client: Any) -> None:
     assert [h["values"] for h in history] == [{"x": 4}, {"x": 2}, {"x": 1}, {}]
     assert history[0]["checkpoint"] == state["checkpoint"]
     assert history[1]["checkpoint"] == state["parent_checkpoint"]
+    # the reference's deprecated top-level ids, on every state (not only an empty one)
+    assert state["checkpoint_id"] == state["checkpoint"]["checkpoint_id"]
+    assert state["parent_checkpoint_id"] == state["parent_checkpoint"]["checkpoint_id"]
+    assert history[-1]["parent_checkpoint_id"] is None
     middle = history[1]["checkpoint"]
     at = await client.threads.get_state(tid, checkpoint_id=middle["checkpoint_id"])
     assert at["values"] == {"x": 2} and at["next"] == ["b"]
