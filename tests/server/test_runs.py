@@ -498,6 +498,12 @@ async def test_events_mode(client: Any) -> None:
     )
     kinds = [d["event"] for e, d in events if e == "events"]
     assert "on_chat_model_stream" in kinds and "on_chain_start" in kinds
+    # the root run is named by its graph id (the graph kept LangGraph's default name)
+    roots = [d for e, d in events if e == "events" and not d.get("parent_ids")]
+    assert {(d["event"], d["name"]) for d in roots} == {
+        ("on_chain_start", "chat"),
+        ("on_chain_end", "chat"),
+    }
     streamed = "".join(
         d["data"]["chunk"]["content"]
         for e, d in events
