@@ -55,6 +55,14 @@ async def test_graph_and_schemas(client: Any) -> None:
     assert "x" in schemas["input_schema"]["properties"]
     assert "x" in schemas["output_schema"]["properties"]
     assert "x" in schemas["state_schema"]["properties"]
+    # the reference's config_schema: configurable typed by the context schema, else {}
+    assert schemas["config_schema"] == {}
+    contextual = await client.assistants.get_schemas("contextual")
+    assert contextual["config_schema"] == contextual["context_schema"] == {
+        "properties": {"user": {"default": "nobody", "title": "User", "type": "string"}},
+        "title": "Caller",
+        "type": "object",
+    }
 
 
 async def test_create_update_versions_delete(client: Any) -> None:
@@ -168,7 +176,8 @@ async def test_graph_xray_draws_subgraphs_in_place_and_subgraphs_lists_them(clie
     assert await client.assistants.get_graph("nested", xray=1) == drawn
     subgraphs = await client.assistants.get_subgraphs("nested")
     assert list(subgraphs) == ["child"]
-    assert subgraphs["child"]["graph_id"] == "child"
+    # as the reference's: a subgraph is named by its key, its schemas carry no graph_id
+    assert "graph_id" not in subgraphs["child"] and subgraphs["child"]["config_schema"] == {}
     assert await client.assistants.get_subgraphs("nested", namespace="child") == subgraphs
     assert await client.assistants.get_subgraphs("nested", namespace="nope") == {}
 
