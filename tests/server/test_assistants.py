@@ -58,11 +58,15 @@ async def test_graph_and_schemas(client: Any) -> None:
     # the reference's config_schema: configurable typed by the context schema, else {}
     assert schemas["config_schema"] == {}
     contextual = await client.assistants.get_schemas("contextual")
-    assert contextual["config_schema"] == contextual["context_schema"] == {
-        "properties": {"user": {"default": "nobody", "title": "User", "type": "string"}},
-        "title": "Caller",
-        "type": "object",
-    }
+    assert (
+        contextual["config_schema"]
+        == contextual["context_schema"]
+        == {
+            "properties": {"user": {"default": "nobody", "title": "User", "type": "string"}},
+            "title": "Caller",
+            "type": "object",
+        }
+    )
 
 
 async def test_create_update_versions_delete(client: Any) -> None:

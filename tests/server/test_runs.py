@@ -598,7 +598,7 @@ async def test_a_runs_metadata_is_merged_as_the_reference_merges_it(client: Any,
     assert len(tagged) == 4  # the input checkpoint and each step's
     gated = await client.runs.create(tid, "gated", input={"x": 1})
     assert await asyncio.to_thread(gate.entered.wait, 30)
-    with pytest.raises(ConflictError, match="^Thread is already running a task. Wait for it"):
+    with pytest.raises(ConflictError, match=r"^Thread is already running a task\. Wait for it"):
         await client.runs.create(tid, "two", input={"x": 1}, multitask_strategy="reject")
     gate.opened.set()
     await client.runs.join(tid, gated["run_id"])
