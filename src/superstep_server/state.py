@@ -98,6 +98,14 @@ def _interrupt(i: Any) -> dict[str, Any]:
     return {"value": serde.jsonable(i.value), "id": i.id}
 
 
+def _task_error(error: Any) -> str | None:
+    """A task's error as the reference shows it: LangGraph keeps a failed task's error in
+    the checkpoint as its repr, a string already (written again, it would gain quotes)."""
+    if error is None or isinstance(error, str):
+        return error
+    return repr(error)
+
+
 def _task(task: Any) -> dict[str, Any]:
     state = task.state
     sub_state: Any = None
@@ -110,7 +118,7 @@ def _task(task: Any) -> dict[str, Any]:
         "id": task.id,
         "name": task.name,
         "path": serde.jsonable(list(task.path)) if getattr(task, "path", None) else [],
-        "error": None if task.error is None else repr(task.error),
+        "error": _task_error(task.error),
         "interrupts": [_interrupt(i) for i in task.interrupts],
         "checkpoint": sub_checkpoint,
         "state": sub_state,

@@ -138,6 +138,8 @@ async def test_error_status(client: Any) -> None:
     state = await client.threads.get_state(tid)
     assert state["values"] == {"x": 6}  # the failed run kept its last checkpoint
     assert state["next"] == ["boom"]
+    # the failed task's error as LangGraph keeps it (its repr), not quoted once more
+    assert [t["error"] for t in state["tasks"]] == ["ValueError('boom at x=6')"]
     assert "boom at x=6" in state["tasks"][0]["error"]
 
 
