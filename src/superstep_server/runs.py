@@ -203,6 +203,10 @@ class Runs:
         if run["status"] in INFLIGHT:
             raise conflict(f"Run {run_id!r} is {run['status']}: cancel it before deleting it")
         self.db.execute("DELETE FROM server_runs WHERE run_id = ?", (run_id,))
+        # as the reference deletes a run: with the checkpoints it wrote (the thread's state
+        # is then the one before it)
+        if self.saver is not None:
+            delete_for_runs(self.saver, thread_id, [run_id])
 
     # --- cancelling ------------------------------------------------------------------------
 

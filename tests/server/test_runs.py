@@ -602,3 +602,18 @@ async def test_a_runs_metadata_is_merged_as_the_reference_merges_it(client: Any,
         await client.runs.create(tid, "two", input={"x": 1}, multitask_strategy="reject")
     gate.opened.set()
     await client.runs.join(tid, gated["run_id"])
+
+
+async def test_deleting_a_run_deletes_the_checkpoints_it_wrote(client: Any) -> None:
+    # as the reference: the thread's state is back to the one before the run
+    tid = (await client.threads.create())["thread_id"]
+    assert await client.runs.wait(tid, "two", input={"x": 1}) == {"x": 4}
+    before = await client.threads.get_history(tid)
+    assert await client.runs.wait(tid, "two", input={"x": 2}) == {"x": 6}
+    latest = (await client.runs.list(tid))[0]
+    await client.runs.delete(tid, latest["run_id"])
+    state = await client.threads.get_state(tid)
+    assert state["values"] == {"x": 4}
+    assert [h["checkpoint"] for h in await client.threads.get_history(tid)] == [
+        h["checkpoint"] for h in before
+    ]
