@@ -85,6 +85,7 @@ async def test_create_update_versions_delete(client: Any) -> None:
     assert updated["metadata"] == {"team": "red", "size": 2}
     versions = await client.assistants.get_versions(made["assistant_id"])
     assert [v["version"] for v in versions] == [2, 1]
+    assert all("updated_at" not in v for v in versions)  # an AssistantVersion has none
     back = await client.assistants.set_latest(made["assistant_id"], 1)
     assert back["version"] == 1 and back["metadata"] == {"team": "red"}
     assert await client.assistants.count(metadata={"team": "red"}) == 1

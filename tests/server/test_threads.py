@@ -33,7 +33,7 @@ async def test_create_get_update_search_count_delete(client: Any) -> None:
         await client.threads.get(other["thread_id"])
     ]
     await client.threads.delete(made["thread_id"])
-    with pytest.raises(NotFoundError):
+    with pytest.raises(NotFoundError, match=f"Thread with ID {made['thread_id']} not found"):
         await client.threads.get(made["thread_id"])
     with pytest.raises(NotFoundError):
         await client.threads.delete(made["thread_id"])
