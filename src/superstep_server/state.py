@@ -276,11 +276,14 @@ class StateViews:
     ) -> dict[str, Any]:
         with self.graph_of(thread_id, "threads.update") as graph:
             if as_node is not None and as_node not in getattr(graph, "nodes", {as_node: None}):
-                nodes = ", ".join(repr(n) for n in getattr(graph, "nodes", {}) if n != "__start__")
-                raise ApiError(422, f"as_node: {as_node!r} is not a node of the graph ({nodes})")
+                # the reference's code and words (LangGraph's InvalidUpdateError)
+                raise ApiError(400, f"Node {as_node} does not exist")
             self._require(graph, thread_id, checkpoint)
             try:
                 at = self._config(thread_id, checkpoint)
+                # as the reference: the thread's graph id in the configurable, so LangGraph
+                # writes it into the new checkpoint's metadata
+                at["configurable"].setdefault("graph_id", self.graph_id_of(thread_id))
                 config = graph.update_state(at, values, as_node=as_node)
             except _REFUSED as e:
                 raise ApiError(422, f"cannot update thread {thread_id!r}: {e}") from e
