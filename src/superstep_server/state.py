@@ -113,7 +113,9 @@ def _task(task: Any) -> dict[str, Any]:
     if state is not None and hasattr(state, "values") and hasattr(state, "next"):
         sub_state = state_json(state)
     elif isinstance(state, Mapping):
-        sub_checkpoint = checkpoint_of(state)
+        # the reference shows a subgraph task's config as LangGraph gives it (``thread_id``
+        # and ``checkpoint_ns``: no ``checkpoint_id`` of a checkpoint it does not name)
+        sub_checkpoint = serde.jsonable(dict(state.get("configurable") or {})) or None
     return {
         "id": task.id,
         "name": task.name,

@@ -231,3 +231,18 @@ async def test_a_thread_no_run_has_given_a_graph_reads_empty(client: Any) -> Non
     # its first run gives it one
     assert await client.runs.wait(tid, "two", input={"x": 1}) == {"x": 4}
     assert (await client.threads.get_state(tid))["values"] == {"x": 4}
+
+
+async def test_a_subgraph_tasks_checkpoint_in_history_is_langgraphs_config(client: Any) -> None:
+    # as the reference shows it: the task's configurable as LangGraph gives it (thread_id
+    # and the subgraph's checkpoint_ns), no checkpoint_id
+    tid = (await client.threads.create())["thread_id"]
+    await client.runs.wait(tid, "nested", input={"x": 1})
+    shown = [
+        t["checkpoint"]
+        for h in await client.threads.get_history(tid)
+        for t in h["tasks"]
+        if t["name"] == "child"
+    ]
+    assert shown and all(set(c) == {"thread_id", "checkpoint_ns"} for c in shown)
+    assert all(c["thread_id"] == tid and c["checkpoint_ns"].startswith("child:") for c in shown)
