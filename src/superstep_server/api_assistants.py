@@ -178,6 +178,23 @@ def _graph_schema(graph: Any, method: str, kind: Any) -> Any:
         return _type_schema(kind)
 
 
+CONFIG_KEYS_NOT_SHOWN = ("thread_id", "checkpoint_id", "checkpoint_ns")
+"""Keys of ``configurable`` the server sets itself, left out of ``config_schema``."""
+
+
+def _config_schema(context_schema: Any) -> Any:
+    """The reference's ``config_schema``: LangGraph (1.x) types ``configurable`` by the
+    graph's context schema (the deprecated ``config_schema`` is one), so it is that type's
+    schema without the keys the server sets, and ``{}`` for a graph without one."""
+    if context_schema is None:
+        return {}
+    schema = _type_schema(context_schema)
+    if isinstance(schema, dict):
+        for key in CONFIG_KEYS_NOT_SHOWN:
+            schema.get("properties", {}).pop(key, None)
+    return schema
+
+
 def _schemas(request: Request) -> dict[str, Any]:
     with _graph_of(request) as (graph, assistant):
         return _schemas_of(graph, assistant)
@@ -189,6 +206,7 @@ def _schemas_of(graph: Any, assistant: dict[str, Any]) -> dict[str, Any]:
     state = own_state() if callable(own_state) else None
     if state is None:
         state = _type_schema(getattr(builder, "state_schema", None))
+    context = getattr(builder, "context_schema", None)
     return {
         "graph_id": assistant["graph_id"],
         "input_schema": _graph_schema(
@@ -200,8 +218,9 @@ def _schemas_of(graph: Any, assistant: dict[str, Any]) -> dict[str, Any]:
         )
         or state,
         "state_schema": state,
-        "config_schema": None,
-        "context_schema": _type_schema(getattr(builder, "context_schema", None)),
+        # an engine target (no builder) has no configurable to describe
+        "config_schema": _config_schema(context) if builder is not None else None,
+        "context_schema": _type_schema(context),
     }
 
 
@@ -222,7 +241,9 @@ def _subgraphs_of(request: Request, graph: Any) -> dict[str, Any]:
     if not callable(get_subgraphs):
         return found
     for name, sub in get_subgraphs(namespace=namespace, recurse=recurse):
+        # the reference names a subgraph by its key alone (no ``graph_id`` in its schemas)
         found[name] = _schemas_of(sub, {"graph_id": name})
+        del found[name]["graph_id"]
     return found
 
 

@@ -217,7 +217,9 @@ class Assistants:
             "SELECT * FROM server_assistant_versions WHERE assistant_id = ? ORDER BY version DESC",
             (current["assistant_id"],),
         )
-        found = [_out(r) for r in rows]
+        # an AssistantVersion (the SDK's, the reference's) has no updated_at: a version
+        # is never updated
+        found = [{k: v for k, v in _out(r).items() if k != "updated_at"} for r in rows]
         if body.get("metadata"):
             found = [a for a in found if contains(a["metadata"], body["metadata"])]
         return page(found, *paging(body))

@@ -224,6 +224,11 @@ def cmd_worker(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def local_url(host: str, port: int) -> str:
+    """The URL a server bound to ``host``:``port`` answers on (an IPv6 address bracketed)."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def cmd_serve(args: argparse.Namespace, console: Console) -> int:
     from superstep_core.cli_support import DEFAULT_DB, UsageError, redact
 
@@ -274,6 +279,9 @@ def cmd_serve(args: argparse.Namespace, console: Console) -> int:
         highlight=False,
         markup=False,
     )
+    # as `langgraph dev` does: the runs' metadata names the server's URL
+    # (``langgraph_api_url``) unless the environment names a public one
+    os.environ.setdefault("LANGGRAPH_API_URL", local_url(args.host, args.port))
     config = uvicorn.Config(
         app,
         host=args.host,

@@ -39,6 +39,15 @@ def next_run(schedule: str, timezone: str | None, after: datetime) -> datetime:
     return found.astimezone(UTC)
 
 
+def _naming_cron(payload: dict[str, Any], cron_id: str) -> dict[str, Any]:
+    """``payload`` with ``cron_id`` in its config's configurable, as the reference stores a
+    cron's: each run it fires has it there (and, as LangGraph copies configurable values,
+    in its checkpoints' metadata)."""
+    config = dict(payload.get("config") or {})
+    config["configurable"] = {**(config.get("configurable") or {}), "cron_id": cron_id}
+    return {**payload, "config": config}
+
+
 def cron_out(row: dict[str, Any]) -> dict[str, Any]:
     return {
         "cron_id": row["cron_id"],
@@ -106,6 +115,7 @@ class Crons:
         if completed is not None and completed not in ("delete", "keep"):
             raise ApiError(422, f"on_run_completed: {completed!r} is not one of delete, keep")
         cron_id = str(uuid.uuid4())
+        payload = _naming_cron(payload, cron_id)
         at = now()
         self.db.execute(
             "INSERT INTO server_crons (cron_id, assistant_id, thread_id, schedule, timezone, "
@@ -144,6 +154,7 @@ class Crons:
             if body.get(key) is not None:
                 payload[key] = body[key]
         check_run({**payload, "assistant_id": current["assistant_id"]})
+        payload = _naming_cron(payload, cron_id)
         schedule = body.get("schedule") or current["schedule"]
         timezone = body.get("timezone") or current["timezone"]
         enabled = current["enabled"] if body.get("enabled") is None else bool(body["enabled"])

@@ -154,6 +154,8 @@ def _config(
     configurable.setdefault("run_id", row["run_id"])
     config["configurable"] = configurable
     config["metadata"] = {
+        # the run's metadata (which holds the config's): the reference's checkpoints keep it
+        **(serde.loads(row["metadata"]) if row.get("metadata") else {}),
         **(config.get("metadata") or {}),
         "run_id": row["run_id"],
         "thread_id": row["thread_id"],

@@ -161,11 +161,15 @@ class GraphRegistry:
         if is_factory(obj):
             self.graphs[graph_id] = LoadedGraph(graph_id, target, None, obj)
             return
-        self._attach(graph_id, obj)
-        self.graphs[graph_id] = LoadedGraph(graph_id, target, obj)
+        self.graphs[graph_id] = LoadedGraph(graph_id, target, self._attach(graph_id, obj))
 
-    def _attach(self, graph_id: str, obj: Any) -> None:
-        """Give ``obj`` the server's checkpointer and store (warning if it had its own)."""
+    def _attach(self, graph_id: str, obj: Any) -> Any:
+        """``obj`` with the server's checkpointer and store (warning if it had its own),
+        named ``graph_id`` when it has LangGraph's default name, as the reference serves it
+        (the root run of ``events``, LangSmith traces): a copy then, as one graph object
+        may be served under two ids."""
+        if getattr(obj, "name", None) == "LangGraph" and hasattr(obj, "copy"):
+            obj = obj.copy(update={"name": graph_id})
         checkpointer, store = self.checkpointer, self.store
         own = getattr(obj, "checkpointer", None)
         if own not in (None, False, True) and own is not checkpointer:
@@ -178,6 +182,7 @@ class GraphRegistry:
         obj.checkpointer = checkpointer
         if store is not None:
             obj.store = store
+        return obj
 
     @contextlib.contextmanager
     def open(
@@ -232,8 +237,7 @@ class GraphRegistry:
                 f"graph {loaded.graph_id!r}: its factory ({loaded.target or 'a function'}) "
                 f"gave a {type(graph).__name__}, not a compiled graph"
             )
-        self._attach(loaded.graph_id, graph)
-        return graph
+        return self._attach(loaded.graph_id, graph)
 
     def __contains__(self, graph_id: object) -> bool:
         return graph_id in self.graphs

@@ -112,14 +112,25 @@ class Runs:
             if inflight:
                 if multitask_strategy == "reject":
                     raise conflict(
-                        f"Thread {thread_id!r} is already running a task (run "
-                        f"{inflight[0]['run_id']}). Wait for it to finish or choose a "
-                        f"different multitask strategy"
+                        # the reference's words
+                        "Thread is already running a task. Wait for it to finish or "
+                        "choose a different multitask strategy."
                     )
                 if multitask_strategy in ("interrupt", "rollback"):
                     for run in inflight:
                         cancelled.append(run["run_id"])
                         self._cancel_in(tx, run["run_id"], run["status"], multitask_strategy, at)
+            merged = {**current_meta, **thread_meta}
+            # as the reference's run metadata: the assistant's (a system assistant's
+            # ``created_by``), the thread's, the config's, then the request's, and always
+            # the assistant that runs it; the run passes it on to its checkpoints
+            run_meta = {
+                **(assistant.get("metadata") or {}),
+                **merged,
+                **((kwargs.get("config") or {}).get("metadata") or {}),
+                **metadata,
+                "assistant_id": assistant["assistant_id"],
+            }
             tx.execute(
                 "INSERT INTO server_runs (run_id, thread_id, assistant_id, status, metadata, "
                 "kwargs, multitask_strategy, temporary, created_at, updated_at, origin, "
@@ -128,7 +139,7 @@ class Runs:
                     run_id,
                     thread_id,
                     assistant["assistant_id"],
-                    serde.dumps(metadata).decode(),
+                    serde.dumps(run_meta).decode(),
                     serde.dumps(kwargs).decode(),
                     multitask_strategy,
                     1 if temporary else 0,
@@ -140,7 +151,6 @@ class Runs:
                 ),
             )
             self.db.notify(tx, QUEUE_CHANNEL)
-            merged = {**current_meta, **thread_meta}
             tx.execute(
                 "UPDATE server_threads SET metadata = ?, updated_at = ? WHERE thread_id = ?",
                 (serde.dumps(merged).decode(), at, thread_id),
@@ -193,6 +203,10 @@ class Runs:
         if run["status"] in INFLIGHT:
             raise conflict(f"Run {run_id!r} is {run['status']}: cancel it before deleting it")
         self.db.execute("DELETE FROM server_runs WHERE run_id = ?", (run_id,))
+        # as the reference deletes a run: with the checkpoints it wrote (the thread's state
+        # is then the one before it)
+        if self.saver is not None:
+            delete_for_runs(self.saver, thread_id, [run_id])
 
     # --- cancelling ------------------------------------------------------------------------
 

@@ -98,6 +98,14 @@ def _interrupt(i: Any) -> dict[str, Any]:
     return {"value": serde.jsonable(i.value), "id": i.id}
 
 
+def _task_error(error: Any) -> str | None:
+    """A task's error as the reference shows it: LangGraph keeps a failed task's error in
+    the checkpoint as its repr, a string already (written again, it would gain quotes)."""
+    if error is None or isinstance(error, str):
+        return error
+    return repr(error)
+
+
 def _task(task: Any) -> dict[str, Any]:
     state = task.state
     sub_state: Any = None
@@ -105,12 +113,14 @@ def _task(task: Any) -> dict[str, Any]:
     if state is not None and hasattr(state, "values") and hasattr(state, "next"):
         sub_state = state_json(state)
     elif isinstance(state, Mapping):
-        sub_checkpoint = checkpoint_of(state)
+        # the reference shows a subgraph task's config as LangGraph gives it (``thread_id``
+        # and ``checkpoint_ns``: no ``checkpoint_id`` of a checkpoint it does not name)
+        sub_checkpoint = serde.jsonable(dict(state.get("configurable") or {})) or None
     return {
         "id": task.id,
         "name": task.name,
         "path": serde.jsonable(list(task.path)) if getattr(task, "path", None) else [],
-        "error": None if task.error is None else repr(task.error),
+        "error": _task_error(task.error),
         "interrupts": [_interrupt(i) for i in task.interrupts],
         "checkpoint": sub_checkpoint,
         "state": sub_state,
@@ -130,7 +140,17 @@ def state_json(snapshot: Any, *, values: bool = True) -> dict[str, Any]:
         "checkpoint": checkpoint_of(snapshot.config),
         "parent_checkpoint": checkpoint_of(snapshot.parent_config),
         "interrupts": [_interrupt(i) for i in getattr(snapshot, "interrupts", ())],
+        # the reference still writes these two (deprecated) beside ``checkpoint`` and
+        # ``parent_checkpoint``; older clients read them
+        "checkpoint_id": _checkpoint_id(snapshot.config),
+        "parent_checkpoint_id": _checkpoint_id(snapshot.parent_config),
     }
+
+
+def _checkpoint_id(config: Mapping[str, Any] | None) -> Any:
+    if not config:
+        return None
+    return config.get("configurable", {}).get("checkpoint_id")
 
 
 EMPTY_STATE: Mapping[str, Any] = {
@@ -258,11 +278,14 @@ class StateViews:
     ) -> dict[str, Any]:
         with self.graph_of(thread_id, "threads.update") as graph:
             if as_node is not None and as_node not in getattr(graph, "nodes", {as_node: None}):
-                nodes = ", ".join(repr(n) for n in getattr(graph, "nodes", {}) if n != "__start__")
-                raise ApiError(422, f"as_node: {as_node!r} is not a node of the graph ({nodes})")
+                # the reference's code and words (LangGraph's InvalidUpdateError)
+                raise ApiError(400, f"Node {as_node} does not exist")
             self._require(graph, thread_id, checkpoint)
             try:
                 at = self._config(thread_id, checkpoint)
+                # as the reference: the thread's graph id in the configurable, so LangGraph
+                # writes it into the new checkpoint's metadata
+                at["configurable"].setdefault("graph_id", self.graph_id_of(thread_id))
                 config = graph.update_state(at, values, as_node=as_node)
             except _REFUSED as e:
                 raise ApiError(422, f"cannot update thread {thread_id!r}: {e}") from e

@@ -94,7 +94,7 @@ class Threads:
     def get(self, thread_id: str) -> dict[str, Any]:
         row = self.row(thread_id)
         if row is None:
-            raise not_found(f"Thread {thread_id!r} not found")
+            raise not_found(f"Thread with ID {thread_id} not found")  # the reference's words
         return thread_out(row)
 
     def patch(self, thread_id: str, body: dict[str, Any]) -> dict[str, Any]:

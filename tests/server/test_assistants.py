@@ -55,6 +55,18 @@ async def test_graph_and_schemas(client: Any) -> None:
     assert "x" in schemas["input_schema"]["properties"]
     assert "x" in schemas["output_schema"]["properties"]
     assert "x" in schemas["state_schema"]["properties"]
+    # the reference's config_schema: configurable typed by the context schema, else {}
+    assert schemas["config_schema"] == {}
+    contextual = await client.assistants.get_schemas("contextual")
+    assert (
+        contextual["config_schema"]
+        == contextual["context_schema"]
+        == {
+            "properties": {"user": {"default": "nobody", "title": "User", "type": "string"}},
+            "title": "Caller",
+            "type": "object",
+        }
+    )
 
 
 async def test_create_update_versions_delete(client: Any) -> None:
@@ -73,6 +85,7 @@ async def test_create_update_versions_delete(client: Any) -> None:
     assert updated["metadata"] == {"team": "red", "size": 2}
     versions = await client.assistants.get_versions(made["assistant_id"])
     assert [v["version"] for v in versions] == [2, 1]
+    assert all("updated_at" not in v for v in versions)  # an AssistantVersion has none
     back = await client.assistants.set_latest(made["assistant_id"], 1)
     assert back["version"] == 1 and back["metadata"] == {"team": "red"}
     assert await client.assistants.count(metadata={"team": "red"}) == 1
@@ -168,7 +181,8 @@ async def test_graph_xray_draws_subgraphs_in_place_and_subgraphs_lists_them(clie
     assert await client.assistants.get_graph("nested", xray=1) == drawn
     subgraphs = await client.assistants.get_subgraphs("nested")
     assert list(subgraphs) == ["child"]
-    assert subgraphs["child"]["graph_id"] == "child"
+    # as the reference's: a subgraph is named by its key, its schemas carry no graph_id
+    assert "graph_id" not in subgraphs["child"] and subgraphs["child"]["config_schema"] == {}
     assert await client.assistants.get_subgraphs("nested", namespace="child") == subgraphs
     assert await client.assistants.get_subgraphs("nested", namespace="nope") == {}
 

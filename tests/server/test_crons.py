@@ -94,7 +94,12 @@ async def test_a_due_cron_fires_once(client: Any, live: LiveServer) -> None:
     _due_now(live, cron["cron_id"])
     [run] = await _runs_of(client, tid, 1)
     assert run["metadata"]["cron_id"] == cron["cron_id"]
+    # as the reference: the cron's payload names it in the configurable its runs get
+    assert cron["payload"]["config"] == {"configurable": {"cron_id": cron["cron_id"]}}
+    assert run["kwargs"]["config"]["configurable"]["cron_id"] == cron["cron_id"]
     assert await client.runs.join(tid, run["run_id"]) == {"x": 8}
+    state = await client.threads.get_state(tid)
+    assert state["metadata"]["cron_id"] == cron["cron_id"]
     moved = (await client.crons.search(thread_id=tid))[0]
     assert datetime.fromisoformat(moved["next_run_date"]) > datetime.now(UTC)
     await asyncio.sleep(0.2)  # the workers keep ticking: not due, so no second run

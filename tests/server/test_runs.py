@@ -122,7 +122,7 @@ async def test_wait_background_join_list(client: Any) -> None:
     thread = await client.threads.create()
     tid = thread["thread_id"]
     run = await client.runs.create(tid, "two", input={"x": 3}, metadata={"why": "test"})
-    assert run["status"] in ("pending", "running") and run["metadata"] == {"why": "test"}
+    assert run["status"] in ("pending", "running") and run["metadata"]["why"] == "test"
     assert await client.runs.join(tid, run["run_id"]) == {"x": 8}
     done = await client.runs.get(tid, run["run_id"])
     assert done["status"] == "success"
@@ -498,6 +498,12 @@ async def test_events_mode(client: Any) -> None:
     )
     kinds = [d["event"] for e, d in events if e == "events"]
     assert "on_chat_model_stream" in kinds and "on_chain_start" in kinds
+    # the root run is named by its graph id (the graph kept LangGraph's default name)
+    roots = [d for e, d in events if e == "events" and not d.get("parent_ids")]
+    assert {(d["event"], d["name"]) for d in roots} == {
+        ("on_chain_start", "chat"),
+        ("on_chain_end", "chat"),
+    }
     streamed = "".join(
         d["data"]["chunk"]["content"]
         for e, d in events
@@ -568,3 +574,46 @@ async def test_a_runs_checkpoints_carry_the_references_run_metadata(client: Any)
     assert metadata["graph_id"] == "two" and metadata["assistant_id"] == run["assistant_id"]
     assert metadata["langgraph_version"].startswith("1.2.")
     assert metadata["langgraph_host"] == "self-hosted"
+
+
+async def test_a_runs_metadata_is_merged_as_the_reference_merges_it(client: Any, gate: Any) -> None:
+    # the assistant's (a system assistant's created_by), the thread's, the request's, and
+    # the assistant that runs it; the run's checkpoints keep it
+    thread = await client.threads.create(metadata={"owner": "ann"})
+    tid = thread["thread_id"]
+    await client.runs.wait(tid, "two", input={"x": 1}, metadata={"tag": "t1"})
+    (run,) = await client.runs.list(tid)
+    system = (await client.assistants.search(graph_id="two", metadata={"created_by": "system"}))[0]
+    assert run["metadata"] == {
+        "created_by": "system",
+        "owner": "ann",
+        "graph_id": "two",
+        "assistant_id": system["assistant_id"],
+        "tag": "t1",
+    }
+    state = await client.threads.get_state(tid)
+    assert state["metadata"]["tag"] == "t1" and state["metadata"]["owner"] == "ann"
+    assert state["metadata"]["created_by"] == "system"
+    tagged = await client.threads.get_history(tid, metadata={"tag": "t1"})
+    assert len(tagged) == 4  # the input checkpoint and each step's
+    gated = await client.runs.create(tid, "gated", input={"x": 1})
+    assert await asyncio.to_thread(gate.entered.wait, 30)
+    with pytest.raises(ConflictError, match=r"^Thread is already running a task\. Wait for it"):
+        await client.runs.create(tid, "two", input={"x": 1}, multitask_strategy="reject")
+    gate.opened.set()
+    await client.runs.join(tid, gated["run_id"])
+
+
+async def test_deleting_a_run_deletes_the_checkpoints_it_wrote(client: Any) -> None:
+    # as the reference: the thread's state is back to the one before the run
+    tid = (await client.threads.create())["thread_id"]
+    assert await client.runs.wait(tid, "two", input={"x": 1}) == {"x": 4}
+    before = await client.threads.get_history(tid)
+    assert await client.runs.wait(tid, "two", input={"x": 2}) == {"x": 6}
+    latest = (await client.runs.list(tid))[0]
+    await client.runs.delete(tid, latest["run_id"])
+    state = await client.threads.get_state(tid)
+    assert state["values"] == {"x": 4}
+    assert [h["checkpoint"] for h in await client.threads.get_history(tid)] == [
+        h["checkpoint"] for h in before
+    ]

@@ -40,7 +40,10 @@ def serve(db: Path) -> Iterator[str]:
         ],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={
+            **{k: v for k, v in os.environ.items() if k != "LANGGRAPH_API_URL"},
+            "PYTHONUNBUFFERED": "1",
+        },
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -120,6 +123,8 @@ async def test_the_issue_flow_on_the_example_agent(tmp_path: Path) -> None:
         found = await client.store.search_items(["travellers"])
         assert [i["value"] for i in found["items"]] == [{"city": "Oslo"}]
         final = await client.threads.get_state(tid)
+        # as under `langgraph dev`: the runs' metadata names the server's URL
+        assert final["metadata"]["langgraph_api_url"] == url
 
     with serve(db) as url:  # a restart on the same database keeps threads and the store
         client = get_client(url=url, api_key=None)

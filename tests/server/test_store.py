@@ -6,7 +6,7 @@ import uuid
 from typing import Any
 
 import pytest
-from langgraph_sdk.errors import UnprocessableEntityError
+from langgraph_sdk.errors import BadRequestError, UnprocessableEntityError
 
 
 async def test_put_get_search_delete_namespaces(client: Any) -> None:
@@ -43,9 +43,8 @@ async def test_store_bad_requests(client: Any) -> None:
     with pytest.raises(UnprocessableEntityError) as not_object:
         await client.store.put_item(["a"], "k", ["not", "an", "object"])  # type: ignore[arg-type]
     assert "value" in str(not_object.value)
-    with pytest.raises(UnprocessableEntityError) as semantic:
-        await client.store.search_items(["a"], query="something similar")
-    assert "semantic search" in str(semantic.value)
+    with pytest.raises(BadRequestError, match="Namespace cannot be empty"):
+        await client.store.put_item([], "k", {"v": 1})
 
 
 async def test_graphs_share_the_api_store(client: Any) -> None:

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from langgraph_sdk import get_client
-from langgraph_sdk.errors import UnprocessableEntityError
 
 from server.conftest import LiveServer, postgres_schema
 from server.graphs import all_graphs
@@ -67,10 +66,12 @@ async def test_query_ranks_by_similarity(indexed: LiveServer) -> None:
     assert after[0]["key"] == "zoo"
 
 
-async def test_without_an_index_a_query_is_refused(client: Any) -> None:
-    with pytest.raises(UnprocessableEntityError) as refused:
-        await client.store.search_items(["a"], query="cats")
-    assert "store.index" in str(refused.value)
+async def test_without_an_index_a_query_is_a_plain_search(client: Any) -> None:
+    # as the reference: the query ranks nothing, the items are found as without it
+    ns = ["plain", uuid.uuid4().hex]
+    await client.store.put_item(ns, "k", {"text": "cats"})
+    found = (await client.store.search_items(ns, query="cats"))["items"]
+    assert [(i["key"], i["score"]) for i in found] == [("k", None)]
 
 
 def test_langgraph_json_store_index(tmp_path: Path) -> None:

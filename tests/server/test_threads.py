@@ -7,7 +7,12 @@ import uuid
 from typing import Any
 
 import pytest
-from langgraph_sdk.errors import ConflictError, NotFoundError, UnprocessableEntityError
+from langgraph_sdk.errors import (
+    BadRequestError,
+    ConflictError,
+    NotFoundError,
+    UnprocessableEntityError,
+)
 
 
 async def test_create_get_update_search_count_delete(client: Any) -> None:
@@ -33,7 +38,7 @@ async def test_create_get_update_search_count_delete(client: Any) -> None:
         await client.threads.get(other["thread_id"])
     ]
     await client.threads.delete(made["thread_id"])
-    with pytest.raises(NotFoundError):
+    with pytest.raises(NotFoundError, match=f"Thread with ID {made['thread_id']} not found"):
         await client.threads.get(made["thread_id"])
     with pytest.raises(NotFoundError):
         await client.threads.delete(made["thread_id"])
@@ -55,6 +60,10 @@ async def test_state_after_a_run_and_at_a_checkpoint(client: Any) -> None:
     assert [h["values"] for h in history] == [{"x": 4}, {"x": 2}, {"x": 1}, {}]
     assert history[0]["checkpoint"] == state["checkpoint"]
     assert history[1]["checkpoint"] == state["parent_checkpoint"]
+    # the reference's deprecated top-level ids, on every state (not only an empty one)
+    assert state["checkpoint_id"] == state["checkpoint"]["checkpoint_id"]
+    assert state["parent_checkpoint_id"] == state["parent_checkpoint"]["checkpoint_id"]
+    assert history[-1]["parent_checkpoint_id"] is None
     middle = history[1]["checkpoint"]
     at = await client.threads.get_state(tid, checkpoint_id=middle["checkpoint_id"])
     assert at["values"] == {"x": 2} and at["next"] == ["b"]
@@ -93,9 +102,9 @@ async def test_update_state_as_node(client: Any) -> None:
     assert (await client.threads.get(tid))["status"] == "interrupted"
     resumed = await client.runs.wait(tid, "two", input=None)
     assert resumed == {"x": 20}
-    with pytest.raises(UnprocessableEntityError) as bad:
+    assert state["metadata"]["source"] == "update" and state["metadata"]["graph_id"] == "two"
+    with pytest.raises(BadRequestError, match="Node nowhere does not exist"):
         await client.threads.update_state(tid, {"x": 1}, as_node="nowhere")
-    assert "nowhere" in str(bad.value)
 
 
 async def test_interrupt_status_and_resume(client: Any) -> None:
@@ -134,6 +143,8 @@ async def test_error_status(client: Any) -> None:
     state = await client.threads.get_state(tid)
     assert state["values"] == {"x": 6}  # the failed run kept its last checkpoint
     assert state["next"] == ["boom"]
+    # the failed task's error as LangGraph keeps it (its repr), not quoted once more
+    assert [t["error"] for t in state["tasks"]] == ["ValueError('boom at x=6')"]
     assert "boom at x=6" in state["tasks"][0]["error"]
 
 
@@ -220,3 +231,18 @@ async def test_a_thread_no_run_has_given_a_graph_reads_empty(client: Any) -> Non
     # its first run gives it one
     assert await client.runs.wait(tid, "two", input={"x": 1}) == {"x": 4}
     assert (await client.threads.get_state(tid))["values"] == {"x": 4}
+
+
+async def test_a_subgraph_tasks_checkpoint_in_history_is_langgraphs_config(client: Any) -> None:
+    # as the reference shows it: the task's configurable as LangGraph gives it (thread_id
+    # and the subgraph's checkpoint_ns), no checkpoint_id
+    tid = (await client.threads.create())["thread_id"]
+    await client.runs.wait(tid, "nested", input={"x": 1})
+    shown = [
+        t["checkpoint"]
+        for h in await client.threads.get_history(tid)
+        for t in h["tasks"]
+        if t["name"] == "child"
+    ]
+    assert shown and all(set(c) == {"thread_id", "checkpoint_ns"} for c in shown)
+    assert all(c["thread_id"] == tid and c["checkpoint_ns"].startswith("child:") for c in shown)
