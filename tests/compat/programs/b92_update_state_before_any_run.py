@@ -19,9 +19,9 @@ class State(TypedDict, total=False):
     log: Annotated[list[str], operator.add]
 
 
-def _outcome(fn: Any) -> dict[str, Any]:
+def _outcome(fn: Any, *args: Any, **kwargs: Any) -> dict[str, Any]:
     try:
-        return {"ok": plain(fn())}
+        return {"ok": plain(fn(*args, **kwargs))}
     except Exception as exc:
         return {"raised": type(exc).__name__, "message": str(exc)}
 
@@ -70,8 +70,10 @@ def run() -> dict[str, Any]:
             seen.append(_look(graph, config))
         for i, as_node in enumerate(edits):
             values = None if as_node == "__copy__" else {"a": 10 + i}
-            edited = _outcome(lambda: graph.update_state(config, values, as_node=as_node) and None)
+            edited = _outcome(graph.update_state, config, values, as_node=as_node)
+            # (the new checkpoint's config: its id differs from run to run)
+            edited["ok"] = sorted(edited.get("ok") or {})
             seen.append([edited, _look(graph, config)])
-        seen.append(_outcome(lambda: graph.invoke(None, config)))
+        seen.append(_outcome(graph.invoke, None, config))
         out[name] = seen
     return out
