@@ -319,6 +319,7 @@ class CallScope:
             caller,
             checkpoint_ns=self.root.call_ns(self.key),
             task_id=self.root.task_id(self.key),
+            run_id=None,  # (a push task's config does not carry the run's id)
             node_attempt=self.attempts,
             node_first_attempt_time=self.first_attempt_at,
         )

@@ -3,7 +3,8 @@ the attempt: the entrypoint's injected ``runtime`` and ``get_runtime()`` in its 
 own task (namespace ``<entrypoint>:<task id>``, the checkpoint the step runs from, the
 thread, attempt 1); ``get_runtime()`` inside a ``@task`` names that call's task
 (``<entrypoint>:<id>|<task>:<call id>``), a retried call counts its attempts and keeps
-the time of its first; a task called from a graph node and an async entrypoint likewise."""
+the time of its first (and, a push task, has no run id); a task called from a graph node and
+an async entrypoint likewise."""
 
 import asyncio
 import dataclasses
@@ -16,6 +17,7 @@ from langgraph.runtime import Runtime, get_runtime
 from langgraph.types import RetryPolicy
 
 seen: list[tuple[str, Any]] = []
+RUN_ID = "12345678-1234-5678-1234-567812345678"
 
 
 def _note(where: str, runtime: Any) -> None:
@@ -64,7 +66,7 @@ def _shape(info: dict[str, Any] | None, checkpoints: list[str], first: dict[str,
         if info["checkpoint_id"] in checkpoints
         else info["checkpoint_id"],
         "thread_id": info["thread_id"],
-        "run_id": info["run_id"],
+        "run_id": None if info["run_id"] is None else str(info["run_id"]) == RUN_ID,
         "attempt": info["node_attempt"],
         "same_first_time": first[key] == info["node_first_attempt_time"],
         "first_time_is_a_time": info["node_first_attempt_time"] > 1e9,
@@ -106,8 +108,8 @@ def node(state: State, runtime: Runtime) -> dict[str, Any]:
 
 def run() -> dict[str, Any]:
     out: dict[str, Any] = {}
-    config = {"configurable": {"thread_id": "w"}}
-    out["result"] = workflow.invoke(1, config)
+    config: dict[str, Any] = {"configurable": {"thread_id": "w"}}
+    out["result"] = workflow.invoke(1, {**config, "run_id": RUN_ID})
     out["first"] = _shapes(workflow, config)
     out["again"] = workflow.invoke(5, config)
     out["second"] = _shapes(workflow, config)
@@ -119,6 +121,6 @@ def run() -> dict[str, Any]:
     b.add_edge(START, "node")
     graph = b.compile(checkpointer=InMemorySaver())
     graph_config = {"configurable": {"thread_id": "g"}}
-    out["graph"] = graph.invoke({"x": 1}, graph_config)
+    out["graph"] = graph.invoke({"x": 1}, {**graph_config, "run_id": RUN_ID})
     out["graph_seen"] = _shapes(graph, graph_config)
     return out
