@@ -254,6 +254,13 @@ def get_runtime(context_schema: Any = None) -> Runtime[Any]:
     task_runtime = (config.get("configurable") or {}).get(CONFIG_KEY_RUNTIME)
     if not isinstance(task_runtime, Runtime):
         task_runtime = DEFAULT_RUNTIME
+    info = task_runtime.execution_info
+    if info is not None:
+        from superstep_compat.func._scope import CallScope, scope_var
+
+        scope = scope_var.get(None)
+        if isinstance(scope, CallScope):  # inside a `@task` call: that task's own
+            info = scope.execution_info(info)
     return Runtime(
         context=run.context,
         store=run.store,
@@ -261,7 +268,7 @@ def get_runtime(context_schema: Any = None) -> Runtime[Any]:
         heartbeat=task_runtime.heartbeat,
         previous=run.previous,
         control=run.control,
-        execution_info=task_runtime.execution_info,
+        execution_info=info,
         server_info=task_runtime.server_info,
     )
 

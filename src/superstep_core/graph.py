@@ -443,7 +443,8 @@ def _check_single_activation(g: Graph) -> None:
             by_branch.add((b.source, t))
 
 
-def _adjacency(g: Graph) -> dict[str, set[str]]:
+def _adjacency(g: Graph, without: Join | None = None) -> dict[str, set[str]]:
+    """Which nodes each node may activate; ``without``: leaving that join's firing out."""
     everything = set(g._nodes)
     edges: dict[str, set[str]] = {
         k: everything if ANY_NODE in (n.may_activate or ()) else set(n.may_activate or ())
@@ -457,6 +458,8 @@ def _adjacency(g: Graph) -> dict[str, set[str]]:
     for b in g._branches:
         edges[b.source].update(b.targets)
     for j in g._joins:
+        if j is without:
+            continue
         for s in j.sources:
             edges[s].add(j.target)
             if isinstance(j.on_failure, RouteFailuresTo):
@@ -502,6 +505,12 @@ def _check_join_satisfiable(
         return
     without_target = _reach(edges, roots, avoid=j.target)
     for s in j.sources:
+        if s == j.target:
+            # the target is a source of its own join (``[a, t] -> t``): it completes before
+            # the join's first firing if some other route activates it
+            others = _adjacency(g, without=j)
+            if j.target in roots or any(j.target in others[k] for k in without_target):
+                continue
         if s not in without_target:
             path = " -> ".join(_path(edges, j.target, s))
             raise GraphValidationError(

@@ -9,7 +9,8 @@ store, RemainingSteps at its edges, durability modes, swarm handoffs, retried su
 answers by id, fresh subgraphs taking an answer, schema mismatches, error messages; from
 b86 on, a user porting real code: the Runnable schemas of MessagesState graphs, output
 schemas, the task an exception escaped from, checkpoint chunks of a continued thread,
-handoffs in the messages stream, LCEL chains as nodes) runs
+handoffs in the messages stream, LCEL chains as nodes; from b92 on, edits before any run, bad
+state values, the functional API's execution info, waiting edges with Sends and loops) runs
 under real LangGraph and under the façade, and the results must be equal.
 
 Both run in one subprocess each (`programs/_driver.py`), at the same time; results are the

@@ -141,6 +141,37 @@ def test_join_whose_source_is_only_reachable_through_its_target_is_refused() -> 
         g.compile()
 
 
+def test_join_whose_target_is_one_of_its_sources_compiles_when_another_route_reaches_it() -> None:
+    # b -> t and j(t, a) -> t: t's first run comes from b, then the join runs it again
+    g = (
+        Graph("g")
+        .add_node("a", completes())
+        .add_node("b", completes())
+        .add_node("t", completes())
+        .start_at("a")
+        .start_at("b")
+        .connect("b", "t")
+        .join_all("again", ["t", "a"], "t")
+    )
+    g.compile()
+
+
+def test_join_whose_target_is_one_of_its_sources_and_reached_by_it_alone_is_refused() -> None:
+    g = (
+        Graph("g")
+        .add_node("a", completes())
+        .add_node("t", completes())
+        .start_at("a")
+        .join_all("again", ["t", "a"], "t")
+    )
+    with pytest.raises(
+        GraphValidationError,
+        match=r"join 'again' can never fire: source 't' is only reachable through the join's "
+        r"own target \(t -> t\)",
+    ):
+        g.compile()
+
+
 def test_join_any_may_have_a_source_reachable_through_its_target() -> None:
     g = (
         Graph("g")

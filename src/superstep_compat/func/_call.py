@@ -221,6 +221,7 @@ def _attempt(
     (then cached). ``known``: what the call found in the cache as it started (`_cache_lookup`;
     None when it could not look), so that the attempt does not look again."""
     _enter(scope)
+    scope.start_attempt()
     root = scope.root
     if known:
         return known[0]

@@ -19,7 +19,7 @@ from typing import Any
 
 from langchain_core.runnables.config import var_child_runnable_config
 
-from superstep_compat._internal._constants import CONFIG_KEY_STREAM_MESSAGES_V2
+from superstep_compat._internal._constants import CONFIG_KEY_RUNTIME, CONFIG_KEY_STREAM_MESSAGES_V2
 from superstep_compat._internal._merge import merge_configs
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.func._journal import TaskJournal
@@ -44,6 +44,7 @@ from superstep_compat.pregel._task_support import (
     no_sync_function,
     note_task,
 )
+from superstep_compat.runtime import Runtime
 from superstep_compat.types import Interrupt
 from superstep_core.channel import MISSING, Channel
 from superstep_core.host import current_heartbeat
@@ -131,7 +132,8 @@ class EntrypointRunner(TaskRunner):
         run, arg, task_id, resume = root.run, call.arg, call.task_id, call.resume
         node = self.node
         # the function's namespace names its LangGraph task id, as its interrupts' do
-        config = self._task_config(node, run, task_uuid(run, task_id), resume)
+        uid = task_uuid(run, task_id)
+        config = self._task_config(node, run, uid, resume)
         # the input triggers the function directly (LangGraph's entrypoint node)
         config["metadata"] = {**config["metadata"], "langgraph_triggers": (START_CHANNEL,)}
         if run.emit is not None and "messages" in run.stream_modes:
@@ -153,30 +155,38 @@ class EntrypointRunner(TaskRunner):
             # as a node's: any LangChain callback event inside the function is progress
             beat = _ProgressHandler(current_heartbeat())
             config = merge_configs(config, {"callbacks": [beat]})  # type: ignore[arg-type]
+        writer = self._writer(run, self.node.timeout)
+        # the function's runtime, as a graph node's: its execution info (checkpoint, task
+        # namespace and id, thread, attempt) too, and under LangGraph's key, where
+        # `get_runtime()` and the graphs the function invokes find it
+        base = self._base_of(run.config)
+        configurable = config["configurable"]
+        info = self._execution_info(node, run, configurable, uid, call.attempt, base.run_id)
+        runtime: Runtime[Any] = Runtime(
+            context=run.context,
+            store=run.store,
+            stream_writer=writer,
+            previous=run.previous,
+            control=run.control,
+            heartbeat=_heartbeat if node.timeout is not None else _noop_heartbeat,
+        )._for_task(info, base.server)
+        configurable[CONFIG_KEY_RUNTIME] = runtime
         var_child_runnable_config.set(config)  # type: ignore[arg-type]
         task_context_var.set(root)
         _current_run.set((run, config))
         scope_var.set(root.body)
-        return self._kwargs(run, config)
+        return self._kwargs(run, config, writer, runtime)
 
-    def _kwargs(self, run: RunContext, config: dict[str, Any]) -> dict[str, Any]:
-        from superstep_compat.runtime import Runtime
-
+    def _kwargs(
+        self, run: RunContext, config: dict[str, Any], writer: Any, runtime: Runtime[Any]
+    ) -> dict[str, Any]:
         accepts = self.node.accepts
-        writer = self._writer(run, self.node.timeout)
         injected: dict[str, Callable[[], Any]] = {
             "config": lambda: config,
             "writer": lambda: writer,
             "store": lambda: run.store,
             "previous": lambda: run.previous,
-            "runtime": lambda: Runtime(
-                context=run.context,
-                store=run.store,
-                stream_writer=writer,
-                previous=run.previous,
-                control=run.control,
-                heartbeat=_heartbeat if self.node.timeout is not None else _noop_heartbeat,
-            ),
+            "runtime": lambda: runtime,
         }
         return {name: make() for name, make in injected.items() if name in accepts}
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import logging
 import threading
 from collections.abc import Iterator, Sequence
@@ -45,7 +46,7 @@ from superstep_core.node import EffectCompleted
 from superstep_core.persistence import Codec
 
 if TYPE_CHECKING:
-    pass
+    from superstep_compat.runtime import ExecutionInfo
 
 log = logging.getLogger(__name__)
 
@@ -123,14 +124,20 @@ class RootScope(_TaskContext):
         namespace; a `@task` call's is its caller's with ``|<name>:<call's task id>``),
         suffixed by how many answers that task already has (``n``; none for the first)."""
         key, _, nth = slot.rpartition("#")
+        ns = self.call_ns(key)
+        return f"{ns}|{nth}" if nth != "0" else ns
+
+    def call_ns(self, key: str) -> str:
+        """LangGraph's namespace of the task that runs call ``key`` (``""``: the entrypoint's
+        own task, under the graph's namespace; a `@task` call's is its caller's with
+        ``|<name>:<call's task id>``)."""
         graph_ns = self.run.checkpoint_ns
         parts = [graph_ns, self.ns] if graph_ns else [self.ns]
         if key:
             steps = key.split("/")
             for depth, step in enumerate(steps, 1):  # each call nests under its caller
                 parts.append(f"{step.split(':', 1)[1]}:{self.task_id('/'.join(steps[:depth]))}")
-        ns = "|".join(parts)
-        return f"{ns}|{nth}" if nth != "0" else ns
+        return "|".join(parts)
 
     def answer(self, slot: str) -> tuple[bool, Any]:
         """(True, answer) when ``slot`` was surfaced before and has been answered."""
@@ -291,6 +298,31 @@ class CallScope:
         self.calls = 0
         self.interrupts = 0
         self.lock = threading.Lock()
+        # a task call's attempts so far and when the first started (on the run's clock):
+        # its `ExecutionInfo`'s ``node_attempt`` and ``node_first_attempt_time``
+        self.attempts = 0
+        self.first_attempt_at = 0.0
+
+    def start_attempt(self) -> None:
+        """A task call's attempt starts (the host calls the call again for each retry)."""
+        self.attempts += 1
+        if self.attempts == 1:
+            self.first_attempt_at = self.root.run.clock.now()
+
+    def execution_info(self, caller: ExecutionInfo) -> ExecutionInfo:
+        """The `ExecutionInfo` of this scope's task, given its caller's (the entrypoint's
+        task or the graph node's): a task call is a task of its own, LangGraph's push task,
+        with its namespace, id and attempts; the body scope's is the caller's."""
+        if not self.key:
+            return caller
+        return dataclasses.replace(
+            caller,
+            checkpoint_ns=self.root.call_ns(self.key),
+            task_id=self.root.task_id(self.key),
+            run_id=None,  # (a push task's config does not carry the run's id)
+            node_attempt=self.attempts,
+            node_first_attempt_time=self.first_attempt_at,
+        )
 
     def next_key(self, name: str) -> str:
         with self.lock:

@@ -131,6 +131,15 @@ def graph_versions(versions: Mapping[str, Any]) -> dict[str, Any]:
 # --- writing ----------------------------------------------------------------------------------
 
 
+def _refilled(channel: str, before: Any, ran: Sequence[str]) -> bool:
+    """Whether join ``channel`` (LangGraph's ``join:<source>+<source>:<target>``), holding
+    ``before`` at the step's start and the same set after it, was emptied and written again:
+    its target's pull task ran in the step, which consumes a full barrier (LangGraph's
+    `NamedBarrierValue`), and the step's writes named every source again."""
+    sources, _, target = channel[len(JOIN_PREFIX) :].rpartition(":")
+    return target in ran and bool(before) and set(before) == set(sources.split("+"))
+
+
 def build_checkpoint(
     saver: BaseCheckpointSaver[Any],
     record: CheckpointRecord,
@@ -187,9 +196,10 @@ def build_checkpoint(
                 k for k in rewritten if k in values and prev_values.get(k, missing) is values[k]
             )
     if updated and prev_values:
-        # a join's channel is a new set each time: updated when its sources changed
+        # a join's channel is a new set each time: updated when its sources changed, or when
+        # its target ran on the full barrier (consumed) and the step's writes filled it again
         for k in [k for k in updated if k.startswith(JOIN_PREFIX) and k in prev_values]:
-            if values[k] == prev_values[k]:
+            if values[k] == prev_values[k] and not _refilled(k, prev_values[k], ran):
                 values[k] = prev_values[k]
                 updated.remove(k)
     if engine_versions:

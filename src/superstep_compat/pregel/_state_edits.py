@@ -431,13 +431,13 @@ class StateEditor:
         if as_node is None:
             ran = record.ran if record is not None else ()
             low = self.graph.lowlevel is not None
-            as_node = ran[-1] if len(ran) == 1 else (START if record is None and not low else None)
-            if as_node is None and (ran or low):
-                # (LangGraph writes a fresh thread's update as its input channel when that
-                # is a node: a StateGraph's START; a low-level graph's input is a channel)
-                raise InvalidUpdateError("Ambiguous update, specify as_node")
+            # While no node has run on the thread (a fresh one, or one given only updates,
+            # which LangGraph does not count as runs) LangGraph writes the update as its
+            # input channel when that is a node: a StateGraph's START, whose edges then
+            # run; a low-level graph's input is a channel.
+            as_node = ran[-1] if len(ran) == 1 else (START if not ran and not low else None)
             if as_node is None:
-                return [END]  # nothing ran yet: a plain write, no edges to follow
+                raise InvalidUpdateError("Ambiguous update, specify as_node")
         if as_node == END and values is None:
             return [END]  # clears the pending tasks, as LangGraph does
         if as_node not in self.graph.nodes:

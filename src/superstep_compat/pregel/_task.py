@@ -25,6 +25,7 @@ from superstep_compat._internal._constants import (
     CONFIG_KEY_RUNTIME,
     CONFIG_KEY_SEND,
     CONFIG_KEY_STREAM_MESSAGES_V2,
+    PULL,
     START,
 )
 from superstep_compat._internal._merge import merge_configs
@@ -196,6 +197,10 @@ class TaskRunner(TaskRouting):
         try:
             state = arg if arg is not None else self.read(node.input_schema, values, run)
         except Exception as e:
+            if arg is None:
+                # the state failed the node's input schema (a node wrote a value a pydantic
+                # state refuses): LangGraph names the task it was preparing
+                e.add_note(f"Before task with name '{node.name}' and path '{(PULL, node.name)}'")
             return TaskOutcome(error=e)
         if run.push is not None:
             # A Send task's input is the Send's arg; LangGraph still lets it read the state

@@ -229,6 +229,8 @@ class Execution:
         self.awaited: dict[str, str] = {}
         self.timers: dict[tuple[str, str], int] = {}
         self.barriers: dict[tuple[str, tuple[int, ...]], Barrier] = {}
+        # the barriers that fired and closed in the superstep being applied (see `_credit`)
+        self._spent: dict[tuple[str, tuple[int, ...]], Barrier] = {}
         self.outputs: list[tuple[str, Any]] = []
         self.deferred: list[tuple[str, tuple[int, ...], Any]] = []
         self.held: list[tuple[str, Event]] = []
@@ -1887,6 +1889,8 @@ class Execution:
 
     def _apply(self, staged: _Staged, outcome: StepOutcome, record: TraceRecord | None) -> None:
         pending: list[tuple[str, tuple[int, ...], Any, int, str]] = staged.activations or []
+        if self._spent:
+            self._spent = {}
         failures = staged.failures
         failed = {inst.id: failure for inst, failure in failures} if failures else _NO_ERRORS
         instances = self.instances
@@ -2049,7 +2053,14 @@ class Execution:
         self, join: Join, inst: Instance, output: Any, *, succeeded: bool = True
     ) -> list[tuple[str, tuple[int, ...], Any, int, str]]:
         key = (join.name, inst.lineage)
-        barrier = self.barriers.setdefault(key, Barrier())
+        barrier = self.barriers.get(key)
+        if barrier is None:
+            if self._spent and key in self._spent:
+                # A source completing again in the superstep whose completions filled and
+                # fired this barrier: a superstep's completions are one set (LangGraph's
+                # barrier channel), so it counts once, not towards the barrier's next round.
+                return []
+            barrier = self.barriers[key] = Barrier()
         if succeeded:
             barrier.completed[inst.node] = output
         else:
@@ -2067,6 +2078,8 @@ class Execution:
             out.append((join.target, inst.lineage, outputs, False, join.name))
         if len(barrier.completed) + len(barrier.failed) >= len(join.sources):
             del self.barriers[key]
+            if barrier.fired:
+                self._spent[key] = barrier
             if isinstance(join.on_failure, WaitForAllThenFail) and barrier.failed:
                 self.failure = ExecutionFailure(
                     join.target,
