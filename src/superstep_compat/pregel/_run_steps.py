@@ -124,7 +124,7 @@ class RunSteps:
                 out.extend(self.apply_command(ex))
                 return False
         if outcome.handed_over:  # failures error handlers took within this step
-            yield from self.tasks.events(self.failures.new_handlers(ex, outcome))
+            out.extend(self.tasks.events(self.failures.new_handlers(ex, outcome)))
         # the tasks that finished before the step paused were reported then (and the
         # failures error handlers took, as they were handed over)
         handed = self.failures.take_handed_over()
