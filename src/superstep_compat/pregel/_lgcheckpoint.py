@@ -293,7 +293,7 @@ def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> boo
         return False
     if not _same_values(record.values, engine.values, engine.queue):
         return False
-    found = _instances_restorable(engine.instances)
+    found = _instances_restorable(engine.instances, record)
     return found is not None and _tasks_restorable(record, outcomes_saved, *found)
 
 
@@ -320,17 +320,22 @@ def paused_restorable(record: CheckpointRecord) -> bool:
     current = record.values if record.current_values is None else record.current_values
     if not _same_values(current, engine.values, engine.queue):
         return False
-    found = _instances_restorable(engine.instances)
+    found = _instances_restorable(engine.instances, record)
     return found is not None and _tasks_restorable(record, True, *found)
 
 
-def _instances_restorable(instances: Iterable[Any]) -> tuple[int, set[str]] | None:
+def _instances_restorable(
+    instances: Iterable[Any], record: CheckpointRecord
+) -> tuple[int, set[str]] | None:
     """`restorable`'s test of the engine's activations: each on its first attempt, given
     its payload again by a rebuild, nothing in flight; either active and fresh, or
-    suspended on the interrupts it raised with no answers (``waiting``) or on its
-    subgraph's breakpoint (``stopped``). Returns (waiting, stopped), None when not so."""
+    suspended on the interrupts it raised (``waiting``) or on its subgraph's breakpoint
+    (``stopped``) with no answers but those ``record``'s pending writes save for its task
+    (a rebuild gives them back, `resume_answers`). Returns (waiting, stopped), None when
+    not so."""
     waiting = 0
     stopped: set[str] = set()
+    saved: dict[str, Any] | None = None  # the saved answers by activation, found once
     for inst in instances:
         if (
             inst.attempt != 1
@@ -342,9 +347,14 @@ def _instances_restorable(instances: Iterable[Any]) -> tuple[int, set[str]] | No
         ):
             return None
         if inst.state == "suspended":
-            # raised on its first run, holding nothing but the (empty) answers it was given
-            if inst.interrupt is None or not _fresh_memory(inst.memory):
+            # raised on its first run, holding nothing but the answers it was given
+            if inst.interrupt is None:
                 return None
+            if not _fresh_memory(inst.memory):
+                if saved is None:
+                    saved = _saved_answers(record)
+                if not _fresh_memory(inst.memory, saved.get(inst.id)):
+                    return None
             if inst.interrupt:
                 waiting += 1
             else:  # no interrupt of its own: its subgraph stopped at a breakpoint
@@ -435,10 +445,28 @@ def _tasks_restorable(
     return waiting == asked and found == len(stopped) and len(record.interrupts) == raised
 
 
-def _fresh_memory(memory: Mapping[str, Any]) -> bool:
-    """An interrupted activation's memory as a first run leaves it: no answers, no argument,
-    no results of work done inside the task."""
-    return all(key in ("arg", "resume") and not value for key, value in memory.items())
+def _fresh_memory(memory: Mapping[str, Any], answers: Any = None) -> bool:
+    """An interrupted activation's memory as a rebuild gives it: no argument, no results
+    of work done inside the task, as answers ``answers`` (the list saved for its task)
+    or none."""
+    for key, value in memory.items():
+        if key == "resume":
+            if value and (type(answers) is not list or list(value) != answers):
+                return False
+        elif key != "arg" or value:
+            return False
+    return True
+
+
+def _saved_answers(record: CheckpointRecord) -> dict[str, Any]:
+    """The answers ``record``'s pending writes save for its tasks (``__resume__``), by the
+    activation that runs each."""
+    keys = {task.id: task.key for task in record.tasks if task.key}
+    return {
+        keys[task_id]: value
+        for task_id, channel, value in record.pending
+        if channel == RESUME and task_id in keys
+    }
 
 
 def written_lean(record: CheckpointRecord) -> bool:

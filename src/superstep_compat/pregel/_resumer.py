@@ -114,6 +114,7 @@ class Resumer:
         for task_id, given in answers.items():
             if not (plain and task_id in ended):
                 self.writer.put_writes(record, task_id, [(RESUME, given)])
+                _note_answers(record, task_id, given)
 
     def answer_one(
         self, ex: Execution, record: CheckpointRecord | None, activation_id: str, value: Any
@@ -132,7 +133,9 @@ class Resumer:
             task_id = (
                 task.id if task is not None else task_id_for(record.checkpoint_id, activation_id)
             )
-            self.writer.put_writes(record, task_id, [(RESUME, [*given, value])])
+            answers = [*given, value]
+            self.writer.put_writes(record, task_id, [(RESUME, answers)])
+            _note_answers(record, task_id, answers)
         ex.resume(value, activation_id)
 
     def answers_given_since(self, ex: Execution, record: CheckpointRecord) -> None:
@@ -202,6 +205,15 @@ class Resumer:
                 inst.memory["resume"] = list(answers)
         if kept is not NO_ANSWER:
             give_kept_answer(ex, kept, set(saved))
+
+
+def _note_answers(record: CheckpointRecord, task_id: str, answers: list[Any]) -> None:
+    """``record``'s pending writes once ``answers`` are saved as task ``task_id``'s
+    ``__resume__`` (a saver keeps one such write per task, the last)."""
+    record.pending = [
+        *(w for w in record.pending if not (w[0] == task_id and w[1] == RESUME)),
+        (task_id, RESUME, answers),
+    ]
 
 
 def kept_answer(pending: Iterable[PendingWrite]) -> Any:
