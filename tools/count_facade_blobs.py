@@ -1,8 +1,10 @@
 """Count the checkpoints the façade saves with its private ``__superstep_facade__`` blob over
 the differential programs (issue 13's measure): each program runs under the façade as
 ``_driver.py superstep`` runs it, every ``put`` the façade builds (`checkpoint_put`) is noted
-by (thread, namespace, checkpoint id), its last write deciding, and the blob carriers are
-grouped: subgraph namespaces, edits (``update`` / ``fork`` sources), the rest of the root.
+by (thread, namespace, checkpoint id), its last write deciding, and so is every other ``put``
+the run's `CheckpointWriter` makes (a step's checkpoint saved as built); the blob carriers
+are grouped: subgraph namespaces, runs whose policy keeps the blob in every checkpoint
+(``@entrypoint``), edits (``update`` / ``fork`` sources), the rest of the root.
 
     .venv/bin/python tools/count_facade_blobs.py [PROGRAM.py ...] [--list]
 
@@ -36,9 +38,8 @@ def _child(paths: list[str]) -> None:
     current = [""]
     original = _lgcheckpoint.checkpoint_put
 
-    def noted(*args: Any, **kwargs: Any) -> Any:
-        out = original(*args, **kwargs)
-        config, checkpoint, metadata, _ = out[0]
+    def note(put_args: tuple[Any, ...], lean: bool = True) -> None:
+        config, checkpoint, metadata, _ = put_args
         conf = config["configurable"]
         key = (
             current[0],
@@ -51,11 +52,28 @@ def _child(paths: list[str]) -> None:
             "ns": conf.get("checkpoint_ns", ""),
             "source": metadata.get("source"),
             "blob": ENGINE_CHANNEL in checkpoint["channel_values"],
+            "lean": lean,
         }
+
+    def noted(*args: Any, **kwargs: Any) -> Any:
+        out = original(*args, **kwargs)
+        note(out[0], kwargs.get("lean", False))
         return out
 
     for module in (_lgcheckpoint, _checkpoint_writer, _state_edits):
         module.checkpoint_put = noted  # type: ignore[attr-defined]
+    # a step's checkpoint saved as built (`CheckpointWriter.save_step`) is put without
+    # `checkpoint_put`: every ``put`` the writer makes is noted too
+    writer_call = _checkpoint_writer.CheckpointWriter._call
+
+    def noted_call(self: Any, method: str, args: tuple[Any, ...]) -> None:
+        if method == "put":
+            key = (current[0], *(str(v) for v in _key_of(args)))
+            if key not in seen:
+                note(args, self.lean)
+        writer_call(self, method, args)
+
+    _checkpoint_writer.CheckpointWriter._call = noted_call  # type: ignore[method-assign]
     import signal
     import warnings
 
@@ -66,6 +84,19 @@ def _child(paths: list[str]) -> None:
         _driver.run_program(Path(path))
     for row in seen.values():
         print("ROW " + json.dumps(row), flush=True)
+
+
+def _key_of(put_args: tuple[Any, ...]) -> tuple[Any, Any, Any]:
+    conf = put_args[0]["configurable"]
+    return conf.get("thread_id"), conf.get("checkpoint_ns", ""), put_args[1]["id"]
+
+
+def _kind(row: dict[str, Any]) -> str:
+    if row["ns"]:
+        return "subgraph"
+    if not row["lean"]:  # a policy that keeps the engine's state in every checkpoint
+        return "entrypoint"
+    return "edit" if row["source"] in ("update", "fork") else "root"
 
 
 def main(argv: list[str]) -> None:
@@ -85,10 +116,7 @@ def main(argv: list[str]) -> None:
             json.loads(line[4:]) for line in done.stdout.splitlines() if line.startswith("ROW ")
         )
     blobs = [r for r in rows if r["blob"]]
-    kinds = Counter(
-        "subgraph" if r["ns"] else "edit" if r["source"] in ("update", "fork") else "root"
-        for r in blobs
-    )
+    kinds = Counter(_kind(r) for r in blobs)
     print(f"checkpoints: {len(rows)}, with the blob: {len(blobs)} {dict(kinds)}")
     if listing:
         for r, n in sorted(

@@ -251,6 +251,10 @@ class GraphSpec:
     branches: dict[str, dict[str, BranchSpec]]
     input_keys: tuple[str, ...] = field(default=())
     output_keys: tuple[str, ...] = field(default=())
+    subscriptions: dict[str, tuple[str, ...]] | None = field(default=None)
+    """A low-level `Pregel`'s nodes' trigger channels (the state channels each subscribes
+    to), which are then LangGraph's triggers of its tasks; None: a `StateGraph`'s, whose
+    node is triggered by its own ``branch:to:<node>`` channel and its joins'."""
 
     @functools.cached_property
     def static_out(

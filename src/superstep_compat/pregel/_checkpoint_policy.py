@@ -102,7 +102,9 @@ class CheckpointPolicy:
     ) -> dict[str, Any]:
         """The trigger channels of a checkpoint's pending (node, key) tasks, ``start`` the
         input an input checkpoint holds (see `trigger_channels`)."""
-        return trigger_channels(ex, pending, start)
+        return trigger_channels(
+            ex, pending, start, pulls=getattr(self.spec, "subscriptions", None) is None
+        )
 
     def input_checkpoint(
         self, next_: tuple[str, ...], values: dict[str, Any], start: Any

@@ -49,6 +49,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     PUSH,
     build_checkpoint,
     graph_versions,
+    paused_restorable,
     quiet_restorable,
     restorable,
     written_lean,
@@ -433,10 +434,11 @@ class CheckpointRecorder:
             record is self.writer.last_saved
             and self.writer.lean
             and written_lean(record)
-            and restorable(record)
+            and (paused_restorable(record) if finished else restorable(record))
         ):
             # the saved checkpoint (LangGraph's fields only) stays right as it is when the
-            # interrupts alone are new: they are pending writes, as LangGraph saves them
+            # interrupts and the finished tasks' outcomes alone are new: they are pending
+            # writes, as LangGraph saves them
             self.writer.save(record)
         for task_id, task_writes in writes:
             self.writer.put_writes(record, task_id, task_writes)
@@ -515,19 +517,29 @@ class CheckpointRecorder:
                     writes.append((stopped.id, [(ERROR_CHANNEL, stopped.error)]))
         if handed:  # an error handler failed: its node's failure is kept as handled
             writes.extend(self._note_handed_over(record, handed))
-        # The engine state is the one from before the step: a checkpoint saved with
-        # LangGraph's fields only stays as it is (the step's outcomes are its pending writes,
-        # as LangGraph saves them), and one saved now (durability "exit") needs no blob.
-        outcomes_saved = own and (record is not self.writer.last_saved or written_lean(record))
-        if not (
-            outcomes_saved
-            and record is self.writer.last_saved
-            and self.writer.lean
-            and restorable(record, outcomes_saved=True)
-        ):
-            self.writer.save(record, outcomes_saved=outcomes_saved)
+        resave = self.stopped_save(record) if own else False
+        if resave is not None:
+            self.writer.save(record, outcomes_saved=resave)
         for task_id, task_writes in writes:
             self.writer.put_writes(record, task_id, task_writes)
+
+    def stopped_save(self, record: CheckpointRecord) -> bool | None:
+        """How ``record`` is saved again when its step stopped part-way (failed, or the run
+        stopped inside it) and what its tasks did is saved as their pending writes, its
+        engine state the one from before the step: None when the checkpoint saved with
+        LangGraph's fields only stays as it is (the step's outcomes are its pending writes,
+        as LangGraph saves them); else `CheckpointWriter.save`'s ``outcomes_saved`` (one
+        saved now, under durability "exit", needs no blob either)."""
+        writer = self.writer
+        outcomes_saved = record is not writer.last_saved or written_lean(record)
+        if (
+            outcomes_saved
+            and record is writer.last_saved
+            and writer.lean
+            and restorable(record, outcomes_saved=True)
+        ):
+            return None
+        return outcomes_saved
 
     def keep_finished(
         self,

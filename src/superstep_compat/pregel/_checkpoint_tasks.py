@@ -142,9 +142,13 @@ def pending_tasks(ex: Execution, order: Mapping[str, int]) -> tuple[str, ...]:
 
 def node_triggers(spec: Any, name: str) -> tuple[str, ...]:
     """LangGraph's trigger channels of node ``name`` of a `GraphSpec`: ``__start__`` for START,
-    else ``branch:to:<name>`` and the channel of each join (waiting edge) into it."""
+    a low-level `Pregel` node's the channels it subscribes to, else ``branch:to:<name>`` and
+    the channel of each join (waiting edge) into it."""
     if name == START:
         return (START_CHANNEL,)
+    subscribed: Mapping[str, tuple[str, ...]] | None = getattr(spec, "subscriptions", None)
+    if subscribed is not None:
+        return subscribed.get(name, ())
     joins = spec.joins_into.get(name)
     if not joins:
         return (BRANCH_PREFIX + name,)
@@ -207,13 +211,14 @@ def push_tasks_first(
 
 
 def trigger_channels(
-    ex: Execution, pending: Iterable[tuple[str, str]], start: Any = _MISSING
+    ex: Execution, pending: Iterable[tuple[str, str]], start: Any = _MISSING, *, pulls: bool = True
 ) -> dict[str, Any]:
     """LangGraph's channels that trigger the pending (node, key) tasks: ``__start__`` (the
     input, ``start``), ``branch:to:<node>`` for a pull task, ``__pregel_tasks`` (the `Send`
     packets of push tasks) and ``join:<sources>:<target>`` (the sources a join has seen; every
     source for a task its join's complete barrier started, which LangGraph triggers by that
-    channel alone)."""
+    channel alone). ``pulls`` False: a pull task has no channel of its own (a low-level
+    `Pregel`'s node is triggered by state channels, which the checkpoint holds anyway)."""
     out: dict[str, Any] = {}
     sends: list[Any] = []
     for name, key in pending:
@@ -226,7 +231,7 @@ def trigger_channels(
             sends.append(inst.payload)
         elif inst is not None and inst.joined is not None:
             out[inst.joined] = set(ex.graph.joins_by_name[inst.joined].sources)
-        else:
+        elif pulls:
             out[BRANCH_PREFIX + name] = None
     if sends:
         out[SEND_CHANNEL] = sends

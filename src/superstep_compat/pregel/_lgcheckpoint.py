@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import binascii
 import inspect
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import replace
 from hashlib import sha1
 from typing import Any
@@ -59,6 +59,7 @@ __all__ = [
     "graph_versions",
     "is_state_channel",
     "lg_task_id",
+    "paused_restorable",
     "put_task_writes",
     "quiet_restorable",
     "restorable",
@@ -300,11 +301,52 @@ def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> boo
         or engine.held
     ):
         return False
-    if not _same_values(record, engine.values, engine.queue):
+    if not _same_values(record.values, engine.values, engine.queue):
         return False
+    found = _instances_restorable(engine.instances, record)
+    return found is not None and _tasks_restorable(record, outcomes_saved, *found)
+
+
+def paused_restorable(record: CheckpointRecord) -> bool:
+    """`restorable` of the checkpoint of a step that paused on interrupts: ``record`` was
+    saved without the engine's blob as the step began (`written_lean`), its ``engine`` is
+    the state the step paused in. The tasks that finished beside the interrupted ones are
+    gone from it, their writes committed (``record.current_values``); they are saved as
+    the tasks' pending writes, from which a rebuild hands their outcomes back when the step
+    runs again (as LangGraph runs it). The rest is as `restorable` asks: the interrupted
+    tasks raised on their first attempt with no answers, nothing else in flight."""
+    engine = record.engine
+    if (
+        engine is None
+        or engine.awaited
+        or engine.timers
+        or engine.barriers
+        or engine.outputs
+        or engine.deferred
+        or engine.failure is not None
+        or engine.held
+    ):
+        return False
+    current = record.values if record.current_values is None else record.current_values
+    if not _same_values(current, engine.values, engine.queue):
+        return False
+    found = _instances_restorable(engine.instances, record)
+    return found is not None and _tasks_restorable(record, True, *found)
+
+
+def _instances_restorable(
+    instances: Iterable[Any], record: CheckpointRecord
+) -> tuple[int, set[str]] | None:
+    """`restorable`'s test of the engine's activations: each on its first attempt, given
+    its payload again by a rebuild, nothing in flight; either active and fresh, or
+    suspended on the interrupts it raised (``waiting``) or on its subgraph's breakpoint
+    (``stopped``) with no answers but those ``record``'s pending writes save for its task
+    (a rebuild gives them back, `resume_answers`). Returns (waiting, stopped), None when
+    not so."""
     waiting = 0
     stopped: set[str] = set()
-    for inst in engine.instances:
+    saved: dict[str, Any] | None = None  # the saved answers by activation, found once
+    for inst in instances:
         if (
             inst.attempt != 1
             # a suspended task issued its one task effect, whose answer was the interrupt
@@ -313,18 +355,23 @@ def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> boo
             or inst.holding
             or not _rebuilt_payload(inst)
         ):
-            return False
+            return None
         if inst.state == "suspended":
-            # raised on its first run, holding nothing but the (empty) answers it was given
-            if inst.interrupt is None or not _fresh_memory(inst.memory):
-                return False
+            # raised on its first run, holding nothing but the answers it was given
+            if inst.interrupt is None:
+                return None
+            if not _fresh_memory(inst.memory):
+                if saved is None:
+                    saved = _saved_answers(record)
+                if not _fresh_memory(inst.memory, saved.get(inst.id)):
+                    return None
             if inst.interrupt:
                 waiting += 1
             else:  # no interrupt of its own: its subgraph stopped at a breakpoint
                 stopped.add(inst.id)
         elif inst.state != "active" or inst.memory or inst.interrupt is not None:
-            return False
-    return _tasks_restorable(record, outcomes_saved, waiting, stopped)
+            return None
+    return waiting, stopped
 
 
 def quiet_restorable(record: CheckpointRecord, quiet: QuietSnapshot) -> bool:
@@ -339,15 +386,14 @@ def quiet_restorable(record: CheckpointRecord, quiet: QuietSnapshot) -> bool:
     for inst in quiet.instances:
         if not _rebuilt_payload(inst):
             return False
-    return _same_values(record, quiet.values, quiet.queue)
+    return _same_values(record.values, quiet.values, quiet.queue)
 
 
 def _same_values(
-    record: CheckpointRecord, engine_values: Mapping[str, Any], queue: Sequence[tuple[str, Any]]
+    values: Mapping[str, Any], engine_values: Mapping[str, Any], queue: Sequence[tuple[str, Any]]
 ) -> bool:
-    """Whether the engine's values are the record's state values (the same objects) and
-    its queue holds only fresh activations (no payload): what `restorable` needs of them."""
-    values = record.values
+    """Whether the engine's values are the state ``values`` (the same objects) and its
+    queue holds only fresh activations (no payload): what `restorable` needs of them."""
     missing = object()
     for key, value in engine_values.items():
         if values.get(key, missing) is not value:
@@ -409,10 +455,28 @@ def _tasks_restorable(
     return waiting == asked and found == len(stopped) and len(record.interrupts) == raised
 
 
-def _fresh_memory(memory: Mapping[str, Any]) -> bool:
-    """An interrupted activation's memory as a first run leaves it: no answers, no argument,
-    no results of work done inside the task."""
-    return all(key in ("arg", "resume") and not value for key, value in memory.items())
+def _fresh_memory(memory: Mapping[str, Any], answers: Any = None) -> bool:
+    """An interrupted activation's memory as a rebuild gives it: no argument, no results
+    of work done inside the task, as answers ``answers`` (the list saved for its task)
+    or none."""
+    for key, value in memory.items():
+        if key == "resume":
+            if value and (type(answers) is not list or list(value) != answers):
+                return False
+        elif key != "arg" or value:
+            return False
+    return True
+
+
+def _saved_answers(record: CheckpointRecord) -> dict[str, Any]:
+    """The answers ``record``'s pending writes save for its tasks (``__resume__``), by the
+    activation that runs each."""
+    keys = {task.id: task.key for task in record.tasks if task.key}
+    return {
+        keys[task_id]: value
+        for task_id, channel, value in record.pending
+        if channel == RESUME and task_id in keys
+    }
 
 
 def written_lean(record: CheckpointRecord) -> bool:

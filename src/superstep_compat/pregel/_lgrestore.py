@@ -33,6 +33,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
     task_records,
 )
 from superstep_compat.pregel._lgcheckpoint import (
+    BRANCH_PREFIX,
     CURRENT_FORMAT,
     ERROR,
     INTERRUPT,
@@ -44,6 +45,7 @@ from superstep_compat.pregel._lgcheckpoint import (
 from superstep_compat.pregel._lgdelta import hydrate_delta_channels
 from superstep_compat.pregel._lgnull import null_writes, split
 from superstep_compat.pregel._lgread import apply_pending
+from superstep_compat.pregel._migrate import lowlevel_own_triggers
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite
 from superstep_compat.types import Send, interrupt_id_from_ns
 from superstep_core.node import External
@@ -81,13 +83,18 @@ def rebuild(
     for a run going on from it, its writes of no task applied first (`_lgnull`: their goto
     nodes and `Send`s are among its tasks, their pending writes theirs)."""
     _migrate(graph, record)
+    spec = graph.spec
+    subscribed = getattr(spec, "subscriptions", None)
+    was_due: frozenset[str] = frozenset()
+    if subscribed is not None and record.checkpoint is not None:
+        record.checkpoint, was_due = lowlevel_own_triggers(record.checkpoint, subscribed)
+        record.triggers = triggers_of(record.checkpoint["channel_values"], record.values)
     hydrate_delta_channels(graph, record, saver, edit=edit)
     record.values = without_empty(graph.engine.channels, record.values)
     checkpoint = record.checkpoint or {}
     all_values: Mapping[str, Any] = checkpoint.get("channel_values", {})
     versions: Mapping[str, Any] = checkpoint.get("channel_versions", {})
     seen: Mapping[str, Mapping[str, Any]] = checkpoint.get("versions_seen", {})
-    spec = graph.spec
     ex = Execution(graph.engine, record.thread_id, record_trace=False, log_inputs=False)
     ex.values = {
         **ex.values,
@@ -155,7 +162,10 @@ def rebuild(
         found,
         step=record.step,
         ns=record.checkpoint_ns,
-        triggers_of=lambda name: node_triggers(spec, name),
+        # (a task due in an earlier Superstep's low-level layout keeps its id)
+        triggers_of=lambda name: (
+            (BRANCH_PREFIX + name,) if name in was_due else node_triggers(spec, name)
+        ),
         pushes=push_indexes(ex, found),
         format=checkpoint.get("v", CURRENT_FORMAT),
     )

@@ -414,6 +414,7 @@ class LowLevelDefinition:
             edges=frozenset(),
             waiting_edges=frozenset(),
             branches={},
+            subscriptions={name: tuple(node.triggers) for name, node in self.nodes.items()},
         )
 
     def update_writes(self, name: str, values: Any) -> list[tuple[str, Any]]:

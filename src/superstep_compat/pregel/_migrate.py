@@ -18,7 +18,7 @@ from typing import Any
 
 from superstep_compat._internal._constants import END, INTERRUPT, START, TASKS
 
-__all__ = ["migrate_pending_sends", "migrate_trigger_channels"]
+__all__ = ["lowlevel_own_triggers", "migrate_pending_sends", "migrate_trigger_channels"]
 
 _ABSENT: Any = object()
 
@@ -95,3 +95,54 @@ def migrate_trigger_channels(
         interrupt_seen = checkpoint["versions_seen"].get(INTERRUPT)
         if interrupt_seen is not None:
             interrupt_seen.pop(key, None)
+
+
+def lowlevel_own_triggers(
+    checkpoint: Mapping[str, Any], subscriptions: Mapping[str, tuple[str, ...]]
+) -> tuple[dict[str, Any], frozenset[str]]:
+    """A low-level `Pregel`'s ``checkpoint`` whose nodes had ``branch:to:N`` trigger
+    channels of their own (an earlier Superstep's layout; ``subscriptions``: each node's
+    subscribed channels), as a copy in LangGraph's layout: without those channels; a node
+    that was due (its channel newer than its ``versions_seen``) has seen none of its
+    subscribed channels, so it is due again; every other node written in the old layout
+    has seen their current versions. Returns the copy and the nodes that were due (their
+    tasks keep the ids they had, hashed with their old trigger, under which their pending
+    writes were saved). A checkpoint without such channels comes back as it is."""
+    versions = checkpoint["channel_versions"]
+    if not any(k.startswith(_OWN_TRIGGER) for k in versions):
+        return dict(checkpoint), frozenset()
+    values = checkpoint["channel_values"]
+    seen = {k: dict(v) for k, v in checkpoint["versions_seen"].items()}
+    due: set[str] = set()
+    for node, channels in subscriptions.items():
+        own = _OWN_TRIGGER + node
+        noted = seen.get(node, {})
+        if any(not k.startswith(_OWN_TRIGGER) for k in noted):
+            continue  # written in the new layout since
+        if own in values and own in versions and _newer(versions[own], noted.get(own)):
+            due.add(node)
+            seen[node] = {}
+        else:
+            seen[node] = {ch: versions[ch] for ch in channels if ch in versions}
+    for entry in seen.values():
+        for k in [k for k in entry if k.startswith(_OWN_TRIGGER)]:
+            del entry[k]
+    migrated = {
+        **checkpoint,
+        "channel_values": {k: v for k, v in values.items() if not k.startswith(_OWN_TRIGGER)},
+        "channel_versions": {k: v for k, v in versions.items() if not k.startswith(_OWN_TRIGGER)},
+        "versions_seen": seen,
+    }
+    return migrated, frozenset(due)
+
+
+_OWN_TRIGGER = "branch:to:"
+
+
+def _newer(version: Any, seen: Any) -> bool:
+    if seen is None:
+        return True
+    try:
+        return bool(version > seen)
+    except TypeError:  # versions of two savers' kinds: compared as strings
+        return str(version) > str(seen)

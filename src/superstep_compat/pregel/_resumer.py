@@ -82,12 +82,22 @@ class Resumer:
             )
         self.answer_one(ex, record, next(iter(activations)), value)
 
-    def answer_rebuilt(self, ex: Execution, record: CheckpointRecord, answer: Any) -> None:
+    def answer_rebuilt(
+        self,
+        ex: Execution,
+        record: CheckpointRecord,
+        answer: Any,
+        ended: Collection[str] = (),
+    ) -> None:
         """Give the interrupted tasks of a thread rebuilt from LangGraph's checkpoint their
         answers: those saved for them since they interrupted, then ``answer`` (the new
         answers saved first, as LangGraph's ``__resume__`` writes). Continued without one,
         an answer the checkpoint keeps for no task goes to the first task without answers
-        of its own (see `give_kept_answer`)."""
+        of its own (see `give_kept_answer`). ``ended``: at a past checkpoint, the tasks
+        that had finished there after the answers saved for them: the new answer goes to
+        an interrupt only if such a task asks beyond those, and LangGraph saves a task's
+        answers as an interrupt takes one (the answer kept for no task holds it till
+        then), so it is not saved for them."""
         answers = resume_answers(ex, record, record.pending, answer)
         if not answers and answer is not NO_ANSWER and resume_map(answer) is None:
             # no task of the checkpoint waits (the interrupts saved under an older
@@ -100,8 +110,11 @@ class Resumer:
                 give_kept_answer(ex, kept, answered)
         if self.saver is None or answer is NO_ANSWER:
             return
+        plain = resume_map(answer) is None
         for task_id, given in answers.items():
-            self.writer.put_writes(record, task_id, [(RESUME, given)])
+            if not (plain and task_id in ended):
+                self.writer.put_writes(record, task_id, [(RESUME, given)])
+                _note_answers(record, task_id, given)
 
     def answer_one(
         self, ex: Execution, record: CheckpointRecord | None, activation_id: str, value: Any
@@ -120,7 +133,9 @@ class Resumer:
             task_id = (
                 task.id if task is not None else task_id_for(record.checkpoint_id, activation_id)
             )
-            self.writer.put_writes(record, task_id, [(RESUME, [*given, value])])
+            answers = [*given, value]
+            self.writer.put_writes(record, task_id, [(RESUME, answers)])
+            _note_answers(record, task_id, answers)
         ex.resume(value, activation_id)
 
     def answers_given_since(self, ex: Execution, record: CheckpointRecord) -> None:
@@ -190,6 +205,15 @@ class Resumer:
                 inst.memory["resume"] = list(answers)
         if kept is not NO_ANSWER:
             give_kept_answer(ex, kept, set(saved))
+
+
+def _note_answers(record: CheckpointRecord, task_id: str, answers: list[Any]) -> None:
+    """``record``'s pending writes once ``answers`` are saved as task ``task_id``'s
+    ``__resume__`` (a saver keeps one such write per task, the last)."""
+    record.pending = [
+        *(w for w in record.pending if not (w[0] == task_id and w[1] == RESUME)),
+        (task_id, RESUME, answers),
+    ]
 
 
 def kept_answer(pending: Iterable[PendingWrite]) -> Any:

@@ -334,8 +334,8 @@ class GraphRun:
             completed = True
         finally:
             host.close()
-            for record in self._keep_stopped(ex, completed):
-                self.writer.save(record)
+            for record, outcomes_saved in self._keep_stopped(ex, completed):
+                self.writer.save(record, outcomes_saved=outcomes_saved)
             self.writer.settle(raising=completed)  # what it wrote is saved before it ends
             if self._saves_at_exit(completed):
                 self.writer.save_final(self.record)
@@ -403,7 +403,9 @@ class GraphRun:
             self.failures.raise_failure(ex)
         yield from self.steps.finish(ex)
 
-    def _keep_stopped(self, ex: Execution, completed: bool) -> Iterator[CheckpointRecord]:
+    def _keep_stopped(
+        self, ex: Execution, completed: bool
+    ) -> Iterator[tuple[CheckpointRecord, bool]]:
         """What a run stopped inside a step (not ``completed``: its stream closed, its task
         cancelled) keeps, under each durability: the writes of the step's tasks that had
         finished, as LangGraph's loop put them as each ended (under "exit": by the close);
@@ -527,8 +529,8 @@ class GraphRun:
             completed = True
         finally:
             await self.writer.asettle(raising=completed)
-            for record in self._keep_stopped(ex, completed):
-                await self.writer.asave(record)
+            for record, outcomes_saved in self._keep_stopped(ex, completed):
+                await self.writer.asave(record, outcomes_saved=outcomes_saved)
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)
                 await self.writer.asave_final(self.record)

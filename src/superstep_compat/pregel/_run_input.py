@@ -8,6 +8,7 @@ Never imports the run or the host.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,10 +56,18 @@ class InputWrites:
     recorder: CheckpointRecorder
     values: RunValues
 
-    def lowlevel(self, ex: Execution, inp: Any) -> list[Event]:
+    def lowlevel(
+        self,
+        ex: Execution,
+        inp: Any,
+        *,
+        before: Mapping[str, Any] | None = None,
+        seen_by: Sequence[str] = (),
+    ) -> list[Event]:
         """A low-level `Pregel`'s input: written to its input channels as the input step
         (LangGraph's step -1, which shows no ``values`` chunk), so the nodes subscribed to
-        them run in the first step."""
+        them run in the first step. ``before`` and ``seen_by``: see
+        `CheckpointRecorder.checkpoint` (a `Command`'s update applied first)."""
         ex.edit(self.scope.graph.runner.input_writes(inp), writer=INPUT_WRITER)
         self.values.commit(ex.values)
         pending = pending_activations(ex, self.scope.graph.node_order)
@@ -68,6 +77,8 @@ class InputWrites:
             next_=tuple(name for name, _ in pending),
             keys=[key for _, key in pending],
             values=self.values.of(ex.values),
+            before=before,
+            seen_by=seen_by,
         )
 
     def first_command(self, ex: Execution, command: Command[Any]) -> list[Event]:
@@ -85,13 +96,26 @@ class InputWrites:
         written = node_writes(Command(update=command.update), keys)
         if written.writes:
             ex.edit(written.writes, writer=START)
-        if self.scope.graph.lowlevel is not None:
+        lowlevel = self.scope.graph.lowlevel is not None
+        before: dict[str, Any] | None = None
+        seen_by: list[str] = []
+        if lowlevel:
+            # LangGraph's input step marks the nodes the update triggered as having seen
+            # it (so they do not run), at the update's version; the input goes on at the next
+            before, _ = first_writes(
+                self.scope.saver,
+                self.scope.graph,
+                Command(update=command.update),
+                self.values.of(ex.values),
+                ex,
+            )
+            seen_by = [name for name, _ in pending_activations(ex, self.scope.graph.node_order)]
             ex.abandon_pending()
             gotos = node_writes(Command(goto=command.goto), keys).goto
             runner._gotos(gotos, TaskOutcome(), INPUT_WRITER, RunContext(config={}))
         runner.warn_unknown(written.dropped, INPUT_WRITER, RunContext(config={}))
-        if self.scope.graph.lowlevel is not None:
-            return self.lowlevel(ex, command)
+        if lowlevel:
+            return self.lowlevel(ex, command, before=before, seen_by=seen_by)
         values = self.values.of(ex.values)
         # LangGraph applies them at one version, then its input step consumes the goto's
         # and Sends' triggers and writes ``__start__`` at the next

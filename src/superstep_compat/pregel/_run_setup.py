@@ -116,6 +116,9 @@ class Continuation:
     """Whether a low-level graph's input was written as its input step (step -1): the
     nodes it triggers are due before any superstep runs, so the run checks its
     ``interrupt_before`` breakpoints first (LangGraph's first tick does)."""
+    ended_at_past: set[str] = field(default_factory=set)
+    """A resume at a checkpoint the thread went past: the tasks that had finished there
+    (their writes dropped to run them again; see `Resumer.answer_rebuilt`)."""
 
     def prepare(self) -> tuple[Execution, list[Event]]:
         """The execution the run drives (loaded, or new) with the input applied, and the
@@ -228,7 +231,7 @@ class Continuation:
             elif answer is not None:
                 # answering a past interrupt again (time travel): LangGraph keeps the
                 # answers saved for it since, and the new one comes after them
-                self.resumer.answer_rebuilt(ex, record, answer)
+                self.resumer.answer_rebuilt(ex, record, answer, self.ended_at_past)
         first_answer: tuple[Any, ...] = ()  # a low-level new thread's resume answer
         first_input: Command[Any] | None = None
         # an entrypoint's new thread takes a Command as its input value, as LangGraph's
@@ -519,6 +522,8 @@ class Continuation:
         if kept is None:
             return
         dropped = [w for w in record.pending if w[0] != NULL_TASK_ID and w[1] not in kept]
+        if kept:  # (a resume: the tasks that had finished there keep their answers only)
+            self.ended_at_past = {w[0] for w in dropped}
         delta = self.recorder.writer.delta
         if delta is not None:  # LangGraph's branch snapshots the delta keys they touch
             delta.force_pending(dropped)

@@ -237,9 +237,9 @@ class StateEditor:
             created_at=_now(),
             engine=ex.snapshot(),
             ran=_ran_after_edit(record, source, moved),
-            triggers=trigger_channels(ex, pending)
+            triggers=trigger_channels(ex, pending, pulls=self.graph.spec.subscriptions is None)
             if start is _NO_START
-            else trigger_channels(ex, pending, start),
+            else trigger_channels(ex, pending, start, pulls=self.graph.spec.subscriptions is None),
         )
         base = None if record is None else record.checkpoint
         build_checkpoint(

@@ -152,14 +152,15 @@ class StepFailures:
         ex: Execution,
         ended: Sequence[tuple[str, TaskOutcome]],
         before: Mapping[str, Any],
-    ) -> Generator[CheckpointRecord, None, None]:
+    ) -> Generator[tuple[CheckpointRecord, bool], None, None]:
         """The run stopped inside a step (its stream closed early, its task cancelled)
         after the tasks ``ended`` returned: as for a failed step, those that finished keep
         their outcomes as pending writes of the step's checkpoint, so the thread shows their
         writes (applied to ``before``, the values the step began with) and continuing it
         runs only the others (LangGraph saves each task's writes as it ends). Written once
         for sync and async runs: it yields the checkpoint for its driver to save (``save``
-        or ``await asave``) before the writes are put under it."""
+        or ``await asave``, with its ``outcomes_saved``) before the writes are put under
+        it, unless the one saved stays right as it is (`CheckpointRecorder.stopped_save`)."""
         recorder = self.recorder
         record = recorder.record
         if recorder.scope.saver is None or record is None:
@@ -174,7 +175,9 @@ class StepFailures:
         writes = recorder.keep_finished(ex, record, "", self.results, before)
         if not writes:
             return
-        yield record
+        resave = recorder.stopped_save(record)
+        if resave is not None:
+            yield record, resave
         for task_id, task_writes in writes:
             recorder.writer.put_writes(record, task_id, task_writes)
 

@@ -849,6 +849,64 @@ def replay_fork_proceed(graph: Any) -> Any:
     return graph.invoke(None, CFG)
 
 
+# --- a low-level Pregel paused beside a finished sibling ----------------------------------------
+
+
+def _ll_step(name: str, suffix: str) -> Any:
+    def run(value: Any) -> Any:
+        RAN.append(name)
+        return f"{value}{suffix}"
+
+    return run
+
+
+def _ll_ask(value: Any) -> Any:
+    RAN.append("ask")
+    return f"{value}={interrupt(f'{value}?')}"
+
+
+def _ll_side(values: dict[str, Any]) -> Any:
+    RAN.append("side")
+    return sorted(str(v) for v in values.values() if v is not None)
+
+
+def lowlevel_interrupt(saver: Any) -> Any:
+    """Its nodes are triggered by the state channels they subscribe to (LangGraph's
+    checkpoints hold no ``branch:to:*`` channels): ``side`` by two of them, so it runs beside
+    ``ask`` when ``ask`` pauses, and its finished write is found by its task id."""
+    from langgraph.channels import LastValue
+    from langgraph.pregel import NodeBuilder, Pregel
+
+    return Pregel(
+        nodes={
+            "one": NodeBuilder().subscribe_only("a").do(_ll_step("one", "1")).write_to("b"),
+            "ask": NodeBuilder().subscribe_only("b").do(_ll_ask).write_to("c"),
+            "side": NodeBuilder().subscribe_to("a", "b").do(_ll_side).write_to("seen"),
+            "two": NodeBuilder().subscribe_only("c").do(_ll_step("two", "2")).write_to("d"),
+        },
+        channels={
+            "a": LastValue(str),
+            "b": LastValue(str),
+            "c": LastValue(str),
+            "d": LastValue(str),
+            # (last value: with a Topic, LangGraph itself sometimes applies the finished
+            # sibling's write twice on resume, a race between the two tasks)
+            "seen": LastValue(list),
+        },
+        input_channels="a",
+        output_channels=["b", "c", "d", "seen"],
+        checkpointer=saver,
+    )
+
+
+def lowlevel_interrupt_start(graph: Any) -> Any:
+    return graph.invoke("x", CFG)
+
+
+def lowlevel_interrupt_proceed(graph: Any) -> Any:
+    return graph.invoke(Command(resume="yes"), CFG)
+
+
 SCENARIOS = [
     "finished",
     "one_interrupt",
@@ -877,4 +935,5 @@ SCENARIOS = [
     "edits_forked",
     "input_edit",
     "replay_fork",
+    "lowlevel_interrupt",
 ]

@@ -48,6 +48,7 @@ SCENARIOS = [
     "edits_forked",
     "input_edit",
     "replay_fork",
+    "lowlevel_interrupt",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS = {
