@@ -70,6 +70,8 @@ def _sync(bad: dict[str, Any], thread: str) -> dict[str, Any]:
         failure = None
     except Exception as exc:
         failure = _failure(exc)
+    # the two parallel tasks' update chunks come in the order they finish (threads)
+    chunks.sort(key=lambda chunk: sorted(chunk) if isinstance(chunk, dict) else [])
     return {"failure": failure, "chunks": chunks, "calls": sorted(calls)}
 
 
