@@ -68,7 +68,11 @@ class NodeSpec:
     the other events wait (``held``) and are delivered again, with the resumed activation's,
     in the superstep where every suspended activation of it has settled (LangGraph keeps a
     paused step's finished tasks as pending writes and applies the whole step, in task
-    order, once it completes after the resume). Its suspending reaction may not write."""
+    order, once it completes after the resume). Its suspending reaction may not write.
+    ``retry_keeps``: the keys of an activation's memory that its next attempt after a
+    failure keeps (what the activation was given rather than what it did: LangGraph keeps the
+    answers a task's interrupts were given across its retries, so an answered question is
+    not asked again); every other key starts afresh."""
 
     key: str
     fn: NodeFn
@@ -83,6 +87,7 @@ class NodeSpec:
     suspend_holds_step: bool = False
     on_failure: str | None = None
     defer_beside_spawns: bool = False
+    retry_keeps: frozenset[str] = frozenset()
 
 
 def _always(_: Any) -> bool:
@@ -141,6 +146,7 @@ class Graph:
         suspend_holds_step: bool = False,
         on_failure: str | None = None,
         defer_beside_spawns: bool = False,
+        retry_keeps: Iterable[str] = (),
     ) -> Graph:
         """Add node ``key`` whose reducer is ``fn(ctx, event) -> Reaction``. ``triggers``:
         channels whose writes activate it (in the superstep after the one that wrote them).
@@ -148,6 +154,7 @@ class Graph:
         left, no join absorbing it) is handed to that node instead of failing the execution:
         the same activation goes on as an activation of ``on_failure`` with a `NodeFailed`
         payload (with ``retry_holds_step``, inside the same superstep, like a retry).
+        ``retry_keeps``: memory keys a retry keeps (see `NodeSpec`).
 
         Raises `GraphValidationError` for a duplicate key, a non-callable ``fn``, or
         ``defer_beside_spawns`` without ``defer``."""
@@ -173,6 +180,7 @@ class Graph:
             suspend_holds_step=suspend_holds_step,
             on_failure=on_failure,
             defer_beside_spawns=defer_beside_spawns,
+            retry_keeps=frozenset(retry_keeps),
         )
         return self
 

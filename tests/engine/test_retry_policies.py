@@ -190,3 +190,40 @@ def test_a_retry_that_settles_while_another_still_retries_waits_with_the_held_ev
     ex = make_driver().run_graph(_fan_out({2: 1, 4: 2}, holds=True, delay=0.5))
     assert ex.values["squares"] == (1, 4, 9, 16)
     assert ex.values["seen"] == ([1, 4, 9, 16],)
+
+
+def _remembers(seen: list[dict[str, object]], *, keeps: tuple[str, ...], holds: bool) -> Graph:
+    """A node whose first attempt notes ``given`` and ``done`` in its memory, then fails
+    retryably; the second records the memory it starts with and completes."""
+
+    def react(ctx: NodeContext, event: Event) -> Reaction:
+        seen.append(dict(ctx.memory))
+        if ctx.attempt == 1:
+            ctx.memory["given"] = "answer"
+            ctx.memory["done"] = "work"
+            return Reaction(disposition=FailActivation.retryable("flaky"))
+        return Reaction(updates={"done": ctx.attempt}, disposition=CompleteActivation())
+
+    policy = RetryPolicy(max_attempts=2, initial_interval=0)
+    return (
+        Graph("g")
+        .with_channels(done=LastValue())
+        .add_node("n", react, retry=policy, retry_holds_step=holds, retry_keeps=keeps)
+        .start_at("n")
+    )
+
+
+def test_a_retry_keeps_only_the_memory_keys_its_node_names() -> None:
+    for holds in (False, True):
+        seen: list[dict[str, object]] = []
+        ex = drain(Execution.start(_remembers(seen, keeps=("given",), holds=holds).compile(), 1))
+        assert ex.values == {"done": 2}
+        assert seen == [{}, {"given": "answer"}], holds
+
+
+def test_a_retry_starts_with_empty_memory_by_default() -> None:
+    for holds in (False, True):
+        seen: list[dict[str, object]] = []
+        ex = drain(Execution.start(_remembers(seen, keeps=(), holds=holds).compile(), 1))
+        assert ex.values == {"done": 2}
+        assert seen == [{}, {}], holds

@@ -52,6 +52,7 @@ from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._compile import Pregel
 from superstep_compat.pregel._graph_attrs import retry_tuple
 from superstep_compat.pregel._lgchannels import entrypoint_channels
+from superstep_compat.pregel._node import TASK_RETRY_KEEPS
 from superstep_compat.pregel._run_input import INPUT_EVENT
 from superstep_compat.types import CachePolicy, RetryPolicy, Send, StateSnapshot, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV05, LangGraphDeprecatedSinceV10
@@ -201,6 +202,7 @@ def _engine(spec: GraphSpec, runner: EntrypointRunner, name: str) -> CompiledGra
         may_activate=(),
         coalesce=True,
         retry_holds_step=True,  # a failure carries its matching policy (`_node.settle`)
+        retry_keeps=TASK_RETRY_KEEPS,
     )
     g.route(INPUT_EVENT, None, node.name)
     return g.compile()

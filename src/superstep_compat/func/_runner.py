@@ -304,9 +304,10 @@ def entry_node(runner: EntrypointRunner) -> NodeFn:
     def request(ctx: NodeContext, event: Event) -> Effect | Reaction:
         if isinstance(event, Activated | External):
             ctx.memory["arg"] = event.payload
-            ctx.memory["resume"] = []
+            # none on a first attempt; a retry keeps the answers already given
+            resume = ctx.memory["resume"] = list(ctx.memory.get("resume") or ())
             return task_effect(
-                ctx, event.payload, [], timeout=run_timeout, idle_timeout=idle_timeout
+                ctx, event.payload, resume, timeout=run_timeout, idle_timeout=idle_timeout
             )
         if isinstance(event, Resumed):
             resume = [*ctx.memory.get("resume", []), event.value]

@@ -22,12 +22,13 @@ Never imports the run, the host or the engine's persistence.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from superstep_compat._internal._constants import ERROR_SOURCE_NODE
 from superstep_compat.errors import ParentCommand
+from superstep_compat.pregel._checkpoint_chunks import CheckpointChunks
 from superstep_compat.pregel._checkpoint_policy import CheckpointPolicy
 from superstep_compat.pregel._checkpoint_tasks import (
     _MISSING,
@@ -46,13 +47,8 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
-    PUSH,
     build_checkpoint,
     graph_versions,
-    paused_restorable,
-    quiet_restorable,
-    restorable,
-    written_lean,
 )
 from superstep_compat.pregel._lgdelta import delta_channels
 from superstep_compat.pregel._lgdelta_write import DeltaWrites
@@ -60,14 +56,15 @@ from superstep_compat.pregel._lgread import pending_writes
 from superstep_compat.pregel._record import (
     CheckpointRecord,
     PendingWrite,
-    TaskRecord,
-    chunk_config,
-    record_config,
-    task_state_config,
+)
+from superstep_compat.pregel._restorable import (
+    paused_restorable,
+    quiet_restorable,
+    restorable,
+    written_lean,
 )
 from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_values import RunValues
-from superstep_compat.pregel._snapshots import StateViews
 from superstep_compat.pregel._task_context import TaskOutcome, _now
 from superstep_compat.types import Interrupt
 from superstep_core.node import Activated
@@ -101,13 +98,13 @@ class CheckpointRecorder:
     step_writes: bool = field(init=False)
     """Whether a finished step's task writes are saved (not with durability "exit")."""
     writer: CheckpointWriter = field(init=False)
+    chunks: CheckpointChunks = field(init=False)
+    """Makes the ``checkpoints``/``debug`` stream events of the checkpoints."""
     step: int = field(init=False, default=-2)  # a new thread's input checkpoint is step -1
     record: CheckpointRecord | None = field(init=False, default=None)
     # the record `checkpoint` built last and the highest of its channel versions (besides
     # the blob's: writing it again with the blob changes no other)
     _top_version: tuple[CheckpointRecord, Any] | None = field(init=False, default=None)
-    # the graph's subgraph by node name (`StateViews.subgraph_of`), found when first asked
-    _subgraph_lookup: Callable[[str], Any] | None = field(init=False, default=None)
     # `record`'s engine state while its ``engine`` is not filled in (`engine_of`)
     _quiet: tuple[CheckpointRecord, QuietSnapshot] | None = field(init=False, default=None)
 
@@ -121,6 +118,7 @@ class CheckpointRecorder:
             untracked=self.scope.graph.untracked_channels,
             lean=self.policy.lean,
         )
+        self.chunks = CheckpointChunks(self.scope, self.writer, self.first_step_order)
         deltas = delta_channels(self.scope.graph)
         if deltas and self.scope.saver is not None:
             self.writer.delta = DeltaWrites(deltas, held_back=not self.scope.durable)
@@ -323,7 +321,7 @@ class CheckpointRecorder:
         parent_id = (
             record.parent_id if scope.durable else None if last is None else last.checkpoint_id
         )
-        return self.checkpoint_events(record, parent_id)
+        return self.chunks.events(record, parent_id)
 
     def engine_of(self, record: CheckpointRecord) -> None:
         """Fill in ``record``'s engine state when `checkpoint` deferred it: the execution's
@@ -334,66 +332,6 @@ class CheckpointRecorder:
             self._quiet = None
             if record.engine is None:
                 record.engine = quiet[1].state()
-
-    def checkpoint_events(
-        self, record: CheckpointRecord, parent_id: str | None, *, parent_saved: bool = False
-    ) -> list[Event]:
-        """The stream events (``checkpoints``, ``debug``) of ``record``, whose parent is
-        ``parent_id``. Their configs and metadata as LangGraph's loop holds them
-        (`chunk_config`, no keys the saver merges in from the run config); the parent's
-        config as well, unless ``parent_saved``: a checkpoint the run loaded and shows again
-        (no step of its own), shown as the saver gave it."""
-        if "checkpoints" not in self.scope.modes and "debug" not in self.scope.modes:
-            return []
-        tasks, next_ = record.tasks, list(record.next)
-        if not self.first_step_order and len(tasks) == len(next_) > 1:
-            # the run's own view lists the step's pull tasks by node name, as LangGraph
-            # prepares them knowing which channels changed (a saved checkpoint's view and
-            # the first step after an edit: in the order the nodes were added)
-            tasks = sorted(
-                tasks, key=lambda t: (t.path[0] != PUSH, "" if t.path[0] == PUSH else t.name)
-            )
-            next_ = [t.name for t in tasks]
-        configurable = self.scope.config.get("configurable") or {}
-        metadata = dict(record.metadata)
-        if not parent_saved:
-            # LangGraph's loop shows the metadata it hands the saver, before the saver
-            # merges the run config's into it (a checkpoint it loaded shows them)
-            for key in self.writer.config_metadata(self.scope.config):
-                metadata.pop(key, None)
-        payload = {
-            "config": chunk_config(configurable, record, record.checkpoint_id),
-            "parent_config": None
-            if parent_id is None
-            else record_config(record, parent_id)
-            if parent_saved
-            else chunk_config(configurable, record, parent_id),
-            "values": dict(record.values),
-            "metadata": metadata,
-            "next": next_,
-            "tasks": [_chunk_task(t, self._task_state(record, t)) for t in tasks],
-        }
-        out: list[Event] = []
-        if "checkpoints" in self.scope.modes:
-            out.append(((), "checkpoints", payload))
-        if "debug" in self.scope.modes:
-            debug = {
-                "step": record.step,
-                "timestamp": record.created_at,
-                "type": "checkpoint",
-                "payload": payload,
-            }
-            out.append(((), "debug", debug))
-        return out
-
-    def _task_state(self, record: CheckpointRecord, task: TaskRecord) -> dict[str, Any] | None:
-        """A checkpoint chunk's task ``state``, as `get_state` shows it without
-        ``subgraphs``: the config naming the subgraph the task's node runs, else None."""
-        if self._subgraph_lookup is None:
-            self._subgraph_lookup = StateViews(self.scope.graph).subgraph_of()
-        if self._subgraph_lookup(task.name) is None:
-            return None
-        return task_state_config(record, task)
 
     # --- a step that did not finish ------------------------------------------------------------
 
@@ -600,21 +538,3 @@ class CheckpointRecorder:
 
 _CANCELLED = "CancelledError()"
 """The error LangGraph saves for a task its runner cancelled (``repr`` of the exception)."""
-
-
-def _chunk_task(task: TaskRecord, state: dict[str, Any] | None) -> dict[str, Any]:
-    """A task of a checkpoint chunk, in LangGraph's three shapes: a failed task's error; else
-    its interrupts as plain dicts (the chunk is data a client reads as JSON), with the
-    result of a task that finished (a sibling of an interrupted one, say)."""
-    if task.error:
-        return {"id": task.id, "name": task.name, "error": task.error, "state": state}
-    interrupts = tuple(asdict(i) for i in task.interrupts)
-    if task.result:
-        return {
-            "id": task.id,
-            "name": task.name,
-            "result": task.result,
-            "interrupts": interrupts,
-            "state": state,
-        }
-    return {"id": task.id, "name": task.name, "interrupts": interrupts, "state": state}

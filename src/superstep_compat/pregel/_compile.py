@@ -47,7 +47,7 @@ from superstep_compat.pregel._lowlevel import (
     lowlevel_engine_graph,
 )
 from superstep_compat.pregel._migrate import migrate_pending_sends, migrate_trigger_channels
-from superstep_compat.pregel._node import task_node
+from superstep_compat.pregel._node import TASK_RETRY_KEEPS, task_node
 from superstep_compat.pregel._run_input import INPUT_EVENT
 from superstep_compat.pregel._run_options import DEFAULT_RECURSION_LIMIT
 from superstep_compat.pregel._saver_bridge import off_loop_iter_twin, off_loop_twin, sync_entry
@@ -87,6 +87,8 @@ def _engine_graph(spec: GraphSpec, runner: TaskRunner, name: str) -> CompiledGra
             # tasks neither wait for a deferred node nor keep it waiting
             defer_beside_spawns=node.defer,
             retry_holds_step=True,
+            # a retried task keeps the answers its interrupts were given, as in LangGraph
+            retry_keeps=TASK_RETRY_KEEPS,
             suspend_holds_step=True,
             # a node with an error handler: its task failing for good (retries spent) goes
             # on as the handler's task, in the same step (LangGraph's node error handler)

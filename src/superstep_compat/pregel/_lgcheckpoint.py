@@ -21,14 +21,15 @@ and a stamp that does not match (a checkpoint LangGraph wrote after
 carrying the channel's version forward) means the state is rebuilt from LangGraph's own
 fields instead (see `_lgrestore`).
 
-Never imports the host or the engine's persistence stores.
+Which records can go without that channel is `_restorable`'s to say. Never imports the host or
+the engine's persistence stores.
 """
 
 from __future__ import annotations
 
 import binascii
 import inspect
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import replace
 from hashlib import sha1
 from typing import Any
@@ -37,11 +38,25 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from xxhash import xxh3_128_hexdigest
 
 from superstep_compat.pregel._lgblob import engine_blob, engine_codec
+from superstep_compat.pregel._lgnames import (
+    BRANCH_PREFIX,
+    CURRENT_FORMAT,
+    ENGINE_CHANNEL,
+    ERROR,
+    INTERRUPT,
+    JOIN_PREFIX,
+    NO_WRITES,
+    PRIVATE_CHANNELS,
+    PULL,
+    PUSH,
+    RESERVED_CHANNELS,
+    RESUME,
+    START_CHANNEL,
+    TASKS,
+)
 from superstep_compat.pregel._record import CheckpointRecord, config_of
+from superstep_compat.pregel._restorable import restorable
 from superstep_compat.pregel._saver_bridge import saver_call as _call
-from superstep_compat.types import Send
-from superstep_core.node import Activated
-from superstep_core.runtime import QuietSnapshot
 
 __all__ = [
     "BRANCH_PREFIX",
@@ -50,6 +65,8 @@ __all__ = [
     "ERROR",
     "INTERRUPT",
     "NO_WRITES",
+    "PULL",
+    "PUSH",
     "RESUME",
     "START_CHANNEL",
     "TASKS",
@@ -59,39 +76,12 @@ __all__ = [
     "graph_versions",
     "is_state_channel",
     "lg_task_id",
-    "paused_restorable",
     "put_task_writes",
-    "quiet_restorable",
-    "restorable",
     "step_new_versions",
     "task_writes_args",
     "triggers_of",
     "write_checkpoint",
-    "written_lean",
 ]
-
-CURRENT_FORMAT = 4
-"""The checkpoint layout (``v``) LangGraph 1.2 writes; older ones are migrated on read."""
-ENGINE_CHANNEL = "__superstep_facade__"
-# the channel's name before it was told apart from the engine's own ``__superstep__``
-# (`superstep_core.host.thread_checkpoints.STEP`), which an engine thread holds
-_ENGINE_CHANNEL_BEFORE = "__superstep__"
-START_CHANNEL = "__start__"
-TASKS = "__pregel_tasks"
-BRANCH_PREFIX = "branch:to:"
-JOIN_PREFIX = "join:"
-ERROR = "__error__"
-INTERRUPT = "__interrupt__"
-RESUME = "__resume__"
-NO_WRITES = "__no_writes__"
-_LG_PRIVATE = (ENGINE_CHANNEL, _ENGINE_CHANNEL_BEFORE)
-_LG_CHANNELS = frozenset(
-    {START_CHANNEL, TASKS, ENGINE_CHANNEL, _ENGINE_CHANNEL_BEFORE, "__previous__", "__end__"}
-)
-
-
-PULL = "__pregel_pull"
-PUSH = "__pregel_push"
 
 
 def lg_task_id(
@@ -119,14 +109,14 @@ def lg_task_id(
 def is_state_channel(name: str) -> bool:
     """Whether a channel of a LangGraph checkpoint is a state key (not a trigger or ours)."""
     return not (
-        name in _LG_CHANNELS or name.startswith(BRANCH_PREFIX) or name.startswith(JOIN_PREFIX)
+        name in RESERVED_CHANNELS or name.startswith(BRANCH_PREFIX) or name.startswith(JOIN_PREFIX)
     )
 
 
 def graph_versions(versions: Mapping[str, Any]) -> dict[str, Any]:
     """The channel versions of a checkpoint without those of the engine's blob (channels no
     LangGraph graph has)."""
-    return {k: v for k, v in versions.items() if k not in _LG_PRIVATE}
+    return {k: v for k, v in versions.items() if k not in PRIVATE_CHANNELS}
 
 
 # --- writing ----------------------------------------------------------------------------------
@@ -228,7 +218,7 @@ def build_checkpoint(
     gone = []
     emptied = []
     for k in prev_values:
-        if k in values or k in _LG_PRIVATE:
+        if k in values or k in PRIVATE_CHANNELS:
             continue
         if k in topics or k.startswith(JOIN_PREFIX):
             # LangGraph's join channel, once written, stays in its checkpoints: consumed (its
@@ -267,222 +257,6 @@ def build_checkpoint(
     }
     record.checkpoint = checkpoint
     return checkpoint
-
-
-def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> bool:
-    """Whether rebuilding ``record``'s engine state from LangGraph's own fields (what
-    `_lgrestore.rebuild` does for a checkpoint LangGraph wrote) gives the same run: a step
-    of the root graph whose pending tasks are plain pull or `Send` tasks (fresh activations,
-    a join's target its complete barrier started among them; nothing in flight: no effects, timers,
-    partial joins, deferred nodes, failures or outcomes kept from a step that stopped
-    part-way) and whose engine values are the state values. A task may
-    wait on the interrupts it raised on its first attempt, with no answers yet and no work
-    of its own kept (its ``__interrupt__`` pending write is all a rebuild needs: the task
-    runs afresh with its answer, as LangGraph runs it). Such a checkpoint is written
-    without the engine's blob, as LangGraph writes it. Live ephemeral channels (written by
-    the step: an `EphemeralValue`, a non-accumulating `Topic`) do not matter: whoever goes
-    on from a checkpoint (a run, an edit) empties those its next step does not write.
-
-    ``outcomes_saved``: the record's step failed after it was written, its engine state is
-    the one from before the step, and what the step's tasks did (finished tasks' writes,
-    the failed task's ``__error__``) is saved as pending writes, from which a rebuild takes
-    it; so finished tasks, results and errors do not make the record unrestorable."""
-    engine = record.engine
-    settled = not outcomes_saved and (record.finished or record.current_values is not None)
-    if settled or engine is None:
-        return False
-    if (
-        engine.awaited
-        or engine.timers
-        or engine.barriers
-        or engine.outputs
-        or engine.deferred
-        or engine.failure is not None
-        or engine.held
-    ):
-        return False
-    if not _same_values(record.values, engine.values, engine.queue):
-        return False
-    found = _instances_restorable(engine.instances, record)
-    return found is not None and _tasks_restorable(record, outcomes_saved, *found)
-
-
-def paused_restorable(record: CheckpointRecord) -> bool:
-    """`restorable` of the checkpoint of a step that paused on interrupts: ``record`` was
-    saved without the engine's blob as the step began (`written_lean`), its ``engine`` is
-    the state the step paused in. The tasks that finished beside the interrupted ones are
-    gone from it, their writes committed (``record.current_values``); they are saved as
-    the tasks' pending writes, from which a rebuild hands their outcomes back when the step
-    runs again (as LangGraph runs it). The rest is as `restorable` asks: the interrupted
-    tasks raised on their first attempt with no answers, nothing else in flight."""
-    engine = record.engine
-    if (
-        engine is None
-        or engine.awaited
-        or engine.timers
-        or engine.barriers
-        or engine.outputs
-        or engine.deferred
-        or engine.failure is not None
-        or engine.held
-    ):
-        return False
-    current = record.values if record.current_values is None else record.current_values
-    if not _same_values(current, engine.values, engine.queue):
-        return False
-    found = _instances_restorable(engine.instances, record)
-    return found is not None and _tasks_restorable(record, True, *found)
-
-
-def _instances_restorable(
-    instances: Iterable[Any], record: CheckpointRecord
-) -> tuple[int, set[str]] | None:
-    """`restorable`'s test of the engine's activations: each on its first attempt, given
-    its payload again by a rebuild, nothing in flight; either active and fresh, or
-    suspended on the interrupts it raised (``waiting``) or on its subgraph's breakpoint
-    (``stopped``) with no answers but those ``record``'s pending writes save for its task
-    (a rebuild gives them back, `resume_answers`). Returns (waiting, stopped), None when
-    not so."""
-    waiting = 0
-    stopped: set[str] = set()
-    saved: dict[str, Any] | None = None  # the saved answers by activation, found once
-    for inst in instances:
-        if (
-            inst.attempt != 1
-            # a suspended task issued its one task effect, whose answer was the interrupt
-            or inst.effects_issued > (1 if inst.state == "suspended" else 0)
-            or inst.pending_effects
-            or inst.holding
-            or not _rebuilt_payload(inst)
-        ):
-            return None
-        if inst.state == "suspended":
-            # raised on its first run, holding nothing but the answers it was given
-            if inst.interrupt is None:
-                return None
-            if not _fresh_memory(inst.memory):
-                if saved is None:
-                    saved = _saved_answers(record)
-                if not _fresh_memory(inst.memory, saved.get(inst.id)):
-                    return None
-            if inst.interrupt:
-                waiting += 1
-            else:  # no interrupt of its own: its subgraph stopped at a breakpoint
-                stopped.add(inst.id)
-        elif inst.state != "active" or inst.memory or inst.interrupt is not None:
-            return None
-    return waiting, stopped
-
-
-def quiet_restorable(record: CheckpointRecord, quiet: QuietSnapshot) -> bool:
-    """`restorable` of a record of the root graph whose ``engine`` is not filled in yet
-    (`CheckpointRecorder` takes it only when it is read, see `CheckpointRecorder.engine_of`),
-    as the recorder has just made it for a step: ``quiet`` its engine state; its tasks are
-    fresh pull or `Send` tasks (no error, result, interrupt or subgraph yet), nothing of it
-    finished and no interrupt noted, so of `restorable`'s tests only those of the engine
-    state are left to make: nothing in flight and every activation on its first attempt
-    and active (what makes ``quiet``), each given its payload again by a rebuild, the
-    values the state values."""
-    for inst in quiet.instances:
-        if not _rebuilt_payload(inst):
-            return False
-    return _same_values(record.values, quiet.values, quiet.queue)
-
-
-def _same_values(
-    values: Mapping[str, Any], engine_values: Mapping[str, Any], queue: Sequence[tuple[str, Any]]
-) -> bool:
-    """Whether the engine's values are the state ``values`` (the same objects) and its
-    queue holds only fresh activations (no payload): what `restorable` needs of them."""
-    missing = object()
-    for key, value in engine_values.items():
-        if values.get(key, missing) is not value:
-            return False
-    for _, event in queue:
-        if type(event) is not Activated or not (
-            event.payload is None or type(event.payload) is Send or _join_payload(event.payload)
-        ):
-            return False
-    return True
-
-
-def _join_payload(payload: Any) -> bool:
-    """Whether ``payload`` is what a join's complete barrier starts a façade node with: each
-    source's output, None (a façade task's outcome goes to channels, never to the barrier)."""
-    return type(payload) is dict and all(v is None for v in payload.values())
-
-
-def _rebuilt_payload(inst: Any) -> bool:
-    """Whether a rebuild gives activation ``inst`` its payload and start: none; when its
-    join's complete barrier started it, the join's (`_lgrestore` fires the join again); when
-    a `Send` spawned it, that packet (saved in ``__pregel_tasks``, spawned again)."""
-    if inst.spawned:
-        return type(inst.payload) is Send
-    return inst.payload is None or (inst.joined is not None and _join_payload(inst.payload))
-
-
-def _tasks_restorable(
-    record: CheckpointRecord, outcomes_saved: bool, waiting: int, stopped: Collection[str] = ()
-) -> bool:
-    """`restorable`'s test of ``record``'s tasks, ``waiting`` of its activations suspended
-    on interrupts, ``stopped`` on their subgraph's breakpoint. A task waiting on its
-    subgraph (its interrupts, or its breakpoint) is rebuilt as LangGraph runs it again: due,
-    with the subgraph's interrupts as its ``__interrupt__`` write; the subgraph goes on from
-    its own checkpoint."""
-    asked = 0
-    raised = 0  # the interrupts of all tasks (counted here: no second pass over the tasks)
-    found = 0
-    parent = record.checkpoint_ns
-    for task in record.tasks:
-        if task.path[:1] not in ((PULL,), (PUSH,)) or (
-            not outcomes_saved and (task.error is not None or task.result is not None)
-        ):
-            return False
-        if task.state_ns and task.state_ns != (
-            f"{parent}|{task.name}:{task.id}" if parent else f"{task.name}:{task.id}"
-        ):
-            # a subgraph saved under a namespace of its own (``checkpointer=True``: no task
-            # id), which a rebuild does not find from the task
-            return False
-        if task.interrupts:
-            asked += 1
-            raised += len(task.interrupts)
-        elif task.key in stopped:
-            if not task.state_ns:
-                return False
-            found += 1
-    # every interrupt is a task's (none without its task)
-    return waiting == asked and found == len(stopped) and len(record.interrupts) == raised
-
-
-def _fresh_memory(memory: Mapping[str, Any], answers: Any = None) -> bool:
-    """An interrupted activation's memory as a rebuild gives it: no argument, no results
-    of work done inside the task, as answers ``answers`` (the list saved for its task)
-    or none."""
-    for key, value in memory.items():
-        if key == "resume":
-            if value and (type(answers) is not list or list(value) != answers):
-                return False
-        elif key != "arg" or value:
-            return False
-    return True
-
-
-def _saved_answers(record: CheckpointRecord) -> dict[str, Any]:
-    """The answers ``record``'s pending writes save for its tasks (``__resume__``), by the
-    activation that runs each."""
-    keys = {task.id: task.key for task in record.tasks if task.key}
-    return {
-        keys[task_id]: value
-        for task_id, channel, value in record.pending
-        if channel == RESUME and task_id in keys
-    }
-
-
-def written_lean(record: CheckpointRecord) -> bool:
-    """Whether ``record``'s checkpoint was last written without the engine's blob."""
-    built = record.checkpoint
-    return built is not None and ENGINE_CHANNEL not in built["channel_versions"]
 
 
 def write_checkpoint(
@@ -682,4 +456,4 @@ def _takes_task_path(cls: type) -> bool:
 
 def triggers_of(all_values: Mapping[str, Any], values: Mapping[str, Any]) -> dict[str, Any]:
     """A checkpoint's channels besides the state keys ``values`` holds and ours."""
-    return {k: v for k, v in all_values.items() if k not in values and k not in _LG_PRIVATE}
+    return {k: v for k, v in all_values.items() if k not in values and k not in PRIVATE_CHANNELS}

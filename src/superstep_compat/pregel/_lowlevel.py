@@ -563,7 +563,7 @@ def lowlevel_engine_graph(
     """The engine graph of a low-level `Pregel`: START writes the input to the input
     channels; every node is triggered by the channels it subscribes to (and runs once per
     step however many of them were written)."""
-    from superstep_compat.pregel._node import task_node
+    from superstep_compat.pregel._node import TASK_RETRY_KEEPS, task_node
     from superstep_compat.pregel._run_input import INPUT_EVENT
 
     g = Graph(name, version="langgraph")
@@ -576,6 +576,7 @@ def lowlevel_engine_graph(
             may_activate=[ANY_NODE],  # a node may write `Send`s
             coalesce=True,
             retry_holds_step=True,
+            retry_keeps=TASK_RETRY_KEEPS,
             triggers=node.triggers,
         )
     g.route(INPUT_EVENT, None, START)

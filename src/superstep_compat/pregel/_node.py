@@ -45,7 +45,19 @@ from superstep_core.node import (
 )
 from superstep_core.node import RetryPolicy as EngineRetryPolicy
 
-__all__ = ["engine_retry", "outcome_of", "settle", "task_effect", "task_node"]
+__all__ = [
+    "TASK_RETRY_KEEPS",
+    "engine_retry",
+    "outcome_of",
+    "settle",
+    "task_effect",
+    "task_node",
+]
+
+TASK_RETRY_KEEPS = frozenset({"resume"})
+"""What a façade task's next attempt after a failure keeps of its activation's memory
+(`NodeSpec.retry_keeps`): the answers its interrupts were given. LangGraph keeps a task's
+resume values across its attempts, so an answered interrupt is not asked again."""
 
 
 def task_node(name: str, runner: TaskRunner) -> NodeFn:

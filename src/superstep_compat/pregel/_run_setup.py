@@ -443,9 +443,7 @@ class Continuation:
         if forked is not None:
             events.extend(forked)
         else:
-            events.extend(
-                self.recorder.checkpoint_events(record, record.parent_id, parent_saved=True)
-            )
+            events.extend(self.recorder.chunks.events(record, record.parent_id, parent_saved=True))
         return events
 
     def take_saved(

@@ -286,7 +286,7 @@ class RunSteps:
         )
         # the goto's tasks run in this checkpoint's step: their writes are saved on it
         record.tasks = [*record.tasks, *(t for t in live.tasks if t.key not in known)]
-        yield from self.recorder.checkpoint_events(live, record.parent_id, parent_saved=True)
+        yield from self.recorder.chunks.events(live, record.parent_id, parent_saved=True)
 
     def finish(self, ex: Execution) -> Iterator[Event]:
         """A run that committed no step still answers with the thread's current values; one

@@ -1455,7 +1455,9 @@ class Execution:
             if spec.on_failure is None:
                 return None
             return self._hand_over_within(p, eid, inst, failure, result)
-        memory: dict[str, Any] = {}
+        memory = _kept_on_retry(
+            spec, shot.ctx.memory if shot is not None else p.staged.memory.get(inst.id, inst.memory)
+        )
         ctx = NodeContext(inst.node, inst.id, inst.lineage, attempt + 1, p.state, memory, p.step)
         start = Activated(inst.payload)
         try:
@@ -1723,7 +1725,7 @@ class Execution:
         for inst, failure in holds:
             inst.holding = True
             inst.effects_issued = staged.issued.get(inst.id, inst.effects_issued)
-            self._retry(inst, failure, outcome, record)
+            self._retry(inst, failure, outcome, record, staged.memory.get(inst.id))
             if record is not None:
                 record.dispositions.append((inst.id, "FailActivation"))
         outcome.delivered.clear()
@@ -2120,10 +2122,17 @@ class Execution:
         return out
 
     def _retry(
-        self, inst: Instance, failure: Failure, outcome: StepOutcome, record: TraceRecord | None
+        self,
+        inst: Instance,
+        failure: Failure,
+        outcome: StepOutcome,
+        record: TraceRecord | None,
+        memory: Mapping[str, Any] | None = None,
     ) -> None:
         """Start attempt+1 of ``inst`` afresh, after the backoff of the deciding policy (or,
-        with no retry left, hand it to its node's failure route)."""
+        with no retry left, hand it to its node's failure route). ``memory``: what the failed
+        attempt left (its staged memory, when it did not commit), else ``inst``'s; the new
+        attempt keeps only its node's ``retry_keeps`` of it."""
         if self._routed(inst, failure):
             self._hand_over(inst, failure)
             return
@@ -2131,7 +2140,9 @@ class Execution:
         assert policy is not None
         delay = policy.backoff(inst.attempt)
         inst.attempt += 1
-        inst.memory = {}
+        inst.memory = _kept_on_retry(
+            self.graph.nodes[inst.node], inst.memory if memory is None else memory
+        )
         # an attempt's effects keep the ids (idempotency keys) of the first attempt's: an
         # HTTP API told the same key twice applies the request once
         inst.effects_issued = 0
@@ -2460,3 +2471,12 @@ def _common_prefix(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
             break
         n += 1
     return a[:n]
+
+
+def _kept_on_retry(spec: NodeSpec, memory: Mapping[str, Any]) -> dict[str, Any]:
+    """The memory an activation's next attempt starts with: the keys its node keeps across
+    attempts (`NodeSpec.retry_keeps`), nothing else."""
+    keeps = spec.retry_keeps
+    if not keeps:
+        return {}
+    return {key: memory[key] for key in keeps if key in memory}
