@@ -1227,14 +1227,23 @@ class Execution:
     # --- holding a superstep for retries -------------------------------------------------
 
     def _call(
-        self, inst: Instance, event: Event, state: Mapping[str, Any], step: int, staged: _Staged
+        self,
+        inst: Instance,
+        event: Event,
+        state: Mapping[str, Any],
+        step: int,
+        staged: _Staged,
+        attempt: int | None = None,
     ) -> Any:
-        """Call the node's reducer for ``event`` (its memory staged): what it returned (not
-        yet checked: `_stage` does that), or what it raised."""
+        """Call the node's reducer for ``event`` (its memory staged), as attempt ``attempt``
+        (default: ``inst``'s): what it returned (not yet checked: `_stage` does that), or
+        what it raised."""
         spec = self.graph.nodes[inst.node]
         memory = dict(staged.memory.get(inst.id, inst.memory))
         staged.memory[inst.id] = memory
-        ctx = NodeContext(inst.node, inst.id, inst.lineage, inst.attempt, state, memory, step)
+        if attempt is None:
+            attempt = inst.attempt
+        ctx = NodeContext(inst.node, inst.id, inst.lineage, attempt, state, memory, step)
         try:
             return spec.fn(ctx, event)
         except Exception as e:  # a reducer bug fails its activation, never the interpreter
@@ -1407,10 +1416,7 @@ class Execution:
             latest = p.asked[eid][1] if eid in p.asked else None
             if latest is not None:  # retried: its latest attempt's context
                 shot = latest
-        try:
-            return shot.node.settle(shot.ctx, result)
-        except Exception as e:
-            return e
+        return _settle(shot, result)
 
     def _retry_within(self, request: EffectRequest, result: EffectCompleted) -> WithinRetry | None:
         """`OpenSuperstep.retry_within` for the superstep being run. The activation's
@@ -1429,13 +1435,10 @@ class Execution:
         inst, shot = p.asked[eid]
         if shot is None:
             attempt = p.retried[inst.id][1] if inst.id in p.retried else inst.attempt
-            after = self._react(p, inst, attempt, result)
+            after = self._call(inst, result, p.state, p.step, p.staged, attempt)
         else:
             attempt = shot.ctx.attempt
-            try:
-                after = shot.node.settle(shot.ctx, result)
-            except Exception as e:
-                after = e
+            after = _settle(shot, result)
         early = p.early
         if type(early) is not dict:
             early = p.early = {}
@@ -1446,7 +1449,7 @@ class Execution:
         spec = self.graph.nodes[inst.node]
         if not spec.retry_holds_step:
             return None
-        policy = failure.retry or spec.retry
+        policy = self._retry_policy(inst, failure)
         if (
             failure.failure_class is not FailureClass.RETRYABLE
             or policy is None
@@ -1545,16 +1548,6 @@ class Execution:
                 if queue[i][0] == inst.id:
                     queue[i] = event
             outcome.handed_over.append((heir.id, heir.payload))
-
-    def _react(self, p: _Pass, inst: Instance, attempt: int, event: Event) -> Any:
-        """`_call` for attempt ``attempt`` of ``inst`` in pass ``p``."""
-        memory = dict(p.staged.memory.get(inst.id, inst.memory))
-        p.staged.memory[inst.id] = memory
-        ctx = NodeContext(inst.node, inst.id, inst.lineage, attempt, p.state, memory, p.step)
-        try:
-            return self.graph.nodes[inst.node].fn(ctx, event)
-        except Exception as e:  # a reducer bug fails its activation, never the interpreter
-            return e
 
     @staticmethod
     def _count_attempts(p: _Pass) -> None:
@@ -2397,6 +2390,15 @@ def _canonical_key(inst: Instance | None, fifo: int) -> tuple[bool, str, int, in
     if inst is None:
         return (False, "", 0, fifo)
     return (inst.spawned, "" if inst.spawned else inst.node, inst.seq, fifo)
+
+
+def _settle(shot: _Shot, result: EffectCompleted) -> Any:
+    """A one-shot activation's reaction to its effect's ``result``, in the context of the
+    attempt that asked; what a reducer bug raises fails the activation."""
+    try:
+        return shot.node.settle(shot.ctx, result)
+    except Exception as e:
+        return e
 
 
 def _lone_within(reaction: Any) -> Effect | None:
