@@ -35,6 +35,7 @@ from superstep_core.runtime import (
     Execution,
     OpenSuperstep,
     StepOutcome,
+    WithinRetry,
 )
 
 __all__ = [
@@ -121,7 +122,11 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
                     key = (ex.execution_id, step.step)
                     step.supply(self._perform_within(ex.execution_id, pending, key, step))
                 elif len(pending) == 1:  # one frame less (a subgraph pays it per level)
-                    request, result = self._call_retrying(ex.execution_id, pending[0], step)
+                    request = pending[0]
+                    result = self._call(ex.execution_id, request)
+                    while (again := step.retry_within(request, result)) is not None:
+                        result = self._call_again(ex.execution_id, again, request.effect_id)
+                        request = again.request
                     if self.on_result is not None:
                         self.on_result(request, result)
                     step.supply([result])
@@ -168,7 +173,12 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
     ) -> list[EffectCompleted]:
         observe = self.on_result
         if len(requests) == 1:
-            request, result = self._call_retrying(execution_id, requests[0], step)
+            request = requests[0]
+            result = self._call(execution_id, request)
+            if step is not None:
+                while (again := step.retry_within(request, result)) is not None:
+                    result = self._call_again(execution_id, again, request.effect_id)
+                    request = again.request
             if observe is not None:
                 observe(request, result)
             return [result]
@@ -188,7 +198,15 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
                     if job is None:
                         return
                     i, request = job
-                    request, result = self._call_retrying(execution_id, request, step, lock)
+                    result = self._call(execution_id, request)
+                    if step is not None:
+                        while True:
+                            with lock:  # the execution decides one result at a time
+                                again = step.retry_within(request, result)
+                            if again is None:
+                                break
+                            result = self._call_again(execution_id, again, request.effect_id)
+                            request = again.request
                     results[i] = result
                     if observe is not None:
                         with lock:  # one observer call at a time, as on the asyncio host
@@ -262,33 +280,12 @@ class Host(HostCore[Execution, Iterator[StepOutcome]]):
             ledger.record(result)
         return result
 
-    def _call_retrying(
-        self,
-        execution_id: str,
-        request: EffectRequest,
-        step: OpenSuperstep | None,
-        lock: threading.Lock | None = None,
-    ) -> tuple[EffectRequest, EffectCompleted]:
-        """`_call`, then each within-step retry ``step`` asks for (`OpenSuperstep.retry_within`,
-        asked under ``lock`` when several threads perform the superstep's effects), performed
-        in this thread after its backoff, slept on the host's clock (its jitter drawn from
-        the host's random source): the request the last result came from, and that result."""
-        result = self._call(execution_id, request)
-        if step is None:
-            return request, result
-        while True:
-            if lock is None:
-                again = step.retry_within(request, result)
-            else:
-                with lock:  # the execution decides one result at a time
-                    again = step.retry_within(request, result)
-            if again is None:
-                return request, result
-            self.clock.sleep(self._backoff(again))
-            # a retry keeping its id is performed, not answered by the ledger
-            retried = again.request.effect_id == request.effect_id
-            request = again.request
-            result = self._call(execution_id, request, retried)
+    def _call_again(self, execution_id: str, again: WithinRetry, previous: str) -> EffectCompleted:
+        """Perform a within-step retry in this thread after its backoff, slept on the
+        host's clock (its jitter drawn from the host's random source)."""
+        self.clock.sleep(self._backoff(again))
+        request = again.request
+        return self._call(execution_id, request, request.effect_id == previous)
 
     def _executor(self) -> ThreadPoolExecutor:
         if self._pool is None:
