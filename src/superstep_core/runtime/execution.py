@@ -720,7 +720,48 @@ class Execution:
         # all its reactions so far are one-shot requests, their effects asked for directly;
         # the results settle and commit in `supply` (`_shots_answered`).
         p = self._pass()
-        self._deliver(p, {}, True)
+        called: dict[int, Any] = _NO_ERRORS
+        if p.queued == 1:
+            # The common superstep: one event, for a one-shot node (a façade task). Its
+            # request is asked for here, and the result settles and commits in
+            # `_shot_answered` (`_commit_lone`): what `_deliver` would do, without its loop,
+            # order and checks for a batch.
+            aid, event = p.batch[0]
+            inst = self.instances.get(aid)
+            if inst is not None and type(event) is not EffectCompleted:
+                fn = self.graph.nodes[inst.node].fn
+                if type(fn) is OneShotEffect:
+                    memory = dict(inst.memory)
+                    p.staged.memory[aid] = memory
+                    ctx = NodeContext(
+                        inst.node, aid, inst.lineage, inst.attempt, p.state, memory, p.step
+                    )
+                    try:
+                        asked: Any = fn.request(ctx, event)
+                    except Exception as e:  # fails its activation (`_deliver`, given it)
+                        asked = e
+                    if isinstance(asked, Effect):
+                        if asked.within_step:
+                            p.outcome.delivered.append((aid, event))
+                            if p.record is not None:
+                                p.record.delivered.append((aid, type(event).__name__))
+                            shot = _Shot(fn, ctx, asked)
+                            p.done.append((0, inst, shot))
+                            n = inst.effects_issued
+                            request = EffectRequest(
+                                f"{self.execution_id}/{aid}/e{n}", aid, inst.node, asked
+                            )
+                            p.issued[aid] = n + 1
+                            p.asked = {request.effect_id: (inst, shot)}
+                            return OpenSuperstep.asking(
+                                p.step,
+                                [request],
+                                partial(self._shot_answered, p, inst, shot, request),
+                                self._retry_within,
+                            )
+                        asked = Reaction(effects=[asked], disposition=_REMAIN)
+                    called = {0: asked}  # anything else: staged as `_deliver` stages it
+        self._deliver(p, called, True)
         if not p.staged.wants_within:
             return OpenSuperstep.ended(p.step, self._conclude(p, True))
         done = p.done
@@ -948,6 +989,15 @@ class Execution:
         if isinstance(after, Reaction) and after.effects and _asks_within(after.effects):
             k = p.done[0][0]
             return self._rounds_then_conclude(p, [(k, inst, after)], {k: _ASKED}, {})
+        if (
+            type(after) is Reaction
+            and type(after.disposition) is CompleteActivation
+            and not after.effects
+            and not p.heirs
+        ):  # the usual task: it completes, writes, maybe activates nodes
+            committed = self._commit_lone(p, inst, after)
+            if committed is not None:
+                return committed
         staged = p.staged  # `_restage` of one shot: the staged so far serves again
         staged.dispositions = []
         staged.issued = dict(p.issued)
@@ -957,6 +1007,80 @@ class Execution:
         else:
             self._stage(inst, self.graph.nodes[inst.node], after, memory, staged)
         return self._conclude(p, True)
+
+    def _commit_lone(self, p: _Pass, inst: Instance, reaction: Reaction) -> StepOutcome | None:
+        """Conclude pass ``p`` of one one-shot activation ``inst`` (nothing held, kept or
+        handed over; its superstep's log, commit and application as `_restage`, `_conclude`
+        and `_apply` give them) whose settled ``reaction`` completes it with writes and
+        `Activate`s only: the superstep's outcome, with no `_Staged` to fill and read back.
+        None, having changed nothing, for a reaction the general staging must check (a
+        write to a channel the node may not write, other control): call it then."""
+        spec = self.graph.nodes[inst.node]
+        updates = reaction.updates
+        pairs: Iterable[tuple[str, Any]]
+        if type(updates) is dict:
+            pairs = updates.items()
+        elif type(updates) is list:
+            pairs = updates
+        else:
+            return None
+        channels = self.graph.channels
+        allowed = spec.writes
+        aid = inst.id
+        writes: dict[str, list[Write]] = {}
+        for channel, value in pairs:
+            if channel not in channels or (allowed is not None and channel not in allowed):
+                return None  # `_stage` fails the activation, naming the channel
+            if channel in writes:
+                writes[channel].append((aid, value))
+            else:
+                writes[channel] = [(aid, value)]
+        pending: list[tuple[str, tuple[int, ...], Any, int, str]] = []
+        for action in reaction.control:
+            if type(action) is not Activate or not self._may_activate(spec, action.node):
+                return None
+            pending.append((action.node, inst.lineage, action.payload, False, aid))
+        if p.retried:
+            self._count_attempts(p)
+        if self.log_inputs:
+            self.input_log.append(("superstep", tuple(p.performed)))
+        outcome = p.outcome
+        record = p.record
+        try:
+            written = self._commit_writes(writes)
+        except Exception as e:
+            return self._commit_failed(e, outcome, record, p.got, p.staged)
+        queue = self.queue
+        if p.queued == len(queue):
+            queue.clear()
+        else:
+            for _ in range(p.queued):
+                queue.popleft()
+        self.step = p.step
+        for owner, effect_id in p.consumed:
+            owner.pending_effects.discard(effect_id)
+        outcome.committed = True
+        outcome.written = written
+        outcome.writes = writes
+        # `_apply`, for the one activation
+        if self._spent:
+            self._spent = {}
+        inst.effects_issued = p.issued[aid]
+        inst.memory = p.staged.memory[aid]
+        if record is not None:
+            record.dispositions.append((aid, "CompleteActivation"))
+        self._end(inst)
+        output = reaction.disposition.output  # type: ignore[union-attr]
+        if inst.node in self.graph.ends:
+            self.outputs.append((inst.node, output))
+        pending.extend(self._follow(inst, output))
+        self._activate(pending, outcome, record, _NONE)
+        if record is not None:
+            record.written = written
+            self.trace.append(record)
+        if self.failure is not None:  # a router's failure (`_follow`)
+            self._keep(outcome, p.got)
+        return outcome
 
     def _rounds_then_conclude(
         self,
@@ -1015,23 +1139,8 @@ class Execution:
                 break
         try:
             written = self._commit_writes(staged.writes)
-        except ChannelConflictError as e:
-            self.last_error = e
-            writer = e.writers[0] if e.writers else "-"
-            node = self.instances[writer].node if writer in self.instances else writer
-            failed = self._fail(node, writer, "ChannelConflictError", str(e), outcome, record)
-            return self._keep(failed, got, staged)
-        except ReducerError as e:  # a reducer raised: nothing commits; blame the write
-            self.last_error = e.error  # the reducer's own exception, for callers that re-raise
-            writer = e.writer or (e.writers[0] if e.writers else "-")
-            node = self.instances[writer].node if writer in self.instances else writer
-            return self._keep(
-                self._fail(node, writer, "ReducerError", str(e), outcome, record), got, staged
-            )
-        except Exception as e:  # a strategy's own error (not a SuperstepError: a façade's)
-            self.last_error = e
-            failed = self._fail("-", "-", type(e).__name__, f"reducer failed: {e}", outcome, record)
-            return self._keep(failed, got, staged)
+        except Exception as e:
+            return self._commit_failed(e, outcome, record, got, staged)
         if queued == len(self.queue):
             self.queue.clear()
         else:
@@ -1057,6 +1166,31 @@ class Execution:
         elif self.kept:  # `_keep` of a committed superstep with nothing held
             self.kept = {}
         return outcome
+
+    def _commit_failed(
+        self,
+        e: Exception,
+        outcome: StepOutcome,
+        record: TraceRecord | None,
+        got: dict[str, tuple[str, EffectCompleted]],
+        staged: _Staged,
+    ) -> StepOutcome:
+        """The superstep whose commit raised ``e`` (`_commit_writes`: nothing committed)
+        fails, naming the writer to blame."""
+        if isinstance(e, ChannelConflictError):
+            self.last_error = e
+            writer = e.writers[0] if e.writers else "-"
+            node = self.instances[writer].node if writer in self.instances else writer
+            failed = self._fail(node, writer, "ChannelConflictError", str(e), outcome, record)
+        elif isinstance(e, ReducerError):  # a reducer raised: blame the write
+            self.last_error = e.error  # the reducer's own exception, for callers that re-raise
+            writer = e.writer or (e.writers[0] if e.writers else "-")
+            node = self.instances[writer].node if writer in self.instances else writer
+            failed = self._fail(node, writer, "ReducerError", str(e), outcome, record)
+        else:  # a strategy's own error (not a SuperstepError: a façade's)
+            self.last_error = e
+            failed = self._fail("-", "-", type(e).__name__, f"reducer failed: {e}", outcome, record)
+        return self._keep(failed, got, staged)
 
     def _reducer_failed(
         self, inst: Instance, memory: dict[str, Any], staged: _Staged, e: Exception
@@ -1923,6 +2057,19 @@ class Execution:
         for node in staged.deactivations:
             for inst in [i for i in self.instances.values() if i.node == node]:
                 self._end(inst)
+        self._activate(pending, outcome, record, staged.publishes)
+
+    def _activate(
+        self,
+        pending: list[tuple[str, tuple[int, ...], Any, int, str]],
+        outcome: StepOutcome,
+        record: TraceRecord | None,
+        publishes: list[External],
+    ) -> None:
+        """The last part of applying a committed superstep (`_apply`, `_commit_lone`): queue
+        the activations it requested (``pending``: control, edges, joins; the nodes its
+        written channels trigger are added here) and route its ``publishes``, release what
+        was deferred, then check the barriers of an execution gone quiet."""
         if outcome.written and self.graph.subscribers:
             pending.extend(self._triggered(outcome.written))
         for node, lineage, payload, spawn, source in (
@@ -1945,7 +2092,7 @@ class Execution:
             )
             if record is not None:
                 record.activated.append(aid)
-        for event in staged.publishes:
+        for event in publishes:
             queued = self._route(event)
             if record is not None:
                 record.activated.extend(a for a in queued if a not in record.activated)
