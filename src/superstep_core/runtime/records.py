@@ -107,7 +107,7 @@ class ExecutionFailure:
     step: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class StepOutcome:
     """What one superstep produced for the host: effects to perform, timers to arm or
     cancel, and the events delivered (for progress reporting). ``held``: the events that
@@ -133,6 +133,32 @@ class StepOutcome:
     """(activation id, `NodeFailed` payload) of each failure route's activation started in
     the superstep in place of an activation that failed in it for good (the failed one's
     effect retried into the route's, see `superstep_core.runtime.within`)."""
+
+    # Written out (the generated one calls each field's factory): one is made per superstep.
+    def __init__(
+        self,
+        step: int,
+        committed: bool,
+        delivered: list[tuple[str, Event]] | None = None,
+        effects: list[EffectRequest] | None = None,
+        timers: list[TimerRequest] | None = None,
+        written: tuple[str, ...] = (),
+        writes: dict[str, list[tuple[str, Any]]] | None = None,
+        held: list[tuple[str, Event]] | None = None,
+        paused: bool = False,
+        handed_over: list[tuple[str, Any]] | None = None,
+    ) -> None:
+        """The fields in order; a list or dict not given is a new empty one."""
+        self.step = step
+        self.committed = committed
+        self.delivered = [] if delivered is None else delivered
+        self.effects = [] if effects is None else effects
+        self.timers = [] if timers is None else timers
+        self.written = written
+        self.writes = {} if writes is None else writes
+        self.held = [] if held is None else held
+        self.paused = paused
+        self.handed_over = [] if handed_over is None else handed_over
 
 
 @dataclass(slots=True)
