@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 from functools import partial
 
+from superstep_compat.errors import NodeError
 from superstep_compat.pregel._run_contexts import RunContexts
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._step_failures import StepFailures
@@ -89,9 +90,12 @@ class TaskWatch:
             and isinstance(outcome, TaskOutcome)
             and (self.eager or len(tracker.launched) != 1)
             and self._streams_early(outcome)
-            and not _handles_failure(request)
         ):
-            tracker.starts.ended(aid, partial(self._stream_ended, aid, outcome))
+            failed = getattr(request.effect.request, "failed", None)
+            if failed is None:
+                tracker.starts.ended(aid, partial(self._stream_ended, aid, outcome))
+            else:  # an error handler's task: LangGraph streams it as it ends too
+                tracker.starts.ended(aid, partial(self._stream_handled, aid, outcome, failed))
         elif tracker.starts.waiting:  # nothing to stream now (it goes out with its step)
             tracker.starts.ended(aid, _nothing)
         if not self.stops_siblings:
@@ -131,6 +135,17 @@ class TaskWatch:
             self._emit_transient(mode, data, ns)
         self.tracker.early.add(aid)
 
+    def _stream_handled(self, aid: str, outcome: TaskOutcome, failed: NodeError) -> None:
+        """An error handler's task ended: the failure it handled first (its ``tasks``
+        result, unless its step reported it already: a hand-over held to the next step),
+        then the handler's own chunks. The engine names the handler's activation after
+        the failed one's sequence number (``<handler>:<seq>`` for ``<node>:<seq>``);
+        `StepFailures.new_handlers` still notes the failure for the step's checkpoint."""
+        if not self.failures.reported(aid):
+            failed_aid = f"{failed.node}:{aid.rpartition(':')[2]}"
+            self._stream_ended(failed_aid, TaskOutcome(error=failed.error))
+        self._stream_ended(aid, outcome)
+
     def _streams_early(self, outcome: TaskOutcome) -> bool:
         """Whether a task's chunks can go out as it ends: a finished or interrupted task
         (LangGraph puts an interrupt's writes as the task ends, and emits its chunks with
@@ -147,14 +162,6 @@ class TaskWatch:
             and not self.continuation.command_input
             and not self.continuation.reported
         )
-
-
-def _handles_failure(request: EffectRequest) -> bool:
-    """Whether ``request`` is an error handler's task that took over from a task failing
-    within the step: its chunks go out with the step's, after the failure's (reported
-    once the step ends, see `StepFailures.new_handlers`), as LangGraph orders them."""
-    task = request.effect.request
-    return getattr(task, "failed", None) is not None
 
 
 def _executor_size() -> int:
