@@ -158,7 +158,7 @@ async def scenarios() -> dict:
 
     g = (
         StateGraph(S)
-        .add_node("beats", beats, timeout=TimeoutPolicy(run_timeout=0.15, idle_timeout=0.1))
+        .add_node("beats", beats, timeout=TimeoutPolicy(run_timeout=0.3, idle_timeout=1.0))
         .add_edge(START, "beats")
         .compile()
     )
