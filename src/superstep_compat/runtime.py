@@ -10,6 +10,7 @@ from typing import Any, Generic, Protocol, TypeVar, cast
 from superstep_compat._internal._constants import CONF, CONFIG_KEY_RUNTIME
 from superstep_core.frozen import quick_init
 from superstep_core.host import StopRequest, heartbeat
+from superstep_core.host.deadlines import deadline_stop
 
 # CONFIG_KEY_RUNTIME is importable from here as in LangGraph (deepagents' tests set a
 # node's runtime in a config by it), not part of __all__ there either.
@@ -244,6 +245,8 @@ def get_runtime(context_schema: Any = None) -> Runtime[Any]:
 
         # `run.emit` is read at each write: the run may rebind it while the node runs
         def writer(chunk: Any) -> None:
+            if limits is not None and deadline_stop() is not None:
+                return  # written after the host stopped the attempt at its limit: dropped
             if progress:
                 _progress(chunk)
             if ns:

@@ -3,9 +3,11 @@ whether a `RetryPolicy`'s ``retry_on`` matches an error (the façade's task runn
 node's policy with it); `_ensure_execution_info`, a task's runtime with the execution info
 its config names; `_checkpoint_ns_for_parent_command`, the namespace a subgraph's
 ``Command(graph=PARENT)`` is addressed to; the timed-attempt observer's event types
-(`superstep_compat.pregel._timed_attempts`). The retrying itself is the engine's (a failed
-activation comes back with its attempt number, the host times the backoff), so LangGraph's
-``run_with_retry`` loops have no counterpart here.
+(`superstep_compat.pregel._timed_attempts`); and `run_with_retry` / `arun_with_retry` /
+`_TimedAttemptScope` (`superstep_compat.pregel._retry_run`, loaded on first use: it builds on
+the task runner, which imports this module). A graph's own tasks never go through those: the
+engine retries a failed activation (it comes back with its attempt number, the host times
+the backoff); they run a task by hand as one nested effect of the engine's host.
 """
 
 from __future__ import annotations
@@ -32,6 +34,17 @@ __all__ = [
     "_ensure_execution_info",
     "_should_retry_on",
 ]
+
+_RUNNERS = frozenset({"run_with_retry", "arun_with_retry", "_TimedAttemptScope"})
+
+
+def __getattr__(name: str) -> Any:
+    """The runners of `superstep_compat.pregel._retry_run`, imported when first asked for."""
+    if name in _RUNNERS:
+        from superstep_compat.pregel import _retry_run
+
+        return getattr(_retry_run, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _should_retry_on(retry_policy: RetryPolicy, exc: Exception) -> bool:

@@ -554,6 +554,7 @@ class GraphRun:
             self.contexts.run_context,
             saved=self._saved_outcome,
             options={} if self.kind is None else self.kind.task_options(),
+            handed=self.watch.failure_handed,
         )
 
     def _saved_outcome(self, request: TaskRequest) -> TaskOutcome | None:

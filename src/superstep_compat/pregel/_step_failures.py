@@ -68,6 +68,11 @@ class StepFailures:
             self.handed_over = [*self.handed_over, *found]
         return found
 
+    def reported(self, handler_id: str) -> bool:
+        """Whether the failure the error handler's activation ``handler_id`` took over was
+        noted already (`new_handlers`: its chunks went out then)."""
+        return handler_id in self._seen
+
     def take_handed_over(self) -> Outcomes:
         """The failures handed over to error handlers since the step's checkpoint (the
         empty list itself when there are none: read only, it stays the pending one)."""

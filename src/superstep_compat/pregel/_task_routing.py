@@ -43,6 +43,7 @@ from superstep_compat.pregel._task_support import (
 from superstep_compat.types import Command, Send
 from superstep_core.channel import MISSING, Channel
 from superstep_core.host import heartbeat as _heartbeat
+from superstep_core.host.deadlines import deadline_stop
 
 logger = logging.getLogger("langgraph")  # LangGraph's logger for these warnings
 
@@ -147,13 +148,23 @@ class TaskRouting:
         if run.emit is None or "custom" not in run.stream_modes:
             return _heartbeat_writer if auto else _noop
         emit = run.emit
+        if limits is None:
 
-        def write(chunk: Any) -> None:
+            def write(chunk: Any) -> None:
+                emit("custom", chunk)
+
+            return write
+
+        def write_timed(chunk: Any) -> None:
+            # a chunk written once the host stopped the attempt at its limit (a node that
+            # swallowed the cancellation) is dropped: LangGraph closes the attempt's stream
+            if deadline_stop() is not None:
+                return
             if auto:
                 _heartbeat()
             emit("custom", chunk)
 
-        return write
+        return write_timed
 
     def _outcome(
         self,

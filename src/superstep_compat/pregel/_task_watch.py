@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable
 from functools import partial
 
+from superstep_compat.errors import NodeError
 from superstep_compat.pregel._run_contexts import RunContexts
 from superstep_compat.pregel._run_setup import Continuation
 from superstep_compat.pregel._step_failures import StepFailures
@@ -54,6 +55,7 @@ class TaskWatch:
         # inline when no mode waits for mid-step chunks): after the step's checkpoint is put
         self.eager = True
         self._host: Host | AsyncHost | None = None
+        self._handed: set[str] = set()  # failures streamed as their handler started
 
     def observe(self, host: Host | AsyncHost, ex: Execution) -> None:
         """Watch ``host``'s tasks as they begin and end (`tasks_begin`, `task_ended`);
@@ -89,8 +91,8 @@ class TaskWatch:
             and isinstance(outcome, TaskOutcome)
             and (self.eager or len(tracker.launched) != 1)
             and self._streams_early(outcome)
-            and not _handles_failure(request)
         ):
+            # (an error handler's task too: its failure went out as it started)
             tracker.starts.ended(aid, partial(self._stream_ended, aid, outcome))
         elif tracker.starts.waiting:  # nothing to stream now (it goes out with its step)
             tracker.starts.ended(aid, _nothing)
@@ -131,6 +133,30 @@ class TaskWatch:
             self._emit_transient(mode, data, ns)
         self.tracker.early.add(aid)
 
+    def failure_handed(self, aid: str, failed: NodeError) -> None:
+        """The performer's hook as error handler ``aid``'s task starts in the place of a
+        task that has just failed for good: a live run streams the failure's result now
+        (LangGraph emits it as the task fails, before the handler runs), unless its step
+        reported it already (a hand-over held to the next step). The engine names the
+        handler's activation after the failed one's sequence number (``<handler>:<seq>``
+        for ``<node>:<seq>``); `StepFailures.new_handlers` still notes the failure for the
+        step's checkpoint, and the step's events skip it."""
+        tracker = self.tracker
+        if (
+            not self.contexts.live
+            or tracker.closed
+            or not (self.eager or len(tracker.launched) != 1)
+            or not self._plain_step()
+            or self.failures.reported(aid)
+        ):
+            return
+        failed_aid = f"{failed.node}:{aid.rpartition(':')[2]}"
+        if failed_aid in self._handed:  # (a retried handler starts again)
+            return
+        self._handed.add(failed_aid)
+        outcome = TaskOutcome(error=failed.error)
+        tracker.starts.ended(failed_aid, partial(self._stream_ended, failed_aid, outcome))
+
     def _streams_early(self, outcome: TaskOutcome) -> bool:
         """Whether a task's chunks can go out as it ends: a finished or interrupted task
         (LangGraph puts an interrupt's writes as the task ends, and emits its chunks with
@@ -142,19 +168,19 @@ class TaskWatch:
             outcome.error is None
             and not outcome.stopped
             and not outcome.cached
-            and self.continuation.saved is None
-            and not self.continuation.cached
-            and not self.continuation.command_input
-            and not self.continuation.reported
+            and self._plain_step()
         )
 
-
-def _handles_failure(request: EffectRequest) -> bool:
-    """Whether ``request`` is an error handler's task that took over from a task failing
-    within the step: its chunks go out with the step's, after the failure's (reported
-    once the step ends, see `StepFailures.new_handlers`), as LangGraph orders them."""
-    task = request.effect.request
-    return getattr(task, "failed", None) is not None
+    def _plain_step(self) -> bool:
+        """The step has nothing to announce before its tasks' chunks (saved or cached
+        outcomes, an input command, a step continued after a pause)."""
+        continuation = self.continuation
+        return (
+            continuation.saved is None
+            and not continuation.cached
+            and not continuation.command_input
+            and not continuation.reported
+        )
 
 
 def _executor_size() -> int:

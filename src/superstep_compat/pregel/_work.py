@@ -98,7 +98,8 @@ class TaskPerformer:
     ``context`` builds the run context of one task (a new one per task: a `Send` task sets its
     push index on it); ``saved`` (optional) hands back an outcome the run already has instead
     of running the task; ``options`` are further keyword arguments of the runner's ``run`` and
-    ``arun``."""
+    ``arun``; ``handed`` (optional) is told ``(activation id, failure)`` as an error handler's
+    task starts in the place of a task that failed for good (the failure has just happened)."""
 
     def __init__(
         self,
@@ -107,10 +108,12 @@ class TaskPerformer:
         *,
         saved: SavedOutcomes | None = None,
         options: Mapping[str, Any] | None = None,
+        handed: Callable[[str, NodeError], None] | None = None,
     ) -> None:
         self.runner = runner
         self.context = context
         self.saved = saved
+        self.handed = handed
         self.options = dict(options or {})
         # a graph's own runner (not a subclass with a `run` of its own, an entrypoint's)
         kind = type(runner)
@@ -136,6 +139,8 @@ class TaskPerformer:
             run.push = request.push
         if request.failed is not None:
             run.node_error = request.failed
+            if self.handed is not None:
+                self.handed(request.activation_id, request.failed)
         if request.timeout is not None:
             run.timeout = request.timeout
         if run.nested is None and effect is not None:
