@@ -164,7 +164,9 @@ class CheckpointRecorder:
         in the parent checkpoint, as a task that failed); ``before``: on a new thread, the
         channels its first checkpoint follows though none was saved, and ``seen_by``: the
         nodes whose triggers there it consumed (a `Command` as a thread's first input: its
-        writes of no task, see `Continuation._first_command`)."""
+        writes of no task, see `Continuation._first_command`), or, on an input checkpoint
+        after earlier ones, the pull tasks the new input dropped (their ``versions_seen``
+        move on, at the versions before the input)."""
         policy = self.policy
         if source == "input":
             next_, values = policy.input_checkpoint(next_, values, start)

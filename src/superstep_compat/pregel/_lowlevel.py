@@ -18,7 +18,7 @@ import inspect
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any, NamedTuple, Self, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
 from langchain_core.runnables import Runnable, RunnableConfig
 from pydantic import BaseModel, create_model
@@ -39,6 +39,7 @@ from superstep_compat.managed.base import ManagedValueSpec
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._output_keys import OutputKeys, shows, update_of
 from superstep_compat.pregel._subgraphs import subgraphs_for
+from superstep_compat.pregel._write import PASSTHROUGH, SKIP_WRITE, ChannelWriteEntry, _entries
 from superstep_compat.types import CachePolicy, Command, RetryPolicy, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
@@ -59,37 +60,21 @@ __all__ = [
 ]
 
 
-class _Passthrough:
-    """Marker of a `ChannelWriteEntry` that writes the node's output itself."""
-
-    def __repr__(self) -> str:
-        return "PASSTHROUGH"
-
-
-PASSTHROUGH: Any = _Passthrough()
-
-
-class ChannelWriteEntry(NamedTuple):
-    """One write of a node: to ``channel``, the node's output (``value=PASSTHROUGH``) or a
-    fixed ``value``, transformed by ``mapper``, skipped when ``skip_none`` and it is None."""
-
-    channel: str
-    value: Any = PASSTHROUGH
-    skip_none: bool = False
-    mapper: Callable[[Any], Any] | None = None
-
-
 class PregelNode:
     """A built low-level node: the channels it reads (``channels``: one name, or a list),
-    the channels whose writes trigger it, its bound runnable and its writes."""
+    the channels whose writes trigger it, ``mapper`` applied to the input a pull task reads
+    (as LangGraph's; a `Send`'s argument is not mapped), its bound runnable and its writes:
+    `ChannelWriteEntry`s, or LangGraph's `ChannelWrite` runnables of them (their entries
+    are taken; TypeError for another writer)."""
 
     def __init__(
         self,
         *,
         channels: str | list[str],
         triggers: Sequence[str],
+        mapper: Callable[[Any], Any] | None = None,
         bound: Runnable[Any, Any] | None = None,
-        writers: Sequence[ChannelWriteEntry] = (),
+        writers: Sequence[Any] = (),
         tags: Sequence[str] | None = None,
         metadata: Mapping[str, Any] | None = None,
         retry_policy: Sequence[RetryPolicy] | RetryPolicy | None = None,
@@ -99,8 +84,9 @@ class PregelNode:
     ) -> None:
         self.channels = channels
         self.triggers = list(triggers)
+        self.mapper = mapper
         self.bound = bound
-        self.writers = list(writers)
+        self.writers = _entries(writers)
         self.tags = list(tags or ())
         self.metadata = dict(metadata or {})
         if isinstance(retry_policy, RetryPolicy):
@@ -113,6 +99,13 @@ class PregelNode:
 
     def __repr__(self) -> str:
         return f"PregelNode(channels={self.channels!r}, triggers={self.triggers!r})"
+
+    @property
+    def input_cache_key(self) -> tuple[Any, tuple[str, ...]]:
+        """What two nodes reading the same input share (LangGraph's `_proc_input` cache):
+        the mapper and the channels read."""
+        channels = self.channels
+        return (self.mapper, tuple(channels) if isinstance(channels, list) else (channels,))
 
 
 def _as_runnable(action: Any) -> Runnable[Any, Any]:
@@ -248,7 +241,7 @@ class NodeTask(Runnable[Any, Any]):
             value = output if entry.value is PASSTHROUGH else entry.value
             if entry.mapper is not None:
                 value = entry.mapper(value)
-            if entry.skip_none and value is None:
+            if value is SKIP_WRITE or (entry.skip_none and value is None):
                 continue
             pairs.append((entry.channel, value))  # a `Send` too: a value, as LangGraph's
         return Command(update=pairs) if pairs else None
@@ -257,6 +250,8 @@ class NodeTask(Runnable[Any, Any]):
         value = input if _pushed(config) else self._input(input)
         if value is _SKIP:
             return None
+        if self.node.mapper is not None and not _pushed(config):
+            value = self.node.mapper(value)
         bound = self.node.bound
         output = value if bound is None else bound.invoke(value, self._config(config))
         return self._writes(output)
@@ -265,6 +260,8 @@ class NodeTask(Runnable[Any, Any]):
         value = input if _pushed(config) else self._input(input)
         if value is _SKIP:
             return None
+        if self.node.mapper is not None and not _pushed(config):
+            value = self.node.mapper(value)
         bound = self.node.bound
         output = value if bound is None else await bound.ainvoke(value, self._config(config))
         return self._writes(output)

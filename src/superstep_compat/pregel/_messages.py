@@ -27,7 +27,23 @@ from pydantic import BaseModel
 
 from superstep_compat.constants import TAG_NOSTREAM
 
-__all__ = ["MessagesHandler", "MessagesHandlerV2", "attach", "messages_in", "without_v2_handlers"]
+# LangGraph's own handler classes, by the name its code imports them (one per stream)
+from superstep_compat.pregel._stream_messages import (
+    StreamMessagesHandler,
+    StreamMessagesHandlerV2,
+    graph_namespace,
+)
+
+__all__ = [
+    "MessagesHandler",
+    "MessagesHandlerV2",
+    "StreamMessagesHandler",
+    "StreamMessagesHandlerV2",
+    "attach",
+    "graph_namespace",
+    "messages_in",
+    "without_v2_handlers",
+]
 
 
 class MessagesHandler(BaseCallbackHandler, _StreamingCallbackHandler[Any]):

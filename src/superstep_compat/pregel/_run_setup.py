@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from superstep_compat._internal._constants import NULL_TASK_ID, START
+from superstep_compat._internal._constants import NULL_TASK_ID, PULL, START
 from superstep_compat.errors import EmptyInputError
 from superstep_compat.pregel._checkpoint_recorder import CheckpointRecorder
 from superstep_compat.pregel._checkpoint_tasks import (
@@ -364,15 +364,25 @@ class Continuation:
             if start is not NO_INPUT:
                 ex.send(External(INPUT_EVENT, start))
         else:
+            # New input: LangGraph drops the tasks a run left, and its input step counts
+            # the pull tasks among them as having run (their triggers seen, at the versions
+            # before the input), so a reader of the input checkpoint does not find them due.
+            discarded: list[str] = []
             if record is not None:
-                ex.abandon_pending()  # new input: LangGraph drops the tasks a run left
+                discarded = [t.name for t in record.tasks if t.path[:1] == (PULL,)]
+                ex.abandon_pending()
             if graph.lowlevel is not None:
-                events.extend(writes.lowlevel(ex, inp))
+                events.extend(writes.lowlevel(ex, inp, seen_by=discarded))
                 self.input_step = True
             else:
                 events.extend(
                     self.recorder.checkpoint(
-                        ex, "input", next_=(START,), values=self.values.of(ex.values), start=inp
+                        ex,
+                        "input",
+                        next_=(START,),
+                        values=self.values.of(ex.values),
+                        start=inp,
+                        seen_by=discarded,
                     )
                 )
                 ex.send(External(INPUT_EVENT, inp))

@@ -25,9 +25,9 @@ from superstep_compat._internal._constants import (
     CONFIG_KEY_ATTEMPT_OBSERVER,
     ROOT_KEY,
 )
-from superstep_compat._internal._runnable import RunnableCallable
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt, NodeCancelledError
 from superstep_compat.graph._spec import NodeSpec
+from superstep_compat.pregel._call import identifier
 from superstep_compat.pregel._callbacks import TaskRun
 from superstep_compat.pregel._checkpoint_tasks import outcome_writes, saved_outcome
 from superstep_compat.pregel._lgcheckpoint import NO_WRITES
@@ -52,19 +52,6 @@ def _is_runnable(action: Any) -> bool:
 
 
 _RUNNABLE_TYPES: dict[type, bool] = {}
-
-
-def identifier(obj: Any) -> str | None:
-    """LangGraph's name of a node's or a task's function in its cache namespaces:
-    ``<module>.<qualname>`` of the function (a `RunnableCallable`'s own), None when it has
-    no such name (an object, a Runnable: LangGraph's ``__dynamic__``)."""
-    if isinstance(obj, RunnableCallable):
-        obj = obj.func
-    name = getattr(obj, "__qualname__", None) or getattr(obj, "__name__", None)
-    module = getattr(obj, "__module__", None)
-    if name is None or module is None:
-        return None
-    return f"{module}.{name}"
 
 
 def node_cache_namespace(node: NodeSpec) -> tuple[str, str, str]:

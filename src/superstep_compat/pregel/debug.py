@@ -1,4 +1,5 @@
-"""`langgraph.pregel.debug`: the payloads of the ``tasks`` and ``debug`` streams' task events."""
+"""`langgraph.pregel.debug`: the payloads of the ``tasks`` and ``debug`` streams' task events,
+and their types under the names LangGraph's module re-exports (`CheckpointPayload`, ...)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,15 @@ from typing import Any
 from langgraph.checkpoint.base import EXCLUDED_METADATA_KEYS
 
 from superstep_compat._internal._constants import TAG_HIDDEN
+from superstep_compat.types import CheckpointPayload, TaskPayload, TaskResultPayload
 
-__all__ = ["map_debug_tasks", "task_payload"]
+__all__ = [
+    "CheckpointPayload",
+    "TaskPayload",
+    "TaskResultPayload",
+    "map_debug_tasks",
+    "task_payload",
+]
 
 
 def task_payload(
