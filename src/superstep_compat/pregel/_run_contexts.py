@@ -82,27 +82,30 @@ class RunContexts:
         a run context is built from changes once a run's tasks run."""
         record = self.recorder.record
         continuation = self.continuation
-        key = (
-            continuation.start_step + self.limit + 1,  # `stop`, without a property call
-            record,
-            None if record is None else record.tasks,
-            self.live,
-            self.nested,
-            continuation.replay,
-            continuation.spare_answers,
-        )
+        tasks = None if record is None else record.tasks
         known = self._run_template
-        # the parts compared spelled out (the step budget equal, the rest the same objects):
-        # a helper call here cost a call per task per step
-        if known is None or not (
-            (seen := known[0])[0] == key[0]
-            and seen[1] is key[1]
-            and seen[2] is key[2]
-            and seen[3] is key[3]
-            and seen[4] is key[4]
-            and seen[5] is key[5]
-            and seen[6] is key[6]
+        # the parts compared spelled out (the step budget equal, the rest the same objects),
+        # each read where it is compared: a helper call here cost a call per task per step,
+        # and the key's tuple is made only when the template is
+        if (
+            known is None
+            or (seen := known[0])[1] is not record
+            or seen[2] is not tasks
+            or seen[3] is not self.live
+            or seen[4] is not self.nested
+            or seen[5] is not continuation.replay
+            or seen[6] is not continuation.spare_answers
+            or seen[0] != continuation.start_step + self.limit + 1
         ):
+            key = (
+                continuation.start_step + self.limit + 1,  # `stop`, without a property call
+                record,
+                tasks,
+                self.live,
+                self.nested,
+                continuation.replay,
+                continuation.spare_answers,
+            )
             if (
                 known is not None
                 and seen[0] == key[0]
@@ -153,6 +156,8 @@ class RunContexts:
             started=self.tracker.starts.started if self.orders_starts else None,
             task_ids=_task_ids(record),
             spare_answers=self.continuation.spare_answers,
+            # (a new template, a new list: what a runtime is made of can change only with it)
+            shared_runtime=[],
         )
 
     @property

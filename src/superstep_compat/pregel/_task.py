@@ -257,9 +257,17 @@ class TaskRunner(TaskRouting):
         timed = run.timed_attempt = (
             None if limits is None else start_timed_attempt(configurable, node.name, info, limits)
         )
+        shared = None
+        writer: Callable[[Any], None]
         if limits is None and timed is None:  # the usual task: nothing observes its progress
             heartbeat = _noop_heartbeat
-            writer = _noop if emit is None or "custom" not in modes else self._writer(run)
+            if emit is None or "custom" not in modes:
+                writer = _noop
+                # the step context's runtime, made once by its first task (its parts are
+                # the template's: `_runtime` would compare six of them per task to find it)
+                shared = run.shared_runtime
+            else:
+                writer = self._writer(run)
         else:
             heartbeat = _heartbeat if limits is not None else _noop_heartbeat
             if timed is not None:
@@ -278,7 +286,13 @@ class TaskRunner(TaskRouting):
         kwargs: dict[str, Any] = {}
         # the task's runtime, as LangGraph's: injected as ``runtime``, returned by
         # `get_runtime()`, inherited by a graph or a tool run inside the task
-        runtime = _runtime(run, writer, heartbeat)._for_task(info, base.server)
+        if shared:
+            runtime = shared[0]._for_task(info, base.server)
+        else:
+            made = _runtime(run, writer, heartbeat)
+            if shared is not None:
+                shared.append(made)
+            runtime = made._for_task(info, base.server)
         accepts = node.accepts
         if accepts:
             if "config" in accepts:

@@ -133,6 +133,12 @@ class RunContext:
     """Given a task's activation id and what announces its start (None: nothing), where a
     live run orders its steps' starts before their results (`StartGate.started`); returns
     what the task waits on before its node runs (a `Go`, or None)."""
+    shared_runtime: list[Any] | None = None
+    """Where the tasks copied from one step context keep the `Runtime` they share when
+    nothing of theirs observes them (no stream writer, no heartbeat): empty until the first
+    such task makes it, then that one runtime. Its copies (`fresh`) share the list, so
+    the others take it without comparing its parts again. None: no such sharing (a
+    context built for one task)."""
 
     def fresh(self) -> RunContext:
         """A shallow copy, for one task (which sets its own fields on it: push index,

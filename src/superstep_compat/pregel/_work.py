@@ -187,24 +187,37 @@ class TaskPerformer:
         observer = self._observer(run)
         started = time.time() if observer is not None else 0.0
         node = runner.spec.nodes.get(request.node) if self.direct else None
-        # what the runner is told of the task (a `TaskCall`'s fields past the node's name)
-        task = (
-            request.values,
-            request.arg,
-            request.resume,
-            run,
-            request.activation_id,
-            request.attempt,
-            request.memo,
-        )
         try:
+            # what the runner is told of the task: a `TaskCall`'s fields past the node's name
+            # (spelled out in both calls: no tuple of them made and unpacked per task)
             if node is not None:
                 # the runner's core itself, without `run`'s frames nor its `TaskCall`: a
                 # subgraph run inside a node pays each frame between the host and the
                 # user's function once per nesting level
-                outcome = yield from runner._node_task(node, *task, in_loop, scoped)
+                outcome = yield from runner._node_task(
+                    node,
+                    request.values,
+                    request.arg,
+                    request.resume,
+                    run,
+                    request.activation_id,
+                    request.attempt,
+                    request.memo,
+                    in_loop,
+                    scoped,
+                )
             else:
-                outcome = yield Block(self._run, self._arun, (TaskCall(request.node, *task),))
+                call = TaskCall(
+                    request.node,
+                    request.values,
+                    request.arg,
+                    request.resume,
+                    run,
+                    request.activation_id,
+                    request.attempt,
+                    request.memo,
+                )
+                outcome = yield Block(self._run, self._arun, (call,))
                 assert isinstance(outcome, TaskOutcome)
         except asyncio.CancelledError as cancelled:
             # only the host on the loop cancels an attempt
