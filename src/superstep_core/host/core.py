@@ -279,11 +279,16 @@ class HostCore(Generic[RunT, StepsT]):
         bound = self.max_supersteps
         steps = 0
         fresh: set[tuple[str, str]] = set()  # timers the last superstep armed, not waited for
-        recent: deque[StepOutcome] = deque(maxlen=64)  # to name the cycle of a runaway run
+        # The last supersteps before the bound, to name the cycle of a runaway run. Only
+        # those are kept: holding every run's recent outcomes alive made the collector run
+        # several times per short run (objects surviving into older generations).
+        recent: deque[StepOutcome] = deque(maxlen=_CYCLE_WINDOW)
+        watch_from = None if bound is None else bound - _CYCLE_WINDOW
+        last_effects = False  # the last outcome performed effects whose results wait
         while ex.failure is None:
             # A stop takes effect only where no performed effect's result waits in the
             # queue: those results are delivered (committed) first, so no work is dropped.
-            if stop is not None and stop.requested and not (recent and recent[-1].effects):
+            if stop is not None and stop.requested and not last_effects:
                 waits = ex.status not in (Status.COMPLETED, Status.SUSPENDED)
                 if ex.queue or (waits and timers.next_due() is not None):
                     raise RunStopped(ex.execution_id, stop.reason or "shutdown", ex.step)
@@ -299,7 +304,9 @@ class HostCore(Generic[RunT, StepsT]):
                 while step.effects:
                     yield step
                 outcome = ex.end_superstep(step)
-                recent.append(outcome)
+                last_effects = bool(outcome.effects)
+                if watch_from is not None and steps > watch_from:
+                    recent.append(outcome)
                 if outcome.timers:
                     timers.apply(outcome.timers, self.clock.now())
                     fresh = {_timer_key(t) for t in outcome.timers}
@@ -322,6 +329,9 @@ class HostCore(Generic[RunT, StepsT]):
             yield float(wait)
             for t in timers.pop_due(max(self.clock.now(), now + wait)):
                 ex.fire_timer(t.activation_id, t.timer_id, t.generation, t.payload)
+
+
+_CYCLE_WINDOW = 64  # supersteps a runaway run's error looks back over for its cycle
 
 
 def _as_is(results: list[EffectCompleted]) -> list[EffectCompleted]:
