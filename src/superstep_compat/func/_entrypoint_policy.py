@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from superstep_compat.func._journal import TaskJournal
-from superstep_compat.func._runner import START_CHANNEL
+from superstep_compat.func._runner import PREVIOUS_CHANNEL, START_CHANNEL
 from superstep_compat.pregel._checkpoint_policy import CheckpointPolicy
 from superstep_compat.pregel._record import CheckpointRecord
 from superstep_core.runtime import Execution
@@ -38,7 +38,13 @@ class EntrypointPolicy(CheckpointPolicy):
     def pending_triggers(
         self, ex: Execution, pending: Sequence[tuple[str, str]], start: Any = None
     ) -> dict[str, Any]:
-        return {}  # the input (``__start__``) is one of the state values
+        """The channels a checkpoint holds beside the return value (``__end__``): what the
+        next call receives as ``previous`` (``__previous__``), once a call wrote it, as
+        LangGraph's checkpoints hold it (LangGraph reads ``previous`` from there). The input
+        (``__start__``) is one of the state values (`input_checkpoint`)."""
+        if ex.versions.get(PREVIOUS_CHANNEL) and PREVIOUS_CHANNEL in ex.values:
+            return {PREVIOUS_CHANNEL: ex.values[PREVIOUS_CHANNEL]}
+        return {}
 
     def input_checkpoint(
         self, next_: tuple[str, ...], values: dict[str, Any], start: Any
