@@ -28,9 +28,10 @@ from superstep_compat.pregel._lgread import apply_pending
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite
 from superstep_core.runtime import Execution
 
-__all__ = ["rebuild_entrypoint"]
+__all__ = ["entry_restorable", "rebuild_entrypoint"]
 
 _KEPT = (END_CHANNEL, PREVIOUS_CHANNEL)
+_ABSENT: Any = object()
 
 
 def _newer(version: Any, seen: Any) -> bool:
@@ -89,3 +90,34 @@ def rebuild_entrypoint(
         record.ran = tuple(n for n in seen if n == name)
     record.engine = ex.snapshot()
     return ex
+
+
+def entry_restorable(record: CheckpointRecord, name: str) -> bool:
+    """Whether `rebuild_entrypoint` gives ``record``'s engine state back (the checkpoint can
+    go without the engine's blob): nothing in flight, the values the checkpoint's own, and
+    the function's task not started (its input is the checkpoint's ``__start__``) or done."""
+    engine = record.engine
+    checkpoint = record.checkpoint
+    if engine is None or checkpoint is None or record.finished:
+        return False
+    if record.current_values is not None or record.interrupts:
+        return False
+    if (
+        engine.awaited
+        or engine.timers
+        or engine.barriers
+        or engine.outputs
+        or engine.deferred
+        or engine.failure is not None
+        or engine.held
+        or engine.queue
+    ):
+        return False
+    values = checkpoint["channel_values"]
+    for key, value in engine.values.items():
+        if key in _KEPT and values.get(key, _ABSENT) is not value:
+            return False
+    # not started (the run sends the input as it goes on), or done. A task stopped at an
+    # interrupt keeps the blob: LangGraph saves an answer under the task that took it (a
+    # `@task` call's id), which the blob's slots tell and a rebuild does not
+    return not engine.instances
