@@ -31,6 +31,7 @@ from superstep_compat._internal._deprecation import deprecated_kwarg
 from superstep_compat._internal._names import shown_as
 from superstep_compat._internal._policies import coerce_timeout_policy, sync_timeout_unsupported
 from superstep_compat.channels.last_value import LastValue
+from superstep_compat.func._entrypoint_restore import rebuild_entrypoint
 from superstep_compat.func._entrypoint_run import EntrypointCall
 from superstep_compat.func._runner import (
     END_CHANNEL,
@@ -263,6 +264,11 @@ class EntrypointGraph(Pregel[Any, Any, Any, Any]):
         self.output_channels = END_CHANNEL
         self.state_channels = (END_CHANNEL,)
         self.stream_channels = END_CHANNEL
+
+    def rebuild_own(self, record: Any, pending: Any) -> Any:
+        """The engine state of a checkpoint of this graph without the engine's blob (see
+        `_entrypoint_restore`), for `_lgrestore.rebuild`."""
+        return rebuild_entrypoint(self, record, pending)
 
     def _langgraph_channels(self) -> dict[str, Any]:
         returned = _annotation(self.func, first_parameter=False)

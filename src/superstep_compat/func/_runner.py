@@ -124,6 +124,7 @@ class EntrypointRunner(TaskRunner):
             durable=self.durable,
             cache=self.cache,
             journal=journal,
+            unslotted=True,
         )
 
     def _bind(self, root: RootScope, call: TaskCall) -> dict[str, Any]:

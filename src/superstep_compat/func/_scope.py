@@ -38,6 +38,8 @@ from superstep_compat._internal._constants import PENDING_INTERRUPTS as PENDING_
 from superstep_compat._internal.context import task_context_var
 from superstep_compat.errors import GraphBubbleUp, GraphInterrupt
 from superstep_compat.func._journal import TaskJournal
+from superstep_compat.pregel._lgcheckpoint import lg_task_id
+from superstep_compat.pregel._lgnames import PULL, PUSH
 from superstep_compat.pregel._task_context import RunContext, _now, _TaskContext, task_uuid
 from superstep_compat.pregel._task_support import attempt_observer
 from superstep_compat.types import Interrupt, interrupt_id_from_ns
@@ -86,8 +88,13 @@ class RootScope(_TaskContext):
         durable: bool,
         cache: Any = None,
         journal: TaskJournal | None = None,
+        unslotted: bool = False,
     ) -> None:
+        """``unslotted``: an answer no slot has goes to the first interrupt without one
+        (`answer`): the entrypoint's task, whose answers all come through its resume; a
+        graph node's calls share theirs with the node's own interrupts."""
         super().__init__(resume, ns, run, node)
+        self.unslotted = unslotted
         self.memo = dict(memo or {})
         self.durable = durable
         self.cache = cache
@@ -100,6 +107,7 @@ class RootScope(_TaskContext):
         self._prune_at = _PRUNE_AT  # `track`: the length at which finished ones are dropped
         self.raised: dict[str, str] = {}
         self.body = CallScope(self, "")
+        self._ids: dict[str, str] = {}  # call key -> task id (`task_id`, asked repeatedly)
         modes = run.stream_modes
         self.streams_tasks = run.emit is not None and ("tasks" in modes or "debug" in modes)
         # told each attempt of each task call (`CONFIG_KEY_ATTEMPT_OBSERVER`), if the run has one
@@ -140,13 +148,20 @@ class RootScope(_TaskContext):
         return "|".join(parts)
 
     def answer(self, slot: str) -> tuple[bool, Any]:
-        """(True, answer) when ``slot`` was surfaced before and has been answered."""
+        """(True, answer) when ``slot`` was surfaced before and has been answered. An
+        answer no slot has (the task was rebuilt from a checkpoint LangGraph wrote, which
+        keeps no slots: its answers were given to no interrupt in particular) goes to the
+        first interrupt without one, as LangGraph's ``__resume__`` of no task does; the
+        slot is noted so that the function's next run finds it again."""
         with self.lock:
             slots: list[str] = self.memo.get(SLOTS_KEY, [])
             if slot in slots:
                 index = slots.index(slot)
                 if index < len(self.resume):
                     return True, self.resume[index]
+            elif self.unslotted and len(slots) < len(self.resume):
+                self.memo[SLOTS_KEY] = [*slots, slot]
+                return True, self.resume[len(slots)]
         return False, None
 
     def raise_interrupt(self, slot: str, value: Any) -> GraphInterrupt:
@@ -277,7 +292,44 @@ class RootScope(_TaskContext):
             )
 
     def task_id(self, key: str) -> str:
-        return task_uuid(self.run, f"{self.ns}/{key}")
+        """The id of call ``key``: LangGraph's push-task id when the run checkpoints from a
+        checkpoint and the caller is a pull task (an entrypoint's, or a graph node's), so
+        that the calls' pending writes name the tasks LangGraph would find them under; else
+        an id stable for the call within its thread (`task_uuid`)."""
+        found = self._ids.get(key)
+        if found is None:
+            found = self._ids[key] = self._lg_task_id(key) or task_uuid(
+                self.run, f"{self.ns}/{key}"
+            )
+        return found
+
+    def _lg_task_id(self, key: str) -> str | None:
+        """LangGraph's id of call ``key`` (``"<parent key>/<n>:<name>"``), or None when the
+        run has no checkpoint or the caller is a `Send` task (its path is not tracked)."""
+        run = self.run
+        if run.checkpoint_id is None or run.push is not None or not key:
+            return None
+        parent, _, last = key.rpartition("/")
+        index, _, name = last.partition(":")
+        return lg_task_id(
+            run.checkpoint_id,
+            self.call_ns(parent),
+            run.step,
+            name,
+            PUSH,
+            path_str(self._task_path(parent)),
+            index,
+        )
+
+    def _task_path(self, key: str) -> tuple[Any, ...]:
+        """LangGraph's task path of the task running call ``key`` (``""``: the caller's pull
+        task ``(PULL, node)``; a call's: ``(PUSH, its caller's path, n, True)``, the path
+        LangGraph gives a call in progress)."""
+        path: tuple[Any, ...] = (PULL, self.node)
+        if key:
+            for step in key.split("/"):
+                path = (PUSH, path, int(step.partition(":")[0]), True)
+        return path
 
     def emit_update(self, name: str, value: Any, *, cached: bool = False) -> None:
         run = self.run
@@ -402,6 +454,16 @@ def _adopt(hook: _TaskContext) -> CallScope:
         root.end()
         hook._functional_body = body  # type: ignore[attr-defined]
     return body
+
+
+def path_str(path: Any) -> str:
+    """A task path as LangGraph writes it into a task id: a tuple as ``~`` and its parts
+    joined by ``", "``, an int (a bool too) as ten digits, anything else as its string."""
+    if isinstance(path, tuple | list):
+        return "~" + ", ".join(path_str(part) for part in path)
+    if isinstance(path, int):
+        return f"{path:010d}"
+    return str(path)
 
 
 def interrupts_of(error: GraphInterrupt) -> Iterator[Interrupt[Any]]:

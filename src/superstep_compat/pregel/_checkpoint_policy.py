@@ -22,7 +22,8 @@ from superstep_compat.channels.last_value import LastValue, LastValueAfterFinish
 from superstep_compat.channels.topic import Topic
 from superstep_compat.pregel._checkpoint_tasks import _MISSING, node_triggers, trigger_channels
 from superstep_compat.pregel._record import CheckpointRecord
-from superstep_core.runtime import Execution
+from superstep_compat.pregel._restorable import paused_restorable, quiet_restorable, restorable
+from superstep_core.runtime import Execution, QuietSnapshot
 
 __all__ = ["CheckpointPolicy", "always_updated", "topic_keys"]
 
@@ -114,6 +115,23 @@ class CheckpointPolicy:
 
     def checkpointed(self, record: CheckpointRecord | None) -> None:
         """Called after each checkpoint the run writes (``record``: the run's latest)."""
+
+    # --- whether a checkpoint goes without the engine's blob (``lean`` policies) ----------
+
+    def restorable(self, record: CheckpointRecord, *, outcomes_saved: bool = False) -> bool:
+        """Whether rebuilding ``record``'s engine state from LangGraph's fields gives the same
+        run (`_restorable.restorable`: a graph's rebuild, `_lgrestore.rebuild`)."""
+        return restorable(record, outcomes_saved=outcomes_saved)
+
+    def paused_restorable(self, record: CheckpointRecord) -> bool:
+        """`restorable` of a step paused on interrupts beside finished tasks
+        (`_restorable.paused_restorable`)."""
+        return paused_restorable(record)
+
+    def quiet_restorable(self, record: CheckpointRecord, quiet: QuietSnapshot) -> bool:
+        """`restorable` of a step's checkpoint whose engine state is ``quiet`` (not taken
+        yet: `_restorable.quiet_restorable`)."""
+        return quiet_restorable(record, quiet)
 
     def stopped(self, record: CheckpointRecord | None, channel: str, value: Any) -> None:
         """Called as a step stops (``channel``: ``__interrupt__`` with the run's interrupts,

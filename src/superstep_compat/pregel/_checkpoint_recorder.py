@@ -57,12 +57,7 @@ from superstep_compat.pregel._record import (
     CheckpointRecord,
     PendingWrite,
 )
-from superstep_compat.pregel._restorable import (
-    paused_restorable,
-    quiet_restorable,
-    restorable,
-    written_lean,
-)
+from superstep_compat.pregel._restorable import written_lean
 from superstep_compat.pregel._run_scope import RunScope
 from superstep_compat.pregel._run_values import RunValues
 from superstep_compat.pregel._task_context import TaskOutcome, _now
@@ -127,6 +122,7 @@ class CheckpointRecorder:
         """Record under ``policy`` (before the run writes anything)."""
         self.policy = policy
         self.writer.lean = policy.lean
+        self.writer.restorable = policy.restorable
 
     def paused_values(self, ex: Execution) -> dict[str, Any]:
         """The committed values with the writes of the tasks that finished in a paused step
@@ -306,7 +302,7 @@ class CheckpointRecorder:
             top = None
         self._top_version = None if top is None else (record, top)
         base_versions = None if base is None else base["channel_versions"]
-        if quiet is not None and not quiet_restorable(record, quiet):
+        if quiet is not None and not policy.quiet_restorable(record, quiet):
             record.engine = quiet.state()  # saved with its blob: the state is read now
             quiet = None
         if quiet is None:
@@ -374,7 +370,11 @@ class CheckpointRecorder:
             record is self.writer.last_saved
             and self.writer.lean
             and written_lean(record)
-            and (paused_restorable(record) if finished else restorable(record))
+            and (
+                self.policy.paused_restorable(record)
+                if finished
+                else self.policy.restorable(record)
+            )
         ):
             # the saved checkpoint (LangGraph's fields only) stays right as it is when the
             # interrupts and the finished tasks' outcomes alone are new: they are pending
@@ -476,7 +476,7 @@ class CheckpointRecorder:
             outcomes_saved
             and record is writer.last_saved
             and writer.lean
-            and restorable(record, outcomes_saved=True)
+            and self.policy.restorable(record, outcomes_saved=True)
         ):
             return None
         return outcomes_saved

@@ -18,7 +18,7 @@ Never builds a record (that is `CheckpointRecorder.checkpoint`'s job) and never 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -32,6 +32,7 @@ from superstep_compat.pregel._lgcheckpoint import (
 )
 from superstep_compat.pregel._lgdelta_write import DeltaWrites
 from superstep_compat.pregel._record import CheckpointRecord, config_of
+from superstep_compat.pregel._restorable import restorable
 from superstep_compat.pregel._saver_bridge import (
     bound_here,
     saver_call,
@@ -63,6 +64,7 @@ class CheckpointWriter:
         "durable",
         "last_saved",
         "lean",
+        "restorable",
         "saved_versions",
         "saver",
         "step_settles",
@@ -81,6 +83,8 @@ class CheckpointWriter:
         self.durable = durable
         self.untracked = untracked
         self.lean = lean
+        self.restorable: Callable[..., bool] = restorable
+        """Whether a record goes without the blob when ``lean`` (its policy's test)."""
         self.last_saved: CheckpointRecord | None = None
         """The last record the saver holds (with durability "exit", records after it are
         in memory)."""
@@ -274,6 +278,7 @@ class CheckpointWriter:
             else None,
             outcomes_saved=outcomes_saved,
             known_restorable=known_restorable,
+            restorable_test=self.restorable,
         )
         if self.delta is not None:
             args = self.delta.stored(args)

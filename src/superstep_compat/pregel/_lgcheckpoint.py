@@ -286,6 +286,7 @@ def checkpoint_put(
     changed: Sequence[str] | None = None,
     outcomes_saved: bool = False,
     known_restorable: bool = False,
+    restorable_test: Callable[..., bool] = restorable,
 ) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """The ``put`` of the checkpoint `build_checkpoint` made for ``record`` (or, written
     before, again under its id: a step that stopped part-way changed its engine state), with
@@ -296,7 +297,8 @@ def checkpoint_put(
     versions the checkpoint was built on, its ``updated_channels`` (then they are the others,
     without comparing every channel's version); ``outcomes_saved``: see `restorable`;
     ``known_restorable``: the caller found it `restorable` (its engine state may not be
-    filled in).
+    filled in); ``restorable_test``: the test in place of `restorable` (the run's
+    `CheckpointPolicy.restorable`).
     Returns ``put``'s arguments and the checkpoint's channel versions (sync and async
     drivers call ``put`` or ``aput``)."""
     if record.stored is not None:
@@ -304,7 +306,9 @@ def checkpoint_put(
     built = record.checkpoint
     if built is None:
         raise ValueError(f"checkpoint {record.checkpoint_id} was never built")
-    blob = not (lean and (known_restorable or restorable(record, outcomes_saved=outcomes_saved)))
+    blob = not (
+        lean and (known_restorable or restorable_test(record, outcomes_saved=outcomes_saved))
+    )
     versions: dict[str, Any] = built["channel_versions"]
     values: dict[str, Any] = built["channel_values"]
     if not blob and ENGINE_CHANNEL not in versions and ENGINE_CHANNEL not in values:

@@ -81,7 +81,11 @@ def rebuild(
     gives the values of `DeltaChannel` keys LangGraph left out (see `_lgdelta`; ``edit``: for
     an edit of the checkpoint, which reads them without its writes of no task). ``null``:
     for a run going on from it, its writes of no task applied first (`_lgnull`: their goto
-    nodes and `Send`s are among its tasks, their pending writes theirs)."""
+    nodes and `Send`s are among its tasks, their pending writes theirs). A graph of
+    another shape (an `@entrypoint`'s) rebuilds its own (``rebuild_own``)."""
+    own = getattr(graph, "rebuild_own", None)
+    if own is not None:
+        return own(record, pending)  # type: ignore[no-any-return]
     _migrate(graph, record)
     spec = graph.spec
     subscribed = getattr(spec, "subscriptions", None)

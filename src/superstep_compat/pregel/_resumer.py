@@ -108,8 +108,8 @@ class Resumer:
             if kept is not NO_ANSWER:
                 answered = {t.key for t in record.tasks if t.id in answers}
                 give_kept_answer(ex, kept, answered)
-        if self.saver is None or answer is NO_ANSWER:
-            return
+        if self.saver is None or answer is NO_ANSWER or not self.durable:
+            return  # (durability "exit": nothing is saved before the run ends, as LangGraph)
         plain = resume_map(answer) is None
         for task_id, given in answers.items():
             if not (plain and task_id in ended):

@@ -511,6 +511,47 @@ def func_previous_proceed(graph: Any) -> Any:
     return graph.invoke(5, CFG)
 
 
+# --- the functional API: nested task calls, the innermost asks; then the function asks ----------
+
+
+@task
+def _checked(xs: list[int]) -> str:
+    RAN.append("checked")
+    total = sum(_double(x).result() for x in xs)
+    return _confirm(total).result()
+
+
+def func_nested(saver: Any) -> Any:
+    @entrypoint(checkpointer=saver)
+    def nested(xs: list[int]) -> dict[str, Any]:
+        RAN.append("nested")
+        checked = _checked(xs).result()
+        return {"checked": checked, "last": interrupt(f"last word on {checked}?")}
+
+    return nested
+
+
+def func_nested_start(graph: Any) -> Any:
+    return graph.invoke([1, 2], CFG)
+
+
+def func_nested_proceed(graph: Any) -> Any:
+    graph.invoke(Command(resume="yes"), CFG)
+    return graph.invoke(Command(resume="done"), CFG)
+
+
+def func_two_asks_start(graph: Any) -> Any:
+    graph.invoke([1, 2], CFG)
+    return graph.invoke(Command(resume="yes"), CFG)
+
+
+def func_two_asks_proceed(graph: Any) -> Any:
+    return graph.invoke(Command(resume="done"), CFG)
+
+
+func_two_asks = func_nested
+
+
 # --- a subgraph that asks, inside a parent graph -----------------------------------------------
 
 
@@ -916,6 +957,8 @@ SCENARIOS = [
     "self_loop",
     "func_interrupt",
     "func_previous",
+    "func_nested",
+    "func_two_asks",
     "subgraph_interrupt",
     "subgraph_two_interrupts",
     "delta_channel",

@@ -29,6 +29,8 @@ SCENARIOS = [
     "self_loop",
     "func_interrupt",
     "func_previous",
+    "func_nested",
+    "func_two_asks",
     "subgraph_interrupt",
     "subgraph_two_interrupts",
     "delta_channel",
@@ -51,18 +53,7 @@ SCENARIOS = [
     "lowlevel_interrupt",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
-GAPS = {
-    ("langgraph", "func_interrupt"): "a LangGraph @entrypoint thread paused in a @task: "
-    "Superstep runs the finished tasks again, shows __start__ as next, and the resume "
-    "answer does not reach the asking task",
-    ("superstep", "func_interrupt"): "LangGraph continuing a Superstep @entrypoint thread "
-    "runs its finished @task calls again (their saved results are not found under "
-    "LangGraph's task ids)",
-    ("langgraph", "func_previous"): "Superstep does not read `previous` (the __previous__ "
-    "channel) of an @entrypoint thread LangGraph wrote",
-    ("superstep", "func_previous"): "LangGraph does not find `previous` in an @entrypoint "
-    "thread Superstep wrote",
-}
+GAPS: dict[tuple[str, str], str] = {}
 """Scenarios that do not move yet (issue 13), by (writer, scenario): the continuing side
 differs from LangGraph, as each reason says. Strict: one that starts to pass is reported."""
 SIDE = Path(__file__).with_name("_side.py")
