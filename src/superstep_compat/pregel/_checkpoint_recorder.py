@@ -47,6 +47,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._checkpoint_writer import CheckpointWriter
 from superstep_compat.pregel._lgcheckpoint import (
     INTERRUPT,
+    RESUME,
     build_checkpoint,
     graph_versions,
 )
@@ -356,12 +357,19 @@ class CheckpointRecorder:
                 writes.append((task.id, [(INTERRUPT, list(result.interrupts))]))
         if finished:
             done = list(record.finished)
+            # a task whose outcome was handed back from its saved writes (the step ran again)
+            # keeps them as saved: LangGraph puts no writes for it again (writes of another
+            # layout, indexed otherwise, would be saved beside them, and applied twice)
+            saved = {
+                task_id for task_id, channel, _ in record.pending if channel not in _NO_OUTCOME
+            }
             for aid, result in finished:
                 task = find_task(record, aid)
                 if task is not None:
                     task.result = result.update
                     done.append(task.id)
-                    writes.append((task.id, self.outcome_writes(task.name, result)))
+                    if task.id not in saved:
+                        writes.append((task.id, self.outcome_writes(task.name, result)))
             record.finished = tuple(done)
             record.current_values = self.values.of(self.paused_values(ex))
         record.interrupts = tuple(self.interrupts)
@@ -538,5 +546,7 @@ class CheckpointRecorder:
         return out
 
 
+_NO_OUTCOME = frozenset({INTERRUPT, RESUME, ERROR_CHANNEL, ERROR_SOURCE_NODE})
+"""The pending writes that tell what happened to a task, not its outcome."""
 _CANCELLED = "CancelledError()"
 """The error LangGraph saves for a task its runner cancelled (``repr`` of the exception)."""

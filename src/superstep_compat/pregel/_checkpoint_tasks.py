@@ -18,6 +18,7 @@ from superstep_compat._internal._constants import END, ERROR_SOURCE_NODE, START
 from superstep_compat.pregel._lgcheckpoint import (
     CURRENT_FORMAT,
     ERROR,
+    INTERRUPT,
     PULL,
     PUSH,
     START_CHANNEL,
@@ -59,9 +60,8 @@ NO_WRITES = "__no_writes__"
 ERROR_CHANNEL = ERROR
 _MISSING: Any = object()
 _CONTROL = (SEND_CHANNEL, NO_WRITES)
-# writes that say what happened to a task, not what it produced: with an error or an
-# interrupt (and no output) the task did not finish
-_UNFINISHED = frozenset({ERROR, "__interrupt__"})
+# writes that say what happened to a task, not what it produced (with an error, or an
+# interrupt and no output, the task did not finish)
 _NOT_OUTPUT = frozenset({"__resume__", "__error_source_node__"})
 
 
@@ -338,17 +338,28 @@ def saved_outcome(
     if handled is not None:
         return handled
     static = {channel for channel, _ in edges}
+    # an interrupt beside writes of the task's own: it was answered since (by interrupt id,
+    # while other tasks of its step still wait) and finished, as LangGraph reads it
+    asked = wrote = False
     for channel, value in writes:
+        if channel == INTERRUPT:
+            asked = True
+            continue
+        if channel == ERROR:
+            return None  # the task failed: it runs again
+        if channel in _NOT_OUTPUT:
+            continue
+        wrote = True
         if channel in static or channel.startswith("join:"):
             continue
         if channel.startswith(BRANCH_PREFIX):
             out.gotos.append(channel[len(BRANCH_PREFIX) :])
         elif channel == SEND_CHANNEL and isinstance(value, Send):
             out.sends.append(value)
-        elif channel in _UNFINISHED:
-            return None  # an error or interrupt: the task runs again
-        elif channel not in _NOT_OUTPUT and channel != NO_WRITES:
+        elif channel != NO_WRITES:
             out.writes.append((channel, value))
+    if asked and not wrote:
+        return None  # waiting on its interrupt: the task runs again with its answer
     out.update = dict(out.writes) if out.writes else None
     return out
 

@@ -35,7 +35,6 @@ from superstep_compat.pregel._checkpoint_tasks import (
 from superstep_compat.pregel._lgcheckpoint import (
     BRANCH_PREFIX,
     CURRENT_FORMAT,
-    ERROR,
     INTERRUPT,
     RESUME,
     START_CHANNEL,
@@ -189,8 +188,8 @@ def rebuild(
             task.result = {k: v for k, v in task.result.items() if k in known} or None
         task_writes = by_task.get(task.id, [])
         interrupts.extend(task.interrupts)
-        if any(c in (ERROR, INTERRUPT) for c, _ in task_writes):
-            continue
+        # (a task that asked and was answered since, by interrupt id, finished: its writes
+        # beside its interrupt are its outcome, as LangGraph reads them)
         outcome = saved_outcome(task_writes, edge_writes(spec, task.name)) if task_writes else None
         if outcome is not None:
             finished.append(task.id)

@@ -11,8 +11,9 @@ from typing import Any
 
 from superstep_compat.pregel._lgnames import ENGINE_CHANNEL, PULL, PUSH, RESUME
 from superstep_compat.pregel._record import CheckpointRecord
+from superstep_compat.pregel._task_context import RUN_AGAIN
 from superstep_compat.types import Send
-from superstep_core.node import Activated
+from superstep_core.node import Activated, Resumed
 from superstep_core.runtime import QuietSnapshot
 
 __all__ = [
@@ -63,12 +64,16 @@ def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> boo
 
 def paused_restorable(record: CheckpointRecord) -> bool:
     """`restorable` of the checkpoint of a step that paused on interrupts: ``record`` was
-    saved without the engine's blob as the step began (`written_lean`), its ``engine`` is
-    the state the step paused in. The tasks that finished beside the interrupted ones are
-    gone from it, their writes committed (``record.current_values``); they are saved as
-    the tasks' pending writes, from which a rebuild hands their outcomes back when the step
-    runs again (as LangGraph runs it). The rest is as `restorable` asks: the interrupted
-    tasks raised on their first attempt with no answers, nothing else in flight."""
+    saved as the step began, its ``engine`` is the state the step paused in. The tasks that
+    finished beside the interrupted ones are saved as the tasks' pending writes, from which
+    a rebuild hands their outcomes back when the step runs again (as LangGraph runs it):
+    either their writes were committed (``record.current_values``) and they are gone from
+    the engine, or the engine holds the step back (several tasks, one asked: nothing
+    commits until every question is answered), keeping their events (``held``) and their
+    tasks' results (``kept``) to deliver again; a task answered by interrupt id while
+    others still wait is such a finished one. The rest is as `restorable` asks: the
+    interrupted tasks hold no work of their own and no answers but those saved for them,
+    nothing else in flight."""
     engine = record.engine
     if (
         engine is None
@@ -78,54 +83,112 @@ def paused_restorable(record: CheckpointRecord) -> bool:
         or engine.outputs
         or engine.deferred
         or engine.failure is not None
-        or engine.held
     ):
         return False
-    current = record.values if record.current_values is None else record.current_values
+    finished: set[str] = set()
+    if engine.held or engine.kept:
+        finished = _held_finished(record, engine.held, engine.kept)
+        if not finished:
+            return False
+        current = record.values  # held back: nothing of the step committed
+    else:
+        current = record.values if record.current_values is None else record.current_values
     if not _same_values(current, engine.values, engine.queue):
         return False
-    found = _instances_restorable(engine.instances, record)
+    found = _instances_restorable(engine.instances, record, finished)
     return found is not None and _tasks_restorable(record, True, *found)
 
 
+def _held_finished(
+    record: CheckpointRecord, held: Sequence[tuple[str, Any]], kept: Mapping[str, Any]
+) -> set[str]:
+    """The activations whose events the engine holds back (``held``, with their results
+    ``kept``) when each runs a task of ``record`` that finished (its outcome saved as its
+    pending writes) from an event a rebuild gives it again (a fresh activation, or the
+    answer it was given, saved as its ``__resume__``); empty when one does not."""
+    done = {task.key for task in record.tasks if task.key and task.id in record.finished}
+    out: set[str] = set()
+    for aid, event in held:
+        if aid not in done or not (type(event) is Activated or type(event) is Resumed):
+            return set()
+        out.add(aid)
+    for aid, _ in kept.values():
+        if aid not in out:
+            return set()
+    return out
+
+
 def _instances_restorable(
-    instances: Iterable[Any], record: CheckpointRecord
+    instances: Iterable[Any], record: CheckpointRecord, finished: Collection[str] = ()
 ) -> tuple[int, set[str]] | None:
     """`restorable`'s test of the engine's activations: each on its first attempt, given
     its payload again by a rebuild, nothing in flight; either active and fresh, or
-    suspended on the interrupts it raised (``waiting``) or on its subgraph's breakpoint
-    (``stopped``) with no answers but those ``record``'s pending writes save for its task
-    (a rebuild gives them back, `resume_answers`). Returns (waiting, stopped), None when
-    not so."""
+    suspended on the interrupts it raised (``waiting``; holding its step back or not) or
+    on its subgraph's breakpoint (``stopped``) with no answers but those ``record``'s
+    pending writes save for its task (a rebuild gives them back, `resume_answers`), or
+    one of ``finished`` (activations of finished tasks whose events the engine holds: see
+    `_held_finished`). Returns (waiting, stopped), None when not so."""
     waiting = 0
     stopped: set[str] = set()
     saved: dict[str, Any] | None = None  # the saved answers by activation, found once
     for inst in instances:
-        if (
-            inst.attempt != 1
-            # a suspended task issued its one task effect, whose answer was the interrupt
-            or inst.effects_issued > (1 if inst.state == "suspended" else 0)
-            or inst.pending_effects
-            or inst.holding
-            or not _rebuilt_payload(inst)
-        ):
+        if inst.attempt != 1 or inst.pending_effects or not _rebuilt_payload(inst):
             return None
-        if inst.state == "suspended":
-            # raised on its first run, holding nothing but the answers it was given
-            if inst.interrupt is None:
+        if inst.id in finished:
+            # its task ran (once, or again with its answer): what it did is saved
+            if inst.state != "active" or inst.holding or not _answered_memory(inst.memory):
                 return None
-            if not _fresh_memory(inst.memory):
+            continue
+        if inst.state == "suspended":
+            if inst.holding and (record.checkpoint_ns or _runs_subgraph(record, inst.id)):
+                # its step held back in a subgraph, or on a subgraph's interrupts: a rebuild
+                # does not hand the answers down by id as the held step takes them
+                return None
+            # raised on its first run (asked again on each run that answered it or ran it
+            # again beside an answered sibling: one task effect each), holding nothing but
+            # the answers it was given
+            resume = inst.memory.get("resume") or ()
+            if inst.interrupt is None or inst.effects_issued > 1 + len(resume):
+                return None
+            memory = _without_runs_again(inst.memory)
+            if not _fresh_memory(memory):
                 if saved is None:
                     saved = _saved_answers(record)
-                if not _fresh_memory(inst.memory, saved.get(inst.id)):
+                if not _fresh_memory(memory, saved.get(inst.id)):
                     return None
             if inst.interrupt:
                 waiting += 1
             else:  # no interrupt of its own: its subgraph stopped at a breakpoint
                 stopped.add(inst.id)
-        elif inst.state != "active" or inst.memory or inst.interrupt is not None:
+        elif (
+            inst.effects_issued
+            or inst.holding
+            or inst.state != "active"
+            or inst.memory
+            or inst.interrupt is not None
+        ):
             return None
     return waiting, stopped
+
+
+def _runs_subgraph(record: CheckpointRecord, aid: str) -> bool:
+    """Whether activation ``aid`` runs a task of ``record`` that waits on its subgraph."""
+    return any(task.key == aid and task.state_ns for task in record.tasks)
+
+
+def _without_runs_again(memory: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``memory`` without the resumptions that only ran its task again (`RUN_AGAIN`:
+    a sibling was answered by interrupt id), which a rebuild does not need."""
+    resume = memory.get("resume")
+    if not resume or not any(type(r) is str and r == RUN_AGAIN for r in resume):
+        return memory
+    return {**memory, "resume": [r for r in resume if not (type(r) is str and r == RUN_AGAIN)]}
+
+
+def _answered_memory(memory: Mapping[str, Any]) -> bool:
+    """A finished task's memory holding nothing a rebuild needs: no argument, no results of
+    work done inside the task (its answers, if any, are saved as its ``__resume__``)."""
+    return all((key == "arg" and value is None) or key == "resume" for key, value in memory.items())
 
 
 def quiet_restorable(record: CheckpointRecord, quiet: QuietSnapshot) -> bool:
@@ -183,6 +246,9 @@ def _tasks_restorable(
     subgraph (its interrupts, or its breakpoint) is rebuilt as LangGraph runs it again: due,
     with the subgraph's interrupts as its ``__interrupt__`` write; the subgraph goes on from
     its own checkpoint."""
+    # a task answered by interrupt id that finished while others wait keeps its interrupt
+    # in the record of the step: it asks nothing now
+    done = frozenset(record.finished) if outcomes_saved else frozenset()
     asked = 0
     raised = 0  # the interrupts of all tasks (counted here: no second pass over the tasks)
     found = 0
@@ -198,7 +264,7 @@ def _tasks_restorable(
             # a subgraph saved under a namespace of its own (``checkpointer=True``: no task
             # id), which a rebuild does not find from the task
             return False
-        if task.interrupts:
+        if task.interrupts and task.id not in done:
             asked += 1
             raised += len(task.interrupts)
         elif task.key in stopped:

@@ -35,6 +35,7 @@ from superstep_compat.pregel._checkpoint_tasks import (
 )
 from superstep_compat.pregel._lgcheckpoint import (
     BRANCH_PREFIX,
+    INTERRUPT,
     START_CHANNEL,
     build_checkpoint,
     checkpoint_put,
@@ -42,7 +43,7 @@ from superstep_compat.pregel._lgcheckpoint import (
     write_checkpoint,
 )
 from superstep_compat.pregel._lgdelta import delta_channels, hydrate_delta_channels
-from superstep_compat.pregel._lgdelta_write import DeltaWrites
+from superstep_compat.pregel._lgdelta_write import NULL_TASK_ID, DeltaWrites
 from superstep_compat.pregel._lgread import get_tuple, load_record
 from superstep_compat.pregel._lgrestore import rebuild
 from superstep_compat.pregel._record import (
@@ -108,7 +109,7 @@ class StateEditor:
             # pending writes of the checkpoint it edits touch (a child's, or a paused step's)
             delta.force_pending(record.pending)
         saved_writes: list[Any] = []
-        if record is not None and step_in_progress(record):
+        if record is not None and (step_in_progress(record) or _paused_part_way(record)):
             # an edit starts a new checkpoint: its step's tasks run afresh, without the
             # interrupts, answers and finished tasks' writes of the step in progress
             saved_writes = list(record.pending)
@@ -503,6 +504,23 @@ def _input_writes(channels: str | Sequence[str], values: Any) -> list[tuple[str,
     if not isinstance(values, Mapping):
         raise TypeError(f"Expected input to be a dict, got {type(values).__name__}")
     return [(k, v) for k, v in values.items() if k in channels]
+
+
+def _paused_part_way(record: CheckpointRecord) -> bool:
+    """Whether ``record``, saved without the engine's blob (as LangGraph saves it), is a
+    step that paused on interrupts beside tasks that finished (held back until every
+    question is answered): a task's ``__interrupt__`` and another's outcome among its
+    pending writes (writes of no task and of an input edit aside). Its step is in progress,
+    as `step_in_progress` finds it in a saved engine state."""
+    if record.engine is not None or not record.pending:
+        return False
+    skip = {NULL_TASK_ID, str(uuid5(UUID(record.checkpoint_id), INPUT))}
+    by_task: dict[str, list[tuple[str, Any]]] = {}
+    for task_id, channel, value in record.pending:
+        if task_id not in skip:
+            by_task.setdefault(task_id, []).append((channel, value))
+    asked = [w for w in by_task.values() if any(c == INTERRUPT for c, _ in w)]
+    return bool(asked) and any(saved_outcome(w) is not None for w in by_task.values())
 
 
 def _clears(updates: Sequence[StateUpdate]) -> bool:

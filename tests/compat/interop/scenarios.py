@@ -948,6 +948,75 @@ def lowlevel_interrupt_proceed(graph: Any) -> Any:
     return graph.invoke(Command(resume="yes"), CFG)
 
 
+# --- steps held back: answers given by interrupt id while other interrupts wait -------------------
+
+
+def partial_resume(saver: Any) -> Any:
+    return parallel_interrupts(saver)
+
+
+def _answer(graph: Any, asked: str) -> Any:
+    """Answer, by its id, the pending interrupt that asks ``asked``; the others wait."""
+    pending = {i.value: i.id for i in graph.get_state(CFG).interrupts}
+    return graph.invoke(Command(resume={pending[asked]: f"ok-{asked}"}), CFG)
+
+
+def partial_resume_start(graph: Any) -> Any:
+    graph.invoke({"log": []}, CFG)
+    return _answer(graph, "x?")  # x finishes beside plain; y waits: the step is held
+
+
+def partial_resume_proceed(graph: Any) -> Any:
+    return [graph.invoke(None, CFG), _answer(graph, "y?")]
+
+
+# --- update_state while paused beside a finished task, then continued until it pauses again ------
+
+
+def edit_beside_finished(saver: Any) -> Any:
+    g = StateGraph(State)
+    g.add_node("ask", _asking("ask"))
+    g.add_node("plain", _node("plain"))
+    g.add_node("after", _node("after"))
+    g.add_edge(START, "ask")
+    g.add_edge(START, "plain")
+    g.add_edge(["ask", "plain"], "after")
+    return g.compile(checkpointer=saver)
+
+
+def edit_beside_finished_start(graph: Any) -> Any:
+    graph.invoke({"log": []}, CFG)
+    graph.update_state(CFG, {"log": ["edited"]})
+    return graph.invoke(None, CFG)  # from the edit: plain runs again, ask asks again
+
+
+def edit_beside_finished_proceed(graph: Any) -> Any:
+    return graph.invoke(Command(resume="yes"), CFG)
+
+
+# --- update_state with a Command's goto while a node waits on its interrupt -----------------------
+
+
+def edit_goto_paused(saver: Any) -> Any:
+    g = StateGraph(State)
+    g.add_node("ask", _asking("ask"))
+    g.add_node("after", _node("after"))
+    g.add_node("other", _node("other"))
+    g.add_edge(START, "ask")
+    g.add_edge("ask", "after")
+    return g.compile(checkpointer=saver)
+
+
+def edit_goto_paused_start(graph: Any) -> Any:
+    graph.invoke({"log": []}, CFG)
+    graph.update_state(CFG, Command(goto=["other", "after"], update={"log": ["jump"]}))
+    return graph.invoke(None, CFG)  # other and after run beside ask, which asks again
+
+
+def edit_goto_paused_proceed(graph: Any) -> Any:
+    return graph.invoke(Command(resume="yes"), CFG)
+
+
 SCENARIOS = [
     "finished",
     "one_interrupt",
@@ -979,4 +1048,7 @@ SCENARIOS = [
     "input_edit",
     "replay_fork",
     "lowlevel_interrupt",
+    "partial_resume",
+    "edit_beside_finished",
+    "edit_goto_paused",
 ]

@@ -51,6 +51,9 @@ SCENARIOS = [
     "input_edit",
     "replay_fork",
     "lowlevel_interrupt",
+    "partial_resume",
+    "edit_beside_finished",
+    "edit_goto_paused",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS: dict[tuple[str, str], str] = {}
