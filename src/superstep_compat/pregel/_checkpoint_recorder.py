@@ -179,6 +179,7 @@ class CheckpointRecorder:
         parent = self.record
         ran_names: set[str] = set()
         pulled: set[str] = set()
+        pushed: set[str] = set()  # nodes a `Send` task of the step ran (see `build_checkpoint`)
         if parent is not None and handed_over:
             for task_id, task_writes in self._note_handed_over(parent, handed_over):
                 writer.put_writes(parent, task_id, task_writes)
@@ -200,6 +201,8 @@ class CheckpointRecorder:
                 ran_names.add(task.name)  # (the activation's node: no second pass over ``ran``)
                 if task.path[:1] == ("__pregel_pull",):
                     pulled.add(task.name)
+                else:
+                    pushed.add(task.name)
                 if keep and task.id not in parent.finished:
                     writer.put_writes(parent, task.id, self.outcome_writes(task.name, result))
                 elif delta is not None and task.id not in parent.finished:
@@ -211,6 +214,8 @@ class CheckpointRecorder:
                         ran_names.add(t.name)
                         if t.path[:1] == ("__pregel_pull",):
                             pulled.add(t.name)
+                        else:
+                            pushed.add(t.name)
         else:
             ran_names.update(node_of(aid) for aid, _ in ran)
         checkpoint_id = new_checkpoint_id(step)
@@ -270,6 +275,7 @@ class CheckpointRecorder:
             record,
             base,
             ran=sorted(pulled),
+            pushed=pushed,
             triggers_of=policy.triggers_of,
             top=top,
             engine_versions=ex.versions,
