@@ -62,8 +62,6 @@ def run() -> dict[str, Any]:
         cfg = {"configurable": {"thread_id": durability}}
         app.invoke({"items": ["a", "ask"], "out": []}, cfg, durability=durability)
         out[f"{durability}_paused"] = _seen(saver, cfg)
-        out[f"{durability}_result"] = app.invoke(
-            Command(resume="b"), cfg, durability=durability
-        )
+        out[f"{durability}_result"] = app.invoke(Command(resume="b"), cfg, durability=durability)
         out[f"{durability}_done"] = _seen(saver, cfg)
     return out
