@@ -445,14 +445,8 @@ class CheckpointRecorder:
                     task.error = repr(error)
         if own:
             writes.extend(self.keep_finished(ex, record, failed_aid, results))
-            for aid, result in results:
-                asked = find_task(record, aid)
-                if asked is not None and result.interrupts and result.error is None:
-                    # a sibling that asked a question before the failure: LangGraph saved
-                    # its interrupt as the task ended, so the failed thread shows it
-                    asked.interrupts = tuple(result.interrupts)
-                    asked.state_ns = result.subgraph_ns
-                    writes.append((asked.id, [(INTERRUPT, list(result.interrupts))]))
+            # a sibling that asked a question before the failure keeps its interrupt
+            writes.extend(self.keep_asked(record, results))
             record.interrupts = tuple(i for t in record.tasks for i in t.interrupts)
             for aid in cancelled:
                 stopped = find_task(record, aid)
@@ -515,6 +509,40 @@ class CheckpointRecorder:
             base = ex.values if before is None else before
             local = self.scope.graph.runner.local_state(base, writes)
             record.current_values = self.values.of(local)
+        return out
+
+    def keep_asked(
+        self, record: CheckpointRecord, results: Sequence[tuple[str, TaskOutcome]]
+    ) -> list[tuple[str, list[tuple[str, Any]]]]:
+        """The interrupt writes of the tasks of ``results`` that asked a question before
+        their step failed or stopped: LangGraph saved each as the task ended, so the thread
+        shows them (noted on ``record``'s tasks and interrupts)."""
+        out: list[tuple[str, list[tuple[str, Any]]]] = []
+        for aid, result in results:
+            asked = find_task(record, aid)
+            if asked is not None and result.interrupts and result.error is None:
+                asked.interrupts = tuple(result.interrupts)
+                asked.state_ns = result.subgraph_ns
+                out.append((asked.id, [(INTERRUPT, list(result.interrupts))]))
+        if out:
+            record.interrupts = tuple(i for t in record.tasks for i in t.interrupts)
+        return out
+
+    def cancelled_unended(
+        self, record: CheckpointRecord, ended: Sequence[str]
+    ) -> list[tuple[str, list[tuple[str, Any]]]]:
+        """The pending writes of ``record``'s tasks that had not ended (``ended``: the
+        activations that had) when their step was cancelled: each keeps LangGraph's
+        ``CancelledError()`` as its error, what its runner saves for a cancelled task."""
+        self.engine_of(record)
+        done = {t.id for aid in ended if (t := find_task(record, aid)) is not None}
+        done.update(record.finished)
+        out: list[tuple[str, list[tuple[str, Any]]]] = []
+        for task in record.tasks:
+            if task.id in done or task.interrupts:
+                continue
+            task.error = _CANCELLED
+            out.append((task.id, [(ERROR_CHANNEL, _CANCELLED)]))
         return out
 
     def load_finished(self, ex: Execution, record: CheckpointRecord) -> dict[str, TaskOutcome]:
