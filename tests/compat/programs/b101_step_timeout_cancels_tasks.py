@@ -26,7 +26,7 @@ async def quick(state: State) -> dict[str, Any]:
 
 
 async def slow(state: State) -> dict[str, Any]:
-    await asyncio.sleep(fast_after.get("slow", 3.0))
+    await asyncio.sleep(fast_after.get("slow", 30.0))
     return {"log": ["slow"]}
 
 
@@ -35,7 +35,7 @@ async def asks(state: State) -> dict[str, Any]:
 
 
 async def sent(state: State) -> dict[str, Any]:
-    await asyncio.sleep(fast_after.get("sent", 3.0))
+    await asyncio.sleep(fast_after.get("sent", 30.0))
     return {"log": ["sent"]}
 
 
@@ -48,7 +48,7 @@ def _graph(nodes: dict[str, Any], with_send: bool = False) -> Any:
         g.add_node("sent", sent)
         g.add_conditional_edges(START, lambda s: [Send("sent", {"log": []})], ["sent"])
     app = g.compile(checkpointer=InMemorySaver())
-    app.step_timeout = 0.3
+    app.step_timeout = 1.0  # generous: the quick tasks must end first on a busy machine
     return app
 
 
