@@ -152,7 +152,7 @@ class StepFailures:
         ex: Execution,
         ended: Sequence[tuple[str, TaskOutcome]],
         before: Mapping[str, Any],
-        timed_out: bool = False,
+        cancelled: bool = False,
     ) -> Generator[tuple[CheckpointRecord, bool], None, None]:
         """The run stopped inside a step (its stream closed early, its task cancelled)
         after the tasks ``ended`` returned: as for a failed step, those that finished keep
@@ -162,9 +162,9 @@ class StepFailures:
         for sync and async runs: it yields the checkpoint for its driver to save (``save``
         or ``await asave``, with its ``outcomes_saved``) before the writes are put under
         it, unless the one saved stays right as it is (`CheckpointRecorder.stopped_save`).
-        Those that asked a question keep their interrupts. ``timed_out``: an async run
-        stopped at the step's timeout: each task that had not ended was cancelled, and
-        keeps LangGraph's ``CancelledError()`` as its error."""
+        Those that asked a question keep their interrupts. ``cancelled``: an async run
+        stopped at the step's timeout or by its caller: each task that had not ended was
+        cancelled, and keeps LangGraph's ``CancelledError()`` as its error."""
         recorder = self.recorder
         record = recorder.record
         if recorder.scope.saver is None or record is None:
@@ -178,7 +178,7 @@ class StepFailures:
         )
         writes = recorder.keep_finished(ex, record, "", self.results, before)
         writes.extend(recorder.keep_asked(record, self.results))
-        if timed_out:
+        if cancelled:
             writes.extend(recorder.cancelled_unended(record, [aid for aid, _ in ended]))
         if not writes:
             return

@@ -2,7 +2,8 @@
 tasks still running, and each keeps ``CancelledError()`` as its error (an ``__error__``
 pending write), beside the writes of those that had finished; continuing the thread runs the
 cancelled ones again. Also with no task finished, with a task that asked a question before
-the timeout, and with a `Send` task. The run raises `TimeoutError` each time."""
+the timeout, and with a `Send` task. The run raises `TimeoutError` each time. Under
+durability "exit" nothing is saved as tasks end: the cancelled tasks keep no error."""
 
 import asyncio
 import operator
@@ -69,12 +70,16 @@ async def main() -> dict[str, Any]:
         "one_asked": ({"asks": asks, "slow": slow}, False),
         "with_send": ({"quick": quick}, True),
     }
-    for label, (nodes, with_send) in cases.items():
+    for label, (nodes, with_send), durability in [
+        (f"{label}/{durability}", case, durability)
+        for label, case in cases.items()
+        for durability in ("async", "exit")
+    ]:
         fast_after.clear()
         app = _graph(nodes, with_send)
         cfg = {"configurable": {"thread_id": label}}
         try:
-            await app.ainvoke({"log": []}, cfg)
+            await app.ainvoke({"log": []}, cfg, durability=durability)
             out[label] = "finished"
         except BaseException as e:
             out[label] = type(e).__name__
