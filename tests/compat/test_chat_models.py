@@ -105,11 +105,6 @@ def test_create_react_agent_accepts_a_provider_string() -> None:
     assert answers[-1] == "Based on the tool result: sunny in Paris"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="every mock reply carries the id 'chatcmpl-mock', so add_messages replaces the "
-    "first AI message with the second (superstep_core.llm.mock needs distinct ids)",
-)
 def test_create_react_agent_keeps_every_turn_of_the_mock_model() -> None:
     agent = create_react_agent("mock:m", [get_weather])
     out = agent.invoke({"messages": [HumanMessage("Paris")]})

@@ -10,7 +10,9 @@ answers by id, fresh subgraphs taking an answer, schema mismatches, error messag
 b86 on, a user porting real code: the Runnable schemas of MessagesState graphs, output
 schemas, the task an exception escaped from, checkpoint chunks of a continued thread,
 handoffs in the messages stream, LCEL chains as nodes; from b92 on, edits before any run, bad
-state values, the functional API's execution info, waiting edges with Sends and loops) runs
+state values, the functional API's execution info, waiting edges with Sends and loops; from
+b98 on, the recursion limit reached in a task's setup, bad updates of a pydantic state, the
+versions_seen of Send-only nodes, tasks cancelled by a step timeout or by the caller) runs
 under real LangGraph and under the façade, and the results must be equal.
 
 Both run in one subprocess each (`programs/_driver.py`), at the same time; results are the

@@ -60,6 +60,19 @@ def test_scripted_replies_follow_the_number_of_assistant_turns() -> None:
     assert model.invoke([*history, AIMessage("x"), HumanMessage("more")]).content == "It is sunny."
 
 
+def test_each_reply_has_its_own_id_and_a_repeated_request_the_same() -> None:
+    # add_messages merges messages by id: a shared id would make a second turn replace the
+    # first, so ids differ per conversation state as real providers' do, and stay
+    # deterministic (a retried or replayed request gets the same id).
+    model = init("mock:any")
+    first = model.invoke("hello")
+    second = model.invoke([HumanMessage("hello"), first, HumanMessage("again")])
+    assert first.id and second.id and first.id != second.id
+    assert model.invoke("hello").id == first.id
+    streamed = init("mock:any", streaming=True).invoke("hello")
+    assert streamed.id == first.id
+
+
 def test_mock_streams_words_and_tool_call_fragments() -> None:
     model = init("mock:any", replies=["one two three"])
     chunks = list(model.stream("hi"))

@@ -178,6 +178,7 @@ class CheckpointRecorder:
         parent = self.record
         ran_names: set[str] = set()
         pulled: set[str] = set()
+        pushed: set[str] = set()  # nodes a `Send` task of the step ran (see `build_checkpoint`)
         if parent is not None and handed_over:
             for task_id, task_writes in self._note_handed_over(parent, handed_over):
                 writer.put_writes(parent, task_id, task_writes)
@@ -199,6 +200,8 @@ class CheckpointRecorder:
                 ran_names.add(task.name)  # (the activation's node: no second pass over ``ran``)
                 if task.path[:1] == ("__pregel_pull",):
                     pulled.add(task.name)
+                else:
+                    pushed.add(task.name)
                 if keep and task.id not in parent.finished:
                     writer.put_writes(parent, task.id, self.outcome_writes(task.name, result))
                 elif delta is not None and task.id not in parent.finished:
@@ -210,6 +213,8 @@ class CheckpointRecorder:
                         ran_names.add(t.name)
                         if t.path[:1] == ("__pregel_pull",):
                             pulled.add(t.name)
+                        else:
+                            pushed.add(t.name)
         else:
             ran_names.update(node_of(aid) for aid, _ in ran)
         checkpoint_id = new_checkpoint_id(step)
@@ -269,6 +274,7 @@ class CheckpointRecorder:
             record,
             base,
             ran=sorted(pulled),
+            pushed=pushed,
             triggers_of=policy.triggers_of,
             top=top,
             engine_versions=ex.versions,
@@ -449,14 +455,8 @@ class CheckpointRecorder:
                     task.error = repr(error)
         if own:
             writes.extend(self.keep_finished(ex, record, failed_aid, results))
-            for aid, result in results:
-                asked = find_task(record, aid)
-                if asked is not None and result.interrupts and result.error is None:
-                    # a sibling that asked a question before the failure: LangGraph saved
-                    # its interrupt as the task ended, so the failed thread shows it
-                    asked.interrupts = tuple(result.interrupts)
-                    asked.state_ns = result.subgraph_ns
-                    writes.append((asked.id, [(INTERRUPT, list(result.interrupts))]))
+            # a sibling that asked a question before the failure keeps its interrupt
+            writes.extend(self.keep_asked(record, results))
             record.interrupts = tuple(i for t in record.tasks for i in t.interrupts)
             for aid in cancelled:
                 stopped = find_task(record, aid)
@@ -519,6 +519,40 @@ class CheckpointRecorder:
             base = ex.values if before is None else before
             local = self.scope.graph.runner.local_state(base, writes)
             record.current_values = self.values.of(local)
+        return out
+
+    def keep_asked(
+        self, record: CheckpointRecord, results: Sequence[tuple[str, TaskOutcome]]
+    ) -> list[tuple[str, list[tuple[str, Any]]]]:
+        """The interrupt writes of the tasks of ``results`` that asked a question before
+        their step failed or stopped: LangGraph saved each as the task ended, so the thread
+        shows them (noted on ``record``'s tasks and interrupts)."""
+        out: list[tuple[str, list[tuple[str, Any]]]] = []
+        for aid, result in results:
+            asked = find_task(record, aid)
+            if asked is not None and result.interrupts and result.error is None:
+                asked.interrupts = tuple(result.interrupts)
+                asked.state_ns = result.subgraph_ns
+                out.append((asked.id, [(INTERRUPT, list(result.interrupts))]))
+        if out:
+            record.interrupts = tuple(i for t in record.tasks for i in t.interrupts)
+        return out
+
+    def cancelled_unended(
+        self, record: CheckpointRecord, ended: Sequence[str]
+    ) -> list[tuple[str, list[tuple[str, Any]]]]:
+        """The pending writes of ``record``'s tasks that had not ended (``ended``: the
+        activations that had) when their step was cancelled: each keeps LangGraph's
+        ``CancelledError()`` as its error, what its runner saves for a cancelled task."""
+        self.engine_of(record)
+        done = {t.id for aid in ended if (t := find_task(record, aid)) is not None}
+        done.update(record.finished)
+        out: list[tuple[str, list[tuple[str, Any]]]] = []
+        for task in record.tasks:
+            if task.id in done or task.interrupts:
+                continue
+            task.error = _CANCELLED
+            out.append((task.id, [(ERROR_CHANNEL, _CANCELLED)]))
         return out
 
     def load_finished(self, ex: Execution, record: CheckpointRecord) -> dict[str, TaskOutcome]:

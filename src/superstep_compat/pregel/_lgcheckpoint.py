@@ -143,6 +143,7 @@ def build_checkpoint(
     listed: bool = True,
     written: Collection[str] | Callable[[], Collection[str]] = (),
     topics: Collection[str] = (),
+    pushed: Collection[str] = (),
 ) -> dict[str, Any]:
     """The LangGraph checkpoint of ``record``, following ``base`` (the checkpoint its step
     started from; None for a thread's first), kept as ``record.checkpoint`` (without the
@@ -167,7 +168,10 @@ def build_checkpoint(
     any other channel is updated when its object changed. ``written`` may be a function
     giving them: called only when some channel holds the object ``base`` held. ``topics``:
     the state keys whose channel is a `Topic`, which LangGraph saves emptied as ``[]`` (a
-    new version when it held values), where the engine holds no value."""
+    new version when it held values), where the engine holds no value. ``pushed``: the
+    nodes whose `Send` tasks ran in that step: each has a ``versions_seen`` entry from then
+    on, empty if it had none (a push task is triggered by no channel; LangGraph's
+    ``setdefault`` for every task that ran)."""
     prev_values: Mapping[str, Any] = base["channel_values"] if base else {}
     versions: dict[str, Any] = dict(base["channel_versions"]) if base else {}
     # A node's entry is replaced when it runs, never changed in place: the entries of nodes
@@ -235,6 +239,9 @@ def build_checkpoint(
         gone.append(TASKS)
     for name in ran:
         seen[name] = {ch: versions[ch] for ch in triggers_of(name) if ch in versions}
+    for name in pushed:
+        if name not in seen:
+            seen[name] = {}
     if updated or gone:
         engine_version = versions.pop(ENGINE_CHANNEL, None)
         if top is None and versions:

@@ -404,18 +404,19 @@ class GraphRun:
         yield from self.steps.finish(ex)
 
     def _keep_stopped(
-        self, ex: Execution, completed: bool
+        self, ex: Execution, completed: bool, cancelled: bool = False
     ) -> Iterator[tuple[CheckpointRecord, bool]]:
         """What a run stopped inside a step (not ``completed``: its stream closed, its task
         cancelled) keeps, under each durability: the writes of the step's tasks that had
         finished, as LangGraph's loop put them as each ended (under "exit": by the close);
         not of those that finished after the run was cancelled (`RunControl.request_cancel`),
         as after an asyncio cancel. `StepFailures.keep_stopped`: each driver saves the
-        checkpoint it yields."""
+        checkpoint it yields. ``cancelled``: an async run stopped at the step's timeout or
+        cancelled by its caller, whose unfinished tasks were cancelled."""
         tracker = self.tracker
-        if completed or not tracker.ended:
+        if completed or not (tracker.ended or cancelled):
             return iter(())
-        return self.failures.keep_stopped(ex, tracker.ended, tracker.values_before)
+        return self.failures.keep_stopped(ex, tracker.ended, tracker.values_before, cancelled)
 
     def _stopped_by_drain(self) -> None:
         """The host ended the run at a step boundary (`RunStopped`): the step before was
@@ -499,7 +500,7 @@ class GraphRun:
             # (its own subgraphs' events included) as it arrives, not when its step ends:
             # however deep, a subgraph's chunks reach the caller while it runs (LangGraph).
             self.live = True
-        completed = False
+        completed = cancelled = False
         try:
             steps = host.iterate(ex, stop=self.control)
             # each superstep the shared loop asks for is awaited here; LangGraph's
@@ -525,11 +526,20 @@ class GraphRun:
                     else:
                         stepper.answer = await anext(steps, None)
                 except (RunStopped, StepTimeoutError) as stopped:
+                    # LangGraph's async runner cancels the tasks still running at the step's
+                    # timeout (a thread cannot be: a sync run's finish); their saved errors
+                    # only where steps are saved as they end
+                    cancelled = isinstance(stopped, StepTimeoutError) and self.durable
                     stepper.answer = Raised(stopped)
             completed = True
+        except (GeneratorExit, asyncio.CancelledError):
+            # the caller cancelled the run or closed its stream: so are the step's tasks
+            # (their saved errors, as LangGraph's, only where steps are saved as they end)
+            cancelled = self.durable
+            raise
         finally:
             await self.writer.asettle(raising=completed)
-            for record, outcomes_saved in self._keep_stopped(ex, completed):
+            for record, outcomes_saved in self._keep_stopped(ex, completed, cancelled):
                 await self.writer.asave(record, outcomes_saved=outcomes_saved)
             if self._saves_at_exit(completed):
                 # on the caller's loop (LangGraph awaits ``aput`` even for a cancelled run)

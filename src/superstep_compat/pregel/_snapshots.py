@@ -33,6 +33,7 @@ from superstep_compat.pregel._record import (
     task_state_config,
 )
 from superstep_compat.pregel._state_edits import StateEditor
+from superstep_compat.pregel._task_inputs import check_task_inputs
 from superstep_compat.pregel._task_results import task_results
 from superstep_compat.types import PregelTask, StateSnapshot, StateUpdate
 
@@ -207,6 +208,7 @@ class StateViews:
         record = load_record(saver, thread, conf.get("checkpoint_ns", ""), checkpoint_id)
         if record is not None:
             read_for_view(graph, record, saver)
+            check_task_inputs(graph, record)
         if record is None:
             empty = cast(RunnableConfig, {"configurable": dict(conf)})
             return graph._as_shown(StateSnapshot({}, (), empty, None, None, None, (), ()))
@@ -247,6 +249,7 @@ class StateViews:
             records = iter(list(records))
         for record in records:
             read_for_view(graph, record, saver)
+            check_task_inputs(graph, record)
             yield graph._as_shown(snapshot_of(record, subgraph_of=subgraph_of, **shown))
 
     def update(

@@ -54,6 +54,7 @@ from superstep_compat.pregel._record import (
 )
 from superstep_compat.pregel._saver_bridge import saver_call
 from superstep_compat.pregel._task_context import RunContext, TaskOutcome, _now
+from superstep_compat.pregel._task_inputs import check_task_inputs
 from superstep_compat.types import Command, Send, StateUpdate
 from superstep_core.node import External
 from superstep_core.runtime import Execution
@@ -130,6 +131,10 @@ class StateEditor:
         else:
             ex = Execution(self.graph.engine, thread, record_trace=False, log_inputs=False)
         special = {u.as_node for u in updates} & {COPY, INPUT}
+        if record is not None and not special:
+            # LangGraph prepares the edited checkpoint's tasks (to reuse their ids): a task
+            # input its node's schema refuses fails the edit, as it fails `get_state`
+            check_task_inputs(self.graph, record)
         if special and len(updates) > 1:
             raise InvalidUpdateError(
                 "Cannot copy checkpoint with multiple updates"

@@ -157,6 +157,7 @@ class StepFailures:
         ex: Execution,
         ended: Sequence[tuple[str, TaskOutcome]],
         before: Mapping[str, Any],
+        cancelled: bool = False,
     ) -> Generator[tuple[CheckpointRecord, bool], None, None]:
         """The run stopped inside a step (its stream closed early, its task cancelled)
         after the tasks ``ended`` returned: as for a failed step, those that finished keep
@@ -165,7 +166,10 @@ class StepFailures:
         runs only the others (LangGraph saves each task's writes as it ends). Written once
         for sync and async runs: it yields the checkpoint for its driver to save (``save``
         or ``await asave``, with its ``outcomes_saved``) before the writes are put under
-        it, unless the one saved stays right as it is (`CheckpointRecorder.stopped_save`)."""
+        it, unless the one saved stays right as it is (`CheckpointRecorder.stopped_save`).
+        Those that asked a question keep their interrupts. ``cancelled``: an async run
+        stopped at the step's timeout or by its caller: each task that had not ended was
+        cancelled, and keeps LangGraph's ``CancelledError()`` as its error."""
         recorder = self.recorder
         record = recorder.record
         if recorder.scope.saver is None or record is None:
@@ -178,6 +182,9 @@ class StepFailures:
             ended, key=lambda item: rank.get(id(find_task(record, item[0])), last)
         )
         writes = recorder.keep_finished(ex, record, "", self.results, before)
+        writes.extend(recorder.keep_asked(record, self.results))
+        if cancelled:
+            writes.extend(recorder.cancelled_unended(record, [aid for aid, _ in ended]))
         if not writes:
             return
         resave = recorder.stopped_save(record)

@@ -166,13 +166,19 @@ class TaskPerformer:
         self, request: TaskRequest, effect: EffectContext | None = None, *, in_loop: bool = False
     ) -> TaskOutcome:
         """Run the task on this thread (the sync host's handler), in a context of its own."""
-        return copy_context().run(drive, self._perform(request, effect, in_loop, True))
+        try:
+            return copy_context().run(drive, self._perform(request, effect, in_loop, True))
+        except Exception as e:
+            return _failed_setup(e)
 
     async def aperform(
         self, request: TaskRequest, effect: EffectContext | None = None
     ) -> TaskOutcome:
         """Run the task on the running event loop (the asyncio host's handler)."""
-        return await adrive(self._perform(request, effect, True, False))
+        try:
+            return await adrive(self._perform(request, effect, True, False))
+        except Exception as e:
+            return _failed_setup(e)
 
     def _perform(
         self, request: TaskRequest, effect: EffectContext | None, in_loop: bool, scoped: bool
@@ -264,6 +270,14 @@ class TaskPerformer:
             attempt.finish(timed.error)
         if observer is not None:
             report_attempt(observer, run, request, started, timed)
+
+
+def _failed_setup(error: Exception) -> TaskOutcome:
+    """The outcome of a task whose setup raised (before the node's own ``try``: its config,
+    its run context; a `RecursionError` when the stack reaches the limit there): the task's
+    error, so the run raises it with its own type as LangGraph does. Left to the host, it
+    would come back as a failed effect holding only a type name and a message (`TaskError`)."""
+    return TaskOutcome(error=error)
 
 
 def _nothing(*args: Any) -> None:

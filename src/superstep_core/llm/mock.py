@@ -15,6 +15,7 @@ Must never import the runtime, the host or `superstep_compat`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager, contextmanager
@@ -135,6 +136,16 @@ def _usage(body: Mapping[str, Any], reply: MockReply) -> dict[str, int]:
     }
 
 
+def reply_id(body: Mapping[str, Any]) -> str:
+    """The response id for ``body``: derived from the conversation, so distinct turns get
+    distinct ids (add_messages merges by id: a shared id would replace the previous turn) and
+    the same conversation, retried, replayed or streamed, gets the same one."""
+    conversation = json.dumps(
+        [body.get("model"), body.get("messages") or []], sort_keys=True, default=str
+    )
+    return "chatcmpl-mock-" + hashlib.sha256(conversation.encode()).hexdigest()[:24]
+
+
 def completion(body: Mapping[str, Any], reply: MockReply) -> dict[str, Any]:
     """A Chat Completions response object for ``reply``."""
     message: dict[str, Any] = {"role": "assistant", "content": reply.text or None}
@@ -144,7 +155,7 @@ def completion(body: Mapping[str, Any], reply: MockReply) -> dict[str, Any]:
             for i, n, a in reply.tool_calls
         ]
     return {
-        "id": "chatcmpl-mock",
+        "id": reply_id(body),
         "object": "chat.completion",
         "created": 0,
         "model": body.get("model") or "mock",
@@ -162,7 +173,7 @@ def completion(body: Mapping[str, Any], reply: MockReply) -> dict[str, Any]:
 def completion_chunks(body: Mapping[str, Any], reply: MockReply) -> list[bytes]:
     """The SSE byte chunks streaming ``reply``: word deltas, tool-call fragments, usage."""
     base = {
-        "id": "chatcmpl-mock",
+        "id": reply_id(body),
         "object": "chat.completion.chunk",
         "created": 0,
         "model": body.get("model") or "mock",

@@ -481,6 +481,17 @@ def async_cases():
 
     yield "async", asyncio.run(run_async())
 
+    async def stream_async():
+        agent = create_react_agent(Model(), [echo])
+        chunks = []
+        async for mode, chunk in agent.astream(
+            {"messages": [("user", "hi")]}, stream_mode=["updates", "values"]
+        ):
+            chunks.append([mode, chunk])
+        return chunks
+
+    yield "async_stream", asyncio.run(stream_async())
+
 
 def mermaid_cases():
     # LangGraph 1.2.24 adds the tool names to the tools node label; 1.2.22 (the recorded
