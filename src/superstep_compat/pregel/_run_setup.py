@@ -364,10 +364,15 @@ class Continuation:
             if start is not NO_INPUT:
                 ex.send(External(INPUT_EVENT, start))
         else:
+            dropped: list[str] = []
             if record is not None:
-                ex.abandon_pending()  # new input: LangGraph drops the tasks a run left
+                # new input: LangGraph drops the tasks a run left, and a low-level graph's
+                # input checkpoint marks them as having seen their triggers (so a node
+                # left pending by interrupt_after does not run again on the new input)
+                dropped = [name for name, _ in pending_activations(ex, graph.node_order)]
+                ex.abandon_pending()
             if graph.lowlevel is not None:
-                events.extend(writes.lowlevel(ex, inp))
+                events.extend(writes.lowlevel(ex, inp, seen_by=dropped))
                 self.input_step = True
             else:
                 events.extend(
