@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 TOOL = Path(__file__).resolve().parents[1] / "tools" / "compat_suites.py"
 
 REFERENCE = """<?xml version="1.0" encoding="utf-8"?>
@@ -81,3 +83,35 @@ def test_report_has_no_list_when_nothing_regresses(tmp_path: Path) -> None:
     lines, passed, failed = tool._report("demo", reference, reference)
     assert lines[-1] == "demo: 4 of the 4 tests that pass on LangGraph pass"
     assert (passed, failed) == (4, 0)
+
+
+def test_server_url_is_the_local_server_without_its_database(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tool = _tool()
+    monkeypatch.setenv("SUPERSTEP_POSTGRES_URL", "postgresql://pg@127.0.0.1:5432/test_x?a=b")
+    monkeypatch.delenv("SUPERSTEP_MYSQL_URL", raising=False)
+    assert tool._server_url("postgres") == "postgresql://pg@127.0.0.1:5432/"
+    assert tool._server_url("mysql") == "mysql://root@127.0.0.1:3306/"
+    assert tool._server_url("") == ""
+
+
+def test_rewrites_point_a_suites_settings_at_the_local_server(tmp_path: Path) -> None:
+    tool = _tool()
+    conftest = tmp_path / "tests" / "conftest.py"
+    conftest.parent.mkdir()
+    conftest.write_text('URI = "mysql://mysql:mysql@localhost:5441/"\nDB = URI + "mysql"\n')
+    rewrites = [
+        ("tests/conftest.py", "mysql://mysql:mysql@localhost:5441/", "{server}"),
+        ("tests/conftest.py", 'URI + "mysql"', 'URI + "compat_suites"'),
+    ]
+    tool._rewrite(tmp_path, rewrites, "mysql://root@127.0.0.1:3306/")
+    assert conftest.read_text() == (
+        'URI = "mysql://root@127.0.0.1:3306/"\nDB = URI + "compat_suites"\n'
+    )
+    try:
+        tool._rewrite(tmp_path, rewrites[:1], "x")
+    except SystemExit as stop:
+        assert "is not in" in str(stop)
+    else:
+        raise AssertionError("a text no longer in the file must stop the tool")

@@ -22,13 +22,21 @@ Suites (test files are exported into the scratch folder, never into the reposito
   With them (files under ``acp/``), the tests of deepagents-acp (`DEEPAGENTS_ACP`, its Agent
   Client Protocol server: sessions, tool approvals through interrupts, resumes) from the
   same repository at its release tag, on its own settings.
-- ``supervisor``, ``swarm``, ``savers``, ``plainredis``, ``contracts`` and ``mcp``
-  (`SDIST_SUITES`): the tests in the sdists of langgraph-supervisor, langgraph-swarm,
-  langgraph-checkpoint-sqlite (LangGraph's SQLite saver, some of its tests over graphs
-  compiled with it), langgraph-checkpoint-plainredis (a community saver on plain Redis, at
-  ``SUPERSTEP_REDIS_URL`` when set; its end-to-end tests drive graphs), agent-contracts
-  (contract-declared nodes compiled into supervised StateGraphs) and langchain-mcp-adapters
-  (MCP tools in create_agent) on the package index, with the release itself installed.
+- ``supervisor``, ``swarm``, ``savers``, ``plainredis``, ``contracts``, ``mcp``, ``mysql``,
+  ``blueprint`` and ``postgres`` (`SDIST_SUITES`): the tests in the sdists of
+  langgraph-supervisor, langgraph-swarm, langgraph-checkpoint-sqlite (LangGraph's SQLite
+  saver, some of its tests over graphs compiled with it), langgraph-checkpoint-plainredis (a
+  community saver on plain Redis, at ``SUPERSTEP_REDIS_URL`` when set; its end-to-end tests
+  drive graphs), agent-contracts (contract-declared nodes compiled into supervised
+  StateGraphs), langchain-mcp-adapters (MCP tools in create_agent),
+  langgraph-checkpoint-mysql (a community saver and store on MySQL/MariaDB, with the
+  LangGraph graph tests it ships over its savers; at ``SUPERSTEP_MYSQL_URL``, default the
+  local MariaDB), agent-blueprint (YAML blueprints compiled to LangGraph projects that its
+  tests run in subprocesses) and langgraph-checkpoint-postgres (LangGraph's Postgres saver
+  and store; at ``SUPERSTEP_POSTGRES_URL``'s server) on the package index, with the release
+  itself installed. The savers' tests name the server of their compose file: the tool
+  points them at the local one (`SdistSuite.rewrites`) and creates the database they
+  expect.
 - ``trustcall``, ``langmem``, ``bigtool``, ``agui`` and ``copilotkit``: the offline unit
   tests of trustcall, langmem (``tests/short_term``; its docstring examples call a model
   provider and a server), langgraph-bigtool, ag-ui-langgraph (the AG-UI protocol's
@@ -64,6 +72,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import urllib.parse
 import xml.etree.ElementTree as ET
 from collections import defaultdict
 from collections.abc import Sequence
@@ -86,6 +95,8 @@ from compat_suites_pins import (
     LANGGRAPH_PACKAGES,
     LANGGRAPH_TAG,
     LANGGRAPH_TEST_DEPS,
+    MYSQL_URL,
+    POSTGRES_URL,
     SDIST_SUITES,
     SUITES,
 )
@@ -269,7 +280,62 @@ def _sdist_suite_sessions(scratch: Path, python: Path, name: str) -> list[Sessio
     (project / "pyproject.toml").unlink()
     redis_url = os.environ.get("SUPERSTEP_REDIS_URL")
     env = {suite.redis_url_var: redis_url} if suite.redis_url_var and redis_url else {}
-    return [Session("", project, [suite.tests], list(suite.options), env)]
+    server = _server_url(suite.server)
+    _rewrite(project, suite.rewrites, server)
+    if suite.database:
+        _create_database(python, suite.server, server, suite.database)
+    sessions = [Session("", project, [suite.tests], list(suite.options), env)]
+    # No label: the files' paths in the report already start with their folder.
+    sessions += [Session("", project, [f], list(suite.options), env) for f in suite.more_tests]
+    return sessions
+
+
+def _rewrite(project: Path, rewrites: Sequence[tuple[str, str, str]], server: str) -> None:
+    """Apply a suite's `SdistSuite.rewrites` to its files under ``project``, ``{server}``
+    standing for ``server``. A text not found stops the tool (a release that moved its
+    settings would otherwise run against the wrong server)."""
+    for file, text, replacement in rewrites:
+        path = project / file
+        source = path.read_text()
+        if text not in source:
+            raise SystemExit(f"compat-suites: {text!r} is not in {path}")
+        path.write_text(source.replace(text, replacement.format(server=server)))
+
+
+def _server_url(server: str) -> str:
+    """The local database server's URL without a database (ending in ``/``), for a suite
+    needing ``server``; "" for none."""
+    if server == "mysql":
+        return os.environ.get("SUPERSTEP_MYSQL_URL", MYSQL_URL).rstrip("/") + "/"
+    if server == "postgres":
+        url = os.environ.get("SUPERSTEP_POSTGRES_URL")
+        if not url:
+            return POSTGRES_URL
+        parts = urllib.parse.urlsplit(url)
+        return urllib.parse.urlunsplit((parts.scheme, parts.netloc, "/", "", ""))
+    return ""
+
+
+def _create_database(python: Path, server: str, url: str, database: str) -> None:
+    """Create ``database`` on the ``server`` ("mysql" or "postgres") at ``url`` unless it
+    exists, with the suite venv's driver (PyMySQL, psycopg)."""
+    if server == "mysql":
+        script = (
+            "import sys, urllib.parse, pymysql\n"
+            "u = urllib.parse.urlparse(sys.argv[1])\n"
+            "c = pymysql.connect(host=u.hostname, port=u.port or 3306, user=u.username,"
+            " password=u.password or '', autocommit=True)\n"
+            "c.cursor().execute(f'CREATE DATABASE IF NOT EXISTS `{sys.argv[2]}`')\n"
+        )
+    else:
+        script = (
+            "import sys, psycopg\n"
+            "c = psycopg.connect(sys.argv[1] + 'postgres', autocommit=True)\n"
+            "q = 'SELECT 1 FROM pg_database WHERE datname = %s'\n"
+            "if not c.execute(q, (sys.argv[2],)).fetchone():\n"
+            "    c.execute(f'CREATE DATABASE \"{sys.argv[2]}\"')\n"
+        )
+    _run([python, "-c", script, url, database])
 
 
 def _git_export(

@@ -157,8 +157,25 @@ class SdistSuite:
     # the variable its tests take a Redis URL from: given SUPERSTEP_REDIS_URL's value
     # when that is set (else the tests' own default)
     redis_url_var: str = ""
+    # More test folders of the sdist, each its own session (labelled by the folder) as the
+    # project's Makefile runs them: two folders that are each a package named ``tests``
+    # cannot share one session.
+    more_tests: tuple[str, ...] = ()
+    # The database server its tests need ("mysql" or "postgres", else none), the local one
+    # (SUPERSTEP_MYSQL_URL, default MYSQL_URL; SUPERSTEP_POSTGRES_URL less its database,
+    # default POSTGRES_URL), and a database the tests expect on it, created before the
+    # sessions.
+    server: str = ""
+    database: str = ""
+    # Where the tests' hard-coded address of their compose file's server is replaced by the
+    # local server's URL (without a database): (file, text, replacement), ``{server}`` in
+    # the replacement standing for that URL. Connection settings only, never a test's logic.
+    rewrites: tuple[tuple[str, str, str], ...] = ()
 
 
+# The database servers as the machines run them (MariaDB: root, no password).
+MYSQL_URL = "mysql://root@127.0.0.1:3306/"
+POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/"
 MULTI_AGENT_PACKAGES = (
     *LANGCHAIN_PACKAGES,
     *("pytest>=9,<10", "pytest-socket", "pytest-xdist", "pytest-timeout"),
@@ -255,6 +272,94 @@ SDIST_SUITES = {
         ),
         "[pytest]\naddopts =\nasyncio_mode = auto\n",
         SDIST_OPTIONS,
+    ),
+    # A community saver and store on MySQL/MariaDB (PyMySQL, aiomysql and asyncmy, plain and
+    # pooled connections): its protocol tests, and langgraph-tests, LangGraph's own graph
+    # tests of its time (Pregel, large cases, interrupts, checkpoint migration, the ReAct
+    # agent) over graphs compiled with each of its savers and stores, sync and async. Its
+    # Makefile runs the two folders as two sessions. The tests address a server of their
+    # compose file: pointed at the local one, each graph test in a database of its own, the
+    # saver tests in `mysql_database`. Async tests carry anyio's marker; its own settings are
+    # strictness and verbosity.
+    "mysql": SdistSuite(
+        "langgraph-checkpoint-mysql[pymysql,aiomysql,asyncmy]==3.0.0",
+        "langgraph",
+        "tests",
+        "mysql",
+        (
+            *LANGCHAIN_PACKAGES,
+            *("pymysql>=1.1.1", "aiomysql>=0.2", "asyncmy>=0.2.10", "sqlalchemy>=2.0.37"),
+            *("pytest>=9,<10", "anyio>=4.7", "pytest-mock", "syrupy>=4.0.2", "pytest-timeout"),
+        ),
+        "[pytest]\naddopts =\n",
+        ("--timeout=120",),
+        more_tests=("langgraph-tests/tests",),
+        rewrites=(
+            *(
+                (file, "mysql://mysql:mysql@localhost:5441/", "{server}")
+                for file in (
+                    "tests/conftest.py",
+                    "langgraph-tests/tests/conftest.py",
+                    "langgraph-tests/tests/conftest_checkpointer.py",
+                    "langgraph-tests/tests/conftest_store.py",
+                )
+            ),
+            (
+                "tests/conftest.py",
+                'DEFAULT_BASE_URI + "mysql"',
+                'DEFAULT_BASE_URI + "compat_suites"',
+            ),
+        ),
+        server="mysql",
+        database="compat_suites",
+    ),
+    # agent-blueprint: YAML blueprints compiled to LangGraph projects (supervisors routing by
+    # Command, tool loops with retries and fallbacks, subgraphs, context trimming); many of
+    # its tests generate a project and run it in a subprocess of the same interpreter (so
+    # under the shim there too, through the .pth file), with scripted model outputs, and
+    # check the trace it writes. Its own settings are only its test path.
+    "blueprint": SdistSuite(
+        "agent-blueprint==0.5.0",
+        "src",
+        "tests",
+        "blueprint",
+        (
+            *LANGCHAIN_PACKAGES,
+            # the generated projects import their provider's chat model (no call is made)
+            *("langchain-openai", "opentelemetry-sdk>=1.25", "pytest>=9,<10", "pytest-timeout"),
+        ),
+        "[pytest]\naddopts =\n",
+        ("--timeout=300",),
+    ),
+    # LangGraph's official Postgres saver and store: the saver's protocol tests (sync and
+    # async, pipelines and pools, shallow savers, delta channels' history walks, pruning),
+    # some over graphs compiled with it. Its store's vector tests need the pgvector
+    # extension, which the local server may lack: they fail on both sides then. Each saver
+    # test makes a database of its own; the shared fixtures use `database`. Its own settings
+    # less strictness and verbosity.
+    "postgres": SdistSuite(
+        "langgraph-checkpoint-postgres==3.2.0",
+        "langgraph",
+        "tests",
+        "postgres",
+        (
+            *LANGCHAIN_PACKAGES,
+            *("psycopg[binary]>=3.2", "psycopg-pool"),
+            *("pytest>=9,<10", "pytest-asyncio>=1.3,<2", "pytest-mock", "anyio>=4.7"),
+            *("langgraph-checkpoint-conformance==0.0.2", "pytest-timeout"),
+        ),
+        "[pytest]\naddopts =\nasyncio_mode = auto\n",
+        ("--timeout=120",),
+        server="postgres",
+        database="compat_suites",
+        rewrites=(
+            (
+                "tests/conftest.py",
+                "postgres://postgres:postgres@localhost:5441/postgres?",
+                "{server}compat_suites?",
+            ),
+            ("tests/conftest.py", "postgres://postgres:postgres@localhost:5441/", "{server}"),
+        ),
     ),
 }
 SUITES = ["langchain", "langgraph", "deepagents", *SDIST_SUITES, *GIT_SUITES]

@@ -360,7 +360,10 @@ class CheckpointRecorder:
             if task is not None:
                 task.interrupts = tuple(result.interrupts)
                 task.state_ns = result.subgraph_ns
-                writes.append((task.id, [(INTERRUPT, list(result.interrupts))]))
+                if result.interrupts:
+                    # LangGraph's runner saves none for an empty one (a subgraph paused by
+                    # its interrupt_before/after): a saver is not handed an empty list
+                    writes.append((task.id, [(INTERRUPT, list(result.interrupts))]))
         if finished:
             done = list(record.finished)
             # a task whose outcome was handed back from its saved writes (the step ran again)
