@@ -34,7 +34,6 @@ from superstep_compat.errors import (
     GraphBubbleUp,
     GraphDrained,
     GraphInterrupt,
-    NodeCancelledError,
     NodeTimeoutError,
     ParentCommand,
 )
@@ -65,8 +64,11 @@ from superstep_compat.pregel._task_support import (
     _cache_key,
     _close,
     _is_runnable,
+    _node_cancelled,
     _noop,
     _noop_heartbeat,
+    _own,
+    _own_cancellation,
     _ProgressHandler,
     _runtime,
     acall_runnable,
@@ -573,23 +575,6 @@ def _no_sync_call(name: str, action: Any, state: Any, kwargs: dict[str, Any]) ->
 
 async def _awaited_call(name: str, action: Any, state: Any, kwargs: dict[str, Any]) -> Any:
     return await action(state, **kwargs)
-
-
-def _own() -> bool:
-    return True  # nothing cancels a task on a thread: its own code raised it
-
-
-def _own_cancellation() -> bool:
-    """Whether the task on the loop raised CancelledError itself (nothing asked to cancel
-    it: no timeout, no caller)."""
-    task = asyncio.current_task()
-    return task is not None and task.cancelling() == 0
-
-
-def _node_cancelled(name: str, cause: asyncio.CancelledError) -> NodeCancelledError:
-    error = NodeCancelledError(name)
-    error.__cause__ = cause
-    return error
 
 
 def _announce(

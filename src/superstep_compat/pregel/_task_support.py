@@ -422,3 +422,24 @@ async def astream_steps(steps: Sequence[Any], value: Any, config: dict[str, Any]
         async for chunk in stream:
             output = chunk
     return output
+
+
+# A task's own cancellation: a CancelledError its code raised, told from one the run's
+# timeout or caller sent, becomes LangGraph's NodeCancelledError and is never retried.
+
+
+def _own() -> bool:
+    return True  # nothing cancels a task on a thread: its own code raised it
+
+
+def _own_cancellation() -> bool:
+    """Whether the task on the loop raised CancelledError itself (nothing asked to cancel
+    it: no timeout, no caller)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() == 0
+
+
+def _node_cancelled(name: str, cause: asyncio.CancelledError) -> NodeCancelledError:
+    error = NodeCancelledError(name)
+    error.__cause__ = cause
+    return error
