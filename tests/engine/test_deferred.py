@@ -116,3 +116,47 @@ def test_a_spawn_to_a_deferred_node_runs_at_once_only_beside_spawns(beside: bool
 def test_defer_beside_spawns_without_defer_is_refused_naming_the_node() -> None:
     with pytest.raises(GraphValidationError, match="node 'agg': defer_beside_spawns needs"):
         Graph("g").add_node("agg", mark, defer_beside_spawns=True)
+
+
+def _waiting_graph() -> Graph:
+    g = Graph("g").with_channels(ran=Append())
+    g.add_node("mid", mark).add_node("mid2", mark).add_node("agg", mark, defer=True)
+    # (mid2 requests agg too, so that agg is reachable: the tests request it by edit)
+    g.start_at("mid").connect("mid", "mid2").connect("mid2", "agg")
+    return g
+
+
+def test_an_edit_puts_a_request_back_to_wait_as_the_deferred_node_own_requests_wait() -> None:
+    ex = Execution(_waiting_graph().compile(), "run")
+    ex.edit((), writer="restore", activate=["mid"], defer=[("agg", "p")])
+    assert ex.deferred == [("agg", (), "p")]
+    # (the edit is step 1) waits for mid and the mid2 that mid starts (whose own request
+    # of agg is the one already waiting), then runs once, alone
+    ran = list(drain(ex).values["ran"])
+    assert ran == [(2, "mid", None), (3, "mid2", None), (4, "agg", "p")]
+
+
+def test_an_edit_deferring_with_nothing_else_pending_releases_at_once() -> None:
+    ex = Execution(_waiting_graph().compile(), "run")
+    ex.edit((), writer="restore", defer=[("agg", None), ("agg", None)])
+    assert not ex.deferred and len(ex.queue) == 1  # one request, never two
+    assert list(drain(ex).values["ran"]) == [(2, "agg", None)]
+
+
+def test_an_edit_deferring_a_node_that_is_not_deferred_is_refused_naming_it() -> None:
+    ex = Execution(_waiting_graph().compile(), "run")
+    with pytest.raises(ValueError, match="node 'mid' is not deferred"):
+        ex.edit((), writer="restore", defer=[("mid", None)])
+    assert not ex.queue and not ex.deferred
+
+
+def test_a_deferring_edit_replays_from_the_input_log() -> None:
+    from superstep_core.persistence.replay import replay
+
+    graph = _waiting_graph().compile()
+    ex = Execution.start(graph, "run")  # mid queued
+    ex.edit((), writer="restore", defer=[("agg", "p")])
+    drain(ex)
+    assert list(ex.values["ran"]) == [(2, "mid", None), (3, "mid2", None), (4, "agg", "p")]
+    again = replay(graph, ex.input_log, "run")
+    assert again.values == ex.values

@@ -218,9 +218,13 @@ def trigger_channels(
     packets of push tasks) and ``join:<sources>:<target>`` (the sources a join has seen; every
     source for a task its join's complete barrier started, which LangGraph triggers by that
     channel alone). ``pulls`` False: a pull task has no channel of its own (a low-level
-    `Pregel`'s node is triggered by state channels, which the checkpoint holds anyway)."""
+    `Pregel`'s node is triggered by state channels, which the checkpoint holds anyway).
+    A deferred node's channel is LangGraph's after-finish one, ``(value, finished)``:
+    finished for its due task, not for a request that waits (``Execution.deferred``)."""
     out: dict[str, Any] = {}
     sends: list[Any] = []
+    nodes = ex.graph.nodes
+    joins = ex.graph.joins_by_name
     for name, key in pending:
         if name == START:
             if start is not _MISSING:
@@ -230,15 +234,43 @@ def trigger_channels(
         if inst is not None and inst.spawned and isinstance(inst.payload, Send):
             sends.append(inst.payload)
         elif inst is not None and inst.joined is not None:
-            out[inst.joined] = set(ex.graph.joins_by_name[inst.joined].sources)
+            sources = set(joins[inst.joined].sources)
+            out[inst.joined] = (sources, True) if nodes[name].defer else sources
         elif pulls:
-            out[BRANCH_PREFIX + name] = None
+            if not nodes[name].defer:
+                out[BRANCH_PREFIX + name] = None
+                continue
+            # released from its wait, it no longer notes its join: its payload tells
+            join = _join_of_payload(ex, name, None if inst is None else inst.payload)
+            if join is None:
+                out[BRANCH_PREFIX + name] = (None, True)
+            else:
+                out[join] = (set(joins[join].sources), True)
+    if pulls:
+        for name, _, payload in ex.deferred:
+            join = _join_of_payload(ex, name, payload)
+            if join is None:
+                out[BRANCH_PREFIX + name] = (None, False)
+            else:
+                out[join] = (set(joins[join].sources), False)
     if sends:
         out[SEND_CHANNEL] = sends
     for (join, _), barrier in ex.barriers.items():
         if barrier.completed and not barrier.fired:
-            out[join] = set(barrier.completed)
+            seen = set(barrier.completed)
+            out[join] = (seen, False) if nodes[joins[join].target].defer else seen
     return out
+
+
+def _join_of_payload(ex: Execution, node: str, payload: Any) -> str | None:
+    """The join into ``node`` whose complete barrier requested it with ``payload`` (its
+    sources' outputs by name), or None."""
+    if type(payload) is not dict:
+        return None
+    for name, join in ex.graph.joins_by_name.items():
+        if join.target == node and set(join.sources) == set(payload):
+            return name
+    return None
 
 
 def task_records(

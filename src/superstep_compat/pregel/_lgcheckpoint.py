@@ -131,6 +131,19 @@ def _refilled(channel: str, before: Any, ran: Sequence[str]) -> bool:
     return target in ran and bool(before) and set(before) == set(sources.split("+"))
 
 
+def _available(
+    record: CheckpointRecord, updated: list[str], values: Mapping[str, Any]
+) -> list[str]:
+    """``updated`` without a deferred node's trigger that waits (``(value, False)``), which
+    goes to ``record.emptied`` (its value is handed to the saver all the same): LangGraph
+    lists an updated channel only when it can trigger a task now."""
+    waiting = [k for k in updated if type(values[k]) is tuple and values[k][1] is False]
+    if not waiting:
+        return updated
+    record.emptied = (*record.emptied, *waiting)
+    return [k for k in updated if k not in waiting]
+
+
 def build_checkpoint(
     saver: BaseCheckpointSaver[Any],
     record: CheckpointRecord,
@@ -192,10 +205,22 @@ def build_checkpoint(
             )
     if updated and prev_values:
         # a join's channel is a new set each time: updated when its sources changed, or when
-        # its target ran on the full barrier (consumed) and the step's writes filled it again
-        for k in [k for k in updated if k.startswith(JOIN_PREFIX) and k in prev_values]:
-            if values[k] == prev_values[k] and not _refilled(k, prev_values[k], ran):
-                values[k] = prev_values[k]
+        # its target ran on the full barrier (consumed) and the step's writes filled it again;
+        # so is a deferred node's ``(value, finished)`` (a list once a saver read it)
+        for k in [
+            k
+            for k in updated
+            if k in prev_values and (k.startswith(JOIN_PREFIX) or type(values[k]) is tuple)
+        ]:
+            now, before = values[k], prev_values[k]
+            if type(now) is tuple:
+                same = type(before) in (tuple, list) and tuple(before) == now
+                before_seen = before[0] if same else None
+            else:
+                same = now == before
+                before_seen = before
+            if same and not (k.startswith(JOIN_PREFIX) and _refilled(k, before_seen, ran)):
+                values[k] = before
                 updated.remove(k)
     if engine_versions:
         unwritten = [
@@ -228,8 +253,17 @@ def build_checkpoint(
             # LangGraph's join channel, once written, stays in its checkpoints: consumed (its
             # target ran) as an empty set, a new version when it held sources, not updated;
             # an emptied `Topic` stays as an empty list the same way
-            values[k] = [] if k in topics else set()
-            if not prev_values[k]:
+            before = prev_values[k]
+            if k in topics:
+                values[k] = []
+            elif type(before) in (tuple, list) and len(before) == 2 and type(before[1]) is bool:
+                # a deferred node's join (LangGraph's after-finish barrier): consumed, not
+                # finished
+                values[k] = (set(), False)
+                before = before[0]
+            else:
+                values[k] = set()
+            if not before:
                 continue
             emptied.append(k)
         gone.append(k)
@@ -260,7 +294,7 @@ def build_checkpoint(
         "channel_values": values,
         "channel_versions": versions,
         "versions_seen": seen,
-        "updated_channels": updated if listed else None,
+        "updated_channels": _available(record, updated, values) if listed else None,
     }
     record.checkpoint = checkpoint
     return checkpoint

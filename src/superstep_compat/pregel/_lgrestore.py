@@ -51,7 +51,7 @@ from superstep_core.node import External
 from superstep_core.runtime import Execution
 from superstep_core.runtime.records import Barrier
 
-__all__ = ["rebuild", "resume_answers", "resume_map"]
+__all__ = ["after_finish", "rebuild", "resume_answers", "resume_map"]
 
 INPUT_EVENT = "__input__"
 
@@ -110,15 +110,29 @@ def rebuild(
 
     # node -> the complete join that makes it due (its barrier fired: the task is the join's)
     fired: dict[str, str] = {}
+    # deferred node -> its payload, for one whose trigger waits for a step that leaves no
+    # other task (LangGraph's after-finish channel, not finished yet)
+    waiting: dict[str, Any] = {}
+    deferred = {name for name, node in spec.nodes.items() if getattr(node, "defer", False)}
 
     def due(name: str) -> bool:
         found = False
         for channel in node_triggers(spec, name):
             if channel not in all_values or channel not in versions:
                 continue
-            if channel in joins and set(all_values[channel] or ()) != set(joins[channel][0]):
+            value, finished = (
+                after_finish(all_values[channel])
+                if name in deferred
+                else (all_values[channel], True)
+            )
+            if channel in joins and set(value or ()) != set(joins[channel][0]):
                 continue
             if _newer(versions[channel], seen.get(name, {}).get(channel)):
+                if not finished:
+                    waiting.setdefault(
+                        name, dict.fromkeys(joins[channel][0]) if channel in joins else None
+                    )
+                    continue
                 found = True
                 if channel in joins:  # (a request from a join is kept when merged)
                     fired.setdefault(name, channel)
@@ -136,9 +150,12 @@ def rebuild(
     starting = due(START)
     if starting:  # the input is delivered when the run goes on, as a new input is
         ex.send(External(INPUT_EVENT, all_values[START_CHANNEL]))
-    if pulls or sends:
+    waits = [(name, payload) for name, payload in waiting.items() if name not in pulls]
+    if pulls or sends or waits:
         # a join's target as its barrier starts it (payload: its sources' outputs, None for
-        # a façade node), so that an edit keeps it due and it is saved as the join's again
+        # a façade node), so that an edit keeps it due and it is saved as the join's again;
+        # a deferred node whose trigger is not finished waits again as the engine's own
+        # request of it waits (LangGraph finishes the trigger when a step leaves no task)
         ex.edit(
             (),
             writer="__restore__",
@@ -149,9 +166,12 @@ def rebuild(
                 for name, channel in fired.items()
                 if name in pulls
             ],
+            defer=waits,
         )
     for channel, (sources, target) in joins.items():
         got = all_values.get(channel)
+        if target in deferred:
+            got = after_finish(got)[0]
         if got and target not in pulls and set(got) != set(sources):
             ex.barriers[(channel, ())] = Barrier({source: None for source in got})
     order = graph.node_order
@@ -201,6 +221,16 @@ def rebuild(
         record.current_values = {k: local[k] for k in graph.state_channels if k in local}
     record.engine = ex.snapshot()
     return ex
+
+
+def after_finish(value: Any) -> tuple[Any, bool]:
+    """A deferred node's trigger as LangGraph saves it (``LastValueAfterFinish``,
+    ``NamedBarrierValueAfterFinish``: ``(value, finished)``, a list once a saver's serializer
+    had it) as (value, finished); any other value (an older Superstep checkpoint, which
+    saved a deferred node's trigger only when its task was due) as finished."""
+    if type(value) in (tuple, list) and len(value) == 2 and type(value[1]) is bool:
+        return value[0], value[1]
+    return value, True
 
 
 def _migrate(graph: Any, record: CheckpointRecord) -> None:

@@ -80,8 +80,9 @@ class CheckpointRecord:
     # The checkpoint as the saver holds it when ``checkpoint`` is the run's view of it with
     # its writes of no task applied (their channels at a new version); None: the same.
     stored: dict[str, Any] | None = None
-    # The channels its checkpoint holds emptied at its new version without their being
-    # updated channels (a consumed ``join:...``): the saver is handed their values all the same.
+    # The channels its checkpoint holds at its new version without their being updated
+    # channels (a consumed ``join:...``, emptied; a deferred node's trigger written while it
+    # waits): the saver is handed their values all the same.
     emptied: tuple[str, ...] = ()
 
 

@@ -28,8 +28,9 @@ def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> boo
     """Whether rebuilding ``record``'s engine state from LangGraph's own fields (what
     `_lgrestore.rebuild` does for a checkpoint LangGraph wrote) gives the same run: a step
     of the root graph whose pending tasks are plain pull or `Send` tasks (fresh activations,
+    deferred nodes waiting as a rebuild puts them back: `_deferred_restorable`,
     a join's target its complete barrier started among them; nothing in flight: no effects, timers,
-    partial joins, deferred nodes, failures or outcomes kept from a step that stopped
+    partial joins, failures or outcomes kept from a step that stopped
     part-way) and whose engine values are the state values. A task may
     wait on the interrupts it raised on its first attempt, with no answers yet and no work
     of its own kept (its ``__interrupt__`` pending write is all a rebuild needs: the task
@@ -51,7 +52,7 @@ def restorable(record: CheckpointRecord, *, outcomes_saved: bool = False) -> boo
         or engine.timers
         or engine.barriers
         or engine.outputs
-        or engine.deferred
+        or not _deferred_restorable(engine.deferred)
         or engine.failure is not None
         or engine.held
     ):
@@ -81,7 +82,7 @@ def paused_restorable(record: CheckpointRecord) -> bool:
         or engine.timers
         or engine.barriers
         or engine.outputs
-        or engine.deferred
+        or not _deferred_restorable(engine.deferred)
         or engine.failure is not None
     ):
         return False
@@ -97,6 +98,16 @@ def paused_restorable(record: CheckpointRecord) -> bool:
         return False
     found = _instances_restorable(engine.instances, record, finished)
     return found is not None and _tasks_restorable(record, True, *found)
+
+
+def _deferred_restorable(deferred: Sequence[tuple[str, tuple[int, ...], Any]]) -> bool:
+    """Whether a rebuild puts the deferred nodes' waiting requests back: each of the root
+    lineage, requested by an edge (no payload) or a join's complete barrier (its sources'
+    outputs, None), saved as its after-finish trigger not finished (`trigger_channels`)."""
+    return all(
+        not lineage and (payload is None or _join_payload(payload))
+        for _, lineage, payload in deferred
+    )
 
 
 def _held_finished(
@@ -231,11 +242,14 @@ def _join_payload(payload: Any) -> bool:
 
 def _rebuilt_payload(inst: Any) -> bool:
     """Whether a rebuild gives activation ``inst`` its payload and start: none; when its
-    join's complete barrier started it, the join's (`_lgrestore` fires the join again); when
+    join's complete barrier started it (directly, or through a deferred node's wait), the
+    join's (`_lgrestore` fires the join again, saved as it is: `trigger_channels`); when
     a `Send` spawned it, that packet (saved in ``__pregel_tasks``, spawned again)."""
     if inst.spawned:
         return type(inst.payload) is Send
-    return inst.payload is None or (inst.joined is not None and _join_payload(inst.payload))
+    # (a deferred node its join requested no longer notes the join once its wait is over:
+    # its payload is the join's all the same)
+    return inst.payload is None or _join_payload(inst.payload)
 
 
 def _tasks_restorable(

@@ -102,6 +102,7 @@ def apply_input(ex: Execution, entry: tuple[Any, ...]) -> StepOutcome | None:
             cancel_pending=cancel_pending,
             spawn=rest[0] if rest else (),
             fire=rest[1] if len(rest) > 1 else (),
+            defer=rest[2] if len(rest) > 2 else (),
         )
     elif kind == "retry_failed":
         ex.retry_failed()

@@ -368,6 +368,7 @@ class Execution:
         cancel_pending: bool = False,
         spawn: Iterable[tuple[str, Any]] = (),
         fire: Iterable[tuple[str, Mapping[str, Any]]] = (),
+        defer: Iterable[tuple[str, Any]] = (),
     ) -> tuple[str, ...]:
         """Commit ``updates`` as one superstep written from outside any node (a human edit,
         LangGraph's ``update_state``), through the channels' strategies. With ``as_node``
@@ -380,10 +381,14 @@ class Execution:
         sources' by name; the activation notes its join, see `Instance.joined`), after the
         ``activate`` ones, merged with them as a join's request is (a restore rebuilding a
         due join target from a saved checkpoint; no barrier is kept);
+        ``defer`` gives ``(node, payload)`` requests of ``defer`` nodes that wait as the
+        engine's own requests of them wait (see `NodeSpec.defer`), in the root lineage, until
+        nothing else is pending (a restore rebuilding a deferred node that was waiting when its
+        checkpoint was saved; a node already waiting is not added twice);
         ``cancel_pending`` first ends every activation that is queued but has not run, except
         a deferred node's. Returns the channels written. Raises
-        `UndeclaredChannelError` / `ChannelConflictError` (an unknown channel, node or join)
-        and then changes nothing."""
+        `UndeclaredChannelError` / `ChannelConflictError` (an unknown channel, node or join),
+        `ValueError` (a ``defer`` node that is not deferred) and then changes nothing."""
         pairs = _pairs(updates)
         for channel, _ in pairs:
             if channel not in self.graph.channels:
@@ -396,6 +401,12 @@ class Execution:
             if node not in self.graph.nodes:
                 raise UndeclaredChannelError(writer, node, list(self.graph.nodes))
         fired = tuple((name, dict(outputs)) for name, outputs in fire)
+        waits = tuple(defer)
+        for node, _ in waits:
+            if node not in self.graph.nodes:
+                raise UndeclaredChannelError(writer, node, list(self.graph.nodes))
+            if not self.graph.nodes[node].defer:
+                raise ValueError(f"node {node!r} is not deferred: activate it instead")
         joins = self.graph.joins_by_name
         for name, _ in fired:
             if name not in joins:
@@ -413,7 +424,15 @@ class Execution:
         entry: tuple[Any, ...] = ("edit", pairs, writer, as_node, targets, cancel_pending)
         if self.log_inputs:
             # trailing fields only when used: older logs replay unchanged (`replay.py`)
-            extra = (spawns, fired) if fired else (spawns,) if spawns else ()
+            extra: tuple[Any, ...] = (
+                (spawns, fired, waits)
+                if waits
+                else (spawns, fired)
+                if fired
+                else (spawns,)
+                if spawns
+                else ()
+            )
             self.input_log.append((*entry, *extra))
         if cancel_pending:
             # a deferred node's activation waited for the graph to go quiet: that wait is
@@ -475,6 +494,11 @@ class Execution:
             )
             if record is not None:
                 record.activated.append(aid)
+        for node, payload in waits:
+            if all(d[0] != node for d in self.deferred):
+                self.deferred.append((node, (), payload))
+        if waits:
+            self._release_deferred(record)  # (only when nothing else is pending)
         if record is not None:
             self.trace.append(record)
         return written

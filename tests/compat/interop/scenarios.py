@@ -1017,6 +1017,52 @@ def edit_goto_paused_proceed(graph: Any) -> Any:
     return graph.invoke(Command(resume="yes"), CFG)
 
 
+# --- a deferred node (``defer=True``) waiting while a step pauses -------------------------------
+
+
+def _deferred(saver: Any, *, join: bool) -> Any:
+    g = StateGraph(State)
+    g.add_node("rw", _node("rw"))
+    g.add_node("r1", _node("r1"))
+    g.add_node("r2", _node("r2"))
+    g.add_node("an", _asking("an"))
+    g.add_node("qa", _node("qa"), defer=True)
+    g.add_edge(START, "rw")
+    g.add_edge("rw", "r1")
+    g.add_edge("rw", "r2")
+    g.add_edge("r1", "an")
+    if join:
+        g.add_edge(["r1", "r2"], "qa")
+    else:
+        g.add_edge("r1", "qa")
+        g.add_edge("r2", "qa")
+    return g.compile(checkpointer=saver)
+
+
+def deferred_at_interrupt(saver: Any) -> Any:
+    return _deferred(saver, join=False)
+
+
+def deferred_at_interrupt_start(graph: Any) -> Any:
+    return graph.invoke({"log": []}, CFG)  # an asks; qa waits for the run to go quiet
+
+
+def deferred_at_interrupt_proceed(graph: Any) -> Any:
+    return graph.invoke(Command(resume="yes"), CFG)  # an answers, then qa runs
+
+
+def deferred_join_at_interrupt(saver: Any) -> Any:
+    return _deferred(saver, join=True)
+
+
+def deferred_join_at_interrupt_start(graph: Any) -> Any:
+    return graph.invoke({"log": []}, CFG)
+
+
+def deferred_join_at_interrupt_proceed(graph: Any) -> Any:
+    return graph.invoke(Command(resume="yes"), CFG)
+
+
 SCENARIOS = [
     "finished",
     "one_interrupt",
@@ -1051,4 +1097,6 @@ SCENARIOS = [
     "partial_resume",
     "edit_beside_finished",
     "edit_goto_paused",
+    "deferred_at_interrupt",
+    "deferred_join_at_interrupt",
 ]

@@ -54,6 +54,8 @@ SCENARIOS = [
     "partial_resume",
     "edit_beside_finished",
     "edit_goto_paused",
+    "deferred_at_interrupt",
+    "deferred_join_at_interrupt",
 ]
 """The scenarios of ``scenarios.py`` (not imported here: it imports ``langgraph``)."""
 GAPS: dict[tuple[str, str], str] = {}
