@@ -152,16 +152,18 @@ class TaskJournal:
         except UnsupportedTypeError as error:
             raise _named(error, name) from None
 
-    def failure(self, task_id: str, name: str, writes: Sequence[tuple[str, Any]]) -> None:
+    def failure(
+        self, task_id: str, name: str, writes: Sequence[tuple[str, Any]], task_path: str = ""
+    ) -> None:
         """Save how a call ended without a result (``__error__`` or ``__interrupt__``). These
         writes only inform (a call without a saved result runs again when the thread goes
         on), so one whose value the codec cannot hold, such as an interrupt value of an
         unregistered class, is not kept rather than failing the run."""
         if not self.immediate:
-            self._hold(task_id, name, list(writes), "")
+            self._hold(task_id, name, list(writes), task_path)
             return
         try:
-            self._save(task_id, list(writes), "", behind=True)
+            self._save(task_id, list(writes), task_path, behind=True)
         except UnsupportedTypeError:
             return
 
@@ -226,7 +228,9 @@ class TaskJournal:
             self._write_behind(checkpoint_id, task_id, writes, task_path, name)
             return
         try:
-            put_task_writes(self.saver, self.thread_id, self.ns, checkpoint_id, task_id, writes)
+            put_task_writes(
+                self.saver, self.thread_id, self.ns, checkpoint_id, task_id, writes, task_path
+            )
         except UnsupportedTypeError:
             raise
         except TypeError as error:  # the saver's serializer refused a value

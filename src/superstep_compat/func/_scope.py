@@ -203,7 +203,7 @@ class RootScope(_TaskContext):
         """Keep a finished call's result: saved first (a result the checkpointer cannot hold
         fails the call, naming the task), then in the memo."""
         if self.journal is not None:
-            self.journal.result(self.task_id(key), name, value, key)
+            self.journal.result(self.task_id(key), name, value, self.call_path(key))
         elif self.durable:
             _codec.dumps(value, where=name, kind="task result")
         self.memo[key] = value
@@ -239,7 +239,7 @@ class RootScope(_TaskContext):
         else:
             writes = [("__error__", repr(error))]
         try:
-            journal.failure(self.task_id(key), name, writes)
+            journal.failure(self.task_id(key), name, writes, self.call_path(key))
         except Exception as failure:
             error.add_note(f"saving how task {name!r} ended also failed: {failure!r}")
 
@@ -320,6 +320,11 @@ class RootScope(_TaskContext):
             path_str(self._task_path(parent)),
             index,
         )
+
+    def call_path(self, key: str) -> str:
+        """The path string LangGraph hands a saver's ``put_writes`` for call ``key``'s
+        writes ("" when the caller is a `Send` task: its path is not tracked)."""
+        return "" if self.run.push is not None else path_str(self._task_path(key))
 
     def _task_path(self, key: str) -> tuple[Any, ...]:
         """LangGraph's task path of the task running call ``key`` (``""``: the caller's pull

@@ -28,10 +28,10 @@ from superstep_compat.pregel._lgcheckpoint import (
     ENGINE_CHANNEL,
     checkpoint_put,
     step_new_versions,
-    task_writes_args,
+    takes_task_path,
 )
 from superstep_compat.pregel._lgdelta_write import DeltaWrites
-from superstep_compat.pregel._record import CheckpointRecord, config_of
+from superstep_compat.pregel._record import CheckpointRecord, config_of, task_path_of
 from superstep_compat.pregel._restorable import restorable
 from superstep_compat.pregel._saver_bridge import (
     bound_here,
@@ -56,6 +56,7 @@ class CheckpointWriter:
     __slots__ = (
         "_held",
         "_metadata_of",
+        "_paths",
         "_pinned",
         "_twins",
         "background",
@@ -93,6 +94,8 @@ class CheckpointWriter:
         self.built_on: tuple[CheckpointRecord, Mapping[str, Any] | None] | None = None
         """The record the run built last and the channel versions it was built on."""
         self._metadata_of: tuple[Any, Any, dict[str, Any]] | None = None
+        # whether the saver's ``put_writes`` takes a task path (`takes_task_path`)
+        self._paths = saver is not None and takes_task_path(type(saver))
         self.background: OrderedWrites | None = None
         """Where ``put``/``put_writes`` go while the run lasts (None: called in place)."""
         self._twins = False  # the background calls the saver's async twins (`write_behind`)
@@ -355,22 +358,16 @@ class CheckpointWriter:
             writes = without_untracked(writes, untracked)
         if not writes:
             return
-        if self.delta is None:
-            # no task path (only a `DeltaChannel`'s replay needs one): `task_writes_args`'s
-            # arguments made here, without its look at the saver's signature per task
-            config = config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id)
-            self._call("put_writes", (config, list(writes), task_id))
-            return
-        args = task_writes_args(
-            self.saver,
-            record.thread_id,
-            record.checkpoint_ns,
-            record.checkpoint_id,
-            task_id,
-            writes,
-            # a DeltaChannel is replayed from the writes in the saver's order: by task path
-            "" if self.delta is None else self.delta.task_path(record, task_id),
-        )
+        # LangGraph hands a saver that takes one each task's path (a write of no task, and
+        # a task the checkpoint does not list: ""): savers order a checkpoint's pending
+        # writes by it (and a `DeltaChannel` is replayed in that order)
+        config = config_of(record.thread_id, record.checkpoint_ns, record.checkpoint_id)
+        # `task_writes_args` spelled out: the saver's capability looked at once per run
+        path = task_path_of(record, task_id) if self._paths else ""
+        if path:
+            args: tuple[Any, ...] = (config, list(writes), task_id, path)
+        else:
+            args = (config, list(writes), task_id)
         self._call("put_writes", args)
 
 

@@ -78,6 +78,7 @@ __all__ = [
     "lg_task_id",
     "put_task_writes",
     "step_new_versions",
+    "takes_task_path",
     "task_writes_args",
     "triggers_of",
     "write_checkpoint",
@@ -475,7 +476,7 @@ def task_writes_args(
 ) -> tuple[Any, ...]:
     """`put_task_writes`'s arguments to ``put_writes`` (a copy of ``writes``)."""
     config = config_of(thread_id, ns, checkpoint_id)
-    if task_path and _takes_task_path(type(saver)):
+    if task_path and takes_task_path(type(saver)):
         return (config, list(writes), task_id, task_path)
     return (config, list(writes), task_id)
 
@@ -483,7 +484,7 @@ def task_writes_args(
 _TAKES_TASK_PATH: dict[type, bool] = {}
 
 
-def _takes_task_path(cls: type) -> bool:
+def takes_task_path(cls: type) -> bool:
     """Whether both ``put_writes`` and ``aput_writes`` of a saver class take ``task_path``
     (either may be called, see `saver_call`)."""
     known = _TAKES_TASK_PATH.get(cls)

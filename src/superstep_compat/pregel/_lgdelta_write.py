@@ -47,7 +47,6 @@ from langgraph.checkpoint.serde.types import _DeltaSnapshot
 from superstep_compat.channels.base import MISSING
 from superstep_compat.channels.binop import _overwrite_value
 from superstep_compat.channels.delta import DeltaChannel
-from superstep_compat.pregel._algo import task_path_str
 from superstep_compat.pregel._checkpoint import (
     delta_channels_to_snapshot,
     exit_delta_late_task_id,
@@ -55,7 +54,7 @@ from superstep_compat.pregel._checkpoint import (
 )
 from superstep_compat.pregel._checkpoint_tasks import new_checkpoint_id
 from superstep_compat.pregel._lgcheckpoint import CURRENT_FORMAT, task_writes_args
-from superstep_compat.pregel._record import CheckpointRecord, config_of
+from superstep_compat.pregel._record import CheckpointRecord, config_of, task_path_of
 
 __all__ = ["COUNTERS", "DeltaWrites"]
 
@@ -298,12 +297,9 @@ class DeltaWrites:
     @staticmethod
     def task_path(record: CheckpointRecord, task_id: str) -> str:
         """The path string LangGraph hands ``put_writes`` for task ``task_id`` of ``record``
-        ("" for a task it does not list): savers order a step's writes by it, and replaying
-        them in the order the step applied them matters to an order-sensitive reducer."""
-        for task in record.tasks:
-            if task.id == task_id:
-                return task_path_str(task.path)
-        return ""
+        (`task_path_of`): savers order a step's writes by it, and replaying them in the
+        order the step applied them matters to an order-sensitive reducer."""
+        return task_path_of(record, task_id)
 
     def stored(self, args: tuple[Any, ...]) -> tuple[Any, ...]:
         """``put``'s arguments ``(config, checkpoint, metadata, new_versions)`` with the

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from superstep_compat._internal._constants import NS_END, NS_SEP
+from superstep_compat.pregel._algo import task_path_str
 from superstep_core.runtime import ExecutionState
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "config_of",
     "record_config",
     "step_in_progress",
+    "task_path_of",
     "task_state_config",
 ]
 
@@ -151,3 +153,26 @@ def step_in_progress(record: CheckpointRecord) -> bool:
     return bool(record.finished) or (
         engine is not None and any(i.state == "suspended" for i in engine.instances)
     )
+
+
+_PATH_STRINGS: dict[Any, str] = {}
+"""Task paths' strings, each made once (a node's pull task path is written every step)."""
+
+
+def task_path_of(record: CheckpointRecord, task_id: str) -> str:
+    """The path string LangGraph hands a saver's ``put_writes`` for task ``task_id`` of
+    ``record`` (`task_path_str` of its path): "" for a write of no task, or of a task the
+    checkpoint does not list (LangGraph's input and ``Command`` writes)."""
+    for task in record.tasks:
+        if task.id == task_id:
+            path = task.path
+            try:
+                return _PATH_STRINGS[path]
+            except KeyError:
+                if len(_PATH_STRINGS) >= 4096:  # (`Send` indexes, graphs made on the fly)
+                    _PATH_STRINGS.clear()
+                made = _PATH_STRINGS[path] = task_path_str(path)
+                return made
+            except TypeError:  # a part that cannot be hashed (a functional call's)
+                return task_path_str(path)
+    return ""

@@ -210,7 +210,7 @@ class StateEditor:
                     # by its other children's walks, so LangGraph snapshots them instead
                     delta.force(k for k, _ in written)
             if record is not None and not superseded:
-                self._record_results(saver, record, results, paths=delta is not None)
+                self._record_results(saver, record, results)
             if record is not None and _clears(updates) and saved_writes:
                 moved += self._keep_finished(ex, record, saved_writes)
         pending = pending_activations(ex, self.graph.node_order)
@@ -384,15 +384,13 @@ class StateEditor:
         saver: BaseCheckpointSaver[Any],
         record: CheckpointRecord,
         results: list[tuple[str, TaskOutcome]],
-        *,
-        paths: bool = False,
     ) -> None:
         """As LangGraph, an update's writes are saved as pending writes of the checkpoint it
         edits: written as a node that has a task without writes there, as that task's (the
         history then shows the task's result as if it had run), else as a task of its own.
-        ``paths``: with each update's task path, ``~__interrupt__, <index>`` (a graph with
-        `DeltaChannel` keys: savers replay a checkpoint's writes in task path order, so the
-        updates of one superstep fold in the order given)."""
+        Each with its task path, ``~__interrupt__, <index>``, as LangGraph hands it to a
+        saver that takes one (savers order a checkpoint's writes by it: the updates of one
+        superstep fold in the order given, a `DeltaChannel`'s replay too)."""
         taken: set[str] = set(record.finished)
         for k, (as_node, outcome) in enumerate(results):
             task_writes = outcome_writes(outcome, edge_writes(self.graph.spec, as_node))
@@ -417,7 +415,7 @@ class StateEditor:
                 if task is not None
                 else task_id_for(record.checkpoint_id, f"{k}~{as_node}"),
                 task_writes,
-                f"~__interrupt__, {k:010d}" if paths else "",
+                f"~__interrupt__, {k:010d}",
             )
 
     def _as_nodes(self, record: CheckpointRecord | None, updates: list[StateUpdate]) -> list[str]:
