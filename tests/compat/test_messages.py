@@ -120,3 +120,26 @@ def test_merges_onto_a_produced_history_as_onto_any_list() -> None:
     longer = add_messages(history, [AIMessage("b", id="b1")])
     assert pairs(add_messages(longer, [AIMessage("B", id="b1")]))[-1] == ("B", "b1")
     assert pairs(add_messages(longer, [AIMessage("Q", id="h")]))[0] == ("Q", "h")
+
+
+def test_a_history_shares_its_id_set_with_the_histories_merged_from_it() -> None:
+    """The ids kept with a merged history grow in place with each quick merge (a copy per
+    merge is O(history)): an older history's set then also holds later ids, and merging it
+    again with one of those ids (a second branch from it) still merges exactly."""
+    from superstep_compat.graph import message
+
+    base = add_messages([], [HumanMessage("q", id="h"), AIMessage("a", id="a1")])
+    first = add_messages(base, [AIMessage("b", id="b1")])
+    second = add_messages(first, [AIMessage("c", id="c1")])
+    ids = message._produced[id(second)][2]
+    assert ids is not None and ids >= {"h", "a1", "b1", "c1"}
+    assert message._produced[id(first)][2] is ids  # shared, not copied
+    # ``first``'s kept ids now name "c1" too: a second branch from ``first`` writing it
+    again = add_messages(first, [AIMessage("C", id="c1")])
+    assert pairs(again) == [("q", "h"), ("a", "a1"), ("b", "b1"), ("C", "c1")]
+    twice = add_messages(first, [AIMessage("C", id="c1"), AIMessage("C2", id="c1")])
+    assert pairs(twice) == [("q", "h"), ("a", "a1"), ("b", "b1"), ("C2", "c1")]
+    replaced = add_messages(first, [AIMessage("A", id="a1")])
+    assert pairs(replaced) == [("q", "h"), ("A", "a1"), ("b", "b1")]
+    assert pairs(add_messages(first, [AIMessage("d", id="d1")]))[-1] == ("d", "d1")
+    assert [m.id for m in second] == ["h", "a1", "b1", "c1"]  # type: ignore[union-attr]

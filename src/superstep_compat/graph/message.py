@@ -165,7 +165,7 @@ def add_messages(
     return _remember(merged)
 
 
-def _remember(merged: list[BaseMessage], ids: frozenset[Any] | None = None) -> list[BaseMessage]:
+def _remember(merged: list[BaseMessage], ids: set[Any] | None = None) -> list[BaseMessage]:
     _produced[id(merged)] = (merged, len(merged), ids)
     if len(_produced) > _PRODUCED_KEPT:  # tolerant of another thread trimming at once
         _produced.pop(next(iter(_produced), 0), None)
@@ -177,14 +177,20 @@ _PLAIN = frozenset({AIMessage, HumanMessage, SystemMessage, ToolMessage})
 
 
 def _appended(
-    left: list[BaseMessage], left_ids: frozenset[Any] | None, right: Messages
-) -> tuple[list[BaseMessage], frozenset[Any] | None] | None:
+    left: list[BaseMessage], left_ids: set[Any] | None, right: Messages
+) -> tuple[list[BaseMessage], set[Any] | None] | None:
     """`_merge`'s result when it only appends, with its messages' ids: ``right`` (a list, or
     one item) made of messages of the `_PLAIN` classes whose ids, where given, are distinct
-    and none among ``left_ids`` (``left``'s, worked out here when not known); a message
-    without an id gets a fresh one, as `_coerce` gives it. None for the general merge
-    (nothing changed). A node's write of its new messages, every step: the ids kept with
-    each merged history spare a scan of the whole history per merge."""
+    and none among ``left_ids`` (a superset of ``left``'s ids, worked out here when not
+    known); a message without an id gets a fresh one, as `_coerce` gives it. None for the
+    general merge (nothing changed). A node's write of its new messages, every step: the ids
+    kept with each merged history spare a scan of the whole history per merge.
+
+    The result's ids are ``left_ids`` itself, grown in place, not a copy (a copy is
+    O(history) per merge): a set only ever grows, so every list sharing it keeps a superset
+    of its own ids. A superset can only find an overlap that is not there (an id a later
+    list of the same history added, when an older list is merged again, e.g. a second
+    branch from it), and an overlap sends the merge the general way, which is exact."""
     items = right if isinstance(right, list) else [right]
     given = 0
     for message in items:
@@ -195,7 +201,7 @@ def _appended(
     if given:
         ids = {m.id for m in items if m.id is not None}
         if left_ids is None:
-            left_ids = frozenset(map(_id_of, left))
+            left_ids = set(map(_id_of, left))
         if len(ids) != given or not left_ids.isdisjoint(ids):
             return None
     if given != len(items):
@@ -203,7 +209,9 @@ def _appended(
             if message.id is None:
                 message.id = _uuid4()
     merged = [*left, *items]
-    return merged, None if left_ids is None else left_ids.union(map(_id_of, items))
+    if left_ids is not None:
+        left_ids.update(map(_id_of, items))
+    return merged, left_ids
 
 
 # The last lists `add_messages` returned, by identity, with their length then and, when
@@ -211,8 +219,9 @@ def _appended(
 # result: recognising it spares re-coercing the whole history on every step (LangGraph pays
 # that O(len) per merge). The length guards against a node appending to the state's list in
 # place; any other list is coerced in full. (The ids are those of the messages when the list
-# was made: a message of the state whose id a node reassigns in place is not seen anew.)
-_produced: dict[int, tuple[list[BaseMessage], int, frozenset[Any] | None]] = {}
+# was made, or more: see `_appended`. A message of the state whose id a node reassigns in
+# place is not seen anew.)
+_produced: dict[int, tuple[list[BaseMessage], int, set[Any] | None]] = {}
 _PRODUCED_KEPT = 32
 
 
