@@ -120,3 +120,38 @@ def test_merges_onto_a_produced_history_as_onto_any_list() -> None:
     longer = add_messages(history, [AIMessage("b", id="b1")])
     assert pairs(add_messages(longer, [AIMessage("B", id="b1")]))[-1] == ("B", "b1")
     assert pairs(add_messages(longer, [AIMessage("Q", id="h")]))[0] == ("Q", "h")
+
+
+def test_a_history_shares_its_id_positions_with_the_histories_merged_from_it() -> None:
+    """The positions by id kept with a merged history grow in place with each quick merge
+    (a copy per merge is O(history)): an older history's map then also names later ids, and
+    merging it again (a second branch from it, or the commit after a node's local read
+    merged the same messages) still merges exactly, the usual cases the quick way."""
+    from superstep_compat.graph import message
+
+    base = add_messages([], [HumanMessage("q", id="h"), AIMessage("a", id="a1")])
+    first = add_messages(base, [AIMessage("b", id="b1")])
+    second = add_messages(first, [AIMessage("c", id="c1")])
+    at = message._produced[id(second)][2]
+    assert at == {"h": 0, "a1": 1, "b1": 2, "c1": 3}
+    assert message._produced[id(first)][2] is at  # shared, not copied
+    # ``first``'s map names "c1" too: the same message merged onto ``first`` again
+    again = add_messages(first, [AIMessage("C", id="c1")])
+    assert pairs(again) == [("q", "h"), ("a", "a1"), ("b", "b1"), ("C", "c1")]
+    assert message._produced[id(again)][2] is at  # the quick way: "c1" is not in ``first``
+    # a branch from ``first`` that appends another message at position 3, then "c1"
+    other = add_messages(first, [AIMessage("o", id="o1")])
+    assert message._produced[id(other)][2] is at
+    onto_other = add_messages(other, [AIMessage("C", id="c1")])
+    assert pairs(onto_other)[-2:] == [("o", "o1"), ("C", "c1")]
+    assert at["c1"] == -1  # appended at two positions: merges writing it go the general way
+    replaced = add_messages(onto_other, [AIMessage("C2", id="c1")])
+    assert pairs(replaced)[-2:] == [("o", "o1"), ("C2", "c1")]
+    assert pairs(add_messages(first, [AIMessage("A", id="a1")])) == [
+        ("q", "h"),
+        ("A", "a1"),
+        ("b", "b1"),
+    ]
+    twice = add_messages(first, [AIMessage("C", id="c1"), AIMessage("C2", id="c1")])
+    assert pairs(twice) == [("q", "h"), ("a", "a1"), ("b", "b1"), ("C2", "c1")]
+    assert [m.id for m in second] == ["h", "a1", "b1", "c1"]  # type: ignore[union-attr]

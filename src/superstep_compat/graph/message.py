@@ -165,8 +165,8 @@ def add_messages(
     return _remember(merged)
 
 
-def _remember(merged: list[BaseMessage], ids: frozenset[Any] | None = None) -> list[BaseMessage]:
-    _produced[id(merged)] = (merged, len(merged), ids)
+def _remember(merged: list[BaseMessage], at: dict[Any, int] | None = None) -> list[BaseMessage]:
+    _produced[id(merged)] = (merged, len(merged), at)
     if len(_produced) > _PRODUCED_KEPT:  # tolerant of another thread trimming at once
         _produced.pop(next(iter(_produced), 0), None)
     return merged
@@ -175,16 +175,27 @@ def _remember(merged: list[BaseMessage], ids: frozenset[Any] | None = None) -> l
 _PLAIN = frozenset({AIMessage, HumanMessage, SystemMessage, ToolMessage})
 """Message classes `_coerce` keeps as they are (no chunk, no `RemoveMessage`), by exact type."""
 
+_TWICE = -1
+"""A position in `_appended`'s map for an id appended at two positions (two branches of one
+history): a merge that writes it goes the general way."""
+
 
 def _appended(
-    left: list[BaseMessage], left_ids: frozenset[Any] | None, right: Messages
-) -> tuple[list[BaseMessage], frozenset[Any] | None] | None:
-    """`_merge`'s result when it only appends, with its messages' ids: ``right`` (a list, or
-    one item) made of messages of the `_PLAIN` classes whose ids, where given, are distinct
-    and none among ``left_ids`` (``left``'s, worked out here when not known); a message
-    without an id gets a fresh one, as `_coerce` gives it. None for the general merge
-    (nothing changed). A node's write of its new messages, every step: the ids kept with
-    each merged history spare a scan of the whole history per merge."""
+    left: list[BaseMessage], at: dict[Any, int] | None, right: Messages
+) -> tuple[list[BaseMessage], dict[Any, int] | None] | None:
+    """`_merge`'s result when it only appends, with its messages' positions by id: ``right``
+    (a list, or one item) made of messages of the `_PLAIN` classes whose ids, where given,
+    are distinct and none in ``left``; a message without an id gets a fresh one, as
+    `_coerce` gives it. None for the general merge (nothing changed). A node's write of its
+    new messages, every step: the positions kept with each merged history spare a scan of
+    the whole history per merge.
+
+    ``at`` (worked out here when not known) is shared by a history and every list quickly
+    merged from it, and grows in place (a copy per merge was O(history)): each id with the
+    one position it was ever appended at, `_TWICE` if two. So an id is in ``left`` exactly
+    when its position is below ``len(left)`` and ``left``'s message there has it (a second
+    branch from an older list has another message there, or is shorter); an id not in
+    ``at`` is in none of these lists."""
     items = right if isinstance(right, list) else [right]
     given = 0
     for message in items:
@@ -192,27 +203,38 @@ def _appended(
             return None
         if message.id is not None:
             given += 1
+    n = len(left)
     if given:
+        if at is None:
+            at = {m.id: i for i, m in enumerate(left)}
+            if len(at) != n:  # ids repeated in the history: the general way
+                return None
         ids = {m.id for m in items if m.id is not None}
-        if left_ids is None:
-            left_ids = frozenset(map(_id_of, left))
-        if len(ids) != given or not left_ids.isdisjoint(ids):
+        if len(ids) != given:
             return None
+        for key in ids:
+            i = at.get(key)
+            if i is not None and (i == _TWICE or (i < n and left[i].id == key)):
+                return None
     if given != len(items):
         for message in items:
             if message.id is None:
                 message.id = _uuid4()
     merged = [*left, *items]
-    return merged, None if left_ids is None else left_ids.union(map(_id_of, items))
+    if at is not None:
+        for i, message in enumerate(items, n):
+            if at.setdefault(message.id, i) != i:
+                at[message.id] = _TWICE
+    return merged, at
 
 
 # The last lists `add_messages` returned, by identity, with their length then and, when
-# known, their messages' ids. A channel's committed value is usually the previous merge's
-# result: recognising it spares re-coercing the whole history on every step (LangGraph pays
-# that O(len) per merge). The length guards against a node appending to the state's list in
-# place; any other list is coerced in full. (The ids are those of the messages when the list
-# was made: a message of the state whose id a node reassigns in place is not seen anew.)
-_produced: dict[int, tuple[list[BaseMessage], int, frozenset[Any] | None]] = {}
+# known, their messages' positions by id (`_appended`). A channel's committed value is
+# usually the previous merge's result: recognising it spares re-coercing the whole history
+# on every step (LangGraph pays that O(len) per merge). The length guards against a node
+# appending to the state's list in place; any other list is coerced in full. (A message of
+# the state whose id a node reassigns in place is not seen anew.)
+_produced: dict[int, tuple[list[BaseMessage], int, dict[Any, int] | None]] = {}
 _PRODUCED_KEPT = 32
 
 
