@@ -269,6 +269,17 @@ def _last_ran(seen: Mapping[str, Mapping[str, Any]], nodes: Sequence[str]) -> tu
         return tuple(sorted({n for v, n in latest if str(v) == top}))
 
 
+# writes that are no output of a task: an interrupt beside an output of the task's own was
+# answered since (by interrupt id, while others of its step waited) and the task finished
+_NO_OUTPUT = frozenset({INTERRUPT, RESUME, "__error__", "__error_source_node__"})
+
+
+def _waits(writes: Sequence[tuple[str, Any]]) -> bool:
+    """Whether a task with saved ``writes`` still waits on its interrupt: it asked and has
+    no output of its own (LangGraph reapplies a finished task's writes instead)."""
+    return any(c == INTERRUPT for c, _ in writes) and all(c in _NO_OUTPUT for c, _ in writes)
+
+
 def resume_answers(
     ex: Execution, record: CheckpointRecord, pending: Sequence[PendingWrite], resume: Any
 ) -> dict[str, list[Any]]:
@@ -278,7 +289,7 @@ def resume_answers(
     answers by task id (to save as ``__resume__``). Raises as LangGraph does when a single
     value is given to several interrupted tasks."""
     by_task = _by_task(pending)
-    waiting = [t for t in record.tasks if any(c == INTERRUPT for c, _ in by_task.get(t.id, []))]
+    waiting = [t for t in record.tasks if _waits(by_task.get(t.id, []))]
     out: dict[str, list[Any]] = {}
     # LangGraph's test is the keys' form, not whether they match: a map naming no waiting
     # interrupt (or an empty one) answers nothing, and its tasks ask again
