@@ -86,3 +86,36 @@ def test_a_low_level_pregel_has_no_start_node_and_streams_values_by_default() ->
         {"input": 1, "mid": 2},
         {"input": 1, "mid": 2, "output": 3},
     ]
+
+
+def test_a_sync_runnable_writer_of_a_timed_node_is_refused_for_its_timeout_first() -> None:
+    """LangGraph's validation names the timeout of a node whose writers include a sync
+    runnable; a writer that is no channel write is refused (TypeError) only after that."""
+    from langchain_core.runnables import RunnableLambda
+
+    from superstep_compat.channels import EphemeralValue
+    from superstep_compat.pregel._read import PregelNode
+    from superstep_compat.types import TimeoutPolicy
+
+    async def bound(value: int) -> int:
+        return value + 1
+
+    def build(timeout: TimeoutPolicy | None) -> Pregel:
+        node = PregelNode(
+            channels="input",
+            triggers=["input"],
+            bound=RunnableLambda(bound),
+            writers=[RunnableLambda(lambda value: value)],
+            timeout=timeout,
+        )
+        return Pregel(
+            nodes={"slow": node},
+            channels={"input": EphemeralValue(int), "output": LastValue(int)},
+            input_channels="input",
+            output_channels="output",
+        )
+
+    with pytest.raises(ValueError, match="only supported for async nodes"):
+        build(TimeoutPolicy(run_timeout=1))
+    with pytest.raises(TypeError, match="node 'slow': a PregelNode's writers"):
+        build(None)

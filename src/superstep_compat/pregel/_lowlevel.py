@@ -39,7 +39,13 @@ from superstep_compat.managed.base import ManagedValueSpec
 from superstep_compat.pregel._channels import engine_channel
 from superstep_compat.pregel._output_keys import OutputKeys, shows, update_of
 from superstep_compat.pregel._subgraphs import subgraphs_for
-from superstep_compat.pregel._write import PASSTHROUGH, SKIP_WRITE, ChannelWriteEntry, _entries
+from superstep_compat.pregel._write import (
+    PASSTHROUGH,
+    SKIP_WRITE,
+    ChannelWriteEntry,
+    _entries,
+    unsupported_writer,
+)
 from superstep_compat.types import CachePolicy, Command, RetryPolicy, TimeoutPolicy
 from superstep_compat.warnings import LangGraphDeprecatedSinceV10
 from superstep_core.graph import ANY_NODE, CompiledGraph, Graph
@@ -86,7 +92,7 @@ class PregelNode:
         self.triggers = list(triggers)
         self.mapper = mapper
         self.bound = bound
-        self.writers = _entries(writers)
+        self.writers, self.other_writers = _entries(writers)
         self.tags = list(tags or ())
         self.metadata = dict(metadata or {})
         if isinstance(retry_policy, RetryPolicy):
@@ -330,10 +336,12 @@ class LowLevelDefinition:
         for name, node in self.nodes.items():
             if node.timeout is not None and not all(
                 runnable_has_native_async(r)
-                for r in [node.bound, *node.writers]
+                for r in [node.bound, *node.writers, *node.other_writers]
                 if isinstance(r, Runnable)
             ):
                 raise sync_timeout_unsupported(name)
+            if node.other_writers:
+                raise unsupported_writer(name, node.other_writers[0])
             if name == START or ":" in name:
                 raise ValueError(f"Node name {name!r} is reserved")
             for channel in [*node.triggers, *_names(node.channels)]:

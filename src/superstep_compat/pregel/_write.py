@@ -184,18 +184,27 @@ def _assemble_writes(writes: Sequence[Write]) -> list[tuple[str, Any]]:
     return tuples
 
 
-def _entries(writers: Sequence[Any]) -> list[ChannelWriteEntry]:
-    """A node's writes: entries as given, a `ChannelWrite`'s entries (its ``writes``)."""
+def _entries(writers: Sequence[Any]) -> tuple[list[ChannelWriteEntry], list[Any]]:
+    """A node's writes: entries as given, a `ChannelWrite`'s entries (its ``writes``); and
+    the writers that are neither (other runnables, or a `ChannelWrite` of `Send` or tuple
+    entries), which `Pregel`'s validation refuses after LangGraph's own checks."""
     out: list[ChannelWriteEntry] = []
+    others: list[Any] = []
     for writer in writers:
         if isinstance(writer, ChannelWriteEntry):
             out.append(writer)
             continue
         inner = getattr(writer, "writes", None)
         if not isinstance(inner, list) or not all(isinstance(e, ChannelWriteEntry) for e in inner):
-            raise TypeError(
-                "a PregelNode's writers are ChannelWriteEntry, or ChannelWrite of those "
-                f"(not Send or tuple entries), got {writer!r}"
-            )
+            others.append(writer)
+            continue
         out.extend(inner)
-    return out
+    return out, others
+
+
+def unsupported_writer(name: str, writer: Any) -> TypeError:
+    """The error for node ``name``'s ``writer`` that is not made of `ChannelWriteEntry`."""
+    return TypeError(
+        f"node {name!r}: a PregelNode's writers are ChannelWriteEntry, or ChannelWrite of "
+        f"those (not Send or tuple entries, not other runnables), got {writer!r}"
+    )
