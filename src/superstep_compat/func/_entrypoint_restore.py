@@ -25,6 +25,7 @@ from superstep_compat.func._runner import END_CHANNEL, PREVIOUS_CHANNEL, START_C
 from superstep_compat.pregel._checkpoint_tasks import task_records
 from superstep_compat.pregel._lgcheckpoint import CURRENT_FORMAT, PULL
 from superstep_compat.pregel._lgread import apply_pending
+from superstep_compat.pregel._lgrestore import _newer
 from superstep_compat.pregel._record import CheckpointRecord, PendingWrite
 from superstep_core.runtime import Execution
 
@@ -32,15 +33,6 @@ __all__ = ["entry_restorable", "rebuild_entrypoint"]
 
 _KEPT = (END_CHANNEL, PREVIOUS_CHANNEL)
 _ABSENT: Any = object()
-
-
-def _newer(version: Any, seen: Any) -> bool:
-    if seen is None:
-        return True
-    try:
-        return bool(version > seen)
-    except TypeError:  # versions of two savers' kinds: LangGraph compares them as strings
-        return str(version) > str(seen)
 
 
 def rebuild_entrypoint(
